@@ -1,0 +1,54 @@
+# Top-level Makefile. Each area owns a fragment in mk/ and appends its test targets to
+# TEST_TARGETS. Common variables are defined here.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CONFIG ?= default
+TEST   ?= replay
+ENGINE ?= cosim
+SEED   ?= 1
+WAVES  ?= 0
+TRACE  ?=
+PYTHON ?= python3
+
+BUILD  := build
+CC     ?= gcc
+CXX    ?= g++
+CSTD   := -std=c11
+WARN   := -Wall -Wextra -Werror
+OPT    ?= -O2 -g
+SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+INC    := -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include
+CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
+
+GEN_SV := rtl/gen/gmmu_pkg.sv
+GEN_H  := cmodel/gen/gmmu_consts.h
+GEN_MD := docs/gen/regmap.md
+
+TEST_TARGETS :=
+
+.PHONY: help deps gen test clean
+help:
+	@echo "make deps                 install what the project needs (apt-get, pip; idempotent)"
+	@echo "make cosim TEST=replay    replay a trace through RTL and C model in lock-step"
+	@echo "                          (TRACE=, CONFIG=, SEED=, ENGINE=cosim|cmodel|rtl, WAVES=1)"
+	@echo "make test                 unit tests, lint, co-simulation regression, sanitizers"
+	@echo "make lint | synth | wave | bench | traces"
+
+deps:
+	@bash scripts/deps.sh
+
+# generated constants: one source of truth (spec/gmmu.toml)
+gen: $(GEN_SV) $(GEN_H) $(GEN_MD)
+$(GEN_SV) $(GEN_H) $(GEN_MD) &: spec/gmmu.toml scripts/gen_consts.py
+	@mkdir -p rtl/gen cmodel/gen docs/gen
+	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_SV) --c $(GEN_H) --md $(GEN_MD)
+
+-include mk/*.mk
+
+test: deps
+	@$(MAKE) --no-print-directory $(TEST_TARGETS)
+	@echo "make test: all passed ($(TEST_TARGETS))"
+
+clean:
+	rm -rf $(BUILD)

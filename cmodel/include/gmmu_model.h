@@ -1,0 +1,29 @@
+/*
+ * gmmu_model.h - the cycle-accurate C golden model of gmmu_top, written by hand from
+ * docs/microarch.md. Never includes or links Verilator output.
+ */
+#ifndef GMMU_MODEL_H
+#define GMMU_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "gmmu_if.h"
+
+typedef struct gmmu_model gmmu_model_t;
+
+/* Checks every parameter against its legal range (message names the config key, e.g.
+ * "l1_entries: 12 is not a power of two"); returns 0 if legal, -1 with err otherwise. */
+int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen);
+/* New model in reset state. NULL + err if the parameters are illegal or memory runs out. */
+gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen);
+void gmmu_model_free(gmmu_model_t *m);
+/* Output ports for the current cycle (function of state only). */
+void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out);
+/* One rising edge with these inputs. */
+void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in);
+/* Invariant violations of docs/microarch.md §11 seen so far (0 = none); the first message. */
+unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len);
+/* Human-readable dump of every block's state (watchdog, mismatch reports). */
+void gmmu_model_dump(const gmmu_model_t *m, FILE *f);
+
+#endif

