@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the Verilator -G parameter flags for the RTL keys of a configs/*.cfg file.
+"""Print the Verilator -G parameter flags (or, with --defines, -DVSHIM_<Param> C defines) for the RTL keys of a configs/*.cfg file.
 
 The C side parses the same file (cosim/config.c); only the RTL keys matter here.
 """
@@ -29,9 +29,12 @@ def parse(path):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: cfg_vflags.py CONFIG.cfg")
-    path = sys.argv[1]
+    args = sys.argv[1:]
+    defines = "--defines" in args
+    args = [a for a in args if a != "--defines"]
+    if len(args) != 1:
+        sys.exit("usage: cfg_vflags.py [--defines] CONFIG.cfg")
+    path = args[0]
     vals = parse(path)
     flags = []
     for key, param in RTL_KEYS.items():
@@ -42,7 +45,7 @@ def main():
             iv = int(v, 0)
         except ValueError:
             sys.exit(f"{path}:{n}: {key}: '{v}' is not an integer")
-        flags.append(f"-G{param}={iv}")
+        flags.append(f"-DVSHIM_{param}={iv}" if defines else f"-G{param}={iv}")
     print(" ".join(flags))
 
 
