@@ -1,0 +1,269 @@
+/*
+ * gmmu_trace.c - gmmu-trace: convert and inspect traces (docs/trace-format.md).
+ *
+ *   gmmu-trace convert IN OUT [--binary|--text]   re-encode (default: binary unless OUT ends .txt)
+ *   gmmu-trace stats IN                           record counts, distinct pages, footprint
+ *   gmmu-trace check IN                           parse + every access inside an allocation
+ *
+ * IN / OUT may be "-" (stdin / stdout) and may end in .xz.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "trace.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_SHIFT 12
+
+/* open-addressing set of page numbers (key + 1 stored, 0 = empty) */
+typedef struct {
+    uint64_t *slot;
+    size_t cap, n;
+} pageset_t;
+
+static uint64_t ps_hash(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static int ps_insert(pageset_t *s, uint64_t key);
+
+static int ps_grow(pageset_t *s) {
+    pageset_t t = {calloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)), s->cap ? s->cap * 2 : 1024,
+                   0};
+    if (!t.slot)
+        return -1;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->slot[i])
+            ps_insert(&t, s->slot[i] - 1);
+    free(s->slot);
+    *s = t;
+    return 0;
+}
+
+/* 1 if inserted, 0 if present, -1 out of memory */
+static int ps_insert(pageset_t *s, uint64_t key) {
+    if ((s->n + 1) * 2 > s->cap && ps_grow(s) != 0)
+        return -1;
+    size_t m = s->cap - 1;
+    for (size_t i = ps_hash(key) & m;; i = (i + 1) & m) {
+        if (s->slot[i] == key + 1)
+            return 0;
+        if (!s->slot[i]) {
+            s->slot[i] = key + 1;
+            s->n++;
+            return 1;
+        }
+    }
+}
+
+typedef struct {
+    uint64_t base, size;
+    char name[TRACE_NAME_MAX];
+} alloc_t;
+
+static int usage(void) {
+    fprintf(stderr, "usage: gmmu-trace convert IN OUT [--binary|--text]\n"
+                    "       gmmu-trace stats IN\n"
+                    "       gmmu-trace check IN\n"
+                    "IN/OUT may be '-' (stdin/stdout) and may end in .xz\n");
+    return 2;
+}
+
+static int cmd_convert(const char *in, const char *out, int binary) {
+    char err[512];
+    trace_reader_t *r = trace_open(in, err, sizeof(err));
+    if (!r) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        return 1;
+    }
+    trace_writer_t *w = trace_create(out, binary, err, sizeof(err));
+    if (!w) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        trace_close(r);
+        return 1;
+    }
+    trace_rec_t rec;
+    int rc;
+    while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1)
+        if (trace_write(w, &rec, err, sizeof(err)) != 0) {
+            rc = -1;
+            break;
+        }
+    if (rc != 0)
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+    trace_close(r);
+    if (trace_finish(w, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
+    return rc == 0 ? 0 : 1;
+}
+
+static int alloc_find(const alloc_t *a, size_t n, uint64_t addr) {
+    for (size_t i = n; i-- > 0;)
+        if (addr >= a[i].base && addr - a[i].base < a[i].size)
+            return (int)i;
+    return -1;
+}
+
+/* stats (check = 0) or check (check = 1) */
+static int cmd_stats(const char *in, int check) {
+    char err[512];
+    trace_reader_t *r = trace_open(in, err, sizeof(err));
+    if (!r) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        return 1;
+    }
+    uint64_t records = 0, nalloc = 0, nkernel = 0, ninst = 0, lanes = 0, reads = 0, writes = 0,
+             atomics = 0, alloc_bytes = 0, outside = 0, before_kernel = 0, gap_sum = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    pageset_t pages = {0};
+    alloc_t *allocs = NULL;
+    size_t cap = 0;
+    int last_hit = -1, rc, bad = 0;
+    trace_rec_t rec;
+    while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
+        records++;
+        if (rec.kind == TRACE_REC_ALLOC) {
+            if (nalloc == cap) {
+                cap = cap ? cap * 2 : 16;
+                alloc_t *na = realloc(allocs, cap * sizeof(*na));
+                if (!na) {
+                    fprintf(stderr, "gmmu-trace: out of memory\n");
+                    bad = 1;
+                    break;
+                }
+                allocs = na;
+            }
+            for (size_t i = 0; i < nalloc; i++)
+                if (rec.base < allocs[i].base + allocs[i].size &&
+                    allocs[i].base < rec.base + rec.size) {
+                    if (check)
+                        fprintf(stderr, "%s:%" PRIu64 ": allocation %s overlaps %s\n", in, rec.line,
+                                rec.name, allocs[i].name);
+                    bad = check;
+                }
+            allocs[nalloc].base = rec.base;
+            allocs[nalloc].size = rec.size;
+            memcpy(allocs[nalloc].name, rec.name, TRACE_NAME_MAX);
+            nalloc++;
+            alloc_bytes += rec.size;
+            continue;
+        }
+        if (rec.kind == TRACE_REC_KERNEL) {
+            nkernel++;
+            continue;
+        }
+        ninst++;
+        gap_sum += rec.gap;
+        if (nkernel == 0)
+            before_kernel++;
+        if (rec.op == TRACE_OP_READ)
+            reads++;
+        else if (rec.op == TRACE_OP_WRITE)
+            writes++;
+        else
+            atomics++;
+        uint64_t last_page = UINT64_MAX;
+        for (int i = 0; i < TRACE_LANES; i++) {
+            if (!(rec.mask >> i & 1u))
+                continue;
+            uint64_t a = rec.addr[i];
+            lanes++;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            if (last_hit < 0 || a < allocs[last_hit].base ||
+                a - allocs[last_hit].base >= allocs[last_hit].size)
+                last_hit = alloc_find(allocs, nalloc, a);
+            if (last_hit < 0) {
+                if (check && outside < 10)
+                    fprintf(stderr,
+                            "%s:%" PRIu64 ": lane %d address 0x%" PRIx64
+                            " is outside every allocation\n",
+                            in, rec.line, i, a);
+                outside++;
+            }
+            if ((a >> PAGE_SHIFT) != last_page) {
+                last_page = a >> PAGE_SHIFT;
+                if (ps_insert(&pages, last_page) < 0) {
+                    fprintf(stderr, "gmmu-trace: out of memory\n");
+                    bad = 1;
+                    break;
+                }
+            }
+        }
+    }
+    if (rc < 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        bad = 1;
+    }
+    trace_close(r);
+    if (!check) {
+        printf("records        %" PRIu64 "\n", records);
+        printf("allocations    %" PRIu64 " (%" PRIu64 " bytes, %.1f MB)\n", nalloc, alloc_bytes,
+               alloc_bytes / 1048576.0);
+        printf("kernels        %" PRIu64 "\n", nkernel);
+        printf("instructions   %" PRIu64 " (R %" PRIu64 ", W %" PRIu64 ", A %" PRIu64 ")\n", ninst,
+               reads, writes, atomics);
+        printf("lane accesses  %" PRIu64 "\n", lanes);
+        printf("mean gap       %.1f\n", ninst ? (double)gap_sum / (double)ninst : 0.0);
+        printf("distinct pages %zu\n", pages.n);
+        printf("footprint      %" PRIu64 " bytes (%.1f MB, distinct 4 KB pages touched)\n",
+               (uint64_t)pages.n << PAGE_SHIFT, (double)pages.n * 4096.0 / 1048576.0);
+        if (ninst)
+            printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", lo, hi);
+        printf("outside allocs %" PRIu64 "\n", outside);
+    } else {
+        if (before_kernel) {
+            fprintf(stderr, "%s: %" PRIu64 " memory instructions before the first kernel\n", in,
+                    before_kernel);
+            bad = 1;
+        }
+        if (outside) {
+            fprintf(stderr, "%s: %" PRIu64 " lane accesses outside every allocation\n", in,
+                    outside);
+            bad = 1;
+        }
+        if (!bad)
+            printf("%s: ok (%" PRIu64 " records, %zu pages)\n", in, records, pages.n);
+    }
+    free(pages.slot);
+    free(allocs);
+    return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3)
+        return usage();
+    if (strcmp(argv[1], "convert") == 0) {
+        if (argc < 4 || argc > 5)
+            return usage();
+        int binary = 1;
+        size_t n = strlen(argv[3]);
+        if ((n >= 4 && strcmp(argv[3] + n - 4, ".txt") == 0) ||
+            (n >= 7 && strcmp(argv[3] + n - 7, ".txt.xz") == 0) || strcmp(argv[3], "-") == 0)
+            binary = 0;
+        if (argc == 5) {
+            if (strcmp(argv[4], "--binary") == 0)
+                binary = 1;
+            else if (strcmp(argv[4], "--text") == 0)
+                binary = 0;
+            else
+                return usage();
+        }
+        return cmd_convert(argv[2], argv[3], binary);
+    }
+    if (strcmp(argv[1], "stats") == 0 && argc == 3)
+        return cmd_stats(argv[2], 0);
+    if (strcmp(argv[1], "check") == 0 && argc == 3)
+        return cmd_stats(argv[2], 1);
+    return usage();
+}

@@ -1,0 +1,459 @@
+/*
+ * test_trace.c - cmocka unit tests of cosim/trace.c (docs/trace-format.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "trace.h"
+
+typedef struct {
+    char dir[256];
+    char path[300];
+} fixture_t;
+
+static int setup(void **state) {
+    fixture_t *f = calloc(1, sizeof(*f));
+    const char *tmp = getenv("TMPDIR");
+    snprintf(f->dir, sizeof(f->dir), "%s/test_trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(f->dir))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture_t *f = *state;
+    char cmd[400];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+    if (system(cmd) != 0)
+        return -1;
+    free(f);
+    return 0;
+}
+
+static const char *tpath(fixture_t *f, const char *name) {
+    snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
+    return f->path;
+}
+
+static void write_file(const char *path, const void *data, size_t n) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, n, fp), n);
+    assert_int_equal(fclose(fp), 0);
+}
+
+static char *read_file(const char *path, size_t *n) {
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long len = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)len + 1);
+    assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
+    buf[len] = '\0';
+    fclose(fp);
+    *n = (size_t)len;
+    return buf;
+}
+
+/* Reads every record of path into recs (up to max). Returns the count, or -1 with err. */
+static int read_all(const char *path, trace_rec_t *recs, int max, char *err, size_t errlen) {
+    trace_reader_t *r = trace_open(path, err, errlen);
+    if (!r)
+        return -1;
+    int n = 0, rc;
+    trace_rec_t rec;
+    while ((rc = trace_next(r, &rec, err, errlen)) == 1) {
+        if (n < max)
+            recs[n] = rec;
+        n++;
+    }
+    trace_close(r);
+    return rc < 0 ? -1 : n;
+}
+
+static void write_all(const char *path, int binary, const trace_rec_t *recs, int n) {
+    char err[256];
+    trace_writer_t *w = trace_create(path, binary, err, sizeof(err));
+    assert_non_null(w);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(trace_write(w, &recs[i], err, sizeof(err)), 0);
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+}
+
+static void assert_rec_equal(const trace_rec_t *a, const trace_rec_t *b) {
+    assert_int_equal(a->kind, b->kind);
+    if (a->kind != TRACE_REC_MEM) {
+        assert_string_equal(a->name, b->name);
+        if (a->kind == TRACE_REC_ALLOC) {
+            assert_int_equal(a->base, b->base);
+            assert_int_equal(a->size, b->size);
+            assert_int_equal(a->readonly, b->readonly);
+        }
+        return;
+    }
+    assert_int_equal(a->cta, b->cta);
+    assert_int_equal(a->warp, b->warp);
+    assert_int_equal(a->op, b->op);
+    assert_int_equal(a->gap, b->gap);
+    assert_int_equal(a->mask, b->mask);
+    for (int i = 0; i < TRACE_LANES; i++)
+        if (a->mask >> i & 1u)
+            assert_int_equal(a->addr[i], b->addr[i]);
+}
+
+static const char *k_sample = "# sample trace\n"
+                              "alloc a 0x7f0000000000 0x100000\n"
+                              "alloc b 0x7f0000100000 4096 ro   # read-only input\n"
+                              "\n"
+                              "kernel vecadd\n"
+                              "s 0 0 R 10 0xffffffff 0x7f0000000000 4\n"
+                              "m 0 1 W 0 0x3 0x7f0000001000 0x7f0000002000\n"
+                              "s 3 2 A 7 0xf0 0x7f0000100400 -8\n"
+                              "\tm 1 0 R 0x10 0x80000001 0x7f0000000000 0x7f00000fff00\r\n"
+                              "kernel second\n"
+                              "s 0 0 W 0 1 0x7f0000000040 0\n";
+
+static void test_text_parse(void **state) {
+    fixture_t *f = *state;
+    write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
+    trace_rec_t r[16];
+    char err[256];
+    int n = read_all(tpath(f, "s.txt"), r, 16, err, sizeof(err));
+    assert_int_equal(n, 9);
+    assert_int_equal(r[0].kind, TRACE_REC_ALLOC);
+    assert_string_equal(r[0].name, "a");
+    assert_int_equal(r[0].base, 0x7f0000000000ULL);
+    assert_int_equal(r[0].size, 0x100000);
+    assert_int_equal(r[0].readonly, 0);
+    assert_int_equal(r[0].line, 2);
+    assert_int_equal(r[1].readonly, 1);
+    assert_int_equal(r[1].size, 4096);
+    assert_int_equal(r[2].kind, TRACE_REC_KERNEL);
+    assert_string_equal(r[2].name, "vecadd");
+    assert_int_equal(r[3].kind, TRACE_REC_MEM);
+    assert_int_equal(r[3].line, 6);
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(r[3].addr[i], 0x7f0000000000ULL + 4u * (unsigned)i);
+    assert_int_equal(r[3].gap, 10);
+    assert_int_equal(r[4].op, TRACE_OP_WRITE);
+    assert_int_equal(r[4].warp, 1);
+    assert_int_equal(r[4].addr[1], 0x7f0000002000ULL);
+    assert_int_equal(r[5].op, TRACE_OP_ATOMIC);
+    assert_int_equal(r[5].cta, 3);
+    assert_int_equal(r[5].addr[4], 0x7f0000100400ULL - 32);
+    assert_int_equal(r[5].addr[7], 0x7f0000100400ULL - 56);
+    assert_int_equal(r[6].gap, 16);
+    assert_int_equal(r[6].addr[31], 0x7f00000fff00ULL);
+    assert_string_equal(r[7].name, "second");
+    assert_int_equal(r[8].addr[0], 0x7f0000000040ULL);
+    assert_int_equal(r[8].line, 11);
+}
+
+static void test_round_trip(void **state) {
+    fixture_t *f = *state;
+    write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
+    trace_rec_t a[16], b[16], c[16];
+    char err[256];
+    char p_txt[300], p_bin[300], p_txt2[300], p_bin2[300];
+    snprintf(p_txt, sizeof(p_txt), "%s", tpath(f, "s.txt"));
+    snprintf(p_bin, sizeof(p_bin), "%s", tpath(f, "s.bin"));
+    snprintf(p_txt2, sizeof(p_txt2), "%s", tpath(f, "s2.txt"));
+    snprintf(p_bin2, sizeof(p_bin2), "%s", tpath(f, "s2.bin"));
+    int n = read_all(p_txt, a, 16, err, sizeof(err));
+    assert_int_equal(n, 9);
+    write_all(p_bin, 1, a, n);
+    assert_int_equal(read_all(p_bin, b, 16, err, sizeof(err)), n);
+    write_all(p_txt2, 0, b, n);
+    assert_int_equal(read_all(p_txt2, c, 16, err, sizeof(err)), n);
+    for (int i = 0; i < n; i++) {
+        assert_rec_equal(&a[i], &b[i]);
+        assert_rec_equal(&a[i], &c[i]);
+    }
+    /* text -> binary -> text -> binary is byte-stable */
+    write_all(p_bin2, 1, c, n);
+    size_t n1, n2;
+    char *x = read_file(p_bin, &n1), *y = read_file(p_bin2, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(x, y, n1);
+    assert_int_equal((unsigned char)x[n1 - 1], 0xff);
+    assert_memory_equal(x, "GMTB\1\0\0\0", 8);
+    free(x);
+    free(y);
+    /* binary offsets are reported as positions */
+    assert_int_equal(b[0].line, 8);
+}
+
+static void test_strided_detection(void **state) {
+    fixture_t *f = *state;
+    trace_rec_t recs[5];
+    memset(recs, 0, sizeof(recs));
+    recs[0].kind = TRACE_REC_KERNEL;
+    strcpy(recs[0].name, "k");
+    for (int j = 1; j < 5; j++) {
+        recs[j].kind = TRACE_REC_MEM;
+        recs[j].op = TRACE_OP_READ;
+    }
+    /* 1: full warp, stride 8 */
+    recs[1].mask = 0xffffffff;
+    for (int i = 0; i < 32; i++)
+        recs[1].addr[i] = 0x1000 + 8u * (unsigned)i;
+    /* 2: lanes 2, 5 and 8 only, stride -16 relative to lane index: base is lane 0's virtual address
+     */
+    recs[2].mask = (1u << 2) | (1u << 5) | (1u << 8);
+    recs[2].addr[2] = 0x2000 - 32;
+    recs[2].addr[5] = 0x2000 - 80;
+    recs[2].addr[8] = 0x2000 - 128;
+    /* 3: irregular */
+    recs[3].mask = 0x7;
+    recs[3].addr[0] = 0x10;
+    recs[3].addr[1] = 0x20;
+    recs[3].addr[2] = 0x40;
+    /* 4: lanes 0, 3 and 6 differ by 10: not divisible by 3 -> list */
+    recs[4].mask = 0x49;
+    recs[4].addr[0] = 0x100;
+    recs[4].addr[3] = 0x10a;
+    recs[4].addr[6] = 0x114;
+    write_all(tpath(f, "st.txt"), 0, recs, 5);
+    size_t n;
+    char *txt = read_file(tpath(f, "st.txt"), &n);
+    assert_string_equal(txt, "kernel k\n"
+                             "s 0 0 R 0 0xffffffff 0x1000 8\n"
+                             "s 0 0 R 0 0x124 0x2000 -16\n"
+                             "m 0 0 R 0 0x7 0x10 0x20 0x40\n"
+                             "m 0 0 R 0 0x49 0x100 0x10a 0x114\n");
+    free(txt);
+    write_all(tpath(f, "st.bin"), 1, recs, 5);
+    char *bin = read_file(tpath(f, "st.bin"), &n);
+    /* header 8, kernel 1+1+1 = 3, then a type-4 record */
+    assert_int_equal((unsigned char)bin[11], 4);
+    assert_int_equal(n, 8 + 3 + 2 * (1 + 17 + 16) + 2 * (1 + 17 + 24) + 1);
+    free(bin);
+    trace_rec_t back[5];
+    char err[256];
+    assert_int_equal(read_all(tpath(f, "st.bin"), back, 5, err, sizeof(err)), 5);
+    for (int j = 0; j < 5; j++)
+        assert_rec_equal(&recs[j], &back[j]);
+}
+
+/* Parses text and expects an error whose message contains every string of want[] */
+static void expect_text_error(fixture_t *f, const char *text, const char *const *want) {
+    write_file(tpath(f, "bad.trc"), text, strlen(text));
+    char err[512] = "";
+    trace_rec_t recs[8];
+    int n = read_all(f->path, recs, 8, err, sizeof(err));
+    if (n >= 0)
+        fail_msg("no error for: %s", text);
+    for (; *want; want++)
+        if (!strstr(err, *want))
+            fail_msg("error '%s' lacks '%s'", err, *want);
+}
+
+static void test_malformed_text(void **state) {
+    fixture_t *f = *state;
+    expect_text_error(f, "kernel k\nm 0 0 X 0 0x1 0x10\n",
+                      (const char *const[]){"bad.trc:2:", "field 4 (op)", "'X'", NULL});
+    expect_text_error(f, "kernel k\ns 0 0 R 0 0xzz 0x10 4\n",
+                      (const char *const[]){":2: field 6 (mask): '0xzz' is not a number", NULL});
+    expect_text_error(f, "# c\n\nkernel k\ns 0 0 R 12a 0x1 0x10 4\n",
+                      (const char *const[]){":4: field 5 (gap)", "not a number", NULL});
+    expect_text_error(f, "kernel k\ns 0 0 R 0 0x1 0x10\n",
+                      (const char *const[]){":2: field 8 (stride): missing", NULL});
+    expect_text_error(f, "alloc a 0x1000\n",
+                      (const char *const[]){":1: field 4 (size): missing", NULL});
+    expect_text_error(f, "kernel\n", (const char *const[]){":1: field 2 (name): missing", NULL});
+    expect_text_error(f, "kernel k\nm 0 0 R 0 0x7 0x10 0x20\n",
+                      (const char *const[]){":2:", "(addr)", "3 active lanes but 2", NULL});
+    expect_text_error(f, "kernel k\nm 0 0 R 0 0x1 0x10 0x20\n",
+                      (const char *const[]){":2:", "1 active lanes but 2", NULL});
+    expect_text_error(f, "kernel k\nx 0 0 R 0 0x1 0x10\n",
+                      (const char *const[]){":2: field 1 (record): unknown record 'x'", NULL});
+    expect_text_error(f, "kernel k\ns 0 0 R 0 0 0x10 4\n",
+                      (const char *const[]){"field 6 (mask): no active lane", NULL});
+    expect_text_error(f, "kernel k\ns 0 0 R 0 0x100000000 0x10 4\n",
+                      (const char *const[]){"field 6 (mask)", "out of range", NULL});
+    expect_text_error(f, "kernel k\ns 0 0 R 0 1 0x10 4 5\n",
+                      (const char *const[]){"field 9", "unexpected", NULL});
+    expect_text_error(f, "alloc a 0x1000 0x1000 rw\n",
+                      (const char *const[]){"field 5 (flags)", NULL});
+    expect_text_error(f, "alloc a 0x1000 0\n",
+                      (const char *const[]){"field 4 (size)", "0 bytes", NULL});
+    expect_text_error(f, "alloc a 0xffffffffffffffff 2\n",
+                      (const char *const[]){"field 4 (size)", "overflows", NULL});
+    expect_text_error(f, "kernel k\ns 0 0 R 0 1 99999999999999999999999 4\n",
+                      (const char *const[]){"field 7 (base)", "out of range", NULL});
+    expect_text_error(f, "kernel k\ns 4294967296 0 R 0 1 0 4\n",
+                      (const char *const[]){"field 2 (cta)", "out of range", NULL});
+    char longname[200];
+    snprintf(longname, sizeof(longname), "kernel %0100d\n", 7);
+    expect_text_error(f, longname, (const char *const[]){"field 2 (name)", "longer", NULL});
+}
+
+/* Binary trace helpers */
+static size_t bin_header(unsigned char *p) {
+    memcpy(p, "GMTB\1\0\0\0", 8);
+    return 8;
+}
+
+static void expect_bin_error(fixture_t *f, const unsigned char *data, size_t n, const char *want) {
+    write_file(tpath(f, "bad.bin"), data, n);
+    char err[512] = "";
+    trace_rec_t recs[8];
+    int rc = read_all(f->path, recs, 8, err, sizeof(err));
+    if (rc >= 0)
+        fail_msg("no error, expected '%s'", want);
+    if (!strstr(err, want))
+        fail_msg("error '%s' lacks '%s'", err, want);
+}
+
+static void test_malformed_binary(void **state) {
+    fixture_t *f = *state;
+    unsigned char b[256];
+    size_t n = bin_header(b);
+    b[n++] = 2; /* kernel "k" */
+    b[n++] = 1;
+    b[n++] = 'k';
+    size_t after_kernel = n;
+    /* missing end record */
+    expect_bin_error(f, b, n, "bad.bin:offset 11: truncated trace: end of data without end record");
+    /* truncated mem record */
+    unsigned char rec[] = {3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0x10, 0, 0, 0};
+    memcpy(b + n, rec, sizeof(rec));
+    n += sizeof(rec);
+    expect_bin_error(f, b, n, "offset 11: truncated record (type 3)");
+    /* unknown record type */
+    n = after_kernel;
+    b[n++] = 9;
+    expect_bin_error(f, b, n, "offset 11: unknown record type 0x09");
+    /* bad op */
+    n = after_kernel;
+    unsigned char badop[] = {4, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 1, 0, 0, 0};
+    memcpy(b + n, badop, sizeof(badop));
+    n += sizeof(badop);
+    memset(b + n, 0, 16);
+    n += 16;
+    b[n++] = 0xff;
+    expect_bin_error(f, b, n, "offset 11: op 7");
+    /* data after the end record */
+    n = after_kernel;
+    b[n++] = 0xff;
+    b[n++] = 0;
+    expect_bin_error(f, b, n, "data after the end record");
+    /* bad version */
+    memcpy(b, "GMTB\2\0\0\0", 8);
+    expect_bin_error(f, b, 8, "unsupported binary version 2");
+    /* well-formed: header + kernel + end reads fine */
+    n = bin_header(b);
+    b[n++] = 2;
+    b[n++] = 1;
+    b[n++] = 'k';
+    b[n++] = 0xff;
+    write_file(tpath(f, "ok.bin"), b, n);
+    char err[256];
+    trace_rec_t recs[2];
+    assert_int_equal(read_all(f->path, recs, 2, err, sizeof(err)), 1);
+}
+
+static void test_truncated_written_binary(void **state) {
+    fixture_t *f = *state;
+    write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
+    trace_rec_t a[16];
+    char err[256];
+    int n = read_all(f->path, a, 16, err, sizeof(err));
+    write_all(tpath(f, "full.bin"), 1, a, n);
+    size_t len;
+    char *data = read_file(f->path, &len);
+    /* every strict prefix of the file is an error (never a silently shorter trace) */
+    for (size_t cut = 0; cut < len; cut++) {
+        write_file(tpath(f, "cut.bin"), data, cut);
+        trace_rec_t tmp[16];
+        int rc = read_all(f->path, tmp, 16, err, sizeof(err));
+        if (cut < 4) /* shorter than the magic: read as (malformed) text */
+            continue;
+        if (rc >= 0)
+            fail_msg("prefix of %zu bytes accepted", cut);
+    }
+    free(data);
+}
+
+static void test_writer_rejects(void **state) {
+    fixture_t *f = *state;
+    char err[256];
+    trace_writer_t *w = trace_create(tpath(f, "w.txt"), 0, err, sizeof(err));
+    assert_non_null(w);
+    trace_rec_t r;
+    memset(&r, 0, sizeof(r));
+    r.kind = TRACE_REC_MEM;
+    r.mask = 0;
+    assert_int_equal(trace_write(w, &r, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no active lane"));
+    r.kind = TRACE_REC_KERNEL;
+    strcpy(r.name, "has blank");
+    assert_int_equal(trace_write(w, &r, err, sizeof(err)), -1);
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    assert_null(trace_create(tpath(f, "no/such/dir/x"), 0, err, sizeof(err)));
+    assert_null(trace_open(tpath(f, "missing"), err, sizeof(err)));
+    assert_non_null(strstr(err, "cannot open"));
+}
+
+static void test_xz(void **state) {
+    fixture_t *f = *state;
+    if (system("xz --version >/dev/null 2>&1") != 0)
+        skip();
+    write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
+    trace_rec_t a[16], b[16], c[16];
+    char err[256];
+    int n = read_all(f->path, a, 16, err, sizeof(err));
+    write_all(tpath(f, "s.trc.xz"), 1, a, n);
+    assert_int_equal(read_all(f->path, b, 16, err, sizeof(err)), n);
+    write_all(tpath(f, "s.txt.xz"), 0, a, n);
+    assert_int_equal(read_all(f->path, c, 16, err, sizeof(err)), n);
+    for (int i = 0; i < n; i++) {
+        assert_rec_equal(&a[i], &b[i]);
+        assert_rec_equal(&a[i], &c[i]);
+    }
+    /* corrupt .xz */
+    write_file(tpath(f, "bad.xz"), "not xz at all", 13);
+    int rc = read_all(f->path, b, 16, err, sizeof(err));
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "xz"));
+}
+
+static void test_empty_text(void **state) {
+    fixture_t *f = *state;
+    write_file(tpath(f, "e.txt"), "# nothing\n\n", 11);
+    trace_rec_t r[1];
+    char err[256];
+    assert_int_equal(read_all(f->path, r, 1, err, sizeof(err)), 0);
+    write_file(tpath(f, "e2.txt"), "", 0);
+    assert_int_equal(read_all(f->path, r, 1, err, sizeof(err)), 0);
+    /* last line without newline */
+    write_file(tpath(f, "e3.txt"), "kernel k", 8);
+    assert_int_equal(read_all(f->path, r, 1, err, sizeof(err)), 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_text_parse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_binary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_truncated_written_binary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_writer_rejects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xz, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_empty_text, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
