@@ -1,0 +1,378 @@
+/*
+ * uvm_handler.c - lifetime, configuration, allocations, device initialization and the
+ * CSR/command helpers of the host fault handler. See docs/handler.md.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uvm_priv.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* diagnostics and device helpers                                                              */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+void uvm_logf(const uvm_handler_t *h, const char *fmt, ...) {
+    if (!h->dev.log)
+        return;
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    h->dev.log(h->dev.ctx, line);
+}
+
+uint32_t uvm_csr_rd(const uvm_handler_t *h, uint32_t addr) {
+    return h->dev.csr_read(h->dev.ctx, addr);
+}
+
+void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value) {
+    h->dev.csr_write(h->dev.ctx, addr, value);
+}
+
+bool uvm_cmd_wait_idle(uvm_handler_t *h) {
+    for (uint32_t i = 0; i < UVM_CMD_POLL_MAX; i++) {
+        if ((uvm_csr_rd(h, GMMU_CSR_CMD_STATUS) & UVM_CMD_STATUS_BUSY) == 0)
+            return true;
+    }
+    uvm_logf(h, "uvm: CMD_STATUS.BUSY did not clear after %u polls", UVM_CMD_POLL_MAX);
+    return false;
+}
+
+void uvm_cmd(uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done) {
+    /* the device rejects a CMD written while BUSY: always poll first */
+    if (!uvm_cmd_wait_idle(h)) {
+        uvm_logf(h, "uvm: command %" PRIu32 " for VPN 0x%" PRIx64 " dropped (device busy)", opcode,
+                 vpn);
+        return;
+    }
+    if (has_arg) {
+        uvm_csr_wr(h, GMMU_CSR_CMD_ARG_LO, (uint32_t)(vpn & UINT32_MAX));
+        uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI, (uint32_t)(vpn >> 32) & UVM_CMD_ARG_HI_MASK);
+    }
+    uvm_csr_wr(h, GMMU_CSR_CMD, opcode);
+    if (wait_done)
+        (void)uvm_cmd_wait_idle(h);
+}
+
+void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why) {
+    uvm_logf(h, "uvm: fatal fault at VA 0x%" PRIx64 " (VPN 0x%" PRIx64 "): %s; cancelled",
+             vpn << GMMU_PAGE_SHIFT, vpn, why);
+    uvm_cmd(h, GMMU_CMD_CANCEL_PAGE, true, vpn, true);
+    h->stats.cancels++;
+}
+
+void uvm_replay_page(uvm_handler_t *h, uint64_t vpn) {
+    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);
+    h->stats.replays++;
+}
+
+void uvm_replay_all(uvm_handler_t *h) {
+    uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);
+    h->stats.replays++;
+}
+
+/* The allocation intersecting page vpn (the highest one if an unaligned pair shares it). */
+const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn) {
+    const uint64_t lo = vpn << GMMU_PAGE_SHIFT;
+    const uint64_t hi = lo + UVM_PAGE_BYTES; /* exclusive */
+    /* last allocation with base < hi */
+    size_t a = 0, b = h->nallocs;
+    while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        if (h->allocs[mid].base < hi)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a == 0)
+        return NULL;
+    const uvm_alloc_t *al = &h->allocs[a - 1];
+    return (al->base + al->size > lo) ? al : NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* configuration                                                                               */
+
+void uvm_cfg_defaults(uvm_cfg_t *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->batch_size = 256;
+    cfg->max_batches_per_irq = 20;
+    cfg->replay = UVM_REPLAY_BATCH_FLUSH;
+    cfg->evict = UVM_EVICT_LRU;
+    cfg->seed = 1;
+    /* memory layout: the platform normally overrides these from its configuration */
+    cfg->gpu_pt_base_pa = UINT64_C(0x000100000000);
+    cfg->gpu_pt_pages = 2048;
+    cfg->gpu_data_base_pa = UINT64_C(0x000200000000);
+    cfg->gpu_data_pages = 65536;
+    cfg->fb_host_addr = UINT64_C(0x000010000000);
+    cfg->fb_entries = 1024;
+    /* cost model (docs/handler.md: ~20 us unloaded far-fault end to end) */
+    cfg->t_irq_ns = 4000;
+    cfg->t_batch_ns = 6000;
+    cfg->t_fault_ns = 500;
+    cfg->t_page_ns = 3000;
+    cfg->t_pte_ns = 250;
+    cfg->t_evict_ns = 2000;
+}
+
+static bool is_pow2(uint64_t x) {
+    return x != 0 && (x & (x - 1)) == 0;
+}
+
+static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
+    if (!d || !d->csr_read || !d->csr_write || !d->host_read || !d->host_write || !d->gpu_write64 ||
+        !d->dma_submit || !d->dma_wait || !d->cpu_delay) {
+        set_err(err, errlen, "uvm: device interface incomplete (csr/host/gpu/dma/cpu_delay)");
+        return -1;
+    }
+    if (c->batch_size == 0) {
+        set_err(err, errlen, "uvm: batch_size must be >= 1");
+        return -1;
+    }
+    if (c->max_batches_per_irq == 0) {
+        set_err(err, errlen, "uvm: max_batches_per_irq must be >= 1");
+        return -1;
+    }
+    if (c->replay > UVM_REPLAY_ONCE) {
+        set_err(err, errlen, "uvm: unknown replay policy %d", (int)c->replay);
+        return -1;
+    }
+    if (c->evict > UVM_EVICT_RANDOM) {
+        set_err(err, errlen, "uvm: unknown eviction policy %d", (int)c->evict);
+        return -1;
+    }
+    if (!is_pow2(c->fb_entries) || c->fb_entries < 2 ||
+        c->fb_entries > (UINT32_C(1) << GMMU_FB_IDX_W)) {
+        set_err(err, errlen, "uvm: fb_entries %" PRIu32 " must be a power of two in [2, %u]",
+                c->fb_entries, 1u << GMMU_FB_IDX_W);
+        return -1;
+    }
+    const uint64_t fb_bytes = (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES;
+    if ((c->fb_host_addr % GMMU_FB_ENTRY_BYTES) != 0 || c->fb_host_addr >= UVM_PA_LIMIT ||
+        fb_bytes > UVM_PA_LIMIT - c->fb_host_addr) {
+        set_err(err, errlen,
+                "uvm: fb_host_addr 0x%" PRIx64 " must be %u-byte aligned and the ring must fit "
+                "in %u address bits",
+                c->fb_host_addr, GMMU_FB_ENTRY_BYTES, GMMU_PA_W);
+        return -1;
+    }
+    if (c->gpu_pt_pages < GMMU_PT_LEVELS) {
+        set_err(err, errlen, "uvm: gpu_pt_pages %" PRIu64 " must be >= %u (one table per level)",
+                c->gpu_pt_pages, GMMU_PT_LEVELS);
+        return -1;
+    }
+    if (c->gpu_data_pages == 0 || c->gpu_data_pages >= UVM_NONE) {
+        set_err(err, errlen, "uvm: gpu_data_pages %" PRIu64 " must be in [1, %" PRIu32 ")",
+                c->gpu_data_pages, UVM_NONE);
+        return -1;
+    }
+    const struct {
+        const char *name;
+        uint64_t base, pages;
+    } r[2] = {{"gpu_pt", c->gpu_pt_base_pa, c->gpu_pt_pages},
+              {"gpu_data", c->gpu_data_base_pa, c->gpu_data_pages}};
+    for (int i = 0; i < 2; i++) {
+        if ((r[i].base & (UVM_PAGE_BYTES - 1)) != 0 || r[i].base >= UVM_PA_LIMIT ||
+            r[i].pages > (UVM_PA_LIMIT - r[i].base) >> GMMU_PAGE_SHIFT) {
+            set_err(err, errlen,
+                    "uvm: %s range base 0x%" PRIx64 " + %" PRIu64
+                    " pages must be 4 KB aligned and inside the %u-bit PA space",
+                    r[i].name, r[i].base, r[i].pages, GMMU_PA_W);
+            return -1;
+        }
+    }
+    const uint64_t pt_end = c->gpu_pt_base_pa + (c->gpu_pt_pages << GMMU_PAGE_SHIFT);
+    const uint64_t da_end = c->gpu_data_base_pa + (c->gpu_data_pages << GMMU_PAGE_SHIFT);
+    if (c->gpu_pt_base_pa < da_end && c->gpu_data_base_pa < pt_end) {
+        set_err(err, errlen, "uvm: gpu_pt and gpu_data ranges overlap");
+        return -1;
+    }
+    return 0;
+}
+
+uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char *err,
+                               size_t errlen) {
+    if (!cfg) {
+        set_err(err, errlen, "uvm: no configuration");
+        return NULL;
+    }
+    if (check_cfg(cfg, dev, err, errlen) != 0)
+        return NULL;
+    uvm_handler_t *h = calloc(1, sizeof *h);
+    if (!h) {
+        set_err(err, errlen, "uvm: out of memory");
+        return NULL;
+    }
+    h->cfg = *cfg;
+    h->dev = *dev;
+    h->rng = cfg->seed ? cfg->seed : UINT64_C(0x9E3779B97F4A7C15);
+    h->batch = calloc(cfg->batch_size, sizeof *h->batch);
+    h->pending = calloc(UVM_BLOCK_PAGES, sizeof *h->pending);
+    if (!h->batch || !h->pending || uvm_map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0) {
+        uvm_handler_free(h);
+        set_err(err, errlen, "uvm: out of memory");
+        return NULL;
+    }
+    return h;
+}
+
+void uvm_handler_free(uvm_handler_t *h) {
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->nallocs; i++)
+        free(h->allocs[i].name);
+    free(h->allocs);
+    free(h->batch);
+    free(h->pending);
+    uvm_map_free(&h->pt_tables);
+    uvm_mem_free(h);
+    free(h);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* allocations                                                                                 */
+
+int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uint64_t size,
+                          int readonly, char *err, size_t errlen) {
+    if (!h) {
+        set_err(err, errlen, "uvm: no handler");
+        return -1;
+    }
+    const char *nm = (name && name[0]) ? name : NULL;
+    if (!nm) {
+        set_err(err, errlen, "uvm: allocation at 0x%" PRIx64 " has no name", base);
+        return -1;
+    }
+    if (size == 0) {
+        set_err(err, errlen, "uvm: allocation '%s' at 0x%" PRIx64 " has zero size", nm, base);
+        return -1;
+    }
+    if (base >= UVM_VA_LIMIT || size > UVM_VA_LIMIT - base) {
+        set_err(err, errlen,
+                "uvm: allocation '%s' [0x%" PRIx64 ", +0x%" PRIx64
+                ") is outside the %u-bit VA space",
+                nm, base, size, GMMU_VA_W);
+        return -1;
+    }
+    /* insertion point keeping allocs sorted by base */
+    size_t pos = 0;
+    while (pos < h->nallocs && h->allocs[pos].base < base)
+        pos++;
+    const uvm_alloc_t *nb[2] = {pos > 0 ? &h->allocs[pos - 1] : NULL,
+                                pos < h->nallocs ? &h->allocs[pos] : NULL};
+    for (int i = 0; i < 2; i++) {
+        const uvm_alloc_t *o = nb[i];
+        if (o && o->base < base + size && base < o->base + o->size) {
+            set_err(err, errlen,
+                    "uvm: allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
+                    ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64 ")",
+                    nm, base, base + size, o->name, o->base, o->base + o->size);
+            return -1;
+        }
+    }
+    if (h->nallocs == h->allocs_cap) {
+        const size_t ncap = h->allocs_cap ? 2 * h->allocs_cap : 16;
+        uvm_alloc_t *na = realloc(h->allocs, ncap * sizeof *na);
+        if (!na) {
+            set_err(err, errlen, "uvm: out of memory adding allocation '%s'", nm);
+            return -1;
+        }
+        h->allocs = na;
+        h->allocs_cap = ncap;
+    }
+    const size_t len = strlen(nm);
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        set_err(err, errlen, "uvm: out of memory adding allocation '%s'", nm);
+        return -1;
+    }
+    memcpy(copy, nm, len + 1);
+    memmove(&h->allocs[pos + 1], &h->allocs[pos], (h->nallocs - pos) * sizeof *h->allocs);
+    h->allocs[pos] = (uvm_alloc_t){copy, base, size, readonly != 0};
+    h->nallocs++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* device initialization                                                                       */
+
+int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
+    if (!h) {
+        set_err(err, errlen, "uvm: no handler");
+        return -1;
+    }
+    if (h->initialized) {
+        set_err(err, errlen, "uvm: device already initialized");
+        return -1;
+    }
+    const uint32_t id = uvm_csr_rd(h, GMMU_CSR_ID);
+    if (id != GMMU_CSR_ID_VALUE) {
+        set_err(err, errlen, "uvm: CSR ID reads 0x%08" PRIx32 ", expected 0x%08x (not a GMMU)", id,
+                GMMU_CSR_ID_VALUE);
+        return -1;
+    }
+    /* page-table root: first page of the PT pool, zeroed before the device may walk it */
+    uint64_t root = 0;
+    if (!uvm_pt_alloc(h, &root)) {
+        set_err(err, errlen, "uvm: no page-table page for the root");
+        return -1;
+    }
+    uvm_csr_wr(h, GMMU_CSR_PT_BASE_LO, (uint32_t)(root & UINT32_MAX));
+    uvm_csr_wr(h, GMMU_CSR_PT_BASE_HI, (uint32_t)(root >> 32));
+
+    /* fault ring: clear every entry's VALID bit in host memory, then program it */
+    const uint8_t zero[GMMU_FB_ENTRY_BYTES] = {0};
+    for (uint32_t i = 0; i < h->cfg.fb_entries; i++)
+        h->dev.host_write(h->dev.ctx, h->cfg.fb_host_addr + (uint64_t)i * GMMU_FB_ENTRY_BYTES, zero,
+                          sizeof zero);
+    uvm_csr_wr(h, GMMU_CSR_FB_BASE_LO, (uint32_t)(h->cfg.fb_host_addr & UINT32_MAX));
+    uvm_csr_wr(h, GMMU_CSR_FB_BASE_HI, (uint32_t)(h->cfg.fb_host_addr >> 32));
+    uvm_csr_wr(h, GMMU_CSR_FB_SIZE, h->cfg.fb_entries); /* also resets GET, PUT, OVERFLOW */
+    h->get = 0;
+    uvm_csr_wr(h, GMMU_CSR_INT_ENABLE, UVM_INT_ENABLE_FAULT | UVM_INT_ENABLE_OVERFLOW);
+
+    const uint32_t es = uvm_csr_rd(h, GMMU_CSR_ERR_STATUS);
+    if (es != 0) {
+        const uint32_t ea = uvm_csr_rd(h, GMMU_CSR_ERR_ADDR);
+        set_err(err, errlen,
+                "uvm: device reported ERR_STATUS 0x%" PRIx32 " (last bad CSR 0x%03" PRIx32
+                ") while programming PT_BASE/FB_BASE/FB_SIZE/INT_ENABLE",
+                es, ea);
+        return -1;
+    }
+    h->initialized = true;
+    return 0;
+}
+
+const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h) {
+    return h ? &h->stats : NULL;
+}
+
+void uvm_handler_service(uvm_handler_t *h) {
+    if (!h)
+        return;
+    if (!h->initialized) {
+        uvm_logf(h, "uvm: interrupt before uvm_handler_init_device; ignored");
+        return;
+    }
+    uvm_service_impl(h);
+}

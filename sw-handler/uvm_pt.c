@@ -1,0 +1,98 @@
+/*
+ * uvm_pt.c - the GPU radix page table (docs/microarch.md §6): 4 levels of 512 entries, level l
+ * indexed by vpn[35-9l -: 9]. Table pages come from a bump allocator over the PT pool; the handler
+ * keeps a directory (level, VPN prefix) -> table PA so it never reads page tables back over PCIe.
+ */
+#include <inttypes.h>
+
+#include "uvm_priv.h"
+
+#define PTE_BIT(b) (UINT64_C(1) << (b))
+
+static uint32_t level_shift(uint32_t level) /* VPN bits below the index of `level` */
+{
+    return GMMU_VPN_W - GMMU_PT_IDX_W * (level + 1u);
+}
+
+static uint64_t level_index(uint64_t vpn, uint32_t level) {
+    return (vpn >> level_shift(level)) & UVM_PT_IDX_MASK;
+}
+
+/* directory key of the table at `level` (1..3) on the walk path of vpn */
+static uint64_t table_key(uint64_t vpn, uint32_t level) {
+    return ((uint64_t)level << 40) | (vpn >> (GMMU_VPN_W - GMMU_PT_IDX_W * level));
+}
+
+uint64_t uvm_pt_page_pa(const uvm_handler_t *h, uint64_t index) {
+    return h->cfg.gpu_pt_base_pa + (index << GMMU_PAGE_SHIFT);
+}
+
+uint64_t uvm_pt_free_pages(const uvm_handler_t *h) {
+    return h->cfg.gpu_pt_pages - h->pt_next;
+}
+
+bool uvm_pt_alloc(uvm_handler_t *h, uint64_t *pa) {
+    if (h->pt_next >= h->cfg.gpu_pt_pages)
+        return false;
+    const uint64_t p = uvm_pt_page_pa(h, h->pt_next);
+    /* zero the new table before any entry points at it (the walker may already be running) */
+    for (uint32_t i = 0; i < UVM_PT_ENTRIES; i++)
+        h->dev.gpu_write64(h->dev.ctx, p + 8u * i, 0);
+    h->pt_next++;
+    h->stats.pt_pages_used = h->pt_next;
+    *pa = p;
+    return true;
+}
+
+uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn) {
+    uint32_t n = 0;
+    for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++)
+        if (!uvm_map_get(&h->pt_tables, table_key(vpn, l), NULL))
+            n++;
+    return n;
+}
+
+static void write_pte(uvm_handler_t *h, uint64_t pa, uint64_t value) {
+    h->dev.gpu_write64(h->dev.ctx, pa, value);
+    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_ns);
+    h->stats.pte_writes++;
+}
+
+int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
+    uint64_t table = uvm_pt_page_pa(h, 0); /* root */
+    for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
+        uint64_t child = 0;
+        const uint64_t key = table_key(vpn, l);
+        if (!uvm_map_get(&h->pt_tables, key, &child)) {
+            if (!uvm_pt_alloc(h, &child)) {
+                uvm_logf(h,
+                         "uvm: page-table pool exhausted (%" PRIu64 " pages) mapping VA 0x%" PRIx64
+                         " at level %" PRIu32,
+                         h->cfg.gpu_pt_pages, vpn << GMMU_PAGE_SHIFT, l);
+                return -1;
+            }
+            if (uvm_map_put(&h->pt_tables, key, child) != 0) {
+                uvm_logf(h, "uvm: out of memory for the page-table directory");
+                return -1;
+            }
+            /* the parent entry is written only after the child table is zeroed */
+            write_pte(h, table + 8u * level_index(vpn, l - 1u),
+                      (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V));
+        }
+        table = child;
+    }
+    uint64_t leaf = (frame_pa & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V);
+    if (writable)
+        leaf |= PTE_BIT(GMMU_PTE_W);
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), leaf);
+    return 0;
+}
+
+void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
+    uint64_t table = 0;
+    if (!uvm_map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &table)) {
+        uvm_logf(h, "uvm: unmap of VA 0x%" PRIx64 " without a leaf table", vpn << GMMU_PAGE_SHIFT);
+        return;
+    }
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0);
+}
