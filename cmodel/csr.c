@@ -1,0 +1,226 @@
+/* csr.c - CSR block (RTL gmmu_csr, docs/microarch.md §8). */
+#include "csr.h"
+
+#include <string.h>
+
+void csr_init(csr_t *c, const gmmu_params_t *p) {
+    memset(c, 0, sizeof(*c));
+    c->params_word = (p->num_sm & 0xffu) | (p->num_ports & 0xffu) << 8 |
+                     (p->num_walkers & 0xffu) << 16 | (p->ff_quota & 0xffu) << 24;
+}
+
+int csr_busy(const csr_t *c) {
+    return c->cmd_valid || c->rvalid;
+}
+
+uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff) {
+    return ((c->ie & 1u) && ff->put != c->get) || ((c->ie & 2u) && ff->overflow);
+}
+
+/* Read value of a mapped register from _q; returns 0 if unmapped. */
+static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint32_t *val) {
+    switch (addr) {
+    case GMMU_CSR_ID:
+        *val = GMMU_CSR_ID_VALUE;
+        return 1;
+    case GMMU_CSR_VERSION:
+        *val = GMMU_CSR_VERSION_VALUE;
+        return 1;
+    case GMMU_CSR_PARAMS:
+        *val = c->params_word;
+        return 1;
+    case GMMU_CSR_PT_BASE_LO:
+        *val = (uint32_t)(c->pt_base & 0xffffffffu);
+        return 1;
+    case GMMU_CSR_PT_BASE_HI:
+        *val = (uint32_t)(c->pt_base >> 32);
+        return 1;
+    case GMMU_CSR_FB_BASE_LO:
+        *val = (uint32_t)(c->fb_base & 0xffffffffu);
+        return 1;
+    case GMMU_CSR_FB_BASE_HI:
+        *val = (uint32_t)(c->fb_base >> 32);
+        return 1;
+    case GMMU_CSR_FB_SIZE:
+        *val = c->fb_size;
+        return 1;
+    case GMMU_CSR_FB_GET:
+        *val = c->get;
+        return 1;
+    case GMMU_CSR_FB_PUT:
+        *val = ff->put;
+        return 1;
+    case GMMU_CSR_FB_STATUS:
+        *val = ff->overflow;
+        return 1;
+    case GMMU_CSR_INT_ENABLE:
+        *val = c->ie;
+        return 1;
+    case GMMU_CSR_INT_STATUS:
+        *val = (ff->put != c->get ? 1u : 0u) | (ff->overflow ? 2u : 0u);
+        return 1;
+    case GMMU_CSR_CMD_ARG_LO:
+        *val = c->arg_lo;
+        return 1;
+    case GMMU_CSR_CMD_ARG_HI:
+        *val = c->arg_hi;
+        return 1;
+    case GMMU_CSR_CMD:
+        *val = 0;
+        return 1;
+    case GMMU_CSR_CMD_STATUS:
+        *val = c->cmd_valid;
+        return 1;
+    case GMMU_CSR_ERR_STATUS:
+        *val = c->err;
+        return 1;
+    case GMMU_CSR_ERR_ADDR:
+        *val = c->err_addr;
+        return 1;
+    case GMMU_CSR_FF_COUNT:
+        *val = ff->ff_count;
+        return 1;
+    default:
+        *val = 0;
+        return 0;
+    }
+}
+
+static int csr_is_ro(uint32_t addr) {
+    switch (addr) {
+    case GMMU_CSR_ID:
+    case GMMU_CSR_VERSION:
+    case GMMU_CSR_PARAMS:
+    case GMMU_CSR_FB_PUT:
+    case GMMU_CSR_INT_STATUS:
+    case GMMU_CSR_CMD_STATUS:
+    case GMMU_CSR_ERR_ADDR:
+    case GMMU_CSR_FF_COUNT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void set_err(csr_t *c, unsigned bit, uint32_t addr) {
+    c->err |= (uint8_t)(1u << bit);
+    c->err_addr = (uint16_t)(addr & ((1u << GMMU_CSR_ADDR_W) - 1u));
+}
+
+static int is_pow2(uint32_t x) {
+    return x && !(x & (x - 1u));
+}
+
+void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr) {
+    const uint8_t cmd_valid_q = c->cmd_valid;
+    const uint64_t arg_q = ((uint64_t)c->arg_hi << 32) | c->arg_lo;
+    const uint32_t addr = in->csr_addr & ((1u << GMMU_CSR_ADDR_W) - 1u);
+    const uint32_t wd = in->csr_wdata;
+    memset(wr, 0, sizeof(*wr));
+
+    if (in->csr_valid && !in->csr_write) {
+        uint32_t val; /* from _q: before any update below */
+        const int mapped = csr_read(c, ff, addr, &val);
+        c->cmd_valid = 0; /* the command of a command cycle ends with it */
+        c->rvalid = 1;
+        c->rdata = val;
+        if (!mapped)
+            set_err(c, GMMU_ERR_BAD_ADDR, addr);
+        return;
+    }
+    c->cmd_valid = 0;
+    c->rvalid = 0;
+    c->rdata = 0;
+    if (!in->csr_valid)
+        return;
+
+    uint32_t dummy;
+    if (!csr_read(c, ff, addr, &dummy)) {
+        set_err(c, GMMU_ERR_BAD_ADDR, addr);
+        return;
+    }
+    if (csr_is_ro(addr)) {
+        set_err(c, GMMU_ERR_RO_WRITE, addr);
+        return;
+    }
+    switch (addr) {
+    case GMMU_CSR_PT_BASE_LO:
+        if (wd & 0xfffu)
+            set_err(c, GMMU_ERR_BAD_VALUE, addr);
+        else
+            c->pt_base = (c->pt_base & ~UINT64_C(0xffffffff)) | wd;
+        break;
+    case GMMU_CSR_PT_BASE_HI:
+        if (wd & 0xffff0000u)
+            set_err(c, GMMU_ERR_BAD_VALUE, addr);
+        else
+            c->pt_base = (c->pt_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        break;
+    case GMMU_CSR_FB_BASE_LO:
+        if (wd & 0x1fu)
+            set_err(c, GMMU_ERR_BAD_VALUE, addr);
+        else
+            c->fb_base = (c->fb_base & ~UINT64_C(0xffffffff)) | wd;
+        break;
+    case GMMU_CSR_FB_BASE_HI:
+        /* the register map names no must-be-0 bits: [31:16] are ignored (spec question) */
+        c->fb_base = (c->fb_base & UINT64_C(0xffffffff)) | ((uint64_t)(wd & 0xffffu) << 32);
+        break;
+    case GMMU_CSR_FB_SIZE:
+        if (wd != 0u && (!is_pow2(wd) || wd > (UINT32_C(1) << GMMU_FB_IDX_W))) {
+            set_err(c, GMMU_ERR_BAD_VALUE, addr);
+        } else {
+            c->fb_size = wd;
+            c->get = 0;
+            wr->size_write = 1;
+        }
+        break;
+    case GMMU_CSR_FB_GET:
+        if (wd >= c->fb_size)
+            set_err(c, GMMU_ERR_BAD_VALUE, addr);
+        else
+            c->get = (uint16_t)wd;
+        break;
+    case GMMU_CSR_FB_STATUS:
+        if (wd & 1u)
+            wr->ovf_w1c = 1;
+        break;
+    case GMMU_CSR_INT_ENABLE:
+        c->ie = (uint8_t)(wd & 3u);
+        break;
+    case GMMU_CSR_CMD_ARG_LO:
+        c->arg_lo = wd;
+        break;
+    case GMMU_CSR_CMD_ARG_HI:
+        if (wd & ~0xfu)
+            set_err(c, GMMU_ERR_BAD_VALUE, addr);
+        else
+            c->arg_hi = (uint8_t)wd;
+        break;
+    case GMMU_CSR_CMD:
+        if (cmd_valid_q) {
+            set_err(c, GMMU_ERR_CMD_BUSY, addr);
+        } else if (wd > GMMU_CMD_CANCEL_PAGE) {
+            set_err(c, GMMU_ERR_BAD_OPCODE, addr);
+        } else {
+            c->cmd_valid = 1;
+            c->cmd_op = (uint8_t)wd;
+            c->cmd_vpn = arg_q;
+        }
+        break;
+    case GMMU_CSR_ERR_STATUS:
+        c->err &= (uint8_t) ~(wd & 0x1fu);
+        break;
+    default:
+        break;
+    }
+}
+
+void csr_dump(const csr_t *c, FILE *f) {
+    fprintf(f,
+            "csr: pt_base=0x%llx fb_base=0x%llx fb_size=%u get=%u ie=%u arg=0x%x_%08x\n"
+            "  cmd valid=%u op=%u vpn=0x%llx err=0x%x err_addr=0x%x rvalid=%u rdata=0x%x\n",
+            (unsigned long long)c->pt_base, (unsigned long long)c->fb_base, c->fb_size, c->get,
+            c->ie, c->arg_hi, c->arg_lo, c->cmd_valid, c->cmd_op, (unsigned long long)c->cmd_vpn,
+            c->err, c->err_addr, c->rvalid, c->rdata);
+}

@@ -1,0 +1,49 @@
+/*
+ * csr.h - CSR block (RTL gmmu_csr, docs/microarch.md §8).
+ */
+#ifndef GMMU_CSR_H
+#define GMMU_CSR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+#include "gmmu_int.h"
+
+typedef struct {
+    uint32_t params_word; /* PARAMS register (constant) */
+    uint64_t pt_base;     /* 48 bits */
+    uint64_t fb_base;     /* 48 bits */
+    uint32_t fb_size;     /* 17 bits */
+    uint16_t get;
+    uint8_t ie; /* 2 bits */
+    uint32_t arg_lo;
+    uint8_t arg_hi; /* 4 bits */
+    uint8_t cmd_valid, cmd_op;
+    uint64_t cmd_vpn;
+    uint8_t err;       /* 5 bits */
+    uint16_t err_addr; /* 12 bits */
+    uint8_t rvalid;
+    uint32_t rdata;
+} csr_t;
+
+/* Values of gmmu_ff read by the CSR block (_q). */
+typedef struct {
+    uint16_t put;
+    uint8_t overflow;
+    uint32_t ff_count;
+} csr_ffview_t;
+
+/* Ring bookkeeping written by the host this cycle, applied to gmmu_ff after its own updates. */
+typedef struct {
+    uint8_t size_write; /* legal FB_SIZE write: PUT = 0, OVERFLOW = 0 */
+    uint8_t ovf_w1c;    /* FB_STATUS write with bit 0 set */
+} csr_ring_wr_t;
+
+void csr_init(csr_t *c, const gmmu_params_t *p);
+int csr_busy(const csr_t *c);
+uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff);
+void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr);
+void csr_dump(const csr_t *c, FILE *f);
+
+#endif

@@ -1,0 +1,134 @@
+/* ff.c - far-fault unit and fault-buffer writer (RTL gmmu_ff, docs/microarch.md §7). */
+#include "ff.h"
+
+#include <string.h>
+
+void ff_init(ff_t *f, const gmmu_params_t *p) {
+    memset(f, 0, sizeof(*f));
+    f->n = p->ff_entries;
+    f->n_sm = p->num_sm;
+    f->quota = p->ff_quota;
+}
+
+int ff_busy(const ff_t *f) {
+    return f->fw_valid || f->replay || f->cancel_valid;
+}
+
+void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy) {
+    cy->fw_free = !f->fw_valid || fb_wr_ready;
+    cy->ovf_set = 0;
+    if (f->fw_valid && fb_wr_ready)
+        f->fw_valid = 0;
+    f->replay = 0;
+    f->cancel_valid = 0;
+}
+
+static int find_vpn(const ff_t *f, uint64_t vpn) {
+    for (uint64_t m = f->valid; m; m &= m - 1u) {
+        const unsigned i = gmmu_ctz64(m);
+        if (f->vpn[i] == vpn)
+            return (int)i;
+    }
+    return -1;
+}
+
+int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint64_t vpn,
+             uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev, gmmu_viol_t *v) {
+    (void)v;
+    /* 1. merge */
+    const int hit = find_vpn(f, vpn);
+    if (hit >= 0) {
+        f->mask[hit] |= mask;
+        f->write[hit] |= write;
+        *ev |= (uint8_t)(1u << GMMU_EV_FF_MERGE);
+        return 0;
+    }
+    /* 2. A = SMs of the mask under their quota (cnt on _q: nothing changed before the offer) */
+    uint32_t a = 0;
+    for (uint32_t s = 0; s < f->n_sm; s++) {
+        if (!((mask >> s) & 1u))
+            continue;
+        uint32_t cnt = 0;
+        for (uint64_t m = f->valid; m; m &= m - 1u)
+            cnt += (f->mask[gmmu_ctz64(m)] >> s) & 1u;
+        if (cnt < f->quota)
+            a |= UINT32_C(1) << s;
+    }
+    const uint64_t all = f->n >= 64u ? ~UINT64_C(0) : (GMMU_BIT(f->n) - 1u);
+    const uint64_t free_m = all & ~f->valid;
+    if (!a || !free_m) {
+        f->dropped |= mask;
+        *ev |= (uint8_t)(1u << GMMU_EV_FF_DROP);
+        return 0;
+    }
+    if (ring->fb_size == 0u || ((f->put + 1u) & (ring->fb_size - 1u)) == ring->get) {
+        f->dropped |= mask;
+        f->overflow = 1;
+        cy->ovf_set = 1;
+        *ev |= (uint8_t)((1u << GMMU_EV_FF_DROP) | (1u << GMMU_EV_FB_OVF));
+        return 0;
+    }
+    if (!cy->fw_free)
+        return 1;
+    /* post */
+    const unsigned i = gmmu_ctz64(free_m);
+    f->valid |= GMMU_BIT(i);
+    f->vpn[i] = vpn;
+    f->mask[i] = a;
+    f->write[i] = write;
+    f->dropped |= mask & ~a;
+    f->fw_valid = 1;
+    f->fw_addr = (ring->fb_base + (uint64_t)GMMU_FB_ENTRY_BYTES * f->put) & GMMU_PA_MASK;
+    memset(f->fw_data, 0, sizeof(f->fw_data));
+    f->fw_data[GMMU_FB_W2_VPN_LO] = (uint32_t)(vpn & 0xffffffffu);
+    f->fw_data[GMMU_FB_W3_VPN_HI] = (uint32_t)(vpn >> 32);
+    f->fw_data[GMMU_FB_W4_TS_LO] = (uint32_t)(time & 0xffffffffu);
+    f->fw_data[GMMU_FB_W5_TS_HI] = (uint32_t)(time >> 32);
+    f->fw_data[GMMU_FB_W6_SM_MASK] = a;
+    f->fw_data[GMMU_FB_W7_FLAGS] =
+        ((uint32_t)fault_type << GMMU_FB_F_FAULT_TYPE_LSB) | (1u << GMMU_FB_F_REPLAYABLE) |
+        ((uint32_t)__builtin_ctz(a) << GMMU_FB_F_CLIENT_LSB) |
+        ((write ? GMMU_AT_WRITE : GMMU_AT_READ) << GMMU_FB_F_ACCESS_LSB) | (1u << GMMU_FB_F_VALID);
+    f->put = (uint16_t)((f->put + 1u) & (ring->fb_size - 1u));
+    *ev |= (uint8_t)(1u << GMMU_EV_FF_NEW);
+    return 0;
+}
+
+void ff_command(ff_t *f, uint32_t op, uint64_t vpn) {
+    const uint32_t all_sm = f->n_sm >= 32u ? 0xffffffffu : ((UINT32_C(1) << f->n_sm) - 1u);
+    if (op == GMMU_CMD_REPLAY_PAGE) {
+        const int i = find_vpn(f, vpn);
+        uint32_t r = f->dropped;
+        if (i >= 0) {
+            r |= f->mask[i];
+            f->valid &= ~GMMU_BIT(i);
+        }
+        f->replay = r;
+        f->dropped = 0;
+    } else if (op == GMMU_CMD_REPLAY_ALL) {
+        f->valid = 0;
+        f->replay = all_sm;
+        f->dropped = 0;
+    } else if (op == GMMU_CMD_CANCEL_PAGE) {
+        const int i = find_vpn(f, vpn);
+        if (i >= 0)
+            f->valid &= ~GMMU_BIT(i);
+        f->cancel_valid = 1;
+        f->cancel_vpn = vpn;
+    }
+}
+
+void ff_dump(const ff_t *f, FILE *fp) {
+    fprintf(fp,
+            "ff: dropped=0x%x replay=0x%x cancel valid=%u vpn=0x%llx put=%u overflow=%u\n"
+            "  fw valid=%u addr=0x%llx data=",
+            f->dropped, f->replay, f->cancel_valid, (unsigned long long)f->cancel_vpn, f->put,
+            f->overflow, f->fw_valid, (unsigned long long)f->fw_addr);
+    for (int k = 7; k >= 0; k--)
+        fprintf(fp, "%08x%s", f->fw_data[k], k ? "_" : "\n");
+    for (uint64_t m = f->valid; m; m &= m - 1u) {
+        const unsigned i = gmmu_ctz64(m);
+        fprintf(fp, "  entry[%u] vpn=0x%llx mask=0x%x write=%u\n", i, (unsigned long long)f->vpn[i],
+                f->mask[i], f->write[i]);
+    }
+}

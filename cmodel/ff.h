@@ -1,0 +1,56 @@
+/*
+ * ff.h - far-fault unit and fault-buffer writer (RTL gmmu_ff, docs/microarch.md §7).
+ */
+#ifndef GMMU_FF_H
+#define GMMU_FF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+#include "gmmu_int.h"
+
+#define FF_MAX 64
+
+typedef struct {
+    uint32_t n, n_sm, quota;
+    uint64_t valid; /* bit i = entry i valid */
+    uint64_t vpn[FF_MAX];
+    uint32_t mask[FF_MAX];
+    uint8_t write[FF_MAX];
+    uint32_t dropped, replay; /* dropped_q[S], replay_q[S] */
+    uint8_t cancel_valid;
+    uint64_t cancel_vpn;
+    /* fault-entry write register -> fb_wr_*_o */
+    uint8_t fw_valid;
+    uint64_t fw_addr;
+    uint32_t fw_data[8];
+    uint16_t put; /* put_q (FB_PUT) */
+    uint8_t overflow;
+} ff_t;
+
+/* Per-cycle signals computed by ff_begin from _q state. */
+typedef struct {
+    uint8_t fw_free;
+    uint8_t ovf_set; /* OVERFLOW set by the unit this cycle */
+} ff_cycle_t;
+
+/* Ring registers read from the CSR block (_q). */
+typedef struct {
+    uint64_t fb_base;
+    uint32_t fb_size;
+    uint32_t get;
+} ff_ring_t;
+
+void ff_init(ff_t *f, const gmmu_params_t *p);
+int ff_busy(const ff_t *f);
+/* Start of the cycle: default next values (fw_valid cleared on transfer, replay and cancel 0). */
+void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy);
+/* Offer of a fault from the L2 (§7); returns 1 if blocked (no state change), 0 otherwise. */
+int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint64_t vpn,
+             uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev, gmmu_viol_t *v);
+/* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op). */
+void ff_command(ff_t *f, uint32_t op, uint64_t vpn);
+void ff_dump(const ff_t *f, FILE *fp);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * gmmu.c - top level of the C golden model (RTL gmmu_top, docs/microarch.md §2, §9, §10).
+ *
+ * A cycle: gmmu_model_outputs() computes every output from the registered (_q) state only.
+ * gmmu_model_step() first computes every cross-block combinational signal and every
+ * "lowest index" choice from _q state, then lets each block write its next (_d) state in place,
+ * in the order of the spec (a block only reads its own fields before it overwrites them), and
+ * applies the flush of a command cycle last inside each block.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csr.h"
+#include "ff.h"
+#include "gmmu_model.h"
+#include "l1_tlb.h"
+#include "l2_tlb.h"
+#include "ptw.h"
+
+struct gmmu_model {
+    gmmu_params_t p;
+    csr_t csr;
+    l1_t *l1; /* [num_sm] */
+    l2_t l2;
+    ptw_t ptw;
+    ff_t ff;
+    uint8_t ev; /* ev_q */
+    gmmu_viol_t viol;
+};
+
+void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) {
+    if (v->count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(v->first, sizeof(v->first), fmt, ap);
+        va_end(ap);
+    }
+}
+
+static int is_pow2(uint32_t x) {
+    return x && !(x & (x - 1u));
+}
+
+static int check_range(const char *key, uint32_t val, uint32_t lo, uint32_t hi, char *err,
+                       size_t errlen) {
+    if (val < lo || val > hi) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %u is out of range %u..%u", key, val, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_pow2(const char *key, uint32_t val, uint32_t hi, char *err, size_t errlen) {
+    if (!is_pow2(val)) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: %u is not a power of two", key, val);
+        return -1;
+    }
+    return check_range(key, val, 1, hi, err, errlen);
+}
+
+int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
+    if (!p) {
+        if (err && errlen)
+            snprintf(err, errlen, "no parameters");
+        return -1;
+    }
+    if (check_range("num_sm", p->num_sm, 1, GMMU_MAX_SM, err, errlen) ||
+        check_range("num_ports", p->num_ports, 1, GMMU_MAX_PORTS, err, errlen) ||
+        check_pow2("l1_entries", p->l1_entries, 4096, err, errlen) ||
+        check_pow2("l1_large_entries", p->l1_large_entries, 4096, err, errlen) ||
+        check_range("l1_req_entries", p->l1_req_entries, p->num_ports, L1_MAX_REQ, err, errlen) ||
+        check_pow2("l2_sets", p->l2_sets, 65536, err, errlen) ||
+        check_pow2("l2_ways", p->l2_ways, 64, err, errlen) ||
+        check_pow2("l2_large_entries", p->l2_large_entries, 4096, err, errlen) ||
+        check_range("l2_latency", p->l2_latency, 1, 256, err, errlen) ||
+        check_range("l2_mshr_entries", p->l2_mshr_entries, 1, L2_MAX_MSHR, err, errlen) ||
+        check_range("num_walkers", p->num_walkers, 1, PTW_MAX, err, errlen) ||
+        check_range("ff_entries", p->ff_entries, 1, FF_MAX, err, errlen) ||
+        check_range("ff_quota", p->ff_quota, 1, 64, err, errlen))
+        return -1;
+    return 0;
+}
+
+gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
+    if (gmmu_params_check(p, err, errlen))
+        return NULL;
+    gmmu_model_t *m = calloc(1, sizeof(*m));
+    if (!m) {
+        if (err && errlen)
+            snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->p = *p;
+    csr_init(&m->csr, p);
+    ptw_init(&m->ptw, p);
+    ff_init(&m->ff, p);
+    m->l1 = calloc(p->num_sm, sizeof(l1_t));
+    int bad = !m->l1 || l2_init(&m->l2, p);
+    for (uint32_t s = 0; !bad && s < p->num_sm; s++)
+        bad = l1_init(&m->l1[s], s, p);
+    if (bad) {
+        gmmu_model_free(m);
+        if (err && errlen)
+            snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    return m;
+}
+
+void gmmu_model_free(gmmu_model_t *m) {
+    if (!m)
+        return;
+    if (m->l1)
+        for (uint32_t s = 0; s < m->p.num_sm; s++)
+            l1_free(&m->l1[s]);
+    free(m->l1);
+    l2_free(&m->l2);
+    free(m);
+}
+
+static void ffview(const gmmu_model_t *m, csr_ffview_t *v) {
+    v->put = m->ff.put;
+    v->overflow = m->ff.overflow;
+    v->ff_count = gmmu_popcount64(m->ff.valid);
+}
+
+static int model_idle(const gmmu_model_t *m) {
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        if (l1_busy(&m->l1[s]))
+            return 0;
+    return !l2_busy(&m->l2) && !ptw_busy(&m->ptw) && !ff_busy(&m->ff) && !csr_busy(&m->csr) &&
+           !m->ev;
+}
+
+void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
+    memset(out, 0, sizeof(*out));
+    const uint8_t cmd_cycle = m->csr.cmd_valid;
+    for (uint32_t s = 0; s < m->p.num_sm; s++) {
+        l1_comb_t c;
+        l1_comb(&m->l1[s], cmd_cycle, &c);
+        l1_outputs(&m->l1[s], &c, out);
+    }
+    out->mem_req_valid = m->ptw.mr_valid;
+    out->mem_req_addr = m->ptw.mr_addr;
+    out->mem_req_id = m->ptw.mr_id;
+    out->fb_wr_valid = m->ff.fw_valid;
+    out->fb_wr_addr = m->ff.fw_addr;
+    memcpy(out->fb_wr_data, m->ff.fw_data, sizeof(out->fb_wr_data));
+    out->csr_rvalid = m->csr.rvalid;
+    out->csr_rdata = m->csr.rdata;
+    csr_ffview_t v;
+    ffview(m, &v);
+    out->irq = csr_irq(&m->csr, &v);
+    out->idle = (uint8_t)model_idle(m);
+    out->ev = m->ev;
+}
+
+void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
+    const uint32_t S = m->p.num_sm;
+    uint8_t ev = 0;
+
+    /* signals shared inside the cycle (§2.1), all from _q */
+    const uint8_t cmd_cycle = m->csr.cmd_valid;
+    const uint32_t cmd_op = m->csr.cmd_op;
+    gmmu_flush_t fl = {GMMU_FLUSH_NONE, m->csr.cmd_vpn};
+    if (cmd_cycle && cmd_op == GMMU_CMD_INVAL_PAGE)
+        fl.kind = GMMU_FLUSH_PAGE;
+    else if (cmd_cycle && cmd_op == GMMU_CMD_INVAL_ALL)
+        fl.kind = GMMU_FLUSH_ALL;
+    const gmmu_rsp_t rsp_q = m->l2.rsp;
+    const uint32_t replay_q = m->ff.replay;
+    const uint8_t cancel_valid_q = m->ff.cancel_valid;
+    const uint64_t cancel_vpn_q = m->ff.cancel_vpn;
+    const ff_ring_t ring = {m->csr.fb_base, m->csr.fb_size, m->csr.get};
+    csr_ffview_t ffq;
+    ffview(m, &ffq);
+
+    l1_comb_t c[GMMU_MAX_SM];
+    memset(c, 0, sizeof(l1_comb_t) * S);
+    for (uint32_t s = 0; s < S; s++)
+        l1_comb(&m->l1[s], cmd_cycle, &c[s]);
+    l2_plan_t pl;
+    l2_plan(&m->l2, cmd_cycle, c, &pl, &m->viol);
+
+    /* L1s (§4) */
+    for (uint32_t s = 0; s < S; s++) {
+        const l1_in_t li = {in->req_valid[s],
+                            in->req_write[s],
+                            in->req_id[s],
+                            in->req_vpn[s],
+                            (uint8_t)(pl.grant == (int)s),
+                            &rsp_q,
+                            (uint8_t)((replay_q >> s) & 1u),
+                            cancel_valid_q,
+                            cancel_vpn_q,
+                            fl};
+        l1_step(&m->l1[s], &c[s], &li, &m->viol);
+    }
+
+    /* far-fault unit defaults (§7) */
+    ff_cycle_t fc;
+    ff_begin(&m->ff, in->fb_wr_ready, &fc);
+
+    /* walkers (§6) */
+    ptw_in_t pi;
+    memset(&pi, 0, sizeof(pi));
+    pi.mem_req_ready = in->mem_req_ready;
+    pi.mem_rsp_valid = in->mem_rsp_valid;
+    pi.mem_rsp_id = in->mem_rsp_id;
+    pi.mem_rsp_data = in->mem_rsp_data;
+    pi.pt_base = m->csr.pt_base;
+    pi.need_walk = pl.need_walk;
+    if (pl.need_walk >= 0) {
+        pi.nw_vpn = m->l2.m_vpn[pl.need_walk];
+        pi.nw_write = m->l2.m_write[pl.need_walk];
+    }
+    pi.flush = fl;
+    ptw_out_t po;
+    ptw_step(&m->ptw, &pi, &po, &ev, &m->viol);
+
+    /* L2 response selection offers a fault to the far-fault unit (§5.3 step 1) */
+    int blocked = 0;
+    if (pl.resp_sel >= 0 && m->l2.m_res[pl.resp_sel].fault) {
+        const uint32_t k = (uint32_t)pl.resp_sel;
+        blocked = ff_offer(&m->ff, &fc, &ring, in->time, m->l2.m_vpn[k], m->l2.m_write[k],
+                           m->l2.m_mask[k], m->l2.m_res[k].fault_type, &ev, &m->viol);
+    }
+    l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, blocked, &fl, &ev,
+              &m->viol);
+
+    /* host command (§7) */
+    if (cmd_cycle)
+        ff_command(&m->ff, cmd_op, m->csr.cmd_vpn);
+
+    /* CSR (§8), ring writes applied after the far-fault unit's own updates */
+    csr_ring_wr_t wr;
+    csr_step(&m->csr, in, &ffq, &wr);
+    if (wr.size_write) {
+        m->ff.put = 0;
+        m->ff.overflow = 0;
+    }
+    if (wr.ovf_w1c && !fc.ovf_set)
+        m->ff.overflow = 0;
+
+    m->ev = ev; /* §10 */
+}
+
+unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {
+    if (first && len)
+        snprintf(first, len, "%s", m->viol.count ? m->viol.first : "");
+    return m->viol.count;
+}
+
+void gmmu_model_dump(const gmmu_model_t *m, FILE *f) {
+    gmmu_out_t o;
+    gmmu_model_outputs(m, &o);
+    fprintf(f, "gmmu model: idle=%u irq=%u ev_q=0x%02x violations=%u orphan_rsp=%llu\n", o.idle,
+            o.irq, m->ev, m->viol.count, (unsigned long long)m->viol.orphan_rsp);
+    if (m->viol.count)
+        fprintf(f, "  first violation: %s\n", m->viol.first);
+    csr_dump(&m->csr, f);
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        l1_dump(&m->l1[s], f);
+    l2_dump(&m->l2, f);
+    ptw_dump(&m->ptw, f);
+    ff_dump(&m->ff, f);
+}

@@ -1,0 +1,79 @@
+/*
+ * gmmu_int.h - types shared by the blocks of the C model (private to cmodel/).
+ * Messages between blocks (docs/microarch.md §3), the flush of a command cycle (§2.1) and the
+ * invariant-violation log (§11).
+ */
+#ifndef GMMU_INT_H
+#define GMMU_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gmmu_consts.h"
+
+#define GMMU_VPN_MASK ((UINT64_C(1) << GMMU_VPN_W) - 1u)
+#define GMMU_PPN_MASK ((UINT64_C(1) << GMMU_PPN_W) - 1u)
+#define GMMU_PA_MASK ((UINT64_C(1) << GMMU_PA_W) - 1u)
+#define GMMU_IDX_MASK ((UINT64_C(1) << GMMU_PT_IDX_W) - 1u)
+#define GMMU_BIT(n) (UINT64_C(1) << (n))
+
+/* 2 MB region of a VPN: vpn[35:9]. */
+static inline uint64_t gmmu_region(uint64_t vpn) {
+    return (vpn & GMMU_VPN_MASK) >> GMMU_PT_IDX_W;
+}
+
+static inline unsigned gmmu_ctz64(uint64_t x) {
+    return (unsigned)__builtin_ctzll(x);
+}
+static inline unsigned gmmu_popcount64(uint64_t x) {
+    return (unsigned)__builtin_popcountll(x);
+}
+
+/* Flush of a command cycle (INVAL_PAGE / INVAL_ALL), applied last in the cycle. */
+typedef enum { GMMU_FLUSH_NONE = 0, GMMU_FLUSH_PAGE = 1, GMMU_FLUSH_ALL = 2 } gmmu_flush_kind_t;
+
+typedef struct {
+    gmmu_flush_kind_t kind;
+    uint64_t vpn; /* cmd_vpn_q */
+} gmmu_flush_t;
+
+/* Region match of §2.1 (every vpn matches a full flush). */
+static inline int gmmu_flush_region_match(const gmmu_flush_t *f, uint64_t vpn) {
+    return f->kind == GMMU_FLUSH_ALL ||
+           (f->kind == GMMU_FLUSH_PAGE && gmmu_region(vpn) == gmmu_region(f->vpn));
+}
+
+/* L2 -> L1 response bus rsp_q (§2.1, §5.4). Every field is 0 when !valid. */
+typedef struct {
+    uint8_t valid;
+    uint8_t nack; /* kind: 0 = OK, 1 = NACK */
+    uint8_t write;
+    uint8_t large;
+    uint8_t w;
+    uint8_t nocache;
+    uint32_t mask; /* bit s = SM s */
+    uint64_t vpn;
+    uint64_t ppn;
+} gmmu_rsp_t;
+
+/* Walker -> L2 MSHR result (§3). */
+typedef struct {
+    uint8_t fault; /* kind: 0 = OK, 1 = FAULT */
+    uint8_t large;
+    uint8_t w;
+    uint8_t nocache;
+    uint8_t fault_type;
+    uint64_t ppn;
+} gmmu_walk_result_t;
+
+/* Invariant violations (§11) and model-only statistics. */
+typedef struct {
+    unsigned count;
+    char first[256];
+    uint64_t orphan_rsp; /* L2 responses for SM s with no matching entry in SM s (statistic) */
+} gmmu_viol_t;
+
+/* Records a violation (keeps the first message). Implemented in gmmu.c. */
+void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

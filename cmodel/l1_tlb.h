@@ -1,0 +1,70 @@
+/*
+ * l1_tlb.h - per-SM L1 TLB (RTL gmmu_l1_tlb, docs/microarch.md §4).
+ * The request table state is kept as one bit mask per state (FREE = none of them).
+ */
+#ifndef GMMU_L1_TLB_H
+#define GMMU_L1_TLB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+#include "gmmu_int.h"
+
+#define L1_MAX_REQ 64
+
+typedef enum { L1_FREE = 0, L1_WAIT = 1, L1_INFL = 2, L1_DONE = 3, L1_NACK = 4 } l1_state_t;
+
+typedef struct {
+    uint32_t sm, n_ports, n_base, n_large, n_req;
+    /* base array */
+    uint8_t *b_valid, *b_w, *b_plru;
+    uint64_t *b_vpn, *b_ppn;
+    /* large array */
+    uint8_t *g_valid, *g_w, *g_plru;
+    uint32_t *g_region, *g_lppn;
+    /* hit response registers */
+    uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS];
+    uint64_t hppn[GMMU_MAX_PORTS];
+    /* request table */
+    uint64_t all; /* R low bits set */
+    uint64_t m_wait, m_infl, m_done, m_nack;
+    uint64_t r_vpn[L1_MAX_REQ], r_ppn[L1_MAX_REQ];
+    uint8_t r_write[L1_MAX_REQ], r_id[L1_MAX_REQ], r_fatal[L1_MAX_REQ];
+} l1_t;
+
+/* Combinational signals of one L1 computed from _q state. */
+typedef struct {
+    int send;      /* c_send entry or -1 */
+    int out;       /* c_out entry or -1 */
+    uint8_t ready; /* req_ready_o */
+    uint8_t req_valid;
+    uint8_t req_write;
+    uint64_t req_vpn; /* L1 -> L2 request */
+} l1_comb_t;
+
+/* Inputs of one L1 for one edge. */
+typedef struct {
+    const uint8_t *req_valid, *req_write, *req_id; /* [n_ports] */
+    const uint64_t *req_vpn;
+    uint8_t grant;
+    const gmmu_rsp_t *rsp; /* rsp_q */
+    uint8_t replay;        /* replay_q[s] */
+    uint8_t cancel_valid;
+    uint64_t cancel_vpn;
+    gmmu_flush_t flush;
+} l1_in_t;
+
+int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p);
+void l1_free(l1_t *l);
+static inline uint64_t l1_free_mask(const l1_t *l) {
+    return l->all & ~(l->m_wait | l->m_infl | l->m_done | l->m_nack);
+}
+l1_state_t l1_entry_state(const l1_t *l, uint32_t i);
+void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c);
+void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out);
+int l1_busy(const l1_t *l); /* contributes to !idle (§9) */
+void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v);
+void l1_dump(const l1_t *l, FILE *f);
+
+#endif

@@ -1,0 +1,383 @@
+/* l2_tlb.c - shared L2 TLB (RTL gmmu_l2_tlb, docs/microarch.md §5). */
+#include "l2_tlb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plru.h"
+
+static void *zalloc(size_t n, size_t sz) {
+    return calloc(n ? n : 1u, sz);
+}
+
+int l2_init(l2_t *l2, const gmmu_params_t *p) {
+    memset(l2, 0, sizeof(*l2));
+    l2->n_sm = p->num_sm;
+    l2->sets = p->l2_sets;
+    l2->ways = p->l2_ways;
+    l2->n_large = p->l2_large_entries;
+    l2->lat = p->l2_latency;
+    l2->n_mshr = p->l2_mshr_entries;
+    const size_t nb = (size_t)l2->sets * l2->ways;
+    l2->b_valid = zalloc(nb, 1);
+    l2->b_w = zalloc(nb, 1);
+    l2->b_vpn = zalloc(nb, sizeof(uint64_t));
+    l2->b_ppn = zalloc(nb, sizeof(uint64_t));
+    l2->b_plru = zalloc((size_t)l2->sets * (l2->ways - 1u), 1);
+    l2->g_valid = zalloc(l2->n_large, 1);
+    l2->g_w = zalloc(l2->n_large, 1);
+    l2->g_plru = zalloc(l2->n_large, 1);
+    l2->g_region = zalloc(l2->n_large, sizeof(uint32_t));
+    l2->g_lppn = zalloc(l2->n_large, sizeof(uint32_t));
+    l2->pv = zalloc(l2->lat, 1);
+    l2->psm = zalloc(l2->lat, 1);
+    l2->pwrite = zalloc(l2->lat, 1);
+    l2->pvpn = zalloc(l2->lat, sizeof(uint64_t));
+    if (!l2->b_valid || !l2->b_w || !l2->b_vpn || !l2->b_ppn || !l2->b_plru || !l2->g_valid ||
+        !l2->g_w || !l2->g_plru || !l2->g_region || !l2->g_lppn || !l2->pv || !l2->psm ||
+        !l2->pwrite || !l2->pvpn) {
+        l2_free(l2);
+        return -1;
+    }
+    return 0;
+}
+
+void l2_free(l2_t *l2) {
+    free(l2->b_valid);
+    free(l2->b_w);
+    free(l2->b_vpn);
+    free(l2->b_ppn);
+    free(l2->b_plru);
+    free(l2->g_valid);
+    free(l2->g_w);
+    free(l2->g_plru);
+    free(l2->g_region);
+    free(l2->g_lppn);
+    free(l2->pv);
+    free(l2->psm);
+    free(l2->pwrite);
+    free(l2->pvpn);
+    memset(l2, 0, sizeof(*l2));
+}
+
+int l2_busy(const l2_t *l2) {
+    if (l2->rsp.valid)
+        return 1;
+    for (uint32_t k = 0; k < l2->lat; k++)
+        if (l2->pv[k])
+            return 1;
+    for (uint32_t i = 0; i < l2->n_mshr; i++)
+        if (l2->m_state[i] != L2M_FREE)
+            return 1;
+    return 0;
+}
+
+void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t *pl,
+             gmmu_viol_t *v) {
+    memset(pl, 0, sizeof(*pl));
+    pl->merge = pl->alloc = pl->grant = pl->need_walk = pl->resp_sel = -1;
+    const uint32_t L = l2->lat - 1u; /* index of the last stage */
+
+    /* §5.1 last stage */
+    if (!cmd_cycle && l2->pv[L]) {
+        pl->last = 1;
+        const uint64_t vpn = l2->pvpn[L];
+        const uint8_t wr = l2->pwrite[L];
+        const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
+        const uint32_t region = (uint32_t)gmmu_region(vpn);
+        unsigned nb = 0, ng = 0;
+        for (uint32_t w = 0; w < l2->ways; w++) {
+            const uint32_t i = set * l2->ways + w;
+            if (l2->b_valid[i] && l2->b_vpn[i] == vpn) {
+                nb++;
+                if ((!wr || l2->b_w[i]) && !pl->hit) {
+                    pl->hit = 1;
+                    pl->hit_idx = i;
+                }
+            }
+        }
+        for (uint32_t i = 0; i < l2->n_large; i++) {
+            if (l2->g_valid[i] && l2->g_region[i] == region) {
+                ng++;
+                if ((!wr || l2->g_w[i]) && !pl->hit) {
+                    pl->hit = 1;
+                    pl->hit_large = 1;
+                    pl->hit_idx = i;
+                }
+            }
+        }
+        if (nb > 1 || ng > 1)
+            gmmu_viol(v, "l2: multi-hit for vpn 0x%llx (%u base, %u large)",
+                      (unsigned long long)vpn, nb, ng);
+        if (!pl->hit) {
+            for (uint32_t m = 0; m < l2->n_mshr; m++) {
+                if ((l2->m_state[m] == L2M_NEED_WALK || l2->m_state[m] == L2M_WALKING) &&
+                    l2->m_vpn[m] == vpn && l2->m_write[m] == wr) {
+                    pl->merge = (int)m;
+                    break;
+                }
+            }
+            if (pl->merge < 0) {
+                for (uint32_t m = 0; m < l2->n_mshr; m++) {
+                    if (l2->m_state[m] == L2M_FREE) {
+                        pl->alloc = (int)m;
+                        break;
+                    }
+                }
+                if (pl->alloc < 0)
+                    pl->stall = 1;
+            }
+        }
+    }
+
+    /* §5.2 advance and grant */
+    pl->advance = !cmd_cycle && !pl->stall;
+    if (pl->advance) {
+        for (uint32_t k = 0; k < l2->n_sm; k++) {
+            const uint32_t s = (l2->rr + k) % l2->n_sm;
+            if (l1c[s].req_valid) {
+                pl->grant = (int)s;
+                break;
+            }
+        }
+    }
+
+    /* §5.3 candidates on _q */
+    for (uint32_t m = 0; m < l2->n_mshr; m++) {
+        if (l2->m_state[m] == L2M_NEED_WALK) {
+            pl->need_walk = (int)m;
+            break;
+        }
+    }
+    if (!cmd_cycle && !pl->hit) {
+        for (uint32_t m = 0; m < l2->n_mshr; m++) {
+            if (l2->m_state[m] == L2M_RESP) {
+                pl->resp_sel = (int)m;
+                break;
+            }
+        }
+    }
+}
+
+/* Fill choice of §1.1 on _q state. */
+static uint32_t fill_way_base(const l2_t *l2, uint32_t set, uint64_t vpn) {
+    const uint32_t b = set * l2->ways;
+    for (uint32_t w = 0; w < l2->ways; w++)
+        if (l2->b_valid[b + w] && l2->b_vpn[b + w] == vpn)
+            return w;
+    for (uint32_t w = 0; w < l2->ways; w++)
+        if (!l2->b_valid[b + w])
+            return w;
+    return plru_victim(l2->b_plru + (size_t)set * (l2->ways - 1u), l2->ways);
+}
+
+static uint32_t fill_way_large(const l2_t *l2, uint32_t region) {
+    for (uint32_t i = 0; i < l2->n_large; i++)
+        if (l2->g_valid[i] && l2->g_region[i] == region)
+            return i;
+    for (uint32_t i = 0; i < l2->n_large; i++)
+        if (!l2->g_valid[i])
+            return i;
+    return plru_victim(l2->g_plru, l2->n_large);
+}
+
+static void touch_base(l2_t *l2, uint32_t idx) {
+    const uint32_t set = idx / l2->ways, way = idx % l2->ways;
+    plru_touch(l2->b_plru + (size_t)set * (l2->ways - 1u), l2->ways, way);
+}
+
+void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
+               uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
+               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v) {
+    const uint32_t L = l2->lat - 1u;
+    gmmu_rsp_t rsp;
+    memset(&rsp, 0, sizeof(rsp));
+
+    /* §5.1 last-stage hit: the response of this cycle (priority over the MSHR) */
+    if (pl->hit) {
+        rsp.valid = 1;
+        rsp.mask = UINT32_C(1) << l2->psm[L];
+        rsp.vpn = l2->pvpn[L];
+        rsp.write = l2->pwrite[L];
+        if (pl->hit_large) {
+            rsp.ppn = (uint64_t)l2->g_lppn[pl->hit_idx] << GMMU_PT_IDX_W;
+            rsp.large = 1;
+            rsp.w = l2->g_w[pl->hit_idx];
+        } else {
+            rsp.ppn = l2->b_ppn[pl->hit_idx];
+            rsp.w = l2->b_w[pl->hit_idx];
+        }
+        *ev |= (uint8_t)(1u << GMMU_EV_L2_HIT);
+    } else if (pl->last && !pl->stall) {
+        *ev |= (uint8_t)(1u << GMMU_EV_L2_MISS);
+    }
+
+    /* 1. response selection */
+    if (pl->resp_sel >= 0) {
+        const uint32_t m = (uint32_t)pl->resp_sel;
+        if (!l2->m_res[m].fault) {
+            rsp.valid = 1;
+            rsp.mask = l2->m_mask[m];
+            rsp.vpn = l2->m_vpn[m];
+            rsp.write = l2->m_write[m];
+            rsp.ppn = l2->m_res[m].ppn;
+            rsp.large = l2->m_res[m].large;
+            rsp.w = l2->m_res[m].w;
+            rsp.nocache = l2->m_res[m].nocache;
+            l2->m_state[m] = L2M_FREE;
+        } else if (!ff_blocked) {
+            rsp.valid = 1;
+            rsp.nack = 1;
+            rsp.mask = l2->m_mask[m];
+            rsp.vpn = l2->m_vpn[m];
+            rsp.write = l2->m_write[m];
+            l2->m_state[m] = L2M_FREE;
+        }
+    }
+
+    /* 2. walker completion (fill choice on _q arrays: not modified before this point) */
+    int fill = 0; /* 1 base, 2 large */
+    uint32_t fill_idx = 0;
+    if (done_valid) {
+        const uint32_t m = done_mshr;
+        if (m >= l2->n_mshr) {
+            gmmu_viol(v, "l2: walker completion for MSHR %u out of range", m);
+        } else {
+            if (l2->m_state[m] != L2M_WALKING)
+                gmmu_viol(v, "l2: walker completion for MSHR %u in state %u", m, l2->m_state[m]);
+            l2->m_state[m] = L2M_RESP;
+            l2->m_res[m] = *done;
+            if (!done->fault && !done->nocache) {
+                const uint64_t vpn = l2->m_vpn[m];
+                if (done->large) {
+                    const uint32_t region = (uint32_t)gmmu_region(vpn);
+                    fill = 2;
+                    fill_idx = fill_way_large(l2, region);
+                    l2->g_valid[fill_idx] = 1;
+                    l2->g_region[fill_idx] = region;
+                    l2->g_lppn[fill_idx] = (uint32_t)((done->ppn & GMMU_PPN_MASK) >> GMMU_PT_IDX_W);
+                    l2->g_w[fill_idx] = done->w;
+                } else {
+                    const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
+                    fill = 1;
+                    fill_idx = set * l2->ways + fill_way_base(l2, set, vpn);
+                    l2->b_valid[fill_idx] = 1;
+                    l2->b_vpn[fill_idx] = vpn;
+                    l2->b_ppn[fill_idx] = done->ppn;
+                    l2->b_w[fill_idx] = done->w;
+                }
+            }
+        }
+    }
+
+    /* 3. walker assignment */
+    if (assigned && pl->need_walk >= 0)
+        l2->m_state[pl->need_walk] = L2M_WALKING;
+
+    /* 4. merge / allocate */
+    if (pl->merge >= 0) {
+        l2->m_mask[pl->merge] |= UINT32_C(1) << l2->psm[L];
+    } else if (pl->alloc >= 0) {
+        const uint32_t m = (uint32_t)pl->alloc;
+        l2->m_state[m] = L2M_NEED_WALK;
+        l2->m_vpn[m] = l2->pvpn[L];
+        l2->m_write[m] = l2->pwrite[L];
+        l2->m_mask[m] = UINT32_C(1) << l2->psm[L];
+    }
+
+    /* 5. PLRU: hit touch, then fill touch */
+    if (pl->hit) {
+        if (pl->hit_large)
+            plru_touch(l2->g_plru, l2->n_large, pl->hit_idx);
+        else
+            touch_base(l2, pl->hit_idx);
+    }
+    if (fill == 1)
+        touch_base(l2, fill_idx);
+    else if (fill == 2)
+        plru_touch(l2->g_plru, l2->n_large, fill_idx);
+
+    /* 5.2 advance and grant */
+    if (pl->advance) {
+        for (uint32_t k = L; k >= 1u; k--) {
+            l2->pv[k] = l2->pv[k - 1u];
+            l2->psm[k] = l2->psm[k - 1u];
+            l2->pvpn[k] = l2->pvpn[k - 1u];
+            l2->pwrite[k] = l2->pwrite[k - 1u];
+        }
+        if (pl->grant >= 0) {
+            const uint32_t s = (uint32_t)pl->grant;
+            l2->pv[0] = 1;
+            l2->psm[0] = (uint8_t)s;
+            l2->pvpn[0] = l1c[s].req_vpn;
+            l2->pwrite[0] = l1c[s].req_write;
+            l2->rr = (s + 1u) % l2->n_sm;
+        } else {
+            l2->pv[0] = 0;
+            l2->psm[0] = 0;
+            l2->pvpn[0] = 0;
+            l2->pwrite[0] = 0;
+        }
+    }
+
+    /* 6. flush, on _d */
+    if (fl->kind == GMMU_FLUSH_ALL) {
+        memset(l2->b_valid, 0, (size_t)l2->sets * l2->ways);
+        memset(l2->g_valid, 0, l2->n_large);
+        for (uint32_t m = 0; m < l2->n_mshr; m++)
+            if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault)
+                l2->m_state[m] = L2M_NEED_WALK;
+    } else if (fl->kind == GMMU_FLUSH_PAGE) {
+        const uint32_t set = (uint32_t)(fl->vpn & (l2->sets - 1u));
+        const uint32_t region = (uint32_t)gmmu_region(fl->vpn);
+        /* entries with this vpn can only live in its set */
+        for (uint32_t w = 0; w < l2->ways; w++)
+            if (l2->b_vpn[set * l2->ways + w] == fl->vpn)
+                l2->b_valid[set * l2->ways + w] = 0;
+        for (uint32_t i = 0; i < l2->n_large; i++)
+            if (l2->g_region[i] == region)
+                l2->g_valid[i] = 0;
+        for (uint32_t m = 0; m < l2->n_mshr; m++)
+            if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&
+                gmmu_region(l2->m_vpn[m]) == region)
+                l2->m_state[m] = L2M_NEED_WALK;
+    }
+
+    /* 5.4 */
+    l2->rsp = rsp;
+}
+
+static const char *const l2_state_name[] = {"FREE", "NEED_WALK", "WALKING", "RESP"};
+
+void l2_dump(const l2_t *l2, FILE *f) {
+    fprintf(f, "l2: rr=%u\n", l2->rr);
+    for (uint32_t k = 0; k < l2->lat; k++)
+        if (l2->pv[k])
+            fprintf(f, "  stage%u sm=%u vpn=0x%llx write=%u\n", k + 1u, l2->psm[k],
+                    (unsigned long long)l2->pvpn[k], l2->pwrite[k]);
+    for (uint32_t m = 0; m < l2->n_mshr; m++) {
+        if (l2->m_state[m] == L2M_FREE)
+            continue;
+        const gmmu_walk_result_t *r = &l2->m_res[m];
+        fprintf(f,
+                "  mshr[%u] %s vpn=0x%llx write=%u mask=0x%x | fault=%u ppn=0x%llx large=%u "
+                "w=%u nocache=%u ft=%u\n",
+                m, l2_state_name[l2->m_state[m]], (unsigned long long)l2->m_vpn[m], l2->m_write[m],
+                l2->m_mask[m], r->fault, (unsigned long long)r->ppn, r->large, r->w, r->nocache,
+                r->fault_type);
+    }
+    if (l2->rsp.valid)
+        fprintf(f, "  rsp %s mask=0x%x vpn=0x%llx write=%u ppn=0x%llx large=%u w=%u nocache=%u\n",
+                l2->rsp.nack ? "NACK" : "OK", l2->rsp.mask, (unsigned long long)l2->rsp.vpn,
+                l2->rsp.write, (unsigned long long)l2->rsp.ppn, l2->rsp.large, l2->rsp.w,
+                l2->rsp.nocache);
+    for (uint32_t i = 0; i < l2->sets * l2->ways; i++)
+        if (l2->b_valid[i])
+            fprintf(f, "  base[set %u way %u] vpn=0x%llx ppn=0x%llx w=%u\n", i / l2->ways,
+                    i % l2->ways, (unsigned long long)l2->b_vpn[i],
+                    (unsigned long long)l2->b_ppn[i], l2->b_w[i]);
+    for (uint32_t i = 0; i < l2->n_large; i++)
+        if (l2->g_valid[i])
+            fprintf(f, "  large[%u] region=0x%x lppn=0x%x w=%u\n", i, l2->g_region[i],
+                    l2->g_lppn[i], l2->g_w[i]);
+}

@@ -1,0 +1,68 @@
+/*
+ * l2_tlb.h - shared L2 TLB (RTL gmmu_l2_tlb, docs/microarch.md §5): arbiter, pipeline, arrays,
+ * MSHRs and the response register rsp_q.
+ */
+#ifndef GMMU_L2_TLB_H
+#define GMMU_L2_TLB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+#include "gmmu_int.h"
+#include "l1_tlb.h"
+
+#define L2_MAX_MSHR 64
+
+typedef enum { L2M_FREE = 0, L2M_NEED_WALK = 1, L2M_WALKING = 2, L2M_RESP = 3 } l2_mshr_state_t;
+
+typedef struct {
+    uint32_t n_sm, sets, ways, n_large, lat, n_mshr;
+    /* base array [set * ways + way] */
+    uint8_t *b_valid, *b_w;
+    uint64_t *b_vpn, *b_ppn;
+    uint8_t *b_plru; /* [set * (ways - 1) + node] */
+    /* large array */
+    uint8_t *g_valid, *g_w, *g_plru;
+    uint32_t *g_region, *g_lppn;
+    /* pipeline, index k-1 = stage k */
+    uint8_t *pv, *psm, *pwrite;
+    uint64_t *pvpn;
+    uint32_t rr;
+    /* MSHRs */
+    uint8_t m_state[L2_MAX_MSHR], m_write[L2_MAX_MSHR];
+    uint32_t m_mask[L2_MAX_MSHR];
+    uint64_t m_vpn[L2_MAX_MSHR];
+    gmmu_walk_result_t m_res[L2_MAX_MSHR];
+    gmmu_rsp_t rsp; /* rsp_q */
+} l2_t;
+
+/* Decisions of the cycle computed from _q state (§5.1, §5.2, §5.3 candidates). */
+typedef struct {
+    uint8_t last;      /* the last stage is processed this cycle (valid, no command cycle) */
+    uint8_t hit;       /* ... and hits */
+    uint8_t hit_large; /* the hit is in the large array */
+    uint32_t hit_idx;  /* base: set * ways + way; large: entry */
+    int merge;         /* MSHR to merge into, or -1 */
+    int alloc;         /* MSHR to allocate, or -1 */
+    uint8_t stall;
+    uint8_t advance;
+    int grant;     /* granted SM or -1 */
+    int need_walk; /* lowest NEED_WALK MSHR (_q), or -1 */
+    int resp_sel;  /* MSHR chosen by response selection this cycle (lowest RESP), or -1 */
+} l2_plan_t;
+
+int l2_init(l2_t *l2, const gmmu_params_t *p);
+void l2_free(l2_t *l2);
+int l2_busy(const l2_t *l2);
+/* l1c: the S L1s' combinational signals (requests). */
+void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t *pl,
+             gmmu_viol_t *v);
+/* done: walker completion (valid, mshr, result); assigned: a walker took pl->need_walk;
+ * ff_blocked: the far-fault unit replied blocked to the offer of pl->resp_sel. */
+void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
+               uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
+               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v);
+void l2_dump(const l2_t *l2, FILE *f);
+
+#endif

@@ -1,0 +1,150 @@
+/* ptw.c - page-table walkers (RTL gmmu_ptw, docs/microarch.md §6). */
+#include "ptw.h"
+
+#include <string.h>
+
+void ptw_init(ptw_t *w, const gmmu_params_t *p) {
+    memset(w, 0, sizeof(*w));
+    w->n = p->num_walkers;
+}
+
+int ptw_busy(const ptw_t *w) {
+    if (w->mr_valid)
+        return 1;
+    for (uint32_t k = 0; k < w->n; k++)
+        if (w->state[k] != PTW_IDLE)
+            return 1;
+    return 0;
+}
+
+/* vpn[35-9l -: 9] */
+static uint64_t level_index(uint64_t vpn, unsigned level) {
+    return (vpn >> (GMMU_PT_IDX_W * (GMMU_PT_LEVELS - 1u - level))) & GMMU_IDX_MASK;
+}
+
+static uint64_t pte_addr(uint64_t base, uint64_t idx) {
+    return (base + 8u * idx) & GMMU_PA_MASK;
+}
+
+/* {pte[47:12], 12'b0} */
+static uint64_t pte_next(uint64_t pte) {
+    return pte & (GMMU_PA_MASK & ~((UINT64_C(1) << GMMU_PAGE_SHIFT) - 1u));
+}
+
+static void restart(ptw_t *w, uint32_t k, uint64_t pt_base) {
+    w->level[k] = 0;
+    w->large_mode[k] = 0;
+    w->addr[k] = pte_addr(pt_base, level_index(w->vpn[k], 0));
+}
+
+static void complete(ptw_t *w, uint32_t k, ptw_out_t *o, int fault, uint8_t ft) {
+    w->state[k] = PTW_IDLE;
+    o->done = 1;
+    o->done_mshr = w->mshr[k];
+    memset(&o->res, 0, sizeof(o->res));
+    o->res.fault = fault ? 1u : 0u;
+    o->res.fault_type = fault ? ft : 0u;
+}
+
+void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol_t *v) {
+    memset(o, 0, sizeof(*o));
+    /* choices on _q, before any update */
+    int issue = -1, idle = -1;
+    for (uint32_t k = 0; k < w->n; k++) {
+        if (issue < 0 && w->state[k] == PTW_ISSUE)
+            issue = (int)k;
+        if (idle < 0 && w->state[k] == PTW_IDLE)
+            idle = (int)k;
+    }
+    const int rsp_k = in->mem_rsp_valid ? (int)in->mem_rsp_id : -1;
+    const int rsp_ok = rsp_k >= 0 && (uint32_t)rsp_k < w->n && w->state[rsp_k] == PTW_WAIT_RSP;
+    if (rsp_k >= 0 && !rsp_ok)
+        gmmu_viol(v, "ptw: memory response id %d for a walker not in WAIT_RSP", rsp_k);
+
+    /* 1. memory request */
+    const int mr_free = !w->mr_valid || in->mem_req_ready;
+    if (mr_free && issue >= 0) {
+        w->state[issue] = PTW_WAIT_RSP;
+        w->mr_valid = 1;
+        w->mr_addr = w->addr[issue];
+        w->mr_id = (uint8_t)issue;
+    } else if (w->mr_valid && in->mem_req_ready) {
+        w->mr_valid = 0;
+    }
+
+    /* 2. response */
+    if (rsp_ok) {
+        const uint32_t k = (uint32_t)rsp_k;
+        const uint64_t pte = in->mem_rsp_data;
+        const unsigned lv = w->level[k];
+        const int pv = (pte >> GMMU_PTE_V) & 1u;
+        if (w->poison[k]) {
+            restart(w, k, in->pt_base);
+            w->poison[k] = 0;
+            w->state[k] = PTW_ISSUE;
+            *ev |= (uint8_t)(1u << GMMU_EV_WALK_RESTART);
+        } else if (lv < 3u && !pv) {
+            complete(w, k, o, 1, GMMU_FT_PDE);
+        } else if (lv == 2u && ((pte >> GMMU_PTE_L) & 1u)) {
+            w->large_mode[k] = 1;
+            w->level[k] = 3;
+            w->addr[k] = pte_addr(pte_next(pte), 0);
+            w->state[k] = PTW_ISSUE;
+        } else if (lv < 3u) {
+            w->level[k] = (uint8_t)(lv + 1u);
+            w->addr[k] = pte_addr(pte_next(pte), level_index(w->vpn[k], lv + 1u));
+            w->state[k] = PTW_ISSUE;
+        } else if (!pv) {
+            complete(w, k, o, 1, GMMU_FT_PTE);
+        } else if (w->write[k] && !((pte >> GMMU_PTE_W) & 1u)) {
+            complete(w, k, o, 1, GMMU_FT_RO_VIOLATION);
+        } else {
+            const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
+            complete(w, k, o, 0, 0);
+            o->res.large = w->large_mode[k];
+            o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
+            o->res.w = (pte >> GMMU_PTE_W) & 1u;
+            o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
+        }
+    }
+
+    /* 3. assignment */
+    if (idle >= 0 && in->need_walk >= 0) {
+        const uint32_t k = (uint32_t)idle;
+        w->state[k] = PTW_ISSUE;
+        w->poison[k] = 0;
+        w->vpn[k] = in->nw_vpn;
+        w->write[k] = in->nw_write;
+        w->mshr[k] = (uint8_t)in->need_walk;
+        restart(w, k, in->pt_base);
+        o->assigned = 1;
+        *ev |= (uint8_t)(1u << GMMU_EV_WALK);
+    }
+
+    /* 4. flush, on _d */
+    if (in->flush.kind != GMMU_FLUSH_NONE) {
+        for (uint32_t k = 0; k < w->n; k++) {
+            if (!gmmu_flush_region_match(&in->flush, w->vpn[k]))
+                continue;
+            if (w->state[k] == PTW_WAIT_RSP)
+                w->poison[k] = 1;
+            else if (w->state[k] == PTW_ISSUE)
+                restart(w, k, in->pt_base);
+        }
+    }
+}
+
+static const char *const ptw_state_name[] = {"IDLE", "ISSUE", "WAIT_RSP"};
+
+void ptw_dump(const ptw_t *w, FILE *f) {
+    fprintf(f, "ptw: mr valid=%u addr=0x%llx id=%u\n", w->mr_valid, (unsigned long long)w->mr_addr,
+            w->mr_id);
+    for (uint32_t k = 0; k < w->n; k++)
+        if (w->state[k] != PTW_IDLE)
+            fprintf(f,
+                    "  walker[%u] %s vpn=0x%llx write=%u mshr=%u level=%u large_mode=%u "
+                    "addr=0x%llx poison=%u\n",
+                    k, ptw_state_name[w->state[k]], (unsigned long long)w->vpn[k], w->write[k],
+                    w->mshr[k], w->level[k], w->large_mode[k], (unsigned long long)w->addr[k],
+                    w->poison[k]);
+}

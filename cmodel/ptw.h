@@ -1,0 +1,52 @@
+/*
+ * ptw.h - page-table walkers and the memory request register (RTL gmmu_ptw,
+ * docs/microarch.md §6).
+ */
+#ifndef GMMU_PTW_H
+#define GMMU_PTW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+#include "gmmu_int.h"
+
+#define PTW_MAX 64
+
+typedef enum { PTW_IDLE = 0, PTW_ISSUE = 1, PTW_WAIT_RSP = 2 } ptw_state_t;
+
+typedef struct {
+    uint32_t n;
+    uint8_t state[PTW_MAX], write[PTW_MAX], mshr[PTW_MAX], level[PTW_MAX];
+    uint8_t large_mode[PTW_MAX], poison[PTW_MAX];
+    uint64_t vpn[PTW_MAX], addr[PTW_MAX];
+    /* memory request register -> mem_req_*_o */
+    uint8_t mr_valid, mr_id;
+    uint64_t mr_addr;
+} ptw_t;
+
+typedef struct {
+    uint8_t mem_req_ready;
+    uint8_t mem_rsp_valid;
+    uint8_t mem_rsp_id;
+    uint64_t mem_rsp_data;
+    uint64_t pt_base; /* pt_base_q */
+    int need_walk;    /* lowest NEED_WALK L2 MSHR (_q) or -1 */
+    uint64_t nw_vpn;
+    uint8_t nw_write;
+    gmmu_flush_t flush;
+} ptw_in_t;
+
+typedef struct {
+    uint8_t done; /* a walk completed: result to MSHR done_mshr */
+    uint32_t done_mshr;
+    gmmu_walk_result_t res;
+    uint8_t assigned; /* a walker took need_walk */
+} ptw_out_t;
+
+void ptw_init(ptw_t *w, const gmmu_params_t *p);
+int ptw_busy(const ptw_t *w);
+void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol_t *v);
+void ptw_dump(const ptw_t *w, FILE *f);
+
+#endif
