@@ -49,3 +49,10 @@ test-trace: $(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN) $(WL_TRACE_TOOL)
 	$(WL_TEST_TRACE_SAN)
 
 TEST_TARGETS += test-trace
+
+# importers of real GPU traces (Accel-Sim, NVBit mem_trace): fixtures + shared real traces
+.PHONY: test-import
+test-import: $(WL_TRACE_TOOL)
+	GMMU_TRACE=$(WL_TRACE_TOOL) $(PYTHON) tb/import/test_importers.py
+
+TEST_TARGETS += test-import

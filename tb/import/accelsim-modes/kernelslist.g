@@ -1,0 +1,5 @@
+MemcpyHtoD,0x00007f0000000000,8192
+MemcpyHtoD,0x00007f0000400000,4096
+kernel-1.traceg
+kernel-2.trace
+MemcpyDtoH,0x00007f0000000000,8192

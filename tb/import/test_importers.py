@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""test_importers.py - tests of scripts/import_accelsim.py and scripts/import_nvbit.py.
+
+Run by `make test-import` (needs build/bin/gmmu-trace; env GMMU_TRACE overrides its path and
+SHARED_TRACES the directory of the shared Accel-Sim traces).
+"""
+
+import lzma
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import import_accelsim  # noqa: E402
+import import_common  # noqa: E402
+import import_nvbit  # noqa: E402
+
+TOOL = os.environ.get("GMMU_TRACE", os.path.join(ROOT, "build", "bin", "gmmu-trace"))
+SHARED = os.environ.get("SHARED_TRACES",
+                        os.path.join(ROOT, "..", "shared", "traces", "accel-sim"))
+# name -> (global memory instructions, distinct 4 KB pages), from SOURCES.md
+SHARED_EXPECT = {"vectoradd-100-32": (12, 1), "matrixmul-32-32": (96, 3),
+                 "lud-perimeter-k8": (79, 2)}
+
+
+def stats(path):
+    out = subprocess.run([TOOL, "stats", path], check=True, capture_output=True, text=True).stdout
+    d = {}
+    for line in out.splitlines():
+        m = re.match(r"^(\D+?)\s+(\d.*)$", line)
+        d[m.group(1)] = m.group(2)
+    return d
+
+
+def read_text_records(path):
+    with open(path) as f:
+        return [line.split() for line in f if line.strip() and not line.startswith("#")]
+
+
+def lanes_of(rec):
+    """Expands an m/s text record into {lane: address}."""
+    mask = int(rec[5], 16)
+    lanes = [i for i in range(32) if mask >> i & 1]
+    if rec[0] == "m":
+        return dict(zip(lanes, (int(a, 16) for a in rec[6:])))
+    base, stride = int(rec[6], 16), int(rec[7])
+    return {i: (base + i * stride) & ((1 << 64) - 1) for i in lanes}
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="test_import.")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def p(self, name):
+        return os.path.join(self.dir, name)
+
+    def accelsim(self, inp, out, *extra):
+        return import_accelsim.main([inp, "-o", out, "--quiet", *extra])
+
+    def expect_error(self, fn, args, *want):
+        """Runs an importer main() and checks its stderr message."""
+        import contextlib
+        import io
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = fn(args)
+        self.assertEqual(rc, 1, "no error for %s" % (args,))
+        msg = err.getvalue()
+        for w in want:
+            self.assertIn(w, msg)
+        return msg
+
+
+class SharedTraces(Tmp):
+    def test_import_and_page_counts(self):
+        for name, (ninst, npages) in SHARED_EXPECT.items():
+            with self.subTest(trace=name):
+                src = os.path.join(SHARED, name)
+                txt, trc = self.p(name + ".txt"), self.p(name + ".trc")
+                self.assertEqual(self.accelsim(src, txt), 0)
+                self.assertEqual(self.accelsim(src, trc), 0)
+                s = stats(trc)
+                self.assertTrue(s["instructions"].startswith("%d " % ninst), s["instructions"])
+                self.assertEqual(int(s["distinct pages"]), npages)
+                self.assertEqual(s["kernels"], "1")
+                self.assertEqual(s["outside allocs"], "0")
+                subprocess.run([TOOL, "check", trc], check=True, capture_output=True)
+
+    def test_round_trip(self):
+        """importer text == C(text->binary->text), importer binary == C(text->binary)."""
+        for name in SHARED_EXPECT:
+            with self.subTest(trace=name):
+                src = os.path.join(SHARED, name)
+                txt, trc = self.p("a.txt"), self.p("a.trc")
+                self.accelsim(src, txt)
+                self.accelsim(src, trc)
+                subprocess.run([TOOL, "convert", txt, self.p("b.trc")], check=True)
+                subprocess.run([TOOL, "convert", self.p("b.trc"), self.p("b.txt")], check=True)
+                with open(txt, "rb") as a, open(self.p("b.txt"), "rb") as b:
+                    self.assertEqual(a.read(), b.read())
+                with open(trc, "rb") as a, open(self.p("b.trc"), "rb") as b:
+                    self.assertEqual(a.read(), b.read())
+
+    def test_mode1_addresses(self):
+        """vectoradd: the first LDG of warp 0 reads a[0..31] (base 0x7f2b2d500000, stride 4)."""
+        txt = self.p("v.txt")
+        self.accelsim(os.path.join(SHARED, "vectoradd-100-32"), txt)
+        recs = [r for r in read_text_records(txt) if r[0] in "ms"]
+        first = [r for r in recs if r[1] == "0" and r[2] == "0"][0]
+        self.assertEqual(first[3], "R")
+        self.assertEqual(lanes_of(first), {i: 0x7f2b2d500000 + 4 * i for i in range(32)})
+        # gap = non-memory instructions before it in warp 0 (14 lines precede the first LDG)
+        self.assertEqual(first[4], "14")
+
+    def test_single_kernel_file(self):
+        src = os.path.join(SHARED, "lud-perimeter-k8", "kernel-8.traceg")
+        self.assertEqual(self.accelsim(src, self.p("l.trc")), 0)
+        self.assertEqual(int(stats(self.p("l.trc"))["distinct pages"]), 2)
+
+
+class Fixtures(Tmp):
+    MODES = os.path.join(HERE, "accelsim-modes")
+
+    def test_expected_output(self):
+        self.assertEqual(self.accelsim(self.MODES, self.p("m.txt")), 0)
+        with open(self.p("m.txt")) as a, open(os.path.join(self.MODES, "expected.txt")) as b:
+            self.assertEqual(a.read(), b.read())
+        subprocess.run([TOOL, "check", self.p("m.txt")], check=True, capture_output=True)
+
+    def test_mode2_popcount_minus_one_deltas(self):
+        self.accelsim(self.MODES, self.p("m.txt"))
+        recs = [r for r in read_text_records(self.p("m.txt")) if r[0] in "ms"]
+        full = [r for r in recs if r[5] == "0xffffffff" and r[0] == "m"][0]
+        want, a = {}, 0x7f0000000000
+        deltas = [8] * 15 + [4096] + [8] * 14 + [-4096]
+        want[0] = a
+        for lane, d in enumerate(deltas, 1):
+            a += d
+            want[lane] = a
+        self.assertEqual(lanes_of(full), want)
+        single = [r for r in recs if r[5] == "0x1"][0]
+        self.assertEqual(lanes_of(single), {0: 0x7f0000001ffc})
+        two = [r for r in recs if r[5] == "0x3"][0]  # kernel-2: 2 lanes, one delta
+        self.assertEqual(lanes_of(two), {0: 0x7f0000000ff0, 1: 0x7f0000000000})
+
+    def test_mode0_and_opcode_filter(self):
+        self.accelsim(self.MODES, self.p("m.txt"))
+        recs = [r for r in read_text_records(self.p("m.txt")) if r[0] in "ms"]
+        m0 = [r for r in recs if r[5] == "0xf"][0]
+        self.assertEqual(lanes_of(m0), {0: 0x7f0000000100, 1: 0x7f0000000010,
+                                        2: 0x7f0000001000, 3: 0x7f0000000000})
+        # LDS, LD to the shared window and the mask-0 LDG are dropped: 10 records remain
+        self.assertEqual(len(recs), 10)
+        ops = sorted(r[3] for r in recs)
+        self.assertEqual(ops, ["A"] + ["R"] * 6 + ["W"] * 3)
+        # generic ST.E to global memory is kept (warp 1, gap 1 = the dropped LD.E)
+        st = [r for r in recs if r[1] == "0" and r[2] == "1" and r[3] == "W"][0]
+        self.assertEqual(st[4], "1")
+
+    def test_xz_and_kernelslist_variants(self):
+        d = self.p("x")
+        shutil.copytree(self.MODES, d)
+        for k in ("kernel-1.traceg", "kernel-2.trace"):
+            with open(os.path.join(d, k), "rb") as f, lzma.open(os.path.join(d, k + ".xz"),
+                                                                  "wb") as g:
+                g.write(f.read())
+            os.remove(os.path.join(d, k))
+        with open(os.path.join(d, "kernelslist.g")) as f:
+            lst = f.read().replace(".traceg", ".traceg.xz").replace(".trace\n", ".trace.xz\n")
+        os.remove(os.path.join(d, "kernelslist.g"))
+        with open(os.path.join(d, "kernelslist"), "w") as f:  # raw tracer name
+            f.write(lst)
+        self.assertEqual(self.accelsim(d, self.p("x.txt")), 0)
+        with open(self.p("x.txt")) as a, open(os.path.join(self.MODES, "expected.txt")) as b:
+            self.assertEqual(a.read(), b.read())
+        # compressed output
+        self.assertEqual(self.accelsim(d, self.p("x.trc.xz")), 0)
+        subprocess.run([TOOL, "convert", self.p("x.trc.xz"), self.p("y.txt")], check=True)
+        with open(self.p("y.txt")) as a, open(os.path.join(self.MODES, "expected.txt")) as b:
+            self.assertEqual(a.read(), b.read())
+
+    def test_nvbit(self):
+        log = os.path.join(HERE, "nvbit-memtrace", "memtrace.log")
+        out = self.p("n.txt")
+        self.assertEqual(import_nvbit.main([log, "-o", out, "--quiet"]), 0)
+        with open(out) as a, open(os.path.join(HERE, "nvbit-memtrace", "expected.txt")) as b:
+            self.assertEqual(a.read(), b.read())
+        recs = read_text_records(out)
+        self.assertEqual(recs[1], ["kernel", "vecAdd"])
+        mem = [r for r in recs if r[0] in "ms"]
+        # CTA (1,0,0) with grid 2x1x1 -> cta 1; hardware warps 4, 5 -> warps 0, 1
+        self.assertEqual((mem[0][1], mem[0][2]), ("1", "0"))
+        self.assertEqual((mem[3][1], mem[3][2]), ("1", "1"))
+        # tail warp: lanes with address 0 are inactive
+        self.assertEqual(mem[5][5], "0xfffff")
+        # kernel without LAUNCH line: CTAs in order of first appearance
+        self.assertIn(["kernel", "grid1"], recs)
+        k2 = mem[12:]
+        self.assertEqual([r[1] for r in k2], ["0", "1", "0"])
+        subprocess.run([TOOL, "check", out], check=True, capture_output=True)
+
+
+HDR = """-kernel name = k
+-grid dim = (1,1,1)
+-block dim = (32,1,1)
+-accelsim tracer version = %d
+-enable lineinfo = 0
+
+#BEGIN_TB
+
+thread block = 0,0,0
+
+warp = 0
+insts = %d
+"""
+
+
+class Malformed(Tmp):
+    def kernel(self, lines, version=4, insts=None):
+        path = self.p("kernel-1.traceg")
+        with open(path, "w") as f:
+            f.write(HDR % (version, len(lines) if insts is None else insts))
+            f.write("\n".join(lines) + "\n#END_TB\n")
+        return path
+
+    def bad(self, lines, *want, version=4, insts=None):
+        path = self.kernel(lines, version, insts)
+        return self.expect_error(import_accelsim.main, [path, "-o", self.p("o.txt")],
+                                 "kernel-1.traceg:", *want)
+
+    def test_errors(self):
+        self.bad(["0010 ffffffff 1 R2 LDG.E 1 R2 4 3 0x10 4 "], ":13:",
+                 "address mode 3 is not 0, 1 or 2")
+        self.bad(["0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0xzz 4 "], ":13:", "field 10 (base)",
+                 "'0xzz' is not a hex number")
+        self.bad(["0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 "], ":13:",
+                 "field 11 (stride): missing")
+        self.bad(["0010 0000000f 1 R2 LDG.E 1 R2 4 0 0x10 0x20 0x30 "], ":13:",
+                 "field 13 (address): missing")
+        # mode 2 written with popcount deltas (Accel-Sim's parser's count) is rejected
+        self.bad(["0010 00000003 1 R2 LDG.E 1 R2 4 2 0x10 4 4 "], ":13:", "unexpected fields",
+                 "popcount-1")
+        self.bad(["0010 00000005 1 R2 LDG.E 1 R2 4 1 0x10 4 "], "non-contiguous")
+        self.bad(["0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 "], ":14:", "'insts = 2' but 1",
+                 insts=2)
+        self.bad(["0010 fffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 "], "field 2 (mask)")
+        self.bad(["0010 ffffffff x R2 LDG.E 1 R2 4 1 0x10 4 "], "field 3 (dest_num)")
+
+    def test_version5_immediate(self):
+        # v5: one trailing immediate is allowed; v4: it is an error
+        path = self.kernel(["0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 0 "], version=5)
+        self.assertEqual(import_accelsim.main([path, "-o", self.p("o.txt"), "--quiet"]), 0)
+        self.bad(["0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 0 "], "unexpected field",
+                 version=4)
+
+    def test_kernelslist_errors(self):
+        with open(self.p("kernelslist.g"), "w") as f:
+            f.write("MemcpyHtoD,0x10\n")
+        self.expect_error(import_accelsim.main, [self.dir, "-o", self.p("o.txt")],
+                          "kernelslist.g:1:", "expected 'MemcpyXtoY,addr,bytes'")
+        with open(self.p("kernelslist.g"), "w") as f:
+            f.write("kernel-9.traceg\n")
+        self.expect_error(import_accelsim.main, [self.dir, "-o", self.p("o.txt")],
+                          "kernelslist.g:1:", "not found")
+
+    def test_nvbit_errors(self):
+        log = self.p("m.log")
+        ctx = "MEMTRACE: CTX 0x1 - grid_launch_id 0 - CTA 0,0,0 - warp 0 - LDG.E - "
+        with open(log, "w") as f:
+            f.write("hello\n" + ctx + " ".join(["0x10"] * 31) + "\n")
+        self.expect_error(import_nvbit.main, [log, "-o", self.p("o.txt")], "m.log:2:",
+                          "31 addresses, expected 32")
+        with open(log, "w") as f:
+            f.write(ctx + " ".join(["0x10"] * 31 + ["0xqq"]) + "\n")
+        self.expect_error(import_nvbit.main, [log, "-o", self.p("o.txt")], "m.log:1:",
+                          "'0xqq' is not a hex address")
+        with open(log, "w") as f:
+            f.write(ctx.replace("CTA 0,0,0", "CTA 0,0") + " ".join(["0x10"] * 32) + "\n")
+        self.expect_error(import_nvbit.main, [log, "-o", self.p("o.txt")], "m.log:1:",
+                          "(CTA)")
+
+
+class Writer(unittest.TestCase):
+    def test_find_stride_matches_c(self):
+        f = import_common.find_stride
+        self.assertIsNone(f(0x3, [0x10, 0x20]))  # two lanes: list
+        self.assertEqual(f(0x124, [0x2000 - 32, 0x2000 - 80, 0x2000 - 128]), (0x2000, -16))
+        self.assertIsNone(f(0x49, [0x100, 0x10a, 0x114]))
+
+    def test_allocation_rule(self):
+        m = import_common.AllocationMap(2 << 20)
+        m.touch(0x7f0000000010, False)
+        m.touch(0x7f0000200000, True)
+        m.touch(0x7f0000800000, False)
+        m.touch_range(0x7f0001000000 - 4, 8)
+        self.assertEqual(m.allocations(), [
+            ("seg0", 0x7f0000000000, 0x400000, False),
+            ("seg1", 0x7f0000800000, 0x200000, True),
+            ("seg2", 0x7f0000e00000, 0x400000, True)])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
