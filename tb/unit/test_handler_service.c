@@ -27,6 +27,8 @@
 #define DATA_BASE UINT64_C(0x200000000)
 #define DMA_NS UINT64_C(2270) /* ~1 us latency + 4 KB at 3.22 GB/s */
 #define PAGE UINT64_C(4096)
+#define ALLOC_BASE UINT64_C(0x7f0000000000)
+#define VPN0 (ALLOC_BASE >> 12)
 #define PTE_V_BIT (UINT64_C(1) << GMMU_PTE_V)
 #define PTE_W_BIT (UINT64_C(1) << GMMU_PTE_W)
 #define PPN_MASK UINT64_C(0x0000FFFFFFFFF000)
@@ -63,12 +65,15 @@ typedef struct {
     uint64_t now;
     ev_t *ev;
     size_t nev, evcap;
-    dma_t dma[512];
+    dma_t dma[8192];
     size_t ndma;
-    cmd_t cmd[512];
+    cmd_t cmd[8192];
     size_t ncmd;
     char logs[32][256];
     size_t nlogs;
+    /* page contents as version tags: host copy per page of ALLOC_BASE.., GPU copy per frame */
+    uint64_t host_tag[2048];
+    uint64_t frame_tag[64];
 } fake_t;
 
 static void ev_add(fake_t *f, ev_kind_t k, uint64_t a, uint64_t b) {
@@ -150,7 +155,7 @@ static void fk_csr_write(void *ctx, uint32_t addr, uint32_t value) {
             f->cmd_without_poll++;
         f->idle_seen = 0;
         f->busy_left = f->busy_per_cmd;
-        assert_true(f->ncmd < 512);
+        assert_true(f->ncmd < 8192);
         f->cmd[f->ncmd++] = (cmd_t){value,
                                     ((uint64_t)f->csr[GMMU_CSR_CMD_ARG_HI / 4] << 32) |
                                         f->csr[GMMU_CSR_CMD_ARG_LO / 4],
@@ -207,8 +212,17 @@ static uint64_t fk_gpu_read64(void *ctx, uint64_t pa) {
 static uint64_t fk_dma_submit(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint64_t dst,
                               uint64_t bytes) {
     fake_t *f = ctx;
-    assert_true(f->ndma < 512);
+    assert_true(f->ndma < 8192);
     const uint64_t h = f->ndma + 100; /* handles are opaque: not indices */
+    if (bytes != PAGE) {
+        f->dma_bad++;
+    } else if (dir == UVM_DMA_H2D && src >= ALLOC_BASE && src < ALLOC_BASE + 2048 * PAGE &&
+               dst >= DATA_BASE && dst < DATA_BASE + 64 * PAGE) {
+        f->frame_tag[(dst - DATA_BASE) / PAGE] = f->host_tag[(src - ALLOC_BASE) / PAGE];
+    } else if (dir == UVM_DMA_D2H && dst >= ALLOC_BASE && dst < ALLOC_BASE + 2048 * PAGE &&
+               src >= DATA_BASE && src < DATA_BASE + 64 * PAGE) {
+        f->host_tag[(dst - ALLOC_BASE) / PAGE] = f->frame_tag[(src - DATA_BASE) / PAGE];
+    }
     ev_add(f, EV_DMA_SUB, h, 0);
     f->dma[f->ndma++] = (dma_t){dir, src, dst, bytes, f->nev - 1, SIZE_MAX};
     return h;
@@ -316,9 +330,6 @@ static int any_log_contains(const fake_t *f, const char *s) {
 
 /* ------------------------------------------------------------------------------------------ */
 /* fixture                                                                                     */
-
-#define ALLOC_BASE UINT64_C(0x7f0000000000)
-#define VPN0 (ALLOC_BASE >> 12)
 
 typedef struct {
     fake_t fk;
@@ -806,6 +817,7 @@ static void test_fatal_write_to_readonly(void **state) {
     assert_int_equal(uvm_handler_add_alloc(x->h, "ro", ro, 0x10000, 1, x->err, sizeof x->err), 0);
     const uint64_t v = ro >> 12;
     fk_post(f, v + 0, GMMU_AT_WRITE);
+    fk_post(f, v + 0, GMMU_AT_READ); /* duplicate: the write (most intrusive) wins */
     fk_post(f, v + 1, GMMU_AT_READ);
     fk_post_raw(f, v + 2, GMMU_AT_READ, GMMU_FT_RO_VIOLATION, 1, 1);
     fk_post(f, v + 3, GMMU_AT_ATOMIC);
@@ -1111,6 +1123,107 @@ static void test_evict_random_never_current_block(void **state) {
     }
 }
 
+/* Random fault streams (duplicates, reads and writes, several 2 MB blocks) against 8 frames:
+ * after every interrupt the page table and the frames stay consistent, and no write is lost:
+ * the GPU "writes" each mapped page it faulted on for write (bumping the frame's version tag),
+ * eviction must carry that version back to the host copy. */
+static void stress_run(uvm_evict_policy_t pol, uvm_replay_policy_t rp, uint64_t seed) {
+    fx_t *x = fx_new();
+    x->cfg.gpu_data_pages = 8;
+    x->cfg.evict = pol;
+    x->cfg.replay = rp;
+    x->cfg.seed = seed;
+    x->cfg.batch_size = 16; /* one batch per interrupt: exact accounting below */
+    x->cfg.fb_entries = 32;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "big", ALLOC_BASE, 2048 * PAGE, 0, x->err, sizeof x->err), 0);
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    fake_t *f = &x->fk;
+    static uint64_t expect[2048];
+    memset(expect, 0, sizeof expect);
+    uint64_t r = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
+    for (int it = 0; it < 300; it++) {
+        const int n = 1 + (int)(r % 9);
+        uint64_t pages[9];
+        int wr[9];
+        for (int k = 0; k < n; k++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            /* pages in 3 blocks (0, 1, 3), 24 pages each: heavy reuse and eviction */
+            const uint64_t blk = (r >> 8) % 3;
+            pages[k] = (blk == 2 ? 3 : blk) * 512 + (r >> 16) % 24;
+            wr[k] = (int)((r >> 40) & 1);
+            fk_post(f, VPN0 + pages[k], wr[k] ? GMMU_AT_WRITE : GMMU_AT_READ);
+        }
+        /* distinct posted pages: each is either stale (still resident when serviced: only pages
+         * mapped before the interrupt qualify, as an earlier block may evict them) or migrated */
+        uint64_t stale = 0, fresh = 0;
+        for (int k = 0; k < n; k++) {
+            int dup = 0;
+            for (int j = 0; j < k; j++)
+                dup |= pages[j] == pages[k];
+            if (!dup)
+                *(walk(f, VPN0 + pages[k], NULL) ? &stale : &fresh) += 1;
+        }
+        const uint64_t stale0 = st(x)->faults_stale, h2d0 = st(x)->pages_h2d;
+        uvm_handler_service(x->h);
+        assert_true(st(x)->faults_stale - stale0 <= stale);
+        assert_int_equal(st(x)->faults_stale - stale0 + st(x)->pages_h2d - h2d0, stale + fresh);
+        /* consistency: every mapped page owns a distinct frame inside the data range */
+        int used[8] = {0};
+        uint64_t mapped = 0;
+        for (uint64_t p = 0; p < 4 * 512; p++) {
+            if (p % 512 >= 24)
+                continue;
+            const uint64_t leaf = walk(f, VPN0 + p, NULL);
+            if (!leaf)
+                continue;
+            const uint64_t fr = ((leaf & PPN_MASK) - DATA_BASE) / PAGE;
+            assert_true(fr < 8);
+            assert_int_equal(used[fr], 0);
+            used[fr] = 1;
+            mapped++;
+            assert_int_equal(leaf & ~PPN_MASK, PTE_V_BIT | PTE_W_BIT);
+            /* the frame holds the latest version of the page */
+            assert_int_equal(f->frame_tag[fr], expect[p]);
+        }
+        assert_int_equal(mapped, st(x)->data_pages_resident);
+        /* the GPU writes the pages it wrote to, if they are mapped now */
+        for (int k = 0; k < n; k++) {
+            const uint64_t leaf = walk(f, VPN0 + pages[k], NULL);
+            if (wr[k] && leaf) {
+                const uint64_t fr = ((leaf & PPN_MASK) - DATA_BASE) / PAGE;
+                f->frame_tag[fr] = ++expect[pages[k]];
+            }
+        }
+        /* every page not resident has its latest version in host memory */
+        for (uint64_t p = 0; p < 4 * 512; p++)
+            if (p % 512 < 24 && !walk(f, VPN0 + p, NULL))
+                assert_int_equal(f->host_tag[p], expect[p]);
+    }
+    const uvm_stats_t *s = st(x);
+    assert_true(s->evictions > 50);
+    assert_int_equal(s->evictions, s->invalidates);
+    assert_int_equal(s->evictions, s->pages_d2h);
+    assert_int_equal(s->cancels, 0);
+    fx_done(x);
+}
+
+static void test_stress_lru(void **state) {
+    (void)state;
+    stress_run(UVM_EVICT_LRU, UVM_REPLAY_BATCH_FLUSH, 1);
+    stress_run(UVM_EVICT_LRU, UVM_REPLAY_BLOCK, 2);
+}
+
+static void test_stress_random(void **state) {
+    (void)state;
+    stress_run(UVM_EVICT_RANDOM, UVM_REPLAY_BATCH, 3);
+    stress_run(UVM_EVICT_RANDOM, UVM_REPLAY_ONCE, 4);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cfg_defaults),
@@ -1137,6 +1250,8 @@ int main(void) {
         cmocka_unit_test(test_evict_within_block_commits_first),
         cmocka_unit_test(test_evict_random_deterministic),
         cmocka_unit_test(test_evict_random_never_current_block),
+        cmocka_unit_test(test_stress_lru),
+        cmocka_unit_test(test_stress_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
