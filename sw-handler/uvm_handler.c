@@ -47,7 +47,7 @@ void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value) {
     h->dev.csr_write(h->dev.ctx, addr, value);
 }
 
-bool uvm_cmd_wait_idle(uvm_handler_t *h) {
+bool uvm_cmd_wait_idle(const uvm_handler_t *h) {
     for (uint32_t i = 0; i < UVM_CMD_POLL_MAX; i++) {
         if ((uvm_csr_rd(h, GMMU_CSR_CMD_STATUS) & UVM_CMD_STATUS_BUSY) == 0)
             return true;
@@ -56,7 +56,7 @@ bool uvm_cmd_wait_idle(uvm_handler_t *h) {
     return false;
 }
 
-void uvm_cmd(uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done) {
+void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done) {
     /* the device rejects a CMD written while BUSY: always poll first */
     if (!uvm_cmd_wait_idle(h)) {
         uvm_logf(h, "uvm: command %" PRIu32 " for VPN 0x%" PRIx64 " dropped (device busy)", opcode,

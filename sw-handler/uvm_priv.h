@@ -144,9 +144,9 @@ void uvm_logf(const uvm_handler_t *h, const char *fmt, ...)
 uint32_t uvm_csr_rd(const uvm_handler_t *h, uint32_t addr);
 void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value);
 /* Polls CMD_STATUS until BUSY is clear; false (and a log line) if it never clears. */
-bool uvm_cmd_wait_idle(uvm_handler_t *h);
+bool uvm_cmd_wait_idle(const uvm_handler_t *h);
 /* Issues a command (poll idle, [arguments], CMD); wait_done also polls until it completed. */
-void uvm_cmd(uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done);
+void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done);
 void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why);
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn);
 void uvm_replay_all(uvm_handler_t *h);
