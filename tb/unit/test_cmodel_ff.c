@@ -1,0 +1,262 @@
+/* test_cmodel_ff.c - far-fault unit and fault-buffer writer (docs/microarch.md §7): the offer
+ * logic driven directly (merge, quota, drop, ring full / disabled, blocked writer, commands) and
+ * the replay / cancel loop through the top level. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ff.h"
+#include "test_cmodel_harness.h"
+
+#define B(n) (1u << (n))
+#define PTE_VW (B(GMMU_PTE_V) | B(GMMU_PTE_W))
+
+typedef struct {
+    gmmu_params_t p;
+    ff_t f;
+    ff_cycle_t cy;
+    ff_ring_t ring;
+    gmmu_viol_t v;
+    uint8_t ev;
+} ft_t;
+
+static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
+    memset(t, 0, sizeof(*t));
+    th_params_tiny(&t->p);
+    t->p.num_sm = sm;
+    t->p.ff_entries = entries;
+    t->p.ff_quota = quota;
+    ff_init(&t->f, &t->p);
+    t->ring.fb_base = 0x10000;
+    t->ring.fb_size = 8;
+}
+
+/* one cycle with an offer; fb_wr_ready given; returns blocked */
+static int offer(ft_t *t, int ready, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
+    t->ev = 0;
+    ff_begin(&t->f, (uint8_t)ready, &t->cy);
+    return ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, vpn, (uint8_t)write, mask, ft,
+                    &t->ev, &t->v);
+}
+
+static void test_post_entry(void **state) {
+    (void)state;
+    ft_t t;
+    ft_init(&t, 4, 4, 2);
+    t.f.put = 5;
+    assert_int_equal(offer(&t, 1, 0x9abcdef01ull, 1, 0xc, GMMU_FT_PTE), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
+    assert_int_equal(t.f.valid, 1);
+    assert_int_equal(t.f.mask[0], 0xc);
+    assert_int_equal(t.f.fw_valid, 1);
+    assert_int_equal(t.f.fw_addr, 0x10000 + 32 * 5);
+    const uint32_t exp[8] = {0,
+                             0,
+                             0xabcdef01,
+                             0x9,
+                             0x55667788,
+                             0x11223344,
+                             0xc,
+                             GMMU_FT_PTE | B(GMMU_FB_F_REPLAYABLE) | 2u << GMMU_FB_F_CLIENT_LSB |
+                                 GMMU_AT_WRITE << GMMU_FB_F_ACCESS_LSB | B(GMMU_FB_F_VALID)};
+    assert_memory_equal(t.f.fw_data, exp, sizeof(exp));
+    assert_int_equal(t.f.put, 6);
+    assert_int_equal(t.f.dropped, 0);
+    /* merge: same vpn (any write), no ring write; fw_valid cleared by the transfer */
+    assert_int_equal(offer(&t, 1, 0x9abcdef01ull, 0, 0x1, GMMU_FT_PDE), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
+    assert_int_equal(t.f.mask[0], 0xd);
+    assert_int_equal(t.f.write[0], 1);
+    assert_int_equal(t.f.fw_valid, 0);
+    assert_int_equal(t.f.put, 6);
+    /* wrap of put: size 8, put 7 -> 0 */
+    t.f.put = 7;
+    t.ring.get = 3; /* with get 0 the ring would be full: (7 + 1) & 7 == 0 */
+    assert_int_equal(offer(&t, 1, 0x5, 0, 0x2, GMMU_FT_PTE), 0);
+    assert_int_equal(t.f.put, 0);
+    assert_int_equal(t.f.fw_addr, 0x10000 + 32 * 7);
+    assert_int_equal(t.v.count, 0);
+}
+
+static void test_quota_and_drop(void **state) {
+    (void)state;
+    ft_t t;
+    ft_init(&t, 4, 4, 2);
+    assert_int_equal(offer(&t, 1, 0x1, 0, 0x1, 0), 0);
+    assert_int_equal(offer(&t, 1, 0x2, 0, 0x3, 0), 0);
+    /* SM 0 has 2 entries (quota): a fault of SMs {0, 2} records only SM 2 */
+    assert_int_equal(offer(&t, 1, 0x3, 0, 0x5, 0), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
+    assert_int_equal(t.f.mask[2], 0x4);
+    assert_int_equal(t.f.dropped, 0x1);
+    assert_int_equal((t.f.fw_data[7] >> GMMU_FB_F_CLIENT_LSB) & 0x7f, 2);
+    assert_int_equal(t.f.fw_data[6], 0x4);
+    /* A empty: drop without overflow */
+    assert_int_equal(offer(&t, 1, 0x4, 0, 0x1, 0), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
+    assert_int_equal(t.f.dropped, 0x1);
+    assert_int_equal(t.f.valid, 0x7);
+    assert_int_equal(t.f.overflow, 0);
+    /* no FREE entry */
+    assert_int_equal(offer(&t, 1, 0x5, 0, 0x8, 0), 0);
+    assert_int_equal(t.f.valid, 0xf);
+    assert_int_equal(offer(&t, 1, 0x6, 0, 0x8, 0), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
+    assert_int_equal(t.f.dropped, 0x9);
+    /* merging still works above the quota */
+    assert_int_equal(offer(&t, 1, 0x1, 0, 0x1, 0), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
+    assert_int_equal(t.v.count, 0);
+}
+
+static void test_ring_full_disabled_blocked(void **state) {
+    (void)state;
+    ft_t t;
+    ft_init(&t, 2, 8, 8);
+    /* disabled ring */
+    t.ring.fb_size = 0;
+    assert_int_equal(offer(&t, 1, 0x1, 0, 0x1, 0), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_DROP) | B(GMMU_EV_FB_OVF));
+    assert_int_equal(t.f.overflow, 1);
+    assert_int_equal(t.cy.ovf_set, 1);
+    assert_int_equal(t.f.valid, 0);
+    assert_int_equal(t.f.dropped, 1);
+    /* full ring: size 4, get 1, put 0 -> (0+1)&3 == 1 */
+    t.f.overflow = 0;
+    t.ring.fb_size = 4;
+    t.ring.get = 1;
+    assert_int_equal(offer(&t, 1, 0x2, 0, 0x2, 0), 0);
+    assert_int_equal(t.f.overflow, 1);
+    assert_int_equal(t.f.dropped, 3);
+    /* room again: post; the writer then holds its entry (ready 0) */
+    t.ring.get = 0;
+    assert_int_equal(offer(&t, 1, 0x3, 0, 0x2, 0), 0);
+    assert_int_equal(t.f.put, 1);
+    /* blocked: writer busy (fw_valid_q && !ready): no state change, no event */
+    ff_t before = t.f;
+    before.replay = 0; /* ff_begin clears these defaults */
+    before.cancel_valid = 0;
+    assert_int_equal(offer(&t, 0, 0x4, 1, 0x1, GMMU_FT_PTE), 1);
+    assert_int_equal(t.ev, 0);
+    assert_memory_equal(&t.f, &before, sizeof(before));
+    /* ... but a merge or a drop is not blocked */
+    assert_int_equal(offer(&t, 0, 0x3, 0, 0x1, 0), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
+    /* ready in the same cycle: fw_free, posted */
+    assert_int_equal(offer(&t, 1, 0x4, 1, 0x1, GMMU_FT_PTE), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
+    assert_int_equal(t.f.put, 2);
+    assert_int_equal(t.v.count, 0);
+}
+
+static void test_commands(void **state) {
+    (void)state;
+    ft_t t;
+    ft_init(&t, 3, 4, 4);
+    offer(&t, 1, 0x10, 0, 0x1, 0);
+    offer(&t, 1, 0x20, 0, 0x2, 0);
+    t.f.dropped = 0x4;
+    ff_begin(&t.f, 1, &t.cy);
+    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0x20);
+    assert_int_equal(t.f.replay, 0x6);
+    assert_int_equal(t.f.dropped, 0);
+    assert_int_equal(t.f.valid, 0x1);
+    ff_begin(&t.f, 1, &t.cy); /* replay lasts one cycle */
+    assert_int_equal(t.f.replay, 0);
+    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0x30); /* no entry: only dropped (0) */
+    assert_int_equal(t.f.replay, 0);
+    assert_int_equal(t.f.valid, 0x1);
+    ff_begin(&t.f, 1, &t.cy);
+    ff_command(&t.f, GMMU_CMD_CANCEL_PAGE, 0x10);
+    assert_int_equal(t.f.cancel_valid, 1);
+    assert_int_equal(t.f.cancel_vpn, 0x10);
+    assert_int_equal(t.f.valid, 0);
+    ff_begin(&t.f, 1, &t.cy);
+    assert_int_equal(t.f.cancel_valid, 0);
+    offer(&t, 1, 0x10, 0, 0x1, 0);
+    t.f.dropped = 1;
+    ff_begin(&t.f, 1, &t.cy);
+    ff_command(&t.f, GMMU_CMD_REPLAY_ALL, 0);
+    assert_int_equal(t.f.replay, 0x7);
+    assert_int_equal(t.f.valid, 0);
+    assert_int_equal(t.f.dropped, 0);
+    /* INVAL / NOP do nothing here */
+    ff_begin(&t.f, 1, &t.cy);
+    ff_command(&t.f, GMMU_CMD_NOP, 0);
+    ff_command(&t.f, GMMU_CMD_INVAL_ALL, 0);
+    assert_int_equal(t.f.replay, 0);
+    assert_int_equal(t.v.count, 0);
+}
+
+/* Through the top level: fault, Nack, the host maps the page and replays; or cancels. */
+static void test_replay_cancel_loop(void **state) {
+    (void)state;
+    gmmu_params_t p;
+    th_params_tiny(&p);
+    th_t h;
+    th_init(&h, &p);
+    th_setup(&h, 0x100000, 0x800000, 16);
+    th_csr_write(&h, GMMU_CSR_INT_ENABLE, 1);
+    th_req(&h, 0, 0, 0x4242, 1, 1);
+    th_req(&h, 1, 0, 0x4242, 0, 2);
+    th_req(&h, 1, 1, 0x5000, 0, 3);
+    th_step(&h);
+    assert_true(th_run_until_idle(&h, 300) > 0);
+    /* 0x4242 read and write are two L2 keys (two walks) but one far-fault entry (merged) */
+    assert_int_equal(h.nfb, 2);
+    assert_int_equal(h.ev_count[GMMU_EV_FF_NEW], 2);
+    assert_int_equal(h.ev_count[GMMU_EV_FF_MERGE], 1);
+    assert_int_equal(h.nmiss, 0);
+    assert_int_equal(h.out.irq, 1);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_FF_COUNT), 2);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_FB_PUT), 2);
+    th_csr_write(&h, GMMU_CSR_FB_GET, 2);
+    assert_int_equal(h.out.irq, 0);
+    /* host maps 0x4242 and replays it: SMs 0 and 1 (mask of the merged entry) */
+    th_map(&h, 0x4242, 0x77, PTE_VW);
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_LO, 0x4242);
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_HI, 0);
+    const uint64_t tc = h.cycle;
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_REPLAY_PAGE);
+    assert_int_equal(h.out.req_ready[0], 0); /* command cycle tc+1 */
+    assert_int_equal(h.out.idle, 0);
+    th_step(&h);
+    assert_int_equal(h.out.req_ready[0], 1);
+    assert_true(th_run_until_idle(&h, 300) > 0);
+    assert_int_equal(h.nmiss, 2);
+    /* replay_q at tc+2, WAIT at tc+3, sent at tc+3 ... (L2 miss, walk), both complete */
+    assert_int_equal(h.miss[0].ppn, 0x77);
+    assert_int_equal(h.miss[1].ppn, 0x77);
+    assert_int_equal(h.miss[0].fatal + h.miss[1].fatal, 0);
+    assert_true(h.miss[0].cycle > tc + 20);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_FF_COUNT), 1);
+    /* cancel 0x5000: SM 1 completes FATAL, ppn 0, two cycles after the command cycle */
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_LO, 0x5000);
+    const uint64_t tk = h.cycle;
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_CANCEL_PAGE);
+    th_steps(&h, 2);
+    assert_int_equal(h.cycle, tk + 3);
+    assert_int_equal(h.out.miss_valid[1], 1);
+    assert_int_equal(h.out.miss_fatal[1], 1);
+    assert_int_equal(h.out.miss_id[1], 3);
+    assert_int_equal(h.out.miss_ppn[1], 0);
+    th_step(&h);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_FF_COUNT), 0);
+    assert_true(th_run_until_idle(&h, 10) > 0);
+    th_done(&h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_post_entry),
+        cmocka_unit_test(test_quota_and_drop),
+        cmocka_unit_test(test_ring_full_disabled_blocked),
+        cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_replay_cancel_loop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
