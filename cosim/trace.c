@@ -23,6 +23,7 @@
 #define TRACE_BIN_KERNEL 2
 #define TRACE_BIN_MEM_LIST 3
 #define TRACE_BIN_MEM_STRIDED 4
+#define TRACE_BIN_MEM_TILE 5
 #define TRACE_BIN_END 0xff
 #define TRACE_BUF_SIZE (1u << 16)
 #define TRACE_LINE_MAX 4096
@@ -134,6 +135,20 @@ static const char *trace_op_name(trace_op_t op) {
         return "A";
     }
     return "?";
+}
+
+static int trace_valid_group(uint64_t g) {
+    return g == 2 || g == 4 || g == 8 || g == 16;
+}
+
+/* Fills the active lanes: lane i accesses base + (i % group)*stride + (i / group)*stride2
+ * (modulo 2^64). group = TRACE_LANES gives the 1-D strided form. */
+static void trace_expand(trace_rec_t *rec, uint64_t base, int64_t stride, int group,
+                         int64_t stride2) {
+    for (int i = 0; i < TRACE_LANES; i++)
+        if (rec->mask >> i & 1u)
+            rec->addr[i] = base + (uint64_t)(i % group) * (uint64_t)stride +
+                           (uint64_t)(i / group) * (uint64_t)stride2;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -433,7 +448,7 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
             return field_err(&c, 2, "end", "unexpected extra field '%s'", tok[2]);
         return 1;
     }
-    if (strcmp(kw, "m") == 0 || strcmp(kw, "s") == 0) {
+    if (strcmp(kw, "m") == 0 || strcmp(kw, "s") == 0 || strcmp(kw, "t") == 0) {
         uint64_t v;
         rec->kind = TRACE_REC_MEM;
         if (field_u64(&c, tok, ntok, 1, "cta", UINT32_MAX, &v))
@@ -475,7 +490,7 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
                     return -1;
                 k++;
             }
-        } else {
+        } else if (kw[0] == 's') {
             uint64_t base = 0;
             int64_t stride = 0;
             if (field_u64(&c, tok, ntok, 6, "base", UINT64_MAX, &base) ||
@@ -483,9 +498,21 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
                 return -1;
             if (ntok > 8)
                 return field_err(&c, 8, "end", "unexpected extra field '%s'", tok[8]);
-            for (int i = 0; i < TRACE_LANES; i++)
-                if (rec->mask >> i & 1u)
-                    rec->addr[i] = base + (uint64_t)i * (uint64_t)stride;
+            trace_expand(rec, base, stride, TRACE_LANES, 0);
+        } else {
+            uint64_t base = 0, group = 0;
+            int64_t stride = 0, stride2 = 0;
+            if (field_u64(&c, tok, ntok, 6, "base", UINT64_MAX, &base) ||
+                field_i64(&c, tok, ntok, 7, "stride", &stride) ||
+                field_u64(&c, tok, ntok, 8, "group", UINT64_MAX, &group))
+                return -1;
+            if (!trace_valid_group(group))
+                return field_err(&c, 8, "group", "'%s' is not 2, 4, 8 or 16", tok[8]);
+            if (field_i64(&c, tok, ntok, 9, "stride2", &stride2))
+                return -1;
+            if (ntok > 10)
+                return field_err(&c, 10, "end", "unexpected extra field '%s'", tok[10]);
+            trace_expand(rec, base, stride, (int)group, stride2);
         }
         return 1;
     }
@@ -574,6 +601,7 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
         break;
     case TRACE_BIN_MEM_LIST:
     case TRACE_BIN_MEM_STRIDED:
+    case TRACE_BIN_MEM_TILE:
         need = 1 + 4 + 4 + 1 + 4 + 4;
         break;
     default:
@@ -641,7 +669,9 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
                        (unsigned long long)at);
             return -1;
         }
-        size_t extra = type == TRACE_BIN_MEM_LIST ? 8u * (size_t)trace_popcount(rec->mask) : 16u;
+        size_t extra = type == TRACE_BIN_MEM_LIST      ? 8u * (size_t)trace_popcount(rec->mask)
+                       : type == TRACE_BIN_MEM_STRIDED ? 16u
+                                                       : 25u;
         if (rd_fill(r, need + extra) < need + extra)
             goto truncated;
         p = r->buf + r->pos;
@@ -652,12 +682,18 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
                     rec->addr[i] = get_le(a, 8);
                     a += 8;
                 }
+        } else if (type == TRACE_BIN_MEM_STRIDED) {
+            trace_expand(rec, get_le(p + need, 8), (int64_t)get_le(p + need + 8, 8), TRACE_LANES,
+                         0);
         } else {
-            uint64_t base = get_le(p + need, 8);
-            uint64_t stride = get_le(p + need + 8, 8);
-            for (int i = 0; i < TRACE_LANES; i++)
-                if (rec->mask >> i & 1u)
-                    rec->addr[i] = base + (uint64_t)i * stride;
+            unsigned group = p[need + 16];
+            if (!trace_valid_group(group)) {
+                trace_errf(err, errlen, "%s:offset %llu: tile group %u is not 2, 4, 8 or 16",
+                           r->path, (unsigned long long)at, group);
+                return -1;
+            }
+            trace_expand(rec, get_le(p + need, 8), (int64_t)get_le(p + need + 8, 8), (int)group,
+                         (int64_t)get_le(p + need + 17, 8));
         }
         need += extra;
     }
@@ -764,6 +800,63 @@ static int trace_find_stride(const trace_rec_t *rec, uint64_t *base, int64_t *st
     return 1;
 }
 
+/* Exact signed quotient of the 64-bit difference a - b by span > 0; 0 if not exact. */
+static int trace_exact_div(uint64_t a, uint64_t b, int64_t span, int64_t *q) {
+    int64_t d = (int64_t)(a - b);
+    if (d % span != 0)
+        return 0;
+    *q = d / span;
+    return 1;
+}
+
+/* 1 if the active lanes (at least 4) form a tile of the lane index: addr[i] = base +
+ * (i % g)*stride + (i / g)*stride2 for g in 16, 8, 4, 2 (first that fits). stride comes from the
+ * first two active lanes of the first group holding two, stride2 from the first active lane
+ * outside the first active lane's group. docs/trace-format.md states the same rule. */
+static int trace_find_tile(const trace_rec_t *rec, uint64_t *base, int64_t *stride, int *group,
+                           int64_t *stride2) {
+    if (trace_popcount(rec->mask) < 4)
+        return 0;
+    int f = __builtin_ctz(rec->mask);
+    for (int g = 16; g >= 2; g /= 2) {
+        int i = -1, j = -1, k = -1;
+        for (int l = 0; l < TRACE_LANES && j < 0; l++) {
+            if (!(rec->mask >> l & 1u))
+                continue;
+            if (i >= 0 && l / g == i / g)
+                j = l;
+            else
+                i = l;
+        }
+        for (int l = f + 1; l < TRACE_LANES; l++)
+            if ((rec->mask >> l & 1u) && l / g != f / g) {
+                k = l;
+                break;
+            }
+        int64_t s1, s2;
+        if (j < 0 || k < 0 || !trace_exact_div(rec->addr[j], rec->addr[i], j - i, &s1))
+            continue;
+        uint64_t ok = rec->addr[k] - (uint64_t)(k % g) * (uint64_t)s1;
+        uint64_t of = rec->addr[f] - (uint64_t)(f % g) * (uint64_t)s1;
+        if (!trace_exact_div(ok, of, k / g - f / g, &s2))
+            continue;
+        uint64_t b = of - (uint64_t)(f / g) * (uint64_t)s2;
+        int fits = 1;
+        for (int l = 0; l < TRACE_LANES && fits; l++)
+            if ((rec->mask >> l & 1u) && rec->addr[l] != b + (uint64_t)(l % g) * (uint64_t)s1 +
+                                                             (uint64_t)(l / g) * (uint64_t)s2)
+                fits = 0;
+        if (fits) {
+            *base = b;
+            *stride = s1;
+            *group = g;
+            *stride2 = s2;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int valid_name(const char *name) {
     size_t n = strnlen(name, TRACE_NAME_MAX);
     if (n == 0 || n >= TRACE_NAME_MAX)
@@ -817,8 +910,15 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
         return -1;
     }
     uint64_t base = 0;
-    int64_t stride = 0;
-    int strided = rec->kind == TRACE_REC_MEM && trace_find_stride(rec, &base, &stride);
+    int64_t stride = 0, stride2 = 0;
+    int group = 0;
+    int enc = TRACE_BIN_MEM_LIST;
+    if (rec->kind == TRACE_REC_MEM) {
+        if (trace_find_stride(rec, &base, &stride))
+            enc = TRACE_BIN_MEM_STRIDED;
+        else if (trace_find_tile(rec, &base, &stride, &group, &stride2))
+            enc = TRACE_BIN_MEM_TILE;
+    }
     if (w->binary) {
         unsigned char *p = w->out;
         size_t nl;
@@ -841,16 +941,21 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
             p += nl;
             break;
         case TRACE_REC_MEM:
-            *p++ = strided ? TRACE_BIN_MEM_STRIDED : TRACE_BIN_MEM_LIST;
+            *p++ = (unsigned char)enc;
             p = put_le(p, rec->cta, 4);
             p = put_le(p, rec->warp, 4);
             *p++ = (unsigned char)rec->op;
             p = put_le(p, rec->gap, 4);
             p = put_le(p, rec->mask, 4);
-            if (strided) {
+            if (enc != TRACE_BIN_MEM_LIST) {
                 p = put_le(p, base, 8);
                 p = put_le(p, (uint64_t)stride, 8);
-            } else {
+            }
+            if (enc == TRACE_BIN_MEM_TILE) {
+                *p++ = (unsigned char)group;
+                p = put_le(p, (uint64_t)stride2, 8);
+            }
+            if (enc == TRACE_BIN_MEM_LIST) {
                 for (int i = 0; i < TRACE_LANES; i++)
                     if (rec->mask >> i & 1u)
                         p = put_le(p, rec->addr[i], 8);
@@ -871,11 +976,16 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
             break;
         case TRACE_REC_MEM: {
             char line[TRACE_LINE_MAX];
-            int k = snprintf(line, sizeof(line), "%c %u %u %s %u 0x%x", strided ? 's' : 'm',
-                             rec->cta, rec->warp, trace_op_name(rec->op), rec->gap, rec->mask);
-            if (strided) {
+            char kw = enc == TRACE_BIN_MEM_STRIDED ? 's' : enc == TRACE_BIN_MEM_TILE ? 't' : 'm';
+            int k = snprintf(line, sizeof(line), "%c %u %u %s %u 0x%x", kw, rec->cta, rec->warp,
+                             trace_op_name(rec->op), rec->gap, rec->mask);
+            if (enc == TRACE_BIN_MEM_STRIDED) {
                 k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx %lld",
                               (unsigned long long)base, (long long)stride);
+            } else if (enc == TRACE_BIN_MEM_TILE) {
+                k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx %lld %d %lld",
+                              (unsigned long long)base, (long long)stride, group,
+                              (long long)stride2);
             } else {
                 for (int i = 0; i < TRACE_LANES; i++)
                     if (rec->mask >> i & 1u)

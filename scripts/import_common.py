@@ -70,6 +70,49 @@ def find_stride(mask, addrs):
     return base, stride
 
 
+def _exact_div(a, b, span):
+    d = (a - b) & MASK64
+    if d >= 1 << 63:
+        d -= 1 << 64
+    if d % span != 0:  # span > 0: Python and C agree on whether the remainder is 0
+        return None
+    q = abs(d) // span
+    return q if d >= 0 else -q
+
+
+def find_tile(mask, addrs):
+    """Same rule as cosim/trace.c trace_find_tile: >= 4 active lanes with
+    addr[i] = base + (i % g)*stride + (i // g)*stride2, g in 16, 8, 4, 2 (first that fits).
+    Returns (base, stride, g, stride2) or None."""
+    lanes = [i for i in range(LANES) if mask >> i & 1]
+    if len(lanes) < 4:
+        return None
+    a = dict(zip(lanes, addrs))
+    f = lanes[0]
+    for g in (16, 8, 4, 2):
+        i = j = None
+        for lane in lanes:
+            if i is not None and lane // g == i // g:
+                j = lane
+                break
+            i = lane
+        k = next((lane for lane in lanes if lane // g != f // g), None)
+        if j is None or k is None:
+            continue
+        s1 = _exact_div(a[j], a[i], j - i)
+        if s1 is None:
+            continue
+        ok = (a[k] - (k % g) * s1) & MASK64
+        of = (a[f] - (f % g) * s1) & MASK64
+        s2 = _exact_div(ok, of, k // g - f // g)
+        if s2 is None:
+            continue
+        base = (of - (f // g) * s2) & MASK64
+        if all((base + (lane % g) * s1 + (lane // g) * s2) & MASK64 == a[lane] for lane in lanes):
+            return base, s1, g, s2
+    return None
+
+
 class TraceWriter:
     """Streams kernel and memory records into a temporary body; allocations may be added at any
     time before close(), which writes header, allocations (in the order added), then the body.
@@ -111,15 +154,21 @@ class TraceWriter:
         assert mask and len(addrs) == bin(mask).count("1")
         self.records += 1
         st = find_stride(mask, addrs)
+        tl = None if st else find_tile(mask, addrs)
         if self.binary:
             if st:
                 self._put(struct.pack("<BIIBIIQq", 4, cta, warp, op, gap, mask, st[0], st[1]))
+            elif tl:
+                self._put(struct.pack("<BIIBIIQqBq", 5, cta, warp, op, gap, mask, *tl))
             else:
                 self._put(struct.pack("<BIIBII%dQ" % len(addrs), 3, cta, warp, op, gap, mask,
                                       *addrs))
         elif st:
             self._put(("s %u %u %s %u 0x%x 0x%x %d\n" % (cta, warp, OP_LETTER[op], gap, mask,
                                                           st[0], st[1])).encode())
+        elif tl:
+            self._put(("t %u %u %s %u 0x%x 0x%x %d %d %d\n" % (cta, warp, OP_LETTER[op], gap,
+                                                                mask, *tl)).encode())
         else:
             self._put(("m %u %u %s %u 0x%x %s\n" % (cta, warp, OP_LETTER[op], gap, mask,
                                                     " ".join("0x%x" % a for a in addrs))).encode())

@@ -247,6 +247,51 @@ static void test_strided_detection(void **state) {
         assert_rec_equal(&recs[j], &back[j]);
 }
 
+static void test_tile_detection(void **state) {
+    fixture_t *f = *state;
+    trace_rec_t recs[4];
+    memset(recs, 0, sizeof(recs));
+    recs[0].kind = TRACE_REC_KERNEL;
+    strcpy(recs[0].name, "k");
+    for (int j = 1; j < 4; j++) {
+        recs[j].kind = TRACE_REC_MEM;
+        recs[j].op = TRACE_OP_WRITE;
+    }
+    /* 1: two rows of 16 floats (a 16x16 thread block's warp): group 16, row pitch 0x1000 */
+    recs[1].mask = 0xffffffff;
+    for (int i = 0; i < 32; i++)
+        recs[1].addr[i] = 0x10000 + 4u * (unsigned)(i % 16) + 0x1000u * (unsigned)(i / 16);
+    /* 2: 16 rows x 2 columns with lanes along rows (gaussian Fan2), half the lanes active */
+    recs[2].mask = 0x00ff00ff;
+    for (int i = 0; i < 32; i++)
+        recs[2].addr[i] = 0x20000 + 0x2000u * (unsigned)(i % 16) + 4u * (unsigned)(i / 16);
+    /* 3: groups of 4 with a negative outer stride */
+    recs[3].mask = 0xffff;
+    for (int i = 0; i < 32; i++)
+        recs[3].addr[i] = 0x90000 + 8u * (unsigned)(i % 4) - 0x100u * (unsigned)(i / 4);
+    write_all(tpath(f, "t.txt"), 0, recs, 4);
+    size_t n;
+    char *txt = read_file(tpath(f, "t.txt"), &n);
+    assert_string_equal(txt, "kernel k\n"
+                             "t 0 0 W 0 0xffffffff 0x10000 4 16 4096\n"
+                             "t 0 0 W 0 0xff00ff 0x20000 8192 16 4\n"
+                             "t 0 0 W 0 0xffff 0x90000 8 4 -256\n");
+    free(txt);
+    write_all(tpath(f, "t.bin"), 1, recs, 4);
+    char *bin = read_file(tpath(f, "t.bin"), &n);
+    assert_int_equal(n, 8 + 3 + 3 * (18 + 25) + 1);
+    assert_int_equal((unsigned char)bin[11], 5);
+    free(bin);
+    trace_rec_t back[4];
+    char err[256];
+    assert_int_equal(read_all(tpath(f, "t.bin"), back, 4, err, sizeof(err)), 4);
+    for (int j = 0; j < 4; j++)
+        assert_rec_equal(&recs[j], &back[j]);
+    assert_int_equal(read_all(tpath(f, "t.txt"), back, 4, err, sizeof(err)), 4);
+    for (int j = 0; j < 4; j++)
+        assert_rec_equal(&recs[j], &back[j]);
+}
+
 /* Parses text and expects an error whose message contains every string of want[] */
 static void expect_text_error(fixture_t *f, const char *text, const char *const *want) {
     write_file(tpath(f, "bad.trc"), text, strlen(text));
@@ -295,6 +340,10 @@ static void test_malformed_text(void **state) {
                       (const char *const[]){"field 7 (base)", "out of range", NULL});
     expect_text_error(f, "kernel k\ns 4294967296 0 R 0 1 0 4\n",
                       (const char *const[]){"field 2 (cta)", "out of range", NULL});
+    expect_text_error(f, "kernel k\nt 0 0 R 0 0xf 0x10 4 3 8\n",
+                      (const char *const[]){"field 9 (group)", "'3' is not 2, 4, 8 or 16", NULL});
+    expect_text_error(f, "kernel k\nt 0 0 R 0 0xf 0x10 4 4\n",
+                      (const char *const[]){"field 10 (stride2): missing", NULL});
     char longname[200];
     snprintf(longname, sizeof(longname), "kernel %0100d\n", 7);
     expect_text_error(f, longname, (const char *const[]){"field 2 (name)", "longer", NULL});
@@ -448,6 +497,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_text_parse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tile_detection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_binary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_written_binary, setup, teardown),
