@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Write a GTKWave save file for an FST of gmmu_top, with one signal group per block.
+
+Usage: gen_gtkw.py WAVE.fst OUT.gtkw
+Groups: top-level ports, then every instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw,
+u_ff, ...), each with its registers (_q) first. Signal names are read from the FST header
+through fst2vcd (shipped with gtkwave).
+"""
+import subprocess
+import sys
+
+
+def scopes(fst):
+    """Yield (scope path tuple, var name, width) from the FST header."""
+    proc = subprocess.Popen(["fst2vcd", fst], stdout=subprocess.PIPE, text=True, errors="replace")
+    path = []
+    for line in proc.stdout:
+        tok = line.split()
+        if not tok:
+            continue
+        if tok[0] == "$scope":
+            path.append(tok[2])
+        elif tok[0] == "$upscope":
+            path.pop()
+        elif tok[0] == "$var":
+            yield tuple(path), tok[4], int(tok[2])
+        elif tok[0] == "$enddefinitions":
+            break
+    proc.kill()
+    proc.wait()
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: gen_gtkw.py WAVE.fst OUT.gtkw")
+    fst, out = sys.argv[1], sys.argv[2]
+    groups = {}
+    order = []
+    for path, name, width in scopes(fst):
+        if len(path) < 2 or path[1] != "gmmu_top":
+            continue
+        key = ".".join(path[2:]) or "ports"
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        full = ".".join(path) + "." + name
+        if width > 1:
+            full += f"[{width - 1}:0]"
+        groups[key].append((not name.endswith("_q"), name, full))
+    if not order:
+        sys.exit(f"{fst}: no gmmu_top scope found (is this an FST of gmmu_top?)")
+    lines = [f'[dumpfile] "{fst}"', "[timestart] 0", "[size] 1600 900", "[sst_expanded] 1"]
+    for key in order:
+        lines.append("@800200")
+        lines.append(f"-{key}")
+        for _, _, full in sorted(groups[key]):
+            lines.append("@22" if "[" in full else "@28")
+            lines.append(full)
+        lines.append("@1000200")
+        lines.append(f"-{key}")
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(out)
+
+
+if __name__ == "__main__":
+    main()
