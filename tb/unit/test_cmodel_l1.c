@@ -227,6 +227,7 @@ static void test_allocation_order_and_backpressure(void **state) {
     assert_int_equal(t.l.r_vpn[1], 0x20);
     assert_int_equal(t.l.r_vpn[3], 0x21);
     /* a command cycle drops req_ready */
+    lt_done(&t);
     lt_init(&t, 2, 4);
     t.cmd = 1;
     lt_outputs(&t);
