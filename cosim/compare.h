@@ -1,0 +1,26 @@
+/*
+ * compare.h - lock-step comparison of two gmmu_out_t (module cmp_): every field, for the
+ * configured num_sm / num_ports only.
+ */
+#ifndef COSIM_COMPARE_H
+#define COSIM_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+
+typedef struct {
+    char signal[48]; /* e.g. "hit_ppn[1][0]" */
+    uint64_t expected, actual;
+    unsigned count; /* number of differing fields in this cycle */
+} cmp_diff_t;
+
+/* 0 if every field is equal; else 1 with the first difference (in port order of gmmu_if.h). */
+int cmp_outputs(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
+                cmp_diff_t *d);
+/* Prints every differing field, one per line. */
+void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act, FILE *f);
+
+#endif

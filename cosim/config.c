@@ -1,0 +1,414 @@
+/*
+ * config.c - parser of configs/<name>.cfg (see config.h and docs/config.md).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmmu_model.h"
+
+typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL } cfg_type_t;
+
+enum { F_RTL = 1, F_POW2 = 2 };
+
+typedef struct {
+    const char *name;
+    cfg_type_t type;
+    size_t off;
+    uint64_t min, max;
+    unsigned flags;
+    const char *const *enums; /* T_ENUM: NULL-terminated names, value = index */
+} cfg_key_t;
+
+static const char *const pcie_names[] = {"table", "atan", NULL};
+static const char *const replay_names[] = {"block", "batch", "batch_flush", "once", NULL};
+static const char *const evict_names[] = {"lru", "random", NULL};
+
+#define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
+#define O(f) offsetof(cfg_t, f)
+#define U32MAX 0xffffffffull
+
+static const cfg_key_t keys[] = {
+    /* RTL keys: ranges are checked by gmmu_params_check */
+    {"num_sm", T_U32, R(num_sm), 0, U32MAX, F_RTL, NULL},
+    {"num_ports", T_U32, R(num_ports), 0, U32MAX, F_RTL, NULL},
+    {"l1_entries", T_U32, R(l1_entries), 0, U32MAX, F_RTL, NULL},
+    {"l1_large_entries", T_U32, R(l1_large_entries), 0, U32MAX, F_RTL, NULL},
+    {"l1_req_entries", T_U32, R(l1_req_entries), 0, U32MAX, F_RTL, NULL},
+    {"l2_sets", T_U32, R(l2_sets), 0, U32MAX, F_RTL, NULL},
+    {"l2_ways", T_U32, R(l2_ways), 0, U32MAX, F_RTL, NULL},
+    {"l2_large_entries", T_U32, R(l2_large_entries), 0, U32MAX, F_RTL, NULL},
+    {"l2_latency", T_U32, R(l2_latency), 0, U32MAX, F_RTL, NULL},
+    {"l2_mshr_entries", T_U32, R(l2_mshr_entries), 0, U32MAX, F_RTL, NULL},
+    {"num_walkers", T_U32, R(num_walkers), 0, U32MAX, F_RTL, NULL},
+    {"ff_entries", T_U32, R(ff_entries), 0, U32MAX, F_RTL, NULL},
+    {"ff_quota", T_U32, R(ff_quota), 0, U32MAX, F_RTL, NULL},
+    /* platform */
+    {"clock_mhz", T_U32, O(clock_mhz), 1, 100000, 0, NULL},
+    {"warps_per_sm", T_U32, O(warps_per_sm), 1, 4096, 0, NULL},
+    {"gpu_mem_pages", T_U64, O(gpu_mem_pages), 1, 1ull << 22, 0, NULL},
+    {"pt_pages", T_U64, O(pt_pages), 4, 1ull << 20, 0, NULL},
+    {"mem_latency", T_U32, O(mem_latency), 1, 1000000, 0, NULL},
+    {"mem_jitter", T_U32, O(mem_jitter), 0, 1000000, 0, NULL},
+    {"mem_ready_pct", T_U32, O(mem_ready_pct), 1, 100, 0, NULL},
+    {"fb_ready_pct", T_U32, O(fb_ready_pct), 1, 100, 0, NULL},
+    {"pcie_latency_ns", T_U32, O(pcie_latency_ns), 0, 100000000, 0, NULL},
+    {"pcie_model", T_ENUM, O(pcie_model), 0, 0, 0, pcie_names},
+    {"pcie_peak_gbps", T_F64, O(pcie_peak_gbps), 0, 0, 0, NULL},
+    {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
+    {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
+    /* host handler */
+    {"fb_entries", T_U32, O(fb_entries), 1, 1u << 16, F_POW2, NULL},
+    {"batch_size", T_U32, O(batch_size), 1, 1u << 16, 0, NULL},
+    {"max_batches_per_irq", T_U32, O(max_batches_per_irq), 1, 1u << 16, 0, NULL},
+    {"replay_policy", T_ENUM, O(replay_policy), 0, 0, 0, replay_names},
+    {"evict_policy", T_ENUM, O(evict_policy), 0, 0, 0, evict_names},
+    {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_page_ns", T_HDL, O(hdl_page_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_pte_ns", T_HDL, O(hdl_pte_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_evict_ns", T_HDL, O(hdl_evict_ns), 0, 1ull << 40, 0, NULL},
+};
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+void cfg_defaults(cfg_t *c) {
+    memset(c, 0, sizeof(*c));
+    c->clock_mhz = 1000;
+    c->warps_per_sm = 32;
+    c->gpu_mem_pages = 65536;
+    c->pt_pages = 2048;
+    c->mem_latency = 100;
+    c->mem_jitter = 0;
+    c->mem_ready_pct = 100;
+    c->fb_ready_pct = 100;
+    c->pcie_latency_ns = 1000;
+    c->pcie_model = CFG_PCIE_TABLE;
+    c->pcie_peak_gbps = 16.0;
+    c->watchdog_cycles = 2000000;
+    c->chaos_inval = 0;
+    c->fb_entries = 1024;
+    c->batch_size = 256;
+    c->max_batches_per_irq = 20;
+    c->replay_policy = CFG_REPLAY_BATCH_FLUSH;
+    c->evict_policy = CFG_EVICT_LRU;
+    c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
+    c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
+}
+
+static const cfg_key_t *find_key(const char *name) {
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+int cfg_is_rtl_key(const char *key) {
+    const cfg_key_t *k = find_key(key);
+    return k && (k->flags & F_RTL);
+}
+
+static void msg(char *err, size_t len, const char *fmt, ...) {
+    if (!err || !len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+/* Unsigned integer, decimal or 0x hex, no sign, no junk. */
+static int parse_u64(const char *s, uint64_t *out) {
+    if (*s == '\0' || *s == '-' || *s == '+')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long v = strtoull(s, &end, 0);
+    if (errno != 0 || end == s || *end != '\0')
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Sets key k from text v; 0 or -1 with reason in err. */
+static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, size_t errlen) {
+    char *base = (char *)c;
+    if (*v == '\0') {
+        msg(err, errlen, "empty value");
+        return -1;
+    }
+    switch (k->type) {
+    case T_U32:
+    case T_U64:
+    case T_HDL: {
+        uint64_t x;
+        if (parse_u64(v, &x) != 0) {
+            msg(err, errlen, "'%s' is not a non-negative integer", v);
+            return -1;
+        }
+        if (x < k->min || x > k->max) {
+            msg(err, errlen, "%s is out of range [%llu, %llu]", v, (unsigned long long)k->min,
+                (unsigned long long)k->max);
+            return -1;
+        }
+        if ((k->flags & F_POW2) && (x & (x - 1)) != 0) {
+            msg(err, errlen, "%s is not a power of two", v);
+            return -1;
+        }
+        if (k->type == T_U32)
+            *(uint32_t *)(void *)(base + k->off) = (uint32_t)x;
+        else
+            *(uint64_t *)(void *)(base + k->off) = x;
+        return 0;
+    }
+    case T_F64: {
+        char *end = NULL;
+        errno = 0;
+        const double x = strtod(v, &end);
+        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x <= 0.0 || x > 1e6) {
+            msg(err, errlen, "'%s' is not a positive number", v);
+            return -1;
+        }
+        *(double *)(void *)(base + k->off) = x;
+        return 0;
+    }
+    case T_ENUM:
+        for (int i = 0; k->enums[i]; i++) {
+            if (strcmp(k->enums[i], v) == 0) {
+                *(int *)(void *)(base + k->off) = i;
+                return 0;
+            }
+        }
+        {
+            char opts[128] = "";
+            for (int i = 0; k->enums[i]; i++) {
+                if (i)
+                    strncat(opts, "|", sizeof(opts) - strlen(opts) - 1);
+                strncat(opts, k->enums[i], sizeof(opts) - strlen(opts) - 1);
+            }
+            msg(err, errlen, "'%s' is not one of %s", v, opts);
+        }
+        return -1;
+    }
+    msg(err, errlen, "internal: bad key type");
+    return -1;
+}
+
+static char *trim(char *s) {
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+int cfg_check(const cfg_t *c, char *err, size_t errlen) {
+    /* Relations that single-key ranges cannot express. */
+    if (c->gpu_mem_pages < 1) {
+        msg(err, errlen, "gpu_mem_pages: at least one frame is needed");
+        return -1;
+    }
+    return 0;
+}
+
+int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    unsigned seen_line[NKEYS];
+    memset(seen_line, 0, sizeof(seen_line));
+    char buf[1024];
+    unsigned line = 0;
+    int rc = 0;
+    while (fgets(buf, sizeof(buf), f)) {
+        line++;
+        if (strchr(buf, '\n') == NULL && !feof(f)) {
+            msg(err, errlen, "%s:%u: line too long", path, line);
+            rc = -1;
+            break;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = trim(buf);
+        if (*s == '\0')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            msg(err, errlen, "%s:%u: expected 'key = value', got '%s'", path, line, s);
+            rc = -1;
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(s);
+        char *val = trim(eq + 1);
+        const cfg_key_t *k = find_key(key);
+        if (!k) {
+            msg(err, errlen, "%s:%u: %s: unknown key", path, line, key);
+            rc = -1;
+            break;
+        }
+        const size_t ki = (size_t)(k - keys);
+        if (seen_line[ki]) {
+            msg(err, errlen, "%s:%u: %s: duplicate key (first set on line %u)", path, line, key,
+                seen_line[ki]);
+            rc = -1;
+            break;
+        }
+        seen_line[ki] = line;
+        char why[256];
+        if (set_value(c, k, val, why, sizeof(why)) != 0) {
+            msg(err, errlen, "%s:%u: %s: %s", path, line, key, why);
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        msg(err, errlen, "%s: read error", path);
+        rc = -1;
+    }
+    fclose(f);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < NKEYS; i++) {
+        if ((keys[i].flags & F_RTL) && !seen_line[i]) {
+            msg(err, errlen, "%s:%u: %s: missing RTL key (every RTL parameter must be set)", path,
+                line + 1, keys[i].name);
+            return -1;
+        }
+    }
+    char why[256] = "";
+    if (gmmu_params_check(&c->rtl, why, sizeof(why)) != 0) {
+        /* the message starts with the key name: point at its line */
+        unsigned at = 0;
+        for (size_t i = 0; i < NKEYS; i++) {
+            const size_t n = strlen(keys[i].name);
+            if (strncmp(why, keys[i].name, n) == 0 && why[n] == ':')
+                at = seen_line[i];
+        }
+        if (at)
+            msg(err, errlen, "%s:%u: %s", path, at, why);
+        else
+            msg(err, errlen, "%s: %s", path, why);
+        return -1;
+    }
+    if (cfg_check(c, why, sizeof(why)) != 0) {
+        msg(err, errlen, "%s: %s", path, why);
+        return -1;
+    }
+    return 0;
+}
+
+int cfg_set(cfg_t *c, const char *kv, char *err, size_t errlen) {
+    char buf[512];
+    if (strlen(kv) >= sizeof(buf)) {
+        msg(err, errlen, "--set %.40s...: too long", kv);
+        return -1;
+    }
+    strcpy(buf, kv);
+    char *eq = strchr(buf, '=');
+    if (!eq) {
+        msg(err, errlen, "--set %s: expected key=value", kv);
+        return -1;
+    }
+    *eq = '\0';
+    char *key = trim(buf);
+    char *val = trim(eq + 1);
+    const cfg_key_t *k = find_key(key);
+    if (!k) {
+        msg(err, errlen, "--set %s: %s: unknown key", kv, key);
+        return -1;
+    }
+    if (k->flags & F_RTL) {
+        msg(err, errlen,
+            "--set %s: %s: RTL parameter, fixed when the Verilator model is built (edit the "
+            "config file and rebuild instead)",
+            kv, key);
+        return -1;
+    }
+    char why[256];
+    if (set_value(c, k, val, why, sizeof(why)) != 0) {
+        msg(err, errlen, "--set %s: %s: %s", kv, key, why);
+        return -1;
+    }
+    if (cfg_check(c, why, sizeof(why)) != 0) {
+        msg(err, errlen, "--set %s: %s", kv, why);
+        return -1;
+    }
+    return 0;
+}
+
+int cfg_rtl_equal(const gmmu_params_t *a, const gmmu_params_t *b, char *err, size_t errlen) {
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (!(keys[i].flags & F_RTL))
+            continue;
+        const size_t off = keys[i].off - offsetof(cfg_t, rtl);
+        const uint32_t va = *(const uint32_t *)(const void *)((const char *)a + off);
+        const uint32_t vb = *(const uint32_t *)(const void *)((const char *)b + off);
+        if (va != vb) {
+            msg(err, errlen, "%s: %u in the configuration, %u in the built model", keys[i].name, va,
+                vb);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len) {
+    const cfg_key_t *k = find_key(key);
+    if (!k)
+        return -1;
+    const char *base = (const char *)c;
+    switch (k->type) {
+    case T_U32:
+        snprintf(buf, len, "%u", *(const uint32_t *)(const void *)(base + k->off));
+        break;
+    case T_U64:
+        snprintf(buf, len, "%llu",
+                 (unsigned long long)*(const uint64_t *)(const void *)(base + k->off));
+        break;
+    case T_HDL: {
+        const uint64_t v = *(const uint64_t *)(const void *)(base + k->off);
+        if (v == CFG_HDL_DEFAULT)
+            snprintf(buf, len, "default");
+        else
+            snprintf(buf, len, "%llu", (unsigned long long)v);
+        break;
+    }
+    case T_F64:
+        snprintf(buf, len, "%g", *(const double *)(const void *)(base + k->off));
+        break;
+    case T_ENUM:
+        snprintf(buf, len, "%s", k->enums[*(const int *)(const void *)(base + k->off)]);
+        break;
+    }
+    return 0;
+}
+
+void cfg_print(const cfg_t *c, FILE *f, const char *prefix) {
+    char v[64];
+    for (size_t i = 0; i < NKEYS; i++) {
+        cfg_format_value(c, keys[i].name, v, sizeof(v));
+        fprintf(f, "%s%-20s = %s%s\n", prefix, keys[i].name, v,
+                (keys[i].flags & F_RTL) ? "   (RTL)" : "");
+    }
+}
+
+void cfg_print_json(const cfg_t *c, FILE *f, const char *indent) {
+    char v[64];
+    fprintf(f, "{");
+    for (size_t i = 0; i < NKEYS; i++) {
+        cfg_format_value(c, keys[i].name, v, sizeof(v));
+        const int quoted = keys[i].type == T_ENUM || strcmp(v, "default") == 0;
+        fprintf(f, "%s\n%s  \"%s\": %s%s%s", i ? "," : "", indent, keys[i].name, quoted ? "\"" : "",
+                v, quoted ? "\"" : "");
+    }
+    fprintf(f, "\n%s}", indent);
+}

@@ -1,0 +1,73 @@
+/*
+ * config.h - configuration files (configs/<name>.cfg): one format for the RTL build and the
+ * platform (module cfg_). Format: `key = value` lines, `#` comments, every key at most once.
+ * The RTL keys (gmmu_params_t) are mandatory; every other key has a default. docs/config.md
+ * lists every key with its unit and default.
+ */
+#ifndef COSIM_CONFIG_H
+#define COSIM_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+
+typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
+/* Same numbering as uvm_replay_policy_t / uvm_evict_policy_t. */
+typedef enum {
+    CFG_REPLAY_BLOCK = 0,
+    CFG_REPLAY_BATCH = 1,
+    CFG_REPLAY_BATCH_FLUSH = 2,
+    CFG_REPLAY_ONCE = 3
+} cfg_replay_t;
+typedef enum { CFG_EVICT_LRU = 0, CFG_EVICT_RANDOM = 1 } cfg_evict_t;
+
+/* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
+#define CFG_HDL_DEFAULT UINT64_MAX
+
+typedef struct {
+    gmmu_params_t rtl; /* RTL keys */
+    /* platform */
+    uint32_t clock_mhz;
+    uint32_t warps_per_sm;
+    uint64_t gpu_mem_pages;
+    uint64_t pt_pages;
+    uint32_t mem_latency;
+    uint32_t mem_jitter;
+    uint32_t mem_ready_pct;
+    uint32_t fb_ready_pct;
+    uint32_t pcie_latency_ns;
+    cfg_pcie_model_t pcie_model;
+    double pcie_peak_gbps;
+    uint64_t watchdog_cycles;
+    uint64_t chaos_inval;
+    /* host handler */
+    uint32_t fb_entries;
+    uint32_t batch_size;
+    uint32_t max_batches_per_irq;
+    cfg_replay_t replay_policy;
+    cfg_evict_t evict_policy;
+    uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
+} cfg_t;
+
+/* Every non-RTL key at its default; RTL keys 0 (unset). */
+void cfg_defaults(cfg_t *c);
+/* Parses a file over the defaults. 0, or -1 with err = "file:line: key: reason". */
+int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen);
+/* Run-time override "key=value" (non-RTL keys only). 0 or -1 with err. */
+int cfg_set(cfg_t *c, const char *kv, char *err, size_t errlen);
+/* 1 if key names an RTL parameter. */
+int cfg_is_rtl_key(const char *key);
+/* Cross-key validation (also done by cfg_load); 0 or -1 with err = "key: reason". */
+int cfg_check(const cfg_t *c, char *err, size_t errlen);
+/* Compares the RTL keys with p; 0 if equal, else -1 with err naming the first different key. */
+int cfg_rtl_equal(const gmmu_params_t *a, const gmmu_params_t *b, char *err, size_t errlen);
+/* Human-readable `key = value` lines, prefixed by `prefix`. */
+void cfg_print(const cfg_t *c, FILE *f, const char *prefix);
+/* JSON object (no trailing newline) with every key. */
+void cfg_print_json(const cfg_t *c, FILE *f, const char *indent);
+/* Value of key as text (for messages); 0, or -1 if the key is unknown. */
+int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len);
+
+#endif

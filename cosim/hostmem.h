@@ -1,0 +1,36 @@
+/*
+ * hostmem.h - host memory model (module hostmem_): the bytes of one region the GMMU writes fault
+ * entries into (the fault ring) and the host copy of every managed page, as a 64-bit content tag
+ * per VPN. A page that was never written back holds its initial content, hostmem_content_tag(vpn,
+ * 0).
+ */
+#ifndef COSIM_HOSTMEM_H
+#define COSIM_HOSTMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "u64map.h"
+
+typedef struct {
+    uint64_t base;  /* host address of the byte region */
+    uint64_t bytes; /* its size */
+    uint8_t *mem;
+    u64map_t tags; /* vpn -> host copy tag, when different from the initial content */
+} hostmem_t;
+
+/* The content tag of version `version` of page vpn (version 0 = initial content). Never 0. */
+uint64_t hostmem_content_tag(uint64_t vpn, uint64_t version);
+
+int hostmem_init(hostmem_t *h, uint64_t base, uint64_t bytes);
+void hostmem_free(hostmem_t *h);
+/* 1 if [addr, addr+len) lies inside the byte region. */
+int hostmem_in_range(const hostmem_t *h, uint64_t addr, uint64_t len);
+/* Byte access; 0, or -1 if outside the region (nothing is copied). */
+int hostmem_read(const hostmem_t *h, uint64_t addr, void *buf, size_t len);
+int hostmem_write(hostmem_t *h, uint64_t addr, const void *buf, size_t len);
+/* Host copy of a managed page. */
+uint64_t hostmem_page_tag(const hostmem_t *h, uint64_t vpn);
+int hostmem_set_page_tag(hostmem_t *h, uint64_t vpn, uint64_t tag);
+
+#endif

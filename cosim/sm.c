@@ -1,0 +1,330 @@
+/*
+ * sm.c - SM front-ends and kernel loader (see sm.h).
+ */
+#include "sm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages) {
+    uint32_t n = 0;
+    for (uint32_t lane = 0; lane < TRACE_LANES; lane++) {
+        if (!(mask & (1u << lane)))
+            continue;
+        const uint64_t vpn = addr[lane] >> 12;
+        uint32_t j = 0;
+        while (j < n && pages[j] != vpn)
+            j++;
+        if (j == n)
+            pages[n++] = vpn;
+    }
+    return n;
+}
+
+void kern_init(kern_t *k) {
+    memset(k, 0, sizeof(*k));
+    u64map_init(&k->index);
+}
+
+void kern_reset(kern_t *k) {
+    for (uint32_t i = 0; i < k->n_warps; i++) {
+        free(k->warps[i].ins);
+        free(k->warps[i].pages);
+    }
+    k->n_warps = 0;
+    k->n_instr = 0;
+    k->name[0] = '\0';
+    u64map_clear(&k->index);
+}
+
+void kern_free(kern_t *k) {
+    kern_reset(k);
+    free(k->warps);
+    u64map_free(&k->index);
+    memset(k, 0, sizeof(*k));
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem) {
+    if (need <= *cap)
+        return 0;
+    uint32_t ncap = *cap ? *cap : 8;
+    while (ncap < need)
+        ncap *= 2;
+    void *np = realloc(*p, (size_t)ncap * elem);
+    if (!np)
+        return -1;
+    *p = np;
+    *cap = ncap;
+    return 0;
+}
+
+int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
+    uint64_t pages[TRACE_LANES];
+    const uint32_t np = sm_coalesce(rec->mask, rec->addr, pages);
+    if (np == 0)
+        return 0; /* no active lane: nothing to translate */
+    const uint64_t key = (uint64_t)rec->cta << 32 | rec->warp;
+    uint64_t wi;
+    if (!u64map_get(&k->index, key, &wi)) {
+        if (grow((void **)&k->warps, &k->cap_warps, k->n_warps + 1, sizeof(sm_warp_t)) != 0)
+            return -1;
+        wi = k->n_warps++;
+        sm_warp_t *w = &k->warps[wi];
+        memset(w, 0, sizeof(*w));
+        w->cta = rec->cta;
+        w->warp = rec->warp;
+        w->sm = rec->cta % num_sm;
+        if (u64map_put(&k->index, key, wi) != 0)
+            return -1;
+    }
+    sm_warp_t *w = &k->warps[wi];
+    if (grow((void **)&w->ins, &w->cap_ins, w->n_ins + 1, sizeof(sm_instr_t)) != 0 ||
+        grow((void **)&w->pages, &w->cap_pages, w->n_pages + np, sizeof(uint64_t)) != 0)
+        return -1;
+    sm_instr_t *in = &w->ins[w->n_ins++];
+    in->line = rec->line;
+    in->gap = rec->gap;
+    in->first = w->n_pages;
+    in->npages = (uint8_t)np;
+    in->op = (uint8_t)rec->op;
+    memcpy(&w->pages[w->n_pages], pages, np * sizeof(uint64_t));
+    w->n_pages += np;
+    k->n_instr++;
+    return 0;
+}
+
+void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm) {
+    memset(s, 0, sizeof(*s));
+    s->r = r;
+    s->num_sm = num_sm;
+}
+
+int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, char *err,
+                     size_t errlen) {
+    kern_reset(k);
+    int in_kernel = 0;
+    if (s->have_look) {
+        snprintf(k->name, sizeof(k->name), "%s", s->look.name);
+        s->have_look = 0;
+        in_kernel = 1;
+    }
+    if (s->eof)
+        return in_kernel;
+    trace_rec_t rec;
+    for (;;) {
+        const int rc = trace_next(s->r, &rec, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            s->eof = 1;
+            break;
+        }
+        s->last_pos = rec.line;
+        if (rec.kind == TRACE_REC_ALLOC) {
+            cb(ctx, &rec);
+        } else if (rec.kind == TRACE_REC_KERNEL) {
+            if (in_kernel) {
+                s->look = rec;
+                s->have_look = 1;
+                break;
+            }
+            snprintf(k->name, sizeof(k->name), "%s", rec.name);
+            in_kernel = 1;
+        } else if (rec.kind == TRACE_REC_MEM) {
+            if (!in_kernel) {
+                snprintf(err, errlen,
+                         "trace position %llu: memory instruction before the first kernel record",
+                         (unsigned long long)rec.line);
+                return -1;
+            }
+            if (kern_add(k, &rec, s->num_sm) != 0) {
+                snprintf(err, errlen, "out of memory loading kernel %s", k->name);
+                return -1;
+            }
+        }
+    }
+    if (in_kernel)
+        s->kernels_read++;
+    return in_kernel;
+}
+
+int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res) {
+    memset(sm, 0, sizeof(*sm));
+    sm->id = id;
+    sm->nports = nports;
+    sm->max_res = max_res;
+    sm->res = calloc(max_res, sizeof(uint32_t));
+    for (uint32_t i = 0; i < SM_MAX_IDS; i++)
+        sm->id_fifo[i] = (uint8_t)i;
+    sm->fifo_count = SM_MAX_IDS;
+    return sm->res ? 0 : -1;
+}
+
+void sm_free(sm_t *sm) {
+    free(sm->res);
+    free(sm->queue);
+    sm->res = NULL;
+    sm->queue = NULL;
+}
+
+static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
+    const uint32_t wi = sm->queue[sm->qhead++];
+    sm_warp_t *w = &k->warps[wi];
+    w->state = SM_W_GAP;
+    w->pc = 0;
+    w->next_page = 0;
+    w->pending = 0;
+    w->ready_at = now + w->ins[0].gap;
+    sm->res[slot] = wi;
+}
+
+int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now) {
+    sm->nqueue = sm->qhead = 0;
+    sm->nres = 0;
+    sm->rr = 0;
+    sm->warps_done = 0;
+    for (uint32_t i = 0; i < k->n_warps; i++) {
+        if (k->warps[i].sm != sm->id)
+            continue;
+        if (grow((void **)&sm->queue, &sm->capqueue, sm->nqueue + 1, sizeof(uint32_t)) != 0)
+            return -1;
+        sm->queue[sm->nqueue++] = i;
+        k->warps[i].state = SM_W_QUEUED;
+    }
+    sm->warps_total = sm->nqueue;
+    while (sm->nres < sm->max_res && sm->qhead < sm->nqueue) {
+        admit(sm, k, sm->nres, now);
+        sm->nres++;
+    }
+    return 0;
+}
+
+uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *vpn, uint8_t *write,
+                  uint8_t *id) {
+    uint32_t port = 0;
+    if (sm->nres == 0)
+        return 0;
+    uint32_t first_served = UINT32_MAX;
+    for (uint32_t n = 0; n < sm->nres && port < sm->nports; n++) {
+        const uint32_t slot = (sm->rr + n) % sm->nres;
+        sm_warp_t *w = &k->warps[sm->res[slot]];
+        if (w->state == SM_W_GAP && w->ready_at <= now) {
+            w->state = SM_W_ISSUE;
+            w->next_page = 0;
+            w->pending = 0;
+        }
+        if (w->state != SM_W_ISSUE)
+            continue;
+        const sm_instr_t *in = &w->ins[w->pc];
+        while (w->next_page < in->npages && port < sm->nports && sm->fifo_count > 0) {
+            const uint8_t rid = sm->id_fifo[sm->fifo_head];
+            sm->fifo_head = (sm->fifo_head + 1) % SM_MAX_IDS;
+            sm->fifo_count--;
+            sm->id_busy[rid] = 1;
+            sm->id_warp[rid] = sm->res[slot];
+            sm->id_page[rid] = (uint8_t)w->next_page;
+            valid[port] = 1;
+            vpn[port] = w->pages[in->first + w->next_page];
+            write[port] = in->op != TRACE_OP_READ;
+            id[port] = rid;
+            port++;
+            w->next_page++;
+            w->pending++;
+            sm->outstanding++;
+            if (first_served == UINT32_MAX)
+                first_served = slot;
+        }
+    }
+    if (first_served != UINT32_MAX)
+        sm->rr = (first_served + 1) % sm->nres;
+    return port;
+}
+
+int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
+    if (!sm->id_busy[id])
+        return -1;
+    sm->id_busy[id] = 0;
+    sm->id_fifo[(sm->fifo_head + sm->fifo_count) % SM_MAX_IDS] = id;
+    sm->fifo_count++;
+    sm->outstanding--;
+    const uint32_t wi = sm->id_warp[id];
+    sm_warp_t *w = &k->warps[wi];
+    const sm_instr_t *in = &w->ins[w->pc];
+    memset(r, 0, sizeof(*r));
+    r->warp = wi;
+    r->vpn = w->pages[in->first + sm->id_page[id]];
+    r->op = in->op;
+    r->line = in->line;
+    w->pending--;
+    if (w->pending > 0 || w->next_page < in->npages)
+        return 0;
+    r->instr_done = 1;
+    sm->instr_done++;
+    w->pc++;
+    if (w->pc < w->n_ins) {
+        w->state = SM_W_GAP;
+        w->ready_at = now + w->ins[w->pc].gap;
+        return 0;
+    }
+    r->warp_done = 1;
+    w->state = SM_W_DONE;
+    sm->warps_done++;
+    /* the warp leaves: its slot goes to the next queued warp, else the slot closes */
+    uint32_t slot = 0;
+    while (slot < sm->nres && sm->res[slot] != wi)
+        slot++;
+    if (slot == sm->nres)
+        return 0;
+    if (sm->qhead < sm->nqueue) {
+        admit(sm, k, slot, now);
+    } else {
+        memmove(&sm->res[slot], &sm->res[slot + 1], (sm->nres - slot - 1) * sizeof(uint32_t));
+        sm->nres--;
+        if (sm->rr > slot)
+            sm->rr--;
+        if (sm->nres == 0 || sm->rr >= sm->nres)
+            sm->rr = 0;
+    }
+    return 0;
+}
+
+uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now) {
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < sm->nres; i++) {
+        const sm_warp_t *w = &k->warps[sm->res[i]];
+        if (w->state == SM_W_GAP && w->ready_at > now && w->ready_at < t)
+            t = w->ready_at;
+    }
+    return t;
+}
+
+int sm_kernel_done(const sm_t *sm) {
+    return sm->warps_done == sm->warps_total;
+}
+
+void sm_dump(const sm_t *sm, const kern_t *k, FILE *f, uint64_t now) {
+    fprintf(f, "  SM %u: %u/%u warps done, %u resident, %u queued, %u translations outstanding\n",
+            sm->id, sm->warps_done, sm->warps_total, sm->nres, sm->nqueue - sm->qhead,
+            sm->outstanding);
+    for (uint32_t i = 0; i < sm->nres; i++) {
+        const sm_warp_t *w = &k->warps[sm->res[i]];
+        const sm_instr_t *in = &w->ins[w->pc];
+        if (w->state == SM_W_GAP) {
+            fprintf(f, "    warp (cta %u, warp %u): instr %u/%u in its gap until cycle %llu%s\n",
+                    w->cta, w->warp, w->pc, w->n_ins, (unsigned long long)w->ready_at,
+                    w->ready_at <= now ? " (ready, waiting for req_ready)" : "");
+        } else if (w->state == SM_W_ISSUE) {
+            fprintf(
+                f,
+                "    warp (cta %u, warp %u): instr %u/%u (trace pos %llu) %u/%u pages presented, "
+                "%u waiting:",
+                w->cta, w->warp, w->pc, w->n_ins, (unsigned long long)in->line, w->next_page,
+                in->npages, w->pending);
+            for (uint32_t id = 0; id < SM_MAX_IDS; id++)
+                if (sm->id_busy[id] && sm->id_warp[id] == sm->res[i])
+                    fprintf(f, " id %u vpn 0x%llx", id,
+                            (unsigned long long)w->pages[in->first + sm->id_page[id]]);
+            fprintf(f, "\n");
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/*
+ * sm.h - trace-driven SM front-ends (module sm_) and the kernel loader (module kern_).
+ *
+ * A kernel's memory instructions are loaded per warp (CTA c runs on SM c % num_sm). Each
+ * instruction's active lanes coalesce into distinct 4 KB pages (lane order). Per SM at most
+ * max_resident warps are resident; the others queue in order of first appearance. A resident warp
+ * waits its compute gap, then presents its pages' translations on the SM's ports (up to num_ports
+ * per cycle, round-robin among warps); it completes the instruction when every translation has come
+ * back, while the other warps keep issuing. Request ids are unique among the SM's outstanding
+ * requests (a FIFO of free ids, so an id is not reused right away).
+ */
+#ifndef COSIM_SM_H
+#define COSIM_SM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace.h"
+#include "u64map.h"
+
+#define SM_MAX_IDS 256
+
+typedef struct {
+    uint64_t line; /* trace position, for messages */
+    uint32_t gap;
+    uint32_t first; /* index of the first page in the warp's page array */
+    uint8_t npages;
+    uint8_t op; /* trace_op_t */
+} sm_instr_t;
+
+typedef enum { SM_W_QUEUED = 0, SM_W_GAP, SM_W_ISSUE, SM_W_DONE } sm_wstate_t;
+
+typedef struct {
+    uint32_t cta, warp, sm;
+    sm_instr_t *ins;
+    uint32_t n_ins, cap_ins;
+    uint64_t *pages;
+    uint32_t n_pages, cap_pages;
+    /* run state */
+    uint32_t pc;        /* current instruction */
+    uint32_t next_page; /* next page of ins[pc] to present */
+    uint32_t pending;   /* presented, not answered */
+    uint64_t ready_at;  /* SM_W_GAP: cycle the instruction may issue */
+    uint8_t state;
+} sm_warp_t;
+
+typedef struct {
+    char name[TRACE_NAME_MAX];
+    sm_warp_t *warps;
+    uint32_t n_warps, cap_warps;
+    uint64_t n_instr;
+    u64map_t index; /* cta << 32 | warp -> warp index */
+} kern_t;
+
+/* Streams kernels out of a trace: memory bounded by one kernel. */
+typedef void (*kern_alloc_fn)(void *ctx, const trace_rec_t *rec);
+typedef struct {
+    trace_reader_t *r;
+    trace_rec_t look; /* a KERNEL record read ahead */
+    int have_look;
+    int eof;
+    uint32_t num_sm;
+    uint64_t kernels_read;
+    uint64_t last_pos; /* position of the last record read */
+} kern_stream_t;
+
+/* Distinct 4 KB pages of the active lanes, in lane order; returns their number (<= 32). */
+uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages);
+
+void kern_init(kern_t *k);
+void kern_free(kern_t *k);
+void kern_reset(kern_t *k);
+/* Appends a memory record to its warp. 0 or -1 (out of memory). */
+int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm);
+
+void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm);
+/* Loads the next kernel into k (reset first); ALLOC records met on the way go to cb.
+ * 1: a kernel was loaded; 0: end of trace; -1: error in err ("file:line: reason"). */
+int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, char *err,
+                     size_t errlen);
+
+typedef struct {
+    uint32_t id, nports, max_res;
+    uint32_t *queue; /* warp indices in admission order */
+    uint32_t nqueue, qhead, capqueue;
+    uint32_t *res; /* resident warps */
+    uint32_t nres;
+    uint32_t rr;
+    uint32_t id_warp[SM_MAX_IDS];
+    uint8_t id_page[SM_MAX_IDS];
+    uint8_t id_busy[SM_MAX_IDS];
+    uint8_t id_fifo[SM_MAX_IDS];
+    uint32_t fifo_head, fifo_count;
+    uint32_t outstanding;
+    uint32_t warps_total, warps_done;
+    uint64_t instr_done;
+} sm_t;
+
+/* Result of a translation coming back. */
+typedef struct {
+    uint32_t warp; /* index in the kernel */
+    uint64_t vpn;
+    uint8_t op;
+    int instr_done; /* the warp's instruction completed */
+    int warp_done;  /* ... and it was its last one */
+    uint64_t line;
+} sm_resp_t;
+
+int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res);
+void sm_free(sm_t *sm);
+/* Starts a kernel at cycle now: queues this SM's warps of k (in k's order) and admits the first. */
+int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now);
+/* Presents up to nports translations (call only when req_ready). Fills valid/vpn/write/id of the
+ * SM's ports; returns the number presented. */
+uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *vpn, uint8_t *write,
+                  uint8_t *id);
+/* A translation with this id came back at cycle now. 0, or -1 if the id is not outstanding. */
+int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
+/* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */
+uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now);
+int sm_kernel_done(const sm_t *sm);
+/* Warps waiting for translations / in their gap / queued, for dumps. */
+void sm_dump(const sm_t *sm, const kern_t *k, FILE *f, uint64_t now);
+
+#endif
