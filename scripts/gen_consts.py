@@ -23,6 +23,7 @@ def sv_name(section, key):
         "access_type": f"AT_{key}",
         "fb_entry": f"FB_{key}",
         "ev": f"EV_{key}",
+        "bits": f"BIT_{key}",
     }[section]
 
 
@@ -88,7 +89,8 @@ def gen_md(spec):
     for section, title in (("cmd", "Commands (CMD register)"), ("err", "ERR_STATUS bits"),
                            ("pte", "PTE bits"), ("fault_type", "Fault types"),
                            ("access_type", "Access types"), ("fb_entry", "Fault-buffer entry"),
-                           ("ev", "ev_o event bits"), ("widths", "Widths and sizes")):
+                           ("ev", "ev_o event bits"), ("bits", "Register bit fields"),
+                           ("widths", "Widths and sizes")):
         out += ["", f"## {title}", "", "| name | value | description |", "|---|---|---|"]
         for key, ent in spec[section].items():
             out.append(f"| {sv_name(section, key)} | {ent['value']} | {ent['doc']} |")

@@ -25,15 +25,11 @@
 #define UVM_PTE_PPN_MASK                                                                           \
     (((UINT64_C(1) << (GMMU_PTE_PPN_MSB + 1u)) - 1u) & ~((UINT64_C(1) << GMMU_PTE_PPN_LSB) - 1u))
 
-/*
- * Register bits that spec/gmmu.toml documents only in prose (the generator emits no #define for
- * them): FB_STATUS.OVERFLOW = bit 0, CMD_STATUS.BUSY = bit 0, INT_ENABLE bit 0 (fault pending)
- * and bit 1 (overflow), CMD_ARG_HI holds VPN[35:32]. Kept in one place here.
- */
-#define UVM_FB_STATUS_OVERFLOW UINT32_C(0x1)
-#define UVM_CMD_STATUS_BUSY UINT32_C(0x1)
-#define UVM_INT_ENABLE_FAULT UINT32_C(0x1)
-#define UVM_INT_ENABLE_OVERFLOW UINT32_C(0x2)
+/* Register bit masks, from the [bits] section of spec/gmmu.toml. */
+#define UVM_FB_STATUS_OVERFLOW (UINT32_C(1) << GMMU_BIT_FB_STATUS_OVERFLOW)
+#define UVM_CMD_STATUS_BUSY (UINT32_C(1) << GMMU_BIT_CMD_STATUS_BUSY)
+#define UVM_INT_ENABLE_FAULT (UINT32_C(1) << GMMU_BIT_INT_FAULT)
+#define UVM_INT_ENABLE_OVERFLOW (UINT32_C(1) << GMMU_BIT_INT_OVERFLOW)
 #define UVM_CMD_ARG_HI_MASK ((UINT32_C(1) << (GMMU_VPN_W - 32u)) - 1u)
 
 /* Field widths of word 7 (microarch §7 / docs/gen/regmap.md). */
