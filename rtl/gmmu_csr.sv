@@ -1,0 +1,263 @@
+// CSR block (docs/microarch.md §8, register map docs/gen/regmap.md): host registers, error
+// reporting, the command register (one command cycle per accepted CMD write) and the interrupt.
+// C model mirror: cmodel/csr.c.
+module gmmu_csr #(
+  parameter int unsigned NumSm      = 2,
+  parameter int unsigned NumPorts   = 2,
+  parameter int unsigned NumWalkers = 2,
+  parameter int unsigned FfEntries  = 4,
+  parameter int unsigned FfQuota    = 2,
+  localparam int unsigned FbOffW    = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
+  localparam int unsigned FbAddrW   = gmmu_pkg::PA_W - FbOffW,
+  localparam int unsigned FCntW     = $clog2(FfEntries + 1)
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  // host port
+  input  logic                                csr_valid_i,
+  input  logic                                csr_write_i,
+  input  logic [gmmu_pkg::CSR_ADDR_W-1:0]     csr_addr_i,
+  input  logic [31:0]                         csr_wdata_i,
+  output logic                                csr_rvalid_o,
+  output logic [31:0]                         csr_rdata_o,
+  output logic                                irq_o,
+  // ring state owned by gmmu_ff
+  input  logic [gmmu_pkg::FB_IDX_W-1:0]       put_i,
+  input  logic                                overflow_i,
+  input  logic [FCntW-1:0]                    ff_count_i,
+  // configuration
+  output logic [gmmu_pkg::PPN_W-1:0]          pt_base_o,   // PT_BASE[47:12]
+  output logic [FbAddrW-1:0]                  fb_base_o,   // FB_BASE[47:5]
+  output logic [gmmu_pkg::FB_IDX_W:0]         fb_size_o,
+  output logic [gmmu_pkg::FB_IDX_W-1:0]       get_o,
+  output logic                                fb_size_wr_o,
+  output logic                                ovf_clr_o,
+  // command cycle (cmd_valid_q) and its decoded opcode
+  output logic                                cmd_cycle_o,
+  output logic [gmmu_pkg::VPN_W-1:0]          cmd_vpn_o,
+  output logic                                flush_all_o,
+  output logic                                flush_page_o,
+  output logic                                replay_page_o,
+  output logic                                replay_all_o,
+  output logic                                cancel_page_o,
+  // idle contribution
+  output logic                                busy_o
+);
+  localparam int unsigned PaW    = gmmu_pkg::PA_W;
+  localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
+  localparam int unsigned PgW    = gmmu_pkg::PAGE_SHIFT;
+  localparam int unsigned IdxW   = gmmu_pkg::FB_IDX_W;
+  localparam int unsigned AddrW  = gmmu_pkg::CSR_ADDR_W;
+  localparam int unsigned ErrW   = gmmu_pkg::ERR_BAD_OPCODE + 1;  // highest ERR_* bit + 1
+  localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_CANCEL_PAGE + 1);
+  localparam int unsigned ArgHiW = VpnW - 32;
+  localparam int unsigned IeW    = 2;  // INT_ENABLE: bit0 fault pending, bit1 overflow
+
+  // ---------------------------------------------------------------- state
+  logic [PaW-PgW-1:0]   pt_base_q, pt_base_d;    // PT_BASE[47:12] (PT_BASE[11:0] must be 0)
+  logic [FbAddrW-1:0]   fb_base_q, fb_base_d;    // FB_BASE[47:5]  (FB_BASE[4:0] must be 0)
+  logic [IdxW:0]        fb_size_q, fb_size_d;
+  logic [IdxW-1:0]      get_q, get_d;
+  logic [IeW-1:0]       ie_q, ie_d;
+  logic [31:0]          arg_lo_q, arg_lo_d;
+  logic [ArgHiW-1:0]    arg_hi_q, arg_hi_d;
+  logic                 cmd_valid_q, cmd_valid_d;
+  logic [CmdW-1:0]      cmd_op_q, cmd_op_d;
+  logic [VpnW-1:0]      cmd_vpn_q, cmd_vpn_d;
+  logic [ErrW-1:0]      err_q, err_d;
+  logic [AddrW-1:0]     err_addr_q, err_addr_d;
+  logic                 rvalid_q, rvalid_d;
+  logic [31:0]          rdata_q, rdata_d;
+
+  assign pt_base_o     = pt_base_q;
+  assign fb_base_o     = fb_base_q;
+  assign fb_size_o     = fb_size_q;
+  assign get_o         = get_q;
+  assign cmd_cycle_o   = cmd_valid_q;
+  assign cmd_vpn_o     = cmd_vpn_q;
+  assign flush_all_o   = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_INVAL_ALL);
+  assign flush_page_o  = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_INVAL_PAGE);
+  assign replay_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_PAGE);
+  assign replay_all_o  = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_ALL);
+  assign cancel_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_CANCEL_PAGE);
+  assign csr_rvalid_o  = rvalid_q;
+  assign csr_rdata_o   = rdata_q;
+  assign irq_o         = (ie_q[0] && put_i != get_q) || (ie_q[1] && overflow_i);
+  assign busy_o        = cmd_valid_q || rvalid_q;
+
+  // ---------------------------------------------------------------- read data (from _q)
+  logic        rd_mapped;
+  logic [31:0] rd_val;
+
+  always_comb begin
+    rd_mapped = 1'b1;
+    rd_val    = '0;
+    unique case (csr_addr_i)
+      gmmu_pkg::CSR_ID:         rd_val = 32'(gmmu_pkg::CSR_ID_VALUE);
+      gmmu_pkg::CSR_VERSION:    rd_val = 32'(gmmu_pkg::CSR_VERSION_VALUE);
+      gmmu_pkg::CSR_PARAMS:     rd_val = {8'(FfQuota), 8'(NumWalkers), 8'(NumPorts), 8'(NumSm)};
+      gmmu_pkg::CSR_PT_BASE_LO: rd_val = {pt_base_q[31-PgW:0], PgW'(0)};
+      gmmu_pkg::CSR_PT_BASE_HI: rd_val = 32'(pt_base_q[PaW-PgW-1:32-PgW]);
+      gmmu_pkg::CSR_FB_BASE_LO: rd_val = {fb_base_q[31-FbOffW:0], FbOffW'(0)};
+      gmmu_pkg::CSR_FB_BASE_HI: rd_val = 32'(fb_base_q[FbAddrW-1:32-FbOffW]);
+      gmmu_pkg::CSR_FB_SIZE:    rd_val = 32'(fb_size_q);
+      gmmu_pkg::CSR_FB_GET:     rd_val = 32'(get_q);
+      gmmu_pkg::CSR_FB_PUT:     rd_val = 32'(put_i);
+      gmmu_pkg::CSR_FB_STATUS:  rd_val = 32'(overflow_i);
+      gmmu_pkg::CSR_INT_ENABLE: rd_val = 32'(ie_q);
+      gmmu_pkg::CSR_INT_STATUS: rd_val = 32'({overflow_i, put_i != get_q});
+      gmmu_pkg::CSR_CMD_ARG_LO: rd_val = arg_lo_q;
+      gmmu_pkg::CSR_CMD_ARG_HI: rd_val = 32'(arg_hi_q);
+      gmmu_pkg::CSR_CMD:        rd_val = '0;
+      gmmu_pkg::CSR_CMD_STATUS: rd_val = 32'(cmd_valid_q);
+      gmmu_pkg::CSR_ERR_STATUS: rd_val = 32'(err_q);
+      gmmu_pkg::CSR_ERR_ADDR:   rd_val = 32'(err_addr_q);
+      gmmu_pkg::CSR_FF_COUNT:   rd_val = 32'(ff_count_i);
+      default:                  rd_mapped = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- write decode
+  logic [31:0] wd;
+  logic        fb_size_legal;
+  assign wd = csr_wdata_i;
+  // 0, or a power of two <= 2^FB_IDX_W
+  assign fb_size_legal = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= (32'd1 << IdxW));
+
+  // ---------------------------------------------------------------- next state
+  always_comb begin
+    logic [ErrW-1:0] err_set;
+    pt_base_d    = pt_base_q;
+    fb_base_d    = fb_base_q;
+    fb_size_d    = fb_size_q;
+    get_d        = get_q;
+    ie_d         = ie_q;
+    arg_lo_d     = arg_lo_q;
+    arg_hi_d     = arg_hi_q;
+    cmd_valid_d  = 1'b0;  // a command executes for one cycle
+    cmd_op_d     = cmd_op_q;
+    cmd_vpn_d    = cmd_vpn_q;
+    err_d        = err_q;
+    err_addr_d   = err_addr_q;
+    rvalid_d     = 1'b0;
+    rdata_d      = '0;
+    fb_size_wr_o = 1'b0;
+    ovf_clr_o    = 1'b0;
+    err_set      = '0;
+
+    if (csr_valid_i && !csr_write_i) begin
+      rvalid_d = 1'b1;
+      rdata_d  = rd_val;
+      if (!rd_mapped) err_set[gmmu_pkg::ERR_BAD_ADDR] = 1'b1;
+    end
+
+    if (csr_valid_i && csr_write_i) begin
+      unique case (csr_addr_i)
+        gmmu_pkg::CSR_ID, gmmu_pkg::CSR_VERSION, gmmu_pkg::CSR_PARAMS, gmmu_pkg::CSR_FB_PUT,
+        gmmu_pkg::CSR_INT_STATUS, gmmu_pkg::CSR_CMD_STATUS, gmmu_pkg::CSR_ERR_ADDR,
+        gmmu_pkg::CSR_FF_COUNT: begin
+          err_set[gmmu_pkg::ERR_RO_WRITE] = 1'b1;
+        end
+        gmmu_pkg::CSR_PT_BASE_LO: begin
+          if (wd[PgW-1:0] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+          else pt_base_d[31-PgW:0] = wd[31:PgW];
+        end
+        gmmu_pkg::CSR_PT_BASE_HI: begin
+          if (wd[31:PaW-32] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+          else pt_base_d[PaW-PgW-1:32-PgW] = wd[PaW-33:0];
+        end
+        gmmu_pkg::CSR_FB_BASE_LO: begin
+          if (wd[FbOffW-1:0] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+          else fb_base_d[31-FbOffW:0] = wd[31:FbOffW];
+        end
+        gmmu_pkg::CSR_FB_BASE_HI: begin
+          // no must-be-0 bits in the register map: bits [31:16] are ignored
+          fb_base_d[FbAddrW-1:32-FbOffW] = wd[PaW-33:0];
+        end
+        gmmu_pkg::CSR_FB_SIZE: begin
+          if (!fb_size_legal) begin
+            err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+          end else begin
+            fb_size_d    = wd[IdxW:0];
+            get_d        = '0;
+            fb_size_wr_o = 1'b1;
+          end
+        end
+        gmmu_pkg::CSR_FB_GET: begin
+          if (wd >= 32'(fb_size_q)) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+          else get_d = wd[IdxW-1:0];
+        end
+        gmmu_pkg::CSR_FB_STATUS: begin
+          ovf_clr_o = wd[0];
+        end
+        gmmu_pkg::CSR_INT_ENABLE: begin
+          ie_d = wd[IeW-1:0];
+        end
+        gmmu_pkg::CSR_CMD_ARG_LO: begin
+          arg_lo_d = wd;
+        end
+        gmmu_pkg::CSR_CMD_ARG_HI: begin
+          if (wd[31:ArgHiW] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+          else arg_hi_d = wd[ArgHiW-1:0];
+        end
+        gmmu_pkg::CSR_CMD: begin
+          if (cmd_valid_q) begin
+            err_set[gmmu_pkg::ERR_CMD_BUSY] = 1'b1;
+          end else if (wd > 32'(gmmu_pkg::CMD_CANCEL_PAGE)) begin
+            err_set[gmmu_pkg::ERR_BAD_OPCODE] = 1'b1;
+          end else begin
+            cmd_valid_d = 1'b1;
+            cmd_op_d    = wd[CmdW-1:0];
+            cmd_vpn_d   = {arg_hi_q, arg_lo_q};
+          end
+        end
+        gmmu_pkg::CSR_ERR_STATUS: begin
+          err_d = err_q & ~wd[ErrW-1:0];
+        end
+        default: begin
+          err_set[gmmu_pkg::ERR_BAD_ADDR] = 1'b1;
+        end
+      endcase
+    end
+
+    if (err_set != '0) begin
+      err_d      = err_d | err_set;
+      err_addr_d = csr_addr_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pt_base_q   <= '0;
+      fb_base_q   <= '0;
+      fb_size_q   <= '0;
+      get_q       <= '0;
+      ie_q        <= '0;
+      arg_lo_q    <= '0;
+      arg_hi_q    <= '0;
+      cmd_valid_q <= 1'b0;
+      cmd_op_q    <= '0;
+      cmd_vpn_q   <= '0;
+      err_q       <= '0;
+      err_addr_q  <= '0;
+      rvalid_q    <= 1'b0;
+      rdata_q     <= '0;
+    end else begin
+      pt_base_q   <= pt_base_d;
+      fb_base_q   <= fb_base_d;
+      fb_size_q   <= fb_size_d;
+      get_q       <= get_d;
+      ie_q        <= ie_d;
+      arg_lo_q    <= arg_lo_d;
+      arg_hi_q    <= arg_hi_d;
+      cmd_valid_q <= cmd_valid_d;
+      cmd_op_q    <= cmd_op_d;
+      cmd_vpn_q   <= cmd_vpn_d;
+      err_q       <= err_d;
+      err_addr_q  <= err_addr_d;
+      rvalid_q    <= rvalid_d;
+      rdata_q     <= rdata_d;
+    end
+  end
+endmodule

@@ -1,0 +1,311 @@
+// Far-fault unit and fault-buffer writer (docs/microarch.md §7): far-fault MSHRs with a per-SM
+// quota, the dropped / replay / cancel registers, and the fault-entry write register.
+// C model mirror: cmodel/ff.c.
+module gmmu_ff #(
+  parameter int unsigned NumSm     = 2,
+  parameter int unsigned FfEntries = 4,
+  parameter int unsigned FfQuota   = 2,
+  localparam int unsigned FtW      = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB,
+  // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
+  localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
+  localparam int unsigned FbAddrW  = gmmu_pkg::PA_W - FbOffW,
+  localparam int unsigned FCntW    = $clog2(FfEntries + 1)
+) (
+  input  logic                            clk_i,
+  input  logic                            rst_ni,
+  input  logic [63:0]                     time_i,
+  // fault offer from the L2 MSHRs
+  input  logic                            offer_valid_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]      offer_vpn_i,
+  input  logic                            offer_write_i,
+  input  logic [NumSm-1:0]                offer_mask_i,
+  input  logic [FtW-1:0]                  offer_ft_i,
+  output logic                            blocked_o,
+  // commands (command cycle)
+  input  logic                            replay_page_i,
+  input  logic                            replay_all_i,
+  input  logic                            cancel_page_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]      cmd_vpn_i,
+  // ring registers in gmmu_csr
+  input  logic [FbAddrW-1:0]              fb_base_i,
+  input  logic [gmmu_pkg::FB_IDX_W:0]     fb_size_i,
+  input  logic [gmmu_pkg::FB_IDX_W-1:0]   get_i,
+  input  logic                            fb_size_wr_i,  // legal FB_SIZE write: PUT, OVERFLOW <- 0
+  input  logic                            ovf_clr_i,     // FB_STATUS W1C of OVERFLOW
+  output logic [gmmu_pkg::FB_IDX_W-1:0]   put_o,
+  output logic                            overflow_o,
+  output logic [FCntW-1:0]                ff_count_o,
+  // to the L1s
+  output logic [NumSm-1:0]                replay_o,
+  output logic                            cancel_valid_o,
+  output logic [gmmu_pkg::VPN_W-1:0]      cancel_vpn_o,
+  // fault-entry write port
+  output logic                            fb_wr_valid_o,
+  input  logic                            fb_wr_ready_i,
+  output logic [gmmu_pkg::PA_W-1:0]       fb_wr_addr_o,
+  output logic [255:0]                    fb_wr_data_o,
+  // events and idle contribution
+  output logic                            ev_new_o,
+  output logic                            ev_merge_o,
+  output logic                            ev_drop_o,
+  output logic                            ev_ovf_o,
+  output logic                            busy_o
+);
+  localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
+  localparam int unsigned IdxW  = gmmu_pkg::FB_IDX_W;
+  localparam int unsigned FIdxW = (FfEntries > 1) ? $clog2(FfEntries) : 1;
+  localparam int unsigned SmW   = (NumSm > 1) ? $clog2(NumSm) : 1;
+
+  // ---------------------------------------------------------------- state
+  logic [FfEntries-1:0] e_valid_q, e_valid_d;
+  logic [VpnW-1:0]      e_vpn_q [FfEntries];
+  logic [VpnW-1:0]      e_vpn_d [FfEntries];
+  logic [NumSm-1:0]     e_mask_q [FfEntries];
+  logic [NumSm-1:0]     e_mask_d [FfEntries];
+  logic [NumSm-1:0]     dropped_q, dropped_d;
+  logic [NumSm-1:0]     replay_q, replay_d;
+  logic                 cancel_valid_q, cancel_valid_d;
+  logic [VpnW-1:0]      cancel_vpn_q, cancel_vpn_d;
+  logic [IdxW-1:0]      put_q, put_d;
+  logic                 overflow_q, overflow_d;
+  // fault-entry write register; fw_data is kept as its variable fields (see docs/rtl.md)
+  logic                 fw_valid_q, fw_valid_d;
+  logic [FbAddrW-1:0]   fw_addr_q, fw_addr_d;
+  logic                 fw_set_q, fw_set_d;       // constant flag bits (REPLAYABLE, VALID)
+  logic [VpnW-1:0]      fw_vpn_q, fw_vpn_d;
+  logic [63:0]          fw_time_q, fw_time_d;
+  logic [NumSm-1:0]     fw_mask_q, fw_mask_d;
+  logic [FtW-1:0]       fw_ft_q, fw_ft_d;
+  logic [SmW-1:0]       fw_client_q, fw_client_d;
+  logic                 fw_write_q, fw_write_d;
+
+  assign put_o          = put_q;
+  assign overflow_o     = overflow_q;
+  assign replay_o       = replay_q;
+  assign cancel_valid_o = cancel_valid_q;
+  assign cancel_vpn_o   = cancel_vpn_q;
+  assign fb_wr_valid_o  = fw_valid_q;
+  assign fb_wr_addr_o   = {fw_addr_q, FbOffW'(0)};
+  assign busy_o         = fw_valid_q || cancel_valid_q || (|replay_q);
+
+  always_comb begin
+    logic [31:0] w7;
+    w7 = '0;
+    w7[gmmu_pkg::FB_F_FAULT_TYPE_LSB +: FtW] = fw_ft_q;
+    w7[gmmu_pkg::FB_F_REPLAYABLE]            = fw_set_q;
+    w7[gmmu_pkg::FB_F_CLIENT_LSB +: SmW]     = fw_client_q;
+    w7[gmmu_pkg::FB_F_ACCESS_LSB +: 4]       = !fw_set_q ? 4'd0 :
+                                               fw_write_q ? 4'(gmmu_pkg::AT_WRITE)
+                                                          : 4'(gmmu_pkg::AT_READ);
+    w7[gmmu_pkg::FB_F_VALID]                 = fw_set_q;
+    fb_wr_data_o = '0;
+    fb_wr_data_o[32*gmmu_pkg::FB_W2_VPN_LO +: 32]  = fw_vpn_q[31:0];
+    fb_wr_data_o[32*gmmu_pkg::FB_W3_VPN_HI +: 32]  = 32'(fw_vpn_q[VpnW-1:32]);
+    fb_wr_data_o[32*gmmu_pkg::FB_W4_TS_LO +: 32]   = fw_time_q[31:0];
+    fb_wr_data_o[32*gmmu_pkg::FB_W5_TS_HI +: 32]   = fw_time_q[63:32];
+    fb_wr_data_o[32*gmmu_pkg::FB_W6_SM_MASK +: 32] = 32'(fw_mask_q);
+    fb_wr_data_o[32*gmmu_pkg::FB_W7_FLAGS +: 32]   = w7;
+  end
+
+  // ---------------------------------------------------------------- offer decode (from _q)
+  logic                 merge_found, free_found, ring_off, ring_full, fw_free;
+  logic [FIdxW-1:0]     merge_idx, free_idx;
+  logic [FfEntries-1:0] vpn_match;   // assertion only
+  logic [NumSm-1:0]     quota_ok, avail;
+  logic [SmW-1:0]       client;
+  logic [FCntW-1:0]     count;
+  logic [IdxW:0]        put_inc;
+
+  always_comb begin
+    merge_found = 1'b0;
+    merge_idx   = '0;
+    free_found  = 1'b0;
+    free_idx    = '0;
+    count       = '0;
+    for (int unsigned i = 0; i < FfEntries; i++) begin
+      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_vpn_i;
+      if (e_valid_q[i]) count = count + 1'b1;
+      if (!merge_found && vpn_match[i]) begin
+        merge_found = 1'b1;
+        merge_idx   = FIdxW'(i);
+      end
+      if (!free_found && !e_valid_q[i]) begin
+        free_found = 1'b1;
+        free_idx   = FIdxW'(i);
+      end
+    end
+    // cnt[s] < FfQuota
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      int unsigned cnt;
+      cnt = 0;
+      for (int unsigned i = 0; i < FfEntries; i++) begin
+        if (e_valid_q[i] && e_mask_q[i][s]) cnt = cnt + 1;
+      end
+      quota_ok[s] = cnt < FfQuota;
+    end
+    avail  = offer_mask_i & quota_ok;
+    client = '0;
+    for (int s = NumSm - 1; s >= 0; s--) begin
+      if (avail[s]) client = SmW'(s);
+    end
+  end
+
+  assign ff_count_o = count;
+  assign put_inc    = ({1'b0, put_q} + 1'b1) & (fb_size_i - 1'b1);
+  assign ring_off   = (fb_size_i == '0);
+  assign ring_full  = (put_inc == {1'b0, get_i});
+  assign fw_free    = !fw_valid_q || fb_wr_ready_i;
+
+  // offer outcome (exactly one when offer_valid_i)
+  logic o_merge, o_drop, o_ovf, o_post;
+  always_comb begin
+    o_merge   = 1'b0;
+    o_drop    = 1'b0;
+    o_ovf     = 1'b0;
+    o_post    = 1'b0;
+    blocked_o = 1'b0;
+    if (offer_valid_i) begin
+      if (merge_found) begin
+        o_merge = 1'b1;
+      end else if (avail == '0 || !free_found) begin
+        o_drop = 1'b1;
+      end else if (ring_off || ring_full) begin
+        o_drop = 1'b1;
+        o_ovf  = 1'b1;
+      end else if (!fw_free) begin
+        blocked_o = 1'b1;
+      end else begin
+        o_post = 1'b1;
+      end
+    end
+  end
+
+  assign ev_new_o   = o_post;
+  assign ev_merge_o = o_merge;
+  assign ev_drop_o  = o_drop;
+  assign ev_ovf_o   = o_ovf;
+
+  // ---------------------------------------------------------------- next state (§7)
+  always_comb begin
+    e_valid_d      = e_valid_q;
+    e_vpn_d        = e_vpn_q;
+    e_mask_d       = e_mask_q;
+    dropped_d      = dropped_q;
+    replay_d       = '0;
+    cancel_valid_d = 1'b0;
+    cancel_vpn_d   = cancel_vpn_q;
+    put_d          = put_q;
+    overflow_d     = overflow_q;
+    fw_valid_d     = fw_valid_q && !fb_wr_ready_i;
+    fw_addr_d      = fw_addr_q;
+    fw_set_d       = fw_set_q;
+    fw_vpn_d       = fw_vpn_q;
+    fw_time_d      = fw_time_q;
+    fw_mask_d      = fw_mask_q;
+    fw_ft_d        = fw_ft_q;
+    fw_client_d    = fw_client_q;
+    fw_write_d     = fw_write_q;
+
+    // offer
+    if (o_merge) begin
+      e_mask_d[merge_idx] = e_mask_q[merge_idx] | offer_mask_i;
+    end
+    if (o_drop) dropped_d = dropped_q | offer_mask_i;
+    if (o_ovf) overflow_d = 1'b1;
+    if (o_post) begin
+      e_valid_d[free_idx] = 1'b1;
+      e_vpn_d[free_idx]   = offer_vpn_i;
+      e_mask_d[free_idx]  = avail;
+      dropped_d           = dropped_q | (offer_mask_i & ~avail);
+      fw_valid_d          = 1'b1;
+      fw_addr_d           = fb_base_i + FbAddrW'(put_q);
+      fw_set_d            = 1'b1;
+      fw_vpn_d            = offer_vpn_i;
+      fw_time_d           = time_i;
+      fw_mask_d           = avail;
+      fw_ft_d             = offer_ft_i;
+      fw_client_d         = client;
+      fw_write_d          = offer_write_i;
+      put_d               = put_inc[IdxW-1:0];
+    end
+    // commands
+    if (replay_page_i) begin
+      replay_d  = dropped_q;
+      dropped_d = '0;
+      for (int unsigned i = 0; i < FfEntries; i++) begin
+        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i) begin
+          e_valid_d[i] = 1'b0;
+          replay_d     = replay_d | e_mask_q[i];
+        end
+      end
+    end
+    if (replay_all_i) begin
+      e_valid_d = '0;
+      replay_d  = '1;
+      dropped_d = '0;
+    end
+    if (cancel_page_i) begin
+      for (int unsigned i = 0; i < FfEntries; i++) begin
+        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i) e_valid_d[i] = 1'b0;
+      end
+      cancel_valid_d = 1'b1;
+      cancel_vpn_d   = cmd_vpn_i;
+    end
+    // host CSR writes, applied after the unit's own updates
+    if (fb_size_wr_i) begin
+      put_d      = '0;
+      overflow_d = 1'b0;
+    end
+    if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e_valid_q      <= '0;
+      dropped_q      <= '0;
+      replay_q       <= '0;
+      cancel_valid_q <= 1'b0;
+      cancel_vpn_q   <= '0;
+      put_q          <= '0;
+      overflow_q     <= 1'b0;
+      fw_valid_q     <= 1'b0;
+      fw_addr_q      <= '0;
+      fw_set_q       <= 1'b0;
+      fw_vpn_q       <= '0;
+      fw_time_q      <= '0;
+      fw_mask_q      <= '0;
+      fw_ft_q        <= '0;
+      fw_client_q    <= '0;
+      fw_write_q     <= 1'b0;
+      e_vpn_q <= '{default: '0};
+      e_mask_q <= '{default: '0};
+    end else begin
+      e_valid_q      <= e_valid_d;
+      e_vpn_q        <= e_vpn_d;
+      e_mask_q       <= e_mask_d;
+      dropped_q      <= dropped_d;
+      replay_q       <= replay_d;
+      cancel_valid_q <= cancel_valid_d;
+      cancel_vpn_q   <= cancel_vpn_d;
+      put_q          <= put_d;
+      overflow_q     <= overflow_d;
+      fw_valid_q     <= fw_valid_d;
+      fw_addr_q      <= fw_addr_d;
+      fw_set_q       <= fw_set_d;
+      fw_vpn_q       <= fw_vpn_d;
+      fw_time_q      <= fw_time_d;
+      fw_mask_q      <= fw_mask_d;
+      fw_ft_q        <= fw_ft_d;
+      fw_client_q    <= fw_client_d;
+      fw_write_q     <= fw_write_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- assertions (§11)
+`ifndef SYNTHESIS
+  // at most one valid far-fault entry per vpn
+  a_one_entry_per_vpn: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    offer_valid_i |-> $onehot0(vpn_match));
+`endif
+endmodule

@@ -1,0 +1,605 @@
+// Shared L2 TLB (docs/microarch.md §5): round-robin arbiter over the L1s, Lat-stage lookup
+// pipeline, set-associative base array + fully associative large array (tree PLRU), MSHRs that
+// hand walks to the PTW and faults to the far-fault unit, and the registered response bus rsp_q.
+// C model mirror: cmodel/l2_tlb.c.
+module gmmu_l2_tlb #(
+  parameter int unsigned NumSm          = 2,
+  parameter int unsigned L2Sets         = 4,
+  parameter int unsigned L2Ways         = 2,
+  parameter int unsigned L2LargeEntries = 2,
+  parameter int unsigned L2Latency      = 3,
+  parameter int unsigned L2MshrEntries  = 4,
+  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
+  // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
+  localparam int unsigned FtW   = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB
+) (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  // L1 requests (combinational from the L1s' _q) and one-hot grant
+  input  logic [NumSm-1:0]                  l1_req_valid_i,
+  input  logic [NumSm*gmmu_pkg::VPN_W-1:0]  l1_req_vpn_i,
+  input  logic [NumSm-1:0]                  l1_req_write_i,
+  output logic [NumSm-1:0]                  l1_gnt_o,
+  // response register rsp_q
+  output logic                              rsp_valid_o,
+  output logic [NumSm-1:0]                  rsp_mask_o,
+  output logic [gmmu_pkg::VPN_W-1:0]        rsp_vpn_o,
+  output logic                              rsp_write_o,
+  output logic                              rsp_nack_o,
+  output logic [gmmu_pkg::PPN_W-1:0]        rsp_ppn_o,
+  output logic                              rsp_large_o,
+  output logic                              rsp_w_o,
+  output logic                              rsp_nocache_o,
+  // walk request to the PTW (lowest NEED_WALK entry) and whether a walker takes it
+  output logic                              walk_valid_o,
+  output logic [gmmu_pkg::VPN_W-1:0]        walk_vpn_o,
+  output logic                              walk_write_o,
+  output logic [MIdxW-1:0]                  walk_mshr_o,
+  input  logic                              walk_ready_i,
+  // walk completion from the PTW
+  input  logic                              cpl_valid_i,
+  input  logic [MIdxW-1:0]                  cpl_mshr_i,
+  input  logic                              cpl_fault_i,
+  input  logic [gmmu_pkg::PPN_W-1:0]        cpl_ppn_i,
+  input  logic                              cpl_large_i,
+  input  logic                              cpl_w_i,
+  input  logic                              cpl_nocache_i,
+  input  logic [FtW-1:0]                    cpl_ft_i,
+  // fault offer to the far-fault unit
+  output logic                              ff_valid_o,
+  output logic [gmmu_pkg::VPN_W-1:0]        ff_vpn_o,
+  output logic                              ff_write_o,
+  output logic [NumSm-1:0]                  ff_mask_o,
+  output logic [FtW-1:0]                    ff_ft_o,
+  input  logic                              ff_blocked_i,
+  // command cycle
+  input  logic                              cmd_cycle_i,
+  input  logic                              flush_all_i,
+  input  logic                              flush_page_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]        cmd_vpn_i,
+  // events and idle contribution
+  output logic                              ev_hit_o,
+  output logic                              ev_miss_o,
+  output logic                              busy_o
+);
+  localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
+  localparam int unsigned PpnW   = gmmu_pkg::PPN_W;
+  localparam int unsigned RegW   = gmmu_pkg::LVPN_W;
+  localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
+  localparam int unsigned Lat    = L2Latency;
+  localparam int unsigned BEnt   = L2Sets * L2Ways;
+  localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
+  localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
+  localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
+  localparam int unsigned LIdxW  = (L2LargeEntries > 1) ? $clog2(L2LargeEntries) : 1;
+  localparam int unsigned BPlW   = (L2Ways > 1) ? L2Ways - 1 : 1;
+  localparam int unsigned LPlW   = (L2LargeEntries > 1) ? L2LargeEntries - 1 : 1;
+  localparam int unsigned BIdxW  = (BEnt > 1) ? $clog2(BEnt) : 1;
+
+  typedef enum logic [1:0] {
+    MshrFree     = 2'd0,
+    MshrNeedWalk = 2'd1,
+    MshrWalking  = 2'd2,
+    MshrResp     = 2'd3
+  } mshr_state_e;
+
+  // ---------------------------------------------------------------- state
+  // base array, entry (set, way) at index set*L2Ways + way
+  logic [BEnt-1:0]           b_valid_q, b_valid_d;
+  logic [VpnW-1:0]           b_vpn_q [BEnt];
+  logic [VpnW-1:0]           b_vpn_d [BEnt];
+  logic [PpnW-1:0]           b_ppn_q [BEnt];
+  logic [PpnW-1:0]           b_ppn_d [BEnt];
+  logic [BEnt-1:0]           b_w_q, b_w_d;
+  logic [BPlW-1:0]           b_plru_q [L2Sets];
+  logic [BPlW-1:0]           b_plru_d [L2Sets];
+  // large array
+  logic [L2LargeEntries-1:0] l_valid_q, l_valid_d;
+  logic [RegW-1:0]           l_region_q [L2LargeEntries];
+  logic [RegW-1:0]           l_region_d [L2LargeEntries];
+  logic [RegW-1:0]           l_lppn_q [L2LargeEntries];
+  logic [RegW-1:0]           l_lppn_d [L2LargeEntries];
+  logic [L2LargeEntries-1:0] l_w_q, l_w_d;
+  logic [LPlW-1:0]           l_plru_q, l_plru_d;
+  // pipeline, index k-1 = stage k (index Lat-1 = last stage)
+  logic [Lat-1:0]            pv_q, pv_d;
+  logic [SmW-1:0]            psm_q [Lat];
+  logic [SmW-1:0]            psm_d [Lat];
+  logic [VpnW-1:0]           pvpn_q [Lat];
+  logic [VpnW-1:0]           pvpn_d [Lat];
+  logic [Lat-1:0]            pwrite_q, pwrite_d;
+  logic [SmW-1:0]            rr_q, rr_d;
+  // MSHRs
+  mshr_state_e               m_state_q [L2MshrEntries];
+  mshr_state_e               m_state_d [L2MshrEntries];
+  logic [VpnW-1:0]           m_vpn_q [L2MshrEntries];
+  logic [VpnW-1:0]           m_vpn_d [L2MshrEntries];
+  logic [L2MshrEntries-1:0]  m_write_q, m_write_d;
+  logic [NumSm-1:0]          m_mask_q [L2MshrEntries];
+  logic [NumSm-1:0]          m_mask_d [L2MshrEntries];
+  logic [L2MshrEntries-1:0]  m_fault_q, m_fault_d;  // result kind: 1 = FAULT, 0 = OK
+  logic [PpnW-1:0]           m_ppn_q [L2MshrEntries];
+  logic [PpnW-1:0]           m_ppn_d [L2MshrEntries];
+  logic [L2MshrEntries-1:0]  m_large_q, m_large_d;
+  logic [L2MshrEntries-1:0]  m_w_q, m_w_d;
+  logic [L2MshrEntries-1:0]  m_nocache_q, m_nocache_d;
+  logic [FtW-1:0]            m_ft_q [L2MshrEntries];
+  logic [FtW-1:0]            m_ft_d [L2MshrEntries];
+  // response register
+  logic                      rsp_valid_q, rsp_valid_d;
+  logic [NumSm-1:0]          rsp_mask_q, rsp_mask_d;
+  logic [VpnW-1:0]           rsp_vpn_q, rsp_vpn_d;
+  logic                      rsp_write_q, rsp_write_d;
+  logic                      rsp_nack_q, rsp_nack_d;
+  logic [PpnW-1:0]           rsp_ppn_q, rsp_ppn_d;
+  logic                      rsp_large_q, rsp_large_d;
+  logic                      rsp_w_q, rsp_w_d;
+  logic                      rsp_nocache_q, rsp_nocache_d;
+
+  assign rsp_valid_o   = rsp_valid_q;
+  assign rsp_mask_o    = rsp_mask_q;
+  assign rsp_vpn_o     = rsp_vpn_q;
+  assign rsp_write_o   = rsp_write_q;
+  assign rsp_nack_o    = rsp_nack_q;
+  assign rsp_ppn_o     = rsp_ppn_q;
+  assign rsp_large_o   = rsp_large_q;
+  assign rsp_w_o       = rsp_w_q;
+  assign rsp_nocache_o = rsp_nocache_q;
+
+  // ---------------------------------------------------------------- last stage lookup (§5.1)
+  logic             ls_valid;
+  logic [VpnW-1:0]  ls_vpn;
+  logic             ls_write;
+  logic [SmW-1:0]   ls_sm;
+  logic [SetW-1:0]  ls_set;
+  logic             bhit, lhit, hit, miss;
+  logic [WayW-1:0]  bway;
+  logic [LIdxW-1:0] lway;
+  logic [L2Ways-1:0]         btag_match;  // assertion only
+  logic [L2LargeEntries-1:0] ltag_match;  // assertion only
+
+  assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
+  assign ls_vpn   = pvpn_q[Lat-1];
+  assign ls_write = pwrite_q[Lat-1];
+  assign ls_sm    = psm_q[Lat-1];
+  assign ls_set   = (L2Sets > 1) ? ls_vpn[SetW-1:0] : '0;
+
+  always_comb begin
+    logic [BIdxW-1:0] e;
+    e          = '0;
+    bhit       = 1'b0;
+    bway       = '0;
+    lhit       = 1'b0;
+    lway       = '0;
+    btag_match = '0;
+    ltag_match = '0;
+    for (int unsigned w = 0; w < L2Ways; w++) begin
+      e             = BIdxW'(int'(ls_set) * L2Ways + w);
+      btag_match[w] = b_valid_q[e] && b_vpn_q[e] == ls_vpn;
+      if (!bhit && btag_match[w] && (!ls_write || b_w_q[e])) begin
+        bhit = 1'b1;
+        bway = WayW'(w);
+      end
+    end
+    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
+      ltag_match[i] = l_valid_q[i] && l_region_q[i] == ls_vpn[VpnW-1:OffW];
+      if (!lhit && ltag_match[i] && (!ls_write || l_w_q[i])) begin
+        lhit = 1'b1;
+        lway = LIdxW'(i);
+      end
+    end
+  end
+
+  assign hit  = ls_valid && (bhit || lhit);
+  assign miss = ls_valid && !bhit && !lhit;
+
+  // ---------------------------------------------------------------- MSHR selection (from _q)
+  logic             merge_found, free_found, resp_found, nw_found, stall;
+  logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
+
+  always_comb begin
+    merge_found = 1'b0;
+    merge_idx   = '0;
+    free_found  = 1'b0;
+    free_idx    = '0;
+    resp_found  = 1'b0;
+    resp_idx    = '0;
+    nw_found    = 1'b0;
+    nw_idx      = '0;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      if (!merge_found && m_state_q[i] inside {MshrNeedWalk, MshrWalking} &&
+          m_vpn_q[i] == ls_vpn && m_write_q[i] == ls_write) begin
+        merge_found = 1'b1;
+        merge_idx   = MIdxW'(i);
+      end
+      if (!free_found && m_state_q[i] == MshrFree) begin
+        free_found = 1'b1;
+        free_idx   = MIdxW'(i);
+      end
+      if (!resp_found && m_state_q[i] == MshrResp) begin
+        resp_found = 1'b1;
+        resp_idx   = MIdxW'(i);
+      end
+      if (!nw_found && m_state_q[i] == MshrNeedWalk) begin
+        nw_found = 1'b1;
+        nw_idx   = MIdxW'(i);
+      end
+    end
+  end
+
+  assign stall     = miss && !merge_found && !free_found;
+  assign ev_hit_o  = hit;
+  assign ev_miss_o = miss && !stall;
+
+  assign walk_valid_o = nw_found;
+  assign walk_vpn_o   = nw_found ? m_vpn_q[nw_idx] : '0;
+  assign walk_write_o = nw_found && m_write_q[nw_idx];
+  assign walk_mshr_o  = nw_idx;
+
+  // response selection candidate (§5.3 step 1)
+  logic resp_sel;
+  assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
+  assign ff_valid_o = resp_sel && m_fault_q[resp_idx];
+  assign ff_vpn_o   = ff_valid_o ? m_vpn_q[resp_idx] : '0;
+  assign ff_write_o = ff_valid_o && m_write_q[resp_idx];
+  assign ff_mask_o  = ff_valid_o ? m_mask_q[resp_idx] : '0;
+  assign ff_ft_o    = ff_valid_o ? m_ft_q[resp_idx] : '0;
+
+  // ---------------------------------------------------------------- arbitration (§5.2)
+  logic           advance, gnt_found;
+  logic [SmW-1:0] gnt_idx;
+
+  assign advance = !cmd_cycle_i && !stall;
+
+  always_comb begin
+    int unsigned sm;
+    sm        = 0;
+    gnt_found = 1'b0;
+    gnt_idx   = '0;
+    for (int unsigned i = 0; i < NumSm; i++) begin
+      sm = int'(rr_q) + i;
+      if (sm >= NumSm) sm = sm - NumSm;
+      if (!gnt_found && l1_req_valid_i[sm]) begin
+        gnt_found = 1'b1;
+        gnt_idx   = SmW'(sm);
+      end
+    end
+    l1_gnt_o = '0;
+    if (advance && gnt_found) l1_gnt_o[gnt_idx] = 1'b1;
+  end
+
+  // ---------------------------------------------------------------- fill choice (§1.1, on _q)
+  logic             fill_b, fill_l;
+  logic [VpnW-1:0]  fill_vpn;
+  logic [SetW-1:0]  fill_set;
+  logic [WayW-1:0]  b_fill_way, b_victim;
+  logic [LIdxW-1:0] l_fill_idx, l_victim;
+
+  assign fill_vpn = m_vpn_q[cpl_mshr_i];
+  assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
+  assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
+  assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
+
+  always_comb begin
+    logic same, inval;
+    logic [WayW-1:0] same_way, inval_way;
+    logic [BIdxW-1:0] e;
+    e         = '0;
+    same      = 1'b0;
+    inval     = 1'b0;
+    same_way  = '0;
+    inval_way = '0;
+    for (int unsigned w = 0; w < L2Ways; w++) begin
+      e = BIdxW'(int'(fill_set) * L2Ways + w);
+      if (!same && b_valid_q[e] && b_vpn_q[e] == fill_vpn) begin
+        same     = 1'b1;
+        same_way = WayW'(w);
+      end
+      if (!inval && !b_valid_q[e]) begin
+        inval     = 1'b1;
+        inval_way = WayW'(w);
+      end
+    end
+    b_fill_way = same ? same_way : (inval ? inval_way : b_victim);
+  end
+
+  always_comb begin
+    logic same, inval;
+    logic [LIdxW-1:0] same_idx, inval_idx;
+    same      = 1'b0;
+    inval     = 1'b0;
+    same_idx  = '0;
+    inval_idx = '0;
+    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
+      if (!same && l_valid_q[i] && l_region_q[i] == fill_vpn[VpnW-1:OffW]) begin
+        same     = 1'b1;
+        same_idx = LIdxW'(i);
+      end
+      if (!inval && !l_valid_q[i]) begin
+        inval     = 1'b1;
+        inval_idx = LIdxW'(i);
+      end
+    end
+    l_fill_idx = same ? same_idx : (inval ? inval_idx : l_victim);
+  end
+
+  // ---------------------------------------------------------------- PLRU (step 5)
+  // base: hit touch on the looked-up set, then the fill touch on the fill set
+  logic [BPlW-1:0] b_hit_pl, b_fill_pl_in, b_fill_pl;
+  logic [LPlW-1:0] l_hit_pl;
+  logic [WayW-1:0] unused_bv0, unused_bv1;
+  logic [LIdxW-1:0] unused_lv1;
+
+  gmmu_plru #(.N(L2Ways)) u_b_hit_plru (
+    .state_i  (b_plru_q[ls_set]),
+    .touch_i  (hit && bhit),
+    .way_i    (bway),
+    .victim_o (unused_bv0),
+    .state_o  (b_hit_pl)
+  );
+  assign b_fill_pl_in = (hit && bhit && ls_set == fill_set) ? b_hit_pl : b_plru_q[fill_set];
+  gmmu_plru #(.N(L2Ways)) u_b_fill_plru (
+    .state_i  (b_fill_pl_in),
+    .touch_i  (fill_b),
+    .way_i    (b_fill_way),
+    .victim_o (unused_bv1),
+    .state_o  (b_fill_pl)
+  );
+  logic [BPlW-1:0] unused_bpl;
+  gmmu_plru #(.N(L2Ways)) u_b_victim_plru (
+    .state_i  (b_plru_q[fill_set]),
+    .touch_i  (1'b0),
+    .way_i    ('0),
+    .victim_o (b_victim),
+    .state_o  (unused_bpl)
+  );
+  gmmu_plru #(.N(L2LargeEntries)) u_l_hit_plru (
+    .state_i  (l_plru_q),
+    .touch_i  (hit && !bhit && lhit),
+    .way_i    (lway),
+    .victim_o (l_victim),
+    .state_o  (l_hit_pl)
+  );
+  gmmu_plru #(.N(L2LargeEntries)) u_l_fill_plru (
+    .state_i  (l_hit_pl),
+    .touch_i  (fill_l),
+    .way_i    (l_fill_idx),
+    .victim_o (unused_lv1),
+    .state_o  (l_plru_d)
+  );
+
+  always_comb begin
+    b_plru_d = b_plru_q;
+    if (hit && bhit) b_plru_d[ls_set] = b_hit_pl;
+    if (fill_b) b_plru_d[fill_set] = b_fill_pl;
+  end
+
+  // ---------------------------------------------------------------- next state (§5.3, in order)
+  always_comb begin
+    b_valid_d  = b_valid_q;
+    b_vpn_d    = b_vpn_q;
+    b_ppn_d    = b_ppn_q;
+    b_w_d      = b_w_q;
+    l_valid_d  = l_valid_q;
+    l_region_d = l_region_q;
+    l_lppn_d   = l_lppn_q;
+    l_w_d      = l_w_q;
+    m_state_d  = m_state_q;
+    m_vpn_d    = m_vpn_q;
+    m_write_d  = m_write_q;
+    m_mask_d   = m_mask_q;
+    m_fault_d  = m_fault_q;
+    m_ppn_d    = m_ppn_q;
+    m_large_d  = m_large_q;
+    m_w_d      = m_w_q;
+    m_nocache_d = m_nocache_q;
+    m_ft_d     = m_ft_q;
+    rsp_valid_d   = 1'b0;
+    rsp_mask_d    = '0;
+    rsp_vpn_d     = '0;
+    rsp_write_d   = 1'b0;
+    rsp_nack_d    = 1'b0;
+    rsp_ppn_d     = '0;
+    rsp_large_d   = 1'b0;
+    rsp_w_d       = 1'b0;
+    rsp_nocache_d = 1'b0;
+
+    // last-stage hit response (has priority on the response bus)
+    if (hit) begin
+      rsp_valid_d = 1'b1;
+      rsp_mask_d  = NumSm'(1) << ls_sm;
+      rsp_vpn_d   = ls_vpn;
+      rsp_write_d = ls_write;
+      if (bhit) begin
+        rsp_ppn_d = b_ppn_q[int'(ls_set) * L2Ways + int'(bway)];
+        rsp_w_d   = b_w_q[int'(ls_set) * L2Ways + int'(bway)];
+      end else begin
+        rsp_ppn_d   = {l_lppn_q[lway], OffW'(0)};
+        rsp_large_d = 1'b1;
+        rsp_w_d     = l_w_q[lway];
+      end
+    end
+    // 1. response selection
+    if (resp_sel && !(m_fault_q[resp_idx] && ff_blocked_i)) begin
+      rsp_valid_d = 1'b1;
+      rsp_mask_d  = m_mask_q[resp_idx];
+      rsp_vpn_d   = m_vpn_q[resp_idx];
+      rsp_write_d = m_write_q[resp_idx];
+      if (m_fault_q[resp_idx]) begin
+        rsp_nack_d = 1'b1;
+      end else begin
+        rsp_ppn_d     = m_ppn_q[resp_idx];
+        rsp_large_d   = m_large_q[resp_idx];
+        rsp_w_d       = m_w_q[resp_idx];
+        rsp_nocache_d = m_nocache_q[resp_idx];
+      end
+      m_state_d[resp_idx] = MshrFree;
+    end
+    // 2. walker completion (+ fill)
+    if (cpl_valid_i) begin
+      m_state_d[cpl_mshr_i]   = MshrResp;
+      m_fault_d[cpl_mshr_i]   = cpl_fault_i;
+      m_ppn_d[cpl_mshr_i]     = cpl_ppn_i;
+      m_large_d[cpl_mshr_i]   = cpl_large_i;
+      m_w_d[cpl_mshr_i]       = cpl_w_i;
+      m_nocache_d[cpl_mshr_i] = cpl_nocache_i;
+      m_ft_d[cpl_mshr_i]      = cpl_ft_i;
+    end
+    if (fill_b) begin
+      b_valid_d[int'(fill_set) * L2Ways + int'(b_fill_way)] = 1'b1;
+      b_vpn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = fill_vpn;
+      b_ppn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = cpl_ppn_i;
+      b_w_d[int'(fill_set) * L2Ways + int'(b_fill_way)]     = cpl_w_i;
+    end
+    if (fill_l) begin
+      l_valid_d[l_fill_idx]  = 1'b1;
+      l_region_d[l_fill_idx] = fill_vpn[VpnW-1:OffW];
+      l_lppn_d[l_fill_idx]   = cpl_ppn_i[PpnW-1:OffW];
+      l_w_d[l_fill_idx]      = cpl_w_i;
+    end
+    // 3. walker assignment
+    if (nw_found && walk_ready_i) m_state_d[nw_idx] = MshrWalking;
+    // 4. merge / allocate
+    if (miss) begin
+      if (merge_found) begin
+        m_mask_d[merge_idx] = m_mask_d[merge_idx] | (NumSm'(1) << ls_sm);
+      end else if (free_found) begin
+        m_state_d[free_idx] = MshrNeedWalk;
+        m_vpn_d[free_idx]   = ls_vpn;
+        m_write_d[free_idx] = ls_write;
+        m_mask_d[free_idx]  = NumSm'(1) << ls_sm;
+      end
+    end
+    // 6. flush, applied to the _d values above
+    if (flush_all_i || flush_page_i) begin
+      for (int unsigned i = 0; i < BEnt; i++) begin
+        if (flush_all_i || b_vpn_d[i] == cmd_vpn_i) b_valid_d[i] = 1'b0;
+      end
+      for (int unsigned i = 0; i < L2LargeEntries; i++) begin
+        if (flush_all_i || l_region_d[i] == cmd_vpn_i[VpnW-1:OffW]) l_valid_d[i] = 1'b0;
+      end
+      for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+        if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
+            (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW])) begin
+          m_state_d[i] = MshrNeedWalk;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- pipeline advance (§5.2)
+  always_comb begin
+    pv_d     = pv_q;
+    psm_d    = psm_q;
+    pvpn_d   = pvpn_q;
+    pwrite_d = pwrite_q;
+    rr_d     = rr_q;
+    if (advance) begin
+      for (int unsigned k = Lat - 1; k >= 1; k--) begin
+        pv_d[k]     = pv_q[k-1];
+        psm_d[k]    = psm_q[k-1];
+        pvpn_d[k]   = pvpn_q[k-1];
+        pwrite_d[k] = pwrite_q[k-1];
+      end
+      // stage 1 takes the granted request, or becomes invalid (fields 0)
+      pv_d[0]     = gnt_found;
+      psm_d[0]    = gnt_found ? gnt_idx : '0;
+      pvpn_d[0]   = gnt_found ? l1_req_vpn_i[int'(gnt_idx)*VpnW +: VpnW] : '0;
+      pwrite_d[0] = gnt_found && l1_req_write_i[gnt_idx];
+      if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
+    end
+  end
+
+  logic busy_mshr;
+  always_comb begin
+    busy_mshr = 1'b0;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      if (m_state_q[i] != MshrFree) busy_mshr = 1'b1;
+    end
+  end
+  assign busy_o = busy_mshr || rsp_valid_q || (|pv_q);
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_valid_q     <= '0;
+      b_w_q         <= '0;
+      l_valid_q     <= '0;
+      l_w_q         <= '0;
+      l_plru_q      <= '0;
+      pv_q          <= '0;
+      pwrite_q      <= '0;
+      rr_q          <= '0;
+      m_write_q     <= '0;
+      m_fault_q     <= '0;
+      m_large_q     <= '0;
+      m_w_q         <= '0;
+      m_nocache_q   <= '0;
+      rsp_valid_q   <= 1'b0;
+      rsp_mask_q    <= '0;
+      rsp_vpn_q     <= '0;
+      rsp_write_q   <= 1'b0;
+      rsp_nack_q    <= 1'b0;
+      rsp_ppn_q     <= '0;
+      rsp_large_q   <= 1'b0;
+      rsp_w_q       <= 1'b0;
+      rsp_nocache_q <= 1'b0;
+      b_vpn_q <= '{default: '0};
+      b_ppn_q <= '{default: '0};
+      b_plru_q <= '{default: '0};
+      l_region_q <= '{default: '0};
+      l_lppn_q <= '{default: '0};
+      psm_q <= '{default: '0};
+      pvpn_q <= '{default: '0};
+      m_state_q <= '{default: MshrFree};
+      m_vpn_q <= '{default: '0};
+      m_mask_q <= '{default: '0};
+      m_ppn_q <= '{default: '0};
+      m_ft_q <= '{default: '0};
+    end else begin
+      b_valid_q     <= b_valid_d;
+      b_vpn_q       <= b_vpn_d;
+      b_ppn_q       <= b_ppn_d;
+      b_w_q         <= b_w_d;
+      b_plru_q      <= b_plru_d;
+      l_valid_q     <= l_valid_d;
+      l_region_q    <= l_region_d;
+      l_lppn_q      <= l_lppn_d;
+      l_w_q         <= l_w_d;
+      l_plru_q      <= l_plru_d;
+      pv_q          <= pv_d;
+      psm_q         <= psm_d;
+      pvpn_q        <= pvpn_d;
+      pwrite_q      <= pwrite_d;
+      rr_q          <= rr_d;
+      m_state_q     <= m_state_d;
+      m_vpn_q       <= m_vpn_d;
+      m_write_q     <= m_write_d;
+      m_mask_q      <= m_mask_d;
+      m_fault_q     <= m_fault_d;
+      m_ppn_q       <= m_ppn_d;
+      m_large_q     <= m_large_d;
+      m_w_q         <= m_w_d;
+      m_nocache_q   <= m_nocache_d;
+      m_ft_q        <= m_ft_d;
+      rsp_valid_q   <= rsp_valid_d;
+      rsp_mask_q    <= rsp_mask_d;
+      rsp_vpn_q     <= rsp_vpn_d;
+      rsp_write_q   <= rsp_write_d;
+      rsp_nack_q    <= rsp_nack_d;
+      rsp_ppn_q     <= rsp_ppn_d;
+      rsp_large_q   <= rsp_large_d;
+      rsp_w_q       <= rsp_w_d;
+      rsp_nocache_q <= rsp_nocache_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- assertions (§11)
+`ifndef SYNTHESIS
+  a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
+  a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    ls_valid |-> ($onehot0(btag_match) && $onehot0(ltag_match)));
+  a_cpl_walking: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    cpl_valid_i |-> (m_state_q[cpl_mshr_i] == MshrWalking));
+`endif
+endmodule

@@ -1,0 +1,343 @@
+// GMMU top level (docs/microarch.md §2): per-SM L1 TLBs, shared L2 TLB, page-table walkers,
+// far-fault unit / fault-buffer writer and CSR block. Every output is a function of registers.
+// C model mirror: cmodel/gmmu.c.
+module gmmu_top #(
+  parameter int unsigned NumSm          = 2,
+  parameter int unsigned NumPorts       = 2,
+  parameter int unsigned L1Entries      = 8,
+  parameter int unsigned L1LargeEntries = 2,
+  parameter int unsigned L1ReqEntries   = 4,
+  parameter int unsigned L2Sets         = 4,
+  parameter int unsigned L2Ways         = 2,
+  parameter int unsigned L2LargeEntries = 2,
+  parameter int unsigned L2Latency      = 3,
+  parameter int unsigned L2MshrEntries  = 4,
+  parameter int unsigned NumWalkers     = 2,
+  parameter int unsigned FfEntries      = 4,
+  parameter int unsigned FfQuota        = 2
+) (
+  input  logic                                            clk_i,
+  input  logic                                            rst_ni,
+  input  logic [63:0]                                     time_i,
+  // SM translation requests / responses
+  input  logic [NumSm*NumPorts-1:0]                       req_valid_i,
+  input  logic [NumSm*NumPorts*gmmu_pkg::VPN_W-1:0]       req_vpn_i,
+  input  logic [NumSm*NumPorts-1:0]                       req_write_i,
+  input  logic [NumSm*NumPorts*gmmu_pkg::REQ_ID_W-1:0]    req_id_i,
+  output logic [NumSm-1:0]                                req_ready_o,
+  output logic [NumSm*NumPorts-1:0]                       hit_valid_o,
+  output logic [NumSm*NumPorts*gmmu_pkg::REQ_ID_W-1:0]    hit_id_o,
+  output logic [NumSm*NumPorts*gmmu_pkg::PPN_W-1:0]       hit_ppn_o,
+  output logic [NumSm-1:0]                                miss_valid_o,
+  output logic [NumSm*gmmu_pkg::REQ_ID_W-1:0]             miss_id_o,
+  output logic [NumSm*gmmu_pkg::PPN_W-1:0]                miss_ppn_o,
+  output logic [NumSm-1:0]                                miss_fatal_o,
+  // PTE memory port
+  output logic                                            mem_req_valid_o,
+  input  logic                                            mem_req_ready_i,
+  output logic [gmmu_pkg::PA_W-1:0]                       mem_req_addr_o,
+  output logic [gmmu_pkg::MEM_ID_W-1:0]                   mem_req_id_o,
+  input  logic                                            mem_rsp_valid_i,
+  input  logic [gmmu_pkg::MEM_ID_W-1:0]                   mem_rsp_id_i,
+  input  logic [63:0]                                     mem_rsp_data_i,
+  // fault-buffer write port
+  output logic                                            fb_wr_valid_o,
+  input  logic                                            fb_wr_ready_i,
+  output logic [gmmu_pkg::PA_W-1:0]                       fb_wr_addr_o,
+  output logic [255:0]                                    fb_wr_data_o,
+  // CSR port
+  input  logic                                            csr_valid_i,
+  input  logic                                            csr_write_i,
+  input  logic [gmmu_pkg::CSR_ADDR_W-1:0]                 csr_addr_i,
+  input  logic [31:0]                                     csr_wdata_i,
+  output logic                                            csr_rvalid_o,
+  output logic [31:0]                                     csr_rdata_o,
+  output logic                                            irq_o,
+  output logic                                            idle_o,
+  output logic [gmmu_pkg::EV_W-1:0]                       ev_o
+);
+  localparam int unsigned VpnW    = gmmu_pkg::VPN_W;
+  localparam int unsigned PpnW    = gmmu_pkg::PPN_W;
+  localparam int unsigned IdW     = gmmu_pkg::REQ_ID_W;
+  localparam int unsigned P       = NumPorts;
+  localparam int unsigned MIdxW   = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1;
+  localparam int unsigned FtW     = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB;
+  localparam int unsigned FbAddrW = gmmu_pkg::PA_W - $clog2(gmmu_pkg::FB_ENTRY_BYTES);
+  localparam int unsigned FCntW   = $clog2(FfEntries + 1);
+  localparam int unsigned IdxW    = gmmu_pkg::FB_IDX_W;
+
+  // ---------------------------------------------------------------- CSR block
+  logic [PpnW-1:0]    pt_base;
+  logic [FbAddrW-1:0] fb_base;
+  logic [IdxW:0]      fb_size;
+  logic [IdxW-1:0]    fb_get, fb_put;
+  logic               fb_size_wr, ovf_clr, overflow;
+  logic [FCntW-1:0]   ff_count;
+  logic               cmd_cycle, flush_all, flush_page, replay_page, replay_all, cancel_page;
+  logic [VpnW-1:0]    cmd_vpn;
+  logic               csr_busy;
+
+  gmmu_csr #(
+    .NumSm      (NumSm),
+    .NumPorts   (NumPorts),
+    .NumWalkers (NumWalkers),
+    .FfEntries  (FfEntries),
+    .FfQuota    (FfQuota)
+  ) u_csr (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .csr_valid_i   (csr_valid_i),
+    .csr_write_i   (csr_write_i),
+    .csr_addr_i    (csr_addr_i),
+    .csr_wdata_i   (csr_wdata_i),
+    .csr_rvalid_o  (csr_rvalid_o),
+    .csr_rdata_o   (csr_rdata_o),
+    .irq_o         (irq_o),
+    .put_i         (fb_put),
+    .overflow_i    (overflow),
+    .ff_count_i    (ff_count),
+    .pt_base_o     (pt_base),
+    .fb_base_o     (fb_base),
+    .fb_size_o     (fb_size),
+    .get_o         (fb_get),
+    .fb_size_wr_o  (fb_size_wr),
+    .ovf_clr_o     (ovf_clr),
+    .cmd_cycle_o   (cmd_cycle),
+    .cmd_vpn_o     (cmd_vpn),
+    .flush_all_o   (flush_all),
+    .flush_page_o  (flush_page),
+    .replay_page_o (replay_page),
+    .replay_all_o  (replay_all),
+    .cancel_page_o (cancel_page),
+    .busy_o        (csr_busy)
+  );
+
+  // ---------------------------------------------------------------- L2 response bus, far-fault outputs
+  logic              rsp_valid, rsp_write, rsp_nack, rsp_large, rsp_w, rsp_nocache;
+  logic [NumSm-1:0]  rsp_mask;
+  logic [VpnW-1:0]   rsp_vpn;
+  logic [PpnW-1:0]   rsp_ppn;
+  logic [NumSm-1:0]  replay;
+  logic              cancel_valid;
+  logic [VpnW-1:0]   cancel_vpn;
+
+  // ---------------------------------------------------------------- L1 TLBs
+  logic [NumSm-1:0]      l1_req_valid, l1_req_write, l1_gnt, l1_busy;
+  logic [NumSm*VpnW-1:0] l1_req_vpn;
+
+  for (genvar s = 0; s < NumSm; s++) begin : g_l1
+    gmmu_l1_tlb #(
+      .NumPorts       (NumPorts),
+      .L1Entries      (L1Entries),
+      .L1LargeEntries (L1LargeEntries),
+      .L1ReqEntries   (L1ReqEntries)
+    ) u_l1 (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .req_valid_i    (req_valid_i[s*P +: P]),
+      .req_vpn_i      (req_vpn_i[s*P*VpnW +: P*VpnW]),
+      .req_write_i    (req_write_i[s*P +: P]),
+      .req_id_i       (req_id_i[s*P*IdW +: P*IdW]),
+      .req_ready_o    (req_ready_o[s]),
+      .hit_valid_o    (hit_valid_o[s*P +: P]),
+      .hit_id_o       (hit_id_o[s*P*IdW +: P*IdW]),
+      .hit_ppn_o      (hit_ppn_o[s*P*PpnW +: P*PpnW]),
+      .miss_valid_o   (miss_valid_o[s]),
+      .miss_id_o      (miss_id_o[s*IdW +: IdW]),
+      .miss_ppn_o     (miss_ppn_o[s*PpnW +: PpnW]),
+      .miss_fatal_o   (miss_fatal_o[s]),
+      .l2_req_valid_o (l1_req_valid[s]),
+      .l2_req_vpn_o   (l1_req_vpn[s*VpnW +: VpnW]),
+      .l2_req_write_o (l1_req_write[s]),
+      .l2_gnt_i       (l1_gnt[s]),
+      .rsp_valid_i    (rsp_valid && rsp_mask[s]),
+      .rsp_nack_i     (rsp_nack),
+      .rsp_vpn_i      (rsp_vpn),
+      .rsp_write_i    (rsp_write),
+      .rsp_ppn_i      (rsp_ppn),
+      .rsp_large_i    (rsp_large),
+      .rsp_w_i        (rsp_w),
+      .rsp_nocache_i  (rsp_nocache),
+      .replay_i       (replay[s]),
+      .cancel_valid_i (cancel_valid),
+      .cancel_vpn_i   (cancel_vpn),
+      .cmd_cycle_i    (cmd_cycle),
+      .flush_all_i    (flush_all),
+      .flush_page_i   (flush_page),
+      .cmd_vpn_i      (cmd_vpn),
+      .busy_o         (l1_busy[s])
+    );
+  end
+
+  // ---------------------------------------------------------------- L2 TLB
+  logic             walk_valid, walk_write, walk_ready;
+  logic [VpnW-1:0]  walk_vpn;
+  logic [MIdxW-1:0] walk_mshr;
+  logic             cpl_valid, cpl_fault, cpl_large, cpl_w, cpl_nocache;
+  logic [MIdxW-1:0] cpl_mshr;
+  logic [PpnW-1:0]  cpl_ppn;
+  logic [FtW-1:0]   cpl_ft;
+  logic             ff_valid, ff_write, ff_blocked;
+  logic [VpnW-1:0]  ff_vpn;
+  logic [NumSm-1:0] ff_mask;
+  logic [FtW-1:0]   ff_ft;
+  logic             ev_l2_hit, ev_l2_miss, l2_busy;
+
+  gmmu_l2_tlb #(
+    .NumSm          (NumSm),
+    .L2Sets         (L2Sets),
+    .L2Ways         (L2Ways),
+    .L2LargeEntries (L2LargeEntries),
+    .L2Latency      (L2Latency),
+    .L2MshrEntries  (L2MshrEntries)
+  ) u_l2 (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .l1_req_valid_i (l1_req_valid),
+    .l1_req_vpn_i   (l1_req_vpn),
+    .l1_req_write_i (l1_req_write),
+    .l1_gnt_o       (l1_gnt),
+    .rsp_valid_o    (rsp_valid),
+    .rsp_mask_o     (rsp_mask),
+    .rsp_vpn_o      (rsp_vpn),
+    .rsp_write_o    (rsp_write),
+    .rsp_nack_o     (rsp_nack),
+    .rsp_ppn_o      (rsp_ppn),
+    .rsp_large_o    (rsp_large),
+    .rsp_w_o        (rsp_w),
+    .rsp_nocache_o  (rsp_nocache),
+    .walk_valid_o   (walk_valid),
+    .walk_vpn_o     (walk_vpn),
+    .walk_write_o   (walk_write),
+    .walk_mshr_o    (walk_mshr),
+    .walk_ready_i   (walk_ready),
+    .cpl_valid_i    (cpl_valid),
+    .cpl_mshr_i     (cpl_mshr),
+    .cpl_fault_i    (cpl_fault),
+    .cpl_ppn_i      (cpl_ppn),
+    .cpl_large_i    (cpl_large),
+    .cpl_w_i        (cpl_w),
+    .cpl_nocache_i  (cpl_nocache),
+    .cpl_ft_i       (cpl_ft),
+    .ff_valid_o     (ff_valid),
+    .ff_vpn_o       (ff_vpn),
+    .ff_write_o     (ff_write),
+    .ff_mask_o      (ff_mask),
+    .ff_ft_o        (ff_ft),
+    .ff_blocked_i   (ff_blocked),
+    .cmd_cycle_i    (cmd_cycle),
+    .flush_all_i    (flush_all),
+    .flush_page_i   (flush_page),
+    .cmd_vpn_i      (cmd_vpn),
+    .ev_hit_o       (ev_l2_hit),
+    .ev_miss_o      (ev_l2_miss),
+    .busy_o         (l2_busy)
+  );
+
+  // ---------------------------------------------------------------- page-table walkers
+  logic ev_walk, ev_walk_restart, ptw_busy;
+
+  gmmu_ptw #(
+    .NumWalkers    (NumWalkers),
+    .L2MshrEntries (L2MshrEntries)
+  ) u_ptw (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .pt_base_i       (pt_base),
+    .walk_valid_i    (walk_valid),
+    .walk_vpn_i      (walk_vpn),
+    .walk_write_i    (walk_write),
+    .walk_mshr_i     (walk_mshr),
+    .walk_ready_o    (walk_ready),
+    .cpl_valid_o     (cpl_valid),
+    .cpl_mshr_o      (cpl_mshr),
+    .cpl_fault_o     (cpl_fault),
+    .cpl_ppn_o       (cpl_ppn),
+    .cpl_large_o     (cpl_large),
+    .cpl_w_o         (cpl_w),
+    .cpl_nocache_o   (cpl_nocache),
+    .cpl_ft_o        (cpl_ft),
+    .mem_req_valid_o (mem_req_valid_o),
+    .mem_req_ready_i (mem_req_ready_i),
+    .mem_req_addr_o  (mem_req_addr_o),
+    .mem_req_id_o    (mem_req_id_o),
+    .mem_rsp_valid_i (mem_rsp_valid_i),
+    .mem_rsp_id_i    (mem_rsp_id_i),
+    .mem_rsp_data_i  (mem_rsp_data_i),
+    .flush_all_i     (flush_all),
+    .flush_page_i    (flush_page),
+    .cmd_vpn_i       (cmd_vpn),
+    .ev_walk_o       (ev_walk),
+    .ev_restart_o    (ev_walk_restart),
+    .busy_o          (ptw_busy)
+  );
+
+  // ---------------------------------------------------------------- far-fault unit
+  logic ev_ff_new, ev_ff_merge, ev_ff_drop, ev_fb_ovf, ff_busy;
+
+  gmmu_ff #(
+    .NumSm     (NumSm),
+    .FfEntries (FfEntries),
+    .FfQuota   (FfQuota)
+  ) u_ff (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .time_i         (time_i),
+    .offer_valid_i  (ff_valid),
+    .offer_vpn_i    (ff_vpn),
+    .offer_write_i  (ff_write),
+    .offer_mask_i   (ff_mask),
+    .offer_ft_i     (ff_ft),
+    .blocked_o      (ff_blocked),
+    .replay_page_i  (replay_page),
+    .replay_all_i   (replay_all),
+    .cancel_page_i  (cancel_page),
+    .cmd_vpn_i      (cmd_vpn),
+    .fb_base_i      (fb_base),
+    .fb_size_i      (fb_size),
+    .get_i          (fb_get),
+    .fb_size_wr_i   (fb_size_wr),
+    .ovf_clr_i      (ovf_clr),
+    .put_o          (fb_put),
+    .overflow_o     (overflow),
+    .ff_count_o     (ff_count),
+    .replay_o       (replay),
+    .cancel_valid_o (cancel_valid),
+    .cancel_vpn_o   (cancel_vpn),
+    .fb_wr_valid_o  (fb_wr_valid_o),
+    .fb_wr_ready_i  (fb_wr_ready_i),
+    .fb_wr_addr_o   (fb_wr_addr_o),
+    .fb_wr_data_o   (fb_wr_data_o),
+    .ev_new_o       (ev_ff_new),
+    .ev_merge_o     (ev_ff_merge),
+    .ev_drop_o      (ev_ff_drop),
+    .ev_ovf_o       (ev_fb_ovf),
+    .busy_o         (ff_busy)
+  );
+
+  // ---------------------------------------------------------------- events (§10) and idle (§9)
+  logic [gmmu_pkg::EV_W-1:0] ev_q, ev_d;
+
+  always_comb begin
+    ev_d = '0;
+    ev_d[gmmu_pkg::EV_L2_HIT]       = ev_l2_hit;
+    ev_d[gmmu_pkg::EV_L2_MISS]      = ev_l2_miss;
+    ev_d[gmmu_pkg::EV_WALK]         = ev_walk;
+    ev_d[gmmu_pkg::EV_FF_NEW]       = ev_ff_new;
+    ev_d[gmmu_pkg::EV_FF_MERGE]     = ev_ff_merge;
+    ev_d[gmmu_pkg::EV_FF_DROP]      = ev_ff_drop;
+    ev_d[gmmu_pkg::EV_FB_OVF]       = ev_fb_ovf;
+    ev_d[gmmu_pkg::EV_WALK_RESTART] = ev_walk_restart;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ev_q <= '0;
+    end else begin
+      ev_q <= ev_d;
+    end
+  end
+
+  assign ev_o   = ev_q;
+  assign idle_o = !((|l1_busy) || l2_busy || ptw_busy || ff_busy || csr_busy || (|ev_q));
+endmodule
