@@ -143,10 +143,11 @@ void th_step(th_t *h) {
         h->mem_reqs++;
     }
     in->fb_wr_ready = (uint8_t)h->fb_ready;
-    if (h->out.fb_wr_valid && in->fb_wr_ready && h->nfb < TH_LOG_MAX) {
-        h->fb[h->nfb].cycle = h->cycle;
-        h->fb[h->nfb].addr = h->out.fb_wr_addr;
-        memcpy(h->fb[h->nfb].data, h->out.fb_wr_data, sizeof(h->fb[0].data));
+    if (h->out.fb_wr_valid && in->fb_wr_ready) {
+        th_fb_t *e = &h->fb[h->nfb % TH_LOG_MAX]; /* circular */
+        e->cycle = h->cycle;
+        e->addr = h->out.fb_wr_addr;
+        memcpy(e->data, h->out.fb_wr_data, sizeof(e->data));
         h->nfb++;
     }
     for (uint32_t s = 0; s < h->p.num_sm; s++) {
@@ -162,6 +163,8 @@ void th_step(th_t *h) {
     for (unsigned b = 0; b < 8; b++)
         if ((h->out.ev >> b) & 1u)
             h->ev_count[b]++;
+    if (h->on_cycle)
+        h->on_cycle(h->ctx, &h->out);
     gmmu_model_step(h->m, in);
     /* one-shot inputs */
     memset(in->req_valid, 0, sizeof(in->req_valid));

@@ -53,12 +53,15 @@ typedef struct {
     uint64_t mem_req_addr[TH_LOG_MAX];
     /* fault-buffer writes */
     int fb_ready;
-    th_fb_t fb[TH_LOG_MAX];
+    th_fb_t fb[TH_LOG_MAX]; /* circular: entry i at fb[i % TH_LOG_MAX] */
     unsigned nfb;
     /* completions */
     th_miss_t miss[TH_LOG_MAX];
     unsigned nmiss;
     unsigned ev_count[8];
+    /* called by th_step with the outputs of the cycle, before the edge */
+    void (*on_cycle)(void *ctx, const gmmu_out_t *out);
+    void *ctx;
 } th_t;
 
 void th_params_tiny(gmmu_params_t *p);
