@@ -60,7 +60,7 @@ typedef struct {
     uint64_t cycles, clocked_cycles, translations, l1_hits, miss_rsps, l2_hits, l2_misses, walks,
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
-        model_violations, chaos_cmds, dma_h2d, dma_d2h, handler_calls;
+        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls;
 } plat_stats_t;
 
 struct plat {
@@ -521,7 +521,7 @@ static uint64_t next_event(const plat_t *p, uint64_t limit) {
     const uint64_t m = gpumem_next_due(&p->gm);
     if (m < t)
         t = m;
-    if (p->cfg->chaos_inval && p->chaos_next < t)
+    if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
         t = p->chaos_next;
     const uint64_t wd = p->last_progress + p->cfg->watchdog_cycles + 1;
     if (wd < t)
@@ -604,8 +604,13 @@ static void plat_step(plat_t *p, uint64_t limit) {
     }
     if (p->kernel_active) {
         for (uint32_t s = 0; s < S; s++) {
-            if (!o->req_ready[s])
+            if (!o->req_ready[s]) {
+                /* back-pressure while the GMMU is busy (not while it idles on far-faults,
+                   so that the count does not depend on idle skipping) */
+                if (!o->idle && sm_wants_issue(&p->sm[s], &p->kern, p->now))
+                    p->st.req_stalls++;
                 continue;
+            }
             const uint32_t n = sm_issue(&p->sm[s], &p->kern, p->now, in->req_valid[s],
                                         in->req_vpn[s], in->req_write[s], in->req_id[s]);
             for (uint32_t q = 0; q < n; q++)
@@ -1012,6 +1017,7 @@ static void write_stats(plat_t *p, const char *result, double wall) {
     U("pt_pages_used", h->pt_pages_used);
     U("data_pages_resident", h->data_pages_resident);
     U("chaos_cmds", s->chaos_cmds);
+    U("req_stalls", s->req_stalls);
     U("integrity_errors", s->integrity_errors);
     U("mismatches", s->mismatches);
     U("platform_errors", s->platform_errors);

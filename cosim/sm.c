@@ -288,6 +288,16 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     return 0;
 }
 
+int sm_wants_issue(const sm_t *sm, const kern_t *k, uint64_t now) {
+    for (uint32_t i = 0; i < sm->nres; i++) {
+        const sm_warp_t *w = &k->warps[sm->res[i]];
+        if ((w->state == SM_W_GAP && w->ready_at <= now) ||
+            (w->state == SM_W_ISSUE && w->next_page < w->ins[w->pc].npages))
+            return 1;
+    }
+    return 0;
+}
+
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now) {
     uint64_t t = UINT64_MAX;
     for (uint32_t i = 0; i < sm->nres; i++) {

@@ -117,6 +117,8 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
                   uint8_t *id);
 /* A translation with this id came back at cycle now. 0, or -1 if the id is not outstanding. */
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
+/* 1 if a resident warp has a translation to present at cycle now. */
+int sm_wants_issue(const sm_t *sm, const kern_t *k, uint64_t now);
 /* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now);
 int sm_kernel_done(const sm_t *sm);

@@ -126,9 +126,9 @@ def mshr_full():
     t.kernel("storm")
     for it in range(6):
         for w in range(8):
-            base = d + ((w * 8 + it * 3) % 64) * PAGE
-            t.s(0, w, "R", 0, 0xFF, base, PAGE)  # 8 distinct pages
-            t.s(0, w, "W", 0, 0xF, base + 4 * PAGE, PAGE)
+            first = w * 8 + it * 3
+            t.m(0, w, "R", 0, [d + ((first + i) % 64) * PAGE for i in range(8)])  # 8 pages
+            t.m(0, w, "W", 0, [d + ((first + 4 + i) % 64) * PAGE + 64 for i in range(4)])
     return t
 
 

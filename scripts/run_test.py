@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Run co-simulation tests (tb/tests/<name>.test) with gmmu-sim and check their expectations.
+
+  run_test.py [options] NAME          one test, output streamed (make cosim TEST=NAME)
+  run_test.py [options] --all         every tb/tests/*.test (make cosim-regress)
+
+A test file has `key = value` lines (`#` comments):
+  config = tiny                  configs/<config>.cfg (default: tiny)
+  trace = tb/traces/x.trc        the trace, or
+  random = 3                     a trace from scripts/gen_random_trace.py --seed 3
+  seed = 1                       run seed (default 1)
+  engine = cosim                 cosim | cmodel | rtl (default cosim)
+  set = key=value                configuration override (repeatable)
+  expect = far_faults > 0        check on the stats (repeatable; > >= == != < <=)
+  mode = skip_equiv              also run with --no-skip; every stat but clocked_cycles and
+                                 wall_seconds must be equal
+  exit = 0                       expected exit status of gmmu-sim (default 0)
+Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
+the test's values; --waves (WAVES=1) writes an FST next to the stats.
+"""
+import argparse
+import concurrent.futures
+import json
+import operator
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+OPS = {">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+       "<": operator.lt, "<=": operator.le}
+IGNORED_IN_EQUIV = {"clocked_cycles", "wall_seconds", "no_skip", "result"}
+
+
+class TestError(Exception):
+    pass
+
+
+def parse_test(path):
+    t = {"name": os.path.splitext(os.path.basename(path))[0], "config": "tiny", "trace": None,
+         "random": None, "seed": "1", "engine": "cosim", "set": [], "expect": [],
+         "mode": "normal", "exit": 0, "path": path}
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if "=" not in line:
+                raise TestError(f"{path}:{n}: expected 'key = value'")
+            k, v = (x.strip() for x in line.split("=", 1))
+            if k in ("set", "expect"):
+                if k == "expect":
+                    m = re.fullmatch(r"(\w+)\s*(>=|<=|==|!=|>|<)\s*(-?[0-9.]+)", v)
+                    if not m:
+                        raise TestError(f"{path}:{n}: expect: '{v}' is not 'stat op number'")
+                    v = (m.group(1), m.group(2), float(m.group(3)), n)
+                t[k].append(v)
+            elif k in ("config", "trace", "seed", "engine", "random", "mode"):
+                t[k] = v
+            elif k == "exit":
+                t[k] = int(v)
+            else:
+                raise TestError(f"{path}:{n}: {k}: unknown key")
+    if t["mode"] not in ("normal", "skip_equiv"):
+        raise TestError(f"{path}: mode: '{t['mode']}' is not normal or skip_equiv")
+    if not t["trace"] and t["random"] is None:
+        raise TestError(f"{path}: no trace (set trace = ... or random = N)")
+    return t
+
+
+def sim_path(build, config):
+    return os.path.join(build, config, "gmmu-sim")
+
+
+def build_sim(make, build, config, quiet):
+    cmd = shlex.split(make) + ["--no-print-directory", "-s", "sim", f"CONFIG={config}"]
+    if not quiet:
+        print(f"run_test: building {sim_path(build, config)}", flush=True)
+    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        sys.stdout.write(r.stdout)
+        raise TestError(f"build of gmmu-sim for CONFIG={config} failed")
+
+
+def resolve(t, args, build):
+    """Applies the command-line overrides; returns the effective test."""
+    t = dict(t)
+    for k in ("config", "seed", "engine"):
+        v = getattr(args, k)
+        if v:
+            t[k] = v
+    if args.trace:
+        t["trace"] = args.trace
+    elif t["random"] is not None:
+        tdir = os.path.join(build, "cosim", "traces")
+        os.makedirs(tdir, exist_ok=True)
+        trc = os.path.join(tdir, f"random_{t['random']}.trc")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_random_trace.py"),
+                        "--seed", str(t["random"]), "-o", trc], check=True)
+        t["trace"] = trc
+    return t
+
+
+def run_sim(t, build, outdir, extra, waves, capture, tag=""):
+    stats = os.path.join(outdir, f"stats{tag}.json")
+    if os.path.exists(stats):
+        os.remove(stats)
+    cmd = [sim_path(build, t["config"]), "--config", os.path.join("configs", t["config"] + ".cfg"),
+           "--trace", t["trace"], "--seed", str(t["seed"]), "--engine", t["engine"],
+           "--stats", stats] + extra
+    for s in t["set"]:
+        cmd += ["--set", s]
+    if waves:
+        cmd += ["--waves", os.path.join(outdir, f"{t['name']}{tag}.fst")]
+    log = os.path.join(outdir, f"log{tag}.txt")
+    t0 = time.time()
+    if capture:
+        with open(log, "w") as f:
+            f.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
+            f.flush()
+            r = subprocess.run(cmd + ["--quiet"], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+    else:
+        print("$ " + " ".join(shlex.quote(c) for c in cmd), flush=True)
+        r = subprocess.run(cmd, cwd=ROOT)
+    dt = time.time() - t0
+    st = None
+    if os.path.exists(stats):
+        with open(stats) as f:
+            st = json.load(f)
+    return r.returncode, st, dt, log
+
+
+def check(t, rc, st):
+    errs = []
+    if rc != t["exit"]:
+        errs.append(f"gmmu-sim exited {rc}, expected {t['exit']}")
+    if st is None:
+        errs.append("no stats file written")
+        return errs
+    for name, op, val, line in t["expect"]:
+        if name not in st:
+            errs.append(f"expect (line {line}): no stat '{name}'")
+        elif not OPS[op](float(st[name]), val):
+            errs.append(f"expect {name} {op} {val:g}: got {st[name]}")
+    return errs
+
+
+def run_one(t, args, build, capture):
+    outdir = os.path.join(build, "cosim", t["name"])
+    os.makedirs(outdir, exist_ok=True)
+    rc, st, dt, log = run_sim(t, build, outdir, [], args.waves, capture)
+    errs = check(t, rc, st)
+    if t["mode"] == "skip_equiv" and not errs:
+        rc2, st2, dt2, _ = run_sim(t, build, outdir, ["--no-skip"], False, capture, "_noskip")
+        dt += dt2
+        errs += [f"--no-skip: {e}" for e in check(t, rc2, st2)]
+        if st2 is not None:
+            for k in sorted(set(st) | set(st2)):
+                if k in IGNORED_IN_EQUIV:
+                    continue
+                if st.get(k) != st2.get(k):
+                    errs.append(f"skip_equiv: {k}: {st.get(k)} with idle skipping, "
+                                f"{st2.get(k)} with --no-skip")
+            if not st["clocked_cycles"] < st2["clocked_cycles"]:
+                errs.append("skip_equiv: idle skipping clocked no fewer cycles than --no-skip")
+    return errs, st, dt, log
+
+
+def summary_line(st):
+    if not st:
+        return ""
+    keys = ["cycles", "clocked_cycles", "far_faults", "evictions", "fatal_faults",
+            "integrity_errors", "mismatches"]
+    return " ".join(f"{k}={st.get(k)}" for k in keys)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("test", nargs="?")
+    ap.add_argument("--all", action="store_true")
+    ap.add_argument("--make", default="make")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--config")
+    ap.add_argument("--trace")
+    ap.add_argument("--seed")
+    ap.add_argument("--engine")
+    ap.add_argument("--waves", action="store_true")
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    args = ap.parse_args()
+    os.chdir(ROOT)
+    build = args.build
+    tdir = os.path.join("tb", "tests")
+    try:
+        if args.all:
+            names = sorted(f[:-5] for f in os.listdir(tdir) if f.endswith(".test"))
+        elif args.test:
+            names = [args.test]
+        else:
+            ap.error("give a test name or --all")
+        tests = []
+        for n in names:
+            path = os.path.join(tdir, n + ".test")
+            if not os.path.exists(path):
+                raise TestError(f"no test {path} (tests: " +
+                                " ".join(sorted(f[:-5] for f in os.listdir(tdir)
+                                                if f.endswith(".test"))) + ")")
+            tests.append(resolve(parse_test(path), args, build))
+        if not args.no_build:
+            for c in sorted({t["config"] for t in tests}):
+                build_sim(args.make, build, c, args.all)
+    except (TestError, subprocess.CalledProcessError) as e:
+        print(f"run_test: {e}", file=sys.stderr)
+        return 2
+
+    if not args.all:
+        t = tests[0]
+        errs, st, dt, _ = run_one(t, args, build, capture=False)
+        if errs:
+            for e in errs:
+                print(f"test {t['name']}: FAIL: {e}")
+            print("0 passed, 1 failed")
+            return 1
+        print(f"test {t['name']}: PASS ({dt:.1f} s) {summary_line(st)}")
+        print("1 passed, 0 failed")
+        return 0
+
+    t0 = time.time()
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        futs = {ex.submit(run_one, t, args, build, True): t for t in tests}
+        for fut in concurrent.futures.as_completed(futs):
+            t = futs[fut]
+            errs, st, dt, log = fut.result()
+            if errs:
+                failed.append(t["name"])
+                print(f"FAIL  {t['name']:<18} ({dt:5.1f} s)  log: {log}")
+                for e in errs:
+                    print(f"      {e}")
+                with open(log) as f:
+                    tail = f.readlines()[-25:]
+                sys.stdout.write("".join("      | " + line for line in tail))
+            else:
+                print(f"PASS  {t['name']:<18} ({dt:5.1f} s)  {summary_line(st)}", flush=True)
+    n = len(tests)
+    print(f"cosim-regress: {n - len(failed)} of {n} tests passed in {time.time() - t0:.0f} s"
+          + (f"; failed: {' '.join(sorted(failed))}" if failed else ""))
+    print(f"{n - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+/*
+ * test_platform_config.c - cmocka tests of the configuration parser (cosim/config.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+
+static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n"
+                                    "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
+                                    "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
+                                    "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
+                                    "ff_quota = 2\n";
+
+/* Writes text to a temporary file; returns its path (static buffer of the caller). */
+static void write_tmp(char *path, const char *text) {
+    strcpy(path, "/tmp/test_platform_cfg_XXXXXX");
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Loads tiny's RTL keys followed by extra; returns cfg_load's result, err filled. */
+static int load_with(const char *extra, cfg_t *c, char *err, size_t len, char *path) {
+    char text[4096];
+    snprintf(text, sizeof(text), "%s%s", tiny_rtl, extra);
+    write_tmp(path, text);
+    cfg_defaults(c);
+    const int rc = cfg_load(c, path, err, len);
+    unlink(path);
+    return rc;
+}
+
+static void test_repo_configs_load(void **state) {
+    (void)state;
+    const char *files[] = {"configs/tiny.cfg", "configs/default.cfg", "configs/oversub.cfg",
+                           "configs/paper.cfg"};
+    for (size_t i = 0; i < 4; i++) {
+        cfg_t c;
+        char err[256] = "";
+        cfg_defaults(&c);
+        assert_int_equal(cfg_load(&c, files[i], err, sizeof(err)), 0);
+        assert_true(c.rtl.num_sm >= 1);
+    }
+    cfg_t c;
+    char err[256];
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, "configs/default.cfg", err, sizeof(err)), 0);
+    assert_int_equal(c.rtl.num_sm, 4);
+    assert_int_equal(c.rtl.l2_latency, 10);
+    assert_int_equal(c.warps_per_sm, 32);
+    assert_int_equal(c.mem_jitter, 20);
+    assert_int_equal(c.replay_policy, CFG_REPLAY_BATCH_FLUSH);
+    /* defaults of keys the file does not set */
+    assert_int_equal(c.mem_ready_pct, 100);
+    assert_int_equal(c.pcie_latency_ns, 1000);
+    assert_true(c.pcie_peak_gbps == 16.0);
+    assert_int_equal(c.watchdog_cycles, 2000000);
+    assert_int_equal(c.chaos_inval, 0);
+    assert_true(c.hdl_irq_ns == CFG_HDL_DEFAULT);
+}
+
+static void test_values_and_comments(void **state) {
+    (void)state;
+    cfg_t c;
+    char err[256] = "", path[64];
+    assert_int_equal(load_with("# comment\n\n  mem_latency=0x20   # hex, no spaces\n"
+                               "pcie_model = atan\npcie_peak_gbps = 32.5\nevict_policy = random\n"
+                               "replay_policy = once\nhdl_pte_ns = 0\nfb_entries = 16\n",
+                               &c, err, sizeof(err), path),
+                     0);
+    assert_int_equal(c.mem_latency, 32);
+    assert_int_equal(c.pcie_model, CFG_PCIE_ATAN);
+    assert_true(c.pcie_peak_gbps == 32.5);
+    assert_int_equal(c.evict_policy, CFG_EVICT_RANDOM);
+    assert_int_equal(c.replay_policy, CFG_REPLAY_ONCE);
+    assert_int_equal(c.hdl_pte_ns, 0);
+    assert_int_equal(c.fb_entries, 16);
+}
+
+/* error message = "<path>:<line>: <rest>" */
+static void expect_error(const char *extra, unsigned line, const char *rest) {
+    cfg_t c;
+    char err[512] = "", path[64], want[600];
+    assert_int_equal(load_with(extra, &c, err, sizeof(err), path), -1);
+    snprintf(want, sizeof(want), "%s:%u: %s", path, line, rest);
+    if (strncmp(err, want, strlen(want)) != 0)
+        fail_msg("got '%s', want prefix '%s'", err, want);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    expect_error("bogus = 1\n", 14, "bogus: unknown key");
+    expect_error("mem_latency = abc\n", 14, "mem_latency: 'abc' is not a non-negative integer");
+    expect_error("mem_latency = -5\n", 14, "mem_latency: '-5' is not a non-negative integer");
+    expect_error("mem_latency = 12x\n", 14, "mem_latency: '12x' is not a non-negative integer");
+    expect_error("mem_latency = 0\n", 14, "mem_latency: 0 is out of range");
+    expect_error("mem_ready_pct = 101\n", 14, "mem_ready_pct: 101 is out of range");
+    expect_error("fb_entries = 48\n", 14, "fb_entries: 48 is not a power of two");
+    expect_error("pcie_model = fast\n", 14, "pcie_model: 'fast' is not one of table|atan");
+    expect_error("replay_policy = never\n", 14, "replay_policy: 'never' is not one of");
+    expect_error("pcie_peak_gbps = 0\n", 14, "pcie_peak_gbps: '0' is not a positive number");
+    expect_error("mem_latency\n", 14, "expected 'key = value'");
+    expect_error("mem_latency = \n", 14, "mem_latency: empty value");
+    expect_error("mem_latency = 5\nmem_latency = 6\n", 15,
+                 "mem_latency: duplicate key (first set on line 14)");
+    expect_error("num_sm = 3\n", 14, "num_sm: duplicate key");
+}
+
+static void test_missing_rtl_key(void **state) {
+    (void)state;
+    cfg_t c;
+    char err[512] = "", path[64];
+    write_tmp(path, "num_sm = 2\n# only one key\n");
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, path, err, sizeof(err)), -1);
+    unlink(path);
+    assert_non_null(strstr(err, "num_ports: missing RTL key"));
+    assert_int_equal(strncmp(err, path, strlen(path)), 0);
+}
+
+static void test_rtl_range_points_at_line(void **state) {
+    (void)state;
+    /* l1_entries = 12 (not a power of two) is rejected by gmmu_params_check; the message
+       names the line of the key. */
+    cfg_t c;
+    char err[512] = "", path[64];
+    write_tmp(path, "num_sm = 2\nnum_ports = 2\nl1_entries = 12\nl1_large_entries = 2\n"
+                    "l1_req_entries = 4\nl2_sets = 4\nl2_ways = 2\nl2_large_entries = 2\n"
+                    "l2_latency = 3\nl2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
+                    "ff_quota = 2\n");
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, path, err, sizeof(err)), -1);
+    unlink(path);
+    char want[128];
+    snprintf(want, sizeof(want), "%s:3: l1_entries", path);
+    if (strncmp(err, want, strlen(want)) != 0)
+        fail_msg("got '%s', want prefix '%s'", err, want);
+}
+
+static void test_set(void **state) {
+    (void)state;
+    cfg_t c;
+    char err[512] = "";
+    cfg_defaults(&c);
+    assert_int_equal(cfg_set(&c, "mem_ready_pct=30", err, sizeof(err)), 0);
+    assert_int_equal(c.mem_ready_pct, 30);
+    assert_int_equal(cfg_set(&c, " chaos_inval = 500 ", err, sizeof(err)), 0);
+    assert_int_equal(c.chaos_inval, 500);
+    assert_int_equal(cfg_set(&c, "num_sm=4", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "num_sm: RTL parameter"));
+    assert_int_equal(cfg_set(&c, "nokey=4", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "nokey: unknown key"));
+    assert_int_equal(cfg_set(&c, "mem_latency", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "expected key=value"));
+    assert_int_equal(cfg_set(&c, "fb_entries=3", err, sizeof(err)), -1);
+    assert_int_equal(c.fb_entries, 1024);
+    assert_true(cfg_is_rtl_key("ff_quota"));
+    assert_false(cfg_is_rtl_key("fb_entries"));
+}
+
+static void test_rtl_equal_and_print(void **state) {
+    (void)state;
+    cfg_t a, b;
+    char err[256] = "";
+    cfg_defaults(&a);
+    assert_int_equal(cfg_load(&a, "configs/tiny.cfg", err, sizeof(err)), 0);
+    b = a;
+    assert_int_equal(cfg_rtl_equal(&a.rtl, &b.rtl, err, sizeof(err)), 0);
+    b.rtl.num_walkers = 3;
+    assert_int_equal(cfg_rtl_equal(&a.rtl, &b.rtl, err, sizeof(err)), -1);
+    assert_string_equal(err, "num_walkers: 2 in the configuration, 3 in the built model");
+    char v[64];
+    assert_int_equal(cfg_format_value(&a, "replay_policy", v, sizeof(v)), 0);
+    assert_string_equal(v, "batch_flush");
+    assert_int_equal(cfg_format_value(&a, "hdl_irq_ns", v, sizeof(v)), 0);
+    assert_string_equal(v, "default");
+    assert_int_equal(cfg_format_value(&a, "nokey", v, sizeof(v)), -1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cfg_print_json(&a, f, "");
+    fclose(f);
+    assert_non_null(strstr(buf, "\"num_sm\": 2"));
+    assert_non_null(strstr(buf, "\"pcie_model\": \"table\""));
+    free(buf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_repo_configs_load),
+        cmocka_unit_test(test_values_and_comments),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_missing_rtl_key),
+        cmocka_unit_test(test_rtl_range_points_at_line),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_rtl_equal_and_print),
+    };
+    return cmocka_run_group_tests_name("platform_config", tests, NULL, NULL);
+}
