@@ -14,7 +14,8 @@ int csr_busy(const csr_t *c) {
 }
 
 uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff) {
-    return ((c->ie & 1u) && ff->put != c->get) || ((c->ie & 2u) && ff->overflow);
+    return (((c->ie >> GMMU_BIT_INT_FAULT) & 1u) && ff->put != c->get) ||
+           (((c->ie >> GMMU_BIT_INT_OVERFLOW) & 1u) && ff->overflow);
 }
 
 /* Read value of a mapped register from _q; returns 0 if unmapped. */
@@ -51,13 +52,14 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
         *val = ff->put;
         return 1;
     case GMMU_CSR_FB_STATUS:
-        *val = ff->overflow;
+        *val = (uint32_t)ff->overflow << GMMU_BIT_FB_STATUS_OVERFLOW;
         return 1;
     case GMMU_CSR_INT_ENABLE:
         *val = c->ie;
         return 1;
     case GMMU_CSR_INT_STATUS:
-        *val = (ff->put != c->get ? 1u : 0u) | (ff->overflow ? 2u : 0u);
+        *val = (ff->put != c->get ? 1u << GMMU_BIT_INT_FAULT : 0u) |
+               (ff->overflow ? 1u << GMMU_BIT_INT_OVERFLOW : 0u);
         return 1;
     case GMMU_CSR_CMD_ARG_LO:
         *val = c->arg_lo;
@@ -69,7 +71,7 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
         *val = 0;
         return 1;
     case GMMU_CSR_CMD_STATUS:
-        *val = c->cmd_valid;
+        *val = (uint32_t)c->cmd_valid << GMMU_BIT_CMD_STATUS_BUSY;
         return 1;
     case GMMU_CSR_ERR_STATUS:
         *val = c->err;
@@ -182,11 +184,11 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
             c->get = (uint16_t)wd;
         break;
     case GMMU_CSR_FB_STATUS:
-        if (wd & 1u)
+        if ((wd >> GMMU_BIT_FB_STATUS_OVERFLOW) & 1u)
             wr->ovf_w1c = 1;
         break;
     case GMMU_CSR_INT_ENABLE:
-        c->ie = (uint8_t)(wd & 3u);
+        c->ie = (uint8_t)(wd & (1u << GMMU_BIT_INT_FAULT | 1u << GMMU_BIT_INT_OVERFLOW));
         break;
     case GMMU_CSR_CMD_ARG_LO:
         c->arg_lo = wd;
