@@ -22,9 +22,10 @@ $(VDUT_LIB): $(RTL_SRCS) configs/$(CONFIG).cfg cosim/vshim.cpp cosim/vshim.h \
 	  || { cat $(VDUT_DIR)/verilator.log; exit 1; }
 	$(MAKE) -s -C $(VDUT_DIR)/obj -f Vgmmu_top.mk verilated.o verilated_fst_c.o verilated_threads.o \
 	  > /dev/null
-	$(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -c cosim/vshim.cpp -o $(VDUT_DIR)/vshim.o \
+	$(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new -c cosim/vshim.cpp -o $(VDUT_DIR)/vshim.o \
 	  -I$(VDUT_DIR)/obj -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(INC) \
 	  $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(CONFIG).cfg)
-	rm -f $@
-	ar rcs $@ $(VDUT_DIR)/vshim.o $(VDUT_DIR)/obj/Vgmmu_top__ALL.o $(VDUT_DIR)/obj/verilated.o \
+	cp $(VDUT_DIR)/obj/Vgmmu_top__ALL.a $@.tmp
+	ar rs $@.tmp $(VDUT_DIR)/vshim.o $(VDUT_DIR)/obj/verilated.o \
 	  $(VDUT_DIR)/obj/verilated_fst_c.o $(VDUT_DIR)/obj/verilated_threads.o
+	mv $@.tmp $@
