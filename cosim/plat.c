@@ -92,6 +92,7 @@ struct plat {
     sm_t sm[GMMU_MAX_SM];
     int kernel_active, trace_done;
     uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
+    int trace_binary;
     /* host */
     uvm_handler_t *hdl;
     uvm_dev_t dev;
@@ -445,9 +446,9 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
     char err[256];
     if (uvm_handler_add_alloc(p->hdl, rec->name, rec->base, rec->size, rec->readonly, err,
                               sizeof(err)) != 0) {
-        perr(p, "%s: trace position %llu: allocation %s: %s", p->o.trace_path,
+        perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path, p->trace_binary ? "offset " : "",
              (unsigned long long)rec->line, rec->name, err);
-        fail(p, 1, "FAIL (bad trace)");
+        fail(p, 2, "FAIL (bad trace)");
     }
     if (p->nalloc == p->capalloc) {
         p->capalloc = p->capalloc ? p->capalloc * 2 : 8;
@@ -469,7 +470,7 @@ static void next_kernel(plat_t *p) {
         const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
         if (rc < 0) {
             perr(p, "%s", err);
-            fail(p, 1, "FAIL (bad trace)");
+            fail(p, 2, "FAIL (bad trace)");
         }
         if (rc == 0) {
             p->trace_done = 1;
@@ -1045,7 +1046,7 @@ static void write_stats(plat_t *p, const char *result, double wall) {
 /* ------------------------------------------------------------------------------------------ */
 /* construction and the run                                                                   */
 
-static uint64_t trace_size(const char *path) {
+static uint64_t trace_size(const char *path, int *binary) {
     const size_t n = strlen(path);
     if (strcmp(path, "-") == 0 || (n > 3 && strcmp(path + n - 3, ".xz") == 0))
         return 0;
@@ -1056,6 +1057,7 @@ static uint64_t trace_size(const char *path) {
     const size_t got = fread(magic, 1, 4, f);
     uint64_t total = 0;
     if (got == 4 && memcmp(magic, "GMTB", 4) == 0) {
+        *binary = 1;
         fseek(f, 0, SEEK_END);
         total = (uint64_t)ftell(f);
     } else {
@@ -1175,8 +1177,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     p->tr = trace_open(o->trace_path, err, errlen);
     if (!p->tr)
         goto fail;
-    kern_stream_init(&p->ks, p->tr, p->prm.num_sm);
-    p->trace_total = trace_size(o->trace_path);
+    kern_stream_init(&p->ks, p->tr, p->prm.num_sm, o->trace_path);
+    p->trace_total = trace_size(o->trace_path, &p->trace_binary);
     return p;
 fail:
     plat_free(p);

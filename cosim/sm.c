@@ -93,8 +93,9 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     return 0;
 }
 
-void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm) {
+void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm, const char *path) {
     memset(s, 0, sizeof(*s));
+    s->path = path;
     s->r = r;
     s->num_sm = num_sm;
 }
@@ -133,8 +134,9 @@ int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, c
         } else if (rec.kind == TRACE_REC_MEM) {
             if (!in_kernel) {
                 snprintf(err, errlen,
-                         "trace position %llu: memory instruction before the first kernel record",
-                         (unsigned long long)rec.line);
+                         "%s:%llu: memory instruction before the first kernel record "
+                         "(line, or byte offset in a binary trace)",
+                         s->path ? s->path : "trace", (unsigned long long)rec.line);
                 return -1;
             }
             if (kern_add(k, &rec, s->num_sm) != 0) {

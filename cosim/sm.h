@@ -57,6 +57,7 @@ typedef struct {
 typedef void (*kern_alloc_fn)(void *ctx, const trace_rec_t *rec);
 typedef struct {
     trace_reader_t *r;
+    const char *path; /* for messages */
     trace_rec_t look; /* a KERNEL record read ahead */
     int have_look;
     int eof;
@@ -74,7 +75,7 @@ void kern_reset(kern_t *k);
 /* Appends a memory record to its warp. 0 or -1 (out of memory). */
 int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm);
 
-void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm);
+void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm, const char *path);
 /* Loads the next kernel into k (reset first); ALLOC records met on the way go to cb.
  * 1: a kernel was loaded; 0: end of trace; -1: error in err ("file:line: reason"). */
 int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, char *err,

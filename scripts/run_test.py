@@ -149,6 +149,13 @@ def check(t, rc, st):
 
 
 def run_one(t, args, build, capture):
+    try:
+        return run_one_(t, args, build, capture)
+    except OSError as e:
+        return [f"cannot run gmmu-sim: {e}"], None, 0.0, os.devnull
+
+
+def run_one_(t, args, build, capture):
     outdir = os.path.join(build, "cosim", t["name"])
     os.makedirs(outdir, exist_ok=True)
     rc, st, dt, log = run_sim(t, build, outdir, [], args.waves, capture)
@@ -180,7 +187,7 @@ def summary_line(st):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("test", nargs="?")
+    ap.add_argument("test", nargs="*", help="test name(s)")
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--make", default="make")
     ap.add_argument("--build", default="build")
@@ -199,7 +206,7 @@ def main():
         if args.all:
             names = sorted(f[:-5] for f in os.listdir(tdir) if f.endswith(".test"))
         elif args.test:
-            names = [args.test]
+            names = args.test
         else:
             ap.error("give a test name or --all")
         tests = []
@@ -217,7 +224,7 @@ def main():
         print(f"run_test: {e}", file=sys.stderr)
         return 2
 
-    if not args.all:
+    if len(tests) == 1 and not args.all:
         t = tests[0]
         errs, st, dt, _ = run_one(t, args, build, capture=False)
         if errs:
@@ -242,7 +249,7 @@ def main():
                 for e in errs:
                     print(f"      {e}")
                 with open(log) as f:
-                    tail = f.readlines()[-25:]
+                    tail = f.readlines()[-25:] if log != os.devnull else []
                 sys.stdout.write("".join("      | " + line for line in tail))
             else:
                 print(f"PASS  {t['name']:<18} ({dt:5.1f} s)  {summary_line(st)}", flush=True)

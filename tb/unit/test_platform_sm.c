@@ -210,7 +210,7 @@ static void test_stream_kernels(void **state) {
     trace_reader_t *tr = trace_open(path, err, sizeof(err));
     assert_non_null(tr);
     kern_stream_t ks;
-    kern_stream_init(&ks, tr, 2);
+    kern_stream_init(&ks, tr, 2, "t.trc");
     kern_t k;
     kern_init(&k);
     int nalloc = 0;
@@ -240,7 +240,7 @@ static void test_stream_kernels(void **state) {
     fclose(f);
     tr = trace_open(p2, err, sizeof(err));
     assert_non_null(tr);
-    kern_stream_init(&ks, tr, 2);
+    kern_stream_init(&ks, tr, 2, "t.trc");
     kern_init(&k);
     assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "before the first kernel"));
