@@ -37,3 +37,4 @@ rtl-build-check: gen $(RTL_DEPS)
 	@echo "rtl-build-check: ok ($(RTL_CHECK_CONFIGS))"
 
 TEST_TARGETS += lint
+TEST_TARGETS += synth

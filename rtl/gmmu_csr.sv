@@ -51,7 +51,7 @@ module gmmu_csr #(
   localparam int unsigned ErrW   = gmmu_pkg::ERR_BAD_OPCODE + 1;  // highest ERR_* bit + 1
   localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_CANCEL_PAGE + 1);
   localparam int unsigned ArgHiW = VpnW - 32;
-  localparam int unsigned IeW    = 2;  // INT_ENABLE: bit0 fault pending, bit1 overflow
+  localparam int unsigned IeW    = gmmu_pkg::BIT_INT_OVERFLOW + 1;  // INT_ENABLE width
 
   // ---------------------------------------------------------------- state
   logic [PaW-PgW-1:0]   pt_base_q, pt_base_d;    // PT_BASE[47:12] (PT_BASE[11:0] must be 0)
@@ -82,7 +82,8 @@ module gmmu_csr #(
   assign cancel_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_CANCEL_PAGE);
   assign csr_rvalid_o  = rvalid_q;
   assign csr_rdata_o   = rdata_q;
-  assign irq_o         = (ie_q[0] && put_i != get_q) || (ie_q[1] && overflow_i);
+  assign irq_o         = (ie_q[gmmu_pkg::BIT_INT_FAULT] && put_i != get_q) ||
+                         (ie_q[gmmu_pkg::BIT_INT_OVERFLOW] && overflow_i);
   assign busy_o        = cmd_valid_q || rvalid_q;
 
   // ---------------------------------------------------------------- read data (from _q)
@@ -103,13 +104,16 @@ module gmmu_csr #(
       gmmu_pkg::CSR_FB_SIZE:    rd_val = 32'(fb_size_q);
       gmmu_pkg::CSR_FB_GET:     rd_val = 32'(get_q);
       gmmu_pkg::CSR_FB_PUT:     rd_val = 32'(put_i);
-      gmmu_pkg::CSR_FB_STATUS:  rd_val = 32'(overflow_i);
+      gmmu_pkg::CSR_FB_STATUS:  rd_val[gmmu_pkg::BIT_FB_STATUS_OVERFLOW] = overflow_i;
       gmmu_pkg::CSR_INT_ENABLE: rd_val = 32'(ie_q);
-      gmmu_pkg::CSR_INT_STATUS: rd_val = 32'({overflow_i, put_i != get_q});
+      gmmu_pkg::CSR_INT_STATUS: begin
+        rd_val[gmmu_pkg::BIT_INT_FAULT]    = (put_i != get_q);
+        rd_val[gmmu_pkg::BIT_INT_OVERFLOW] = overflow_i;
+      end
       gmmu_pkg::CSR_CMD_ARG_LO: rd_val = arg_lo_q;
       gmmu_pkg::CSR_CMD_ARG_HI: rd_val = 32'(arg_hi_q);
       gmmu_pkg::CSR_CMD:        rd_val = '0;
-      gmmu_pkg::CSR_CMD_STATUS: rd_val = 32'(cmd_valid_q);
+      gmmu_pkg::CSR_CMD_STATUS: rd_val[gmmu_pkg::BIT_CMD_STATUS_BUSY] = cmd_valid_q;
       gmmu_pkg::CSR_ERR_STATUS: rd_val = 32'(err_q);
       gmmu_pkg::CSR_ERR_ADDR:   rd_val = 32'(err_addr_q);
       gmmu_pkg::CSR_FF_COUNT:   rd_val = 32'(ff_count_i);
@@ -188,7 +192,7 @@ module gmmu_csr #(
           else get_d = wd[IdxW-1:0];
         end
         gmmu_pkg::CSR_FB_STATUS: begin
-          ovf_clr_o = wd[0];
+          ovf_clr_o = wd[gmmu_pkg::BIT_FB_STATUS_OVERFLOW];
         end
         gmmu_pkg::CSR_INT_ENABLE: begin
           ie_d = wd[IeW-1:0];

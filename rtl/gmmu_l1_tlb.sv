@@ -460,11 +460,15 @@ module gmmu_l1_tlb #(
 
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
-  for (genvar p = 0; p < NumPorts; p++) begin : g_sva
-    // no multi-hit: at most one base and one large entry carry the looked-up tag
-    a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      acc[p] |-> ($onehot0(btag_match[p]) && $onehot0(ltag_match[p])));
+  // no multi-hit: at most one base and one large entry carry the looked-up tag
+  logic [NumPorts-1:0] multi_hit;
+  always_comb begin
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      multi_hit[p] = acc[p] && (((btag_match[p] & (btag_match[p] - 1'b1)) != '0) ||
+                                ((ltag_match[p] & (ltag_match[p] - 1'b1)) != '0));
+    end
   end
+  a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni) multi_hit == '0);
   // the request table never overflows on accepted misses
   a_no_table_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !alloc_fail);
   // a grant only goes to an SM that presents a request

