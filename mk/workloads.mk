@@ -56,3 +56,20 @@ test-import: $(WL_TRACE_TOOL)
 	GMMU_TRACE=$(WL_TRACE_TOOL) $(PYTHON) tb/import/test_importers.py
 
 TEST_TARGETS += test-import
+
+# ---- workload trace generators (gmmu-gen) -----------------------------------------------------
+WL_GEN := $(BUILD)/bin/gmmu-gen
+WL_GEN_SRC := $(wildcard tb/workloads/*.c)
+WL_GEN_HDR := $(wildcard tb/workloads/*.h) cosim/trace.h
+WL_GEN_OBJ := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_SRC))
+
+$(WL_OBJ)/gen/%.o: tb/workloads/%.c $(WL_GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itb/workloads -c $< -o $@
+
+$(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(WL_GEN_OBJ) $(WL_LIB) -lm -o $@
+
+.PHONY: gmmu-gen
+gmmu-gen: $(WL_GEN)

@@ -123,7 +123,8 @@ static int cmd_stats(const char *in, int check) {
         return 1;
     }
     uint64_t records = 0, nalloc = 0, nkernel = 0, ninst = 0, lanes = 0, reads = 0, writes = 0,
-             atomics = 0, alloc_bytes = 0, outside = 0, before_kernel = 0, gap_sum = 0;
+             atomics = 0, alloc_bytes = 0, outside = 0, before_kernel = 0, gap_sum = 0,
+             translations = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
     pageset_t pages = {0};
     alloc_t *allocs = NULL;
@@ -172,7 +173,8 @@ static int cmd_stats(const char *in, int check) {
             writes++;
         else
             atomics++;
-        uint64_t last_page = UINT64_MAX;
+        uint64_t last_page = UINT64_MAX, seen[TRACE_LANES];
+        int nseen = 0;
         for (int i = 0; i < TRACE_LANES; i++) {
             if (!(rec.mask >> i & 1u))
                 continue;
@@ -191,6 +193,11 @@ static int cmd_stats(const char *in, int check) {
                             in, rec.line, i, a);
                 outside++;
             }
+            int dup = 0;
+            for (int j = 0; j < nseen && !dup; j++)
+                dup = seen[j] == a >> PAGE_SHIFT;
+            if (!dup)
+                seen[nseen++] = a >> PAGE_SHIFT;
             if ((a >> PAGE_SHIFT) != last_page) {
                 last_page = a >> PAGE_SHIFT;
                 if (ps_insert(&pages, last_page) < 0) {
@@ -200,6 +207,7 @@ static int cmd_stats(const char *in, int check) {
                 }
             }
         }
+        translations += (uint64_t)nseen;
     }
     if (rc < 0) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
@@ -214,6 +222,8 @@ static int cmd_stats(const char *in, int check) {
         printf("instructions   %" PRIu64 " (R %" PRIu64 ", W %" PRIu64 ", A %" PRIu64 ")\n", ninst,
                reads, writes, atomics);
         printf("lane accesses  %" PRIu64 "\n", lanes);
+        printf("translations   %" PRIu64 " (distinct pages per instruction, summed)\n",
+               translations);
         printf("mean gap       %.1f\n", ninst ? (double)gap_sum / (double)ninst : 0.0);
         printf("distinct pages %zu\n", pages.n);
         printf("footprint      %" PRIu64 " bytes (%.1f MB, distinct 4 KB pages touched)\n",

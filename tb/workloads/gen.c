@@ -1,0 +1,180 @@
+/*
+ * gen.c - generator framework: allocations, kernel launches, warp scheduling, record output.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gen_fail(gen_t *g, const char *fmt, ...) {
+    if (g->failed)
+        return;
+    g->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err, sizeof(g->err), fmt, ap);
+    va_end(ap);
+}
+
+void gen_note(gen_t *g, const char *fmt, ...) {
+    if (!g->o.verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gmmu-gen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+uint64_t gen_alloc(gen_t *g, const char *name, uint64_t bytes, int readonly) {
+    if (bytes == 0)
+        bytes = 1;
+    if (g->next_va == 0)
+        g->next_va = GEN_VA_BASE;
+    uint64_t base = g->next_va;
+    g->next_va = (base + bytes + GEN_ALLOC_ALIGN - 1) & ~(GEN_ALLOC_ALIGN - 1);
+    if (g->next_va >= (1ULL << 47))
+        gen_fail(g, "allocations exceed the 47-bit user address space");
+    trace_rec_t rec;
+    memset(&rec, 0, sizeof(rec));
+    rec.kind = TRACE_REC_ALLOC;
+    snprintf(rec.name, sizeof(rec.name), "%s", name);
+    rec.base = base;
+    rec.size = bytes;
+    rec.readonly = readonly;
+    char err[256];
+    if (!g->failed && trace_write(g->w, &rec, err, sizeof(err)) != 0)
+        gen_fail(g, "%s", err);
+    g->st.allocs++;
+    g->st.alloc_bytes += bytes;
+    return base;
+}
+
+void gen_mem(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+             const uint64_t *addr) {
+    mask &= gen_lanes(w);
+    if (!mask || g->failed)
+        return;
+    trace_rec_t rec;
+    rec.kind = TRACE_REC_MEM;
+    rec.name[0] = '\0';
+    rec.base = rec.size = 0;
+    rec.readonly = 0;
+    rec.cta = w->cta;
+    rec.warp = w->warp;
+    rec.op = op;
+    rec.gap = gap;
+    rec.mask = mask;
+    rec.line = 0;
+    for (int i = 0; i < GEN_WARP; i++)
+        rec.addr[i] = (mask >> i & 1u) ? addr[i] : 0;
+    char err[256];
+    if (trace_write(g->w, &rec, err, sizeof(err)) != 0)
+        gen_fail(g, "%s", err);
+    g->st.records++;
+    g->st.lanes += (uint64_t)__builtin_popcount(mask);
+}
+
+void gen_mem_strided(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+                     uint64_t base, int64_t stride) {
+    uint64_t a[GEN_WARP];
+    for (int i = 0; i < GEN_WARP; i++)
+        a[i] = base + (uint64_t)i * (uint64_t)stride;
+    gen_mem(g, w, op, gap, mask, a);
+}
+
+typedef struct {
+    uint32_t cta; /* UINT32_MAX: empty slot */
+    uint32_t alive;
+} gen_slot_t;
+
+void gen_launch(gen_t *g, const gen_kernel_t *k) {
+    if (g->failed)
+        return;
+    if (k->block == 0 || k->block > 1024) {
+        gen_fail(g, "kernel %s: block of %u threads", k->name, k->block);
+        return;
+    }
+    trace_rec_t rec;
+    memset(&rec, 0, sizeof(rec));
+    rec.kind = TRACE_REC_KERNEL;
+    snprintf(rec.name, sizeof(rec.name), "%s", k->name);
+    char err[256];
+    if (trace_write(g->w, &rec, err, sizeof(err)) != 0) {
+        gen_fail(g, "%s", err);
+        return;
+    }
+    g->st.kernels++;
+    if (k->grid == 0)
+        return;
+    const uint32_t wpc = (k->block + GEN_WARP - 1) / GEN_WARP;
+    const uint32_t nslots = g->o.window ? g->o.window : 16;
+    const size_t ssz = k->state_size ? (k->state_size + 15) & ~(size_t)15 : 0;
+    gen_slot_t *slots = calloc(nslots, sizeof(*slots));
+    gen_warp_t *warps = calloc((size_t)nslots * wpc, sizeof(*warps));
+    unsigned char *states = ssz ? calloc((size_t)nslots * wpc, ssz) : NULL;
+    unsigned char *done = calloc((size_t)nslots * wpc, 1);
+    if (!slots || !warps || !done || (ssz && !states)) {
+        gen_fail(g, "out of memory (kernel %s)", k->name);
+        goto out;
+    }
+    uint32_t next_cta = 0, resident = 0;
+    for (uint32_t s = 0; s < nslots; s++)
+        slots[s].cta = UINT32_MAX;
+    for (;;) {
+        /* fill empty slots with the next CTAs */
+        for (uint32_t s = 0; s < nslots && next_cta < k->grid; s++) {
+            if (slots[s].cta != UINT32_MAX)
+                continue;
+            uint32_t c = next_cta++;
+            slots[s].cta = c;
+            slots[s].alive = wpc;
+            resident++;
+            for (uint32_t i = 0; i < wpc; i++) {
+                gen_warp_t *w = &warps[(size_t)s * wpc + i];
+                uint32_t first = i * GEN_WARP;
+                w->cta = c;
+                w->warp = i;
+                w->nthreads = k->block - first < GEN_WARP ? k->block - first : GEN_WARP;
+                w->tid0 = (uint64_t)c * k->block + first;
+                w->step = 0;
+                w->state = ssz ? states + ((size_t)s * wpc + i) * ssz : NULL;
+                if (ssz)
+                    memset(w->state, 0, ssz);
+                done[(size_t)s * wpc + i] = 0;
+            }
+        }
+        if (resident == 0 || g->failed)
+            break;
+        /* one step of every live warp, slot by slot */
+        for (uint32_t s = 0; s < nslots; s++) {
+            if (slots[s].cta == UINT32_MAX)
+                continue;
+            for (uint32_t i = 0; i < wpc; i++) {
+                size_t wi = (size_t)s * wpc + i;
+                if (done[wi])
+                    continue;
+                gen_warp_t *w = &warps[wi];
+                int more = k->step(g, k, w);
+                w->step++;
+                if (!more) {
+                    done[wi] = 1;
+                    if (--slots[s].alive == 0) {
+                        slots[s].cta = UINT32_MAX;
+                        resident--;
+                    }
+                }
+            }
+        }
+    }
+out:
+    free(slots);
+    free(warps);
+    free(states);
+    free(done);
+}

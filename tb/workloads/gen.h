@@ -1,0 +1,175 @@
+/*
+ * gen.h - framework of the workload trace generators (gmmu-gen, docs/workloads.md).
+ *
+ * A workload runs its algorithm on generated inputs and "launches" kernels. A kernel is a grid
+ * of CTAs of `block` threads; threads map to lanes (thread t of a CTA is lane t % 32 of warp
+ * t / 32). The framework keeps `window` CTAs resident (a new CTA takes the slot of a finished
+ * one, lowest CTA id first) and calls each resident warp's step function round-robin; a step
+ * emits the warp's next global memory instruction(s) with gen_mem*(). Records therefore come out
+ * roughly in execution order and nothing is buffered: memory stays bounded by the warp states
+ * of the resident CTAs plus what the workload itself keeps.
+ *
+ * Module prefix gen_. No global mutable state: everything lives in gen_t.
+ */
+#ifndef GMMU_GEN_H
+#define GMMU_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+#define GEN_WARP 32
+#define GEN_VA_BASE 0x7f0000000000ULL /* first allocation (like CUDA's managed heap) */
+#define GEN_ALLOC_ALIGN (2ULL << 20)  /* every allocation starts on a 2 MB boundary */
+#define GEN_MB (1ULL << 20)
+
+typedef struct gen gen_t;
+typedef struct gen_kernel gen_kernel_t;
+
+typedef struct {
+    uint32_t cta;      /* linear CTA id (x + gx*(y + gy*z) for multi-dimensional grids) */
+    uint32_t warp;     /* warp index within the CTA */
+    uint32_t nthreads; /* threads of this warp that exist (< 32 only in a partial last warp) */
+    uint64_t tid0;     /* linear thread id of lane 0: cta*block + warp*32 */
+    uint32_t step;     /* number of earlier step() calls for this warp */
+    void *state;       /* kernel-defined per-warp state, zeroed before step 0 */
+} gen_warp_t;
+
+struct gen_kernel {
+    const char *name;
+    uint32_t grid;     /* number of CTAs */
+    uint32_t block;    /* threads per CTA (1..1024) */
+    size_t state_size; /* bytes of per-warp state */
+    /* Emits the warp's next memory instruction(s); returns 0 when the warp has finished. */
+    int (*step)(gen_t *g, const gen_kernel_t *k, gen_warp_t *w);
+    const void *arg; /* workload context */
+};
+
+typedef struct {
+    uint64_t size;   /* footprint target in bytes (0: the workload's default) */
+    uint64_t seed;   /* input data seed */
+    uint32_t iters;  /* iterations / steps / batches (0: the workload's default) */
+    uint32_t window; /* resident CTAs (default 16) */
+    int verbose;
+} gen_opts_t;
+
+typedef struct {
+    uint64_t allocs, alloc_bytes, kernels, records, lanes;
+} gen_stats_t;
+
+struct gen {
+    gen_opts_t o;
+    trace_writer_t *w;
+    uint64_t next_va;
+    gen_stats_t st;
+    int failed;
+    char err[512];
+};
+
+/* Declares an allocation (cudaMallocManaged) of `bytes` and returns its base address. */
+uint64_t gen_alloc(gen_t *g, const char *name, uint64_t bytes, int readonly);
+/* Runs a kernel launch: emits the kernel record, then every warp's steps. */
+void gen_launch(gen_t *g, const gen_kernel_t *k);
+/* One warp memory instruction; addr[i] is lane i's byte address (lanes outside mask ignored).
+ * mask 0 (no active lane) emits nothing. */
+void gen_mem(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+             const uint64_t *addr);
+/* Same, lane i accessing base + i*stride. */
+void gen_mem_strided(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+                     uint64_t base, int64_t stride);
+/* Records an error (first one wins); generation stops at the next gen_launch. */
+void gen_fail(gen_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Optional progress / result line on stderr with --verbose. */
+void gen_note(gen_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Mask of the warp's existing threads. */
+static inline uint32_t gen_lanes(const gen_warp_t *w) {
+    return w->nthreads >= 32 ? 0xffffffffu : (1u << w->nthreads) - 1u;
+}
+/* Mask of lanes whose linear thread id is below n. */
+static inline uint32_t gen_lanes_below(const gen_warp_t *w, uint64_t n) {
+    if (w->tid0 >= n)
+        return 0;
+    uint64_t k = n - w->tid0;
+    return gen_lanes(w) & (k >= 32 ? 0xffffffffu : (1u << k) - 1u);
+}
+
+/* ---- deterministic pseudo-random numbers (splitmix64) ---- */
+static inline uint64_t gen_mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+static inline uint64_t gen_hash(uint64_t seed, uint64_t a, uint64_t b) {
+    return gen_mix(gen_mix(seed ^ gen_mix(a)) + b);
+}
+/* uniform in [0, 1) from a 64-bit hash */
+static inline double gen_unit(uint64_t h) {
+    return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+typedef struct {
+    uint64_t s;
+} gen_rng_t;
+static inline uint64_t gen_rng_next(gen_rng_t *r) {
+    r->s += 0x9e3779b97f4a7c15ULL;
+    uint64_t x = r->s;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+static inline uint64_t gen_rng_below(gen_rng_t *r, uint64_t n) {
+    return n ? gen_rng_next(r) % n : 0;
+}
+
+/* Largest power of two <= x (x >= 1). */
+static inline uint64_t gen_pow2_floor(uint64_t x) {
+    uint64_t p = 1;
+    while (p <= x / 2)
+        p *= 2;
+    return p;
+}
+static inline uint64_t gen_min(uint64_t a, uint64_t b) {
+    return a < b ? a : b;
+}
+static inline uint64_t gen_max(uint64_t a, uint64_t b) {
+    return a > b ? a : b;
+}
+static inline uint64_t gen_ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+/* ---- the workloads ---- */
+typedef struct {
+    const char *name;
+    const char *suite;
+    uint32_t default_size_kb; /* small default footprint (make traces) */
+    const char *desc;
+    void (*run)(gen_t *g);
+} gen_workload_t;
+
+/* NULL-terminated by name == NULL. */
+const gen_workload_t *gen_workloads(void);
+const gen_workload_t *gen_find(const char *name);
+
+/* Entry points (one per workload). */
+void gen_backprop(gen_t *g);
+void gen_bfs(gen_t *g);
+void gen_hotspot(gen_t *g);
+void gen_pathfinder(gen_t *g);
+void gen_srad(gen_t *g);
+void gen_nw(gen_t *g);
+void gen_gaussian(gen_t *g);
+void gen_kmeans(gen_t *g);
+void gen_nn(gen_t *g);
+void gen_sgemm(gen_t *g);
+void gen_stencil(gen_t *g);
+void gen_atax(gen_t *g);
+void gen_pagerank(gen_t *g);
+void gen_sssp(gen_t *g);
+void gen_bst(gen_t *g);
+void gen_xsbench(gen_t *g);
+
+#endif

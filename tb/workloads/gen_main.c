@@ -1,0 +1,177 @@
+/*
+ * gen_main.c - gmmu-gen: command line of the workload trace generators (docs/workloads.md).
+ *
+ *   gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N] [-o OUT]
+ *            [--text|--binary] [--verbose]
+ *   gmmu-gen list
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gen.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const gen_workload_t k_workloads[] = {
+    {"backprop", "rodinia", 1024, "neural-network training pass: forward + weight adjust",
+     gen_backprop},
+    {"bfs", "rodinia", 256, "breadth-first search (Harish & Narayanan) on an R-MAT graph", gen_bfs},
+    {"hotspot", "rodinia", 2048, "thermal 5-point stencil with pyramid blocking", gen_hotspot},
+    {"pathfinder", "rodinia", 4096, "dynamic programming over a grid, pyramid blocking",
+     gen_pathfinder},
+    {"srad", "rodinia", 1024, "speckle-reducing anisotropic diffusion (srad_v2)", gen_srad},
+    {"nw", "rodinia", 2048, "Needleman-Wunsch, one launch per block anti-diagonal", gen_nw},
+    {"gaussian", "rodinia", 512, "Gaussian elimination, Fan1/Fan2 per column", gen_gaussian},
+    {"kmeans", "rodinia", 1024, "k-means clustering (invert_mapping + kmeansPoint)", gen_kmeans},
+    {"nn", "rodinia", 4096, "nearest neighbour: distance of every record", gen_nn},
+    {"sgemm", "parboil", 1024, "dense matrix multiply C = A*B^T (mysgemmNT, register tiling)",
+     gen_sgemm},
+    {"stencil", "parboil", 2048, "7-point 3-D Jacobi stencil (block2D_hybrid_coarsen_x)",
+     gen_stencil},
+    {"atax", "polybench", 512, "y = A^T (A x): row kernel then column kernel", gen_atax},
+    {"pagerank", "pannotia", 256, "push-style PageRank with atomics on an R-MAT graph",
+     gen_pagerank},
+    {"sssp", "lonestar", 256, "frontier Bellman-Ford with atomicMin on an R-MAT graph", gen_sssp},
+    {"bst", "micro", 2048, "binary-search-tree lookups (pointer chasing)", gen_bst},
+    {"xsbench", "xsbench", 4096, "macroscopic cross-section lookups (unionized grid)", gen_xsbench},
+    {NULL, NULL, 0, NULL, NULL},
+};
+
+const gen_workload_t *gen_workloads(void) {
+    return k_workloads;
+}
+
+const gen_workload_t *gen_find(const char *name) {
+    for (const gen_workload_t *w = k_workloads; w->name; w++)
+        if (strcmp(w->name, name) == 0)
+            return w;
+    return NULL;
+}
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N]\n"
+            "                [-o OUT] [--text|--binary] [--verbose]\n"
+            "       gmmu-gen list\n"
+            "  --size-mb  footprint target in MB (decimals allowed; default: the workload's small\n"
+            "             size, see 'list')\n"
+            "  --seed     input data seed (default 1); output is a function of (workload, size,\n"
+            "             seed, iters, window)\n"
+            "  --iters    iterations / steps / batches (meaning per workload, docs/workloads.md)\n"
+            "  --window   resident CTAs whose warps are interleaved (default 16)\n"
+            "  -o         output trace (default '-' = stdout; binary unless it ends in .txt)\n");
+}
+
+static int parse_u64(const char *s, uint64_t *v) {
+    char *end = NULL;
+    errno = 0;
+    if (!s || !*s || *s == '-')
+        return -1;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "list") == 0) {
+        for (const gen_workload_t *w = k_workloads; w->name; w++)
+            printf("%-11s %-9s %6.2f MB  %s\n", w->name, w->suite, w->default_size_kb / 1024.0,
+                   w->desc);
+        return 0;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    const gen_workload_t *wl = gen_find(argv[1]);
+    if (!wl) {
+        fprintf(stderr, "gmmu-gen: unknown workload '%s' (gmmu-gen list)\n", argv[1]);
+        return 2;
+    }
+    gen_t g;
+    memset(&g, 0, sizeof(g));
+    g.o.seed = 1;
+    g.o.window = 16;
+    const char *out = "-";
+    int binary = -1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x;
+        if (strcmp(a, "--size-mb") == 0 && v) {
+            char *end = NULL;
+            errno = 0;
+            double mb = strtod(v, &end);
+            if (errno || *end || !(mb > 0) || mb > 1048576) {
+                fprintf(stderr, "gmmu-gen: --size-mb %s: expected a positive number\n", v);
+                return 2;
+            }
+            g.o.size = (uint64_t)(mb * (double)GEN_MB);
+            i++;
+        } else if (strcmp(a, "--seed") == 0 && v) {
+            if (parse_u64(v, &g.o.seed) != 0) {
+                fprintf(stderr, "gmmu-gen: --seed %s: expected a non-negative integer\n", v);
+                return 2;
+            }
+            i++;
+        } else if ((strcmp(a, "--iters") == 0 || strcmp(a, "--window") == 0) && v) {
+            if (parse_u64(v, &x) != 0 || x == 0 || x > 1000000) {
+                fprintf(stderr, "gmmu-gen: %s %s: expected 1..1000000\n", a, v);
+                return 2;
+            }
+            if (a[2] == 'i')
+                g.o.iters = (uint32_t)x;
+            else
+                g.o.window = (uint32_t)x;
+            i++;
+        } else if (strcmp(a, "-o") == 0 && v) {
+            out = v;
+            i++;
+        } else if (strcmp(a, "--text") == 0) {
+            binary = 0;
+        } else if (strcmp(a, "--binary") == 0) {
+            binary = 1;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            g.o.verbose = 1;
+        } else {
+            fprintf(stderr, "gmmu-gen: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (g.o.size == 0)
+        g.o.size = (uint64_t)wl->default_size_kb * 1024;
+    if (binary < 0) {
+        size_t n = strlen(out);
+        binary = !(n >= 4 && strcmp(out + n - 4, ".txt") == 0) &&
+                 !(n >= 7 && strcmp(out + n - 7, ".txt.xz") == 0);
+    }
+    char err[512];
+    g.w = trace_create(out, binary, err, sizeof(err));
+    if (!g.w) {
+        fprintf(stderr, "gmmu-gen: %s\n", err);
+        return 1;
+    }
+    wl->run(&g);
+    if (trace_finish(g.w, err, sizeof(err)) != 0)
+        gen_fail(&g, "%s", err);
+    if (g.failed) {
+        fprintf(stderr, "gmmu-gen: %s: %s\n", wl->name, g.err);
+        return 1;
+    }
+    if (g.o.verbose)
+        fprintf(stderr,
+                "gmmu-gen: %s size %.1f MB seed %" PRIu64 ": %" PRIu64 " allocations (%.1f MB), "
+                "%" PRIu64 " kernels, %" PRIu64 " instructions, %" PRIu64 " lane accesses\n",
+                wl->name, (double)g.o.size / (double)GEN_MB, g.o.seed, g.st.allocs,
+                (double)g.st.alloc_bytes / (double)GEN_MB, g.st.kernels, g.st.records, g.st.lanes);
+    return 0;
+}
