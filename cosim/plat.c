@@ -93,6 +93,7 @@ struct plat {
     int kernel_active, trace_done;
     uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
     int trace_binary;
+    uint64_t kern_pos0, kern_instr0; /* trace position and instructions at the kernel's start */
     /* host */
     uvm_handler_t *hdl;
     uvm_dev_t dev;
@@ -467,6 +468,8 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
 static void next_kernel(plat_t *p) {
     char err[512];
     for (;;) {
+        p->kern_pos0 = p->ks.last_pos;
+        p->kern_instr0 = p->st.instructions;
         const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
         if (rc < 0) {
             perr(p, "%s", err);
@@ -903,10 +906,14 @@ static void progress(plat_t *p) {
         return;
     p->last_progress_print = t;
     char share[32];
-    if (p->trace_total)
-        snprintf(share, sizeof(share), "%5.1f%%",
-                 100.0 * (double)p->ks.last_pos / (double)p->trace_total);
-    else
+    if (p->trace_total) {
+        /* the current kernel's records count in proportion to its completed instructions */
+        double pos = (double)p->kern_pos0;
+        if (p->kern.n_instr)
+            pos += (double)(p->ks.last_pos - p->kern_pos0) *
+                   (double)(p->st.instructions - p->kern_instr0) / (double)p->kern.n_instr;
+        snprintf(share, sizeof(share), "%5.1f%%", 100.0 * pos / (double)p->trace_total);
+    } else
         snprintf(share, sizeof(share), "kernel %llu", (unsigned long long)p->st.kernels);
     fprintf(stderr, "\r  cycle %12llu  trace %s  far-faults %8llu  instr %10llu ",
             (unsigned long long)p->now, share, (unsigned long long)p->st.far_faults,

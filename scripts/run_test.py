@@ -71,8 +71,38 @@ def parse_test(path):
     return t
 
 
+RTL_KEYS = ("num_sm", "num_ports", "l1_entries", "l1_large_entries", "l1_req_entries",
+            "l2_sets", "l2_ways", "l2_large_entries", "l2_latency", "l2_mshr_entries",
+            "num_walkers", "ff_entries", "ff_quota")
+
+
+def rtl_signature(config):
+    """The RTL keys of configs/<config>.cfg (None if unreadable; gmmu-sim reports errors)."""
+    vals = {}
+    try:
+        with open(os.path.join(ROOT, "configs", config + ".cfg")) as f:
+            for raw in f:
+                line = raw.split("#", 1)[0]
+                if "=" in line:
+                    k, v = (x.strip() for x in line.split("=", 1))
+                    vals[k] = v
+    except OSError:
+        return None
+    return tuple(vals.get(k) for k in RTL_KEYS)
+
+
+def sim_config(config):
+    """The configuration whose gmmu-sim binary runs `config`: a configuration with the same RTL
+    keys shares the Verilator model (oversub runs on tiny's binary), saving a Verilator build."""
+    sig = rtl_signature(config)
+    for c in ("tiny", "default"):
+        if sig is not None and c != config and rtl_signature(c) == sig:
+            return c
+    return config
+
+
 def sim_path(build, config):
-    return os.path.join(build, config, "gmmu-sim")
+    return os.path.join(build, sim_config(config), "gmmu-sim")
 
 
 def build_sim(make, build, config, quiet):
@@ -218,7 +248,7 @@ def main():
                                                 if f.endswith(".test"))) + ")")
             tests.append(resolve(parse_test(path), args, build))
         if not args.no_build:
-            for c in sorted({t["config"] for t in tests}):
+            for c in sorted({sim_config(t["config"]) for t in tests}):
                 build_sim(args.make, build, c, args.all)
     except (TestError, subprocess.CalledProcessError) as e:
         print(f"run_test: {e}", file=sys.stderr)
