@@ -73,3 +73,66 @@ $(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
 
 .PHONY: gmmu-gen
 gmmu-gen: $(WL_GEN)
+
+# generator unit tests (tb/unit/test_trace_gen.c), normal + sanitizers
+WL_GEN_LIBSRC := $(filter-out tb/workloads/gen_main.c,$(WL_GEN_SRC))
+WL_GEN_LIBOBJ := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_LIBSRC))
+WL_GEN_LIBOBJ_SAN := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen_san/%.o,$(WL_GEN_LIBSRC))
+WL_TEST_GEN := $(BUILD)/tests/test_trace_gen
+WL_TEST_GEN_SAN := $(BUILD)/tests/test_trace_gen_san
+
+$(WL_OBJ)/gen_san/%.o: tb/workloads/%.c $(WL_GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(SAN) -Itb/workloads -c $< -o $@
+
+$(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itb/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
+
+$(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(SAN) -Itb/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
+	  -lm -o $@
+
+.PHONY: test-trace-gen
+test-trace-gen: $(WL_TEST_GEN) $(WL_TEST_GEN_SAN)
+	$(WL_TEST_GEN)
+	$(WL_TEST_GEN_SAN)
+
+TEST_TARGETS += test-trace-gen
+
+# ---- the workload suite ------------------------------------------------------------------------
+# make traces        every workload at its small default size (+ the shared real Accel-Sim traces)
+#                    into $(BUILD)/traces/<name>.trc
+# make traces-check  replays them: small ones in lock-step (ENGINE=cosim, CONFIG=tiny), and every
+#                    workload at WL_BIG_MB MB with ENGINE=cmodel (WL_BIG_CONFIG); not part of
+#                    make test (minutes). TRACES_CHECK_ARGS=--only small|big --workloads a,b
+WL_NAMES := backprop bfs hotspot pathfinder srad nw gaussian kmeans nn sgemm stencil atax \
+            pagerank sssp bst xsbench
+WL_TRACE_DIR := $(BUILD)/traces
+WL_REAL := vectoradd-100-32 matrixmul-32-32 lud-perimeter-k8
+SHARED_TRACES ?= ../shared/traces/accel-sim
+WL_TRACES := $(WL_NAMES:%=$(WL_TRACE_DIR)/%.trc)
+WL_REAL_TRACES := $(if $(wildcard $(SHARED_TRACES)),$(WL_REAL:%=$(WL_TRACE_DIR)/accelsim-%.trc))
+WL_BIG_MB ?= 256
+WL_BIG_CONFIG ?= default
+WL_CHECK_SIM := $(BUILD)/tiny/gmmu-sim
+TRACES_CHECK_ARGS ?=
+
+.PHONY: traces traces-check
+traces: $(WL_TRACES) $(WL_REAL_TRACES)
+	@ls -l $(WL_TRACES) $(WL_REAL_TRACES) | awk '{s += $$5} END {printf "traces: %d files, %.1f MB\n", NR, s / 1048576}'
+
+$(WL_TRACE_DIR)/%.trc: $(WL_GEN)
+	@mkdir -p $(@D)
+	$(WL_GEN) $* -o $@
+
+$(WL_TRACE_DIR)/accelsim-%.trc: scripts/import_accelsim.py scripts/import_common.py
+	@mkdir -p $(@D)
+	$(PYTHON) scripts/import_accelsim.py $(SHARED_TRACES)/$* -o $@ --quiet
+
+traces-check: traces
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	$(PYTHON) tb/tools/traces_check.py --sim $(WL_CHECK_SIM) --gen $(WL_GEN) \
+	  --traces $(WL_TRACE_DIR) --small-config configs/tiny.cfg \
+	  --big-config configs/$(WL_BIG_CONFIG).cfg --big-mb $(WL_BIG_MB) $(TRACES_CHECK_ARGS)

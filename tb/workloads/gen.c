@@ -178,3 +178,54 @@ out:
     free(states);
     free(done);
 }
+
+static const gen_workload_t k_workloads[] = {
+    {"backprop", "rodinia", 1024, "neural-network training pass: forward + weight adjust",
+     gen_backprop},
+    {"bfs", "rodinia", 256, "breadth-first search (Harish & Narayanan) on an R-MAT graph", gen_bfs},
+    {"hotspot", "rodinia", 2048, "thermal 5-point stencil with pyramid blocking", gen_hotspot},
+    {"pathfinder", "rodinia", 4096, "dynamic programming over a grid, pyramid blocking",
+     gen_pathfinder},
+    {"srad", "rodinia", 1024, "speckle-reducing anisotropic diffusion (srad_v2)", gen_srad},
+    {"nw", "rodinia", 2048, "Needleman-Wunsch, one launch per block anti-diagonal", gen_nw},
+    {"gaussian", "rodinia", 512, "Gaussian elimination, Fan1/Fan2 per column", gen_gaussian},
+    {"kmeans", "rodinia", 1024, "k-means clustering (invert_mapping + kmeansPoint)", gen_kmeans},
+    {"nn", "rodinia", 4096, "nearest neighbour: distance of every record", gen_nn},
+    {"sgemm", "parboil", 1024, "dense matrix multiply C = A*B^T (mysgemmNT, register tiling)",
+     gen_sgemm},
+    {"stencil", "parboil", 2048, "7-point 3-D Jacobi stencil (block2D_hybrid_coarsen_x)",
+     gen_stencil},
+    {"atax", "polybench", 512, "y = A^T (A x): row kernel then column kernel", gen_atax},
+    {"pagerank", "pannotia", 256, "push-style PageRank with atomics on an R-MAT graph",
+     gen_pagerank},
+    {"sssp", "lonestar", 256, "frontier Bellman-Ford with atomicMin on an R-MAT graph", gen_sssp},
+    {"bst", "micro", 2048, "binary-search-tree lookups (pointer chasing)", gen_bst},
+    {"xsbench", "xsbench", 4096, "macroscopic cross-section lookups (unionized grid)", gen_xsbench},
+    {NULL, NULL, 0, NULL, NULL},
+};
+const gen_workload_t *gen_workloads(void) {
+    return k_workloads;
+}
+
+const gen_workload_t *gen_find(const char *name) {
+    for (const gen_workload_t *w = k_workloads; w->name; w++)
+        if (strcmp(w->name, name) == 0)
+            return w;
+    return NULL;
+}
+
+int gen_run(gen_t *g, const gen_workload_t *wl, const char *out, int binary) {
+    char err[512];
+    if (g->o.size == 0)
+        g->o.size = (uint64_t)wl->default_size_kb * 1024;
+    g->w = trace_create(out, binary, err, sizeof(err));
+    if (!g->w) {
+        gen_fail(g, "%s", err);
+        return -1;
+    }
+    wl->run(g);
+    if (trace_finish(g->w, err, sizeof(err)) != 0)
+        gen_fail(g, "%s", err);
+    g->w = NULL;
+    return g->failed ? -1 : 0;
+}

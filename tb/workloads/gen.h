@@ -150,6 +150,9 @@ typedef struct {
     void (*run)(gen_t *g);
 } gen_workload_t;
 
+/* Opens OUT ("-" = stdout; .xz compressed), runs the workload with g->o (size 0 = the workload's
+ * default) and finishes the trace. 0, or -1 with g->err. */
+int gen_run(gen_t *g, const gen_workload_t *wl, const char *out, int binary);
 /* NULL-terminated by name == NULL. */
 const gen_workload_t *gen_workloads(void);
 const gen_workload_t *gen_find(const char *name);

@@ -15,42 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const gen_workload_t k_workloads[] = {
-    {"backprop", "rodinia", 1024, "neural-network training pass: forward + weight adjust",
-     gen_backprop},
-    {"bfs", "rodinia", 256, "breadth-first search (Harish & Narayanan) on an R-MAT graph", gen_bfs},
-    {"hotspot", "rodinia", 2048, "thermal 5-point stencil with pyramid blocking", gen_hotspot},
-    {"pathfinder", "rodinia", 4096, "dynamic programming over a grid, pyramid blocking",
-     gen_pathfinder},
-    {"srad", "rodinia", 1024, "speckle-reducing anisotropic diffusion (srad_v2)", gen_srad},
-    {"nw", "rodinia", 2048, "Needleman-Wunsch, one launch per block anti-diagonal", gen_nw},
-    {"gaussian", "rodinia", 512, "Gaussian elimination, Fan1/Fan2 per column", gen_gaussian},
-    {"kmeans", "rodinia", 1024, "k-means clustering (invert_mapping + kmeansPoint)", gen_kmeans},
-    {"nn", "rodinia", 4096, "nearest neighbour: distance of every record", gen_nn},
-    {"sgemm", "parboil", 1024, "dense matrix multiply C = A*B^T (mysgemmNT, register tiling)",
-     gen_sgemm},
-    {"stencil", "parboil", 2048, "7-point 3-D Jacobi stencil (block2D_hybrid_coarsen_x)",
-     gen_stencil},
-    {"atax", "polybench", 512, "y = A^T (A x): row kernel then column kernel", gen_atax},
-    {"pagerank", "pannotia", 256, "push-style PageRank with atomics on an R-MAT graph",
-     gen_pagerank},
-    {"sssp", "lonestar", 256, "frontier Bellman-Ford with atomicMin on an R-MAT graph", gen_sssp},
-    {"bst", "micro", 2048, "binary-search-tree lookups (pointer chasing)", gen_bst},
-    {"xsbench", "xsbench", 4096, "macroscopic cross-section lookups (unionized grid)", gen_xsbench},
-    {NULL, NULL, 0, NULL, NULL},
-};
-
-const gen_workload_t *gen_workloads(void) {
-    return k_workloads;
-}
-
-const gen_workload_t *gen_find(const char *name) {
-    for (const gen_workload_t *w = k_workloads; w->name; w++)
-        if (strcmp(w->name, name) == 0)
-            return w;
-    return NULL;
-}
-
 static void usage(FILE *f) {
     fprintf(f,
             "usage: gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N]\n"
@@ -83,7 +47,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (strcmp(argv[1], "list") == 0) {
-        for (const gen_workload_t *w = k_workloads; w->name; w++)
+        for (const gen_workload_t *w = gen_workloads(); w->name; w++)
             printf("%-11s %-9s %6.2f MB  %s\n", w->name, w->suite, w->default_size_kb / 1024.0,
                    w->desc);
         return 0;
@@ -154,16 +118,7 @@ int main(int argc, char **argv) {
         binary = !(n >= 4 && strcmp(out + n - 4, ".txt") == 0) &&
                  !(n >= 7 && strcmp(out + n - 7, ".txt.xz") == 0);
     }
-    char err[512];
-    g.w = trace_create(out, binary, err, sizeof(err));
-    if (!g.w) {
-        fprintf(stderr, "gmmu-gen: %s\n", err);
-        return 1;
-    }
-    wl->run(&g);
-    if (trace_finish(g.w, err, sizeof(err)) != 0)
-        gen_fail(&g, "%s", err);
-    if (g.failed) {
+    if (gen_run(&g, wl, out, binary) != 0) {
         fprintf(stderr, "gmmu-gen: %s: %s\n", wl->name, g.err);
         return 1;
     }

@@ -126,3 +126,22 @@ uint32_t graph_weight(const graph_t *gr, uint64_t v, uint64_t k) {
 uint64_t graph_hub(const graph_t *gr) {
     return graph_label(gr, 0);
 }
+
+/* Chooses scale (V = 2^scale, 2^10..2^22) and the edge count for a footprint of
+ * per_vertex*V + per_edge*E bytes: V is the power of two nearest to the count that gives an
+ * average degree of deg; the edges take the rest of the footprint. Above 2^22 vertices the
+ * average degree grows instead (bounded generator memory: V/8 bytes of offsets, a few bits or
+ * words of algorithm state per vertex). */
+void graph_plan(uint64_t bytes, uint64_t per_vertex, uint64_t per_edge, uint64_t deg,
+                uint32_t *scale, uint64_t *edges) {
+    double ideal = (double)bytes / (double)(per_vertex + per_edge * deg);
+    uint32_t s = 0;
+    while (s < 22 && (double)(1ULL << (s + 1)) <= ideal * 1.41421356)
+        s++;
+    if (s < 10)
+        s = 10;
+    uint64_t nv = 1ULL << s;
+    uint64_t e = bytes > per_vertex * nv ? (bytes - per_vertex * nv) / per_edge : nv;
+    *scale = s;
+    *edges = gen_max(e, nv);
+}

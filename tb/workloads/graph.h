@@ -25,6 +25,10 @@ typedef struct {
     uint64_t *ckpt; /* offset of vertex 64*i */
 } graph_t;
 
+/* Chooses scale (V = 2^scale, 2^10..2^22) and the edge target for a footprint of
+ * per_vertex*V + per_edge*E bytes with an average degree near deg (see graph.c). */
+void graph_plan(uint64_t bytes, uint64_t per_vertex, uint64_t per_edge, uint64_t deg,
+                uint32_t *scale, uint64_t *edges);
 /* R-MAT parameters a = 0.57, b = c = 0.19, d = 0.05 (Graph500). 0 or -1 (out of memory). */
 int graph_init(graph_t *gr, uint32_t scale, uint64_t edges_target, uint64_t seed);
 void graph_free(graph_t *gr);

@@ -27,25 +27,6 @@ static inline void bit_clr(uint64_t *b, uint64_t i) {
     b[i >> 6] &= ~(1ULL << (i & 63));
 }
 
-/* Chooses scale (V = 2^scale, 2^10..2^22) and the edge count for a footprint of
- * per_vertex*V + per_edge*E bytes: V is the power of two nearest to the count that gives an
- * average degree of deg; the edges take the rest of the footprint. Above 2^22 vertices the
- * average degree grows instead (bounded generator memory: V/8 bytes of offsets, a few bits or
- * words of algorithm state per vertex). */
-static void graph_size(uint64_t bytes, uint64_t per_vertex, uint64_t per_edge, uint64_t deg,
-                       uint32_t *scale, uint64_t *edges) {
-    double ideal = (double)bytes / (double)(per_vertex + per_edge * deg);
-    uint32_t s = 0;
-    while (s < 22 && (double)(1ULL << (s + 1)) <= ideal * 1.41421356)
-        s++;
-    if (s < 10)
-        s = 10;
-    uint64_t nv = 1ULL << s;
-    uint64_t e = bytes > per_vertex * nv ? (bytes - per_vertex * nv) / per_edge : nv;
-    *scale = s;
-    *edges = gen_max(e, nv);
-}
-
 /* Per-warp state of the edge-loop kernels. */
 typedef struct {
     int phase;
@@ -202,7 +183,7 @@ static uint64_t *bits_new(uint64_t n) {
 void gen_bfs(gen_t *g) {
     uint32_t scale;
     uint64_t edges;
-    graph_size(g->o.size, 8 + 1 + 1 + 1 + 4, 4, 8, &scale, &edges);
+    graph_plan(g->o.size, 8 + 1 + 1 + 1 + 4, 4, 8, &scale, &edges);
     bfs_t c;
     memset(&c, 0, sizeof(c));
     if (graph_init(&c.gr, scale, edges, g->o.seed) != 0) {
@@ -400,7 +381,7 @@ static int sssp_k2_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
 void gen_sssp(gen_t *g) {
     uint32_t scale;
     uint64_t edges;
-    graph_size(g->o.size, 4 + 1 + 4 + 4, 8, 8, &scale, &edges);
+    graph_plan(g->o.size, 4 + 1 + 4 + 4, 8, 8, &scale, &edges);
     sssp_t c;
     memset(&c, 0, sizeof(c));
     if (graph_init(&c.gr, scale, edges, g->o.seed) != 0) {
@@ -557,7 +538,7 @@ static int pr2_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
 void gen_pagerank(gen_t *g) {
     uint32_t scale;
     uint64_t edges;
-    graph_size(g->o.size, 4 + 4 + 4, 4, 8, &scale, &edges);
+    graph_plan(g->o.size, 4 + 4 + 4, 4, 8, &scale, &edges);
     pr_t c;
     memset(&c, 0, sizeof(c));
     if (graph_init(&c.gr, scale, edges, g->o.seed) != 0) {

@@ -102,7 +102,8 @@ static int bp_adjust_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
 }
 
 void gen_backprop(gen_t *g) {
-    uint64_t in = g->o.size / (2 * (BP_HID + 1) * 4) / BP_W * BP_W;
+    /* two (in+1) x 17 weight matrices, input units and partial sums: 144 bytes per unit */
+    uint64_t in = g->o.size / (2 * (BP_HID + 1) * 4 + 8) / BP_W * BP_W;
     if (in < BP_W)
         in = BP_W;
     bp_t c;

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""traces_check.py - replay the workload suite through gmmu-sim (make traces-check).
+
+  small: every DIR/*.trc (make traces) with --engine cosim (lock-step RTL + C model) and the
+         small configuration; must exit 0 with zero mismatches and no fatal fault.
+  big:   every workload generated at --big-mb MB (gmmu-gen piped into gmmu-sim, nothing on disk)
+         with --engine cmodel and the big configuration; must exit 0.
+
+Results: one line per run and DIR/check.json. Exit status 1 if any run failed.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def run_small(a, trace):
+    name = os.path.splitext(os.path.basename(trace))[0]
+    stats = os.path.join(a.out, name + ".cosim.json")
+    cmd = [a.sim, "--config", a.small_config, "--engine", "cosim", "--trace", trace, "--quiet",
+           "--stats", stats]
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return finish("small", name, cmd, p.returncode, p.stderr + p.stdout, stats, time.time() - t0)
+
+
+def run_big(a, wl):
+    stats = os.path.join(a.out, wl + ".big.json")
+    gen = [a.gen, wl, "--size-mb", str(a.big_mb), "-o", "-", "--verbose"]
+    sim = [a.sim, "--config", a.big_config, "--engine", "cmodel", "--trace", "-", "--quiet",
+           "--stats", stats]
+    t0 = time.time()
+    g = subprocess.Popen(gen, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    s = subprocess.Popen(sim, stdin=g.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    g.stdout.close()
+    sout, serr = s.communicate()
+    gerr = g.stderr.read().decode(errors="replace")
+    g.wait()
+    rc = s.returncode if s.returncode else (1 if g.returncode else 0)
+    res = finish("big", wl, gen + ["|"] + sim, rc, gerr + serr + sout, stats, time.time() - t0)
+    res["generator"] = gerr.strip().splitlines()[-1] if gerr.strip() else ""
+    return res
+
+
+def finish(kind, name, cmd, rc, log, stats, secs):
+    st = {}
+    if os.path.exists(stats):
+        try:
+            with open(stats) as f:
+                st = json.load(f)
+        except (OSError, ValueError):
+            st = {}
+    ok = rc == 0 and st.get("mismatches", 0) == 0 and st.get("fatal_faults", 0) == 0
+    return {"kind": kind, "name": name, "ok": ok, "exit": rc, "seconds": round(secs, 2),
+            "cycles": st.get("cycles"), "translations": st.get("translations"),
+            "far_faults": st.get("far_faults"), "evictions": st.get("evictions"),
+            "mismatches": st.get("mismatches"), "fatal_faults": st.get("fatal_faults"),
+            "cmd": " ".join(cmd), "log": "" if ok else log[-3000:]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--traces", required=True, help="directory of the small traces")
+    ap.add_argument("--small-config", default="configs/tiny.cfg")
+    ap.add_argument("--big-config", default="configs/default.cfg")
+    ap.add_argument("--big-mb", type=float, default=256)
+    ap.add_argument("--only", choices=["small", "big"])
+    ap.add_argument("--workloads", help="comma-separated subset")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    a = ap.parse_args()
+    a.out = os.path.join(a.traces, "check")
+    os.makedirs(a.out, exist_ok=True)
+    names = subprocess.run([a.gen, "list"], check=True, capture_output=True,
+                           text=True).stdout.split("\n")
+    workloads = [line.split()[0] for line in names if line.strip()]
+    if a.workloads:
+        keep = set(a.workloads.split(","))
+        workloads = [w for w in workloads if w in keep]
+    jobs = []
+    if a.only in (None, "small"):
+        traces = sorted(os.path.join(a.traces, f) for f in os.listdir(a.traces)
+                        if f.endswith(".trc"))
+        if a.workloads:
+            traces = [t for t in traces if os.path.basename(t)[:-4] in keep]
+        jobs += [(run_small, t) for t in traces]
+    if a.only in (None, "big"):
+        jobs += [(run_big, w) for w in workloads]
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        futs = [ex.submit(fn, a, arg) for fn, arg in jobs]
+        for f in concurrent.futures.as_completed(futs):
+            r = f.result()
+            results.append(r)
+            print("%-5s %-28s %s exit %d  %7.1f s  %s translations  %s far-faults  %s evictions"
+                  % (r["kind"], r["name"], "PASS" if r["ok"] else "FAIL", r["exit"], r["seconds"],
+                     r["translations"], r["far_faults"], r["evictions"]), flush=True)
+            if not r["ok"]:
+                print("  command: %s\n%s" % (r["cmd"], r["log"]), flush=True)
+    results.sort(key=lambda r: (r["kind"], r["name"]))
+    with open(os.path.join(a.traces, "check.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    bad = [r["name"] for r in results if not r["ok"]]
+    print("traces-check: %d runs, %d failed%s" % (len(results), len(bad),
+                                                  (": " + ", ".join(bad)) if bad else ""))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
