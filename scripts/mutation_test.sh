@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Mutation test of the co-simulation: a one-line change of behaviour in the RTL or in the C model
+# must make the lock-step run fail at the first divergent cycle with a mismatch report and a
+# waveform. Each mutation is applied to a scratch copy of the tree (never to the sources), must
+# match exactly one line (else the test itself fails), and the run must report "MISMATCH at cycle".
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${MUT_WORK:-$root/build/mutation}
+config=tiny
+trace=tb/traces/replay.trc
+
+mkdir -p "$work"
+# sources only (no build products), refreshed every run
+(cd "$root" && tar -cf - Makefile mk spec rtl cmodel cosim sw-handler tb scripts configs) | (cd "$work" && tar -xf -)
+# reuse the already built libraries of the clean tree where possible
+mkdir -p "$work/build"
+[ -d "$root/build/lib" ] && cp -a "$root/build/lib" "$work/build/"
+[ -d "$root/build/$config" ] && rm -rf "${work:?}/build/$config" && cp -a "$root/build/$config" "$work/build/"
+
+fail=0
+mutate() { # file, sed expression (must change exactly one line), description
+    local file=$1 expr=$2 what=$3
+    cp "$root/$file" "$work/$file"
+    sed -i "$expr" "$work/$file"
+    local n
+    n=$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)
+    if [ "$n" != 1 ]; then
+        echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
+        cp "$root/$file" "$work/$file"
+        fail=1
+        return
+    fi
+    echo "== mutation: $what ($file)"
+    diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
+    local log=$work/run.log
+    if ! (cd "$work" && make -s sim CONFIG=$config > "$work/build.log" 2>&1); then
+        echo "mutation_test: '$what' did not build:" >&2; tail -20 "$work/build.log" >&2; fail=1
+    else
+        set +e
+        (cd "$work" && ./build/$config/gmmu-sim --config configs/$config.cfg --trace $trace \
+            --engine cosim --quiet --stats "$work/stats.json") > "$log" 2>&1
+        local rc=$?
+        set -e
+        if [ $rc -ne 0 ] && grep -q "MISMATCH at cycle" "$log" && grep -q "waveform" "$log"; then
+            grep -m1 "MISMATCH at cycle" "$log" | sed 's/^/   caught: /'
+        else
+            echo "mutation_test: '$what' was NOT caught (exit $rc)" >&2; tail -20 "$log" >&2; fail=1
+        fi
+    fi
+    cp "$root/$file" "$work/$file"   # restore for the next mutation
+}
+
+mutate cmodel/l2_tlb.c 's/l2->rr = (s + 1u) % l2->n_sm;/l2->rr = s % l2->n_sm;/' \
+    "model: L2 round-robin pointer does not advance past the granted SM"
+mutate cmodel/plru.c 's/(node == 2u \* parent + 1u) ? 1u : 0u/(node == 2u * parent + 1u) ? 0u : 1u/' \
+    "model: PLRU touch points towards the touched way"
+mutate rtl/gmmu_l1_tlb.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > CntW'(NumPorts))/" \
+    "RTL: L1 back-pressure one entry early"
+exit $fail
