@@ -14,7 +14,7 @@ mkdir -p "$work"
 (cd "$root" && tar -cf - Makefile mk spec rtl cmodel cosim sw-handler tb scripts configs) | (cd "$work" && tar -xf -)
 # reuse the already built libraries of the clean tree where possible
 mkdir -p "$work/build"
-[ -d "$root/build/lib" ] && cp -a "$root/build/lib" "$work/build/"
+[ -d "$root/build/lib" ] && rm -rf "${work:?}/build/lib" && cp -a "$root/build/lib" "$work/build/"
 [ -d "$root/build/$config" ] && rm -rf "${work:?}/build/$config" && cp -a "$root/build/$config" "$work/build/"
 
 fail=0
