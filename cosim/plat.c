@@ -578,7 +578,9 @@ static void plat_step(plat_t *p, uint64_t limit) {
             response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s]);
         }
     }
-    if (p->kernel_active && kernel_complete(p))
+    /* The next kernel is launched by the host: not while a host agent (the handler) runs, which
+       also keeps allocations from being declared to the handler in the middle of a service. */
+    if (p->kernel_active && !p->handler_running && kernel_complete(p))
         next_kernel(p);
 
     /* inputs of this cycle */

@@ -41,7 +41,7 @@ def main():
     rows = {}
     for eng in ("cmodel", "rtl", "cosim"):
         best = None
-        for i in range(a.repeat):
+        for i in range(a.repeat if eng == "cmodel" else 1):
             stats = os.path.join(outdir, f"{eng}.json")
             cmd = [sim, "--config", f"configs/{a.config}.cfg", "--trace", a.trace, "--seed",
                    a.seed, "--engine", eng, "--stats", stats, "--quiet"]
@@ -60,7 +60,7 @@ def main():
                      "clocked_cycles_per_s": best["clocked_cycles"] / w}
     ratio = rows["rtl"]["wall_seconds"] / max(rows["cmodel"]["wall_seconds"], 1e-6)
     print(f"bench: config {a.config}, trace {a.trace}, seed {a.seed} "
-          f"(best of {a.repeat} runs per engine)")
+          f"(C model: best of {a.repeat} runs)")
     print(f"  {'engine':<8} {'cycles':>12} {'clocked':>10} {'wall s':>8} "
           f"{'sim cyc/s':>12} {'clocked cyc/s':>14}")
     for eng, r in rows.items():
