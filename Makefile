@@ -37,6 +37,7 @@ help:
 
 deps:
 	@bash scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
 # generated constants: one source of truth (spec/gmmu.toml)
 gen: $(GEN_SV) $(GEN_H) $(GEN_MD)
@@ -45,6 +46,13 @@ $(GEN_SV) $(GEN_H) $(GEN_MD) &: spec/gmmu.toml scripts/gen_consts.py
 	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_SV) --c $(GEN_H) --md $(GEN_MD)
 
 -include mk/*.mk
+
+# user entry points install what they need first (a fresh machine has neither cmocka nor Yosys)
+DEPS_STAMP := $(BUILD)/.deps-ok
+$(DEPS_STAMP): scripts/deps.sh
+	@bash scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+cosim bench synth traces wave: | $(DEPS_STAMP)
 
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)
