@@ -127,7 +127,7 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     cfg->fb_entries = 1024;
     /* cost model (docs/handler.md: ~20 us unloaded far-fault end to end) */
     cfg->t_irq_ns = 4000;
-    cfg->t_batch_ns = 6000;
+    cfg->t_batch_ns = 8600;
     cfg->t_fault_ns = 500;
     cfg->t_page_ns = 3000;
     cfg->t_pte_ns = 250;

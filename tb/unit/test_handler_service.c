@@ -399,7 +399,7 @@ static void test_cfg_defaults(void **state) {
     assert_int_equal(c.replay, UVM_REPLAY_BATCH_FLUSH);
     assert_int_equal(c.evict, UVM_EVICT_LRU);
     assert_int_equal(c.t_irq_ns, 4000);
-    assert_int_equal(c.t_batch_ns, 6000);
+    assert_int_equal(c.t_batch_ns, 8600);
     assert_int_equal(c.t_fault_ns, 500);
     assert_int_equal(c.t_page_ns, 3000);
     assert_int_equal(c.t_pte_ns, 250);
@@ -625,13 +625,13 @@ static void test_cost_model_unloaded_fault(void **state) {
     const uint64_t t0 = f->now;
     uvm_handler_service(x->h);
     /* irq + batch + 1 fault + 1 page + DMA + 4 PTE writes (3 new tables + leaf) */
-    const uint64_t expect = 4000 + 6000 + 500 + 3000 + DMA_NS + 4 * 250;
+    const uint64_t expect = 4000 + 8600 + 500 + 3000 + DMA_NS + 4 * 250;
     assert_int_equal(f->now - t0, expect);
     /* a warm second fault in the same 2 MB block costs one PTE write only */
     fk_post(f, VPN0 + 1, GMMU_AT_READ);
     const uint64_t t1 = f->now;
     uvm_handler_service(x->h);
-    assert_int_equal(f->now - t1, 4000 + 6000 + 500 + 3000 + DMA_NS + 250);
+    assert_int_equal(f->now - t1, 4000 + 8600 + 500 + 3000 + DMA_NS + 250);
     fx_done(x);
 }
 
