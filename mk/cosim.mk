@@ -8,6 +8,8 @@
 #                                          WAVES=1 override the test's values)
 #   make cosim-regress                     every tb/tests/*.test
 #   make test-platform                     cmocka unit tests of the platform modules (normal + SAN)
+#   make cosim-san                         gmmu-sim built with ASan+UBSan, lock-step runs of a few
+#                                          directed traces (configuration tiny)
 #   make bench                             simulated cycles/s of each engine -> $(BUILD)/bench.json
 
 COSIM_MODS := config u64map pcie gpumem hostmem sm compare evring plat
@@ -25,6 +27,8 @@ COSIM_HDL_LIB := $(BUILD)/lib/libuvm_handler.a
 COSIM_TRACE_LIB := $(BUILD)/lib/libgmmu_trace.a
 COSIM_TRACE_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 SIM_BIN = $(BUILD)/$(CONFIG)/gmmu-sim
+SIM_SAN_BIN = $(BUILD)/$(CONFIG)/gmmu-sim-san
+COSIM_HDL_LIB_SAN := $(BUILD)/lib/libuvm_handler_san.a
 
 PLAT_TEST_SRC := $(wildcard tb/unit/test_platform_*.c)
 PLAT_TESTS := $(patsubst tb/unit/%.c,$(BUILD)/tests/%,$(PLAT_TEST_SRC))
@@ -37,7 +41,7 @@ COSIM_OVERRIDES = $(call cosim_ovr,CONFIG,config) $(call cosim_ovr,SEED,seed) \
                   $(if $(filter 1 yes true,$(WAVES)),--waves)
 COSIM_RUN := $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD)
 
-.PHONY: cosim-lib sim cosim cosim-regress test-platform bench
+.PHONY: cosim-lib sim sim-san cosim cosim-regress cosim-san test-platform bench
 
 cosim-lib: $(COSIM_LIB) $(COSIM_LIB_SAN)
 
@@ -70,6 +74,34 @@ $(SIM_BIN): $(COSIM_OBJDIR)/sim_main.o $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_H
 
 sim: $(SIM_BIN)
 
+$(COSIM_OBJDIR)/san/sim_main.o: cosim/sim_main.c $(COSIM_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
+
+$(SIM_SAN_BIN): $(COSIM_OBJDIR)/san/sim_main.o $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
+                $(COSIM_HDL_LIB_SAN) $(COSIM_TRACE_LIB_SAN) $(BUILD)/$(CONFIG)/vdut/libvdut.a
+	@mkdir -p $(@D)
+	$(CXX) $(SAN) -o $@ $(COSIM_OBJDIR)/san/sim_main.o $(COSIM_LIB_SAN) $(COSIM_HDL_LIB_SAN) \
+	  $(COSIM_MODEL_LIB_SAN) $(COSIM_TRACE_LIB_SAN) $(BUILD)/$(CONFIG)/vdut/libvdut.a \
+	  $(VDUT_LDLIBS) -lm
+
+sim-san: $(SIM_SAN_BIN)
+
+# The platform itself under ASan+UBSan: lock-step runs (tiny's Verilator model) of directed
+# traces that cover faults, chaos invalidations, eviction, fatal faults and a trace error.
+COSIM_SAN_RUNS := tiny:small:0 tiny:inval_walk:0 oversub:evict_inflight:0 tiny:fatal:0 \
+                  tiny:fb_overflow:0 tiny:bad_record:2
+cosim-san:
+	@$(MAKE) --no-print-directory sim-san CONFIG=tiny
+	@set -e; mkdir -p $(BUILD)/cosim/san; for r in $(COSIM_SAN_RUNS); do \
+	  IFS=: read -r c t want <<< "$$r"; \
+	  log=$(BUILD)/cosim/san/$$t.log; rc=0; \
+	  $(BUILD)/tiny/gmmu-sim-san --config configs/$$c.cfg --trace tb/traces/$$t.trc --quiet \
+	    --set chaos_inval=700 --stats $(BUILD)/cosim/san/$$t.json > $$log 2>&1 || rc=$$?; \
+	  if [ $$rc != $$want ] || grep -q -E 'ERROR: AddressSanitizer|runtime error' $$log; then \
+	    cat $$log; echo "cosim-san: $$t: exit $$rc (want $$want) or sanitizer report"; exit 1; fi; \
+	  echo "cosim-san: $$t ok (exit $$rc)"; done
+
 $(PLAT_TESTS): $(BUILD)/tests/%: tb/unit/%.c $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
                $(COSIM_HDR)
 	@mkdir -p $(@D)
@@ -94,4 +126,4 @@ bench:
 	$(PYTHON) scripts/bench.py --make '$(MAKE)' --build $(BUILD) \
 	  $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
 
-TEST_TARGETS += test-platform cosim-regress
+TEST_TARGETS += test-platform cosim-san cosim-regress
