@@ -73,6 +73,10 @@ void gpumem_set_tag(gpumem_t *g, uint64_t ppn, uint64_t tag) {
     g->tags[ppn - g->data_base / GPUMEM_PAGE] = tag;
 }
 
+static int rsp_before(const gpumem_rsp_t *a, const gpumem_rsp_t *b) {
+    return a->due < b->due || (a->due == b->due && a->seq < b->seq);
+}
+
 int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id) {
     if (g->nq == g->capq) {
         const size_t ncap = g->capq ? g->capq * 2 : 16;
@@ -88,40 +92,46 @@ int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id) {
     if (rc != 0)
         g->bad_reads++;
     const uint64_t jit = g->jitter ? rng_below(&g->rng, (uint64_t)g->jitter + 1) : 0;
-    gpumem_rsp_t *r = &g->q[g->nq++];
-    r->due = now + g->latency + jit;
-    r->seq = g->seq++;
-    r->data = data;
-    r->id = id;
+    /* binary min-heap on (due, seq) */
+    gpumem_rsp_t r = {now + g->latency + jit, g->seq++, data, id};
+    size_t i = g->nq++;
+    while (i > 0 && rsp_before(&r, &g->q[(i - 1) / 2])) {
+        g->q[i] = g->q[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    g->q[i] = r;
     return rc;
 }
 
-static size_t best_index(const gpumem_t *g) {
-    size_t b = 0;
-    for (size_t i = 1; i < g->nq; i++)
-        if (g->q[i].due < g->q[b].due || (g->q[i].due == g->q[b].due && g->q[i].seq < g->q[b].seq))
-            b = i;
-    return b;
-}
-
 int gpumem_pop_due(gpumem_t *g, uint64_t now, uint8_t *id, uint64_t *data) {
-    if (g->nq == 0)
+    if (g->nq == 0 || g->q[0].due > now)
         return 0;
-    const size_t b = best_index(g);
-    if (g->q[b].due > now)
-        return 0;
-    *id = g->q[b].id;
-    *data = g->q[b].data;
-    g->q[b] = g->q[--g->nq];
+    *id = g->q[0].id;
+    *data = g->q[0].data;
+    const gpumem_rsp_t last = g->q[--g->nq];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= g->nq)
+            break;
+        if (c + 1 < g->nq && rsp_before(&g->q[c + 1], &g->q[c]))
+            c++;
+        if (!rsp_before(&g->q[c], &last))
+            break;
+        g->q[i] = g->q[c];
+        i = c;
+    }
+    if (g->nq > 0)
+        g->q[i] = last;
     return 1;
 }
 
 int gpumem_has_due(const gpumem_t *g, uint64_t now) {
-    return g->nq > 0 && g->q[best_index(g)].due <= now;
+    return g->nq > 0 && g->q[0].due <= now;
 }
 
 uint64_t gpumem_next_due(const gpumem_t *g) {
-    return g->nq ? g->q[best_index(g)].due : UINT64_MAX;
+    return g->nq ? g->q[0].due : UINT64_MAX;
 }
 
 size_t gpumem_pending(const gpumem_t *g) {

@@ -75,6 +75,7 @@ struct plat {
     int out_fresh;
     int waves_open;
     gmmu_in_t in;
+    uint64_t req_rows; /* SMs whose request inputs are not all zero */
     /* platform models */
     gpumem_t gm;
     hostmem_t hm;
@@ -585,11 +586,14 @@ static void plat_step(plat_t *p, uint64_t limit) {
 
     /* inputs of this cycle */
     for (uint32_t s = 0; s < S; s++) {
+        if (!(p->req_rows & (1ull << s)))
+            continue;
         memset(in->req_valid[s], 0, P);
         memset(in->req_write[s], 0, P);
         memset(in->req_id[s], 0, P);
         memset(in->req_vpn[s], 0, P * sizeof(uint64_t));
     }
+    p->req_rows = 0;
     in->time = now_ns(p);
     in->mem_req_ready = (uint8_t)ready_bit(p->mem_ready_seed, p->now, p->cfg->mem_ready_pct);
     in->fb_wr_ready = (uint8_t)ready_bit(p->fb_ready_seed, p->now, p->cfg->fb_ready_pct);
@@ -622,8 +626,10 @@ static void plat_step(plat_t *p, uint64_t limit) {
             for (uint32_t q = 0; q < n; q++)
                 evr_add(&p->ring, p->now, EVR_REQ, (uint8_t)s, (uint16_t)q, in->req_id[s][q],
                         in->req_vpn[s][q], in->req_write[s][q]);
-            if (n)
+            if (n) {
                 active = 1;
+                p->req_rows |= 1ull << s;
+            }
         }
     }
     in->csr_valid = (uint8_t)p->csr_valid;

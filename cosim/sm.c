@@ -177,6 +177,8 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     w->next_page = 0;
     w->pending = 0;
     w->ready_at = now + w->ins[0].gap;
+    if (w->ready_at < sm->gap_min)
+        sm->gap_min = w->ready_at;
     sm->res[slot] = wi;
 }
 
@@ -185,6 +187,9 @@ int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now) {
     sm->nres = 0;
     sm->rr = 0;
     sm->warps_done = 0;
+    sm->n_issue_pending = 0;
+    sm->gap_min = UINT64_MAX;
+    sm->gap_dirty = 0;
     for (uint32_t i = 0; i < k->n_warps; i++) {
         if (k->warps[i].sm != sm->id)
             continue;
@@ -214,6 +219,8 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
             w->state = SM_W_ISSUE;
             w->next_page = 0;
             w->pending = 0;
+            sm->n_issue_pending++;
+            sm->gap_dirty = 1;
         }
         if (w->state != SM_W_ISSUE)
             continue;
@@ -231,6 +238,8 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
             id[port] = rid;
             port++;
             w->next_page++;
+            if (w->next_page == in->npages)
+                sm->n_issue_pending--; /* every page of the instruction presented */
             w->pending++;
             sm->outstanding++;
             if (first_served == UINT32_MAX)
@@ -266,6 +275,8 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     if (w->pc < w->n_ins) {
         w->state = SM_W_GAP;
         w->ready_at = now + w->ins[w->pc].gap;
+        if (w->ready_at < sm->gap_min)
+            sm->gap_min = w->ready_at;
         return 0;
     }
     r->warp_done = 1;
@@ -290,14 +301,19 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     return 0;
 }
 
-int sm_wants_issue(const sm_t *sm, const kern_t *k, uint64_t now) {
-    for (uint32_t i = 0; i < sm->nres; i++) {
-        const sm_warp_t *w = &k->warps[sm->res[i]];
-        if ((w->state == SM_W_GAP && w->ready_at <= now) ||
-            (w->state == SM_W_ISSUE && w->next_page < w->ins[w->pc].npages))
-            return 1;
+int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now) {
+    if (sm->n_issue_pending)
+        return 1;
+    if (sm->gap_dirty) {
+        sm->gap_min = UINT64_MAX;
+        for (uint32_t i = 0; i < sm->nres; i++) {
+            const sm_warp_t *w = &k->warps[sm->res[i]];
+            if (w->state == SM_W_GAP && w->ready_at < sm->gap_min)
+                sm->gap_min = w->ready_at;
+        }
+        sm->gap_dirty = 0;
     }
-    return 0;
+    return sm->gap_min <= now;
 }
 
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now) {

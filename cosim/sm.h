@@ -94,6 +94,9 @@ typedef struct {
     uint8_t id_fifo[SM_MAX_IDS];
     uint32_t fifo_head, fifo_count;
     uint32_t outstanding;
+    uint32_t n_issue_pending; /* resident warps in SM_W_ISSUE with pages left to present */
+    uint64_t gap_min;         /* min ready_at of the warps in SM_W_GAP (exact unless gap_dirty) */
+    int gap_dirty;
     uint32_t warps_total, warps_done;
     uint64_t instr_done;
 } sm_t;
@@ -119,7 +122,7 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
 /* A translation with this id came back at cycle now. 0, or -1 if the id is not outstanding. */
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
 /* 1 if a resident warp has a translation to present at cycle now. */
-int sm_wants_issue(const sm_t *sm, const kern_t *k, uint64_t now);
+int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now);
 /* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now);
 int sm_kernel_done(const sm_t *sm);

@@ -83,6 +83,7 @@ static void test_issue_and_complete(void **state) {
     uint64_t vpn[8] = {0};
     /* cycle 100: warp (0,0) waits its gap of 5; warp (2,0) issues its write */
     assert_int_equal(sm_next_event(&sm, &k, 100), 105);
+    assert_true(sm_wants_issue(&sm, &k, 100)); /* warp (2,0): gap 0 */
     assert_int_equal(sm_issue(&sm, &k, 100, valid, vpn, write, id), 1);
     assert_int_equal(vpn[0], 0x90);
     assert_int_equal(write[0], 1);
@@ -99,6 +100,7 @@ static void test_issue_and_complete(void **state) {
     assert_int_equal(vpn[0], 0x12);
     const uint8_t c = id[0];
     assert_int_equal(sm.outstanding, 4);
+    assert_false(sm_wants_issue(&sm, &k, 107)); /* everything presented, nobody in a gap */
     assert_int_equal(sm_issue(&sm, &k, 107, valid, vpn, write, id), 0);
     /* responses in any order; the instruction completes with the last */
     sm_resp_t resp;
@@ -112,6 +114,8 @@ static void test_issue_and_complete(void **state) {
     assert_int_equal(sm_response(&sm, &k, b, 112, &resp), -1); /* not outstanding any more */
     /* next instruction after its gap of 2: an atomic (translated as a write) on one page */
     assert_int_equal(sm_next_event(&sm, &k, 112), 114);
+    assert_false(sm_wants_issue(&sm, &k, 113));
+    assert_true(sm_wants_issue(&sm, &k, 114));
     assert_int_equal(sm_issue(&sm, &k, 113, valid, vpn, write, id), 0);
     assert_int_equal(sm_issue(&sm, &k, 114, valid, vpn, write, id), 1);
     assert_int_equal(vpn[0], 0x20);
