@@ -22,17 +22,17 @@ typedef enum { TRACE_OP_READ = 0, TRACE_OP_WRITE = 1, TRACE_OP_ATOMIC = 2 } trac
 
 typedef struct {
     trace_rec_kind_t kind;
-    char name[TRACE_NAME_MAX]; /* ALLOC, KERNEL */
-    uint64_t base, size;       /* ALLOC: byte address and size */
-    int readonly;              /* ALLOC */
-    uint32_t cta;              /* MEM: CTA id; SM = cta % num_sm */
-    uint32_t warp;             /* MEM: warp index within the CTA */
-    trace_op_t op;             /* MEM */
-    uint32_t gap;              /* MEM: compute cycles between the warp's previous instruction
-                                  completing and this one issuing */
-    uint32_t mask;             /* MEM: active lanes */
-    uint64_t addr[TRACE_LANES];/* MEM: byte address of lane i (valid where mask bit i is set) */
-    uint64_t line;             /* position of the record in its file (line number or byte offset) */
+    char name[TRACE_NAME_MAX];  /* ALLOC, KERNEL */
+    uint64_t base, size;        /* ALLOC: byte address and size */
+    int readonly;               /* ALLOC */
+    uint32_t cta;               /* MEM: CTA id; SM = cta % num_sm */
+    uint32_t warp;              /* MEM: warp index within the CTA */
+    trace_op_t op;              /* MEM */
+    uint32_t gap;               /* MEM: compute cycles between the warp's previous instruction
+                                   completing and this one issuing */
+    uint32_t mask;              /* MEM: active lanes */
+    uint64_t addr[TRACE_LANES]; /* MEM: byte address of lane i (valid where mask bit i is set) */
+    uint64_t line; /* position of the record in its file (line number or byte offset) */
 } trace_rec_t;
 
 typedef struct trace_reader trace_reader_t;

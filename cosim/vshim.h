@@ -6,9 +6,9 @@
 #ifndef GMMU_VSHIM_H
 #define GMMU_VSHIM_H
 
-#include <stdint.h>
-#include <stddef.h>
 #include "gmmu_if.h"
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {

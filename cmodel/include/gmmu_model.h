@@ -5,9 +5,9 @@
 #ifndef GMMU_MODEL_H
 #define GMMU_MODEL_H
 
+#include "gmmu_if.h"
 #include <stddef.h>
 #include <stdio.h>
-#include "gmmu_if.h"
 
 typedef struct gmmu_model gmmu_model_t;
 

@@ -26,7 +26,8 @@ typedef struct uvm_dev {
     /* DMA: copy bytes of managed memory. H2D: src = VA of the managed page (host copy),
      * dst = GPU physical address; D2H: src = GPU physical address, dst = VA (host copy).
      * Returns a handle; dma_wait blocks (simulated time advances) until it completes. */
-    uint64_t (*dma_submit)(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes);
+    uint64_t (*dma_submit)(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint64_t dst,
+                           uint64_t bytes);
     void (*dma_wait)(void *ctx, uint64_t handle);
     /* Model host CPU time: the device keeps running for ns nanoseconds. */
     void (*cpu_delay)(void *ctx, uint64_t ns);
