@@ -4,7 +4,7 @@
 set -euo pipefail
 need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in libcmocka-dev zlib1g-dev gtkwave xz-utils python3; do
+for p in libcmocka-dev zlib1g-dev gtkwave xz-utils python3 clang-format cppcheck; do
   have_pkg "$p" || need_apt+=("$p")
 done
 command -v verilator >/dev/null || need_apt+=(verilator)

@@ -1,0 +1,13 @@
+# C style and static analysis: clang-format (.clang-format) and cppcheck over every C source and
+# header of the project (generated headers excluded).
+STYLE_C   = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '/gen/')
+STYLE_SRC = $(filter %.c,$(STYLE_C))
+.PHONY: check-style format
+check-style: gen
+	@clang-format --dry-run --Werror $(STYLE_C)
+	@cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	  --inline-suppr --suppress=missingIncludeSystem $(INC) $(STYLE_SRC)
+	@echo "check-style: clang-format and cppcheck clean ($(words $(STYLE_C)) files)"
+format:
+	clang-format -i $(STYLE_C)
+TEST_TARGETS += check-style
