@@ -278,8 +278,8 @@ module gmmu_ff #(
       fw_ft_q        <= '0;
       fw_client_q    <= '0;
       fw_write_q     <= 1'b0;
-      e_vpn_q <= '{default: '0};
-      e_mask_q <= '{default: '0};
+      e_vpn_q        <= '{default: '0};
+      e_mask_q       <= '{default: '0};
     end else begin
       e_valid_q      <= e_valid_d;
       e_vpn_q        <= e_vpn_d;

@@ -416,25 +416,25 @@ module gmmu_l1_tlb #(
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      b_valid_q <= '0;
-      b_w_q     <= '0;
-      b_plru_q  <= '0;
-      l_valid_q <= '0;
-      l_w_q     <= '0;
-      l_plru_q  <= '0;
-      hv_q      <= '0;
-      t_write_q <= '0;
-      t_fatal_q <= '0;
-      b_vpn_q <= '{default: '0};
-      b_ppn_q <= '{default: '0};
+      b_valid_q  <= '0;
+      b_w_q      <= '0;
+      b_plru_q   <= '0;
+      l_valid_q  <= '0;
+      l_w_q      <= '0;
+      l_plru_q   <= '0;
+      hv_q       <= '0;
+      t_write_q  <= '0;
+      t_fatal_q  <= '0;
+      b_vpn_q    <= '{default: '0};
+      b_ppn_q    <= '{default: '0};
       l_region_q <= '{default: '0};
-      l_lppn_q <= '{default: '0};
-      hid_q <= '{default: '0};
-      hppn_q <= '{default: '0};
-      t_state_q <= '{default: ReqFree};
-      t_vpn_q <= '{default: '0};
-      t_id_q <= '{default: '0};
-      t_ppn_q <= '{default: '0};
+      l_lppn_q   <= '{default: '0};
+      hid_q      <= '{default: '0};
+      hppn_q     <= '{default: '0};
+      t_state_q  <= '{default: ReqFree};
+      t_vpn_q    <= '{default: '0};
+      t_id_q     <= '{default: '0};
+      t_ppn_q    <= '{default: '0};
     end else begin
       b_valid_q  <= b_valid_d;
       b_vpn_q    <= b_vpn_d;

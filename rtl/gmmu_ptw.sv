@@ -264,11 +264,11 @@ module gmmu_ptw #(
       mr_valid_q <= 1'b0;
       mr_addr_q  <= '0;
       mr_id_q    <= '0;
-      w_state_q <= '{default: WkIdle};
-      w_vpn_q <= '{default: '0};
-      w_mshr_q <= '{default: '0};
-      w_level_q <= '{default: '0};
-      w_addr_q <= '{default: '0};
+      w_state_q  <= '{default: WkIdle};
+      w_vpn_q    <= '{default: '0};
+      w_mshr_q   <= '{default: '0};
+      w_level_q  <= '{default: '0};
+      w_addr_q   <= '{default: '0};
     end else begin
       w_state_q  <= w_state_d;
       w_vpn_q    <= w_vpn_d;
