@@ -116,6 +116,8 @@ WL_TRACES := $(WL_NAMES:%=$(WL_TRACE_DIR)/%.trc)
 WL_REAL_TRACES := $(if $(wildcard $(SHARED_TRACES)),$(WL_REAL:%=$(WL_TRACE_DIR)/accelsim-%.trc))
 WL_BIG_MB ?= 256
 WL_BIG_CONFIG ?= default
+# the graph workloads read most edges per level / iteration: bound their levels at 256 MB
+WL_BIG_ITERS ?= bfs=2,sssp=2,pagerank=1
 WL_CHECK_SIM := $(BUILD)/tiny/gmmu-sim
 TRACES_CHECK_ARGS ?=
 
@@ -135,4 +137,12 @@ traces-check: traces
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	$(PYTHON) tb/tools/traces_check.py --sim $(WL_CHECK_SIM) --gen $(WL_GEN) \
 	  --traces $(WL_TRACE_DIR) --small-config configs/tiny.cfg \
-	  --big-config configs/$(WL_BIG_CONFIG).cfg --big-mb $(WL_BIG_MB) $(TRACES_CHECK_ARGS)
+	  --big-config configs/$(WL_BIG_CONFIG).cfg --big-mb $(WL_BIG_MB) --iters $(WL_BIG_ITERS) \
+	  $(TRACES_CHECK_ARGS)
+
+# generation time, trace size and generator RSS of every workload at WL_BIG_MB (bounded memory)
+.PHONY: traces-bench
+traces-bench: $(WL_GEN)
+	@mkdir -p $(WL_TRACE_DIR)
+	$(PYTHON) tb/tools/gen_bench.py --gen $(WL_GEN) --size-mb $(WL_BIG_MB) --iters $(WL_BIG_ITERS) \
+	  --out $(WL_TRACE_DIR)/gen-bench.json

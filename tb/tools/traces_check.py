@@ -31,6 +31,8 @@ def run_small(a, trace):
 def run_big(a, wl):
     stats = os.path.join(a.out, wl + ".big.json")
     gen = [a.gen, wl, "--size-mb", str(a.big_mb), "-o", "-", "--verbose"]
+    if wl in a.iters:
+        gen += ["--iters", a.iters[wl]]
     sim = [a.sim, "--config", a.big_config, "--engine", "cmodel", "--trace", "-", "--quiet",
            "--stats", stats]
     t0 = time.time()
@@ -71,11 +73,13 @@ def main():
     ap.add_argument("--small-config", default="configs/tiny.cfg")
     ap.add_argument("--big-config", default="configs/default.cfg")
     ap.add_argument("--big-mb", type=float, default=256)
+    ap.add_argument("--iters", default="", help="per-workload --iters of the big runs (bfs=2,...)")
     ap.add_argument("--only", choices=["small", "big"])
     ap.add_argument("--workloads", help="comma-separated subset")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     a = ap.parse_args()
     a.out = os.path.join(a.traces, "check")
+    a.iters = dict(kv.split("=") for kv in a.iters.split(",")) if a.iters else {}
     os.makedirs(a.out, exist_ok=True)
     names = subprocess.run([a.gen, "list"], check=True, capture_output=True,
                            text=True).stdout.split("\n")
