@@ -146,3 +146,15 @@ traces-bench: $(WL_GEN)
 	@mkdir -p $(WL_TRACE_DIR)
 	$(PYTHON) tb/tools/gen_bench.py --gen $(WL_GEN) --size-mb $(WL_BIG_MB) --iters $(WL_BIG_ITERS) \
 	  --out $(WL_TRACE_DIR)/gen-bench.json
+
+# quick lock-step replay of a few small traces (part of make test; the full suite is
+# traces-check): the three imported Accel-Sim traces and four fast generated workloads
+WL_QUICK := accelsim-vectoradd-100-32,accelsim-matrixmul-32-32,accelsim-lud-perimeter-k8,backprop,nn,sgemm,kmeans
+.PHONY: test-traces-replay
+test-traces-replay: $(WL_TRACE_DIR)/backprop.trc $(WL_TRACE_DIR)/nn.trc $(WL_TRACE_DIR)/sgemm.trc \
+                    $(WL_TRACE_DIR)/kmeans.trc $(WL_REAL_TRACES)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	$(PYTHON) tb/tools/traces_check.py --sim $(WL_CHECK_SIM) --gen $(WL_GEN) \
+	  --traces $(WL_TRACE_DIR) --small-config configs/tiny.cfg --only small --workloads $(WL_QUICK)
+
+TEST_TARGETS += test-traces-replay
