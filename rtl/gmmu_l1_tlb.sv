@@ -200,45 +200,28 @@ module gmmu_l1_tlb #(
   logic [BIdxW-1:0] b_fill_idx, b_victim;
   logic [LIdxW-1:0] l_fill_idx, l_victim;
 
+  logic [L1Entries-1:0]      b_same;
+  logic [L1LargeEntries-1:0] l_same;
   always_comb begin
-    logic same, inval;
-    logic [BIdxW-1:0] same_idx, inval_idx;
-    same      = 1'b0;
-    inval     = 1'b0;
-    same_idx  = '0;
-    inval_idx = '0;
-    for (int unsigned i = 0; i < L1Entries; i++) begin
-      if (!same && b_valid_q[i] && b_vpn_q[i] == rsp_vpn_i) begin
-        same     = 1'b1;
-        same_idx = BIdxW'(i);
-      end
-      if (!inval && !b_valid_q[i]) begin
-        inval     = 1'b1;
-        inval_idx = BIdxW'(i);
-      end
+    for (int unsigned i = 0; i < L1Entries; i++) b_same[i] = (b_vpn_q[i] == rsp_vpn_i);
+    for (int unsigned i = 0; i < L1LargeEntries; i++) begin
+      l_same[i] = (l_region_q[i] == rsp_vpn_i[VpnW-1:OffW]);
     end
-    b_fill_idx = same ? same_idx : (inval ? inval_idx : b_victim);
   end
 
-  always_comb begin
-    logic same, inval;
-    logic [LIdxW-1:0] same_idx, inval_idx;
-    same      = 1'b0;
-    inval     = 1'b0;
-    same_idx  = '0;
-    inval_idx = '0;
-    for (int unsigned i = 0; i < L1LargeEntries; i++) begin
-      if (!same && l_valid_q[i] && l_region_q[i] == rsp_vpn_i[VpnW-1:OffW]) begin
-        same     = 1'b1;
-        same_idx = LIdxW'(i);
-      end
-      if (!inval && !l_valid_q[i]) begin
-        inval     = 1'b1;
-        inval_idx = LIdxW'(i);
-      end
-    end
-    l_fill_idx = same ? same_idx : (inval ? inval_idx : l_victim);
-  end
+  gmmu_fill_pick #(.N(L1Entries)) u_b_fill (
+    .valid_i  (b_valid_q),
+    .same_i   (b_same),
+    .victim_i (b_victim),
+    .idx_o    (b_fill_idx)
+  );
+
+  gmmu_fill_pick #(.N(L1LargeEntries)) u_l_fill (
+    .valid_i  (l_valid_q),
+    .same_i   (l_same),
+    .victim_i (l_victim),
+    .idx_o    (l_fill_idx)
+  );
 
   assign fill_b = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && !rsp_large_i;
   assign fill_l = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && rsp_large_i;

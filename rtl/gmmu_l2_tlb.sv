@@ -280,48 +280,31 @@ module gmmu_l2_tlb #(
   assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
   assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
 
+  logic [L2Ways-1:0]         b_set_valid, b_set_same;
+  logic [L2LargeEntries-1:0] l_same;
   always_comb begin
-    logic same, inval;
-    logic [WayW-1:0] same_way, inval_way;
-    logic [BIdxW-1:0] e;
-    e         = '0;
-    same      = 1'b0;
-    inval     = 1'b0;
-    same_way  = '0;
-    inval_way = '0;
     for (int unsigned w = 0; w < L2Ways; w++) begin
-      e = BIdxW'(int'(fill_set) * L2Ways + w);
-      if (!same && b_valid_q[e] && b_vpn_q[e] == fill_vpn) begin
-        same     = 1'b1;
-        same_way = WayW'(w);
-      end
-      if (!inval && !b_valid_q[e]) begin
-        inval     = 1'b1;
-        inval_way = WayW'(w);
-      end
+      b_set_valid[w] = b_valid_q[int'(fill_set) * L2Ways + w];
+      b_set_same[w]  = (b_vpn_q[int'(fill_set) * L2Ways + w] == fill_vpn);
     end
-    b_fill_way = same ? same_way : (inval ? inval_way : b_victim);
+    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
+      l_same[i] = (l_region_q[i] == fill_vpn[VpnW-1:OffW]);
+    end
   end
 
-  always_comb begin
-    logic same, inval;
-    logic [LIdxW-1:0] same_idx, inval_idx;
-    same      = 1'b0;
-    inval     = 1'b0;
-    same_idx  = '0;
-    inval_idx = '0;
-    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-      if (!same && l_valid_q[i] && l_region_q[i] == fill_vpn[VpnW-1:OffW]) begin
-        same     = 1'b1;
-        same_idx = LIdxW'(i);
-      end
-      if (!inval && !l_valid_q[i]) begin
-        inval     = 1'b1;
-        inval_idx = LIdxW'(i);
-      end
-    end
-    l_fill_idx = same ? same_idx : (inval ? inval_idx : l_victim);
-  end
+  gmmu_fill_pick #(.N(L2Ways)) u_b_fill (
+    .valid_i  (b_set_valid),
+    .same_i   (b_set_same),
+    .victim_i (b_victim),
+    .idx_o    (b_fill_way)
+  );
+
+  gmmu_fill_pick #(.N(L2LargeEntries)) u_l_fill (
+    .valid_i  (l_valid_q),
+    .same_i   (l_same),
+    .victim_i (l_victim),
+    .idx_o    (l_fill_idx)
+  );
 
   // ---------------------------------------------------------------- PLRU (step 5)
   // base: hit touch on the looked-up set, then the fill touch on the fill set
