@@ -124,23 +124,11 @@ int l1_busy(const l1_t *l) {
 
 /* Fill choice of §1.1 on _q state. */
 static uint32_t fill_way_base(const l1_t *l, uint64_t vpn) {
-    for (uint32_t i = 0; i < l->n_base; i++)
-        if (l->b_valid[i] && l->b_vpn[i] == vpn)
-            return i;
-    for (uint32_t i = 0; i < l->n_base; i++)
-        if (!l->b_valid[i])
-            return i;
-    return plru_victim(l->b_plru, l->n_base);
+    return plru_fill_pick64(l->b_valid, l->b_vpn, l->n_base, vpn, l->b_plru);
 }
 
 static uint32_t fill_way_large(const l1_t *l, uint32_t region) {
-    for (uint32_t i = 0; i < l->n_large; i++)
-        if (l->g_valid[i] && l->g_region[i] == region)
-            return i;
-    for (uint32_t i = 0; i < l->n_large; i++)
-        if (!l->g_valid[i])
-            return i;
-    return plru_victim(l->g_plru, l->n_large);
+    return plru_fill_pick32(l->g_valid, l->g_region, l->n_large, region, l->g_plru);
 }
 
 enum { HIT_NONE = 0, HIT_BASE = 1, HIT_LARGE = 2 };

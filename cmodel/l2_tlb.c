@@ -162,23 +162,12 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
 /* Fill choice of §1.1 on _q state. */
 static uint32_t fill_way_base(const l2_t *l2, uint32_t set, uint64_t vpn) {
     const uint32_t b = set * l2->ways;
-    for (uint32_t w = 0; w < l2->ways; w++)
-        if (l2->b_valid[b + w] && l2->b_vpn[b + w] == vpn)
-            return w;
-    for (uint32_t w = 0; w < l2->ways; w++)
-        if (!l2->b_valid[b + w])
-            return w;
-    return plru_victim(l2->b_plru + (size_t)set * (l2->ways - 1u), l2->ways);
+    return plru_fill_pick64(l2->b_valid + b, l2->b_vpn + b, l2->ways, vpn,
+                            l2->b_plru + (size_t)set * (l2->ways - 1u));
 }
 
 static uint32_t fill_way_large(const l2_t *l2, uint32_t region) {
-    for (uint32_t i = 0; i < l2->n_large; i++)
-        if (l2->g_valid[i] && l2->g_region[i] == region)
-            return i;
-    for (uint32_t i = 0; i < l2->n_large; i++)
-        if (!l2->g_valid[i])
-            return i;
-    return plru_victim(l2->g_plru, l2->n_large);
+    return plru_fill_pick32(l2->g_valid, l2->g_region, l2->n_large, region, l2->g_plru);
 }
 
 static void touch_base(l2_t *l2, uint32_t idx) {
