@@ -173,7 +173,7 @@ static int cmd_stats(const char *in, int check) {
             writes++;
         else
             atomics++;
-        uint64_t last_page = UINT64_MAX, seen[TRACE_LANES];
+        uint64_t last_page = UINT64_MAX, seen[TRACE_LANES] = {0};
         int nseen = 0;
         for (int i = 0; i < TRACE_LANES; i++) {
             if (!(rec.mask >> i & 1u))

@@ -46,7 +46,6 @@ typedef struct {
     graph_t gr;
     uint64_t nodes, edges, mask, updating, visited, cost, over;
     uint64_t *b_mask, *b_upd, *b_vis;
-    uint32_t block;
 } bfs_t;
 
 static int bfs_k1_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {

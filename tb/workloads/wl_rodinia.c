@@ -195,7 +195,7 @@ void gen_hotspot(gen_t *g) {
     int64_t total = g->o.iters ? g->o.iters : 4;
     c.border = ph; /* borderCols = pyramid_height * EXPAND_RATE / 2 */
     int64_t small = HS_BS - ph * 2;
-    c.bcols = (uint32_t)(n / small + (n % small ? 1 : 0));
+    c.bcols = (uint32_t)(n / small + ((n % small) ? 1 : 0));
     int src = 0;
     for (int64_t t = 0; t < total; t += ph) {
         c.iteration = total - t < ph ? total - t : ph;
@@ -218,10 +218,6 @@ typedef struct {
     uint64_t wall, src, dst;
     int64_t cols, iteration, start, border;
 } pf_t;
-
-typedef struct {
-    uint32_t phase; /* 0: src load, 1..iteration: wall loads, then store */
-} pf_warp_t;
 
 static int pf_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
     const pf_t *c = k->arg;
@@ -266,7 +262,7 @@ void gen_pathfinder(gen_t *g) {
     c.wall = gen_alloc(g, "gpuWall", (uint64_t)(cols * (rows - 1)) * 4, 1);
     c.border = ph;
     int64_t small = PF_BS - ph * 2;
-    uint32_t bcols = (uint32_t)(cols / small + (cols % small ? 1 : 0));
+    uint32_t bcols = (uint32_t)(cols / small + ((cols % small) ? 1 : 0));
     int src = 1, dst = 0;
     for (int64_t t = 0; t < rows - 1; t += ph) {
         int tmp = src;
@@ -322,7 +318,7 @@ static int srad1_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
     static const int which[10] = {1, 2, 3, 4, 0, 0, 0, 0, 0, 0};
     static const uint32_t gaps[10] = {24, 2, 12, 2, 10, 70, 1, 1, 1, 1};
     int s = (int)w->step;
-    uint64_t arr[10] = {c->J, c->J, c->J, c->J, c->J, c->C, c->E, c->Wc, c->S, c->N};
+    const uint64_t arr[10] = {c->J, c->J, c->J, c->J, c->J, c->C, c->E, c->Wc, c->S, c->N};
     uint64_t a[32];
     for (int l = 0; l < 32; l++)
         a[l] = arr[s] + 4 * srad_elem(c, w, l, which[s]);
@@ -336,7 +332,7 @@ static int srad2_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
     static const int which[9] = {2, 4, 0, 0, 0, 0, 0, 0, 0};
     static const uint32_t gaps[9] = {20, 10, 8, 16, 1, 1, 1, 1, 20};
     int s = (int)w->step;
-    uint64_t arr[9] = {c->C, c->C, c->C, c->N, c->S, c->Wc, c->E, c->J, c->J};
+    const uint64_t arr[9] = {c->C, c->C, c->C, c->N, c->S, c->Wc, c->E, c->J, c->J};
     uint64_t a[32];
     for (int l = 0; l < 32; l++)
         a[l] = arr[s] + 4 * srad_elem(c, w, l, which[s]);
