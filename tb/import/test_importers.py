@@ -256,6 +256,16 @@ class Malformed(Tmp):
         self.bad(["0010 fffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 "], "field 2 (mask)")
         self.bad(["0010 ffffffff x R2 LDG.E 1 R2 4 1 0x10 4 "], "field 3 (dest_num)")
 
+    def test_versions_3_to_5(self):
+        line = "0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x7f0000000010 4 "
+        for version, extra in ((3, ""), (4, ""), (5, "0 ")):
+            path = self.kernel([line + extra], version=version)
+            out = self.p("v%d.txt" % version)
+            self.assertEqual(import_accelsim.main([path, "-o", out, "--quiet"]), 0)
+            with open(out) as f:
+                self.assertIn("s 0 0 R 0 0xffffffff 0x7f0000000010 4\n", f.read())
+        self.bad([line], "tracer version 6 not supported", version=6)
+
     def test_version5_immediate(self):
         # v5: one trailing immediate is allowed; v4: it is an error
         path = self.kernel(["0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 0 "], version=5)
