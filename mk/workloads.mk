@@ -116,8 +116,9 @@ WL_TRACES := $(WL_NAMES:%=$(WL_TRACE_DIR)/%.trc)
 WL_REAL_TRACES := $(if $(wildcard $(SHARED_TRACES)),$(WL_REAL:%=$(WL_TRACE_DIR)/accelsim-%.trc))
 WL_BIG_MB ?= 256
 WL_BIG_CONFIG ?= default
-# the graph workloads read most edges per level / iteration: bound their levels at 256 MB
-WL_BIG_ITERS ?= bfs=2,sssp=2,pagerank=1
+# one sweep over the footprint is enough at 256 MB: bound iterations / time steps (the graph
+# workloads read most edges per level or iteration)
+WL_BIG_ITERS ?= bfs=2,sssp=2,pagerank=1,srad=1,gaussian=1,kmeans=1,hotspot=2,stencil=1
 WL_CHECK_SIM := $(BUILD)/tiny/gmmu-sim
 TRACES_CHECK_ARGS ?=
 
