@@ -2,8 +2,8 @@
 """Write a GTKWave save file for an FST of gmmu_top, with one signal group per block.
 
 Usage: gen_gtkw.py WAVE.fst OUT.gtkw
-Groups: top-level ports, then every instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw,
-u_ff, ...), each with its registers (_q) first. Signal names are read from the FST header
+Groups: top-level ports, then one group per block instance below gmmu_top (u_csr, g_l1[s].u_l1,
+u_l2, u_ptw, u_ff), each with its registers (_q) first. Signal names are read from the FST header
 through fst2vcd (shipped with gtkwave).
 """
 import subprocess
@@ -38,6 +38,11 @@ def main():
     order = []
     for path, name, width in scopes(fst):
         if len(path) < 2 or path[1] != "gmmu_top":
+            continue
+        # one group per block: gmmu_top's ports, u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff;
+        # helper instances (PLRU trees, fill pickers) and unnamed blocks inside a block are left out
+        depth = 4 if len(path) > 2 and path[2].startswith("g_") else 3
+        if len(path) not in (2, depth):
             continue
         key = ".".join(path[2:]) or "ports"
         if key not in groups:
