@@ -3,7 +3,14 @@
 #   $(BUILD)/lib/libgmmu_trace.a       cosim/trace.c (docs/trace-format.md)
 #   $(BUILD)/lib/libgmmu_trace_san.a   same, with $(SAN)
 #   $(BUILD)/bin/gmmu-trace            convert / stats / check
+#   $(BUILD)/bin/gmmu-gen              workload trace generators (tb/workloads, docs/workloads.md)
+#   make traces                        the suite at its small default size -> $(BUILD)/traces
+#   make traces-check                  replay it (lock-step) and every workload at 256 MB (cmodel)
+#   make traces-bench                  generation time / size / RSS at 256 MB
 #   make test-trace                    cmocka tests of the trace library (normal + sanitizers)
+#   make test-import                   importer tests (scripts/import_*.py, tb/import)
+#   make test-trace-gen                generator tests (normal + sanitizers)
+#   make test-traces-replay            quick lock-step replay of 7 small traces
 
 WL_OBJ := $(BUILD)/obj/workloads
 WL_LIB := $(BUILD)/lib/libgmmu_trace.a
