@@ -30,10 +30,14 @@ typedef struct {
 
 static int setup(void **state) {
     fixture_t *f = calloc(1, sizeof(*f));
+    if (!f)
+        return -1;
     const char *tmp = getenv("TMPDIR");
     snprintf(f->dir, sizeof(f->dir), "%s/test_trace_gen.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir))
+    if (!mkdtemp(f->dir)) {
+        free(f);
         return -1;
+    }
     *state = f;
     return 0;
 }
