@@ -10,7 +10,7 @@
 #   make test-trace                    cmocka tests of the trace library (normal + sanitizers)
 #   make test-import                   importer tests (scripts/import_*.py, tb/import)
 #   make test-trace-gen                generator tests (normal + sanitizers)
-#   make test-traces-replay            quick lock-step replay of 7 small traces
+#   make test-traces-replay            quick lock-step replay of 11 small traces (regular, irregular, real)
 
 WL_OBJ := $(BUILD)/obj/workloads
 WL_LIB := $(BUILD)/lib/libgmmu_trace.a
@@ -157,10 +157,11 @@ traces-bench: $(WL_GEN)
 
 # quick lock-step replay of a few small traces (part of make test; the full suite is
 # traces-check): the three imported Accel-Sim traces and four fast generated workloads
-WL_QUICK := accelsim-vectoradd-100-32,accelsim-matrixmul-32-32,accelsim-lud-perimeter-k8,backprop,nn,sgemm,kmeans
+WL_QUICK := accelsim-vectoradd-100-32,accelsim-matrixmul-32-32,accelsim-lud-perimeter-k8,backprop,nn,sgemm,kmeans,bfs,pagerank,pathfinder,hotspot
 .PHONY: test-traces-replay
 test-traces-replay: $(WL_TRACE_DIR)/backprop.trc $(WL_TRACE_DIR)/nn.trc $(WL_TRACE_DIR)/sgemm.trc \
-                    $(WL_TRACE_DIR)/kmeans.trc $(WL_REAL_TRACES)
+                    $(WL_TRACE_DIR)/kmeans.trc $(WL_TRACE_DIR)/bfs.trc $(WL_TRACE_DIR)/pagerank.trc \
+                    $(WL_TRACE_DIR)/pathfinder.trc $(WL_TRACE_DIR)/hotspot.trc $(WL_REAL_TRACES)
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	$(PYTHON) tb/tools/traces_check.py --sim $(WL_CHECK_SIM) --gen $(WL_GEN) \
 	  --traces $(WL_TRACE_DIR) --small-config configs/tiny.cfg --only small --workloads $(WL_QUICK)
