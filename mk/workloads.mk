@@ -5,8 +5,8 @@
 #   $(BUILD)/bin/gmmu-trace            convert / stats / check
 #   $(BUILD)/bin/gmmu-gen              workload trace generators (tb/workloads, docs/workloads.md)
 #   make traces                        the suite at its small default size -> $(BUILD)/traces
-#   make traces-check                  replay it (lock-step) and every workload at 256 MB (cmodel)
-#   make traces-bench                  generation time / size / RSS at 256 MB
+#   make traces-check                  replay it (lock-step) and every workload at >= 256 MB (cmodel)
+#   make traces-bench                  generation time / size / RSS at WL_BIG_MB
 #   make test-trace                    cmocka tests of the trace library (normal + sanitizers)
 #   make test-import                   importer tests (scripts/import_*.py, tb/import)
 #   make test-trace-gen                generator tests (normal + sanitizers)
@@ -121,7 +121,8 @@ WL_REAL := vectoradd-100-32 matrixmul-32-32 lud-perimeter-k8
 SHARED_TRACES ?= ../shared/traces/accel-sim
 WL_TRACES := $(WL_NAMES:%=$(WL_TRACE_DIR)/%.trc)
 WL_REAL_TRACES := $(if $(wildcard $(SHARED_TRACES)),$(WL_REAL:%=$(WL_TRACE_DIR)/accelsim-%.trc))
-WL_BIG_MB ?= 256
+# 264 MB: every workload then allocates at least 256 MB (they round their dimensions down)
+WL_BIG_MB ?= 264
 WL_BIG_CONFIG ?= default
 # one sweep over the footprint is enough at 256 MB: bound iterations / time steps (the graph
 # workloads read most edges per level or iteration)

@@ -275,28 +275,32 @@ void gen_atax(gen_t *g) {
 }
 
 /* ============================================================================================
- * bst: lookups in a binary search tree of n = 2^h - 1 nodes {key, left, right, value} (16 B).
- * The tree is the complete BST over the keys 1, 3, 5, ...; node i of the level order lives in
- * slot perm(i) of the node pool (a seeded bijection), as if the nodes had been allocated in a
- * random order. Threads chase child pointers until they find their key or fall off a leaf.
+ * bst: lookups in a forest of T binary search trees of nt = 2^h - 1 nodes each, nodes
+ * {key, left, right, value} (16 B). Tree t is the complete BST over the keys t*2nt + 1, 3, 5...;
+ * a directory d_roots[T] holds the root pointers (the lookup first loads the root of its key's
+ * tree, then chases child pointers until it finds its key or falls off a leaf). Node i (level
+ * order) of tree t lives in slot perm(t*nt + i) of one node pool (a seeded bijection), as if the
+ * nodes had been allocated in a random order. T makes the footprint any size, not just powers
+ * of two.
  * ========================================================================================== */
 typedef struct {
-    uint64_t nodes, queries, results;
-    uint64_t n, q, qoff, seed;
-    uint32_t h;
+    uint64_t nodes, roots, queries, results;
+    uint64_t nt, trees, total, q, qoff, seed;
+    uint32_t h, bits;
 } bst_t;
 
 typedef struct {
-    uint64_t node[32]; /* level-order index of the lane's current node */
+    uint64_t node[32]; /* level-order index of the lane's current node in its tree */
+    uint64_t tree[32];
     uint64_t key[32];
     uint32_t live; /* lanes still searching */
     int phase;
 } bst_warp_t;
 
-/* bijection on [0, n): a 4-round balanced Feistel network on 2*ceil(h/2) bits, cycle-walked
- * until the value falls below n */
+/* bijection on [0, total): a 4-round balanced Feistel network on 2*ceil(bits/2) bits,
+ * cycle-walked until the value falls below total */
 static uint64_t bst_perm(const bst_t *c, uint64_t x) {
-    uint32_t hb = (c->h + 1) / 2;
+    uint32_t hb = (c->bits + 1) / 2;
     uint64_t mh = (1ULL << hb) - 1;
     do {
         uint64_t l = x >> hb, r = x & mh;
@@ -306,18 +310,18 @@ static uint64_t bst_perm(const bst_t *c, uint64_t x) {
             l = t;
         }
         x = l << hb | r;
-    } while (x >= c->n);
+    } while (x >= c->total);
     return x;
 }
 
-/* key of level-order node i: 2*rank+1, rank = its in-order position */
-static uint64_t bst_key(const bst_t *c, uint64_t i) {
+/* key of level-order node i of tree t: t*2nt + 2*rank + 1, rank = its in-order position */
+static uint64_t bst_key(const bst_t *c, uint64_t t, uint64_t i) {
     uint32_t d = 0;
     while ((2ULL << d) - 1 <= i)
         d++;
     uint64_t p = i + 1 - (1ULL << d);
     uint64_t rank = (2 * p + 1) * (1ULL << (c->h - 1 - d)) - 1;
-    return 2 * rank + 1;
+    return t * 2 * c->nt + 2 * rank + 1;
 }
 
 static int bst_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
@@ -331,30 +335,39 @@ static int bst_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
         gen_mem_strided(g, w, R, 6, m, c->queries + 4 * w->tid0, 4);
         for (int l = 0; l < 32; l++) {
             uint64_t h = gen_hash(c->seed, 0x9e7, c->qoff + w->tid0 + (uint64_t)l);
-            uint64_t r = h % c->n; /* 90% hits (odd keys), 10% misses (even keys) */
-            s->key[l] = (h >> 40) % 10 ? 2 * r + 1 : 2 * r;
+            uint64_t r = h % c->total; /* 90% hits (odd keys), 10% misses (even keys) */
+            uint64_t t = r / c->nt, rr = r % c->nt;
+            s->key[l] = t * 2 * c->nt + ((h >> 40) % 10 ? 2 * rr + 1 : 2 * rr);
+            s->tree[l] = t;
             s->node[l] = 0;
         }
         s->live = m;
         s->phase = 1;
         return 1;
     }
-    if (s->phase == 1) { /* node = pool[cur] (one 16-byte load) */
+    if (s->phase == 1) { /* root = d_roots[key / (2*nt)] */
         for (int l = 0; l < 32; l++)
-            a[l] = c->nodes + 16 * bst_perm(c, s->node[l]);
+            a[l] = c->roots + 8 * s->tree[l];
+        gen_mem(g, w, R, 4, s->live, a);
+        s->phase = 2;
+        return 1;
+    }
+    if (s->phase == 2) { /* node = *cur (one 16-byte load) */
+        for (int l = 0; l < 32; l++)
+            a[l] = c->nodes + 16 * bst_perm(c, s->tree[l] * c->nt + s->node[l]);
         gen_mem(g, w, R, 5, s->live, a);
         for (int l = 0; l < 32; l++) {
             if (!(s->live >> l & 1u))
                 continue;
-            uint64_t key = bst_key(c, s->node[l]);
+            uint64_t key = bst_key(c, s->tree[l], s->node[l]);
             uint64_t next = s->key[l] < key ? 2 * s->node[l] + 1 : 2 * s->node[l] + 2;
-            if (s->key[l] == key || next >= c->n)
+            if (s->key[l] == key || next >= c->nt)
                 s->live &= ~(1u << l);
             else
                 s->node[l] = next;
         }
         if (!s->live)
-            s->phase = 2;
+            s->phase = 3;
         return 1;
     }
     /* results[tid] = found ? node.value : -1 */
@@ -368,13 +381,21 @@ void gen_bst(gen_t *g) {
     c.seed = gen_mix(g->o.seed ^ 0xb57);
     uint32_t batches = g->o.iters ? g->o.iters : 2;
     c.q = gen_min(gen_max(g->o.size / 512, 4096), 1u << 20);
-    uint64_t rest = g->o.size > 8 * c.q * batches ? g->o.size - 8 * c.q * batches : 0;
+    uint64_t rest = g->o.size > 8 * c.q * batches ? g->o.size - 8 * c.q * batches : 4096;
+    /* trees of height h <= 20 with at least 4 of them (or h = 2 for tiny sizes) */
+    uint64_t slots = gen_max(rest / 16, 12);
     uint32_t h = 2;
-    while ((2ULL << h) - 1 <= rest / 16)
+    while (h < 20 && ((2ULL << h) - 1) * 4 <= slots)
         h++;
     c.h = h;
-    c.n = (1ULL << h) - 1;
-    c.nodes = gen_alloc(g, "d_nodes", c.n * 16, 1);
+    c.nt = (1ULL << h) - 1;
+    c.trees = gen_max(slots / c.nt, 1);
+    c.total = c.trees * c.nt;
+    c.bits = 1;
+    while ((1ULL << c.bits) < c.total)
+        c.bits++;
+    c.roots = gen_alloc(g, "d_roots", c.trees * 8, 1);
+    c.nodes = gen_alloc(g, "d_nodes", c.total * 16, 1);
     c.queries = gen_alloc(g, "d_queries", c.q * batches * 4, 1);
     c.results = gen_alloc(g, "d_results", c.q * batches * 4, 0);
     uint64_t qbase = c.queries, rbase = c.results;
@@ -386,8 +407,9 @@ void gen_bst(gen_t *g) {
             "bst_lookup", (uint32_t)gen_ceil_div(c.q, 256), 256, sizeof(bst_warp_t), bst_step, &c};
         gen_launch(g, &kk);
     }
-    gen_note(g, "bst: %llu nodes (height %u), %u batches of %llu lookups", (unsigned long long)c.n,
-             h, batches, (unsigned long long)c.q);
+    gen_note(g, "bst: %llu trees of %llu nodes (height %u), %u batches of %llu lookups",
+             (unsigned long long)c.trees, (unsigned long long)c.nt, h, batches,
+             (unsigned long long)c.q);
 }
 
 /* ============================================================================================
