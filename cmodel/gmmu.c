@@ -135,6 +135,47 @@ static int model_idle(const gmmu_model_t *m) {
            !m->ev;
 }
 
+/* docs/cmodel.md "Quiet cycles": a sufficient condition for step(idle inputs) == identity. */
+int gmmu_model_quiet(const gmmu_model_t *m) {
+    if (m->ev || csr_busy(&m->csr) || ff_busy(&m->ff) || m->l2.rsp.valid || m->ptw.mr_valid)
+        return 0;
+    int walker_idle = 0;
+    for (uint32_t k = 0; k < m->ptw.n; k++) {
+        if (m->ptw.state[k] == PTW_ISSUE)
+            return 0;
+        walker_idle |= m->ptw.state[k] == PTW_IDLE;
+    }
+    for (uint32_t i = 0; i < m->l2.n_mshr; i++) {
+        if (m->l2.m_state[i] == L2M_RESP)
+            return 0;
+        if (m->l2.m_state[i] == L2M_NEED_WALK && walker_idle)
+            return 0;
+    }
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        if (!l1_quiet(&m->l1[s]))
+            return 0;
+    /* the L2 pipeline is empty and no L1 has a request to send, or it is frozen: its last stage
+       misses, matches no MSHR and finds none FREE (stall: no advance, no grant) */
+    int empty = 1;
+    for (uint32_t k = 0; k < m->l2.lat; k++)
+        empty &= !m->l2.pv[k];
+    l1_comb_t c[GMMU_MAX_SM];
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        l1_comb(&m->l1[s], 0, &c[s]);
+    if (empty) {
+        for (uint32_t s = 0; s < m->p.num_sm; s++)
+            if (c[s].req_valid)
+                return 0;
+        return 1;
+    }
+    if (!m->l2.pv[m->l2.lat - 1u])
+        return 0;
+    l2_plan_t pl;
+    gmmu_viol_t scratch = {0};
+    l2_plan(&m->l2, 0, c, &pl, &scratch);
+    return pl.stall;
+}
+
 void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     memset(out, 0, sizeof(*out));
     const uint8_t cmd_cycle = m->csr.cmd_valid;

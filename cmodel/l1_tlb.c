@@ -122,6 +122,15 @@ int l1_busy(const l1_t *l) {
     return 0;
 }
 
+int l1_quiet(const l1_t *l) {
+    if (l->m_done)
+        return 0;
+    for (uint32_t p = 0; p < l->n_ports; p++)
+        if (l->hv[p])
+            return 0;
+    return 1;
+}
+
 /* Fill choice of §1.1 on _q state. */
 static uint32_t fill_way_base(const l1_t *l, uint64_t vpn) {
     return plru_fill_pick64(l->b_valid, l->b_vpn, l->n_base, vpn, l->b_plru);

@@ -64,6 +64,9 @@ l1_state_t l1_entry_state(const l1_t *l, uint32_t i);
 void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c);
 void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out);
 int l1_busy(const l1_t *l); /* contributes to !idle (§9) */
+/* No hit register and no DONE entry: the L1 changes only on a grant or an input
+ * (gmmu_model_quiet). */
+int l1_quiet(const l1_t *l);
 void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v);
 void l1_dump(const l1_t *l, FILE *f);
 

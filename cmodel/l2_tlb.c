@@ -369,4 +369,11 @@ void l2_dump(const l2_t *l2, FILE *f) {
         if (l2->g_valid[i])
             fprintf(f, "  large[%u] region=0x%x lppn=0x%x w=%u\n", i, l2->g_region[i],
                     l2->g_lppn[i], l2->g_w[i]);
+    fprintf(f, "  plru base:");
+    for (uint32_t i = 0; i < l2->sets * (l2->ways - 1u); i++)
+        fprintf(f, "%s%u", i % (l2->ways - 1u) == 0 && l2->ways > 1u ? " " : "", l2->b_plru[i]);
+    fprintf(f, " large:");
+    for (uint32_t i = 0; i + 1u < l2->n_large; i++)
+        fprintf(f, "%u", l2->g_plru[i]);
+    fprintf(f, "\n");
 }

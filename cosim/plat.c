@@ -601,6 +601,7 @@ static void plat_step(plat_t *p, uint64_t limit) {
     in->mem_rsp_id = 0;
     in->mem_rsp_data = 0;
     int active = 0;
+    uint64_t stalled = 0; /* SMs held back by req_ready this cycle */
     {
         uint8_t id;
         uint64_t data;
@@ -617,8 +618,10 @@ static void plat_step(plat_t *p, uint64_t limit) {
             if (!o->req_ready[s]) {
                 /* back-pressure while the GMMU is busy (not while it idles on far-faults,
                    so that the count does not depend on idle skipping) */
-                if (!o->idle && sm_wants_issue(&p->sm[s], &p->kern, p->now))
+                if (!o->idle && sm_wants_issue(&p->sm[s], &p->kern, p->now)) {
                     p->st.req_stalls++;
+                    stalled++;
+                }
                 continue;
             }
             const uint32_t n = sm_issue(&p->sm[s], &p->kern, p->now, in->req_valid[s],
@@ -639,9 +642,14 @@ static void plat_step(plat_t *p, uint64_t limit) {
     if (p->csr_valid)
         active = 1;
 
-    if (!active && o->idle && !p->o.no_skip) {
+    /* Skipping: idle_o (every engine), or - C model alone - a quiet state (the GMMU only waits
+       for page-table reads or far-faults; gmmu_model_quiet). Until the next event the outputs,
+       the SMs' wishes to issue and so the stalls of this cycle stay the same. */
+    if (!active && !p->o.no_skip &&
+        (o->idle || (p->o.engine == PLAT_ENGINE_CMODEL && gmmu_model_quiet(p->model)))) {
         const uint64_t t = next_event(p, limit);
         if (t > p->now) {
+            p->st.req_stalls += stalled * (t - p->now - 1u);
             p->now = t;
             return;
         }

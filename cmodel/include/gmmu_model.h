@@ -19,6 +19,11 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen);
 void gmmu_model_free(gmmu_model_t *m);
 /* Output ports for the current cycle (function of state only). */
 void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out);
+/* 1 if the state is quiet: a rising edge with idle inputs (no req_valid, no mem_rsp_valid, no
+ * csr_valid; any mem_req_ready, fb_wr_ready, time) leaves every register unchanged, so the
+ * outputs stay the same. Not an RTL port: the cmodel engine uses it to skip cycles in which the
+ * GMMU only waits for page-table reads (docs/cmodel.md). Conservative: 0 does not mean a change. */
+int gmmu_model_quiet(const gmmu_model_t *m);
 /* One rising edge with these inputs. */
 void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in);
 /* Invariant violations of docs/microarch.md §11 seen so far (0 = none); the first message. */

@@ -59,6 +59,7 @@ typedef struct {
     th_miss_t miss[TH_LOG_MAX];
     unsigned nmiss;
     unsigned ev_count[8];
+    unsigned quiet_checked; /* quiet cycles whose edge was checked to change nothing */
     /* called by th_step with the outputs of the cycle, before the edge */
     void (*on_cycle)(void *ctx, const gmmu_out_t *out);
     void *ctx;
