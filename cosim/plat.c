@@ -646,7 +646,8 @@ static void plat_step(plat_t *p, uint64_t limit) {
        for page-table reads or far-faults; gmmu_model_quiet). Until the next event the outputs,
        the SMs' wishes to issue and so the stalls of this cycle stay the same. */
     if (!active && !p->o.no_skip &&
-        (o->idle || (p->o.engine == PLAT_ENGINE_CMODEL && gmmu_model_quiet(p->model)))) {
+        (o->idle ||
+         (p->o.engine == PLAT_ENGINE_CMODEL && !p->o.no_quiet && gmmu_model_quiet(p->model)))) {
         const uint64_t t = next_event(p, limit);
         if (t > p->now) {
             p->st.req_stalls += stalled * (t - p->now - 1u);
@@ -1055,6 +1056,7 @@ static void write_stats(plat_t *p, const char *result, double wall) {
     fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
     fprintf(f, "  \"engine\": \"%s\",\n", plat_engine_name(p->o.engine));
     fprintf(f, "  \"no_skip\": %s,\n", p->o.no_skip ? "true" : "false");
+    fprintf(f, "  \"no_quiet\": %s,\n", p->o.no_quiet ? "true" : "false");
     fprintf(f, "  \"trace\": \"");
     for (const char *c = p->o.trace_path; *c; c++)
         fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);

@@ -23,6 +23,7 @@ typedef struct {
     const char *waves_path; /* FST of the whole run, or NULL */
     const char *stats_path; /* JSON stats, or NULL */
     int no_skip;            /* clock every cycle */
+    int no_quiet;           /* cmodel engine: skip idle cycles only, not quiet ones */
     int quiet;              /* no progress line, terse output */
     uint64_t max_cycles;    /* 0: unlimited */
     /* waveform re-run after a mismatch (internal): open the FST at this clocked cycle */
