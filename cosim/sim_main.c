@@ -10,21 +10,22 @@
 #include "plat.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: gmmu-sim --config configs/<c>.cfg [--trace T] [--seed N]\n"
-               "                [--engine cosim|cmodel|rtl] [--waves out.fst] [--stats out.json]\n"
-               "                [--set key=value]... [--no-skip] [--no-quiet-skip] [--max-cycles N]\n"
-               "                [--quiet]\n"
-               "  --trace       trace file (text, binary, .xz or - for stdin; default "
-               "tb/traces/replay.trc)\n"
-               "  --seed        seed of every random choice of the run (default 1)\n"
-               "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl\n"
-               "  --waves       FST waveform of the whole run (RTL engines)\n"
-               "  --stats       JSON statistics file\n"
-               "  --set         override a non-RTL configuration key\n"
-               "  --no-skip     clock every cycle (no idle skipping)\n"
-               "  --no-quiet-skip  cmodel engine: skip idle cycles only, not quiet ones\n"
-               "  --max-cycles  stop (exit 3) after N simulated cycles\n"
-               "  --quiet       no configuration listing, no progress line\n");
+    fprintf(f,
+            "usage: gmmu-sim --config configs/<c>.cfg [--trace T] [--seed N]\n"
+            "                [--engine cosim|cmodel|rtl] [--waves out.fst] [--stats out.json]\n"
+            "                [--set key=value]... [--no-skip] [--no-quiet-skip] [--max-cycles N]\n"
+            "                [--quiet]\n"
+            "  --trace       trace file (text, binary, .xz or - for stdin; default "
+            "tb/traces/replay.trc)\n"
+            "  --seed        seed of every random choice of the run (default 1)\n"
+            "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl\n"
+            "  --waves       FST waveform of the whole run (RTL engines)\n"
+            "  --stats       JSON statistics file\n"
+            "  --set         override a non-RTL configuration key\n"
+            "  --no-skip     clock every cycle (no idle skipping)\n"
+            "  --no-quiet-skip  cmodel engine: skip idle cycles only, not quiet ones\n"
+            "  --max-cycles  stop (exit 3) after N simulated cycles\n"
+            "  --quiet       no configuration listing, no progress line\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v) {
@@ -151,8 +152,9 @@ int main(int argc, char **argv) {
     if (!o.rerun) {
         printf("gmmu-sim: seed %llu, engine %s, trace %s, config %s%s\n",
                (unsigned long long)o.seed, plat_engine_name(o.engine), o.trace_path, o.cfg_path,
-               o.no_skip ? ", no idle skipping"
-                         : (o.no_quiet && o.engine == PLAT_ENGINE_CMODEL ? ", no quiet skipping" : ""));
+               o.no_skip
+                   ? ", no idle skipping"
+                   : (o.no_quiet && o.engine == PLAT_ENGINE_CMODEL ? ", no quiet skipping" : ""));
         if (!o.quiet)
             cfg_print(&o.cfg, stdout, "  ");
         fflush(stdout);
