@@ -24,6 +24,7 @@
 #define TRACE_BIN_MEM_LIST 3
 #define TRACE_BIN_MEM_STRIDED 4
 #define TRACE_BIN_MEM_TILE 5
+#define TRACE_BIN_EXIT 6
 #define TRACE_BIN_END 0xff
 #define TRACE_BUF_SIZE (1u << 16)
 #define TRACE_LINE_MAX 4096
@@ -448,6 +449,19 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
             return field_err(&c, 2, "end", "unexpected extra field '%s'", tok[2]);
         return 1;
     }
+    if (strcmp(kw, "x") == 0) {
+        uint64_t v;
+        rec->kind = TRACE_REC_EXIT;
+        if (field_u64(&c, tok, ntok, 1, "cta", UINT32_MAX, &v))
+            return -1;
+        rec->cta = (uint32_t)v;
+        if (field_u64(&c, tok, ntok, 2, "warp", UINT32_MAX, &v))
+            return -1;
+        rec->warp = (uint32_t)v;
+        if (ntok > 3)
+            return field_err(&c, 3, "end", "unexpected extra field '%s'", tok[3]);
+        return 1;
+    }
     if (strcmp(kw, "m") == 0 || strcmp(kw, "s") == 0 || strcmp(kw, "t") == 0) {
         uint64_t v;
         rec->kind = TRACE_REC_MEM;
@@ -599,6 +613,9 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
     case TRACE_BIN_KERNEL:
         need = 1 + 1;
         break;
+    case TRACE_BIN_EXIT:
+        need = 1 + 4 + 4;
+        break;
     case TRACE_BIN_MEM_LIST:
     case TRACE_BIN_MEM_STRIDED:
     case TRACE_BIN_MEM_TILE:
@@ -651,6 +668,10 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
             rec->kind = TRACE_REC_KERNEL;
         }
         need += nl;
+    } else if (type == TRACE_BIN_EXIT) {
+        rec->kind = TRACE_REC_EXIT;
+        rec->cta = (uint32_t)get_le(p + 1, 4);
+        rec->warp = (uint32_t)get_le(p + 5, 4);
     } else {
         rec->kind = TRACE_REC_MEM;
         rec->cta = (uint32_t)get_le(p + 1, 4);
@@ -904,6 +925,8 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
             return -1;
         }
         break;
+    case TRACE_REC_EXIT:
+        break;
     default:
         trace_errf(err, errlen, "%s: record %llu: unknown kind %d", w->path, (unsigned long long)n,
                    (int)rec->kind);
@@ -961,6 +984,11 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
                         p = put_le(p, rec->addr[i], 8);
             }
             break;
+        case TRACE_REC_EXIT:
+            *p++ = TRACE_BIN_EXIT;
+            p = put_le(p, rec->cta, 4);
+            p = put_le(p, rec->warp, 4);
+            break;
         }
         size_t len = (size_t)(p - w->out);
         ok = fwrite(w->out, 1, len, w->f) == len;
@@ -973,6 +1001,9 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
             break;
         case TRACE_REC_KERNEL:
             ok = fprintf(w->f, "kernel %s\n", rec->name) > 0;
+            break;
+        case TRACE_REC_EXIT:
+            ok = fprintf(w->f, "x %u %u\n", rec->cta, rec->warp) > 0;
             break;
         case TRACE_REC_MEM: {
             char line[TRACE_LINE_MAX];

@@ -15,7 +15,8 @@
 typedef enum {
     TRACE_REC_ALLOC = 1,  /* allocation: name, base, size, readonly */
     TRACE_REC_KERNEL = 2, /* kernel boundary: name; every later record belongs to it */
-    TRACE_REC_MEM = 3     /* one warp memory instruction */
+    TRACE_REC_MEM = 3,    /* one warp memory instruction */
+    TRACE_REC_EXIT = 4    /* warp (cta, warp) has no further memory instruction in this kernel */
 } trace_rec_kind_t;
 
 typedef enum { TRACE_OP_READ = 0, TRACE_OP_WRITE = 1, TRACE_OP_ATOMIC = 2 } trace_op_t;
@@ -25,8 +26,8 @@ typedef struct {
     char name[TRACE_NAME_MAX];  /* ALLOC, KERNEL */
     uint64_t base, size;        /* ALLOC: byte address and size */
     int readonly;               /* ALLOC */
-    uint32_t cta;               /* MEM: CTA id; SM = cta % num_sm */
-    uint32_t warp;              /* MEM: warp index within the CTA */
+    uint32_t cta;               /* MEM, EXIT: CTA id; SM = cta % num_sm */
+    uint32_t warp;              /* MEM, EXIT: warp index within the CTA */
     trace_op_t op;              /* MEM */
     uint32_t gap;               /* MEM: compute cycles between the warp's previous instruction
                                    completing and this one issuing */
