@@ -98,6 +98,11 @@ static void write_all(const char *path, int binary, const trace_rec_t *recs, int
 
 static void assert_rec_equal(const trace_rec_t *a, const trace_rec_t *b) {
     assert_int_equal(a->kind, b->kind);
+    if (a->kind == TRACE_REC_EXIT) {
+        assert_int_equal(a->cta, b->cta);
+        assert_int_equal(a->warp, b->warp);
+        return;
+    }
     if (a->kind != TRACE_REC_MEM) {
         assert_string_equal(a->name, b->name);
         if (a->kind == TRACE_REC_ALLOC) {
@@ -326,8 +331,8 @@ static void test_malformed_text(void **state) {
                       (const char *const[]){":2:", "(addr)", "3 active lanes but 2", NULL});
     expect_text_error(f, "kernel k\nm 0 0 R 0 0x1 0x10 0x20\n",
                       (const char *const[]){":2:", "1 active lanes but 2", NULL});
-    expect_text_error(f, "kernel k\nx 0 0 R 0 0x1 0x10\n",
-                      (const char *const[]){":2: field 1 (record): unknown record 'x'", NULL});
+    expect_text_error(f, "kernel k\ny 0 0 R 0 0x1 0x10\n",
+                      (const char *const[]){":2: field 1 (record): unknown record 'y'", NULL});
     expect_text_error(f, "kernel k\ns 0 0 R 0 0 0x10 4\n",
                       (const char *const[]){"field 6 (mask): no active lane", NULL});
     expect_text_error(f, "kernel k\ns 0 0 R 0 0x100000000 0x10 4\n",
@@ -351,6 +356,108 @@ static void test_malformed_text(void **state) {
     char longname[200];
     snprintf(longname, sizeof(longname), "kernel %0100d\n", 7);
     expect_text_error(f, longname, (const char *const[]){"field 2 (name)", "longer", NULL});
+}
+
+/* exit records: "x cta warp" (text), type 6 + u32 cta + u32 warp (binary, 9 bytes) */
+static const char *k_exits = "alloc a 0x7f0000000000 0x100000\n"
+                             "kernel k\n"
+                             "s 3 1 R 2 0xffffffff 0x7f0000000000 4\n"
+                             "x 3 1\n"
+                             "s 0 0 W 0 0xffffffff 0x7f0000000080 4\n"
+                             "x\t0x10 0   # hex cta, comment\n"
+                             "x 0 0\r\n"
+                             "kernel k2\n"
+                             "x 4294967295 4294967295\n"
+                             "s 3 1 R 0 0xffffffff 0x7f0000000000 4\n"
+                             "x 3 1\n";
+
+static void test_exit_records(void **state) {
+    fixture_t *f = *state;
+    char p_txt[300], p_bin[300], p_txt2[300], p_bin2[300];
+    snprintf(p_txt, sizeof(p_txt), "%s", tpath(f, "x.txt"));
+    snprintf(p_bin, sizeof(p_bin), "%s", tpath(f, "x.bin"));
+    snprintf(p_txt2, sizeof(p_txt2), "%s", tpath(f, "x2.txt"));
+    snprintf(p_bin2, sizeof(p_bin2), "%s", tpath(f, "x2.bin"));
+    write_file(p_txt, k_exits, strlen(k_exits));
+    trace_rec_t a[16], b[16], c[16];
+    char err[256];
+    int n = read_all(p_txt, a, 16, err, sizeof(err));
+    assert_int_equal(n, 11);
+    assert_int_equal(a[3].kind, TRACE_REC_EXIT);
+    assert_int_equal(a[3].cta, 3);
+    assert_int_equal(a[3].warp, 1);
+    assert_int_equal(a[3].line, 4);
+    assert_int_equal(a[3].mask, 0);
+    assert_int_equal(a[5].kind, TRACE_REC_EXIT);
+    assert_int_equal(a[5].cta, 16);
+    assert_int_equal(a[5].warp, 0);
+    assert_int_equal(a[6].kind, TRACE_REC_EXIT);
+    assert_int_equal(a[6].line, 7);
+    assert_int_equal(a[8].kind, TRACE_REC_EXIT);
+    assert_int_equal(a[8].cta, UINT32_MAX);
+    assert_int_equal(a[8].warp, UINT32_MAX);
+    /* text -> binary -> text -> binary: same records, byte-stable */
+    write_all(p_bin, 1, a, n);
+    assert_int_equal(read_all(p_bin, b, 16, err, sizeof(err)), n);
+    write_all(p_txt2, 0, b, n);
+    assert_int_equal(read_all(p_txt2, c, 16, err, sizeof(err)), n);
+    for (int i = 0; i < n; i++) {
+        assert_rec_equal(&a[i], &b[i]);
+        assert_rec_equal(&a[i], &c[i]);
+    }
+    write_all(p_bin2, 1, c, n);
+    size_t n1, n2;
+    char *x = read_file(p_bin, &n1), *y = read_file(p_bin2, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(x, y, n1);
+    /* header 8, alloc 19 + 1, kernel 2 + 1, strided 34: the first exit is at offset 65 */
+    static const unsigned char exit31[9] = {6, 3, 0, 0, 0, 1, 0, 0, 0};
+    assert_memory_equal(x + 65, exit31, 9);
+    assert_int_equal(b[3].line, 65);
+    assert_int_equal(b[4].line, 74);
+    static const unsigned char exitmax[9] = {6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    assert_int_equal(b[8].line, 65 + 9 + 34 + 9 + 9 + 4);
+    assert_memory_equal(x + b[8].line, exitmax, 9);
+    /* 5 exits of 9 bytes, 3 strided records, alloc, 2 kernels, header and end */
+    assert_int_equal(n1, 8 + 20 + 3 + 4 + 3 * 34 + 5 * 9 + 1);
+    free(x);
+    free(y);
+    /* the text writer's form */
+    char *t = read_file(p_txt2, &n1);
+    assert_string_equal(t, "alloc a 0x7f0000000000 0x100000\n"
+                           "kernel k\n"
+                           "s 3 1 R 2 0xffffffff 0x7f0000000000 4\n"
+                           "x 3 1\n"
+                           "s 0 0 W 0 0xffffffff 0x7f0000000080 4\n"
+                           "x 16 0\n"
+                           "x 0 0\n"
+                           "kernel k2\n"
+                           "x 4294967295 4294967295\n"
+                           "s 3 1 R 0 0xffffffff 0x7f0000000000 4\n"
+                           "x 3 1\n");
+    free(t);
+}
+
+static void test_malformed_exit(void **state) {
+    fixture_t *f = *state;
+    expect_text_error(f, "kernel k\nx 3\n",
+                      (const char *const[]){"bad.trc:2: field 3 (warp): missing", NULL});
+    expect_text_error(f, "kernel k\nx\n",
+                      (const char *const[]){"bad.trc:2: field 2 (cta): missing", NULL});
+    expect_text_error(f, "kernel k\nx c 1\n",
+                      (const char *const[]){"bad.trc:2: field 2 (cta): 'c' is not a number", NULL});
+    expect_text_error(
+        f, "kernel k\nx 0 0x1q\n",
+        (const char *const[]){"bad.trc:2: field 3 (warp): '0x1q' is not a number", NULL});
+    expect_text_error(
+        f, "kernel k\n\nx 3 1 7\n",
+        (const char *const[]){"bad.trc:3: field 4 (end): unexpected extra field '7'", NULL});
+    expect_text_error(f, "kernel k\nx 0 0 R 0 0x1 0x10\n",
+                      (const char *const[]){":2: field 4 (end): unexpected extra field 'R'", NULL});
+    expect_text_error(f, "kernel k\nx 4294967296 0\n",
+                      (const char *const[]){":2: field 2 (cta)", "out of range", NULL});
+    expect_text_error(f, "kernel k\nx 0 -1\n",
+                      (const char *const[]){":2: field 3 (warp)", "not a number", NULL});
 }
 
 /* Binary trace helpers */
@@ -385,6 +492,22 @@ static void test_malformed_binary(void **state) {
     memcpy(b + n, rec, sizeof(rec));
     n += sizeof(rec);
     expect_bin_error(f, b, n, "offset 11: truncated record (type 3)");
+    /* truncated exit record: type 6 needs 8 more bytes (cta, warp) */
+    static const unsigned char ex[] = {6, 1, 0, 0, 0, 2, 0, 0};
+    for (size_t cut = 1; cut <= sizeof(ex); cut++) {
+        n = after_kernel;
+        memcpy(b + n, ex, cut);
+        n += cut;
+        expect_bin_error(f, b, n, "bad.bin:offset 11: truncated record (type 6)");
+    }
+    /* a complete exit record followed by a truncated one */
+    n = after_kernel;
+    memcpy(b + n, ex, sizeof(ex));
+    n += sizeof(ex);
+    b[n++] = 0;
+    memcpy(b + n, ex, 3);
+    n += 3;
+    expect_bin_error(f, b, n, "bad.bin:offset 20: truncated record (type 6)");
     /* unknown record type */
     n = after_kernel;
     b[n++] = 9;
@@ -416,28 +539,43 @@ static void test_malformed_binary(void **state) {
     char err[256];
     trace_rec_t recs[2];
     assert_int_equal(read_all(f->path, recs, 2, err, sizeof(err)), 1);
+    /* header + kernel + exit (cta 0x04030201, warp 7) + end */
+    n = after_kernel;
+    static const unsigned char ex2[] = {6, 1, 2, 3, 4, 7, 0, 0, 0, 0xff};
+    memcpy(b + n, ex2, sizeof(ex2));
+    n += sizeof(ex2);
+    write_file(tpath(f, "ok.bin"), b, n);
+    assert_int_equal(read_all(f->path, recs, 2, err, sizeof(err)), 2);
+    assert_int_equal(recs[1].kind, TRACE_REC_EXIT);
+    assert_int_equal(recs[1].cta, 0x04030201);
+    assert_int_equal(recs[1].warp, 7);
+    assert_int_equal(recs[1].line, 11);
 }
 
 static void test_truncated_written_binary(void **state) {
     fixture_t *f = *state;
-    write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
-    trace_rec_t a[16];
-    char err[256];
-    int n = read_all(f->path, a, 16, err, sizeof(err));
-    write_all(tpath(f, "full.bin"), 1, a, n);
-    size_t len;
-    char *data = read_file(f->path, &len);
-    /* every strict prefix of the file is an error (never a silently shorter trace) */
-    for (size_t cut = 0; cut < len; cut++) {
-        write_file(tpath(f, "cut.bin"), data, cut);
-        trace_rec_t tmp[16];
-        int rc = read_all(f->path, tmp, 16, err, sizeof(err));
-        if (cut < 4) /* shorter than the magic: read as (malformed) text */
-            continue;
-        if (rc >= 0)
-            fail_msg("prefix of %zu bytes accepted", cut);
+    const char *samples[] = {k_sample, k_exits};
+    for (size_t s = 0; s < 2; s++) {
+        write_file(tpath(f, "s.txt"), samples[s], strlen(samples[s]));
+        trace_rec_t a[16];
+        char err[256];
+        int n = read_all(f->path, a, 16, err, sizeof(err));
+        assert_true(n > 0);
+        write_all(tpath(f, "full.bin"), 1, a, n);
+        size_t len;
+        char *data = read_file(f->path, &len);
+        /* every strict prefix of the file is an error (never a silently shorter trace) */
+        for (size_t cut = 0; cut < len; cut++) {
+            write_file(tpath(f, "cut.bin"), data, cut);
+            trace_rec_t tmp[16];
+            int rc = read_all(f->path, tmp, 16, err, sizeof(err));
+            if (cut < 4) /* shorter than the magic: read as (malformed) text */
+                continue;
+            if (rc >= 0)
+                fail_msg("sample %zu: prefix of %zu bytes accepted", s, cut);
+        }
+        free(data);
     }
-    free(data);
 }
 
 static void test_writer_rejects(void **state) {
@@ -503,6 +641,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tile_detection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exit_records, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_binary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_written_binary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_writer_rejects, setup, teardown),
