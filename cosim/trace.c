@@ -272,6 +272,10 @@ void trace_close(trace_reader_t *r) {
     free(r);
 }
 
+int trace_is_binary(const trace_reader_t *r) {
+    return r && r->binary;
+}
+
 /* Called when the stream ended normally; reports a failed decompressor. */
 static int rd_finish_stream(trace_reader_t *r, char *err, size_t errlen) {
     if (r->src == SRC_PIPE && r->f) {

@@ -45,6 +45,8 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen);
 /* 1: a record was read; 0: end of trace; -1: error (err = "path:line: reason"). */
 int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen);
 void trace_close(trace_reader_t *r);
+/* 1 if the trace is binary (rec.line is then a byte offset, reported as "offset N"), else 0. */
+int trace_is_binary(const trace_reader_t *r);
 
 /* binary != 0: binary format. "-" writes to stdout. */
 trace_writer_t *trace_create(const char *path, int binary, char *err, size_t errlen);

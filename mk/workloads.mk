@@ -39,9 +39,10 @@ $(WL_LIB_SAN): $(WL_OBJ)/trace_san.o
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(WL_TRACE_TOOL): tb/tools/gmmu_trace.c $(WL_LIB) cosim/trace.h
+$(WL_TRACE_TOOL): tb/tools/gmmu_trace.c cosim/u64map.c $(WL_LIB) cosim/trace.h cosim/u64map.h \
+                  cosim/rng.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $< $(WL_LIB) -o $@
+	$(CC) $(CFLAGS_COMMON) tb/tools/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
 
 $(WL_TEST_TRACE): tb/unit/test_trace.c $(WL_LIB) cosim/trace.h
 	@mkdir -p $(@D)

@@ -210,6 +210,86 @@ class Fixtures(Tmp):
         subprocess.run([TOOL, "check", out], check=True, capture_output=True)
 
 
+EXITS_OK = """alloc a 0x7f0000000000 0x100000
+kernel k
+s 3 1 R 2 0xffffffff 0x7f0000000000 4
+x 3 1
+x 9 9
+s 0 0 W 0 0xffffffff 0x7f0000000080 4
+x 0 0
+kernel k2
+s 3 1 R 2 0xffffffff 0x7f0000000000 4
+m 0 0 R 0 0x1 0x7f0000000100
+x 3 1
+"""
+
+
+class TraceTool(Tmp):
+    """gmmu-trace convert / stats / check on warp exit records (docs/trace-format.md)."""
+
+    def write(self, name, text):
+        with open(self.p(name), "w") as f:
+            f.write(text)
+        return self.p(name)
+
+    def check(self, path):
+        return subprocess.run([TOOL, "check", path], capture_output=True, text=True)
+
+    def test_convert_and_stats(self):
+        txt = self.write("e.txt", EXITS_OK)
+        subprocess.run([TOOL, "convert", txt, self.p("e.trc")], check=True)
+        subprocess.run([TOOL, "convert", self.p("e.trc"), self.p("f.txt")], check=True)
+        with open(self.p("f.txt")) as f:
+            self.assertEqual(f.read(), EXITS_OK)
+        # 4 exits of 9 bytes; exit records are neither instructions nor lane accesses
+        self.assertEqual(os.path.getsize(self.p("e.trc")),
+                         8 + 20 + 3 + 4 + 3 * 34 + (18 + 8) + 4 * 9 + 1)
+        for path in (txt, self.p("e.trc")):
+            s = stats(path)
+            self.assertEqual(s["records"], "11")
+            self.assertEqual(s["warp exits"], "4")
+            self.assertEqual(s["kernels"], "2")
+            self.assertTrue(s["instructions"].startswith("4 (R 3, W 1, A 0)"), s["instructions"])
+            self.assertEqual(s["lane accesses"], "97")
+            r = self.check(path)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        # a trace without exit records has 0
+        self.assertEqual(stats(self.write("n.txt", "kernel k\n"))["warp exits"], "0")
+
+    def test_check_errors(self):
+        bad = EXITS_OK.replace("alloc a", "x 1 1\nalloc a")       # line 1: before any kernel
+        bad = bad.replace("x 0 0\n", "x 0 0\nx 3 1\nm 0 0 R 0 0x1 0x7f0000000100\n")
+        # lines: 5 x 3 1, 8 x 0 0, 9 second x 3 1, 10 memory of (0, 0) after its exit
+        txt = self.write("b.txt", bad)
+        r = self.check(txt)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("b.txt:1: exit record before the first kernel", r.stderr)
+        self.assertIn("b.txt:9: warp (cta 3, warp 1) exits twice (first exit at line 5)",
+                      r.stderr)
+        self.assertIn("b.txt:10: warp (cta 0, warp 0) has exited at line 8", r.stderr)
+        self.assertIn("b.txt: 3 warp exit errors", r.stderr)
+        # the same warp runs again in the next kernel: no error there (the map is per kernel)
+        self.assertNotIn("b.txt:1" + "2:", r.stderr)
+        # binary: positions are byte offsets
+        subprocess.run([TOOL, "convert", txt, self.p("b.trc")], check=True)
+        r = self.check(self.p("b.trc"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("b.trc:offset 8: exit record before the first kernel", r.stderr)
+        # header 8, exit 9, alloc 20, kernel 3, strided 34: the first x 3 1 is at offset 74
+        self.assertRegex(r.stderr, r"b\.trc:offset \d+: warp \(cta 3, warp 1\) exits twice "
+                         r"\(first exit at offset 74\)")
+        self.assertRegex(r.stderr, r"b\.trc:offset \d+: warp \(cta 0, warp 0\) has exited at "
+                         r"offset \d+")
+
+    def test_check_many_errors_counted(self):
+        lines = ["alloc a 0x7f0000000000 0x100000", "kernel k", "x 0 0"]
+        lines += ["s 0 0 R 0 0xffffffff 0x7f0000000000 4"] * 25
+        r = self.check(self.write("m.txt", "\n".join(lines) + "\n"))
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr.count("has exited at line 3"), 10)  # first 10 reported
+        self.assertIn("m.txt: 25 warp exit errors", r.stderr)
+
+
 HDR = """-kernel name = k
 -grid dim = (1,1,1)
 -block dim = (32,1,1)

@@ -3,13 +3,17 @@
  *
  *   gmmu-trace convert IN OUT [--binary|--text]   re-encode (default: binary unless OUT ends .txt)
  *   gmmu-trace stats IN                           record counts, distinct pages, footprint
- *   gmmu-trace check IN                           parse + every access inside an allocation
+ *   gmmu-trace check IN                           parse + every access inside an allocation,
+ *                                                 nothing before the first kernel, exit rules
  *
+ * check keeps, per kernel, the warps that have exited (cleared at each kernel record): its
+ * memory is bounded by the warps of one kernel, whatever the length of the trace.
  * IN / OUT may be "-" (stdin / stdout) and may end in .xz.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace.h"
+#include "u64map.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -107,6 +111,20 @@ static int cmd_convert(const char *in, const char *out, int binary) {
     return rc == 0 ? 0 : 1;
 }
 
+/* Position of a record for messages: "line 9" (text) or "offset 4402" (binary). */
+static const char *pos_str(char *buf, size_t n, int binary, uint64_t pos) {
+    snprintf(buf, n, "%s %" PRIu64, binary ? "offset" : "line", pos);
+    return buf;
+}
+
+/* Prefix of a message about a record: "t.trc:12" (text) or "t.bin:offset 4711" (binary). */
+static const char *where(char *buf, size_t n, const char *path, int binary, uint64_t pos) {
+    snprintf(buf, n, "%s:%s%" PRIu64, path, binary ? "offset " : "", pos);
+    return buf;
+}
+
+#define MAX_REPORTS 10 /* detailed messages per kind of error; the total is reported */
+
 static int alloc_find(const alloc_t *a, size_t n, uint64_t addr) {
     for (size_t i = n; i-- > 0;)
         if (addr >= a[i].base && addr - a[i].base < a[i].size)
@@ -124,12 +142,16 @@ static int cmd_stats(const char *in, int check) {
     }
     uint64_t records = 0, nalloc = 0, nkernel = 0, ninst = 0, lanes = 0, reads = 0, writes = 0,
              atomics = 0, alloc_bytes = 0, outside = 0, before_kernel = 0, gap_sum = 0,
-             translations = 0;
+             translations = 0, exits = 0, exit_errors = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
     pageset_t pages = {0};
     alloc_t *allocs = NULL;
     size_t cap = 0;
     int last_hit = -1, rc, bad = 0;
+    const int binary = trace_is_binary(r);
+    u64map_t exited; /* check: (cta << 32 | warp) -> position of its exit, this kernel only */
+    u64map_init(&exited);
+    char wh[600], at[64];
     trace_rec_t rec;
     while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
         records++;
@@ -148,8 +170,9 @@ static int cmd_stats(const char *in, int check) {
                 if (rec.base < allocs[i].base + allocs[i].size &&
                     allocs[i].base < rec.base + rec.size) {
                     if (check)
-                        fprintf(stderr, "%s:%" PRIu64 ": allocation %s overlaps %s\n", in, rec.line,
-                                rec.name, allocs[i].name);
+                        fprintf(stderr, "%s: allocation %s overlaps %s\n",
+                                where(wh, sizeof(wh), in, binary, rec.line), rec.name,
+                                allocs[i].name);
                     bad = check;
                 }
             allocs[nalloc].base = rec.base;
@@ -161,8 +184,38 @@ static int cmd_stats(const char *in, int check) {
         }
         if (rec.kind == TRACE_REC_KERNEL) {
             nkernel++;
+            u64map_clear(&exited);
             continue;
         }
+        const uint64_t wkey = (uint64_t)rec.cta << 32 | rec.warp;
+        uint64_t exit_pos;
+        if (rec.kind == TRACE_REC_EXIT) {
+            exits++;
+            if (!check)
+                continue;
+            if (nkernel == 0) {
+                if (exit_errors++ < MAX_REPORTS)
+                    fprintf(stderr, "%s: exit record before the first kernel\n",
+                            where(wh, sizeof(wh), in, binary, rec.line));
+            } else if (u64map_get(&exited, wkey, &exit_pos)) {
+                if (exit_errors++ < MAX_REPORTS)
+                    fprintf(stderr,
+                            "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") exits twice "
+                            "(first exit at %s)\n",
+                            where(wh, sizeof(wh), in, binary, rec.line), rec.cta, rec.warp,
+                            pos_str(at, sizeof(at), binary, exit_pos));
+            } else if (u64map_put(&exited, wkey, rec.line) != 0) {
+                fprintf(stderr, "gmmu-trace: out of memory\n");
+                bad = 1;
+                break;
+            }
+            continue;
+        }
+        if (check && nkernel > 0 && u64map_get(&exited, wkey, &exit_pos) &&
+            exit_errors++ < MAX_REPORTS)
+            fprintf(stderr, "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") has exited at %s\n",
+                    where(wh, sizeof(wh), in, binary, rec.line), rec.cta, rec.warp,
+                    pos_str(at, sizeof(at), binary, exit_pos));
         ninst++;
         gap_sum += rec.gap;
         if (nkernel == 0)
@@ -186,11 +239,10 @@ static int cmd_stats(const char *in, int check) {
                 a - allocs[last_hit].base >= allocs[last_hit].size)
                 last_hit = alloc_find(allocs, nalloc, a);
             if (last_hit < 0) {
-                if (check && outside < 10)
+                if (check && outside < MAX_REPORTS)
                     fprintf(stderr,
-                            "%s:%" PRIu64 ": lane %d address 0x%" PRIx64
-                            " is outside every allocation\n",
-                            in, rec.line, i, a);
+                            "%s: lane %d address 0x%" PRIx64 " is outside every allocation\n",
+                            where(wh, sizeof(wh), in, binary, rec.line), i, a);
                 outside++;
             }
             int dup = 0;
@@ -219,6 +271,7 @@ static int cmd_stats(const char *in, int check) {
         printf("allocations    %" PRIu64 " (%" PRIu64 " bytes, %.1f MB)\n", nalloc, alloc_bytes,
                alloc_bytes / 1048576.0);
         printf("kernels        %" PRIu64 "\n", nkernel);
+        printf("warp exits     %" PRIu64 "\n", exits);
         printf("instructions   %" PRIu64 " (R %" PRIu64 ", W %" PRIu64 ", A %" PRIu64 ")\n", ninst,
                reads, writes, atomics);
         printf("lane accesses  %" PRIu64 "\n", lanes);
@@ -242,11 +295,19 @@ static int cmd_stats(const char *in, int check) {
                     outside);
             bad = 1;
         }
+        if (exit_errors) {
+            fprintf(stderr,
+                    "%s: %" PRIu64 " warp exit errors (exit before the first kernel, second "
+                    "exit, memory record after the exit)\n",
+                    in, exit_errors);
+            bad = 1;
+        }
         if (!bad)
             printf("%s: ok (%" PRIu64 " records, %zu pages)\n", in, records, pages.n);
     }
     free(pages.slot);
     free(allocs);
+    u64map_free(&exited);
     return bad ? 1 : 0;
 }
 

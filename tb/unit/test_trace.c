@@ -410,6 +410,15 @@ static void test_exit_records(void **state) {
     char *x = read_file(p_bin, &n1), *y = read_file(p_bin2, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(x, y, n1);
+    /* positions are byte offsets in a binary trace, line numbers in a text one */
+    trace_reader_t *rd = trace_open(p_bin, err, sizeof(err));
+    assert_non_null(rd);
+    assert_int_equal(trace_is_binary(rd), 1);
+    trace_close(rd);
+    rd = trace_open(p_txt, err, sizeof(err));
+    assert_non_null(rd);
+    assert_int_equal(trace_is_binary(rd), 0);
+    trace_close(rd);
     /* header 8, alloc 19 + 1, kernel 2 + 1, strided 34: the first exit is at offset 65 */
     static const unsigned char exit31[9] = {6, 3, 0, 0, 0, 1, 0, 0, 0};
     assert_memory_equal(x + 65, exit31, 9);
