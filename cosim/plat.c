@@ -61,6 +61,7 @@ typedef struct {
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
         model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls;
+    uint64_t buffered_peak; /* most instructions read ahead and not completed (any kernel) */
 } plat_stats_t;
 
 struct plat {
@@ -94,7 +95,6 @@ struct plat {
     int kernel_active, trace_done;
     uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
     int trace_binary;
-    uint64_t kern_pos0, kern_instr0; /* trace position and instructions at the kernel's start */
     /* host */
     uvm_handler_t *hdl;
     uvm_dev_t dev;
@@ -415,10 +415,13 @@ static void access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn)
     }
 }
 
+static void kern_check(plat_t *p);
+
 static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
     sm_resp_t r;
     if (sm_response(&p->sm[s], &p->kern, id, p->now, &r) != 0)
         platform_error(p, "SM %u: response with id %u, which is not outstanding", s, id);
+    kern_check(p);
     p->st.translations++;
     p->last_progress = p->now;
     if (fatal) {
@@ -465,12 +468,20 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
     a->ro = rec->readonly;
 }
 
+/* A failed read of the kernel's records (malformed record, exited warp, out of memory). */
+static void kern_check(plat_t *p) {
+    if (!p->kern.error)
+        return;
+    perr(p, "%s", p->kern.err);
+    fail(p, 2, "FAIL (bad trace)");
+}
+
 /* Loads and starts the next kernel, or marks the trace done. */
 static void next_kernel(plat_t *p) {
     char err[512];
     for (;;) {
-        p->kern_pos0 = p->ks.last_pos;
-        p->kern_instr0 = p->st.instructions;
+        if (p->kern.buffered_peak > p->st.buffered_peak)
+            p->st.buffered_peak = p->kern.buffered_peak;
         const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
         if (rc < 0) {
             perr(p, "%s", err);
@@ -483,11 +494,11 @@ static void next_kernel(plat_t *p) {
         }
         p->st.kernels++;
         evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
-        if (p->kern.n_warps == 0)
-            continue; /* empty kernel */
         for (uint32_t s = 0; s < p->prm.num_sm; s++)
-            if (sm_start_kernel(&p->sm[s], &p->kern, p->now) != 0)
-                platform_error(p, "out of memory");
+            sm_start_kernel(&p->sm[s], &p->kern, p->now);
+        kern_check(p);
+        if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
+            continue; /* empty kernel */
         p->kernel_active = 1;
         p->last_progress = p->now;
         return;
@@ -496,7 +507,7 @@ static void next_kernel(plat_t *p) {
 
 static int kernel_complete(const plat_t *p) {
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
-        if (!sm_kernel_done(&p->sm[s]))
+        if (!sm_kernel_done(&p->sm[s], &p->kern))
             return 0;
     return 1;
 }
@@ -924,11 +935,8 @@ static void progress(plat_t *p) {
     p->last_progress_print = t;
     char share[32];
     if (p->trace_total) {
-        /* the current kernel's records count in proportion to its completed instructions */
-        double pos = (double)p->kern_pos0;
-        if (p->kern.n_instr)
-            pos += (double)(p->ks.last_pos - p->kern_pos0) *
-                   (double)(p->st.instructions - p->kern_instr0) / (double)p->kern.n_instr;
+        /* kernels are read as their warps run: the position read is the progress */
+        const double pos = (double)p->ks.last_pos;
         snprintf(share, sizeof(share), "%5.1f%%", 100.0 * pos / (double)p->trace_total);
     } else
         snprintf(share, sizeof(share), "kernel %llu", (unsigned long long)p->st.kernels);
@@ -1050,6 +1058,8 @@ static void write_stats(plat_t *p, const char *result, double wall) {
     U("fatal_faults", s->fatal_faults);
     U("instructions", s->instructions);
     U("kernels", s->kernels);
+    U("trace_buffer_peak",
+      s->buffered_peak > p->kern.buffered_peak ? s->buffered_peak : p->kern.buffered_peak);
     U("sim_time_ns", now_ns(p));
     U("seed", p->o.seed);
 #undef U
@@ -1227,6 +1237,7 @@ void plat_free(plat_t *p) {
     for (uint32_t s = 0; s < GMMU_MAX_SM; s++)
         sm_free(&p->sm[s]);
     kern_free(&p->kern);
+    kern_stream_free(&p->ks);
     for (size_t i = 0; i < p->ndma; i++)
         free(p->dmas[i].tags);
     free(p->dmas);

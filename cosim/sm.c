@@ -33,13 +33,23 @@ void kern_reset(kern_t *k) {
     }
     k->n_warps = 0;
     k->n_instr = 0;
+    k->buffered = 0;
+    k->buffered_peak = 0;
     k->name[0] = '\0';
+    for (uint32_t s = 0; s < KERN_MAX_SM; s++)
+        k->nsq[s] = 0;
+    k->src = NULL;
+    k->end = 0;
+    k->error = 0;
+    k->err[0] = '\0';
     u64map_clear(&k->index);
 }
 
 void kern_free(kern_t *k) {
     kern_reset(k);
     free(k->warps);
+    for (uint32_t s = 0; s < KERN_MAX_SM; s++)
+        free(k->sq[s]);
     u64map_free(&k->index);
     memset(k, 0, sizeof(*k));
 }
@@ -58,29 +68,62 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem) {
     return 0;
 }
 
+static const char *kpath(const kern_t *k) {
+    return k->src && k->src->path ? k->src->path : "trace";
+}
+
+static int kern_fail(kern_t *k, const char *msg) {
+    if (!k->error) {
+        k->error = 1;
+        snprintf(k->err, sizeof(k->err), "%s", msg);
+    }
+    return -1;
+}
+
+/* Index of warp (cta, warp), creating it (queued to its SM) if new; -1 if out of memory. */
+static int64_t kern_warp(kern_t *k, uint32_t cta, uint32_t warp, uint32_t num_sm) {
+    const uint64_t key = (uint64_t)cta << 32 | warp;
+    uint64_t wi;
+    if (u64map_get(&k->index, key, &wi))
+        return (int64_t)wi;
+    const uint32_t sm = cta % num_sm;
+    if (sm >= KERN_MAX_SM ||
+        grow((void **)&k->warps, &k->cap_warps, k->n_warps + 1, sizeof(sm_warp_t)) != 0 ||
+        grow((void **)&k->sq[sm], &k->capsq[sm], k->nsq[sm] + 1, sizeof(uint32_t)) != 0)
+        return -1;
+    wi = k->n_warps++;
+    sm_warp_t *w = &k->warps[wi];
+    memset(w, 0, sizeof(*w));
+    w->cta = cta;
+    w->warp = warp;
+    w->sm = sm;
+    w->state = SM_W_QUEUED;
+    k->sq[sm][k->nsq[sm]++] = (uint32_t)wi;
+    if (u64map_put(&k->index, key, wi) != 0)
+        return -1;
+    return (int64_t)wi;
+}
+
 int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     uint64_t pages[TRACE_LANES];
     const uint32_t np = sm_coalesce(rec->mask, rec->addr, pages);
     if (np == 0)
         return 0; /* no active lane: nothing to translate */
-    const uint64_t key = (uint64_t)rec->cta << 32 | rec->warp;
-    uint64_t wi;
-    if (!u64map_get(&k->index, key, &wi)) {
-        if (grow((void **)&k->warps, &k->cap_warps, k->n_warps + 1, sizeof(sm_warp_t)) != 0)
-            return -1;
-        wi = k->n_warps++;
-        sm_warp_t *w = &k->warps[wi];
-        memset(w, 0, sizeof(*w));
-        w->cta = rec->cta;
-        w->warp = rec->warp;
-        w->sm = rec->cta % num_sm;
-        if (u64map_put(&k->index, key, wi) != 0)
-            return -1;
-    }
+    k->num_sm = num_sm;
+    const int64_t wi = kern_warp(k, rec->cta, rec->warp, num_sm);
+    if (wi < 0)
+        return kern_fail(k, "out of memory loading a kernel");
     sm_warp_t *w = &k->warps[wi];
+    if (w->exited) {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "%s:%llu: warp (cta %u, warp %u) has exited at %llu", kpath(k),
+                 (unsigned long long)rec->line, rec->cta, rec->warp,
+                 (unsigned long long)w->exit_line);
+        return kern_fail(k, msg);
+    }
     if (grow((void **)&w->ins, &w->cap_ins, w->n_ins + 1, sizeof(sm_instr_t)) != 0 ||
         grow((void **)&w->pages, &w->cap_pages, w->n_pages + np, sizeof(uint64_t)) != 0)
-        return -1;
+        return kern_fail(k, "out of memory loading a kernel");
     sm_instr_t *in = &w->ins[w->n_ins++];
     in->line = rec->line;
     in->gap = rec->gap;
@@ -90,7 +133,84 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     memcpy(&w->pages[w->n_pages], pages, np * sizeof(uint64_t));
     w->n_pages += np;
     k->n_instr++;
+    if (++k->buffered > k->buffered_peak)
+        k->buffered_peak = k->buffered;
     return 0;
+}
+
+int kern_at_end(const kern_t *k) {
+    return k->end || !k->src || k->error;
+}
+
+/* Reads the kernel's next record. 1: read; 0: the kernel has no further record; -1: error. */
+static int kern_read_one(kern_t *k) {
+    if (kern_at_end(k))
+        return k->error ? -1 : 0;
+    kern_stream_t *s = k->src;
+    trace_rec_t rec;
+    char err[512];
+    const int rc = trace_next(s->r, &rec, err, sizeof(err));
+    if (rc < 0)
+        return kern_fail(k, err);
+    if (rc == 0) {
+        s->eof = 1;
+        k->end = 1;
+        return 0;
+    }
+    s->last_pos = rec.line;
+    switch (rec.kind) {
+    case TRACE_REC_KERNEL:
+        s->look = rec;
+        s->have_look = 1;
+        k->end = 1;
+        return 0;
+    case TRACE_REC_ALLOC:
+        if (grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof(trace_rec_t)) != 0)
+            return kern_fail(k, "out of memory");
+        s->pending[s->n_pending++] = rec;
+        return 1;
+    case TRACE_REC_MEM:
+        return kern_add(k, &rec, s->num_sm) == 0 ? 1 : -1;
+    case TRACE_REC_EXIT: {
+        uint64_t wi;
+        if (!u64map_get(&k->index, (uint64_t)rec.cta << 32 | rec.warp, &wi))
+            return 1; /* a warp without memory instructions */
+        sm_warp_t *w = &k->warps[wi];
+        if (w->exited) {
+            char msg[256];
+            snprintf(msg, sizeof(msg),
+                     "%s:%llu: warp (cta %u, warp %u) exits twice (first at %llu)", kpath(k),
+                     (unsigned long long)rec.line, rec.cta, rec.warp,
+                     (unsigned long long)w->exit_line);
+            return kern_fail(k, msg);
+        }
+        w->exited = 1;
+        w->exit_line = rec.line;
+        return 1;
+    }
+    }
+    return 1;
+}
+
+int kern_pull_all(kern_t *k) {
+    int rc;
+    while ((rc = kern_read_one(k)) > 0) {
+    }
+    return rc;
+}
+
+/* Reads until warp wi has an instruction buffered beyond pc - 1, or has finished. */
+static void kern_pull_warp(kern_t *k, uint32_t wi) {
+    while (k->warps[wi].pc >= k->warps[wi].n_ins && !k->warps[wi].exited)
+        if (kern_read_one(k) <= 0)
+            return;
+}
+
+/* Reads until SM sm has a warp at queue position qhead, or the kernel has no further record. */
+static void kern_pull_sm(kern_t *k, uint32_t sm, uint32_t qhead) {
+    while (k->nsq[sm] <= qhead)
+        if (kern_read_one(k) <= 0)
+            return;
 }
 
 void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm, const char *path) {
@@ -100,19 +220,32 @@ void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm, cons
     s->num_sm = num_sm;
 }
 
+void kern_stream_free(kern_stream_t *s) {
+    free(s->pending);
+    s->pending = NULL;
+    s->n_pending = s->cap_pending = 0;
+}
+
 int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, char *err,
                      size_t errlen) {
+    /* the previous kernel's remaining records (normally none: every SM read to its end) */
+    if (k->src && kern_pull_all(k) < 0) {
+        snprintf(err, errlen, "%s", k->err);
+        return -1;
+    }
     kern_reset(k);
+    k->num_sm = s->num_sm;
+    for (uint32_t i = 0; i < s->n_pending; i++)
+        cb(ctx, &s->pending[i]);
+    s->n_pending = 0;
     int in_kernel = 0;
     if (s->have_look) {
         snprintf(k->name, sizeof(k->name), "%s", s->look.name);
         s->have_look = 0;
         in_kernel = 1;
     }
-    if (s->eof)
-        return in_kernel;
-    trace_rec_t rec;
-    for (;;) {
+    while (!in_kernel && !s->eof) {
+        trace_rec_t rec;
         const int rc = trace_next(s->r, &rec, err, errlen);
         if (rc < 0)
             return -1;
@@ -124,30 +257,23 @@ int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, c
         if (rec.kind == TRACE_REC_ALLOC) {
             cb(ctx, &rec);
         } else if (rec.kind == TRACE_REC_KERNEL) {
-            if (in_kernel) {
-                s->look = rec;
-                s->have_look = 1;
-                break;
-            }
             snprintf(k->name, sizeof(k->name), "%s", rec.name);
             in_kernel = 1;
-        } else if (rec.kind == TRACE_REC_MEM) {
-            if (!in_kernel) {
-                snprintf(err, errlen,
-                         "%s:%llu: memory instruction before the first kernel record "
-                         "(line, or byte offset in a binary trace)",
-                         s->path ? s->path : "trace", (unsigned long long)rec.line);
-                return -1;
-            }
-            if (kern_add(k, &rec, s->num_sm) != 0) {
-                snprintf(err, errlen, "out of memory loading kernel %s", k->name);
-                return -1;
-            }
+        } else {
+            snprintf(err, errlen,
+                     "%s:%llu: %s before the first kernel record (line, or byte offset in a "
+                     "binary trace)",
+                     s->path ? s->path : "trace", (unsigned long long)rec.line,
+                     rec.kind == TRACE_REC_EXIT ? "warp exit" : "memory instruction");
+            return -1;
         }
     }
-    if (in_kernel)
-        s->kernels_read++;
-    return in_kernel;
+    if (!in_kernel)
+        return 0;
+    k->src = s;
+    k->end = s->eof;
+    s->kernels_read++;
+    return 1;
 }
 
 int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res) {
@@ -164,13 +290,17 @@ int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res) {
 
 void sm_free(sm_t *sm) {
     free(sm->res);
-    free(sm->queue);
     sm->res = NULL;
-    sm->queue = NULL;
+}
+
+/* 1 if the SM has a warp to admit (reading k as far as needed). */
+static int have_queued(const sm_t *sm, kern_t *k) {
+    kern_pull_sm(k, sm->id, sm->qhead);
+    return sm->qhead < k->nsq[sm->id];
 }
 
 static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
-    const uint32_t wi = sm->queue[sm->qhead++];
+    const uint32_t wi = k->sq[sm->id][sm->qhead++];
     sm_warp_t *w = &k->warps[wi];
     w->state = SM_W_GAP;
     w->pc = 0;
@@ -183,27 +313,20 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
 }
 
 int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now) {
-    sm->nqueue = sm->qhead = 0;
+    sm->qhead = 0;
     sm->nres = 0;
     sm->rr = 0;
     sm->warps_done = 0;
     sm->n_issue_pending = 0;
     sm->gap_min = UINT64_MAX;
     sm->gap_dirty = 0;
-    for (uint32_t i = 0; i < k->n_warps; i++) {
-        if (k->warps[i].sm != sm->id)
-            continue;
-        if (grow((void **)&sm->queue, &sm->capqueue, sm->nqueue + 1, sizeof(uint32_t)) != 0)
-            return -1;
-        sm->queue[sm->nqueue++] = i;
-        k->warps[i].state = SM_W_QUEUED;
-    }
-    sm->warps_total = sm->nqueue;
-    while (sm->nres < sm->max_res && sm->qhead < sm->nqueue) {
+    if (sm->id >= KERN_MAX_SM)
+        return -1;
+    while (sm->nres < sm->max_res && have_queued(sm, k)) {
         admit(sm, k, sm->nres, now);
         sm->nres++;
     }
-    return 0;
+    return k->error ? -1 : 0;
 }
 
 uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *vpn, uint8_t *write,
@@ -251,6 +374,19 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
     return port;
 }
 
+/* Moves the instructions from pc on (and their pages) to the front of the warp's buffers. */
+static void warp_compact(sm_warp_t *w) {
+    const uint32_t p0 = w->ins[w->pc].first;
+    const uint32_t n = w->n_ins - w->pc;
+    memmove(w->ins, w->ins + w->pc, (size_t)n * sizeof(sm_instr_t));
+    memmove(w->pages, w->pages + p0, (size_t)(w->n_pages - p0) * sizeof(uint64_t));
+    for (uint32_t i = 0; i < n; i++)
+        w->ins[i].first -= p0;
+    w->n_ins = n;
+    w->n_pages -= p0;
+    w->pc = 0;
+}
+
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     if (!sm->id_busy[id])
         return -1;
@@ -272,6 +408,16 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     r->instr_done = 1;
     sm->instr_done++;
     w->pc++;
+    w->done_ins++;
+    k->buffered--;
+    if (w->pc == w->n_ins) {
+        /* buffer consumed: reuse it, read on until the warp's next instruction or its end */
+        w->pc = w->n_ins = w->n_pages = 0;
+        kern_pull_warp(k, wi);
+        w = &k->warps[wi]; /* the warp array may have moved */
+    } else if (w->pc >= 32 && 2 * w->pc >= w->n_ins) {
+        warp_compact(w); /* drop the completed instructions (amortized O(1)) */
+    }
     if (w->pc < w->n_ins) {
         w->state = SM_W_GAP;
         w->ready_at = now + w->ins[w->pc].gap;
@@ -281,6 +427,11 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     }
     r->warp_done = 1;
     w->state = SM_W_DONE;
+    free(w->ins);
+    free(w->pages);
+    w->ins = NULL;
+    w->pages = NULL;
+    w->cap_ins = w->cap_pages = 0;
     sm->warps_done++;
     /* the warp leaves: its slot goes to the next queued warp, else the slot closes */
     uint32_t slot = 0;
@@ -288,7 +439,7 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
         slot++;
     if (slot == sm->nres)
         return 0;
-    if (sm->qhead < sm->nqueue) {
+    if (have_queued(sm, k)) {
         admit(sm, k, slot, now);
     } else {
         memmove(&sm->res[slot], &sm->res[slot + 1], (sm->nres - slot - 1) * sizeof(uint32_t));
@@ -326,28 +477,30 @@ uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now) {
     return t;
 }
 
-int sm_kernel_done(const sm_t *sm) {
-    return sm->warps_done == sm->warps_total;
+int sm_kernel_done(const sm_t *sm, const kern_t *k) {
+    return sm->nres == 0 && sm->qhead == k->nsq[sm->id] && kern_at_end(k);
 }
 
 void sm_dump(const sm_t *sm, const kern_t *k, FILE *f, uint64_t now) {
-    fprintf(f, "  SM %u: %u/%u warps done, %u resident, %u queued, %u translations outstanding\n",
-            sm->id, sm->warps_done, sm->warps_total, sm->nres, sm->nqueue - sm->qhead,
-            sm->outstanding);
+    fprintf(f,
+            "  SM %u: %u warps done, %u resident, %u queued (read so far), %u translations "
+            "outstanding\n",
+            sm->id, sm->warps_done, sm->nres, k->nsq[sm->id] - sm->qhead, sm->outstanding);
     for (uint32_t i = 0; i < sm->nres; i++) {
         const sm_warp_t *w = &k->warps[sm->res[i]];
         const sm_instr_t *in = &w->ins[w->pc];
         if (w->state == SM_W_GAP) {
-            fprintf(f, "    warp (cta %u, warp %u): instr %u/%u in its gap until cycle %llu%s\n",
-                    w->cta, w->warp, w->pc, w->n_ins, (unsigned long long)w->ready_at,
+            fprintf(f, "    warp (cta %u, warp %u): instr %llu in its gap until cycle %llu%s\n",
+                    w->cta, w->warp, (unsigned long long)w->done_ins,
+                    (unsigned long long)w->ready_at,
                     w->ready_at <= now ? " (ready, waiting for req_ready)" : "");
         } else if (w->state == SM_W_ISSUE) {
             fprintf(
                 f,
-                "    warp (cta %u, warp %u): instr %u/%u (trace pos %llu) %u/%u pages presented, "
+                "    warp (cta %u, warp %u): instr %llu (trace pos %llu) %u/%u pages presented, "
                 "%u waiting:",
-                w->cta, w->warp, w->pc, w->n_ins, (unsigned long long)in->line, w->next_page,
-                in->npages, w->pending);
+                w->cta, w->warp, (unsigned long long)w->done_ins, (unsigned long long)in->line,
+                w->next_page, in->npages, w->pending);
             for (uint32_t id = 0; id < SM_MAX_IDS; id++)
                 if (sm->id_busy[id] && sm->id_warp[id] == sm->res[i])
                     fprintf(f, " id %u vpn 0x%llx", id,

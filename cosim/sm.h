@@ -1,7 +1,11 @@
 /*
  * sm.h - trace-driven SM front-ends (module sm_) and the kernel loader (module kern_).
  *
- * A kernel's memory instructions are loaded per warp (CTA c runs on SM c % num_sm). Each
+ * A kernel's memory instructions are read lazily, per warp, when the SMs need them (CTA c runs
+ * on SM c % num_sm): a warp's next instruction when its current one completes, the next warp of
+ * an SM when a resident slot frees. The records read on the way are buffered in their warps.
+ * A warp has finished when its exit record was read, or at the end of the kernel's records, so
+ * traces with exit records run in memory bounded by what is buffered (docs/cosim.md). Each
  * instruction's active lanes coalesce into distinct 4 KB pages (lane order). Per SM at most
  * max_resident warps are resident; the others queue in order of first appearance. A resident warp
  * waits its compute gap, then presents its pages' translations on the SM's ports (up to num_ports
@@ -20,6 +24,7 @@
 #include "u64map.h"
 
 #define SM_MAX_IDS 256
+#define KERN_MAX_SM 64
 
 typedef struct {
     uint64_t line; /* trace position, for messages */
@@ -33,10 +38,14 @@ typedef enum { SM_W_QUEUED = 0, SM_W_GAP, SM_W_ISSUE, SM_W_DONE } sm_wstate_t;
 
 typedef struct {
     uint32_t cta, warp, sm;
+    /* buffered instructions: ins[pc] is the current one, ins[pc+1..n_ins-1] are read ahead */
     sm_instr_t *ins;
     uint32_t n_ins, cap_ins;
     uint64_t *pages;
     uint32_t n_pages, cap_pages;
+    uint8_t exited;     /* its exit record was read (no further record in this kernel) */
+    uint64_t exit_line; /* position of the exit record */
+    uint64_t done_ins;  /* instructions completed */
     /* run state */
     uint32_t pc;        /* current instruction */
     uint32_t next_page; /* next page of ins[pc] to present */
@@ -45,17 +54,28 @@ typedef struct {
     uint8_t state;
 } sm_warp_t;
 
+typedef struct kern_stream kern_stream_t;
+
 typedef struct {
     char name[TRACE_NAME_MAX];
-    sm_warp_t *warps;
+    sm_warp_t *warps; /* every warp seen in this kernel, in order of first appearance */
     uint32_t n_warps, cap_warps;
-    uint64_t n_instr;
+    uint64_t n_instr;  /* instructions read so far */
+    uint64_t buffered; /* instructions read and not completed */
+    uint64_t buffered_peak;
     u64map_t index; /* cta << 32 | warp -> warp index */
+    uint32_t num_sm;
+    uint32_t *sq[KERN_MAX_SM]; /* per SM: its warps in order of first appearance */
+    uint32_t nsq[KERN_MAX_SM], capsq[KERN_MAX_SM];
+    kern_stream_t *src; /* where the rest of the kernel comes from; NULL: complete (kern_add) */
+    int end;            /* every record of the kernel has been read */
+    int error;          /* a read failed: err */
+    char err[512];
 } kern_t;
 
-/* Streams kernels out of a trace: memory bounded by one kernel. */
+/* Streams kernels out of a trace. */
 typedef void (*kern_alloc_fn)(void *ctx, const trace_rec_t *rec);
-typedef struct {
+struct kern_stream {
     trace_reader_t *r;
     const char *path; /* for messages */
     trace_rec_t look; /* a KERNEL record read ahead */
@@ -63,8 +83,10 @@ typedef struct {
     int eof;
     uint32_t num_sm;
     uint64_t kernels_read;
-    uint64_t last_pos; /* position of the last record read */
-} kern_stream_t;
+    uint64_t last_pos;    /* position of the last record read */
+    trace_rec_t *pending; /* allocations read inside a kernel: declared before the next one */
+    uint32_t n_pending, cap_pending;
+};
 
 /* Distinct 4 KB pages of the active lanes, in lane order; returns their number (<= 32). */
 uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages);
@@ -72,20 +94,27 @@ uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages);
 void kern_init(kern_t *k);
 void kern_free(kern_t *k);
 void kern_reset(kern_t *k);
-/* Appends a memory record to its warp. 0 or -1 (out of memory). */
+/* Appends a memory record to its warp (created and queued to its SM on first sight). 0, or -1 (out
+ * of memory, or a record of a warp that has exited: k->err). */
 int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm);
+/* Reads the rest of the kernel (tests, dumps). 0, or -1 with k->err. */
+int kern_pull_all(kern_t *k);
+/* 1 if the kernel has no further record: a warp with no buffered instruction has finished. */
+int kern_at_end(const kern_t *k);
 
 void kern_stream_init(kern_stream_t *s, trace_reader_t *r, uint32_t num_sm, const char *path);
-/* Loads the next kernel into k (reset first); ALLOC records met on the way go to cb.
- * 1: a kernel was loaded; 0: end of trace; -1: error in err ("file:line: reason"). */
+void kern_stream_free(kern_stream_t *s);
+/* Starts the next kernel in k (reset first): first declares to cb the allocations read inside
+ * the previous kernel, then reads up to the next kernel record (allocations on the way go to cb).
+ * The kernel's records are read later, on demand. 1: a kernel starts; 0: end of trace; -1: error
+ * in err ("file:line: reason"). */
 int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, char *err,
                      size_t errlen);
 
 typedef struct {
     uint32_t id, nports, max_res;
-    uint32_t *queue; /* warp indices in admission order */
-    uint32_t nqueue, qhead, capqueue;
-    uint32_t *res; /* resident warps */
+    uint32_t qhead; /* next warp of k->sq[id] to admit */
+    uint32_t *res;  /* resident warps */
     uint32_t nres;
     uint32_t rr;
     uint32_t id_warp[SM_MAX_IDS];
@@ -97,7 +126,7 @@ typedef struct {
     uint32_t n_issue_pending; /* resident warps in SM_W_ISSUE with pages left to present */
     uint64_t gap_min;         /* min ready_at of the warps in SM_W_GAP (exact unless gap_dirty) */
     int gap_dirty;
-    uint32_t warps_total, warps_done;
+    uint32_t warps_done;
     uint64_t instr_done;
 } sm_t;
 
@@ -113,19 +142,22 @@ typedef struct {
 
 int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res);
 void sm_free(sm_t *sm);
-/* Starts a kernel at cycle now: queues this SM's warps of k (in k's order) and admits the first. */
+/* Starts a kernel at cycle now: admits this SM's first warps of k (order of first appearance),
+ * reading k as far as needed. 0, or -1 (k->error). */
 int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now);
 /* Presents up to nports translations (call only when req_ready). Fills valid/vpn/write/id of the
  * SM's ports; returns the number presented. */
 uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *vpn, uint8_t *write,
                   uint8_t *id);
-/* A translation with this id came back at cycle now. 0, or -1 if the id is not outstanding. */
+/* A translation with this id came back at cycle now (reads k as far as needed for the warp's next
+ * instruction or the SM's next warp). 0, or -1 if the id is not outstanding; a failed read sets
+ * k->error. */
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
 /* 1 if a resident warp has a translation to present at cycle now. */
 int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now);
 /* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now);
-int sm_kernel_done(const sm_t *sm);
+int sm_kernel_done(const sm_t *sm, const kern_t *k);
 /* Warps waiting for translations / in their gap / queued, for dumps. */
 void sm_dump(const sm_t *sm, const kern_t *k, FILE *f, uint64_t now);
 

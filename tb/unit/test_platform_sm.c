@@ -78,7 +78,7 @@ static void test_issue_and_complete(void **state) {
     sm_t sm;
     assert_int_equal(sm_init(&sm, 0, 2, 8), 0);
     assert_int_equal(sm_start_kernel(&sm, &k, 100), 0);
-    assert_int_equal(sm.warps_total, 2);
+    assert_int_equal(k.nsq[0], 2);
     uint8_t valid[8] = {0}, write[8] = {0}, id[8] = {0};
     uint64_t vpn[8] = {0};
     /* cycle 100: warp (0,0) waits its gap of 5; warp (2,0) issues its write */
@@ -123,10 +123,10 @@ static void test_issue_and_complete(void **state) {
     assert_int_equal(sm_response(&sm, &k, id[0], 120, &resp), 0);
     assert_true(resp.warp_done);
     assert_int_equal(resp.op, TRACE_OP_ATOMIC);
-    assert_false(sm_kernel_done(&sm));
+    assert_false(sm_kernel_done(&sm, &k));
     assert_int_equal(sm_response(&sm, &k, wid, 121, &resp), 0);
     assert_true(resp.warp_done);
-    assert_true(sm_kernel_done(&sm));
+    assert_true(sm_kernel_done(&sm, &k));
     assert_int_equal(sm.instr_done, 3);
     sm_free(&sm);
     kern_free(&k);
@@ -220,19 +220,27 @@ static void test_stream_kernels(void **state) {
     int nalloc = 0;
     assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), 1);
     assert_string_equal(k.name, "k1");
+    assert_int_equal(k.n_warps, 0); /* records are read on demand */
+    assert_int_equal(nalloc, 1);
+    assert_int_equal(kern_pull_all(&k), 0);
     assert_int_equal(k.n_warps, 1);
     assert_int_equal(k.warps[0].ins[0].npages, 2);
-    assert_int_equal(nalloc, 2); /* the allocation inside k1's records is declared on the way */
+    assert_true(kern_at_end(&k));
+    assert_int_equal(nalloc, 1); /* the allocation inside k1's records: declared before k2 */
     assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), 1);
+    assert_int_equal(nalloc, 2);
     assert_string_equal(k.name, "k2");
+    assert_int_equal(kern_pull_all(&k), 0);
     assert_int_equal(k.n_warps, 2);
     assert_int_equal(k.warps[0].sm, 1);
     assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), 1);
     assert_string_equal(k.name, "empty");
+    assert_int_equal(kern_pull_all(&k), 0);
     assert_int_equal(k.n_warps, 0);
     assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), 0);
     assert_int_equal(ks.kernels_read, 3);
     kern_free(&k);
+    kern_stream_free(&ks);
     trace_close(tr);
     unlink(path);
 
@@ -251,6 +259,119 @@ static void test_stream_kernels(void **state) {
     kern_free(&k);
     trace_close(tr);
     unlink(p2);
+}
+
+/* Writes text to a temporary trace and opens it; *path receives the name (unlink it). */
+static trace_reader_t *open_text(const char *text, char *path) {
+    strcpy(path, "/tmp/test_platform_sm_XXXXXX");
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    char err[256];
+    trace_reader_t *tr = trace_open(path, err, sizeof(err));
+    assert_non_null(tr);
+    return tr;
+}
+
+/* Completes every translation of the SM's resident warps at cycle now. */
+static void answer_all(sm_t *sm, kern_t *k, uint64_t now) {
+    uint8_t valid[4] = {0}, write[4], id[4];
+    uint64_t vpn[4];
+    const uint32_t n = sm_issue(sm, k, now, valid, vpn, write, id);
+    for (uint32_t q = 0; q < n; q++) {
+        sm_resp_t r;
+        assert_int_equal(sm_response(sm, k, id[q], now, &r), 0);
+    }
+}
+
+static void test_stream_lazy_exit(void **state) {
+    (void)state;
+    /* one SM, one resident warp: warp (0,0) has 2 instructions and exits; then warp (0,1) */
+    char path[64], err[256];
+    trace_reader_t *tr = open_text("alloc a 0x10000 0x4000\nkernel k\n"
+                                   "s 0 0 R 0 0x1 0x10000 0\ns 0 0 R 0 0x1 0x11000 0\nx 0 0\n"
+                                   "s 0 1 W 0 0x1 0x12000 0\nx 0 1\nx 0 7\n",
+                                   path);
+    kern_stream_t ks;
+    kern_stream_init(&ks, tr, 1, path);
+    kern_t k;
+    kern_init(&k);
+    int nalloc = 0;
+    assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), 1);
+    sm_t sm;
+    assert_int_equal(sm_init(&sm, 0, 4, 1), 0);
+    assert_int_equal(sm_start_kernel(&sm, &k, 0), 0);
+    assert_int_equal(k.n_warps, 1); /* only what admission needed was read */
+    assert_int_equal(k.n_instr, 1);
+    answer_all(&sm, &k, 0); /* instruction 1 completes: instruction 2 is read */
+    assert_int_equal(k.n_instr, 2);
+    assert_false(k.warps[0].exited);
+    answer_all(&sm, &k, 1); /* the exit is read, warp (0,1) replaces it */
+    assert_true(k.warps[0].exited);
+    assert_int_equal(k.warps[0].state, SM_W_DONE);
+    assert_int_equal(k.n_warps, 2);
+    assert_false(kern_at_end(&k)); /* the exit of (0,1) and the rest are not read yet */
+    assert_false(sm_kernel_done(&sm, &k));
+    answer_all(&sm, &k, 2);
+    assert_true(kern_at_end(&k)); /* (0,1) exited; looking for a next warp read to the end */
+    assert_true(sm_kernel_done(&sm, &k));
+    assert_int_equal(k.buffered, 0);
+    assert_int_equal(k.buffered_peak, 1); /* never more than one instruction held */
+    assert_int_equal(sm.instr_done, 3);
+    assert_false(k.error);
+    sm_free(&sm);
+    kern_free(&k);
+    kern_stream_free(&ks);
+    trace_close(tr);
+    unlink(path);
+}
+
+static void test_stream_exit_errors(void **state) {
+    (void)state;
+    static const char *const bad[] = {
+        /* a record of a warp after its exit */
+        "alloc a 0x10000 0x4000\nkernel k\ns 0 0 R 0 0x1 0x10000 0\nx 0 0\n"
+        "s 0 0 R 0 0x1 0x10000 0\n",
+        /* two exits */
+        "alloc a 0x10000 0x4000\nkernel k\ns 0 0 R 0 0x1 0x10000 0\nx 0 0\nx 0 0\n",
+    };
+    static const char *const msg[] = {":5: warp (cta 0, warp 0) has exited at 4",
+                                      ":5: warp (cta 0, warp 0) exits twice (first at 4)"};
+    for (int i = 0; i < 2; i++) {
+        char path[64], err[256];
+        trace_reader_t *tr = open_text(bad[i], path);
+        kern_stream_t ks;
+        kern_stream_init(&ks, tr, 1, path);
+        kern_t k;
+        kern_init(&k);
+        int nalloc = 0;
+        assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), 1);
+        assert_int_equal(kern_pull_all(&k), -1);
+        assert_true(k.error);
+        assert_non_null(strstr(k.err, msg[i]));
+        assert_non_null(strstr(k.err, path));
+        kern_free(&k);
+        kern_stream_free(&ks);
+        trace_close(tr);
+        unlink(path);
+    }
+    /* an exit before the first kernel */
+    char path[64], err[256];
+    trace_reader_t *tr = open_text("alloc a 0x10000 0x4000\nx 0 0\nkernel k\n", path);
+    kern_stream_t ks;
+    kern_stream_init(&ks, tr, 1, path);
+    kern_t k;
+    kern_init(&k);
+    int nalloc = 0;
+    assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, ":2: warp exit before the first kernel"));
+    kern_free(&k);
+    kern_stream_free(&ks);
+    trace_close(tr);
+    unlink(path);
 }
 
 static void test_compare(void **state) {
@@ -290,6 +411,8 @@ int main(void) {
         cmocka_unit_test(test_residency_and_round_robin),
         cmocka_unit_test(test_ids_unique),
         cmocka_unit_test(test_stream_kernels),
+        cmocka_unit_test(test_stream_lazy_exit),
+        cmocka_unit_test(test_stream_exit_errors),
         cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests_name("platform_sm", tests, NULL, NULL);
