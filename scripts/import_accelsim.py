@@ -23,6 +23,10 @@ Accepted input, as written by the Accel-Sim tracer (util/tracer_nvbit) and its p
     lane first+k = base + k*stride); mode 2: base then popcount(mask)-1 decimal deltas, each
     relative to the previous active lane (Accel-Sim's own parser reads popcount deltas: one too
     many).
+
+Warp exit records: a .traceg thread block's warps are held until the block ends, so each warp's
+exit follows its last memory record; raw .trace records are written in file order, so their
+warps' exits are written at the end of the kernel.
 """
 
 import argparse
@@ -141,6 +145,8 @@ class Importer:
         pending = []       # finished TBs: list of per-warp record lists
         tb_warps = {}      # warp -> list of records of the current TB
         gaps = {}          # (cta, warp) -> instructions since the last global access
+        seen_tbs = set()   # thread blocks with a section in this kernel (each appears once)
+        streamed = {}      # (cta, warp) written in file order (raw .trace), first-seen order
         line_no = 0
 
         def flush(force):
@@ -156,6 +162,10 @@ class Importer:
                             self.w.mem(*q[idx[qi]])
                             idx[qi] += 1
                             left -= 1
+                            # a finished TB's warp is complete: its exit follows its last record
+                            # (a warp also written in file order exits at the kernel's end)
+                            if idx[qi] == len(q) and q[-1][:2] not in streamed:
+                                self.w.exit(*q[-1][:2])
 
         def end_warp():
             if warp is not None and insts_expected is not None and insts_seen != insts_expected:
@@ -208,6 +218,10 @@ class Importer:
                         raise TraceInputError(path, line_no, "expected 'thread block = x,y,z'")
                     tb = tuple(parse_dec(p.strip(), path, line_no, i + 1, "xyz"[i], 0)
                                for i, p in enumerate(parts))
+                    if tb in seen_tbs:  # its warps' exits have been written already
+                        raise TraceInputError(path, line_no, "thread block %s appears twice in "
+                                              "the kernel" % (tb,))
+                    seen_tbs.add(tb)
                     warp, insts_expected, insts_seen = None, None, 0
                     if raw_layout is None:
                         raw_layout = k.version < 3
@@ -271,6 +285,7 @@ class Importer:
                 r = (cta, lwarp, op, min(gap, 0xffffffff), mask, addrs)
                 if raw_layout and tb is None:
                     self.w.mem(*r)  # raw .trace: already in execution order
+                    streamed.setdefault(key, None)
                 else:
                     tb_warps.setdefault(lwarp, []).append(r)
         end_warp()
@@ -278,6 +293,9 @@ class Importer:
         flush(True)
         if not started:  # kernel without instructions still marks a launch
             start_kernel()
+        # records written in file order: a warp's last one is known only at the kernel's end
+        for cta, w in streamed:
+            self.w.exit(cta, w)
 
     def header(self, k, key, val, line_no):
         p = k.path

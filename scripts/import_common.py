@@ -114,9 +114,11 @@ def find_tile(mask, addrs):
 
 
 class TraceWriter:
-    """Streams kernel and memory records into a temporary body; allocations may be added at any
-    time before close(), which writes header, allocations (in the order added), then the body.
-    path '-' = stdout; a path ending in .xz is xz-compressed."""
+    """Streams kernel, memory and warp exit records into a temporary body; allocations may be
+    added at any time before close(), which writes header, allocations (in the order added), then
+    the body. path '-' = stdout; a path ending in .xz is xz-compressed. The caller keeps the exit
+    rules of docs/trace-format.md (at most one exit per warp and kernel, none before the first
+    kernel, no memory record of the warp after it)."""
 
     def __init__(self, path, binary):
         self.path, self.binary = path, binary
@@ -172,6 +174,14 @@ class TraceWriter:
         else:
             self._put(("m %u %u %s %u 0x%x %s\n" % (cta, warp, OP_LETTER[op], gap, mask,
                                                     " ".join("0x%x" % a for a in addrs))).encode())
+
+    def exit(self, cta, warp):
+        """Warp exit record: warp (cta, warp) has no further memory record in this kernel."""
+        self.records += 1
+        if self.binary:
+            self._put(struct.pack("<BII", 6, cta, warp))
+        else:
+            self._put(("x %u %u\n" % (cta, warp)).encode())
 
     def abort(self):
         """Drops everything (after an input error); no output file is written."""

@@ -22,7 +22,9 @@ Rules (docs/workloads.md, "Importing real traces"):
   * "warp" in mem_trace is the hardware warp slot (%warpid); warps are renumbered 0.. per CTA in
     order of first appearance;
   * mem_trace records only memory instructions, so every gap is --gap (default 4);
-  * allocations: 2 MB granules as for Accel-Sim traces (import_common.AllocationMap).
+  * allocations: 2 MB granules as for Accel-Sim traces (import_common.AllocationMap);
+  * warp exit records: lines come in file order, so the exits of a kernel's warps are written at
+    the kernel's end (before the next kernel record, or at the end of the trace).
 """
 
 import argparse
@@ -57,7 +59,15 @@ class NvbitImporter:
         self.grid = None
         self.cta_ids = {}
         self.warp_ids = {}
+        self.warps = {}      # (cta, warp) with a record in the current kernel, first-seen order
         self.stats = {"kernels": 0, "mem": 0, "dropped": 0}
+
+    def end_kernel(self):
+        """Exit records of the current kernel's warps: records come in file order, so a warp's
+        last one is known only when the kernel ends (next kernel or end of the log)."""
+        for cta, warp in self.warps:
+            self.w.exit(cta, warp)
+        self.warps = {}
 
     def run(self, path):
         with open_text(path) as f:
@@ -73,6 +83,7 @@ class NvbitImporter:
                     self.parse_launch(ctx, fields, path, ln)
                     continue
                 self.parse_access(ctx, fields, path, ln)
+        self.end_kernel()
         if self.stats["kernels"] == 0:
             raise TraceInputError(path, None, "no MEMTRACE access line found")
 
@@ -135,6 +146,7 @@ class NvbitImporter:
             addrs.append(int(t, 16))
         key = (ctx, gid)
         if key != self.cur:
+            self.end_kernel()
             self.cur = key
             name, grid = self.launch.get(key, (None, None))
             self.grid = grid
@@ -172,6 +184,7 @@ class NvbitImporter:
             self.allocs.touch(a, op != OP_READ)
         self.stats["mem"] += 1
         self.w.mem(cid, wid, op, self.gap, mask, keep)
+        self.warps.setdefault((cid, wid), None)
 
 
 def parse_window(s):

@@ -28,6 +28,9 @@ SHARED = os.environ.get("SHARED_TRACES",
 # name -> (global memory instructions, distinct 4 KB pages), from SOURCES.md
 SHARED_EXPECT = {"vectoradd-100-32": (12, 1), "matrixmul-32-32": (96, 3),
                  "lud-perimeter-k8": (79, 2)}
+# name -> (warps with a global memory instruction = exit records, records in the trace)
+SHARED_EXITS = {"vectoradd-100-32": (4, 18), "matrixmul-32-32": (32, 130),
+                "lud-perimeter-k8": (1, 82)}
 
 
 def stats(path):
@@ -52,6 +55,40 @@ def lanes_of(rec):
         return dict(zip(lanes, (int(a, 16) for a in rec[6:])))
     base, stride = int(rec[6], 16), int(rec[7])
     return {i: (base + i * stride) & ((1 << 64) - 1) for i in lanes}
+
+
+def check_exits(test, path, at_end=()):
+    """Checks the exit records of a text trace (docs/trace-format.md): per kernel, every warp with
+    a memory record exits exactly once, after its last record, and only such warps exit. In the
+    kernels listed in at_end (0-based) the exits come together at the kernel's end (importer
+    reading in file order); in the others each exit immediately follows its warp's last record."""
+    recs = read_text_records(path)
+    kernels, cur = [], None
+    for r in recs:
+        if r[0] == "kernel":
+            cur = []
+            kernels.append(cur)
+        elif r[0] in ("m", "s", "t", "x"):
+            test.assertIsNotNone(cur, "record before the first kernel: %s" % r)
+            cur.append(r)
+    for ki, body in enumerate(kernels):
+        last, exits = {}, {}
+        for i, r in enumerate(body):
+            w = (r[1], r[2])
+            if r[0] == "x":
+                test.assertNotIn(w, exits, "kernel %d: warp %s exits twice" % (ki, w))
+                exits[w] = i
+            else:
+                test.assertNotIn(w, exits, "kernel %d: record of %s after its exit" % (ki, w))
+                last[w] = i
+        test.assertEqual(set(exits), set(last), "kernel %d: exits != warps with records" % ki)
+        for w, i in exits.items():
+            if ki in at_end:
+                test.assertGreater(i, max(last.values()), "kernel %d: exit of %s" % (ki, w))
+            else:
+                test.assertEqual(i, last[w] + 1, "kernel %d: exit of %s not right after its "
+                                 "last record" % (ki, w))
+    return sum(1 for r in recs if r[0] == "x")
 
 
 class Tmp(unittest.TestCase):
@@ -94,6 +131,10 @@ class SharedTraces(Tmp):
                 self.assertEqual(int(s["distinct pages"]), npages)
                 self.assertEqual(s["kernels"], "1")
                 self.assertEqual(s["outside allocs"], "0")
+                nexit, nrec = SHARED_EXITS[name]
+                self.assertEqual(int(s["warp exits"]), nexit)
+                self.assertEqual(int(s["records"]), nrec)
+                self.assertEqual(check_exits(self, txt), nexit)
                 subprocess.run([TOOL, "check", trc], check=True, capture_output=True)
 
     def test_round_trip(self):
@@ -136,6 +177,10 @@ class Fixtures(Tmp):
         with open(self.p("m.txt")) as a, open(os.path.join(self.MODES, "expected.txt")) as b:
             self.assertEqual(a.read(), b.read())
         subprocess.run([TOOL, "check", self.p("m.txt")], check=True, capture_output=True)
+        # kernel-1.traceg: exits right after each warp's last record (3 warps); kernel-2.trace
+        # (raw, file order): the 2 exits at the kernel's end
+        self.assertEqual(check_exits(self, self.p("m.txt"), at_end=(1,)), 5)
+        self.assertEqual(stats(self.p("m.txt"))["warp exits"], "5")
 
     def test_mode2_popcount_minus_one_deltas(self):
         self.accelsim(self.MODES, self.p("m.txt"))
@@ -208,6 +253,16 @@ class Fixtures(Tmp):
         k2 = mem[12:]
         self.assertEqual([r[1] for r in k2], ["0", "1", "0"])
         subprocess.run([TOOL, "check", out], check=True, capture_output=True)
+        # file order: every kernel's exits come at its end, warps in order of first record
+        self.assertEqual(check_exits(self, out, at_end=(0, 1)), 6)
+        self.assertEqual([r for r in recs if r[0] == "x"][:4],
+                         [["x", "1", "0"], ["x", "1", "1"], ["x", "0", "0"], ["x", "0", "1"]])
+        self.assertEqual(recs[-1], ["x", "1", "0"])
+        # binary output: 6 exit records of 9 bytes, same records as the text
+        self.assertEqual(import_nvbit.main([log, "-o", self.p("n.trc"), "--quiet"]), 0)
+        subprocess.run([TOOL, "convert", self.p("n.trc"), self.p("c.txt")], check=True)
+        with open(out) as a, open(self.p("c.txt")) as b:
+            self.assertEqual(a.read(), b.read())
 
 
 EXITS_OK = """alloc a 0x7f0000000000 0x100000
@@ -336,6 +391,16 @@ class Malformed(Tmp):
         self.bad(["0010 fffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 "], "field 2 (mask)")
         self.bad(["0010 ffffffff x R2 LDG.E 1 R2 4 1 0x10 4 "], "field 3 (dest_num)")
 
+    def test_thread_block_twice(self):
+        # its warps' exits would already be written: a repeated thread block is an error
+        path = self.p("kernel-1.traceg")
+        line = "0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x7f0000000010 4 "
+        with open(path, "w") as f:
+            f.write(HDR % (4, 1) + line + "\n#END_TB\n#BEGIN_TB\nthread block = 0,0,0\n"
+                    "warp = 0\ninsts = 1\n" + line + "\n#END_TB\n")
+        self.expect_error(import_accelsim.main, [path, "-o", self.p("o.txt")],
+                          "kernel-1.traceg:16:", "thread block (0, 0, 0) appears twice")
+
     def test_versions_3_to_5(self):
         line = "0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x7f0000000010 4 "
         for version, extra in ((3, ""), (4, ""), (5, "0 ")):
@@ -411,12 +476,17 @@ class Writer(unittest.TestCase):
                     addrs = [(base + (i % g) * s1 + (i // g) * s2) & ((1 << 64) - 1)
                              for i in lanes]
                 recs.append((n % 5, n % 3, n % 3, n, mask, addrs))
+            # warp exits: every warp after its last record, plus warps without records (allowed)
+            # up to the largest ids
+            exits = sorted({r[:2] for r in recs}) + [(0xffffffff, 0xffffffff), (7, 0x10000)]
             for binary, name in ((False, "p.txt"), (True, "p.trc")):
                 w = import_common.TraceWriter(os.path.join(d, name), binary)
                 w.add_alloc("a", 0x1000, 0x1000)
                 w.kernel("k")
                 for r in recs:
                     w.mem(*r)
+                for e in exits:
+                    w.exit(*e)
                 w.close()
             subprocess.run([TOOL, "convert", os.path.join(d, "p.txt"), os.path.join(d, "c.trc")],
                            check=True)
@@ -427,7 +497,10 @@ class Writer(unittest.TestCase):
                     self.assertEqual(x.read(), y.read(), a)
             with open(os.path.join(d, "p.txt")) as x:
                 kinds = {line[0] for line in x}
-            self.assertTrue({"m", "s", "t"} <= kinds, kinds)
+            self.assertTrue({"m", "s", "t", "x"} <= kinds, kinds)
+            with open(os.path.join(d, "p.txt")) as x:
+                self.assertEqual(x.read().splitlines()[-2:],
+                                 ["x 4294967295 4294967295", "x 7 65536"])
         finally:
             shutil.rmtree(d)
 
