@@ -181,6 +181,7 @@ static void test_determinism(void **state) {
     }
 }
 
+/* also: the warp exit records (docs/trace-format.md) */
 static void test_accesses_inside_allocations(void **state) {
     fixture_t *f = *state;
     for (const gen_workload_t *w = gen_workloads(); w->name; w++) {
@@ -191,7 +192,10 @@ static void test_accesses_inside_allocations(void **state) {
         assert_non_null(r);
         alloc_t al[16];
         int nal = 0, kernels = 0;
-        uint64_t bytes = 0, records = 0;
+        uint64_t bytes = 0, records = 0, warps = 0, exits = 0;
+        /* (kernel, cta, warp) -> 1: has memory records, 2: has exited (warp < 32: block <= 1024) */
+        cmap_t ws;
+        cm_init(&ws, 1 << 18);
         trace_rec_t rec;
         int rc;
         while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
@@ -205,8 +209,28 @@ static void test_accesses_inside_allocations(void **state) {
                 nal++;
             } else if (rec.kind == TRACE_REC_KERNEL) {
                 kernels++;
+            } else if (rec.kind == TRACE_REC_EXIT) {
+                /* exactly one exit per warp that emitted memory records, after the last one */
+                assert_true(kernels > 0 && rec.warp < 32 && rec.cta < (1u << 30));
+                uint32_t *st =
+                    cm_slot(&ws, (uint64_t)kernels << 35 | (uint64_t)rec.cta << 5 | rec.warp, 1);
+                if (*st != 1)
+                    fail_msg("%s: position %llu: exit of warp (%u, %u) %s", w->name,
+                             (unsigned long long)rec.line, rec.cta, rec.warp,
+                             *st ? "twice" : "without memory records");
+                *st = 2;
+                exits++;
             } else {
                 assert_true(kernels > 0);
+                assert_true(rec.warp < 32 && rec.cta < (1u << 30));
+                uint32_t *st =
+                    cm_slot(&ws, (uint64_t)kernels << 35 | (uint64_t)rec.cta << 5 | rec.warp, 1);
+                if (*st == 2)
+                    fail_msg("%s: position %llu: record of warp (%u, %u) after its exit", w->name,
+                             (unsigned long long)rec.line, rec.cta, rec.warp);
+                if (*st == 0)
+                    warps++;
+                *st = 1;
                 records++;
                 for (int i = 0; i < TRACE_LANES; i++) {
                     if (!(rec.mask >> i & 1u))
@@ -224,6 +248,10 @@ static void test_accesses_inside_allocations(void **state) {
         if (rc < 0)
             fail_msg("%s: %s", w->name, err);
         trace_close(r);
+        cm_free(&ws);
+        if (exits != warps) /* every exit ended a warp with records: then all of them exited */
+            fail_msg("%s: %llu warps with memory records, %llu exits", w->name,
+                     (unsigned long long)warps, (unsigned long long)exits);
         uint64_t want = (uint64_t)w->default_size_kb * 1024;
         if (bytes > want + want / 20 || bytes < want / 2)
             fail_msg("%s: %llu allocated bytes for a %llu-byte footprint", w->name,
@@ -519,6 +547,51 @@ static void test_sgemm_tile_reuse(void **state) {
     cm_free(&cc_w);
 }
 
+/* ---- exit records come out as soon as a warp's step returns 0 ---- */
+
+/* warp (cta, warp) emits (2*cta + warp) % 3 records, one per step, the last step returning 0 */
+static int exit_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
+    (void)k;
+    uint32_t n = (2 * w->cta + w->warp) % 3;
+    if (w->step < n)
+        gen_mem_strided(g, w, TRACE_OP_READ, w->step, 0xffffffffu, GEN_VA_BASE + 128 * w->step, 4);
+    return w->step + 1 < n;
+}
+
+static void exit_run(gen_t *g) {
+    gen_alloc(g, "a", 4096, 1);
+    const gen_kernel_t k = {"k", 2, 64, 0, exit_step, NULL};
+    gen_launch(g, &k);
+    gen_launch(g, &k);
+}
+
+static void test_exit_right_away(void **state) {
+    fixture_t *f = *state;
+    const gen_workload_t wl = {"exits", "test", 4, "exit records", exit_run};
+    gen_t g;
+    memset(&g, 0, sizeof(g));
+    g.o.window = 16;
+    assert_int_equal(gen_run(&g, &wl, tpath(f, "x.txt"), 0), 0);
+    assert_int_equal(g.st.exits, 4);
+    FILE *fp = fopen(f->path, "r");
+    assert_non_null(fp);
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    /* warps (0,0) and (1,1) emit nothing and get no exit; (0,1) exits in the same step as its
+     * only record, before CTA 1 runs; (1,0) right after its second step */
+    const char *kernel = "kernel k\n"
+                         "s 0 1 R 0 0xffffffff 0x7f0000000000 4\n"
+                         "x 0 1\n"
+                         "s 1 0 R 0 0xffffffff 0x7f0000000000 4\n"
+                         "s 1 0 R 1 0xffffffff 0x7f0000000080 4\n"
+                         "x 1 0\n";
+    char want[1024];
+    snprintf(want, sizeof(want), "alloc a 0x7f0000000000 0x1000 ro\n%s%s", kernel, kernel);
+    assert_string_equal(buf, want);
+}
+
 /* ---- footprint scales with --size-mb ---- */
 
 static void test_footprint_scales(void **state) {
@@ -544,6 +617,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_hotspot_neighbours, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bfs_frontier_edges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sgemm_tile_reuse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exit_right_away, setup, teardown),
         cmocka_unit_test_setup_teardown(test_footprint_scales, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

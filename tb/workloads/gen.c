@@ -55,7 +55,7 @@ uint64_t gen_alloc(gen_t *g, const char *name, uint64_t bytes, int readonly) {
     return base;
 }
 
-void gen_mem(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+void gen_mem(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
              const uint64_t *addr) {
     mask &= gen_lanes(w);
     if (!mask || g->failed)
@@ -76,11 +76,27 @@ void gen_mem(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_
     char err[256];
     if (trace_write(g->w, &rec, err, sizeof(err)) != 0)
         gen_fail(g, "%s", err);
+    w->emitted = 1;
     g->st.records++;
     g->st.lanes += (uint64_t)__builtin_popcount(mask);
 }
 
-void gen_mem_strided(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+/* The warp's exit record (it emitted memory records and its step returned 0). */
+static void gen_exit(gen_t *g, const gen_warp_t *w) {
+    if (g->failed)
+        return;
+    trace_rec_t rec;
+    memset(&rec, 0, sizeof(rec));
+    rec.kind = TRACE_REC_EXIT;
+    rec.cta = w->cta;
+    rec.warp = w->warp;
+    char err[256];
+    if (trace_write(g->w, &rec, err, sizeof(err)) != 0)
+        gen_fail(g, "%s", err);
+    g->st.exits++;
+}
+
+void gen_mem_strided(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
                      uint64_t base, int64_t stride) {
     uint64_t a[GEN_WARP];
     for (int i = 0; i < GEN_WARP; i++)
@@ -143,6 +159,7 @@ void gen_launch(gen_t *g, const gen_kernel_t *k) {
                 w->nthreads = k->block - first < GEN_WARP ? k->block - first : GEN_WARP;
                 w->tid0 = (uint64_t)c * k->block + first;
                 w->step = 0;
+                w->emitted = 0;
                 w->state = ssz ? states + ((size_t)s * wpc + i) * ssz : NULL;
                 if (ssz)
                     memset(w->state, 0, ssz);
@@ -164,6 +181,8 @@ void gen_launch(gen_t *g, const gen_kernel_t *k) {
                 w->step++;
                 if (!more) {
                     done[wi] = 1;
+                    if (w->emitted)
+                        gen_exit(g, w);
                     if (--slots[s].alive == 0) {
                         slots[s].cta = UINT32_MAX;
                         resident--;

@@ -34,6 +34,8 @@ typedef struct {
     uint64_t tid0;     /* linear thread id of lane 0: cta*block + warp*32 */
     uint32_t step;     /* number of earlier step() calls for this warp */
     void *state;       /* kernel-defined per-warp state, zeroed before step 0 */
+    int emitted;       /* framework: the warp emitted a memory record in this kernel (its exit
+                          record follows when its step returns 0) */
 } gen_warp_t;
 
 struct gen_kernel {
@@ -41,7 +43,8 @@ struct gen_kernel {
     uint32_t grid;     /* number of CTAs */
     uint32_t block;    /* threads per CTA (1..1024) */
     size_t state_size; /* bytes of per-warp state */
-    /* Emits the warp's next memory instruction(s); returns 0 when the warp has finished. */
+    /* Emits the warp's next memory instruction(s); returns 0 when the warp has finished (the
+     * framework then emits the warp's exit record if it emitted any memory record). */
     int (*step)(gen_t *g, const gen_kernel_t *k, gen_warp_t *w);
     const void *arg; /* workload context */
 };
@@ -55,7 +58,7 @@ typedef struct {
 } gen_opts_t;
 
 typedef struct {
-    uint64_t allocs, alloc_bytes, kernels, records, lanes;
+    uint64_t allocs, alloc_bytes, kernels, records, lanes, exits;
 } gen_stats_t;
 
 struct gen {
@@ -69,14 +72,15 @@ struct gen {
 
 /* Declares an allocation (cudaMallocManaged) of `bytes` and returns its base address. */
 uint64_t gen_alloc(gen_t *g, const char *name, uint64_t bytes, int readonly);
-/* Runs a kernel launch: emits the kernel record, then every warp's steps. */
+/* Runs a kernel launch: emits the kernel record, then every warp's steps; a finished warp that
+ * emitted memory records gets its exit record right away (docs/trace-format.md). */
 void gen_launch(gen_t *g, const gen_kernel_t *k);
 /* One warp memory instruction; addr[i] is lane i's byte address (lanes outside mask ignored).
- * mask 0 (no active lane) emits nothing. */
-void gen_mem(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+ * mask 0 (no active lane) emits nothing. Marks the warp as having emitted (w->emitted). */
+void gen_mem(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
              const uint64_t *addr);
 /* Same, lane i accessing base + i*stride. */
-void gen_mem_strided(gen_t *g, const gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
+void gen_mem_strided(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask,
                      uint64_t base, int64_t stride);
 /* Records an error (first one wins); generation stops at the next gen_launch. */
 void gen_fail(gen_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -125,8 +125,10 @@ int main(int argc, char **argv) {
     if (g.o.verbose)
         fprintf(stderr,
                 "gmmu-gen: %s size %.1f MB seed %" PRIu64 ": %" PRIu64 " allocations (%.1f MB), "
-                "%" PRIu64 " kernels, %" PRIu64 " instructions, %" PRIu64 " lane accesses\n",
+                "%" PRIu64 " kernels, %" PRIu64 " instructions, %" PRIu64 " lane accesses, "
+                "%" PRIu64 " warp exits\n",
                 wl->name, (double)g.o.size / (double)GEN_MB, g.o.seed, g.st.allocs,
-                (double)g.st.alloc_bytes / (double)GEN_MB, g.st.kernels, g.st.records, g.st.lanes);
+                (double)g.st.alloc_bytes / (double)GEN_MB, g.st.kernels, g.st.records, g.st.lanes,
+                g.st.exits);
     return 0;
 }
