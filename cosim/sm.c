@@ -72,6 +72,11 @@ static const char *kpath(const kern_t *k) {
     return k->src && k->src->path ? k->src->path : "trace";
 }
 
+/* "line " or "offset " (binary trace) before a record position in messages */
+static const char *kunit(const kern_t *k) {
+    return k->src && trace_is_binary(k->src->r) ? "offset " : "line ";
+}
+
 static int kern_fail(kern_t *k, const char *msg) {
     if (!k->error) {
         k->error = 1;
@@ -116,9 +121,10 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     sm_warp_t *w = &k->warps[wi];
     if (w->exited) {
         char msg[256];
-        snprintf(msg, sizeof(msg), "%s:%llu: warp (cta %u, warp %u) has exited at %llu", kpath(k),
-                 (unsigned long long)rec->line, rec->cta, rec->warp,
-                 (unsigned long long)w->exit_line);
+        const char *u = kunit(k);
+        snprintf(msg, sizeof(msg), "%s:%s%llu: warp (cta %u, warp %u) has exited at %s%llu",
+                 kpath(k), *u == 'o' ? u : "", (unsigned long long)rec->line, rec->cta, rec->warp,
+                 u, (unsigned long long)w->exit_line);
         return kern_fail(k, msg);
     }
     if (grow((void **)&w->ins, &w->cap_ins, w->n_ins + 1, sizeof(sm_instr_t)) != 0 ||
@@ -178,9 +184,10 @@ static int kern_read_one(kern_t *k) {
         sm_warp_t *w = &k->warps[wi];
         if (w->exited) {
             char msg[256];
+            const char *u = kunit(k);
             snprintf(msg, sizeof(msg),
-                     "%s:%llu: warp (cta %u, warp %u) exits twice (first at %llu)", kpath(k),
-                     (unsigned long long)rec.line, rec.cta, rec.warp,
+                     "%s:%s%llu: warp (cta %u, warp %u) exits twice (first at %s%llu)", kpath(k),
+                     *u == 'o' ? u : "", (unsigned long long)rec.line, rec.cta, rec.warp, u,
                      (unsigned long long)w->exit_line);
             return kern_fail(k, msg);
         }

@@ -338,8 +338,8 @@ static void test_stream_exit_errors(void **state) {
         /* two exits */
         "alloc a 0x10000 0x4000\nkernel k\ns 0 0 R 0 0x1 0x10000 0\nx 0 0\nx 0 0\n",
     };
-    static const char *const msg[] = {":5: warp (cta 0, warp 0) has exited at 4",
-                                      ":5: warp (cta 0, warp 0) exits twice (first at 4)"};
+    static const char *const msg[] = {":5: warp (cta 0, warp 0) has exited at line 4",
+                                      ":5: warp (cta 0, warp 0) exits twice (first at line 4)"};
     for (int i = 0; i < 2; i++) {
         char path[64], err[256];
         trace_reader_t *tr = open_text(bad[i], path);
