@@ -420,6 +420,18 @@ static int field_name(field_ctx_t *c, char **tok, int ntok, int idx, char *out) 
     return 0;
 }
 
+/* fields 1 and 2 of a memory or exit record */
+static int field_cta_warp(field_ctx_t *c, char **tok, int ntok, trace_rec_t *rec) {
+    uint64_t v;
+    if (field_u64(c, tok, ntok, 1, "cta", UINT32_MAX, &v))
+        return -1;
+    rec->cta = (uint32_t)v;
+    if (field_u64(c, tok, ntok, 2, "warp", UINT32_MAX, &v))
+        return -1;
+    rec->warp = (uint32_t)v;
+    return 0;
+}
+
 static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int ntok, char *err,
                           size_t errlen) {
     field_ctx_t c = {r, err, errlen};
@@ -454,14 +466,9 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
         return 1;
     }
     if (strcmp(kw, "x") == 0) {
-        uint64_t v;
         rec->kind = TRACE_REC_EXIT;
-        if (field_u64(&c, tok, ntok, 1, "cta", UINT32_MAX, &v))
+        if (field_cta_warp(&c, tok, ntok, rec))
             return -1;
-        rec->cta = (uint32_t)v;
-        if (field_u64(&c, tok, ntok, 2, "warp", UINT32_MAX, &v))
-            return -1;
-        rec->warp = (uint32_t)v;
         if (ntok > 3)
             return field_err(&c, 3, "end", "unexpected extra field '%s'", tok[3]);
         return 1;
@@ -469,12 +476,8 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
     if (strcmp(kw, "m") == 0 || strcmp(kw, "s") == 0 || strcmp(kw, "t") == 0) {
         uint64_t v;
         rec->kind = TRACE_REC_MEM;
-        if (field_u64(&c, tok, ntok, 1, "cta", UINT32_MAX, &v))
+        if (field_cta_warp(&c, tok, ntok, rec))
             return -1;
-        rec->cta = (uint32_t)v;
-        if (field_u64(&c, tok, ntok, 2, "warp", UINT32_MAX, &v))
-            return -1;
-        rec->warp = (uint32_t)v;
         if (ntok <= 3)
             return field_err(&c, 3, "op", "missing");
         if (strcmp(tok[3], "R") == 0)

@@ -170,6 +170,28 @@ static void test_text_parse(void **state) {
     assert_int_equal(r[8].line, 11);
 }
 
+/* a[0..n) -> binary p_bin -> b -> text p_txt2 -> c -> binary p_bin2: the same records, and
+ * the two binaries byte-identical. Returns the first binary (caller frees) and its size. */
+static char *round_trip(const trace_rec_t *a, int n, trace_rec_t *b, trace_rec_t *c,
+                        const char *p_bin, const char *p_txt2, const char *p_bin2, size_t *len) {
+    char err[256];
+    write_all(p_bin, 1, a, n);
+    assert_int_equal(read_all(p_bin, b, 16, err, sizeof(err)), n);
+    write_all(p_txt2, 0, b, n);
+    assert_int_equal(read_all(p_txt2, c, 16, err, sizeof(err)), n);
+    for (int i = 0; i < n; i++) {
+        assert_rec_equal(&a[i], &b[i]);
+        assert_rec_equal(&a[i], &c[i]);
+    }
+    write_all(p_bin2, 1, c, n);
+    size_t n2;
+    char *x = read_file(p_bin, len), *y = read_file(p_bin2, &n2);
+    assert_int_equal(*len, n2);
+    assert_memory_equal(x, y, n2);
+    free(y);
+    return x;
+}
+
 static void test_round_trip(void **state) {
     fixture_t *f = *state;
     write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
@@ -182,24 +204,12 @@ static void test_round_trip(void **state) {
     snprintf(p_bin2, sizeof(p_bin2), "%s", tpath(f, "s2.bin"));
     int n = read_all(p_txt, a, 16, err, sizeof(err));
     assert_int_equal(n, 9);
-    write_all(p_bin, 1, a, n);
-    assert_int_equal(read_all(p_bin, b, 16, err, sizeof(err)), n);
-    write_all(p_txt2, 0, b, n);
-    assert_int_equal(read_all(p_txt2, c, 16, err, sizeof(err)), n);
-    for (int i = 0; i < n; i++) {
-        assert_rec_equal(&a[i], &b[i]);
-        assert_rec_equal(&a[i], &c[i]);
-    }
-    /* text -> binary -> text -> binary is byte-stable */
-    write_all(p_bin2, 1, c, n);
-    size_t n1, n2;
-    char *x = read_file(p_bin, &n1), *y = read_file(p_bin2, &n2);
-    assert_int_equal(n1, n2);
-    assert_memory_equal(x, y, n1);
+    /* text -> binary -> text -> binary: same records, byte-stable */
+    size_t n1;
+    char *x = round_trip(a, n, b, c, p_bin, p_txt2, p_bin2, &n1);
     assert_int_equal((unsigned char)x[n1 - 1], 0xff);
     assert_memory_equal(x, "GMTB\1\0\0\0", 8);
     free(x);
-    free(y);
     /* binary offsets are reported as positions */
     assert_int_equal(b[0].line, 8);
 }
@@ -397,19 +407,8 @@ static void test_exit_records(void **state) {
     assert_int_equal(a[8].cta, UINT32_MAX);
     assert_int_equal(a[8].warp, UINT32_MAX);
     /* text -> binary -> text -> binary: same records, byte-stable */
-    write_all(p_bin, 1, a, n);
-    assert_int_equal(read_all(p_bin, b, 16, err, sizeof(err)), n);
-    write_all(p_txt2, 0, b, n);
-    assert_int_equal(read_all(p_txt2, c, 16, err, sizeof(err)), n);
-    for (int i = 0; i < n; i++) {
-        assert_rec_equal(&a[i], &b[i]);
-        assert_rec_equal(&a[i], &c[i]);
-    }
-    write_all(p_bin2, 1, c, n);
-    size_t n1, n2;
-    char *x = read_file(p_bin, &n1), *y = read_file(p_bin2, &n2);
-    assert_int_equal(n1, n2);
-    assert_memory_equal(x, y, n1);
+    size_t n1;
+    char *x = round_trip(a, n, b, c, p_bin, p_txt2, p_bin2, &n1);
     /* positions are byte offsets in a binary trace, line numbers in a text one */
     trace_reader_t *rd = trace_open(p_bin, err, sizeof(err));
     assert_non_null(rd);
@@ -430,7 +429,6 @@ static void test_exit_records(void **state) {
     /* 5 exits of 9 bytes, 3 strided records, alloc, 2 kernels, header and end */
     assert_int_equal(n1, 8 + 20 + 3 + 4 + 3 * 34 + 5 * 9 + 1);
     free(x);
-    free(y);
     /* the text writer's form */
     char *t = read_file(p_txt2, &n1);
     assert_string_equal(t, "alloc a 0x7f0000000000 0x100000\n"
