@@ -4,7 +4,8 @@
   small: every DIR/*.trc (make traces) with --engine cosim (lock-step RTL + C model) and the
          small configuration; must exit 0 with zero mismatches and no fatal fault.
   big:   every workload generated at --big-mb MB (gmmu-gen piped into gmmu-sim, nothing on disk)
-         with --engine cmodel and the big configuration; must exit 0.
+         with --engine cmodel and the big configuration (plus --big-set overrides); must exit 0.
+         Then prints the results table of docs/workloads.md (big_table.py).
 
 Results: one line per run and DIR/check.json. Exit status 1 if any run failed.
 """
@@ -35,6 +36,8 @@ def run_big(a, wl):
         gen += ["--iters", a.iters[wl]]
     sim = [a.sim, "--config", a.big_config, "--engine", "cmodel", "--trace", "-", "--quiet",
            "--stats", stats]
+    for kv in a.big_set:
+        sim += ["--set", kv]
     t0 = time.time()
     g = subprocess.Popen(gen, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     s = subprocess.Popen(sim, stdin=g.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -74,6 +77,8 @@ def main():
     ap.add_argument("--big-config", default="configs/default.cfg")
     ap.add_argument("--big-mb", type=float, default=256)
     ap.add_argument("--iters", default="", help="per-workload --iters of the big runs (bfs=2,...)")
+    ap.add_argument("--big-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="configuration override of the big runs (repeatable)")
     ap.add_argument("--only", choices=["small", "big"])
     ap.add_argument("--workloads", help="comma-separated subset")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -111,6 +116,10 @@ def main():
     with open(os.path.join(a.traces, "check.json"), "w") as f:
         json.dump(results, f, indent=1)
     bad = [r["name"] for r in results if not r["ok"]]
+    if any(r["kind"] == "big" for r in results):
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                     "big_table.py"), a.out, "--seconds",
+                        os.path.join(a.traces, "check.json")])
     print("traces-check: %d runs, %d failed%s" % (len(results), len(bad),
                                                   (": " + ", ".join(bad)) if bad else ""))
     return 1 if bad else 0
