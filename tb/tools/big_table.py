@@ -10,6 +10,7 @@ Columns (all from the stats, nothing typed in):
   far-faults / page    far_faults / pages_h2d (posted faults per page migrated)
   faults / batch       faults_fetched / fault_batches (what the handler services per batch)
   evictions            pages evicted (the footprint exceeds the GPU memory of the configuration)
+  read-ahead peak      trace_buffer_peak: most trace instructions held at once by the lazy reader
 """
 import argparse
 import glob
@@ -56,12 +57,12 @@ def main():
             millions(s["instructions"]), millions(tr), str(s["pages_h2d"]),
             ratio(s["l1_hits"], tr), ratio(s["walks"], tr), ratio(s["far_faults"], s["pages_h2d"]),
             ratio(s["faults_fetched"], s["fault_batches"], "%.1f"), str(s["evictions"]),
-            str(s["integrity_errors"]), s.get("result", "?"),
+            str(s["integrity_errors"]), str(s.get("trace_buffer_peak", "-")), s.get("result", "?"),
             "%.0f s" % secs.get(name, s["wall_seconds"])]))
     print("| workload | pattern | instructions | translations | pages migrated | L1 hit rate "
           "| walks / translation | far-faults / page | faults / batch | evictions "
-          "| integrity errors | result | wall |")
-    print("|" + "---|" * 13)
+          "| integrity errors | read-ahead peak | result | wall |")
+    print("|" + "---|" * 14)
     for pattern, name, cols in sorted(rows, key=lambda r: (r[0].split()[0] == "irregular", r[1])):
         print("| %s | %s | %s |" % (name, pattern, " | ".join(cols)))
 
