@@ -382,11 +382,14 @@ void gen_bst(gen_t *g) {
     uint32_t batches = g->o.iters ? g->o.iters : 2;
     c.q = gen_min(gen_max(g->o.size / 512, 4096), 1u << 20);
     uint64_t rest = g->o.size > 8 * c.q * batches ? g->o.size - 8 * c.q * batches : 4096;
-    /* trees of height h <= 20 with at least 4 of them (or h = 2 for tiny sizes) */
+    /* trees of height h <= 20, at least 4 of them (or h = 2 for tiny sizes), and the slots
+       left over by whole trees at most 1/64 of the pool (so the footprint reaches the target) */
     uint64_t slots = gen_max(rest / 16, 12);
     uint32_t h = 2;
     while (h < 20 && ((2ULL << h) - 1) * 4 <= slots)
         h++;
+    while (h > 2 && slots % ((1ULL << h) - 1) > slots / 64)
+        h--;
     c.h = h;
     c.nt = (1ULL << h) - 1;
     c.trees = gen_max(slots / c.nt, 1);
