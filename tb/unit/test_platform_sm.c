@@ -347,7 +347,7 @@ static void test_stream_exit_errors(void **state) {
         {"alloc a 0x10000 0x4000\nx 0 0\nkernel k\n", -1, ":2: warp exit before the first kernel"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        char path[64], err[256];
+        char path[64], err[512];
         trace_reader_t *tr = open_text(bad[i].text, path);
         kern_stream_t ks;
         kern_stream_init(&ks, tr, 1, path);
