@@ -24,6 +24,7 @@ uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages) {
 void kern_init(kern_t *k) {
     memset(k, 0, sizeof(*k));
     u64map_init(&k->index);
+    u64map_init(&k->exited0);
 }
 
 void kern_reset(kern_t *k) {
@@ -43,6 +44,7 @@ void kern_reset(kern_t *k) {
     k->error = 0;
     k->err[0] = '\0';
     u64map_clear(&k->index);
+    u64map_clear(&k->exited0);
 }
 
 void kern_free(kern_t *k) {
@@ -51,6 +53,7 @@ void kern_free(kern_t *k) {
     for (uint32_t s = 0; s < KERN_MAX_SM; s++)
         free(k->sq[s]);
     u64map_free(&k->index);
+    u64map_free(&k->exited0);
     memset(k, 0, sizeof(*k));
 }
 
@@ -85,6 +88,17 @@ static int kern_fail(kern_t *k, const char *msg) {
     return -1;
 }
 
+/* "file:line N: warp (cta c, warp w) <what> line M<end>" (offsets in a binary trace) */
+static int warp_error(kern_t *k, const trace_rec_t *rec, const char *what, uint64_t at,
+                      const char *end) {
+    char msg[320];
+    const char *u = kunit(k);
+    snprintf(msg, sizeof(msg), "%s:%s%llu: warp (cta %u, warp %u) %s %s%llu%s", kpath(k),
+             *u == 'o' ? u : "", (unsigned long long)rec->line, rec->cta, rec->warp, what, u,
+             (unsigned long long)at, end);
+    return kern_fail(k, msg);
+}
+
 /* Index of warp (cta, warp), creating it (queued to its SM) if new; -1 if out of memory. */
 static int64_t kern_warp(kern_t *k, uint32_t cta, uint32_t warp, uint32_t num_sm) {
     const uint64_t key = (uint64_t)cta << 32 | warp;
@@ -115,18 +129,15 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     if (np == 0)
         return 0; /* no active lane: nothing to translate */
     k->num_sm = num_sm;
+    uint64_t at;
+    if (u64map_get(&k->exited0, (uint64_t)rec->cta << 32 | rec->warp, &at))
+        return warp_error(k, rec, "has exited at", at, "");
     const int64_t wi = kern_warp(k, rec->cta, rec->warp, num_sm);
     if (wi < 0)
         return kern_fail(k, "out of memory loading a kernel");
     sm_warp_t *w = &k->warps[wi];
-    if (w->exited) {
-        char msg[256];
-        const char *u = kunit(k);
-        snprintf(msg, sizeof(msg), "%s:%s%llu: warp (cta %u, warp %u) has exited at %s%llu",
-                 kpath(k), *u == 'o' ? u : "", (unsigned long long)rec->line, rec->cta, rec->warp,
-                 u, (unsigned long long)w->exit_line);
-        return kern_fail(k, msg);
-    }
+    if (w->exited)
+        return warp_error(k, rec, "has exited at", w->exit_line, "");
     if (grow((void **)&w->ins, &w->cap_ins, w->n_ins + 1, sizeof(sm_instr_t)) != 0 ||
         grow((void **)&w->pages, &w->cap_pages, w->n_pages + np, sizeof(uint64_t)) != 0)
         return kern_fail(k, "out of memory loading a kernel");
@@ -178,19 +189,16 @@ static int kern_read_one(kern_t *k) {
     case TRACE_REC_MEM:
         return kern_add(k, &rec, s->num_sm) == 0 ? 1 : -1;
     case TRACE_REC_EXIT: {
-        uint64_t wi;
-        if (!u64map_get(&k->index, (uint64_t)rec.cta << 32 | rec.warp, &wi))
-            return 1; /* a warp without memory instructions */
-        sm_warp_t *w = &k->warps[wi];
-        if (w->exited) {
-            char msg[256];
-            const char *u = kunit(k);
-            snprintf(msg, sizeof(msg),
-                     "%s:%s%llu: warp (cta %u, warp %u) exits twice (first at %s%llu)", kpath(k),
-                     *u == 'o' ? u : "", (unsigned long long)rec.line, rec.cta, rec.warp, u,
-                     (unsigned long long)w->exit_line);
-            return kern_fail(k, msg);
+        const uint64_t key = (uint64_t)rec.cta << 32 | rec.warp;
+        uint64_t wi, at;
+        if (!u64map_get(&k->index, key, &wi)) { /* a warp without memory instructions */
+            if (u64map_get(&k->exited0, key, &at))
+                return warp_error(k, &rec, "exits twice (first at", at, ")");
+            return u64map_put(&k->exited0, key, rec.line) == 0 ? 1 : kern_fail(k, "out of memory");
         }
+        sm_warp_t *w = &k->warps[wi];
+        if (w->exited)
+            return warp_error(k, &rec, "exits twice (first at", w->exit_line, ")");
         w->exited = 1;
         w->exit_line = rec.line;
         return 1;

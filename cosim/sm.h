@@ -63,7 +63,8 @@ typedef struct {
     uint64_t n_instr;  /* instructions read so far */
     uint64_t buffered; /* instructions read and not completed */
     uint64_t buffered_peak;
-    u64map_t index; /* cta << 32 | warp -> warp index */
+    u64map_t index;   /* cta << 32 | warp -> warp index */
+    u64map_t exited0; /* warps that exited without a memory record -> position of the exit */
     uint32_t num_sm;
     uint32_t *sq[KERN_MAX_SM]; /* per SM: its warps in order of first appearance */
     uint32_t nsq[KERN_MAX_SM], capsq[KERN_MAX_SM];

@@ -343,6 +343,11 @@ static void test_stream_exit_errors(void **state) {
         /* two exits */
         {"alloc a 0x10000 0x4000\nkernel k\ns 0 0 R 0 0x1 0x10000 0\nx 0 0\nx 0 0\n", 1,
          ":5: warp (cta 0, warp 0) exits twice (first at line 4)"},
+        /* a warp that exited without memory records: a later record, a second exit */
+        {"alloc a 0x10000 0x4000\nkernel k\nx 0 0\ns 0 0 R 0 0x1 0x10000 0\n", 1,
+         ":4: warp (cta 0, warp 0) has exited at line 3"},
+        {"alloc a 0x10000 0x4000\nkernel k\nx 0 0\nx 0 0\n", 1,
+         ":4: warp (cta 0, warp 0) exits twice (first at line 3)"},
         /* an exit before the first kernel */
         {"alloc a 0x10000 0x4000\nx 0 0\nkernel k\n", -1, ":2: warp exit before the first kernel"},
     };
