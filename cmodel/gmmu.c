@@ -27,7 +27,15 @@ struct gmmu_model {
     ff_t ff;
     uint8_t ev; /* ev_q */
     gmmu_viol_t viol;
+    l1_comb_t *comb; /* [num_sm]: each L1's combinational signals on the current _q state */
 };
+
+/* The L1s' combinational signals depend on _q state only: computed once per state (after reset
+ * and after each edge) for the outputs, the next edge and gmmu_model_quiet. */
+static void refresh_comb(gmmu_model_t *m) {
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        l1_comb(&m->l1[s], m->csr.cmd_valid, &m->comb[s]);
+}
 
 void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) {
     if (v->count++ == 0) {
@@ -98,7 +106,8 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     ptw_init(&m->ptw, p);
     ff_init(&m->ff, p);
     m->l1 = calloc(p->num_sm, sizeof(l1_t));
-    int bad = !m->l1 || l2_init(&m->l2, p);
+    m->comb = calloc(p->num_sm, sizeof(l1_comb_t));
+    int bad = !m->l1 || !m->comb || l2_init(&m->l2, p);
     for (uint32_t s = 0; !bad && s < p->num_sm; s++)
         bad = l1_init(&m->l1[s], s, p);
     if (bad) {
@@ -107,6 +116,7 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
             snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    refresh_comb(m);
     return m;
 }
 
@@ -117,6 +127,7 @@ void gmmu_model_free(gmmu_model_t *m) {
         for (uint32_t s = 0; s < m->p.num_sm; s++)
             l1_free(&m->l1[s]);
     free(m->l1);
+    free(m->comb);
     l2_free(&m->l2);
     free(m);
 }
@@ -159,9 +170,7 @@ int gmmu_model_quiet(const gmmu_model_t *m) {
     int empty = 1;
     for (uint32_t k = 0; k < m->l2.lat; k++)
         empty &= !m->l2.pv[k];
-    l1_comb_t c[GMMU_MAX_SM];
-    for (uint32_t s = 0; s < m->p.num_sm; s++)
-        l1_comb(&m->l1[s], 0, &c[s]);
+    const l1_comb_t *c = m->comb; /* cmd_valid_q is 0 here */
     if (empty) {
         for (uint32_t s = 0; s < m->p.num_sm; s++)
             if (c[s].req_valid)
@@ -178,12 +187,8 @@ int gmmu_model_quiet(const gmmu_model_t *m) {
 
 void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     memset(out, 0, sizeof(*out));
-    const uint8_t cmd_cycle = m->csr.cmd_valid;
-    for (uint32_t s = 0; s < m->p.num_sm; s++) {
-        l1_comb_t c;
-        l1_comb(&m->l1[s], cmd_cycle, &c);
-        l1_outputs(&m->l1[s], &c, out);
-    }
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        l1_outputs(&m->l1[s], &m->comb[s], out);
     out->mem_req_valid = m->ptw.mr_valid;
     out->mem_req_addr = m->ptw.mr_addr;
     out->mem_req_id = m->ptw.mr_id;
@@ -219,10 +224,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     csr_ffview_t ffq;
     ffview(m, &ffq);
 
-    l1_comb_t c[GMMU_MAX_SM];
-    memset(c, 0, sizeof(l1_comb_t) * S);
-    for (uint32_t s = 0; s < S; s++)
-        l1_comb(&m->l1[s], cmd_cycle, &c[s]);
+    const l1_comb_t *c = m->comb; /* of the _q state; refreshed at the end of the edge */
     l2_plan_t pl;
     l2_plan(&m->l2, cmd_cycle, c, &pl, &m->viol);
 
@@ -287,6 +289,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
         m->ff.overflow = 0;
 
     m->ev = ev; /* §10 */
+    refresh_comb(m);
 }
 
 unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {
