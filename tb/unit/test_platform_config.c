@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "test_tmpfile.h"
+
 #include "config.h"
 
 static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n"
@@ -21,15 +23,9 @@ static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n
                                     "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
                                     "ff_quota = 2\n";
 
-/* Writes text to a temporary file; returns its path (static buffer of the caller). */
+/* Writes text to a temporary file; path (64 bytes) receives its name. */
 static void write_tmp(char *path, const char *text) {
-    strcpy(path, "/tmp/test_platform_cfg_XXXXXX");
-    const int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    test_write_tmp(path, "test_platform_cfg", text);
 }
 
 /* Loads tiny's RTL keys followed by extra; returns cfg_load's result, err filled. */

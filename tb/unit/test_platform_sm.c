@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "test_tmpfile.h"
+
 #include "compare.h"
 #include "sm.h"
 
@@ -201,15 +203,11 @@ static void count_alloc(void *ctx, const trace_rec_t *rec) {
 
 static void test_stream_kernels(void **state) {
     (void)state;
-    char path[] = "/tmp/test_platform_sm_XXXXXX";
-    const int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs("alloc a 0x10000 0x4000\nkernel k1\ns 0 0 R 1 0x3 0x10000 4096\n"
-          "alloc b 0x40000 0x1000 ro\nkernel k2\ns 1 0 W 0 0x1 0x10000 0\n"
-          "s 1 1 R 0 0x1 0x40000 0\nkernel empty\n",
-          f);
-    fclose(f);
+    char path[64];
+    test_write_tmp(path, "test_platform_sm",
+                   "alloc a 0x10000 0x4000\nkernel k1\ns 0 0 R 1 0x3 0x10000 4096\n"
+                   "alloc b 0x40000 0x1000 ro\nkernel k2\ns 1 0 W 0 0x1 0x10000 0\n"
+                   "s 1 1 R 0 0x1 0x40000 0\nkernel empty\n");
     char err[256];
     trace_reader_t *tr = trace_open(path, err, sizeof(err));
     assert_non_null(tr);
@@ -243,33 +241,11 @@ static void test_stream_kernels(void **state) {
     kern_stream_free(&ks);
     trace_close(tr);
     unlink(path);
-
-    /* a memory record before the first kernel is an error */
-    char p2[] = "/tmp/test_platform_sm_XXXXXX";
-    const int fd2 = mkstemp(p2);
-    f = fdopen(fd2, "w");
-    fputs("alloc a 0x10000 0x4000\ns 0 0 R 1 0x3 0x10000 4096\n", f);
-    fclose(f);
-    tr = trace_open(p2, err, sizeof(err));
-    assert_non_null(tr);
-    kern_stream_init(&ks, tr, 2, "t.trc");
-    kern_init(&k);
-    assert_int_equal(kern_stream_next(&ks, &k, count_alloc, &nalloc, err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "before the first kernel"));
-    kern_free(&k);
-    trace_close(tr);
-    unlink(p2);
 }
 
 /* Writes text to a temporary trace and opens it; *path receives the name (unlink it). */
 static trace_reader_t *open_text(const char *text, char *path) {
-    strcpy(path, "/tmp/test_platform_sm_XXXXXX");
-    const int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    test_write_tmp(path, "test_platform_sm", text);
     char err[256];
     trace_reader_t *tr = trace_open(path, err, sizeof(err));
     assert_non_null(tr);
@@ -348,6 +324,9 @@ static void test_stream_exit_errors(void **state) {
          ":4: warp (cta 0, warp 0) has exited at line 3"},
         {"alloc a 0x10000 0x4000\nkernel k\nx 0 0\nx 0 0\n", 1,
          ":4: warp (cta 0, warp 0) exits twice (first at line 3)"},
+        /* a memory record before the first kernel */
+        {"alloc a 0x10000 0x4000\ns 0 0 R 1 0x3 0x10000 4096\n", -1,
+         ":2: memory instruction before the first kernel"},
         /* an exit before the first kernel */
         {"alloc a 0x10000 0x4000\nx 0 0\nkernel k\n", -1, ":2: warp exit before the first kernel"},
     };
