@@ -61,7 +61,6 @@ typedef struct {
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
         model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls;
-    uint64_t buffered_peak; /* most instructions read ahead and not completed (any kernel) */
 } plat_stats_t;
 
 struct plat {
@@ -480,8 +479,6 @@ static void kern_check(plat_t *p) {
 static void next_kernel(plat_t *p) {
     char err[512];
     for (;;) {
-        if (p->kern.buffered_peak > p->st.buffered_peak)
-            p->st.buffered_peak = p->kern.buffered_peak;
         const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
         if (rc < 0) {
             perr(p, "%s", err);
@@ -1058,8 +1055,7 @@ static void write_stats(plat_t *p, const char *result, double wall) {
     U("fatal_faults", s->fatal_faults);
     U("instructions", s->instructions);
     U("kernels", s->kernels);
-    U("trace_buffer_peak",
-      s->buffered_peak > p->kern.buffered_peak ? s->buffered_peak : p->kern.buffered_peak);
+    U("trace_buffer_peak", p->kern.buffered_peak);
     U("sim_time_ns", now_ns(p));
     U("seed", p->o.seed);
 #undef U

@@ -35,7 +35,6 @@ void kern_reset(kern_t *k) {
     k->n_warps = 0;
     k->n_instr = 0;
     k->buffered = 0;
-    k->buffered_peak = 0;
     k->name[0] = '\0';
     for (uint32_t s = 0; s < KERN_MAX_SM; s++)
         k->nsq[s] = 0;
@@ -128,7 +127,6 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     const uint32_t np = sm_coalesce(rec->mask, rec->addr, pages);
     if (np == 0)
         return 0; /* no active lane: nothing to translate */
-    k->num_sm = num_sm;
     uint64_t at;
     if (u64map_get(&k->exited0, (uint64_t)rec->cta << 32 | rec->warp, &at))
         return warp_error(k, rec, "has exited at", at, "");
@@ -249,7 +247,6 @@ int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, c
         return -1;
     }
     kern_reset(k);
-    k->num_sm = s->num_sm;
     for (uint32_t i = 0; i < s->n_pending; i++)
         cb(ctx, &s->pending[i]);
     s->n_pending = 0;
