@@ -31,6 +31,15 @@ void gen_note(gen_t *g, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Writes one record; a failure is recorded with gen_fail. 0 or -1. */
+static int gen_write(gen_t *g, const trace_rec_t *rec) {
+    char err[256];
+    if (trace_write(g->w, rec, err, sizeof(err)) == 0)
+        return 0;
+    gen_fail(g, "%s", err);
+    return -1;
+}
+
 uint64_t gen_alloc(gen_t *g, const char *name, uint64_t bytes, int readonly) {
     if (bytes == 0)
         bytes = 1;
@@ -47,9 +56,8 @@ uint64_t gen_alloc(gen_t *g, const char *name, uint64_t bytes, int readonly) {
     rec.base = base;
     rec.size = bytes;
     rec.readonly = readonly;
-    char err[256];
-    if (!g->failed && trace_write(g->w, &rec, err, sizeof(err)) != 0)
-        gen_fail(g, "%s", err);
+    if (!g->failed)
+        gen_write(g, &rec);
     g->st.allocs++;
     g->st.alloc_bytes += bytes;
     return base;
@@ -73,9 +81,7 @@ void gen_mem(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask
     rec.line = 0;
     for (int i = 0; i < GEN_WARP; i++)
         rec.addr[i] = (mask >> i & 1u) ? addr[i] : 0;
-    char err[256];
-    if (trace_write(g->w, &rec, err, sizeof(err)) != 0)
-        gen_fail(g, "%s", err);
+    gen_write(g, &rec);
     w->emitted = 1;
     g->st.records++;
     g->st.lanes += (uint64_t)__builtin_popcount(mask);
@@ -90,9 +96,7 @@ static void gen_exit(gen_t *g, const gen_warp_t *w) {
     rec.kind = TRACE_REC_EXIT;
     rec.cta = w->cta;
     rec.warp = w->warp;
-    char err[256];
-    if (trace_write(g->w, &rec, err, sizeof(err)) != 0)
-        gen_fail(g, "%s", err);
+    gen_write(g, &rec);
     g->st.exits++;
 }
 
@@ -120,11 +124,8 @@ void gen_launch(gen_t *g, const gen_kernel_t *k) {
     memset(&rec, 0, sizeof(rec));
     rec.kind = TRACE_REC_KERNEL;
     snprintf(rec.name, sizeof(rec.name), "%s", k->name);
-    char err[256];
-    if (trace_write(g->w, &rec, err, sizeof(err)) != 0) {
-        gen_fail(g, "%s", err);
+    if (gen_write(g, &rec) != 0)
         return;
-    }
     g->st.kernels++;
     if (k->grid == 0)
         return;
