@@ -26,8 +26,10 @@ GEN_H  := cmodel/gen/gmmu_consts.h
 GEN_MD := docs/gen/regmap.md
 
 TEST_TARGETS :=
+# generated files: every fragment appends the outputs of its generators (make gen builds them all)
+GEN_FILES := $(GEN_SV) $(GEN_H) $(GEN_MD)
 
-.PHONY: help deps gen test clean
+.PHONY: help deps gen test clean stats-golden stats-check
 help:
 	@echo "make deps                 install what the project needs (apt-get, pip; idempotent)"
 	@echo "make cosim TEST=replay    replay a trace through RTL and C model in lock-step"
@@ -40,12 +42,13 @@ deps:
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
 # generated constants: one source of truth (spec/gmmu.toml)
-gen: $(GEN_SV) $(GEN_H) $(GEN_MD)
 $(GEN_SV) $(GEN_H) $(GEN_MD) &: spec/gmmu.toml scripts/gen_consts.py
 	@mkdir -p rtl/gen cmodel/gen docs/gen
 	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_SV) --c $(GEN_H) --md $(GEN_MD)
 
 -include mk/*.mk
+
+gen: $(GEN_FILES)
 
 # user entry points install what they need first (a fresh machine has neither cmocka nor Yosys)
 DEPS_STAMP := $(BUILD)/.deps-ok
@@ -60,3 +63,16 @@ test: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# Behaviour-preservation check (scripts/stats_golden.py): the stats of every directed test, every
+# small workload trace and the real traces must equal tb/golden/stats.json (the snapshot taken
+# before a refactoring). stats-golden re-takes the snapshot after an intended change.
+STATS_RUNS = $(MAKE) --no-print-directory cosim-regress && \
+             $(MAKE) --no-print-directory traces-check TRACES_CHECK_ARGS="--only small"
+stats-check: | $(DEPS_STAMP)
+	$(STATS_RUNS)
+	$(PYTHON) scripts/stats_golden.py collect $(BUILD)/stats-now.json
+	$(PYTHON) scripts/stats_golden.py compare tb/golden/stats.json $(BUILD)/stats-now.json
+stats-golden: | $(DEPS_STAMP)
+	$(STATS_RUNS)
+	$(PYTHON) scripts/stats_golden.py collect tb/golden/stats.json
