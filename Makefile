@@ -55,7 +55,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 $(DEPS_STAMP): scripts/deps.sh
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
-cosim bench synth traces wave: | $(DEPS_STAMP)
+cosim bench synth traces wave fusesoc-lint: | $(DEPS_STAMP)
 
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_TARGETS)

