@@ -6,6 +6,7 @@ typedef struct {
     const gmmu_params_t *p;
     cmp_diff_t *d;
     FILE *f;
+    const char *exp_label, *act_label;
 } cmp_ctx_t;
 
 static void diff(cmp_ctx_t *c, const char *name, int i, int j, uint64_t e, uint64_t a) {
@@ -25,8 +26,8 @@ static void diff(cmp_ctx_t *c, const char *name, int i, int j, uint64_t e, uint6
     }
     c->d->count++;
     if (c->f)
-        fprintf(c->f, "    %-20s expected (model) 0x%llx  actual (RTL) 0x%llx\n", sig,
-                (unsigned long long)e, (unsigned long long)a);
+        fprintf(c->f, "    %-20s expected (%s) 0x%llx  actual (%s) 0x%llx\n", sig, c->exp_label,
+                (unsigned long long)e, c->act_label, (unsigned long long)a);
 }
 
 static void run(cmp_ctx_t *c, const gmmu_out_t *e, const gmmu_out_t *a) {
@@ -62,14 +63,15 @@ static void run(cmp_ctx_t *c, const gmmu_out_t *e, const gmmu_out_t *a) {
 int cmp_outputs(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
                 cmp_diff_t *d) {
     memset(d, 0, sizeof(*d));
-    cmp_ctx_t c = {p, d, NULL};
+    cmp_ctx_t c = {p, d, NULL, "", ""};
     run(&c, exp, act);
     return d->count ? 1 : 0;
 }
 
-void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act, FILE *f) {
+void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
+                   const char *exp_label, const char *act_label, FILE *f) {
     cmp_diff_t d;
     memset(&d, 0, sizeof(d));
-    cmp_ctx_t c = {p, &d, f};
+    cmp_ctx_t c = {p, &d, f, exp_label, act_label};
     run(&c, exp, act);
 }

@@ -20,7 +20,8 @@ typedef struct {
 /* 0 if every field is equal; else 1 with the first difference (in port order of gmmu_if.h). */
 int cmp_outputs(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
                 cmp_diff_t *d);
-/* Prints every differing field, one per line. */
-void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act, FILE *f);
+/* Prints every differing field, one per line, naming the engines (labels, e.g. "C model"). */
+void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
+                   const char *exp_label, const char *act_label, FILE *f);
 
 #endif

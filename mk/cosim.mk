@@ -12,7 +12,8 @@
 #                                          directed traces (configuration tiny)
 #   make bench                             simulated cycles/s of each engine -> $(BUILD)/bench.json
 
-COSIM_MODS := config u64map pcie gpumem hostmem sm compare evring plat
+COSIM_MODS := config u64map pcie gpumem hostmem sm compare evring engine_list engine_cmodel engine_rtl \
+              host_drv plat plat_cycle plat_mem plat_dev plat_report
 COSIM_HDR := $(filter-out cosim/vshim.h,$(wildcard cosim/*.h)) cosim/vshim.h \
              cmodel/include/gmmu_if.h cmodel/include/gmmu_model.h \
              sw-handler/include/uvm_handler.h sw-handler/include/uvm_dev.h $(GEN_H)
