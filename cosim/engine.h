@@ -7,7 +7,7 @@
  *
  * Implementations: engine_cmodel.c (the C golden model), engine_rtl.c (the Verilator model through
  * vshim). A new engine (a synthesized netlist, a board over a serial link) is one new file that
- * defines an engine_ops_t, plus its row in engine_list.c (docs/cosim.md, "Adding an engine").
+ * defines an engine_ops_t, plus its row in engine_registry.c (docs/cosim.md, "Adding an engine").
  */
 #ifndef COSIM_ENGINE_H
 #define COSIM_ENGINE_H
@@ -55,8 +55,15 @@ struct engine {
     const engine_ops_t *ops;
 };
 
-extern const engine_ops_t engine_cmodel_ops;
-extern const engine_ops_t engine_rtl_ops;
+extern const engine_ops_t engine_cmodel_ops; /* engine_cmodel.c */
+extern const engine_ops_t engine_rtl_ops;    /* engine_rtl.c */
+
+/* The engines a program offers (engine_registry.c: gmmu-sim's; tests pass their own). */
+typedef struct {
+    const engine_ops_t *const *ops;
+    size_t n;
+} engine_registry_t;
+extern const engine_registry_t engine_registry;
 
 /* A parsed --engine value: "cosim" (= cmodel,rtl), "cmodel", "rtl", or a comma-separated list
  * of registered engine names; the first drives. */
@@ -65,8 +72,9 @@ typedef struct {
     unsigned n;
 } engine_list_t;
 
-/* 0, or -1 + err for an unknown name or a list that is too long or empty. */
-int engine_list_parse(const char *spec, engine_list_t *l, char *err, size_t errlen);
+/* 0, or -1 + err for a name not in the registry or a list that is too long or empty. */
+int engine_list_parse(const engine_registry_t *r, const char *spec, engine_list_t *l, char *err,
+                      size_t errlen);
 /* 1 if some engine of the list can write a waveform / every engine has a quiet test. */
 int engine_list_has_waves(const engine_list_t *l);
 int engine_list_all_quiet(const engine_list_t *l);

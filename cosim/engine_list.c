@@ -1,49 +1,50 @@
 /*
- * engine_list.c - the registered engines and the --engine value (engine.h).
- * A new engine adds its ops to k_engines (and its file to COSIM_MODS in mk/cosim.mk).
+ * engine_list.c - the --engine value (engine.h): a list of engines of a registry.
  */
 #include <string.h>
 
 #include "engine.h"
 
-static const engine_ops_t *const k_engines[] = {&engine_cmodel_ops, &engine_rtl_ops};
-#define N_ENGINES (sizeof(k_engines) / sizeof(k_engines[0]))
-
-static const engine_ops_t *find(const char *name, size_t len) {
-    for (size_t i = 0; i < N_ENGINES; i++)
-        if (strlen(k_engines[i]->name) == len && strncmp(k_engines[i]->name, name, len) == 0)
-            return k_engines[i];
+static const engine_ops_t *find(const engine_registry_t *r, const char *name, size_t len) {
+    for (size_t i = 0; i < r->n; i++)
+        if (strlen(r->ops[i]->name) == len && strncmp(r->ops[i]->name, name, len) == 0)
+            return r->ops[i];
     return NULL;
 }
 
-static void names(char *buf, size_t len) {
+static void names(const engine_registry_t *r, char *buf, size_t len) {
     buf[0] = '\0';
-    for (size_t i = 0; i < N_ENGINES; i++) {
+    for (size_t i = 0; i < r->n; i++) {
         const size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", k_engines[i]->name);
+        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", r->ops[i]->name);
     }
 }
 
-int engine_list_parse(const char *spec, engine_list_t *l, char *err, size_t errlen) {
+int engine_list_parse(const engine_registry_t *r, const char *spec, engine_list_t *l, char *err,
+                      size_t errlen) {
     memset(l, 0, sizeof(*l));
     if (strcmp(spec, "cosim") == 0) {
-        l->ops[l->n++] = &engine_cmodel_ops;
-        l->ops[l->n++] = &engine_rtl_ops;
+        static const char *const cosim[] = {"cmodel", "rtl"};
+        for (unsigned i = 0; i < 2; i++)
+            if ((l->ops[l->n++] = find(r, cosim[i], strlen(cosim[i]))) == NULL) {
+                snprintf(err, errlen, "--engine cosim: engine %s is not registered", cosim[i]);
+                return -1;
+            }
         return 0;
     }
     if (!strchr(spec, ',')) {
-        l->ops[0] = find(spec, strlen(spec));
+        l->ops[0] = find(r, spec, strlen(spec));
         l->n = l->ops[0] ? 1 : 0;
         if (!l->n)
             snprintf(err, errlen, "--engine %s: expected cosim, cmodel or rtl", spec);
         return l->n ? 0 : -1;
     }
     char all[128];
-    names(all, sizeof(all));
+    names(r, all, sizeof(all));
     for (const char *s = spec;;) {
         const char *comma = strchr(s, ',');
         const size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        const engine_ops_t *o = find(s, len);
+        const engine_ops_t *o = find(r, s, len);
         if (!o || l->n == ENGINE_MAX) {
             snprintf(err, errlen,
                      "--engine %s: expected cosim, cmodel, rtl or a list of at most %d of "

@@ -88,7 +88,7 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
             return -1;
         }
     } else if (strcmp(opt, "--engine") == 0) {
-        if (engine_list_parse(v, &o->engines, err, sizeof(err)) != 0) {
+        if (engine_list_parse(&engine_registry, v, &o->engines, err, sizeof(err)) != 0) {
             fprintf(stderr, "gmmu-sim: %s\n", err);
             return -1;
         }
@@ -241,7 +241,10 @@ int main(int argc, char **argv) {
     cfg_defaults(&a.o.cfg);
     a.o.seed = 1;
     a.o.engine_name = "cosim";
-    engine_list_parse("cosim", &a.o.engines, err, sizeof(err));
+    if (engine_list_parse(&engine_registry, "cosim", &a.o.engines, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-sim: %s\n", err);
+        return 2;
+    }
     a.o.trace_path = "tb/traces/replay.trc";
     const int prc = parse_args(&a, argc, argv);
     if (prc >= 0)
