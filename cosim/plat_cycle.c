@@ -274,7 +274,12 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
     if (o->mem_req_valid && p->in.mem_req_ready) {
         evr_add(&p->ring, p->now, EVR_MEM_REQ, 0, 0, o->mem_req_id, o->mem_req_addr, 0);
         p->st.mem_reads++;
-        if (gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id) != 0) {
+        const int rc = gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id);
+        if (rc == -2) {
+            plat_platform_error(p, "out of memory");
+            return;
+        }
+        if (rc != 0) {
             plat_platform_error(p,
                                 "page-table walk read at 0x%llx (walker %u): not page-table "
                                 "memory [0x%llx, 0x%llx)",
