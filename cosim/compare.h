@@ -1,6 +1,7 @@
 /*
  * compare.h - lock-step comparison of two gmmu_out_t (module cmp_): every field, for the
- * configured num_sm / num_ports only.
+ * configured num_sm / num_ports only. The fields are those of the generated port table
+ * (GMMU_OUT_PORT_TABLE, spec/ports.toml): a new output port is compared without an edit here.
  */
 #ifndef COSIM_COMPARE_H
 #define COSIM_COMPARE_H
@@ -17,10 +18,12 @@ typedef struct {
     unsigned count; /* number of differing fields in this cycle */
 } cmp_diff_t;
 
-/* 0 if every field is equal; else 1 with the first difference (in port order of gmmu_if.h). */
+/* 0 if every field is equal; else 1 with the first difference (in the port order of
+ * spec/ports.toml; ports of one replication loop are compared index by index). */
 int cmp_outputs(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
                 cmp_diff_t *d);
-/* Prints every differing field, one per line. */
-void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act, FILE *f);
+/* Prints every differing field, one per line, naming the engines (labels, e.g. "C model"). */
+void cmp_print_all(const gmmu_params_t *p, const gmmu_out_t *exp, const gmmu_out_t *act,
+                   const char *exp_label, const char *act_label, FILE *f);
 
 #endif

@@ -82,7 +82,7 @@ int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id) {
         const size_t ncap = g->capq ? g->capq * 2 : 16;
         gpumem_rsp_t *nq = realloc(g->q, ncap * sizeof(*nq));
         if (!nq)
-            abort();
+            return -2;
         g->q = nq;
         g->capq = ncap;
     }

@@ -48,8 +48,8 @@ int gpumem_read64(const gpumem_t *g, uint64_t pa, uint64_t *v);
 uint64_t gpumem_tag(const gpumem_t *g, uint64_t ppn);
 void gpumem_set_tag(gpumem_t *g, uint64_t ppn, uint64_t tag);
 
-/* PTE read port. accept: a request transferred at cycle now; returns 0, or -1 if the address is
- * not page-table memory (the response then carries 0). */
+/* PTE read port. accept: a request transferred at cycle now; returns 0, -1 if the address is
+ * not page-table memory (the response then carries 0), -2 if memory runs out (not queued). */
 int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id);
 /* The response to deliver at cycle now (removed from the queue): 1, or 0 if none is due. */
 int gpumem_pop_due(gpumem_t *g, uint64_t now, uint8_t *id, uint64_t *data);

@@ -1,36 +1,37 @@
 /*
- * plat.h - the co-simulation platform (module plat_): the engines (C model, Verilator model or
- * both in lock-step), GPU and host memory, the PCIe DMA engine, the SM front-ends replaying a
- * trace, the host fault handler (sw-handler) behind the uvm_dev_t interface, the chaos agent, idle
- * skipping, the watchdog, statistics. docs/cosim.md describes the cycle loop.
+ * plat.h - the co-simulation platform (module plat_): a list of engines (engine.h: the C model,
+ * the Verilator model, or several compared in lock-step), GPU and host memory, the PCIe DMA
+ * engine, the SM front-ends replaying a trace, the host program (host_drv.h: the fault handler
+ * behind the uvm_dev_t interface), the chaos agent, idle skipping, the watchdog, statistics.
+ * docs/cosim.md describes the cycle loop. Library code: every failure is returned as a status.
  */
 #ifndef COSIM_PLAT_H
 #define COSIM_PLAT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
-
-typedef enum { PLAT_ENGINE_COSIM = 0, PLAT_ENGINE_CMODEL = 1, PLAT_ENGINE_RTL = 2 } plat_engine_t;
+#include "engine.h"
 
 typedef struct {
     cfg_t cfg;
     const char *cfg_path;
     const char *trace_path;
     uint64_t seed;
-    plat_engine_t engine;
-    const char *waves_path; /* FST of the whole run, or NULL */
-    const char *stats_path; /* JSON stats, or NULL */
-    int no_skip;            /* clock every cycle */
-    int no_quiet;           /* cmodel engine: skip idle cycles only, not quiet ones */
-    int quiet;              /* no progress line, terse output */
-    uint64_t max_cycles;    /* 0: unlimited */
-    /* waveform re-run after a mismatch (internal): open the FST at this clocked cycle */
+    const char *engine_name; /* the --engine value as reported ("cosim") */
+    engine_list_t engines;   /* the first drives, the others are compared with it */
+    const char *waves_path;  /* FST of the whole run, or NULL */
+    const char *stats_path;  /* JSON stats, or NULL */
+    int no_skip;             /* clock every cycle */
+    int no_quiet;            /* skip idle cycles only, not quiet ones */
+    int quiet;               /* no progress line, terse output */
+    uint64_t max_cycles;     /* 0: unlimited */
+    /* waveform re-run after a mismatch: open the FST (waves_path) at this clocked cycle, stop
+     * silently at the mismatch, print no summary */
     int rerun;
     uint64_t rerun_from;
-    int argc; /* the command line, re-executed for the mismatch waveform */
-    char **argv;
 } plat_opts_t;
 
 /* Platform addresses (fixed). */
@@ -40,13 +41,17 @@ typedef struct {
 
 typedef struct plat plat_t;
 
-const char *plat_engine_name(plat_engine_t e);
 /* NULL + err on a bad configuration/trace/engine combination. */
 plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen);
-/* Runs to the end of the trace; prints the summary, writes the stats; returns the exit status
- * (0: completed, no mismatch, no integrity or platform error). Some failures exit directly
- * after printing the same summary. */
+/* Runs to the end of the trace or to the first failure (diagnostics on stderr); returns the exit
+ * status: 0 completed with no mismatch, integrity or platform error; 1 one of those; 2 watchdog
+ * or bad trace; 3 --max-cycles reached. */
 int plat_run(plat_t *p);
+/* 1 if the run stopped on a lock-step mismatch that no open waveform covers; *clocked = the
+ * clocked cycle of the mismatch (the program may re-run itself to write the waveform). */
+int plat_mismatch_needs_wave(const plat_t *p, uint64_t *clocked);
+/* After plat_run: prints the summary on stdout and writes the stats (nothing in a re-run). */
+void plat_report(const plat_t *p);
 void plat_free(plat_t *p);
 
 #endif

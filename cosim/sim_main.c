@@ -1,31 +1,43 @@
 /*
- * sim_main.c - gmmu-sim: command line of the co-simulation (see docs/cosim.md).
+ * sim_main.c - gmmu-sim: the program around the platform library (see docs/cosim.md): command
+ * line, configuration listing, the run, and after a lock-step mismatch the re-run of itself that
+ * writes the waveform of the cycles before it, then the summary.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "plat.h"
 
+#define WAVE_WINDOW 4000ull /* clocked cycles of waveform before a mismatch */
+
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: gmmu-sim --config configs/<c>.cfg [--trace T] [--seed N]\n"
-            "                [--engine cosim|cmodel|rtl] [--waves out.fst] [--stats out.json]\n"
-            "                [--set key=value]... [--no-skip] [--no-quiet-skip] [--max-cycles N]\n"
-            "                [--quiet]\n"
-            "  --trace       trace file (text, binary, .xz or - for stdin; default "
-            "tb/traces/replay.trc)\n"
-            "  --seed        seed of every random choice of the run (default 1)\n"
-            "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl\n"
-            "  --waves       FST waveform of the whole run (RTL engines)\n"
-            "  --stats       JSON statistics file\n"
-            "  --set         override a non-RTL configuration key\n"
-            "  --no-skip     clock every cycle (no idle skipping)\n"
-            "  --no-quiet-skip  cmodel engine: skip idle cycles only, not quiet ones\n"
-            "  --max-cycles  stop (exit 3) after N simulated cycles\n"
-            "  --quiet       no configuration listing, no progress line\n");
+    fprintf(
+        f,
+        "usage: gmmu-sim --config configs/<c>.cfg [--trace T] [--seed N]\n"
+        "                [--engine cosim|cmodel|rtl|E1,E2,..] [--waves out.fst] [--stats "
+        "out.json]\n"
+        "                [--set key=value]... [--no-skip] [--no-quiet-skip] [--max-cycles N]\n"
+        "                [--quiet]\n"
+        "  --trace       trace file (text, binary, .xz or - for stdin; default "
+        "tb/traces/replay.trc)\n"
+        "  --seed        seed of every random choice of the run (default 1)\n"
+        "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl;\n"
+        "                or engines separated by commas, the first driving (cosim = cmodel,rtl)\n"
+        "  --waves       FST waveform of the whole run (RTL engines)\n"
+        "  --stats       JSON statistics file\n"
+        "  --set         override a non-RTL configuration key\n"
+        "  --no-skip     clock every cycle (no idle skipping)\n"
+        "  --no-quiet-skip  cmodel engine: skip idle cycles only, not quiet ones\n"
+        "  --max-cycles  stop (exit 3) after N simulated cycles\n"
+        "  --quiet       no configuration listing, no progress line\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v) {
@@ -40,131 +52,222 @@ static int parse_u64(const char *s, uint64_t *v) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+typedef struct {
     plat_opts_t o;
-    memset(&o, 0, sizeof(o));
-    cfg_defaults(&o.cfg);
-    o.seed = 1;
-    o.engine = PLAT_ENGINE_COSIM;
-    o.trace_path = "tb/traces/replay.trc";
-    o.argc = argc;
-    o.argv = argv;
     const char *sets[256];
-    int nsets = 0;
-    char err[1024];
-    static char rerun_path[1024];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int used = 1;
-        if (strcmp(a, "--config") == 0 && v)
-            o.cfg_path = v;
-        else if (strcmp(a, "--trace") == 0 && v)
-            o.trace_path = v;
-        else if (strcmp(a, "--seed") == 0 && v) {
-            if (parse_u64(v, &o.seed) != 0) {
-                fprintf(stderr, "gmmu-sim: --seed %s: not a non-negative integer\n", v);
-                return 2;
-            }
-        } else if (strcmp(a, "--engine") == 0 && v) {
-            if (strcmp(v, "cosim") == 0)
-                o.engine = PLAT_ENGINE_COSIM;
-            else if (strcmp(v, "cmodel") == 0)
-                o.engine = PLAT_ENGINE_CMODEL;
-            else if (strcmp(v, "rtl") == 0)
-                o.engine = PLAT_ENGINE_RTL;
-            else {
-                fprintf(stderr, "gmmu-sim: --engine %s: expected cosim, cmodel or rtl\n", v);
-                return 2;
-            }
-        } else if (strcmp(a, "--waves") == 0 && v)
-            o.waves_path = v;
-        else if (strcmp(a, "--stats") == 0 && v)
-            o.stats_path = v;
-        else if (strcmp(a, "--set") == 0 && v) {
-            if (nsets == 256) {
-                fprintf(stderr, "gmmu-sim: too many --set\n");
-                return 2;
-            }
-            sets[nsets++] = v;
-        } else if (strcmp(a, "--max-cycles") == 0 && v) {
-            if (parse_u64(v, &o.max_cycles) != 0) {
-                fprintf(stderr, "gmmu-sim: --max-cycles %s: not a non-negative integer\n", v);
-                return 2;
-            }
-        } else if (strcmp(a, "--wave-rerun") == 0 && v) {
-            /* internal: FROM:PATH */
-            char *colon = strchr(v, ':');
-            if (!colon || (size_t)(colon - v) >= 32) {
-                fprintf(stderr, "gmmu-sim: --wave-rerun %s: expected FROM:PATH\n", v);
-                return 2;
-            }
-            char num[32];
-            memcpy(num, v, (size_t)(colon - v));
-            num[colon - v] = '\0';
-            if (parse_u64(num, &o.rerun_from) != 0) {
-                fprintf(stderr, "gmmu-sim: --wave-rerun %s: expected FROM:PATH\n", v);
-                return 2;
-            }
-            snprintf(rerun_path, sizeof(rerun_path), "%s", colon + 1);
-            o.rerun = 1;
-        } else {
-            used = 0;
-            if (strcmp(a, "--no-skip") == 0)
-                o.no_skip = 1;
-            else if (strcmp(a, "--no-quiet-skip") == 0)
-                o.no_quiet = 1;
-            else if (strcmp(a, "--quiet") == 0)
-                o.quiet = 1;
-            else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-                usage(stdout);
-                return 0;
-            } else {
-                fprintf(stderr, "gmmu-sim: unknown or incomplete option '%s'\n", a);
-                usage(stderr);
-                return 2;
-            }
+    int nsets;
+    char rerun_path[1024];
+} args_t;
+
+/* --wave-rerun FROM:PATH (internal). 0 or -1. */
+static int parse_rerun(args_t *a, const char *v) {
+    const char *colon = strchr(v, ':');
+    if (!colon || (size_t)(colon - v) >= 32)
+        return -1;
+    char num[32];
+    memcpy(num, v, (size_t)(colon - v));
+    num[colon - v] = '\0';
+    if (parse_u64(num, &a->o.rerun_from) != 0)
+        return -1;
+    snprintf(a->rerun_path, sizeof(a->rerun_path), "%s", colon + 1);
+    a->o.rerun = 1;
+    return 0;
+}
+
+/* An option with a value; 1 if used, 0 if not such an option, -1 on a bad value (reported). */
+static int parse_valued(args_t *a, const char *opt, const char *v) {
+    plat_opts_t *o = &a->o;
+    char err[256];
+    if (strcmp(opt, "--config") == 0)
+        o->cfg_path = v;
+    else if (strcmp(opt, "--trace") == 0)
+        o->trace_path = v;
+    else if (strcmp(opt, "--seed") == 0) {
+        if (parse_u64(v, &o->seed) != 0) {
+            fprintf(stderr, "gmmu-sim: --seed %s: not a non-negative integer\n", v);
+            return -1;
         }
-        i += used;
-    }
-    if (o.rerun) {
-        o.waves_path = rerun_path;
-        o.stats_path = NULL;
-        o.quiet = 1;
-    }
-    if (!o.cfg_path) {
-        fprintf(stderr, "gmmu-sim: --config is required\n");
-        usage(stderr);
-        return 2;
-    }
-    if (cfg_load(&o.cfg, o.cfg_path, err, sizeof(err)) != 0) {
-        fprintf(stderr, "gmmu-sim: %s\n", err);
-        return 2;
-    }
-    for (int i = 0; i < nsets; i++) {
-        if (cfg_set(&o.cfg, sets[i], err, sizeof(err)) != 0) {
+    } else if (strcmp(opt, "--engine") == 0) {
+        if (engine_list_parse(&engine_registry, v, &o->engines, err, sizeof(err)) != 0) {
             fprintf(stderr, "gmmu-sim: %s\n", err);
+            return -1;
+        }
+        o->engine_name = v;
+    } else if (strcmp(opt, "--waves") == 0)
+        o->waves_path = v;
+    else if (strcmp(opt, "--stats") == 0)
+        o->stats_path = v;
+    else if (strcmp(opt, "--set") == 0) {
+        if (a->nsets == 256) {
+            fprintf(stderr, "gmmu-sim: too many --set\n");
+            return -1;
+        }
+        a->sets[a->nsets++] = v;
+    } else if (strcmp(opt, "--max-cycles") == 0) {
+        if (parse_u64(v, &o->max_cycles) != 0) {
+            fprintf(stderr, "gmmu-sim: --max-cycles %s: not a non-negative integer\n", v);
+            return -1;
+        }
+    } else if (strcmp(opt, "--wave-rerun") == 0) {
+        if (parse_rerun(a, v) != 0) {
+            fprintf(stderr, "gmmu-sim: --wave-rerun %s: expected FROM:PATH\n", v);
+            return -1;
+        }
+    } else
+        return 0;
+    return 1;
+}
+
+/* The command line into *a. Returns -1 to go on, else the exit status (help: 0, error: 2). */
+static int parse_args(args_t *a, int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        const int used = i + 1 < argc ? parse_valued(a, opt, argv[i + 1]) : 0;
+        if (used < 0)
+            return 2;
+        if (used) {
+            i++;
+            continue;
+        }
+        if (strcmp(opt, "--no-skip") == 0)
+            a->o.no_skip = 1;
+        else if (strcmp(opt, "--no-quiet-skip") == 0)
+            a->o.no_quiet = 1;
+        else if (strcmp(opt, "--quiet") == 0)
+            a->o.quiet = 1;
+        else if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "gmmu-sim: unknown or incomplete option '%s'\n", opt);
+            usage(stderr);
             return 2;
         }
     }
-    if (o.waves_path && o.engine == PLAT_ENGINE_CMODEL && !o.rerun)
-        fprintf(stderr, "gmmu-sim: note: --waves ignored with --engine cmodel (no RTL)\n");
-    if (!o.rerun) {
-        printf("gmmu-sim: seed %llu, engine %s, trace %s, config %s%s\n",
-               (unsigned long long)o.seed, plat_engine_name(o.engine), o.trace_path, o.cfg_path,
-               o.no_skip
-                   ? ", no idle skipping"
-                   : (o.no_quiet && o.engine == PLAT_ENGINE_CMODEL ? ", no quiet skipping" : ""));
-        if (!o.quiet)
-            cfg_print(&o.cfg, stdout, "  ");
-        fflush(stdout);
+    return -1;
+}
+
+/* The configuration file and the --set overrides. 0 or -1 (reported). */
+static int load_config(args_t *a) {
+    char err[1024];
+    if (!a->o.cfg_path) {
+        fprintf(stderr, "gmmu-sim: --config is required\n");
+        usage(stderr);
+        return -1;
     }
-    plat_t *p = plat_new(&o, err, sizeof(err));
+    if (cfg_load(&a->o.cfg, a->o.cfg_path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-sim: %s\n", err);
+        return -1;
+    }
+    for (int i = 0; i < a->nsets; i++) {
+        if (cfg_set(&a->o.cfg, a->sets[i], err, sizeof(err)) != 0) {
+            fprintf(stderr, "gmmu-sim: %s\n", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void print_header(const plat_opts_t *o) {
+    const int all_quiet = engine_list_all_quiet(&o->engines);
+    if (o->waves_path && !engine_list_has_waves(&o->engines) && !o->rerun)
+        fprintf(stderr, "gmmu-sim: note: --waves ignored with --engine %s (no RTL)\n",
+                o->engine_name);
+    if (o->rerun)
+        return;
+    printf("gmmu-sim: seed %llu, engine %s, trace %s, config %s%s\n", (unsigned long long)o->seed,
+           o->engine_name, o->trace_path, o->cfg_path,
+           o->no_skip ? ", no idle skipping"
+                      : (o->no_quiet && all_quiet ? ", no quiet skipping" : ""));
+    if (!o->quiet)
+        cfg_print(&o->cfg, stdout, "  ");
+    fflush(stdout);
+}
+
+/* The waveform of the clocked cycles before a mismatch: the run is deterministic, so the program
+ * runs itself again with --wave-rerun FROM:PATH, which opens the FST at FROM. */
+static void mismatch_wave(const plat_opts_t *o, uint64_t clocked, int argc, char **argv) {
+    char path[1024];
+    if (o->stats_path) {
+        snprintf(path, sizeof(path), "%s", o->stats_path);
+        char *dot = strrchr(path, '.');
+        const char *slash = strrchr(path, '/');
+        if (dot && (!slash || dot > slash))
+            *dot = '\0';
+        strncat(path, "-mismatch.fst", sizeof(path) - strlen(path) - 1);
+    } else {
+        snprintf(path, sizeof(path), "gmmu-sim-mismatch.fst");
+    }
+    const uint64_t from = clocked > WAVE_WINDOW ? clocked - WAVE_WINDOW : 0;
+    fprintf(stderr, "  re-running to write the waveform of clocked cycles %llu..%llu ...\n",
+            (unsigned long long)from, (unsigned long long)clocked);
+    fflush(stderr);
+    fflush(stdout);
+    char window[1100];
+    snprintf(window, sizeof(window), "%llu:%s", (unsigned long long)from, path);
+    char **av = calloc((size_t)argc + 3, sizeof(char *));
+    pid_t pid = -1;
+    if (av) {
+        int n = 0;
+        for (int i = 0; i < argc; i++)
+            av[n++] = argv[i];
+        av[n++] = (char *)"--wave-rerun";
+        av[n++] = window;
+        av[n] = NULL;
+        pid = fork();
+        if (pid == 0) {
+            FILE *nul = freopen("/dev/null", "w", stdout);
+            (void)nul;
+            execv("/proc/self/exe", av);
+            _exit(127);
+        }
+    }
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    free(av);
+    struct stat sb;
+    if (pid > 0 && stat(path, &sb) == 0)
+        fprintf(stderr, "  waveform (FST, clocked cycles %llu..%llu): %s\n",
+                (unsigned long long)from, (unsigned long long)clocked, path);
+    else
+        fprintf(stderr, "  could not write the waveform %s\n", path);
+}
+
+int main(int argc, char **argv) {
+    args_t a;
+    char err[1024];
+    memset(&a, 0, sizeof(a));
+    cfg_defaults(&a.o.cfg);
+    a.o.seed = 1;
+    a.o.engine_name = "cosim";
+    if (engine_list_parse(&engine_registry, "cosim", &a.o.engines, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-sim: %s\n", err);
+        return 2;
+    }
+    a.o.trace_path = "tb/traces/replay.trc";
+    const int prc = parse_args(&a, argc, argv);
+    if (prc >= 0)
+        return prc;
+    if (a.o.rerun) {
+        a.o.waves_path = a.rerun_path;
+        a.o.stats_path = NULL;
+        a.o.quiet = 1;
+    }
+    if (load_config(&a) != 0)
+        return 2;
+    print_header(&a.o);
+    plat_t *p = plat_new(&a.o, err, sizeof(err));
     if (!p) {
         fprintf(stderr, "gmmu-sim: %s\n", err);
         return 2;
     }
     const int rc = plat_run(p);
+    uint64_t clocked = 0;
+    if (plat_mismatch_needs_wave(p, &clocked))
+        mismatch_wave(&a.o, clocked, argc, argv);
+    plat_report(p);
     plat_free(p);
+    fflush(stdout);
     return rc;
 }

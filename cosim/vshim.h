@@ -2,6 +2,11 @@
  * vshim.h - C interface of the Verilator model of gmmu_top (the only C++ in the project is
  * vshim.cpp). The Verilator model is built for one parameter set (configs/<name>.cfg);
  * vshim_new refuses any other.
+ *
+ * Several models in one binary: each configuration's model is built with --prefix V<config>
+ * (mk/verilator.mk), and its shim compiled with -DVSHIM_NS=<config> names these functions
+ * vshim_<config>_new, ... . To declare them, define VSHIM_NS before including this header (it
+ * may be included once per name space); without VSHIM_NS the names are vshim_new, ... .
  */
 #ifndef GMMU_VSHIM_H
 #define GMMU_VSHIM_H
@@ -10,27 +15,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct vshim vshim_t;
+
+#define VSHIM_CAT_(a, b, c) a##b##_##c
+#define VSHIM_CAT(a, b, c) VSHIM_CAT_(a, b, c)
+#endif
+
+#undef VSHIM_FN
+#ifdef VSHIM_NS
+#define VSHIM_FN(f) VSHIM_CAT(vshim_, VSHIM_NS, f)
+#else
+#define VSHIM_FN(f) vshim_##f
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct vshim vshim_t;
-
 /* Creates the model and applies reset (rst_ni low for 2 clock edges). NULL + err on mismatch. */
-vshim_t *vshim_new(const gmmu_params_t *p, char *err, size_t errlen);
-void vshim_free(vshim_t *v);
+vshim_t *VSHIM_FN(new)(const gmmu_params_t *p, char *err, size_t errlen);
+void VSHIM_FN(free)(vshim_t *v);
 /* Output ports of the current cycle (Moore: valid before the inputs of the cycle are known). */
-void vshim_outputs(vshim_t *v, gmmu_out_t *out);
+void VSHIM_FN(outputs)(vshim_t *v, gmmu_out_t *out);
 /* Drives the inputs and applies one rising edge. cycle = simulated cycle number of this edge
  * (used as the waveform timestamp; skipped idle cycles appear as gaps). */
-void vshim_step(vshim_t *v, const gmmu_in_t *in, uint64_t cycle);
+void VSHIM_FN(step)(vshim_t *v, const gmmu_in_t *in, uint64_t cycle);
 /* FST waveform of every signal from now on; 0 on success. */
-int vshim_trace_open(vshim_t *v, const char *path);
-void vshim_trace_close(vshim_t *v);
+int VSHIM_FN(trace_open)(vshim_t *v, const char *path);
+void VSHIM_FN(trace_close)(vshim_t *v);
 /* The parameters this model was compiled with. */
-void vshim_built_params(gmmu_params_t *p);
+void VSHIM_FN(built_params)(gmmu_params_t *p);
 
 #ifdef __cplusplus
 }
-#endif
 #endif

@@ -12,10 +12,12 @@
 #                                          directed traces (configuration tiny)
 #   make bench                             simulated cycles/s of each engine -> $(BUILD)/bench.json
 
-COSIM_MODS := config u64map pcie gpumem hostmem sm compare evring plat
+COSIM_MODS := config u64map pcie gpumem hostmem sm compare evring engine_list engine_registry \
+              engine_cmodel engine_rtl host_drv plat plat_cycle plat_mem plat_dev plat_report
 COSIM_HDR := $(filter-out cosim/vshim.h,$(wildcard cosim/*.h)) cosim/vshim.h \
              cmodel/include/gmmu_if.h cmodel/include/gmmu_model.h \
-             sw-handler/include/uvm_handler.h sw-handler/include/uvm_dev.h $(GEN_H)
+             sw-handler/include/uvm_handler.h sw-handler/include/uvm_dev.h $(GEN_H) \
+             cmodel/gen/gmmu_ports.h
 COSIM_OBJDIR := $(BUILD)/obj/cosim
 COSIM_OBJ := $(patsubst %,$(COSIM_OBJDIR)/%.o,$(COSIM_MODS))
 COSIM_OBJ_SAN := $(patsubst %,$(COSIM_OBJDIR)/san/%.o,$(COSIM_MODS))
@@ -103,14 +105,15 @@ cosim-san:
 	  echo "cosim-san: $$t ok (exit $$rc)"; done
 
 $(PLAT_TESTS): $(BUILD)/tests/%: tb/unit/%.c $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
-               $(COSIM_HDR)
+               $(COSIM_HDL_LIB) $(COSIM_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $< $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) -lcmocka -lm -o $@
+	$(CC) $(CFLAGS_COMMON) $< $(COSIM_LIB) $(COSIM_HDL_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
+	  -lcmocka -lm -o $@
 
 $(PLAT_TESTS_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
-                   $(COSIM_TRACE_LIB_SAN) $(COSIM_HDR)
+                   $(COSIM_TRACE_LIB_SAN) $(COSIM_HDL_LIB_SAN) $(COSIM_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
+	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(COSIM_LIB_SAN) $(COSIM_HDL_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
 	  $(COSIM_TRACE_LIB_SAN) -lcmocka -lm -o $@
 
 test-platform: $(PLAT_TESTS) $(PLAT_TESTS_SAN)
@@ -127,3 +130,21 @@ bench:
 	  $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
 
 TEST_TARGETS += test-platform cosim-san cosim-regress
+
+# The port list of gmmu_top (spec/ports.toml) generates gmmu_in_t/gmmu_out_t with the port tables
+# (included by cmodel/include/gmmu_if.h) and the shim's drive()/sample(); make check-ports checks
+# that rtl/gmmu_top.sv declares exactly these ports.
+GEN_PORTS_H := cmodel/gen/gmmu_ports.h
+GEN_PORTS_SHIM := cmodel/gen/vshim_ports.inc
+GEN_FILES += $(GEN_PORTS_H) $(GEN_PORTS_SHIM)
+$(GEN_PORTS_H) $(GEN_PORTS_SHIM) &: spec/ports.toml spec/gmmu.toml scripts/gen_ports.py
+	@mkdir -p cmodel/gen
+	$(PYTHON) scripts/gen_ports.py spec/ports.toml spec/gmmu.toml --c $(GEN_PORTS_H) \
+	  --shim $(GEN_PORTS_SHIM)
+# everything that includes gmmu_if.h (cmodel.mk's lists are expanded before this file is read)
+$(CM_OBJ) $(CM_OBJ_SAN) $(CM_TESTS) $(CM_TESTS_SAN): $(GEN_PORTS_H)
+
+.PHONY: check-ports
+check-ports:
+	$(PYTHON) scripts/gen_ports.py spec/ports.toml spec/gmmu.toml --check-sv rtl/gmmu_top.sv
+TEST_TARGETS += check-ports

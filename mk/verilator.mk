@@ -1,6 +1,12 @@
 # Verilator model of gmmu_top for one configuration, plus the C shim (cosim/vshim.cpp).
 # Provides $(BUILD)/<config>/vdut/libvdut.a and VDUT_LDLIBS. The -G parameters come from
 # configs/<config>.cfg through scripts/cfg_vflags.py (the C side parses the same file).
+#
+# The model is built with --prefix V<config> (class Vtiny, Vdefault, ...), so models of several
+# configurations (or RTL and a future netlist) link into one binary; the shim is compiled per
+# model: vshim.o (C names vshim_*, in libvdut.a, used by gmmu-sim) and vshim_ns.o (-DVSHIM_NS:
+# names vshim_<config>_*, for binaries with several models, e.g. test-two-models below).
+# A change of the shim or of the port list recompiles the shim only, not the model.
 VERILATOR   ?= verilator
 VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VDUT_DIR     = $(BUILD)/$(CONFIG)/vdut
@@ -9,23 +15,53 @@ VDUT_LDLIBS := -lz -lpthread
 RTL_SRCS     = $(GEN_SV) $(wildcard rtl/*.sv) rtl/files.f
 VL_OPTS     := --cc --assert --trace-fst --x-assign fast --x-initial fast -O3 \
                --top-module gmmu_top -CFLAGS -O2
+vl_prefix    = V$(subst -,_,$(1))
+VL_RUNTIME   = verilated.o verilated_fst_c.o verilated_threads.o
+SHIM_DEPS   := cosim/vshim.cpp cosim/vshim.h cmodel/include/gmmu_if.h $(GEN_H) \
+               cmodel/gen/gmmu_ports.h cmodel/gen/vshim_ports.inc scripts/cfg_vflags.py
+# $(call shim_cxx,config,extra flags,output)
+shim_cxx = $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
+  -c cosim/vshim.cpp -o $(3) -I$(BUILD)/$(1)/vdut/obj -I$(VL_ROOT)/include \
+  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) \
+  $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg)
 
 .PHONY: vdut
 vdut: $(VDUT_LIB)
+# the pattern rules' stamp and objects are not intermediate files (make would delete them)
+.PRECIOUS: $(BUILD)/%/vdut/obj/.model $(BUILD)/%/vdut/vshim.o $(BUILD)/%/vdut/vshim_ns.o
 
-$(VDUT_LIB): $(RTL_SRCS) configs/$(CONFIG).cfg cosim/vshim.cpp cosim/vshim.h \
-             cmodel/include/gmmu_if.h $(GEN_H) scripts/cfg_vflags.py mk/verilator.mk
-	@mkdir -p $(VDUT_DIR)
-	@echo "verilator: building gmmu_top for CONFIG=$(CONFIG)"
-	$(VERILATOR) $(VL_OPTS) --build -j 2 -Mdir $(VDUT_DIR)/obj -f rtl/files.f \
-	  $$($(PYTHON) scripts/cfg_vflags.py configs/$(CONFIG).cfg) > $(VDUT_DIR)/verilator.log 2>&1 \
-	  || { cat $(VDUT_DIR)/verilator.log; exit 1; }
-	$(MAKE) -s -C $(VDUT_DIR)/obj -f Vgmmu_top.mk verilated.o verilated_fst_c.o verilated_threads.o \
-	  > /dev/null
-	$(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new -c cosim/vshim.cpp -o $(VDUT_DIR)/vshim.o \
-	  -I$(VDUT_DIR)/obj -I$(VL_ROOT)/include -I$(VL_ROOT)/include/vltstd $(INC) \
-	  $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(CONFIG).cfg)
-	cp $(VDUT_DIR)/obj/Vgmmu_top__ALL.a $@.tmp
-	ar rs $@.tmp $(VDUT_DIR)/vshim.o $(VDUT_DIR)/obj/verilated.o \
-	  $(VDUT_DIR)/obj/verilated_fst_c.o $(VDUT_DIR)/obj/verilated_threads.o
+# the Verilated model and the Verilator runtime objects
+$(BUILD)/%/vdut/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.py mk/verilator.mk
+	@mkdir -p $(@D)
+	@echo "verilator: building gmmu_top for CONFIG=$* (--prefix $(call vl_prefix,$*))"
+	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) -f rtl/files.f \
+	  $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) > $(@D)/../verilator.log 2>&1 \
+	  || { cat $(@D)/../verilator.log; exit 1; }
+	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
+	touch $@
+
+$(BUILD)/%/vdut/vshim.o: $(BUILD)/%/vdut/obj/.model $(SHIM_DEPS)
+	$(call shim_cxx,$*,,$@)
+
+$(BUILD)/%/vdut/vshim_ns.o: $(BUILD)/%/vdut/obj/.model $(SHIM_DEPS)
+	$(call shim_cxx,$*,-DVSHIM_NS=$(subst -,_,$*),$@)
+
+$(BUILD)/%/vdut/libvdut.a: $(BUILD)/%/vdut/obj/.model $(BUILD)/%/vdut/vshim.o
+	cp $(BUILD)/$*/vdut/obj/$(call vl_prefix,$*)__ALL.a $@.tmp
+	ar rs $@.tmp $(BUILD)/$*/vdut/vshim.o $(addprefix $(BUILD)/$*/vdut/obj/,$(VL_RUNTIME))
 	mv $@.tmp $@
+
+# Two Verilated models of different configurations in one binary (tiny and default: their
+# models are built by cosim-regress anyway): links, steps each, checks they are independent.
+TWO_MODELS_BIN := $(BUILD)/tests/test_two_models
+TWO_MODELS_OBJ := $(BUILD)/tiny/vdut/vshim_ns.o $(BUILD)/default/vdut/vshim_ns.o
+$(TWO_MODELS_BIN): tb/unit/test_two_models.c $(TWO_MODELS_OBJ) $(SHIM_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -c tb/unit/test_two_models.c -o $@.o
+	$(CXX) -o $@ $@.o $(TWO_MODELS_OBJ) $(BUILD)/tiny/vdut/obj/Vtiny__ALL.a \
+	  $(BUILD)/default/vdut/obj/Vdefault__ALL.a \
+	  $(addprefix $(BUILD)/tiny/vdut/obj/,$(VL_RUNTIME)) $(VDUT_LDLIBS) -lcmocka
+.PHONY: test-two-models
+test-two-models: $(TWO_MODELS_BIN)
+	$(TWO_MODELS_BIN)
+TEST_TARGETS += test-two-models

@@ -1,0 +1,90 @@
+/*
+ * engine.h - one implementation of gmmu_top behind one interface (module engine_), the pattern of
+ * lowRISC Ibex's dv/cosim Cosim class: the platform (cosim/plat*.c) holds a list of engines; the
+ * first drives the platform, every other one receives the same inputs and its outputs are
+ * compared with the first's every clocked cycle (compare.h), a difference is reported as a
+ * readable line naming the signal, the expected and actual values and both engines.
+ *
+ * Implementations: engine_cmodel.c (the C golden model), engine_rtl.c (the Verilator model through
+ * vshim). A new engine (a synthesized netlist, a board over a serial link) is one new file that
+ * defines an engine_ops_t, plus its row in engine_registry.c (docs/cosim.md, "Adding an engine").
+ */
+#ifndef COSIM_ENGINE_H
+#define COSIM_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_if.h"
+
+#define ENGINE_MAX 4 /* engines in one run */
+
+typedef struct engine engine_t;
+
+/* What an engine is created from. */
+typedef struct {
+    const gmmu_params_t *prm; /* RTL parameters of the configuration */
+    const char *cfg_path;     /* for messages */
+} engine_args_t;
+
+typedef struct {
+    const char *name;  /* --engine name: "cmodel", "rtl" */
+    const char *label; /* in messages: "C model", "RTL" */
+    /* New engine in reset state. NULL + err (naming the reason) on failure. */
+    engine_t *(*create)(const engine_args_t *a, char *err, size_t errlen);
+    /* Output ports of the current cycle (Moore: a function of registered state only). */
+    void (*outputs)(engine_t *e, gmmu_out_t *out);
+    /* Drives the inputs and applies one rising edge; cycle = simulated cycle of the edge. */
+    void (*step)(engine_t *e, const gmmu_in_t *in, uint64_t cycle);
+    /* Optional (NULL: never). 1 if an edge with idle inputs cannot change any register (more
+     * than idle_o: gmmu_model_quiet). Cycles are skipped on it only if every engine has it. */
+    int (*quiet)(const engine_t *e);
+    /* Optional: human-readable dump of the internal state (watchdog). */
+    void (*dump)(const engine_t *e, FILE *f);
+    /* Optional: waveform of every signal from now on (0 on success) / closed. */
+    int (*wave_open)(engine_t *e, const char *path);
+    void (*wave_close)(engine_t *e);
+    /* Optional: internal invariant violations so far (0 = none) and the first message. */
+    unsigned (*violations)(const engine_t *e, char *first, size_t len);
+    void (*free)(engine_t *e);
+} engine_ops_t;
+
+/* The common head of every engine: implementations embed it first. */
+struct engine {
+    const engine_ops_t *ops;
+};
+
+extern const engine_ops_t engine_cmodel_ops; /* engine_cmodel.c */
+extern const engine_ops_t engine_rtl_ops;    /* engine_rtl.c */
+
+/* The engines a program offers (engine_registry.c: gmmu-sim's; tests pass their own). */
+typedef struct {
+    const engine_ops_t *const *ops;
+    size_t n;
+} engine_registry_t;
+extern const engine_registry_t engine_registry;
+
+/* A parsed --engine value: "cosim" (= cmodel,rtl), "cmodel", "rtl", or a comma-separated list
+ * of registered engine names; the first drives. */
+typedef struct {
+    const engine_ops_t *ops[ENGINE_MAX];
+    unsigned n;
+} engine_list_t;
+
+/* 0, or -1 + err for a name not in the registry or a list that is too long or empty. */
+int engine_list_parse(const engine_registry_t *r, const char *spec, engine_list_t *l, char *err,
+                      size_t errlen);
+/* 1 if some engine of the list can write a waveform / every engine has a quiet test. */
+int engine_list_has_waves(const engine_list_t *l);
+int engine_list_all_quiet(const engine_list_t *l);
+/* Creates every engine of the list into e[] (l->n entries). 0, or -1 + err (none left). */
+int engine_list_create(const engine_list_t *l, const engine_args_t *a, engine_t **e, char *err,
+                       size_t errlen);
+
+static inline void engine_free(engine_t *e) {
+    if (e)
+        e->ops->free(e);
+}
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * host_drv.c - the host program (see host_drv.h).
+ */
+#include "host_drv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "evring.h"
+#include "gmmu_consts.h"
+
+struct hdrv {
+    uvm_handler_t *hdl;
+    uvm_dev_t dev;
+    hdrv_svc_t svc;
+};
+
+hdrv_t *hdrv_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, const hdrv_svc_t *svc, char *err,
+                 size_t errlen) {
+    hdrv_t *h = calloc(1, sizeof(*h));
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->dev = *dev;
+    h->svc = *svc;
+    h->hdl = uvm_handler_new(cfg, &h->dev, err, errlen);
+    if (!h->hdl) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void hdrv_free(hdrv_t *h) {
+    if (!h)
+        return;
+    uvm_handler_free(h->hdl);
+    free(h);
+}
+
+int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, int readonly,
+                   char *err, size_t errlen) {
+    return uvm_handler_add_alloc(h->hdl, name, base, size, readonly, err, errlen);
+}
+
+const uvm_stats_t *hdrv_stats(const hdrv_t *h) {
+    return uvm_handler_stats(h->hdl);
+}
+
+/* End of run: the device must have seen no illegal CSR access from the host. */
+static hdrv_status_t check_err_status(hdrv_t *h) {
+    const hdrv_svc_t *s = &h->svc;
+    const uint32_t es = h->dev.csr_read(h->dev.ctx, GMMU_CSR_ERR_STATUS);
+    if (s->halted(s->ctx))
+        return HDRV_HALTED;
+    if (!es)
+        return HDRV_OK;
+    const uint32_t ea = h->dev.csr_read(h->dev.ctx, GMMU_CSR_ERR_ADDR);
+    if (s->halted(s->ctx))
+        return HDRV_HALTED;
+    char b[16], msg[256];
+    snprintf(msg, sizeof(msg),
+             "device ERR_STATUS = 0x%x (last bad CSR access: %s): the host issued an illegal CSR "
+             "access",
+             es, evr_csr_name(ea, b, sizeof(b)));
+    s->error(s->ctx, msg);
+    return HDRV_OK;
+}
+
+hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
+    const hdrv_svc_t *s = &h->svc;
+    /* allocations before the first kernel, then the device, then the first kernel runs */
+    s->launch(s->ctx);
+    if (s->halted(s->ctx))
+        return HDRV_HALTED;
+    const int rc = uvm_handler_init_device(h->hdl, err, errlen);
+    if (s->halted(s->ctx))
+        return HDRV_HALTED;
+    if (rc != 0)
+        return HDRV_INIT_FAILED;
+    s->online(s->ctx);
+    for (;;) {
+        const hdrv_wait_t w = s->wait(s->ctx);
+        if (w == HDRV_WAIT_HALTED)
+            return HDRV_HALTED;
+        if (w == HDRV_WAIT_DONE)
+            break;
+        s->service_begin(s->ctx);
+        uvm_handler_service(h->hdl);
+        s->service_end(s->ctx);
+        if (s->halted(s->ctx))
+            return HDRV_HALTED;
+    }
+    return check_err_status(h);
+}

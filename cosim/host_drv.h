@@ -1,0 +1,64 @@
+/*
+ * host_drv.h - the host program (module hdrv_): the fault handler (sw-handler) and what a host
+ * does around it - declares the managed allocations, programs the device, services each
+ * interrupt, and checks the device's error status at the end of the run.
+ *
+ * It is backend-independent: it reaches the device only through uvm_dev_t (CSRs, memories, DMA,
+ * delays) and the platform only through hdrv_svc_t (workload and interrupt wait). The
+ * co-simulation platform (plat_dev.c, plat.c) implements both; an FPGA backend (the handler
+ * behind a UART) implements the same two tables and reuses this module unchanged.
+ */
+#ifndef COSIM_HOST_DRV_H
+#define COSIM_HOST_DRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uvm_handler.h"
+
+typedef enum {
+    HDRV_WAIT_IRQ = 0,   /* the interrupt is pending and may be serviced now */
+    HDRV_WAIT_DONE = 1,  /* the workload has finished */
+    HDRV_WAIT_HALTED = 2 /* the platform stopped on an error (already reported) */
+} hdrv_wait_t;
+
+/* Platform services: what the host program needs besides the device. */
+typedef struct {
+    void *ctx;
+    /* Starts the workload: the allocations declared before the first kernel reach the host
+     * (hdrv_add_alloc), then the first kernel is launched. */
+    void (*launch)(void *ctx);
+    /* The device is programmed (the workload now runs against it). */
+    void (*online)(void *ctx);
+    /* Runs device and workload until the host has something to do. */
+    hdrv_wait_t (*wait)(void *ctx);
+    /* Bracket one interrupt service (no kernel launch meanwhile). */
+    void (*service_begin)(void *ctx);
+    void (*service_end)(void *ctx);
+    /* A host-side error found by the program (one line): reported, counted, run failed. */
+    void (*error)(void *ctx, const char *msg);
+    /* 1 once the platform has stopped on an error inside a device call: the program returns. */
+    int (*halted)(void *ctx);
+} hdrv_svc_t;
+
+typedef enum {
+    HDRV_OK = 0,          /* the workload finished (errors found at the end were reported) */
+    HDRV_INIT_FAILED = 1, /* the handler could not program the device (err) */
+    HDRV_HALTED = 2       /* the platform stopped on an error */
+} hdrv_status_t;
+
+typedef struct hdrv hdrv_t;
+
+/* NULL + err if the handler configuration is illegal or memory runs out. dev and svc are copied. */
+hdrv_t *hdrv_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, const hdrv_svc_t *svc, char *err,
+                 size_t errlen);
+void hdrv_free(hdrv_t *h);
+/* Declares a managed allocation of the workload (uvm_handler_add_alloc). 0 or -1 + err. */
+int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, int readonly,
+                   char *err, size_t errlen);
+/* The whole run: launch, program the device, service interrupts until the workload is done,
+ * check ERR_STATUS. */
+hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen);
+const uvm_stats_t *hdrv_stats(const hdrv_t *h);
+
+#endif

@@ -1,0 +1,431 @@
+/*
+ * plat_cycle.c - the platform's cycle loop (see plat_int.h and docs/cosim.md, "The cycle").
+ *
+ * One cycle (plat_step): DMA completions due now are applied; the engines' outputs of the cycle
+ * are read (and compared); responses are delivered to the SMs (each page is accessed and its
+ * content tag checked as its translation arrives), fault-entry writes and PTE reads are
+ * transferred; the inputs are computed (memory response due, SM requests, host CSR access); then
+ * either the engines are clocked once, or - when idle_o is 1 (or every engine is quiet) and no
+ * input is active - the clock jumps to the next platform event without clocking the engines.
+ * Also here: kernel launches, the watchdog, the chaos agent, the progress line, the state dump.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmmu_consts.h"
+#include "plat_int.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* kernels                                                                                    */
+
+static void on_alloc(void *ctx, const trace_rec_t *rec) {
+    plat_t *p = ctx;
+    char err[256];
+    if (p->halted)
+        return;
+    if (hdrv_add_alloc(p->host, rec->name, rec->base, rec->size, rec->readonly, err, sizeof(err)) !=
+        0) {
+        plat_perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path,
+                  p->trace_binary ? "offset " : "", (unsigned long long)rec->line, rec->name, err);
+        plat_halt(p, 2, "FAIL (bad trace)");
+        return;
+    }
+    if (plat_add_alloc(p, rec) != 0)
+        plat_platform_error(p, "out of memory");
+}
+
+/* A failed read of the kernel's records (malformed record, exited warp, out of memory). */
+static int kern_check(plat_t *p) {
+    if (!p->kern.error)
+        return 0;
+    plat_perr(p, "%s", p->kern.err);
+    plat_halt(p, 2, "FAIL (bad trace)");
+    return -1;
+}
+
+void plat_next_kernel(plat_t *p) {
+    char err[512];
+    for (;;) {
+        const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
+        if (p->halted)
+            return;
+        if (rc < 0) {
+            plat_perr(p, "%s", err);
+            plat_halt(p, 2, "FAIL (bad trace)");
+            return;
+        }
+        if (rc == 0) {
+            p->trace_done = 1;
+            p->kernel_active = 0;
+            return;
+        }
+        p->st.kernels++;
+        evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
+        for (uint32_t s = 0; s < p->prm.num_sm; s++)
+            sm_start_kernel(&p->sm[s], &p->kern, p->now);
+        if (kern_check(p) != 0)
+            return;
+        if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
+            continue; /* empty kernel */
+        p->kernel_active = 1;
+        p->last_progress = p->now;
+        return;
+    }
+}
+
+static int kernel_complete(const plat_t *p) {
+    for (uint32_t s = 0; s < p->prm.num_sm; s++)
+        if (!sm_kernel_done(&p->sm[s], &p->kern))
+            return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* responses                                                                                  */
+
+static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
+    sm_resp_t r;
+    if (sm_response(&p->sm[s], &p->kern, id, p->now, &r) != 0) {
+        plat_platform_error(p, "SM %u: response with id %u, which is not outstanding", s, id);
+        return;
+    }
+    if (kern_check(p) != 0)
+        return;
+    p->st.translations++;
+    p->last_progress = p->now;
+    if (fatal) {
+        p->st.fatal_faults++;
+        if (!p->o.quiet && p->st.fatal_faults <= PLAT_MAX_REPORTED) {
+            const sm_warp_t *w = &p->kern.warps[r.warp];
+            plat_clear_progress(p);
+            fprintf(stderr,
+                    "gmmu-sim: fatal fault at cycle %llu: SM %u warp (cta %u, warp %u) trace pos "
+                    "%llu %s vpn 0x%llx: access skipped\n",
+                    (unsigned long long)p->now, s, w->cta, w->warp, (unsigned long long)r.line,
+                    r.op == TRACE_OP_READ ? "read" : "write", (unsigned long long)r.vpn);
+        }
+    } else {
+        p->recent[p->nrecent++ % PLAT_RECENT_PAGES] = r.vpn;
+        plat_access_page(p, s, &r, ppn);
+    }
+    if (r.instr_done)
+        p->st.instructions++;
+}
+
+/* Translation responses of this cycle (hit ports, then the miss port, per SM). */
+static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
+    const uint32_t S = p->prm.num_sm, P = p->prm.num_ports;
+    for (uint32_t s = 0; s < S; s++) {
+        for (uint32_t q = 0; q < P; q++) {
+            if (!o->hit_valid[s][q])
+                continue;
+            evr_add(&p->ring, p->now, EVR_HIT, (uint8_t)s, (uint16_t)q, o->hit_id[s][q],
+                    o->hit_ppn[s][q], 0);
+            p->st.l1_hits++;
+            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0);
+            if (p->halted)
+                return;
+        }
+        if (o->miss_valid[s]) {
+            evr_add(&p->ring, p->now, EVR_MISS, (uint8_t)s, 0, o->miss_id[s], o->miss_ppn[s],
+                    o->miss_fatal[s]);
+            p->st.miss_rsps++;
+            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s]);
+            if (p->halted)
+                return;
+        }
+    }
+}
+
+/* ev_o: events of the previous cycle. */
+static void count_events(plat_t *p, uint8_t ev) {
+    p->st.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
+    p->st.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
+    p->st.walks += (ev >> GMMU_EV_WALK) & 1;
+    p->st.far_faults += (ev >> GMMU_EV_FF_NEW) & 1;
+    p->st.ff_merges += (ev >> GMMU_EV_FF_MERGE) & 1;
+    p->st.ff_drops += (ev >> GMMU_EV_FF_DROP) & 1;
+    p->st.fb_overflows += (ev >> GMMU_EV_FB_OVF) & 1;
+    p->st.walk_restarts += (ev >> GMMU_EV_WALK_RESTART) & 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* inputs, skipping, transfers                                                                */
+
+static int ready_bit(uint64_t seed, uint64_t cycle, uint32_t pct) {
+    if (pct >= 100)
+        return 1;
+    return rng_hash2(seed, cycle) % 100 < pct;
+}
+
+/* The SMs' requests of this cycle; returns 1 if some SM issued. *stalled = SMs held back by
+ * req_ready. */
+static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
+    gmmu_in_t *in = &p->in;
+    int active = 0;
+    for (uint32_t s = 0; s < p->prm.num_sm; s++) {
+        if (!o->req_ready[s]) {
+            /* back-pressure while the GMMU is busy (not while it idles on far-faults, so that
+               the count does not depend on idle skipping) */
+            if (!o->idle && sm_wants_issue(&p->sm[s], &p->kern, p->now)) {
+                p->st.req_stalls++;
+                (*stalled)++;
+            }
+            continue;
+        }
+        const uint32_t n = sm_issue(&p->sm[s], &p->kern, p->now, in->req_valid[s], in->req_vpn[s],
+                                    in->req_write[s], in->req_id[s]);
+        for (uint32_t q = 0; q < n; q++)
+            evr_add(&p->ring, p->now, EVR_REQ, (uint8_t)s, (uint16_t)q, in->req_id[s][q],
+                    in->req_vpn[s][q], in->req_write[s][q]);
+        if (n) {
+            active = 1;
+            p->req_rows |= 1ull << s;
+        }
+    }
+    return active;
+}
+
+/* Every input of this cycle; returns 1 if some input is active. */
+static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
+    const uint32_t P = p->prm.num_ports;
+    gmmu_in_t *in = &p->in;
+    for (uint32_t s = 0; s < p->prm.num_sm; s++) {
+        if (!(p->req_rows & (1ull << s)))
+            continue;
+        memset(in->req_valid[s], 0, P);
+        memset(in->req_write[s], 0, P);
+        memset(in->req_id[s], 0, P);
+        memset(in->req_vpn[s], 0, P * sizeof(uint64_t));
+    }
+    p->req_rows = 0;
+    in->time = plat_now_ns(p);
+    in->mem_req_ready = (uint8_t)ready_bit(p->mem_ready_seed, p->now, p->cfg->mem_ready_pct);
+    in->fb_wr_ready = (uint8_t)ready_bit(p->fb_ready_seed, p->now, p->cfg->fb_ready_pct);
+    in->mem_rsp_valid = 0;
+    in->mem_rsp_id = 0;
+    in->mem_rsp_data = 0;
+    int active = 0;
+    uint8_t id;
+    uint64_t data;
+    if (gpumem_pop_due(&p->gm, p->now, &id, &data)) {
+        in->mem_rsp_valid = 1;
+        in->mem_rsp_id = id;
+        in->mem_rsp_data = data;
+        active = 1;
+        evr_add(&p->ring, p->now, EVR_MEM_RSP, 0, 0, id, data, 0);
+    }
+    if (p->kernel_active && sm_inputs(p, o, stalled))
+        active = 1;
+    in->csr_valid = (uint8_t)p->csr_valid;
+    in->csr_write = (uint8_t)p->csr_write;
+    in->csr_addr = (uint16_t)p->csr_addr;
+    in->csr_wdata = p->csr_wdata;
+    if (p->csr_valid)
+        active = 1;
+    return active;
+}
+
+/* Next cycle > now at which something happens without an input to the engines. */
+static uint64_t next_event(const plat_t *p, uint64_t limit) {
+    uint64_t t = limit;
+    for (uint32_t s = 0; s < p->prm.num_sm && p->kernel_active; s++) {
+        const uint64_t e = sm_next_event(&p->sm[s], &p->kern, p->now);
+        if (e < t)
+            t = e;
+    }
+    const uint64_t d = plat_dma_next_done(p);
+    if (d < t)
+        t = d;
+    const uint64_t m = gpumem_next_due(&p->gm);
+    if (m < t)
+        t = m;
+    if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
+        t = p->chaos_next;
+    const uint64_t wd = p->last_progress + p->cfg->watchdog_cycles + 1;
+    if (wd < t)
+        t = wd;
+    if (p->o.max_cycles && p->o.max_cycles < t)
+        t = p->o.max_cycles;
+    return t;
+}
+
+/* Skipping: idle_o (every engine), or a quiet state of every engine (the GMMU only waits for
+   page-table reads or far-faults; gmmu_model_quiet). Until the next event the outputs, the SMs'
+   wishes to issue and so the stalls of this cycle stay the same. Returns 1 if time jumped. */
+static int try_skip(plat_t *p, const gmmu_out_t *o, uint64_t stalled, uint64_t limit) {
+    int quiet = p->quiet_skip;
+    for (unsigned i = 0; i < p->neng && quiet && !o->idle; i++)
+        quiet = p->eng[i]->ops->quiet(p->eng[i]);
+    if (!o->idle && !quiet)
+        return 0;
+    const uint64_t t = next_event(p, limit);
+    if (t <= p->now)
+        return 0;
+    p->st.req_stalls += stalled * (t - p->now - 1u);
+    p->now = t;
+    return 1;
+}
+
+/* Handshakes at this edge: a PTE read, a fault-entry write. */
+static void transfers(plat_t *p, const gmmu_out_t *o) {
+    if (o->mem_req_valid && p->in.mem_req_ready) {
+        evr_add(&p->ring, p->now, EVR_MEM_REQ, 0, 0, o->mem_req_id, o->mem_req_addr, 0);
+        p->st.mem_reads++;
+        const int rc = gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id);
+        if (rc == -2) {
+            plat_platform_error(p, "out of memory");
+            return;
+        }
+        if (rc != 0) {
+            plat_platform_error(p,
+                                "page-table walk read at 0x%llx (walker %u): not page-table "
+                                "memory [0x%llx, 0x%llx)",
+                                (unsigned long long)o->mem_req_addr, o->mem_req_id,
+                                (unsigned long long)p->gm.pt_base,
+                                (unsigned long long)(p->gm.pt_base + p->gm.pt_pages * PLAT_PAGE));
+            return;
+        }
+    }
+    if (o->fb_wr_valid && p->in.fb_wr_ready) {
+        uint8_t bytes[GMMU_FB_ENTRY_BYTES];
+        for (unsigned k = 0; k < GMMU_FB_ENTRY_BYTES / 4; k++)
+            for (unsigned b = 0; b < 4; b++)
+                bytes[4 * k + b] = (uint8_t)(o->fb_wr_data[k] >> (8 * b));
+        evr_add(&p->ring, p->now, EVR_FB_WR, 0, 0, o->fb_wr_data[GMMU_FB_W7_FLAGS], o->fb_wr_addr,
+                (uint64_t)o->fb_wr_data[GMMU_FB_W3_VPN_HI] << 32 |
+                    o->fb_wr_data[GMMU_FB_W2_VPN_LO]);
+        p->st.fb_writes++;
+        if (hostmem_write(&p->hm, o->fb_wr_addr, bytes, sizeof(bytes)) != 0)
+            plat_platform_error(p,
+                                "fault-entry write at host address 0x%llx: outside the fault ring",
+                                (unsigned long long)o->fb_wr_addr);
+    }
+}
+
+static void watchdog(plat_t *p) {
+    plat_clear_progress(p);
+    fprintf(stderr,
+            "gmmu-sim: WATCHDOG: no progress (translation completed, DMA, handler action) for %llu "
+            "cycles, since cycle %llu\n",
+            (unsigned long long)p->cfg->watchdog_cycles, (unsigned long long)p->last_progress);
+    plat_dump_state(p, stderr);
+    plat_halt(p, 2, "FAIL (watchdog)");
+}
+
+void plat_step(plat_t *p, uint64_t limit) {
+    if (p->halted)
+        return;
+    if (p->o.max_cycles && p->now >= p->o.max_cycles) {
+        plat_perr(p, "--max-cycles %llu reached before the end of the trace",
+                  (unsigned long long)p->o.max_cycles);
+        plat_halt(p, 3, "INCOMPLETE (max cycles)");
+        return;
+    }
+    if (p->now > p->last_progress + p->cfg->watchdog_cycles) {
+        watchdog(p);
+        return;
+    }
+    plat_dma_completions(p);
+    const gmmu_out_t *o = plat_outputs(p);
+    if (p->halted)
+        return;
+    if (o->ev)
+        count_events(p, o->ev);
+    deliver_responses(p, o);
+    if (p->halted)
+        return;
+    /* The next kernel is launched by the host: not while a host agent (the handler) runs, which
+       also keeps allocations from being declared to the handler in the middle of a service. */
+    if (p->kernel_active && !p->handler_running && kernel_complete(p)) {
+        plat_next_kernel(p);
+        if (p->halted)
+            return;
+    }
+    uint64_t stalled = 0;
+    const int active = compute_inputs(p, o, &stalled);
+    if (!active && !p->o.no_skip && try_skip(p, o, stalled, limit))
+        return;
+    transfers(p, o);
+    if (p->halted)
+        return;
+    plat_clock_engines(p);
+}
+
+void plat_run_until(plat_t *p, uint64_t t) {
+    while (p->now < t && !p->halted)
+        plat_step(p, t);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* chaos agent, dumps, progress                                                               */
+
+void plat_chaos(plat_t *p) {
+    p->handler_running = 1; /* the handler cannot start meanwhile */
+    uint32_t op = GMMU_CMD_INVAL_ALL;
+    uint64_t vpn = 0;
+    if (p->nrecent > 0 && rng_below(&p->chaos_rng, 4) != 0) {
+        const uint64_t n = p->nrecent < PLAT_RECENT_PAGES ? p->nrecent : PLAT_RECENT_PAGES;
+        vpn = p->recent[rng_below(&p->chaos_rng, n)];
+        op = GMMU_CMD_INVAL_PAGE;
+    }
+    evr_add(&p->ring, p->now, EVR_CHAOS, 0, 0, op, vpn, 0);
+    p->st.chaos_cmds++;
+    plat_csr_write_cycle(p, GMMU_CSR_CMD_ARG_LO, (uint32_t)vpn);
+    plat_csr_write_cycle(p, GMMU_CSR_CMD_ARG_HI,
+                         (uint32_t)(vpn >> 32) & ((1u << (GMMU_VPN_W - 32u)) - 1u));
+    plat_csr_write_cycle(p, GMMU_CSR_CMD, op);
+    while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
+        ;
+    p->handler_running = 0;
+}
+
+void plat_dump_state(plat_t *p, FILE *f) {
+    fprintf(f, "platform state at cycle %llu (clocked %llu):\n", (unsigned long long)p->now,
+            (unsigned long long)p->clocked);
+    fprintf(f, "  kernel %llu '%s' active %d, trace done %d, handler running %d\n",
+            (unsigned long long)p->st.kernels, p->kern.name, p->kernel_active, p->trace_done,
+            p->handler_running);
+    if (p->kernel_active)
+        for (uint32_t s = 0; s < p->prm.num_sm; s++)
+            sm_dump(&p->sm[s], &p->kern, f, p->now);
+    fprintf(f, "  PTE reads pending %zu, DMAs pending %zu\n", gpumem_pending(&p->gm), p->ndma);
+    for (size_t i = 0; i < p->ndma; i++)
+        fprintf(f, "    DMA #%llu %s %llu pages done at cycle %llu\n",
+                (unsigned long long)p->dmas[i].handle, p->dmas[i].dir ? "D2H" : "H2D",
+                (unsigned long long)p->dmas[i].npages, (unsigned long long)p->dmas[i].done);
+    const gmmu_out_t *o = p->out;
+    fprintf(f, "  device outputs: idle %u irq %u req_ready", o->idle, o->irq);
+    for (uint32_t s = 0; s < p->prm.num_sm; s++)
+        fprintf(f, " %u", o->req_ready[s]);
+    fprintf(f, "\n");
+    evr_print(&p->ring, f);
+    for (unsigned i = 0; i < p->neng; i++) {
+        if (!p->eng[i]->ops->dump)
+            continue;
+        fprintf(f, "%s state:\n", p->eng[i]->ops->label);
+        p->eng[i]->ops->dump(p->eng[i], f);
+    }
+}
+
+void plat_progress(plat_t *p) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (t - p->last_progress_print < 0.5)
+        return;
+    p->last_progress_print = t;
+    char share[32];
+    if (p->trace_total) {
+        /* kernels are read as their warps run: the position read is the progress */
+        const double pos = (double)p->ks.last_pos;
+        snprintf(share, sizeof(share), "%5.1f%%", 100.0 * pos / (double)p->trace_total);
+    } else
+        snprintf(share, sizeof(share), "kernel %llu", (unsigned long long)p->st.kernels);
+    fprintf(stderr, "\r  cycle %12llu  trace %s  far-faults %8llu  instr %10llu ",
+            (unsigned long long)p->now, share, (unsigned long long)p->st.far_faults,
+            (unsigned long long)p->st.instructions);
+    p->progress_shown = 1;
+}

@@ -1,0 +1,158 @@
+/*
+ * plat_dev.c - the uvm_dev_t backend of the co-simulation platform (see plat_int.h and
+ * docs/cosim.md, "The host handler"): the host program's device calls advance the whole platform
+ * (plat_step) without re-entering the handler. Once the platform has halted on an error, every
+ * call returns at once without effect (reads return zero), so the handler returns.
+ */
+#include <string.h>
+
+#include "plat_int.h"
+
+uint32_t plat_csr_read(plat_t *p, uint32_t addr) {
+    p->csr_valid = 1;
+    p->csr_write = 0;
+    p->csr_addr = addr;
+    p->csr_wdata = 0;
+    const uint64_t c = p->clocked;
+    while (p->clocked == c && !p->halted)
+        plat_step(p, UINT64_MAX);
+    p->csr_valid = 0;
+    const gmmu_out_t *o = plat_outputs(p);
+    if (p->halted)
+        return 0;
+    if (!o->csr_rvalid) {
+        plat_platform_error(p, "csr_rvalid_o is 0 one cycle after a CSR read of 0x%03x", addr);
+        return 0;
+    }
+    evr_add(&p->ring, p->now, EVR_CSR_RD, 0, 0, addr, o->csr_rdata, 0);
+    return o->csr_rdata;
+}
+
+void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value) {
+    evr_add(&p->ring, p->now, EVR_CSR_WR, 0, 0, addr, value, 0);
+    p->csr_valid = 1;
+    p->csr_write = 1;
+    p->csr_addr = addr;
+    p->csr_wdata = value;
+    const uint64_t c = p->clocked;
+    while (p->clocked == c && !p->halted)
+        plat_step(p, UINT64_MAX);
+    p->csr_valid = 0;
+    p->csr_write = 0;
+}
+
+static uint32_t dev_csr_read(void *ctx, uint32_t addr) {
+    return plat_csr_read(ctx, addr);
+}
+
+static void dev_csr_write(void *ctx, uint32_t addr, uint32_t value) {
+    plat_t *p = ctx;
+    if (p->halted)
+        return;
+    plat_csr_write_cycle(p, addr, value);
+    p->last_progress = p->now;
+}
+
+static void dev_host_read(void *ctx, uint64_t addr, void *buf, size_t len) {
+    plat_t *p = ctx;
+    if (!p->halted && hostmem_read(&p->hm, addr, buf, len) == 0)
+        return;
+    memset(buf, 0, len);
+    plat_platform_error(p, "handler host_read of %zu bytes at 0x%llx: outside host memory", len,
+                        (unsigned long long)addr);
+}
+
+static void dev_host_write(void *ctx, uint64_t addr, const void *buf, size_t len) {
+    plat_t *p = ctx;
+    if (p->halted)
+        return;
+    if (hostmem_write(&p->hm, addr, buf, len) != 0)
+        plat_platform_error(p, "handler host_write of %zu bytes at 0x%llx: outside host memory",
+                            len, (unsigned long long)addr);
+}
+
+static void dev_gpu_write64(void *ctx, uint64_t pa, uint64_t value) {
+    plat_t *p = ctx;
+    if (p->halted)
+        return;
+    evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, pa, value);
+    if (gpumem_write64(&p->gm, pa, value) != 0) {
+        plat_platform_error(p, "handler gpu_write64 at 0x%llx: not page-table memory",
+                            (unsigned long long)pa);
+        return;
+    }
+    p->last_progress = p->now;
+}
+
+static uint64_t dev_gpu_read64(void *ctx, uint64_t pa) {
+    plat_t *p = ctx;
+    uint64_t v = 0;
+    if (p->halted)
+        return 0;
+    if (gpumem_read64(&p->gm, pa, &v) != 0) {
+        plat_platform_error(p, "handler gpu_read64 at 0x%llx: not page-table memory",
+                            (unsigned long long)pa);
+        return 0;
+    }
+    return v;
+}
+
+static uint64_t dev_dma_submit(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint64_t dst,
+                               uint64_t bytes) {
+    plat_t *p = ctx;
+    if (p->halted)
+        return 0;
+    return plat_dma_submit(p, dir, src, dst, bytes);
+}
+
+/* The handler resumes in the cycle the transfer completes (its data has landed). */
+static void dev_dma_wait(void *ctx, uint64_t handle) {
+    plat_t *p = ctx;
+    const uint64_t done = plat_dma_done_at(p, handle);
+    if (done == 0 || p->halted)
+        return;
+    plat_run_until(p, done);
+    if (!p->halted)
+        plat_dma_completions(p);
+}
+
+static void dev_cpu_delay(void *ctx, uint64_t ns) {
+    plat_t *p = ctx;
+    plat_run_until(p, p->now + pcie_ns_to_cycles((double)ns, (double)p->cfg->clock_mhz));
+}
+
+static uint64_t dev_now_ns(void *ctx) {
+    return plat_now_ns((const plat_t *)ctx);
+}
+
+static void dev_log(void *ctx, const char *line) {
+    plat_t *p = ctx;
+    if (p->halted)
+        return;
+    p->hdl_log_lines++;
+    if (p->o.quiet && p->hdl_log_lines > 3)
+        return;
+    if (p->hdl_log_lines > 50) {
+        if (p->hdl_log_lines == 51)
+            fprintf(stderr, "gmmu-sim: (further handler messages suppressed)\n");
+        return;
+    }
+    plat_clear_progress(p);
+    fprintf(stderr, "[cycle %llu] handler: %s\n", (unsigned long long)p->now, line);
+}
+
+void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
+    memset(dev, 0, sizeof(*dev));
+    dev->ctx = p;
+    dev->csr_read = dev_csr_read;
+    dev->csr_write = dev_csr_write;
+    dev->host_read = dev_host_read;
+    dev->host_write = dev_host_write;
+    dev->gpu_write64 = dev_gpu_write64;
+    dev->gpu_read64 = dev_gpu_read64;
+    dev->dma_submit = dev_dma_submit;
+    dev->dma_wait = dev_dma_wait;
+    dev->cpu_delay = dev_cpu_delay;
+    dev->now_ns = dev_now_ns;
+    dev->log = dev_log;
+}

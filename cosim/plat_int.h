@@ -1,0 +1,171 @@
+/*
+ * plat_int.h - the platform's state, shared by its modules (not part of the plat.h interface):
+ *   plat.c        construction, the engines, halting, the run (host services of host_drv.h)
+ *   plat_cycle.c  the cycle loop: plat_step, idle/quiet skipping, kernels, watchdog, chaos agent
+ *   plat_mem.c    allocations, content tags (truth), page accesses and integrity, DMA queue
+ *   plat_dev.c    the uvm_dev_t backend the host program talks to
+ *   plat_report.c the summary and the JSON stats
+ */
+#ifndef COSIM_PLAT_INT_H
+#define COSIM_PLAT_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "engine.h"
+#include "evring.h"
+#include "gmmu_consts.h"
+#include "gpumem.h"
+#include "host_drv.h"
+#include "hostmem.h"
+#include "pcie.h"
+#include "plat.h"
+#include "rng.h"
+#include "sm.h"
+#include "trace.h"
+#include "u64map.h"
+
+#define PLAT_PAGE (1ull << GMMU_PAGE_SHIFT)
+#define PLAT_MAX_REPORTED 10 /* integrity errors / fatal faults printed in full */
+#define PLAT_RECENT_PAGES 64 /* recently translated pages, for the chaos agent */
+
+typedef struct {
+    char name[TRACE_NAME_MAX];
+    uint64_t base, size;
+    int ro;
+} plat_alloc_t;
+
+typedef struct {
+    uint64_t handle, done, src, dst, npages;
+    int dir;
+    uint64_t *tags; /* source tags read at submission */
+} plat_dma_t;
+
+typedef struct {
+    uint64_t cycles, clocked_cycles, translations, l1_hits, miss_rsps, l2_hits, l2_misses, walks,
+        walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
+        integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
+        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls;
+} plat_stats_t;
+
+/* Everything the summary and the stats report, frozen when the run stops. */
+typedef struct {
+    plat_stats_t st;
+    uvm_stats_t hst;
+    uint64_t sim_ns, trace_buffer_peak;
+    double wall;
+    const char *result;
+    int status;
+} plat_final_t;
+
+struct plat {
+    plat_opts_t o;
+    const cfg_t *cfg;
+    gmmu_params_t prm;
+    /* engines: eng[0] drives, the others are compared with it */
+    engine_t *eng[ENGINE_MAX];
+    unsigned neng;
+    gmmu_out_t eout[ENGINE_MAX];
+    const gmmu_out_t *out; /* &eout[0] */
+    int out_fresh;
+    engine_t *wave_eng; /* the engine writing the waveform (first one that can) */
+    int waves_open;
+    int quiet_skip; /* every engine has a quiet test and --no-quiet-skip is not given */
+    gmmu_in_t in;
+    uint64_t req_rows; /* SMs whose request inputs are not all zero */
+    /* platform models */
+    gpumem_t gm;
+    hostmem_t hm;
+    pcie_dma_t dma;
+    plat_dma_t *dmas;
+    size_t ndma, capdma;
+    uint64_t next_handle;
+    u64map_t truth; /* vpn -> content version */
+    plat_alloc_t *allocs;
+    size_t nalloc, capalloc;
+    /* workload */
+    trace_reader_t *tr;
+    kern_stream_t ks;
+    kern_t kern;
+    sm_t sm[GMMU_MAX_SM];
+    int kernel_active, trace_done;
+    uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
+    int trace_binary;
+    /* host */
+    hdrv_t *host;
+    uvm_dev_t dev;
+    int handler_running;
+    uint64_t handler_start, idle_handler_at; /* the handler returned without using any time */
+    int csr_valid, csr_write;
+    uint32_t csr_addr, csr_wdata;
+    uint64_t hdl_log_lines;
+    /* chaos agent */
+    rng_t chaos_rng;
+    uint64_t chaos_next;
+    uint64_t recent[PLAT_RECENT_PAGES];
+    uint64_t nrecent;
+    /* time */
+    uint64_t now, clocked, last_progress;
+    uint64_t mem_ready_seed, fb_ready_seed;
+    uint64_t iter;
+    /* diagnostics */
+    evr_t ring;
+    plat_stats_t st;
+    struct timespec t0;
+    double last_progress_print;
+    int show_progress, progress_shown;
+    /* stop */
+    int halted;
+    int mismatch; /* halted on a lock-step mismatch */
+    plat_final_t fin;
+};
+
+/* plat.c */
+uint64_t plat_now_ns(const plat_t *p);
+void plat_clear_progress(plat_t *p);
+/* Stops the run: freezes the statistics (plat_final_t) and the engines; every later step of the
+ * platform does nothing and device calls return without effect. Returns status. */
+int plat_halt(plat_t *p, int status, const char *result);
+/* "gmmu-sim: error at cycle N: ..." on stderr. */
+void plat_perr(plat_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A platform protocol error (bad handler request, bad device output): reported, run halted. */
+void plat_platform_error(plat_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Outputs of the current cycle (computed once per cycle, compared across engines). */
+const gmmu_out_t *plat_outputs(plat_t *p);
+void plat_clock_engines(plat_t *p);
+
+/* plat_cycle.c */
+/* Runs one cycle, or skips idle cycles up to (not beyond) limit. */
+void plat_step(plat_t *p, uint64_t limit);
+void plat_run_until(plat_t *p, uint64_t t);
+/* Loads and starts the next kernel, or marks the trace done. */
+void plat_next_kernel(plat_t *p);
+void plat_chaos(plat_t *p);
+void plat_progress(plat_t *p);
+void plat_dump_state(plat_t *p, FILE *f);
+
+/* plat_mem.c */
+const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va);
+int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
+/* The access of one page, performed when its translation arrives. */
+void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn);
+void plat_dma_completions(plat_t *p);
+uint64_t plat_dma_next_done(const plat_t *p);
+/* Completion cycle of a pending DMA, or 0 if it is not pending. */
+uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle);
+/* Queues a checked transfer; returns its handle (0 after a platform error). */
+uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes);
+void plat_dma_free(plat_t *p);
+
+/* plat_dev.c */
+void plat_dev_init(plat_t *p, uvm_dev_t *dev);
+/* One clocked cycle with a CSR write of the host (the chaos agent uses it too). */
+void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value);
+uint32_t plat_csr_read(plat_t *p, uint32_t addr);
+
+/* plat_report.c */
+void plat_print_summary(const plat_t *p, FILE *f);
+void plat_write_stats(const plat_t *p);
+
+#endif

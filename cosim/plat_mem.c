@@ -1,0 +1,212 @@
+/*
+ * plat_mem.c - the platform's memories as the workload sees them (see plat_int.h and
+ * docs/cosim.md, "Accesses and the integrity check", "Memory and DMA"): managed allocations,
+ * the truth of every page's content version, the access of a page when its translation arrives
+ * (tag check), and the queue of DMA transfers moving content tags between host and GPU memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plat_int.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* allocations and page accesses                                                              */
+
+const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va) {
+    for (size_t i = 0; i < p->nalloc; i++)
+        if (va >= p->allocs[i].base && va - p->allocs[i].base < p->allocs[i].size)
+            return &p->allocs[i];
+    return NULL;
+}
+
+int plat_add_alloc(plat_t *p, const trace_rec_t *rec) {
+    if (p->nalloc == p->capalloc) {
+        const size_t cap = p->capalloc ? p->capalloc * 2 : 8;
+        plat_alloc_t *a = realloc(p->allocs, cap * sizeof(*a));
+        if (!a)
+            return -1;
+        p->allocs = a;
+        p->capalloc = cap;
+    }
+    plat_alloc_t *a = &p->allocs[p->nalloc++];
+    snprintf(a->name, sizeof(a->name), "%s", rec->name);
+    a->base = rec->base;
+    a->size = rec->size;
+    a->ro = rec->readonly;
+    return 0;
+}
+
+static uint64_t truth_tag(const plat_t *p, uint64_t vpn) {
+    uint64_t ver = 0;
+    u64map_get(&p->truth, vpn, &ver);
+    return hostmem_content_tag(vpn, ver);
+}
+
+static void integrity_error(plat_t *p, const sm_resp_t *r, uint32_t s, uint64_t ppn,
+                            uint64_t expected, uint64_t actual, const char *what) {
+    p->st.integrity_errors++;
+    if (p->st.integrity_errors > PLAT_MAX_REPORTED)
+        return;
+    const sm_warp_t *w = &p->kern.warps[r->warp];
+    plat_clear_progress(p);
+    fprintf(stderr,
+            "gmmu-sim: INTEGRITY ERROR at cycle %llu: SM %u warp (cta %u, warp %u) trace pos %llu "
+            "%s vpn 0x%llx -> ppn 0x%llx: %s (expected tag 0x%016llx, actual 0x%016llx)\n",
+            (unsigned long long)p->now, s, w->cta, w->warp, (unsigned long long)r->line,
+            r->op == TRACE_OP_READ    ? "read"
+            : r->op == TRACE_OP_WRITE ? "write"
+                                      : "atomic",
+            (unsigned long long)r->vpn, (unsigned long long)ppn, what, (unsigned long long)expected,
+            (unsigned long long)actual);
+    if (p->st.integrity_errors == PLAT_MAX_REPORTED)
+        fprintf(stderr, "gmmu-sim: (further integrity errors are counted, not printed)\n");
+}
+
+void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn) {
+    const plat_alloc_t *a = plat_find_alloc(p, r->vpn * PLAT_PAGE);
+    if (!a) {
+        integrity_error(p, r, s, ppn, 0, 0, "page outside every allocation was translated");
+        return;
+    }
+    if (!gpumem_is_frame(&p->gm, ppn)) {
+        integrity_error(p, r, s, ppn, 0, 0, "translated to a PPN outside the GPU data frames");
+        return;
+    }
+    const uint64_t expected = truth_tag(p, r->vpn);
+    const uint64_t actual = gpumem_tag(&p->gm, ppn);
+    if (expected != actual)
+        integrity_error(p, r, s, ppn, expected, actual, "wrong content");
+    if (r->op != TRACE_OP_READ) {
+        if (a->ro)
+            integrity_error(p, r, s, ppn, 0, 0, "write translated on a read-only allocation");
+        uint64_t ver = 0;
+        u64map_get(&p->truth, r->vpn, &ver);
+        ver++;
+        if (u64map_put(&p->truth, r->vpn, ver) != 0) {
+            plat_platform_error(p, "out of memory");
+            return;
+        }
+        gpumem_set_tag(&p->gm, ppn, hostmem_content_tag(r->vpn, ver));
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* DMA                                                                                        */
+
+static void apply_dma(plat_t *p, const plat_dma_t *d) {
+    for (uint64_t i = 0; i < d->npages; i++) {
+        if (d->dir == UVM_DMA_H2D)
+            gpumem_set_tag(&p->gm, d->dst / PLAT_PAGE + i, d->tags[i]);
+        else
+            hostmem_set_page_tag(&p->hm, d->dst / PLAT_PAGE + i, d->tags[i]);
+    }
+    evr_add(&p->ring, p->now, EVR_DMA_DONE, (uint8_t)d->dir, 0, (uint32_t)d->handle, 0, 0);
+    p->last_progress = p->now;
+}
+
+void plat_dma_completions(plat_t *p) {
+    for (;;) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < p->ndma; i++)
+            if (p->dmas[i].done <= p->now &&
+                (best == SIZE_MAX || p->dmas[i].done < p->dmas[best].done ||
+                 (p->dmas[i].done == p->dmas[best].done &&
+                  p->dmas[i].handle < p->dmas[best].handle)))
+                best = i;
+        if (best == SIZE_MAX)
+            return;
+        apply_dma(p, &p->dmas[best]);
+        free(p->dmas[best].tags);
+        p->dmas[best] = p->dmas[--p->ndma];
+    }
+}
+
+uint64_t plat_dma_next_done(const plat_t *p) {
+    uint64_t t = UINT64_MAX;
+    for (size_t i = 0; i < p->ndma; i++)
+        if (p->dmas[i].done < t)
+            t = p->dmas[i].done;
+    return t;
+}
+
+uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle) {
+    for (size_t i = 0; i < p->ndma; i++)
+        if (p->dmas[i].handle == handle)
+            return p->dmas[i].done;
+    return 0;
+}
+
+/* Whole pages of a managed allocation (VA side) and of the GPU data frames (PA side). */
+static int dma_check(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes) {
+    const char *dn = dir == UVM_DMA_H2D ? "H2D" : "D2H";
+    if (bytes == 0 || bytes % PLAT_PAGE || src % PLAT_PAGE || dst % PLAT_PAGE) {
+        plat_platform_error(p, "DMA %s src 0x%llx dst 0x%llx bytes %llu: not whole 4 KB pages", dn,
+                            (unsigned long long)src, (unsigned long long)dst,
+                            (unsigned long long)bytes);
+        return -1;
+    }
+    const uint64_t n = bytes / PLAT_PAGE;
+    const uint64_t va = dir == UVM_DMA_H2D ? src : dst;
+    const uint64_t pa = dir == UVM_DMA_H2D ? dst : src;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!plat_find_alloc(p, va + i * PLAT_PAGE)) {
+            plat_platform_error(p, "DMA %s: VA 0x%llx is not in a managed allocation", dn,
+                                (unsigned long long)(va + i * PLAT_PAGE));
+            return -1;
+        }
+        if (!gpumem_is_frame(&p->gm, pa / PLAT_PAGE + i)) {
+            plat_platform_error(p, "DMA %s: PA 0x%llx is not a GPU data frame", dn,
+                                (unsigned long long)(pa + i * PLAT_PAGE));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes) {
+    if (dma_check(p, dir, src, dst, bytes) != 0)
+        return 0;
+    const uint64_t n = bytes / PLAT_PAGE;
+    if (p->ndma == p->capdma) {
+        const size_t cap = p->capdma ? p->capdma * 2 : 16;
+        plat_dma_t *d = realloc(p->dmas, cap * sizeof(*d));
+        if (!d) {
+            plat_platform_error(p, "out of memory");
+            return 0;
+        }
+        p->dmas = d;
+        p->capdma = cap;
+    }
+    uint64_t *tags = malloc(n * sizeof(uint64_t));
+    if (!tags) {
+        plat_platform_error(p, "out of memory");
+        return 0;
+    }
+    plat_dma_t *d = &p->dmas[p->ndma++];
+    d->handle = ++p->next_handle;
+    d->dir = dir;
+    d->src = src;
+    d->dst = dst;
+    d->npages = n;
+    d->tags = tags;
+    for (uint64_t i = 0; i < n; i++)
+        d->tags[i] = dir == UVM_DMA_H2D ? hostmem_page_tag(&p->hm, src / PLAT_PAGE + i)
+                                        : gpumem_tag(&p->gm, src / PLAT_PAGE + i);
+    d->done = pcie_dma_schedule(&p->dma, dir == UVM_DMA_H2D ? PCIE_H2D : PCIE_D2H, bytes, p->now);
+    if (dir == UVM_DMA_H2D)
+        p->st.dma_h2d++;
+    else
+        p->st.dma_d2h++;
+    evr_add(&p->ring, p->now, EVR_DMA_SUB, (uint8_t)dir, (uint16_t)(n > 0xffff ? 0xffff : n),
+            (uint32_t)d->handle, src, dst);
+    p->last_progress = p->now;
+    return d->handle;
+}
+
+void plat_dma_free(plat_t *p) {
+    for (size_t i = 0; i < p->ndma; i++)
+        free(p->dmas[i].tags);
+    free(p->dmas);
+    p->dmas = NULL;
+    p->ndma = p->capdma = 0;
+}
