@@ -103,14 +103,15 @@ cosim-san:
 	  echo "cosim-san: $$t ok (exit $$rc)"; done
 
 $(PLAT_TESTS): $(BUILD)/tests/%: tb/unit/%.c $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
-               $(COSIM_HDR)
+               $(COSIM_HDL_LIB) $(COSIM_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $< $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) -lcmocka -lm -o $@
+	$(CC) $(CFLAGS_COMMON) $< $(COSIM_LIB) $(COSIM_HDL_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
+	  -lcmocka -lm -o $@
 
 $(PLAT_TESTS_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
-                   $(COSIM_TRACE_LIB_SAN) $(COSIM_HDR)
+                   $(COSIM_TRACE_LIB_SAN) $(COSIM_HDL_LIB_SAN) $(COSIM_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
+	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(COSIM_LIB_SAN) $(COSIM_HDL_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
 	  $(COSIM_TRACE_LIB_SAN) -lcmocka -lm -o $@
 
 test-platform: $(PLAT_TESTS) $(PLAT_TESTS_SAN)
