@@ -1,5 +1,6 @@
 /*
- * uvm_mem.c - GPU data frames: free list, residency (through the VA blocks), eviction (PTE clear
+ * uvm_mem.c - GPU data frames: allocation (4 KB chunks of uvm_pmm.c), residency (through the VA
+ * blocks), eviction (PTE clear
  * -> INVAL_PAGE -> wait -> D2H write-back -> frame reuse). The victim comes from the eviction
  * policy (uvm_evict.c), which is told of every page made resident or evicted.
  */
@@ -15,20 +16,15 @@ uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame) {
 int uvm_mem_init(uvm_handler_t *h) {
     const uint32_t n = (uint32_t)h->cfg.gpu_data_pages;
     h->frames = calloc(n, sizeof *h->frames);
-    h->free_stack = malloc((size_t)n * sizeof *h->free_stack);
-    if (!h->frames || !h->free_stack)
+    if (!h->frames)
         return -1;
-    for (uint32_t i = 0; i < n; i++)
-        h->free_stack[i] = n - 1u - i; /* pop order: frame 0 first */
-    h->nfree = n;
-    return 0;
+    return uvm_pmm_init(&h->pmm, n); /* 4 KB order: frame 0 first, then last freed first */
 }
 
 void uvm_mem_free(uvm_handler_t *h) {
     free(h->frames);
-    free(h->free_stack);
     h->frames = NULL;
-    h->free_stack = NULL;
+    uvm_pmm_fini(&h->pmm);
 }
 
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
@@ -71,8 +67,9 @@ static void evict(uvm_handler_t *h, uint32_t f) {
 }
 
 uint32_t uvm_frame_get(uvm_handler_t *h) {
-    if (h->nfree > 0)
-        return h->free_stack[--h->nfree];
+    const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
+    if (f != UVM_NONE)
+        return f;
     const uint32_t v = h->evict->pick(h, h->evict_priv, 1u);
     if (v != UVM_NONE)
         evict(h, v);
@@ -101,5 +98,6 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
 void uvm_frame_release(uvm_handler_t *h, uint32_t f) {
     if (h->frames[f].resident)
         unmake_resident(h, f);
-    h->free_stack[h->nfree++] = f;
+    if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0)
+        uvm_logf(h, "uvm: internal: frame %" PRIu32 " released twice", f);
 }

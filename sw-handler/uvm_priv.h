@@ -153,6 +153,29 @@ extern const uvm_evict_ops_t uvm_evict_random_ops;
 /* Registered policy of kind by name (the ops struct of that kind), NULL if unknown. */
 const void *uvm_policy_find(uvm_policy_kind_t kind, const char *name);
 
+/* uvm_pmm.c: the chunked frame allocator (4 KB, 64 KB, 2 MB chunks of frame indices) */
+typedef enum {
+    UVM_CHUNK_4K = 0,
+    UVM_CHUNK_64K = 1,
+    UVM_CHUNK_2M = 2,
+    UVM_CHUNK_CLASSES = 3
+} uvm_chunk_size_t;
+typedef struct {
+    uint32_t frames;                    /* managed frames [0, frames) */
+    uint32_t *stack[UVM_CHUNK_CLASSES]; /* free chunks (first frame), top = next candidate */
+    uint32_t n[UVM_CHUNK_CLASSES];
+    uint64_t *free_map; /* bit per frame: free */
+    uint32_t nfree;     /* free frames */
+} uvm_pmm_t;
+uint32_t uvm_chunk_frames(uvm_chunk_size_t c);   /* 1, 16, 512; 0 if out of range */
+int uvm_pmm_init(uvm_pmm_t *p, uint32_t frames); /* 0 or -1 (out of memory; call uvm_pmm_fini) */
+void uvm_pmm_fini(uvm_pmm_t *p);
+/* First frame of a free chunk of class c (split or lazily merged as needed); UVM_NONE if none. */
+uint32_t uvm_pmm_alloc(uvm_pmm_t *p, uvm_chunk_size_t c);
+/* Returns a chunk allocated with class c; -1 (nothing changed) if misaligned, out of range, or
+ * any of its frames is already free. */
+int uvm_pmm_free(uvm_pmm_t *p, uint32_t first, uvm_chunk_size_t c);
+
 typedef struct {
     uvm_event_fn_t fn;
     void *ctx;
@@ -188,8 +211,7 @@ struct uvm_handler {
 
     /* data frames */
     uvm_frame_t *frames;
-    uint32_t *free_stack; /* free frame indices, top = lowest index */
-    uint32_t nfree;
+    uvm_pmm_t pmm;    /* free frames, in chunks */
     uvm_map_t blocks; /* VA block id -> uvm_va_block_t * */
     uint64_t mig_seq;
     uint64_t block_gen;
@@ -267,29 +289,6 @@ uvm_va_block_t *uvm_va_block_get(uvm_handler_t *h, uint64_t vpn, bool create);
 bool uvm_va_block_resident(const uvm_handler_t *h, uint64_t vpn, uint32_t *frame);
 /* Records a serviced fault of page vpn at device time ts (count, last time, faulted bit). */
 void uvm_va_block_fault(uvm_va_block_t *blk, uint64_t vpn, uint64_t ts);
-
-/* uvm_pmm.c: the chunked frame allocator (4 KB, 64 KB, 2 MB chunks of frame indices) */
-typedef enum {
-    UVM_CHUNK_4K = 0,
-    UVM_CHUNK_64K = 1,
-    UVM_CHUNK_2M = 2,
-    UVM_CHUNK_CLASSES = 3
-} uvm_chunk_size_t;
-typedef struct {
-    uint32_t frames;                    /* managed frames [0, frames) */
-    uint32_t *stack[UVM_CHUNK_CLASSES]; /* free chunks (first frame), top = next candidate */
-    uint32_t n[UVM_CHUNK_CLASSES];
-    uint64_t *free_map; /* bit per frame: free */
-    uint32_t nfree;     /* free frames */
-} uvm_pmm_t;
-uint32_t uvm_chunk_frames(uvm_chunk_size_t c);   /* 1, 16, 512; 0 if out of range */
-int uvm_pmm_init(uvm_pmm_t *p, uint32_t frames); /* 0 or -1 (out of memory; call uvm_pmm_fini) */
-void uvm_pmm_fini(uvm_pmm_t *p);
-/* First frame of a free chunk of class c (split or lazily merged as needed); UVM_NONE if none. */
-uint32_t uvm_pmm_alloc(uvm_pmm_t *p, uvm_chunk_size_t c);
-/* Returns a chunk allocated with class c; -1 (nothing changed) if misaligned, out of range, or
- * any of its frames is already free. */
-int uvm_pmm_free(uvm_pmm_t *p, uint32_t first, uvm_chunk_size_t c);
 
 /* uvm_mem.c: frames and eviction */
 uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame);

@@ -108,6 +108,63 @@ static void test_block_tracks_service(void **state) {
     fx_done(x);
 }
 
+/* A prefetch policy's hint is migrated with the faulted pages (same block, same commit), except
+ * pages outside every allocation, faulted or already resident; a thrashing policy sees every
+ * fault that is not cancelled. The policies are test doubles installed in the handler. */
+static void hint_pages(uvm_handler_t *h, const uvm_va_block_t *blk,
+                       uint64_t hint[UVM_BLOCK_WORDS]) {
+    (void)h;
+    assert_true(uvm_bitmap_test(blk->faulted, 10)); /* the input: this batch's faulted pages */
+    const uint32_t pages[] = {10, 11, 12, 3, 300};  /* faulted, 2 new, resident, outside "a" */
+    for (size_t i = 0; i < 5; i++)
+        uvm_bitmap_set(hint, pages[i]);
+}
+
+/* counts its calls in the block's thrashing slot (the per-policy private state) */
+static uvm_thrash_hint_t count_faults(uvm_handler_t *h, const uvm_va_block_t *blk, uint32_t page) {
+    (void)h;
+    assert_int_equal(blk->fault_count[page] > 0, 1);
+    uint32_t *calls = blk->policy_priv[UVM_POLICY_THRASHING];
+    assert_non_null(calls);
+    (*calls)++;
+    return UVM_THRASH_NONE;
+}
+
+static void test_prefetch_and_thrashing_hooks(void **state) {
+    (void)state;
+    static const uvm_prefetch_ops_t pf = {"test_hint", hint_pages};
+    static const uvm_thrashing_ops_t th = {"test_count", count_faults};
+    fx_t *x = fx_new();
+    fx_start(x);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0 + 3, GMMU_AT_READ);
+    uvm_handler_service(x->h); /* page 3 resident, with the "none" policies: 1 DMA */
+    assert_int_equal(f->ndma, 1);
+    x->h->prefetch = &pf;
+    x->h->thrashing = &th;
+    uvm_va_block_t *b = uvm_va_block_get(x->h, VPN0, false);
+    assert_non_null(b);
+    uint32_t *calls = calloc(1, sizeof *calls); /* freed with the block */
+    assert_non_null(calls);
+    b->policy_priv[UVM_POLICY_THRASHING] = calls;
+    fk_post(f, VPN0 + 10, GMMU_AT_WRITE);
+    fk_post(f, VPN0 + 3, GMMU_AT_READ);
+    fk_post(f, VPN0 + 400, GMMU_AT_READ); /* outside "a": cancelled, not seen by thrashing */
+    uvm_handler_service(x->h);
+    assert_int_equal(*calls, 2); /* pages 10 and 3 */
+    assert_int_equal(st(x)->cancels, 1);
+    assert_int_equal(st(x)->pages_h2d, 1 + 3); /* 10 (faulted), 11 and 12 (hinted) */
+    assert_int_equal(f->ndma, 4);
+    assert_int_equal(f->dma[2].src, ALLOC_BASE + 11 * PAGE);
+    assert_int_equal(f->dma[3].src, ALLOC_BASE + 12 * PAGE);
+    for (uint32_t p = 10; p <= 12; p++)
+        assert_true(walk(f, VPN0 + p, NULL) & PTE_V_BIT);
+    assert_int_equal(walk(f, VPN0 + 300, NULL), 0);
+    assert_int_equal(b->fault_count[11], 0); /* prefetched, never faulted */
+    assert_int_equal(uvm_bitmap_count(b->resident, UVM_BLOCK_WORDS), 4);
+    fx_done(x);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* event stream                                                                                */
 
@@ -288,6 +345,7 @@ int main(void) {
         cmocka_unit_test(test_bitmap_ops),
         cmocka_unit_test(test_block_lookup),
         cmocka_unit_test(test_block_tracks_service),
+        cmocka_unit_test(test_prefetch_and_thrashing_hooks),
         cmocka_unit_test(test_events_subscribe),
         cmocka_unit_test(test_migrate_runs),
         cmocka_unit_test(test_migrate_default_single_pages),
