@@ -33,7 +33,7 @@ int uvm_va_blocks_init(uvm_handler_t *h) {
 
 void uvm_va_blocks_free(uvm_handler_t *h) {
     for (size_t i = 0; i < h->blocks.cap; i++) {
-        if (h->blocks.keys[i] == UINT64_MAX)
+        if (h->blocks.keys[i] == UINT64_MAX) /* an empty slot of uvm_map_t */
             continue;
         uvm_va_block_t *blk = (uvm_va_block_t *)(uintptr_t)h->blocks.vals[i];
         for (uint32_t k = 0; k < UVM_POLICY_KINDS; k++)

@@ -196,6 +196,8 @@ static void test_rtl_equal_and_print(void **state) {
     fclose(f);
     assert_non_null(strstr(buf, "\"num_sm\": 2"));
     assert_non_null(strstr(buf, "\"pcie_model\": \"table\""));
+    assert_non_null(strstr(buf, "\"replay_policy\": \"batch_flush\""));
+    assert_non_null(strstr(buf, "\"evict_policy\": \"lru\""));
     free(buf);
 }
 
