@@ -3,12 +3,35 @@
  *   lru     the page with the oldest migration (a migration-ordered list; a fault on a resident
  *           page does not refresh it, as nvidia-uvm evicts by allocation/migration age)
  *   random  a start frame from xorshift64 seeded with cfg.seed, then the first eligible frame
- * Both skip frames pinned in the current 2 MB block. Victims are chosen at 4 KB granularity
- * (gran_pages = 1); a larger granularity is rejected (UVM_NONE) until chunked eviction lands.
+ * Both skip frames pinned in the current 2 MB block. pick(gran_pages) returns the first frame of
+ * a naturally aligned group of gran_pages frames (a power of two: 1 = a 4 KB page, 16 = a 64 KB
+ * chunk, 512 = a 2 MB chunk) that holds at least one resident page and no resident page pinned in
+ * the current block; lru takes the group of the oldest such page, random the first such group
+ * from a random start. The handler evicts single pages (gran_pages = 1) only; nothing evicts a
+ * whole group yet (see docs/handler.md §6).
  */
 #include <stdlib.h>
 
 #include "uvm_priv.h"
+
+/* The group of gran frames starting at g (aligned) can be a victim. */
+static bool group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran) {
+    if ((uint64_t)g + gran > h->cfg.gpu_data_pages)
+        return false;
+    bool any = false;
+    for (uint32_t i = 0; i < gran; i++) {
+        if (!h->frames[g + i].resident)
+            continue;
+        if (uvm_frame_pinned(h, g + i))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+static bool gran_valid(uint32_t gran) {
+    return gran != 0 && (gran & (gran - 1u)) == 0 && gran <= UVM_BLOCK_PAGES;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* lru                                                                                         */
@@ -81,11 +104,19 @@ static void access_ignored(uvm_handler_t *h, void *priv, uint32_t f) {
 
 static uint32_t lru_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     const lru_t *l = priv;
-    if (gran_pages != 1u)
+    if (gran_pages == 1u) {
+        for (uint32_t f = l->head; f != UVM_NONE; f = l->next[f])
+            if (!uvm_frame_pinned(h, f))
+                return f;
         return UVM_NONE;
-    for (uint32_t f = l->head; f != UVM_NONE; f = l->next[f])
-        if (!uvm_frame_pinned(h, f))
-            return f;
+    }
+    if (!gran_valid(gran_pages))
+        return UVM_NONE;
+    for (uint32_t f = l->head; f != UVM_NONE; f = l->next[f]) {
+        const uint32_t g = f & ~(gran_pages - 1u);
+        if (group_ok(h, g, gran_pages))
+            return g;
+    }
     return UVM_NONE;
 }
 
@@ -129,8 +160,18 @@ static uint64_t xorshift64(uint64_t *s) {
 
 static uint32_t rnd_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     rnd_t *r = priv;
-    if (gran_pages != 1u)
+    if (gran_pages != 1u) {
+        const uint64_t groups = h->cfg.gpu_data_pages / (gran_valid(gran_pages) ? gran_pages : 1u);
+        if (!gran_valid(gran_pages) || groups == 0)
+            return UVM_NONE;
+        const uint64_t start = xorshift64(&r->rng) % groups;
+        for (uint64_t i = 0; i < groups; i++) {
+            const uint32_t g = (uint32_t)(((start + i) % groups) * gran_pages);
+            if (group_ok(h, g, gran_pages))
+                return g;
+        }
         return UVM_NONE;
+    }
     const uint64_t n = h->cfg.gpu_data_pages;
     const uint64_t start = xorshift64(&r->rng) % n;
     for (uint64_t i = 0; i < n; i++) {

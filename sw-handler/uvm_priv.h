@@ -129,7 +129,8 @@ typedef struct {
     void (*on_map)(uvm_handler_t *h, void *priv, uint32_t frame);    /* page became resident */
     void (*on_unmap)(uvm_handler_t *h, void *priv, uint32_t frame);  /* evicted or released */
     void (*on_access)(uvm_handler_t *h, void *priv, uint32_t frame); /* fault on a resident page */
-    /* first frame of a victim group of gran_pages frames, none pinned; UVM_NONE if none */
+    /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
+     * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
 } uvm_evict_ops_t;
 

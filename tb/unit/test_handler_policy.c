@@ -97,7 +97,7 @@ static void test_evict_interface_lru(void **state) {
     assert_int_equal(ev->pick(h, h->evict_priv, 1), 0);
     ev->on_unmap(h, h->evict_priv, 0);
     assert_int_equal(ev->pick(h, h->evict_priv, 1), 3);
-    assert_int_equal(ev->pick(h, h->evict_priv, 16), UVM_NONE); /* 64 KB: not supported */
+    assert_int_equal(ev->pick(h, h->evict_priv, 16), UVM_NONE); /* group 0 holds pinned 2 */
     h->frames[3].pin_block = h->block_gen;
     assert_int_equal(ev->pick(h, h->evict_priv, 1), UVM_NONE);
     for (uint32_t f = 0; f < 4; f++)
@@ -121,10 +121,50 @@ static void test_evict_interface_random(void **state) {
     }
     h->frames[9].pin_block = h->block_gen;
     assert_int_equal(h->evict->pick(h, h->evict_priv, 1), 5);
-    assert_int_equal(h->evict->pick(h, h->evict_priv, 2), UVM_NONE);
+    assert_int_equal(h->evict->pick(h, h->evict_priv, 3), UVM_NONE); /* not a power of two */
     h->frames[5].resident = false;
     h->frames[9].resident = false;
     fx_done(x);
+}
+
+/* Victim groups: aligned, holding a resident page and no pinned resident page; lru takes the
+ * group of the oldest eligible page, random any eligible group; bad granularities give none. */
+static void test_evict_granularity(void **state) {
+    (void)state;
+    for (int pol = 0; pol < 2; pol++) {
+        fx_t *x = fx_new(); /* 64 frames */
+        set_policy(&x->cfg, UVM_POLICY_EVICT, pol ? "random" : "lru");
+        fx_start(x);
+        uvm_handler_t *h = x->h;
+        const uvm_evict_ops_t *ev = h->evict;
+        h->block_gen = 100;
+        const uint32_t res[] = {40, 20, 5}; /* migration order */
+        for (size_t i = 0; i < 3; i++) {
+            h->frames[res[i]].resident = true;
+            ev->on_map(h, h->evict_priv, res[i]);
+        }
+        for (int k = 0; k < 8; k++) {
+            const uint32_t g = ev->pick(h, h->evict_priv, 16);
+            if (!pol)
+                assert_int_equal(g, 32); /* the group of frame 40, the oldest */
+            else
+                assert_true(g == 0 || g == 16 || g == 32); /* never 48: nothing resident */
+        }
+        h->frames[40].pin_block = h->block_gen;
+        h->frames[5].pin_block = h->block_gen;
+        for (int k = 0; k < 8; k++)
+            assert_int_equal(ev->pick(h, h->evict_priv, 16), 16);
+        assert_int_equal(ev->pick(h, h->evict_priv, 64), UVM_NONE);  /* holds pinned frames */
+        assert_int_equal(ev->pick(h, h->evict_priv, 512), UVM_NONE); /* beyond the 64 frames */
+        assert_int_equal(ev->pick(h, h->evict_priv, 1024), UVM_NONE);
+        assert_int_equal(ev->pick(h, h->evict_priv, 0), UVM_NONE);
+        assert_int_equal(ev->pick(h, h->evict_priv, 24), UVM_NONE);
+        h->block_gen++; /* a new block: nothing pinned */
+        assert_int_equal(ev->pick(h, h->evict_priv, 64), 0);
+        for (size_t i = 0; i < 3; i++)
+            h->frames[res[i]].resident = false;
+        fx_done(x);
+    }
 }
 
 int main(void) {
@@ -135,6 +175,7 @@ int main(void) {
         cmocka_unit_test(test_cfg_set_policy),
         cmocka_unit_test(test_evict_interface_lru),
         cmocka_unit_test(test_evict_interface_random),
+        cmocka_unit_test(test_evict_granularity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
