@@ -11,7 +11,7 @@
 
 #include "gmmu_model.h"
 
-typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL } cfg_type_t;
+typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY } cfg_type_t;
 
 enum { F_RTL = 1, F_POW2 = 2 };
 
@@ -23,10 +23,10 @@ typedef struct {
     unsigned flags;
     const char *const *enums; /* T_ENUM: NULL-terminated names, value = index */
 } cfg_key_t;
+/* T_POLICY keys hold a handler policy name (char[UVM_POLICY_NAME_MAX]) that the handler's registry
+ * checks; their `min` is the uvm_policy_kind_t. */
 
 static const char *const pcie_names[] = {"table", "atan", NULL};
-static const char *const replay_names[] = {"block", "batch", "batch_flush", "once", NULL};
-static const char *const evict_names[] = {"lru", "random", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -65,8 +65,8 @@ static const cfg_key_t keys[] = {
     {"fb_entries", T_U32, O(fb_entries), 1, 1u << 16, F_POW2, NULL},
     {"batch_size", T_U32, O(batch_size), 1, 1u << 16, 0, NULL},
     {"max_batches_per_irq", T_U32, O(max_batches_per_irq), 1, 1u << 16, 0, NULL},
-    {"replay_policy", T_ENUM, O(replay_policy), 0, 0, 0, replay_names},
-    {"evict_policy", T_ENUM, O(evict_policy), 0, 0, 0, evict_names},
+    {"replay_policy", T_POLICY, O(replay_policy), UVM_POLICY_REPLAY, 0, 0, NULL},
+    {"evict_policy", T_POLICY, O(evict_policy), UVM_POLICY_EVICT, 0, 0, NULL},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
@@ -94,8 +94,10 @@ void cfg_defaults(cfg_t *c) {
     c->fb_entries = 1024;
     c->batch_size = 256;
     c->max_batches_per_irq = 20;
-    c->replay_policy = CFG_REPLAY_BATCH_FLUSH;
-    c->evict_policy = CFG_EVICT_LRU;
+    uvm_cfg_t hd; /* the handler's default policies */
+    uvm_cfg_defaults(&hd);
+    memcpy(c->replay_policy, hd.policy[UVM_POLICY_REPLAY], sizeof c->replay_policy);
+    memcpy(c->evict_policy, hd.policy[UVM_POLICY_EVICT], sizeof c->evict_policy);
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
 }
@@ -193,6 +195,12 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
             msg(err, errlen, "'%s' is not one of %s", v, opts);
         }
         return -1;
+    case T_POLICY:
+        /* the handler's registry decides; its message lists the known names */
+        if (uvm_policy_check((uvm_policy_kind_t)k->min, v, err, errlen) != 0)
+            return -1;
+        snprintf(base + k->off, UVM_POLICY_NAME_MAX, "%s", v);
+        return 0;
     }
     msg(err, errlen, "internal: bad key type");
     return -1;
@@ -388,6 +396,9 @@ int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len) {
     case T_ENUM:
         snprintf(buf, len, "%s", k->enums[*(const int *)(const void *)(base + k->off)]);
         break;
+    case T_POLICY:
+        snprintf(buf, len, "%s", base + k->off);
+        break;
     }
     return 0;
 }
@@ -406,7 +417,8 @@ void cfg_print_json(const cfg_t *c, FILE *f, const char *indent) {
     fprintf(f, "{");
     for (size_t i = 0; i < NKEYS; i++) {
         cfg_format_value(c, keys[i].name, v, sizeof(v));
-        const int quoted = keys[i].type == T_ENUM || strcmp(v, "default") == 0;
+        const int quoted =
+            keys[i].type == T_ENUM || keys[i].type == T_POLICY || strcmp(v, "default") == 0;
         fprintf(f, "%s\n%s  \"%s\": %s%s%s", i ? "," : "", indent, keys[i].name, quoted ? "\"" : "",
                 v, quoted ? "\"" : "");
     }

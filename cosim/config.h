@@ -12,16 +12,9 @@
 #include <stdio.h>
 
 #include "gmmu_if.h"
+#include "uvm_handler.h"
 
 typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
-/* Same numbering as uvm_replay_policy_t / uvm_evict_policy_t. */
-typedef enum {
-    CFG_REPLAY_BLOCK = 0,
-    CFG_REPLAY_BATCH = 1,
-    CFG_REPLAY_BATCH_FLUSH = 2,
-    CFG_REPLAY_ONCE = 3
-} cfg_replay_t;
-typedef enum { CFG_EVICT_LRU = 0, CFG_EVICT_RANDOM = 1 } cfg_evict_t;
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -46,8 +39,9 @@ typedef struct {
     uint32_t fb_entries;
     uint32_t batch_size;
     uint32_t max_batches_per_irq;
-    cfg_replay_t replay_policy;
-    cfg_evict_t evict_policy;
+    /* handler policy names, checked against the handler's registry (uvm_policy_check) */
+    char replay_policy[UVM_POLICY_NAME_MAX];
+    char evict_policy[UVM_POLICY_NAME_MAX];
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
 } cfg_t;
 

@@ -296,8 +296,8 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     uvm_cfg_defaults(&hc);
     hc.batch_size = c->batch_size;
     hc.max_batches_per_irq = c->max_batches_per_irq;
-    hc.replay = (uvm_replay_policy_t)c->replay_policy;
-    hc.evict = (uvm_evict_policy_t)c->evict_policy;
+    memcpy(hc.policy[UVM_POLICY_REPLAY], c->replay_policy, sizeof hc.policy[UVM_POLICY_REPLAY]);
+    memcpy(hc.policy[UVM_POLICY_EVICT], c->evict_policy, sizeof hc.policy[UVM_POLICY_EVICT]);
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;

@@ -2,7 +2,8 @@
 #
 #   $(BUILD)/lib/libuvm_handler.a       sw-handler/*.c
 #   $(BUILD)/lib/libuvm_handler_san.a   same, with $(SAN) (ASan + UBSan)
-#   $(BUILD)/tests/test_handler_*       cmocka tests (fake device), plus *_san variants
+#   $(BUILD)/tests/test_handler_*       cmocka tests (fake device, tb/unit/test_handler_fake.h), plus
+#                                       *_san variants; every tb/unit/test_handler_*.c is one program
 #   make handler                        both libraries
 #   make test-handler                   build and run the tests, normal and sanitized
 
@@ -18,6 +19,7 @@ HDL_LIB_SAN := $(BUILD)/lib/libuvm_handler_san.a
 HDL_TEST_SRC := $(wildcard tb/unit/test_handler_*.c)
 HDL_TESTS := $(patsubst tb/unit/%.c,$(BUILD)/tests/%,$(HDL_TEST_SRC))
 HDL_TESTS_SAN := $(addsuffix _san,$(HDL_TESTS))
+HDL_TEST_HDR := $(wildcard tb/unit/test_handler_*.h)
 
 .PHONY: handler test-handler
 
@@ -39,11 +41,11 @@ $(HDL_LIB_SAN): $(HDL_OBJ_SAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(HDL_TESTS): $(BUILD)/tests/%: tb/unit/%.c $(HDL_LIB) $(HDL_HDR)
+$(HDL_TESTS): $(BUILD)/tests/%: tb/unit/%.c $(HDL_LIB) $(HDL_HDR) $(HDL_TEST_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $< $(HDL_LIB) -lcmocka -o $@
 
-$(HDL_TESTS_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(HDL_LIB_SAN) $(HDL_HDR)
+$(HDL_TESTS_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(HDL_LIB_SAN) $(HDL_HDR) $(HDL_TEST_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(HDL_LIB_SAN) -lcmocka -o $@
 

@@ -81,12 +81,12 @@ void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why) {
 
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn) {
     uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);
-    h->stats.replays++;
+    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .vpn = vpn, .pages = 1});
 }
 
 void uvm_replay_all(uvm_handler_t *h) {
     uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);
-    h->stats.replays++;
+    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .vpn = 0, .pages = 0});
 }
 
 /* The allocation intersecting page vpn (the highest one if an unaligned pair shares it). */
@@ -115,8 +115,12 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     memset(cfg, 0, sizeof *cfg);
     cfg->batch_size = 256;
     cfg->max_batches_per_irq = 20;
-    cfg->replay = UVM_REPLAY_BATCH_FLUSH;
-    cfg->evict = UVM_EVICT_LRU;
+    /* registered names (uvm_policy.c), always shorter than UVM_POLICY_NAME_MAX */
+    memcpy(cfg->policy[UVM_POLICY_REPLAY], "batch_flush", sizeof "batch_flush");
+    memcpy(cfg->policy[UVM_POLICY_EVICT], "lru", sizeof "lru");
+    memcpy(cfg->policy[UVM_POLICY_PREFETCH], "none", sizeof "none");
+    memcpy(cfg->policy[UVM_POLICY_THRASHING], "none", sizeof "none");
+    cfg->migrate_max_pages = 1;
     cfg->seed = 1;
     /* memory layout: the platform normally overrides these from its configuration */
     cfg->gpu_pt_base_pa = UINT64_C(0x000100000000);
@@ -152,12 +156,23 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
         set_err(err, errlen, "uvm: max_batches_per_irq must be >= 1");
         return -1;
     }
-    if (c->replay > UVM_REPLAY_ONCE) {
-        set_err(err, errlen, "uvm: unknown replay policy %d", (int)c->replay);
-        return -1;
+    for (uint32_t k = 0; k < UVM_POLICY_KINDS; k++) {
+        char why[256];
+        const char *name = c->policy[k];
+        if (memchr(name, '\0', UVM_POLICY_NAME_MAX) == NULL) {
+            set_err(err, errlen, "uvm: %s policy name is not NUL-terminated",
+                    uvm_policy_kind_name((uvm_policy_kind_t)k));
+            return -1;
+        }
+        if (uvm_policy_check((uvm_policy_kind_t)k, name, why, sizeof why) != 0) {
+            set_err(err, errlen, "uvm: %s policy %s", uvm_policy_kind_name((uvm_policy_kind_t)k),
+                    why);
+            return -1;
+        }
     }
-    if (c->evict > UVM_EVICT_RANDOM) {
-        set_err(err, errlen, "uvm: unknown eviction policy %d", (int)c->evict);
+    if (c->migrate_max_pages == 0 || c->migrate_max_pages > UVM_BLOCK_PAGES) {
+        set_err(err, errlen, "uvm: migrate_max_pages %" PRIu32 " must be in [1, %" PRIu32 "]",
+                c->migrate_max_pages, UVM_BLOCK_PAGES);
         return -1;
     }
     if (!is_pow2(c->fb_entries) || c->fb_entries < 2 ||
@@ -224,10 +239,16 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     }
     h->cfg = *cfg;
     h->dev = *dev;
-    h->rng = cfg->seed ? cfg->seed : UINT64_C(0x9E3779B97F4A7C15);
+    h->replay = uvm_policy_find(UVM_POLICY_REPLAY, cfg->policy[UVM_POLICY_REPLAY]);
+    h->evict = uvm_policy_find(UVM_POLICY_EVICT, cfg->policy[UVM_POLICY_EVICT]);
+    h->prefetch = uvm_policy_find(UVM_POLICY_PREFETCH, cfg->policy[UVM_POLICY_PREFETCH]);
+    h->thrashing = uvm_policy_find(UVM_POLICY_THRASHING, cfg->policy[UVM_POLICY_THRASHING]);
+    (void)uvm_handler_subscribe(h, UVM_EVENT_MASK(UVM_EVENT_KINDS) - 1u, uvm_stats_observer,
+                                &h->stats);
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     h->pending = calloc(UVM_BLOCK_PAGES, sizeof *h->pending);
-    if (!h->batch || !h->pending || uvm_map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0) {
+    if (!h->batch || !h->pending || uvm_map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
+        uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0) {
         uvm_handler_free(h);
         set_err(err, errlen, "uvm: out of memory");
         return NULL;
@@ -245,6 +266,9 @@ void uvm_handler_free(uvm_handler_t *h) {
     free(h->pending);
     uvm_map_free(&h->pt_tables);
     uvm_mem_free(h);
+    uvm_va_blocks_free(h);
+    if (h->evict && h->evict_priv)
+        h->evict->fini(h->evict_priv);
     free(h);
 }
 

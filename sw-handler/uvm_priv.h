@@ -32,7 +32,9 @@
 #define UVM_INT_ENABLE_OVERFLOW (UINT32_C(1) << GMMU_BIT_INT_OVERFLOW)
 #define UVM_CMD_ARG_HI_MASK ((UINT32_C(1) << (GMMU_VPN_W - 32u)) - 1u)
 
-/* Field widths of word 7 (microarch §7 / docs/gen/regmap.md). */
+/* Field widths of word 7 (microarch §7 / docs/gen/regmap.md).
+ * TODO(issue 7 item 3): spec/gmmu.toml has only the LSB positions of these fields; use the
+ * generated width constants once the spec carries them. */
 #define UVM_F_FAULT_TYPE_MASK UINT32_C(0x1f)
 #define UVM_F_CLIENT_MASK UINT32_C(0x7f)
 #define UVM_F_ACCESS_MASK UINT32_C(0xf)
@@ -71,10 +73,9 @@ typedef struct {
 /* ---- one GPU data frame ---- */
 typedef struct {
     uint64_t vpn;       /* page held (valid when resident) */
-    uint64_t mig_seq;   /* migration order: smaller = older (LRU key) */
+    uint64_t mig_seq;   /* migration order: smaller = older */
     uint64_t mig_ns;    /* simulated time of the migration, for diagnostics */
     uint64_t pin_block; /* == h->block_gen while serviced in the current block */
-    uint32_t lru_prev, lru_next;
     bool resident;
     bool writable;
 } uvm_frame_t;
@@ -91,13 +92,96 @@ typedef struct {
     bool ro_violation;  /* any entry had FT_RO_VIOLATION */
 } uvm_fault_t;
 
-/* ---- a page migration in flight in the current block ---- */
+/* ---- a page migration of the current block (uvm_migrate.c) ---- */
 typedef struct {
     uint64_t vpn;
-    uint64_t dma;
+    uint64_t dma; /* handle of the transfer carrying it (shared by a multi-page run) */
     uint32_t frame;
     bool writable;
+    bool run_head; /* first page of its transfer: the commit waits for dma here */
 } uvm_pending_t;
+
+/* ---- per-2 MB VA block (uvm_va_block.c), what uvm_va_block_t is to nvidia-uvm ---- */
+#define UVM_BLOCK_WORDS (UVM_BLOCK_PAGES / 64u)
+typedef struct uvm_va_block {
+    uint64_t id;                           /* vpn >> UVM_BLOCK_SHIFT */
+    uint64_t resident[UVM_BLOCK_WORDS];    /* page has a GPU frame and a valid leaf PTE */
+    uint64_t faulted[UVM_BLOCK_WORDS];     /* pages faulted in the batch being serviced */
+    uint32_t frame[UVM_BLOCK_PAGES];       /* frame index, valid when resident */
+    uint32_t fault_count[UVM_BLOCK_PAGES]; /* serviced faults (coalesced entries count once) */
+    uint64_t last_fault[UVM_BLOCK_PAGES];  /* device timestamp of the latest fault */
+    void *policy_priv[UVM_POLICY_KINDS];   /* per-policy private state (malloc'ed; freed with it) */
+} uvm_va_block_t;
+
+/* ---- policy interfaces (uvm_policy.c holds the registry) ---- */
+typedef struct {
+    const char *name;
+    /* after a page of the block is mapped or found already resident (stale) */
+    void (*page_done)(uvm_handler_t *h, uint64_t vpn);
+    /* after each serviced batch; sets *replay_all_owed when a REPLAY_ALL is due at the end */
+    void (*batch_done)(uvm_handler_t *h, bool *replay_all_owed);
+} uvm_replay_ops_t;
+
+typedef struct {
+    const char *name;
+    int (*init)(uvm_handler_t *h, void **priv); /* 0 or -1 (out of memory) */
+    void (*fini)(void *priv);
+    void (*on_map)(uvm_handler_t *h, void *priv, uint32_t frame);    /* page became resident */
+    void (*on_unmap)(uvm_handler_t *h, void *priv, uint32_t frame);  /* evicted or released */
+    void (*on_access)(uvm_handler_t *h, void *priv, uint32_t frame); /* fault on a resident page */
+    /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
+     * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
+    uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
+} uvm_evict_ops_t;
+
+typedef struct {
+    const char *name;
+    /* pages of blk to migrate besides its faulted ones (blk->faulted): sets bits in hint */
+    void (*hint)(uvm_handler_t *h, const uvm_va_block_t *blk, uint64_t hint[UVM_BLOCK_WORDS]);
+} uvm_prefetch_ops_t;
+
+typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_hint_t;
+typedef struct {
+    const char *name;
+    /* called for each faulting page of blk after its fault was recorded */
+    uvm_thrash_hint_t (*on_fault)(uvm_handler_t *h, const uvm_va_block_t *blk, uint32_t page);
+} uvm_thrashing_ops_t;
+
+/* uvm_evict.c: the eviction policies of the registry */
+extern const uvm_evict_ops_t uvm_evict_lru_ops;
+extern const uvm_evict_ops_t uvm_evict_random_ops;
+
+/* Registered policy of kind by name (the ops struct of that kind), NULL if unknown. */
+const void *uvm_policy_find(uvm_policy_kind_t kind, const char *name);
+
+/* uvm_pmm.c: the chunked frame allocator (4 KB, 64 KB, 2 MB chunks of frame indices) */
+typedef enum {
+    UVM_CHUNK_4K = 0,
+    UVM_CHUNK_64K = 1,
+    UVM_CHUNK_2M = 2,
+    UVM_CHUNK_CLASSES = 3
+} uvm_chunk_size_t;
+typedef struct {
+    uint32_t frames;                    /* managed frames [0, frames) */
+    uint32_t *stack[UVM_CHUNK_CLASSES]; /* free chunks (first frame), top = next candidate */
+    uint32_t n[UVM_CHUNK_CLASSES];
+    uint64_t *free_map; /* bit per frame: free */
+    uint32_t nfree;     /* free frames */
+} uvm_pmm_t;
+uint32_t uvm_chunk_frames(uvm_chunk_size_t c);   /* 1, 16, 512; 0 if out of range */
+int uvm_pmm_init(uvm_pmm_t *p, uint32_t frames); /* 0 or -1 (out of memory; call uvm_pmm_fini) */
+void uvm_pmm_fini(uvm_pmm_t *p);
+/* First frame of a free chunk of class c (split or lazily merged as needed); UVM_NONE if none. */
+uint32_t uvm_pmm_alloc(uvm_pmm_t *p, uvm_chunk_size_t c);
+/* Returns a chunk allocated with class c; -1 (nothing changed) if misaligned, out of range, or
+ * any of its frames is already free. */
+int uvm_pmm_free(uvm_pmm_t *p, uint32_t first, uvm_chunk_size_t c);
+
+typedef struct {
+    uvm_event_fn_t fn;
+    void *ctx;
+    uint32_t mask;
+} uvm_observer_t;
 
 struct uvm_handler {
     uvm_cfg_t cfg;
@@ -106,6 +190,17 @@ struct uvm_handler {
 
     uvm_alloc_t *allocs; /* sorted by base, non-overlapping */
     size_t nallocs, allocs_cap;
+
+    /* policies, from the registry by cfg.policy[] names */
+    const uvm_replay_ops_t *replay;
+    const uvm_evict_ops_t *evict;
+    void *evict_priv;
+    const uvm_prefetch_ops_t *prefetch;
+    const uvm_thrashing_ops_t *thrashing;
+
+    /* event observers (the statistics are observer 0) */
+    uvm_observer_t observers[UVM_EVENT_MAX_OBSERVERS];
+    uint32_t nobservers;
 
     /* device state mirrored by the handler */
     bool initialized;
@@ -117,18 +212,16 @@ struct uvm_handler {
 
     /* data frames */
     uvm_frame_t *frames;
-    uint32_t *free_stack; /* free frame indices, top = lowest index */
-    uint32_t nfree;
-    uint32_t lru_head, lru_tail; /* resident frames in migration order (head = oldest) */
-    uvm_map_t resident;          /* vpn -> frame index */
+    uvm_pmm_t pmm;    /* free frames, in chunks */
+    uvm_map_t blocks; /* VA block id -> uvm_va_block_t * */
     uint64_t mig_seq;
     uint64_t block_gen;
-    uint64_t rng;
 
     /* per-batch / per-block scratch */
     uvm_fault_t *batch;     /* batch_size raw-then-coalesced faults */
     uvm_pending_t *pending; /* UVM_BLOCK_PAGES */
     uint32_t npending;
+    uint32_t run_start, run_len; /* open multi-page run: pending[run_start, +run_len) */
 };
 
 /* uvm_handler.c: device access helpers */
@@ -148,6 +241,19 @@ void uvm_replay_page(uvm_handler_t *h, uint64_t vpn);
 void uvm_replay_all(uvm_handler_t *h);
 const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn);
 
+/* uvm_events.c: the event stream */
+void uvm_event_emit(uvm_handler_t *h, const uvm_event_t *ev);
+/* The statistics observer (subscribed first by uvm_handler_new). */
+void uvm_stats_observer(void *ctx, const uvm_event_t *ev);
+
+/* uvm_fault_buffer.c: the fault-buffer HAL (ring fetch, decode, flush) */
+/* Decodes a 32-byte entry into *f; false if VALID is clear or the VPN is out of range. */
+bool uvm_fb_decode(const uint8_t raw[GMMU_FB_ENTRY_BYTES], uvm_fault_t *f);
+/* Fetches up to batch_size valid entries in [GET, put) into h->batch; writes FB_GET. */
+uint32_t uvm_fb_fetch(uvm_handler_t *h, uint32_t put);
+/* Drops every entry posted so far (clears VALID up to a fresh PUT, FB_GET = PUT). */
+void uvm_fb_flush(uvm_handler_t *h);
+
 /* uvm_pt.c: page tables */
 uint64_t uvm_pt_page_pa(const uvm_handler_t *h, uint64_t index);
 /* Allocates and zeroes one page-table page; false if the pool is exhausted. */
@@ -160,10 +266,36 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
 /* Clears the leaf PTE of a mapped vpn (gpu_write64 0). */
 void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn);
 
-/* uvm_mem.c: frames, LRU and eviction */
+/* uvm_va_block.c: per-2 MB VA blocks and page bitmaps */
+static inline uint32_t uvm_block_page(uint64_t vpn) {
+    return (uint32_t)(vpn & (UVM_BLOCK_PAGES - 1u));
+}
+static inline bool uvm_bitmap_test(const uint64_t *bm, uint32_t i) {
+    return ((bm[i / 64u] >> (i % 64u)) & 1u) != 0;
+}
+static inline void uvm_bitmap_set(uint64_t *bm, uint32_t i) {
+    bm[i / 64u] |= UINT64_C(1) << (i % 64u);
+}
+static inline void uvm_bitmap_clear(uint64_t *bm, uint32_t i) {
+    bm[i / 64u] &= ~(UINT64_C(1) << (i % 64u));
+}
+uint32_t uvm_bitmap_count(const uint64_t *bm, uint32_t words);
+/* Index of the first set bit >= from in a bitmap of nbits, or nbits if none. */
+uint32_t uvm_bitmap_next(const uint64_t *bm, uint32_t nbits, uint32_t from);
+int uvm_va_blocks_init(uvm_handler_t *h);
+void uvm_va_blocks_free(uvm_handler_t *h);
+/* The block of vpn; created (zeroed) if create and absent. NULL if absent or out of memory. */
+uvm_va_block_t *uvm_va_block_get(uvm_handler_t *h, uint64_t vpn, bool create);
+/* true (and *frame) if page vpn is resident. */
+bool uvm_va_block_resident(const uvm_handler_t *h, uint64_t vpn, uint32_t *frame);
+/* Records a serviced fault of page vpn at device time ts (count, last time, faulted bit). */
+void uvm_va_block_fault(uvm_va_block_t *blk, uint64_t vpn, uint64_t ts);
+
+/* uvm_mem.c: frames and eviction */
 uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame);
 int uvm_mem_init(uvm_handler_t *h);
 void uvm_mem_free(uvm_handler_t *h);
+bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
 /* Pops a free frame, or evicts a victim (never one pinned in the current block). UVM_NONE if
  * every resident frame is pinned: the caller commits its pending pages and retries. */
 uint32_t uvm_frame_get(uvm_handler_t *h);
@@ -171,6 +303,14 @@ uint32_t uvm_frame_get(uvm_handler_t *h);
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
 void uvm_frame_release(uvm_handler_t *h, uint32_t frame);
+
+/* uvm_migrate.c: multi-page H2D migration of the current block */
+void uvm_migrate_begin(uvm_handler_t *h);
+/* Charges t_page_ns and queues vpn -> frame; a run of consecutive pages and frames goes as one
+ * DMA of up to cfg.migrate_max_pages pages, submitted as soon as it cannot grow. */
+void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable);
+/* Submits the open run, waits for every DMA, maps every page (replay policy's page_done). */
+void uvm_migrate_commit(uvm_handler_t *h);
 
 /* uvm_service.c */
 void uvm_service_impl(uvm_handler_t *h);

@@ -9,23 +9,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Policy kinds. Policies are looked up by name in the handler's registry (uvm_policy.c):
+ *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
+ *   evict      lru (default) | random                             (§6)
+ *   prefetch   none (default)                                     (§6a)
+ *   thrashing  none (default)                                     (§6a) */
 typedef enum {
-    UVM_REPLAY_BLOCK = 0, /* replay each page as soon as it is mapped (REPLAY_PAGE) */
-    UVM_REPLAY_BATCH = 1, /* REPLAY_ALL after each batch */
-    UVM_REPLAY_BATCH_FLUSH =
-        2,              /* flush the ring (GET = PUT), then REPLAY_ALL after each batch (default) */
-    UVM_REPLAY_ONCE = 3 /* one REPLAY_ALL after all batches of an interrupt */
-} uvm_replay_policy_t;
+    UVM_POLICY_REPLAY = 0,
+    UVM_POLICY_EVICT = 1,
+    UVM_POLICY_PREFETCH = 2,
+    UVM_POLICY_THRASHING = 3,
+    UVM_POLICY_KINDS = 4
+} uvm_policy_kind_t;
 
-typedef enum { UVM_EVICT_LRU = 0, UVM_EVICT_RANDOM = 1 } uvm_evict_policy_t;
+#define UVM_POLICY_NAME_MAX 32 /* bytes, including the terminating NUL */
 
 typedef struct {
     uint32_t batch_size;          /* faults fetched per batch (256) */
     uint32_t max_batches_per_irq; /* (20) */
-    uvm_replay_policy_t replay;
-    uvm_evict_policy_t evict;
-    uint64_t seed;             /* for random eviction */
-    uint64_t gpu_data_base_pa; /* GPU frames for managed pages: [base, base + pages*4K) */
+    /* policy names by kind (uvm_policy_kind_t), e.g. policy[UVM_POLICY_REPLAY] = "batch_flush";
+     * set with uvm_cfg_set_policy, checked against the registry by uvm_handler_new */
+    char policy[UVM_POLICY_KINDS][UVM_POLICY_NAME_MAX];
+    uint32_t migrate_max_pages; /* pages per H2D transfer (1: every page its own 4 KB DMA) */
+    uint64_t seed;              /* for random eviction */
+    uint64_t gpu_data_base_pa;  /* GPU frames for managed pages: [base, base + pages*4K) */
     uint64_t gpu_data_pages;
     uint64_t gpu_pt_base_pa; /* GPU frames for page-table pages */
     uint64_t gpu_pt_pages;
@@ -49,8 +56,41 @@ typedef struct {
 
 typedef struct uvm_handler uvm_handler_t;
 
-/* Sets default values (the numbers above in parentheses, BATCH_FLUSH, LRU, calibrated costs). */
+/* Event stream (as nvidia-uvm's uvm_perf_events): observers subscribe to a mask of kinds and are
+ * called synchronously, in subscription order, when the event happens. The statistics counters
+ * are the first observer. */
+typedef enum {
+    UVM_EVENT_FAULT = 0,   /* a valid fault entry was fetched (vpn, access) */
+    UVM_EVENT_MIGRATE = 1, /* a DMA was submitted (vpn, pages, dir, frame = first frame) */
+    UVM_EVENT_EVICT = 2,   /* a page was evicted (vpn, frame, writeback) */
+    UVM_EVENT_REPLAY = 3,  /* a replay command was issued (pages = 1: REPLAY_PAGE vpn; 0: ALL) */
+    UVM_EVENT_KINDS = 4
+} uvm_event_kind_t;
+
+#define UVM_EVENT_MASK(kind) (UINT32_C(1) << (kind))
+#define UVM_EVENT_MAX_OBSERVERS 8
+
+typedef struct {
+    uvm_event_kind_t kind;
+    uint64_t vpn;
+    uint32_t pages;
+    uint32_t frame;
+    uvm_dma_dir_t dir;
+    uint8_t access; /* FAULT: GMMU_AT_* */
+    uint8_t writeback;
+} uvm_event_t;
+
+typedef void (*uvm_event_fn_t)(void *ctx, const uvm_event_t *ev);
+
+/* Sets default values (the numbers above in parentheses, batch_flush, lru, calibrated costs). */
 void uvm_cfg_defaults(uvm_cfg_t *cfg);
+/* Name of a policy kind ("replay", "evict", "prefetch", "thrashing"); NULL if out of range. */
+const char *uvm_policy_kind_name(uvm_policy_kind_t kind);
+/* 0 if name is a registered policy of kind; else -1 and err = "'name' is not one of a|b|c". */
+int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t errlen);
+/* uvm_policy_check, then stores name in cfg->policy[kind]. 0 or -1 + err. */
+int uvm_cfg_set_policy(uvm_cfg_t *cfg, uvm_policy_kind_t kind, const char *name, char *err,
+                       size_t errlen);
 uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char *err,
                                size_t errlen);
 void uvm_handler_free(uvm_handler_t *h);
@@ -63,5 +103,8 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
 void uvm_handler_service(uvm_handler_t *h);
 const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h);
+/* Subscribes fn(ctx, event) to the event kinds in mask. 0, or -1 if the observer table is full
+ * (UVM_EVENT_MAX_OBSERVERS) or the arguments are invalid. */
+int uvm_handler_subscribe(uvm_handler_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);
 
 #endif

@@ -58,7 +58,8 @@ static void test_repo_configs_load(void **state) {
     assert_int_equal(c.rtl.l2_latency, 10);
     assert_int_equal(c.warps_per_sm, 32);
     assert_int_equal(c.mem_jitter, 20);
-    assert_int_equal(c.replay_policy, CFG_REPLAY_BATCH_FLUSH);
+    assert_string_equal(c.replay_policy, "batch_flush");
+    assert_string_equal(c.evict_policy, "lru");
     /* defaults of keys the file does not set */
     assert_int_equal(c.mem_ready_pct, 100);
     assert_int_equal(c.pcie_latency_ns, 1000);
@@ -80,8 +81,8 @@ static void test_values_and_comments(void **state) {
     assert_int_equal(c.mem_latency, 32);
     assert_int_equal(c.pcie_model, CFG_PCIE_ATAN);
     assert_true(c.pcie_peak_gbps == 32.5);
-    assert_int_equal(c.evict_policy, CFG_EVICT_RANDOM);
-    assert_int_equal(c.replay_policy, CFG_REPLAY_ONCE);
+    assert_string_equal(c.evict_policy, "random");
+    assert_string_equal(c.replay_policy, "once");
     assert_int_equal(c.hdl_pte_ns, 0);
     assert_int_equal(c.fb_entries, 16);
 }
@@ -106,7 +107,11 @@ static void test_errors(void **state) {
     expect_error("mem_ready_pct = 101\n", 14, "mem_ready_pct: 101 is out of range");
     expect_error("fb_entries = 48\n", 14, "fb_entries: 48 is not a power of two");
     expect_error("pcie_model = fast\n", 14, "pcie_model: 'fast' is not one of table|atan");
-    expect_error("replay_policy = never\n", 14, "replay_policy: 'never' is not one of");
+    expect_error("replay_policy = never\n", 14,
+                 "replay_policy: 'never' is not one of block|batch|batch_flush|once");
+    expect_error("evict_policy = fifo\n", 14, "evict_policy: 'fifo' is not one of lru|random");
+    expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 14,
+                 "evict_policy: 'lru_but_much_longer_than_any_registered_name' is not one of");
     expect_error("pcie_peak_gbps = 0\n", 14, "pcie_peak_gbps: '0' is not a positive number");
     expect_error("mem_latency\n", 14, "expected 'key = value'");
     expect_error("mem_latency = \n", 14, "mem_latency: empty value");
@@ -191,6 +196,8 @@ static void test_rtl_equal_and_print(void **state) {
     fclose(f);
     assert_non_null(strstr(buf, "\"num_sm\": 2"));
     assert_non_null(strstr(buf, "\"pcie_model\": \"table\""));
+    assert_non_null(strstr(buf, "\"replay_policy\": \"batch_flush\""));
+    assert_non_null(strstr(buf, "\"evict_policy\": \"lru\""));
     free(buf);
 }
 
