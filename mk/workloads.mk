@@ -1,18 +1,22 @@
 # mk/workloads.mk - trace library, trace tools, workload generators, importers (issue 3).
 #
-#   $(BUILD)/lib/libgmmu_trace.a       cosim/trace.c (docs/trace-format.md)
+#   $(BUILD)/lib/libgmmu_trace.a       tools/trace/trace.c (docs/trace-format.md)
 #   $(BUILD)/lib/libgmmu_trace_san.a   same, with $(SAN)
 #   $(BUILD)/bin/gmmu-trace            convert / stats / check
-#   $(BUILD)/bin/gmmu-gen              workload trace generators (tb/workloads, docs/workloads.md)
+#   $(BUILD)/bin/gmmu-gen              workload trace generators (tools/workloads, docs/workloads.md)
 #   make traces                        the suite at its small default size -> $(BUILD)/traces
 #   make traces-check                  replay it (lock-step) and every workload at >= 256 MB (cmodel)
 #   make traces-bench                  generation time / size / RSS at WL_BIG_MB
 #   make test-trace                    cmocka tests of the trace library (normal + sanitizers)
-#   make test-import                   importer tests (scripts/import_*.py, tb/import)
+#   make test-import                   importer tests (tools/import/import_*.py, tb/import)
 #   make test-trace-gen                generator tests (normal + sanitizers)
 #   make test-traces-replay            quick lock-step replay of 11 small traces (regular, irregular, real)
 
 WL_OBJ := $(BUILD)/obj/workloads
+WL_HDR := tools/trace/trace.h
+
+# the platform reads traces through tools/trace/trace.h (mk/cosim.mk lists only cosim/*.h)
+$(COSIM_OBJ) $(COSIM_OBJ_SAN) $(COSIM_OBJDIR)/sim_main.o: $(WL_HDR)
 WL_LIB := $(BUILD)/lib/libgmmu_trace.a
 WL_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
@@ -23,11 +27,11 @@ WL_TEST_TRACE_SAN := $(BUILD)/tests/test_trace_san
 
 trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_TRACE_TOOL)
 
-$(WL_OBJ)/trace.o: cosim/trace.c cosim/trace.h
+$(WL_OBJ)/trace.o: tools/trace/trace.c tools/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -c $< -o $@
 
-$(WL_OBJ)/trace_san.o: cosim/trace.c cosim/trace.h
+$(WL_OBJ)/trace_san.o: tools/trace/trace.c tools/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
 
@@ -39,16 +43,16 @@ $(WL_LIB_SAN): $(WL_OBJ)/trace_san.o
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(WL_TRACE_TOOL): tb/tools/gmmu_trace.c cosim/u64map.c $(WL_LIB) cosim/trace.h cosim/u64map.h \
-                  cosim/rng.h
+$(WL_TRACE_TOOL): tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) tools/trace/trace.h \
+                  cosim/u64map.h cosim/rng.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) tb/tools/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
+	$(CC) $(CFLAGS_COMMON) tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
 
-$(WL_TEST_TRACE): tb/unit/test_trace.c $(WL_LIB) cosim/trace.h
+$(WL_TEST_TRACE): tb/unit/test_trace.c $(WL_LIB) tools/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $< $(WL_LIB) -lcmocka -o $@
 
-$(WL_TEST_TRACE_SAN): tb/unit/test_trace.c $(WL_LIB_SAN) cosim/trace.h
+$(WL_TEST_TRACE_SAN): tb/unit/test_trace.c $(WL_LIB_SAN) tools/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(WL_LIB_SAN) -lcmocka -o $@
 
@@ -67,13 +71,13 @@ TEST_TARGETS += test-import
 
 # ---- workload trace generators (gmmu-gen) -----------------------------------------------------
 WL_GEN := $(BUILD)/bin/gmmu-gen
-WL_GEN_SRC := $(wildcard tb/workloads/*.c)
-WL_GEN_HDR := $(wildcard tb/workloads/*.h) cosim/trace.h
-WL_GEN_OBJ := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_SRC))
+WL_GEN_SRC := $(wildcard tools/workloads/*.c)
+WL_GEN_HDR := $(wildcard tools/workloads/*.h) tools/trace/trace.h
+WL_GEN_OBJ := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_SRC))
 
-$(WL_OBJ)/gen/%.o: tb/workloads/%.c $(WL_GEN_HDR)
+$(WL_OBJ)/gen/%.o: tools/workloads/%.c $(WL_GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itb/workloads -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Itools/workloads -c $< -o $@
 
 $(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
 	@mkdir -p $(@D)
@@ -83,23 +87,23 @@ $(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
 gmmu-gen: $(WL_GEN)
 
 # generator unit tests (tb/unit/test_trace_gen.c), normal + sanitizers
-WL_GEN_LIBSRC := $(filter-out tb/workloads/gen_main.c,$(WL_GEN_SRC))
-WL_GEN_LIBOBJ := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_LIBSRC))
-WL_GEN_LIBOBJ_SAN := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen_san/%.o,$(WL_GEN_LIBSRC))
+WL_GEN_LIBSRC := $(filter-out tools/workloads/gen_main.c,$(WL_GEN_SRC))
+WL_GEN_LIBOBJ := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_LIBSRC))
+WL_GEN_LIBOBJ_SAN := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen_san/%.o,$(WL_GEN_LIBSRC))
 WL_TEST_GEN := $(BUILD)/tests/test_trace_gen
 WL_TEST_GEN_SAN := $(BUILD)/tests/test_trace_gen_san
 
-$(WL_OBJ)/gen_san/%.o: tb/workloads/%.c $(WL_GEN_HDR)
+$(WL_OBJ)/gen_san/%.o: tools/workloads/%.c $(WL_GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -Itb/workloads -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads -c $< -o $@
 
 $(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itb/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
+	$(CC) $(CFLAGS_COMMON) -Itools/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
 
 $(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -Itb/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
+	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
 	  -lm -o $@
 
 .PHONY: test-trace-gen
@@ -142,9 +146,9 @@ $(WL_TRACE_DIR)/%.trc: $(WL_GEN)
 	@mkdir -p $(@D)
 	$(WL_GEN) $* -o $@
 
-$(WL_TRACE_DIR)/accelsim-%.trc: scripts/import_accelsim.py scripts/import_common.py
+$(WL_TRACE_DIR)/accelsim-%.trc: tools/import/import_accelsim.py tools/import/import_common.py
 	@mkdir -p $(@D)
-	$(PYTHON) scripts/import_accelsim.py $(SHARED_TRACES)/$* -o $@ --quiet
+	$(PYTHON) tools/import/import_accelsim.py $(SHARED_TRACES)/$* -o $@ --quiet
 
 traces-check: traces
 	@$(MAKE) --no-print-directory sim CONFIG=tiny

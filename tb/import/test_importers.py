@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_importers.py - tests of scripts/import_accelsim.py and scripts/import_nvbit.py.
+"""test_importers.py - tests of tools/import/import_accelsim.py and tools/import/import_nvbit.py.
 
 Run by `make test-import` (needs build/bin/gmmu-trace; env GMMU_TRACE overrides its path and
 SHARED_TRACES the directory of the shared Accel-Sim traces).
@@ -16,7 +16,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "import"))
 
 import import_accelsim  # noqa: E402
 import import_common  # noqa: E402
@@ -454,7 +454,7 @@ class Writer(unittest.TestCase):
 
     def test_python_writer_matches_c(self):
         """Random list / strided / tile records: the Python writer's text and binary equal what
-        cosim/trace.c writes for the same records."""
+        tools/trace/trace.c writes for the same records."""
         import random
         rnd = random.Random(7)
         d = tempfile.mkdtemp(prefix="test_writer.")

@@ -1,5 +1,5 @@
 /*
- * test_trace.c - cmocka unit tests of cosim/trace.c (docs/trace-format.md).
+ * test_trace.c - cmocka unit tests of tools/trace/trace.c (docs/trace-format.md).
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,5 +1,5 @@
 /*
- * test_trace_gen.c - cmocka tests of the workload generators (tb/workloads, docs/workloads.md):
+ * test_trace_gen.c - cmocka tests of the workload generators (tools/workloads, docs/workloads.md):
  * determinism per seed, every access inside an allocation, and spot checks that the addresses
  * follow the algorithm (hotspot's stencil neighbours, bfs reads only the edges of frontier
  * vertices, sgemm's tile reuse).

@@ -1,7 +1,7 @@
 """import_common.py - shared parts of the trace importers (import_accelsim.py, import_nvbit.py).
 
 Python 3 standard library only. Writes the project's trace format (docs/trace-format.md) in text
-or binary, byte-identical to what cosim/trace.c writes for the same records, and derives the
+or binary, byte-identical to what tools/trace/trace.c writes for the same records, and derives the
 allocation records from the touched addresses (see AllocationMap).
 """
 
@@ -50,7 +50,7 @@ def sanitize_name(name, fallback="kernel"):
 
 
 def find_stride(mask, addrs):
-    """Same rule as cosim/trace.c: >= 3 active lanes whose addresses are base + lane*stride.
+    """Same rule as tools/trace/trace.c: >= 3 active lanes whose addresses are base + lane*stride.
     addrs: addresses of the active lanes in lane order. Returns (base, stride) or None."""
     lanes = [i for i in range(LANES) if mask >> i & 1]
     if len(lanes) < 3:
@@ -81,7 +81,7 @@ def _exact_div(a, b, span):
 
 
 def find_tile(mask, addrs):
-    """Same rule as cosim/trace.c trace_find_tile: >= 4 active lanes with
+    """Same rule as tools/trace/trace.c trace_find_tile: >= 4 active lanes with
     addr[i] = base + (i % g)*stride + (i // g)*stride2, g in 16, 8, 4, 2 (first that fits).
     Returns (base, stride, g, stride2) or None."""
     lanes = [i for i in range(LANES) if mask >> i & 1]
