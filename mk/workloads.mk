@@ -1,7 +1,8 @@
 # mk/workloads.mk - trace library, trace tools, workload generators, importers (issue 3).
 #
-#   $(BUILD)/lib/libgmmu_trace.a       tools/trace/trace.c (docs/trace-format.md)
+#   $(BUILD)/lib/libgmmu_trace.a       tools/trace/trace_*.c (docs/trace-format.md)
 #   $(BUILD)/lib/libgmmu_trace_san.a   same, with $(SAN)
+#   $(BUILD)/lib/libgmmu_trace.so      same, shared: the importers write through it (ctypes)
 #   $(BUILD)/bin/gmmu-trace            convert / stats / check
 #   $(BUILD)/bin/gmmu-gen              workload trace generators (tools/workloads, docs/workloads.md)
 #   make traces                        the suite at its small default size -> $(BUILD)/traces
@@ -13,7 +14,11 @@
 #   make test-traces-replay            quick lock-step replay of 11 small traces (regular, irregular, real)
 
 WL_OBJ := $(BUILD)/obj/workloads
-WL_HDR := tools/trace/trace.h
+WL_HDR := tools/trace/trace.h tools/trace/trace_int.h
+WL_LIB_MODS := trace_util trace_read trace_text trace_write
+WL_LIB_OBJ := $(WL_LIB_MODS:%=$(WL_OBJ)/trace/%.o)
+WL_LIB_OBJ_SAN := $(WL_LIB_MODS:%=$(WL_OBJ)/trace_san/%.o)
+WL_SO := $(BUILD)/lib/libgmmu_trace.so
 
 # the platform reads traces through tools/trace/trace.h (mk/cosim.mk lists only cosim/*.h)
 $(COSIM_OBJ) $(COSIM_OBJ_SAN) $(COSIM_OBJDIR)/sim_main.o: $(WL_HDR)
@@ -25,23 +30,28 @@ WL_TEST_TRACE_SAN := $(BUILD)/tests/test_trace_san
 
 .PHONY: trace-lib test-trace
 
-trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_TRACE_TOOL)
+trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_SO) $(WL_TRACE_TOOL)
 
-$(WL_OBJ)/trace.o: tools/trace/trace.c tools/trace/trace.h
+$(WL_OBJ)/trace/%.o: tools/trace/%.c $(WL_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -fPIC -c $< -o $@
 
-$(WL_OBJ)/trace_san.o: tools/trace/trace.c tools/trace/trace.h
+$(WL_OBJ)/trace_san/%.o: tools/trace/%.c $(WL_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
 
-$(WL_LIB): $(WL_OBJ)/trace.o
+$(WL_LIB): $(WL_LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(WL_LIB_SAN): $(WL_OBJ)/trace_san.o
+$(WL_LIB_SAN): $(WL_LIB_OBJ_SAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+
+# the same objects as a shared library: the Python importers write through it (ctypes)
+$(WL_SO): $(WL_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared $^ -o $@
 
 $(WL_TRACE_TOOL): tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) tools/trace/trace.h \
                   cosim/u64map.h cosim/rng.h
