@@ -25,8 +25,9 @@ $(COSIM_OBJ) $(COSIM_OBJ_SAN) $(COSIM_OBJDIR)/sim_main.o: $(WL_HDR)
 WL_LIB := $(BUILD)/lib/libgmmu_trace.a
 WL_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
-WL_TEST_TRACE := $(BUILD)/tests/test_trace
-WL_TEST_TRACE_SAN := $(BUILD)/tests/test_trace_san
+# cmocka tests of the library: reader + writer (test_trace.c), flat writer calls + copy
+WL_TEST_TRACE := $(BUILD)/tests/test_trace $(BUILD)/tests/test_trace_write
+WL_TEST_TRACE_SAN := $(WL_TEST_TRACE:%=%_san)
 
 .PHONY: trace-lib test-trace
 
@@ -58,23 +59,26 @@ $(WL_TRACE_TOOL): tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) tools/trace/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
 
-$(WL_TEST_TRACE): tb/unit/test_trace.c $(WL_LIB) tools/trace/trace.h
+$(WL_TEST_TRACE): $(BUILD)/tests/%: tb/unit/%.c $(WL_LIB) tools/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $< $(WL_LIB) -lcmocka -o $@
 
-$(WL_TEST_TRACE_SAN): tb/unit/test_trace.c $(WL_LIB_SAN) tools/trace/trace.h
+$(WL_TEST_TRACE_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(WL_LIB_SAN) tools/trace/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(WL_LIB_SAN) -lcmocka -o $@
 
 test-trace: $(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN) $(WL_TRACE_TOOL)
-	$(WL_TEST_TRACE)
-	$(WL_TEST_TRACE_SAN)
+	$(foreach t,$(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN),$(t) &&) true
 
 TEST_TARGETS += test-trace
 
+# the importers write through the shared trace library; scripts/run_test.py imports the Accel-Sim
+# traces of directed tests (tb/tests/accelsim_*.test) before running them
+cosim cosim-regress: $(WL_SO)
+
 # importers of real GPU traces (Accel-Sim, NVBit mem_trace): fixtures + shared real traces
 .PHONY: test-import
-test-import: $(WL_TRACE_TOOL)
+test-import: $(WL_TRACE_TOOL) $(WL_SO)
 	GMMU_TRACE=$(WL_TRACE_TOOL) $(PYTHON) tb/import/test_importers.py
 
 TEST_TARGETS += test-import
@@ -156,7 +160,8 @@ $(WL_TRACE_DIR)/%.trc: $(WL_GEN)
 	@mkdir -p $(@D)
 	$(WL_GEN) $* -o $@
 
-$(WL_TRACE_DIR)/accelsim-%.trc: tools/import/import_accelsim.py tools/import/import_common.py
+$(WL_TRACE_DIR)/accelsim-%.trc: tools/import/import_accelsim.py tools/import/import_common.py \
+                                tools/trace/trace_ctypes.py $(WL_SO)
 	@mkdir -p $(@D)
 	$(PYTHON) tools/import/import_accelsim.py $(SHARED_TRACES)/$* -o $@ --quiet
 

@@ -1,23 +1,23 @@
 """import_common.py - shared parts of the trace importers (import_accelsim.py, import_nvbit.py).
 
-Python 3 standard library only. Writes the project's trace format (docs/trace-format.md) in text
-or binary, byte-identical to what tools/trace/trace.c writes for the same records, and derives the
-allocation records from the touched addresses (see AllocationMap).
+Python 3 standard library. Writes the project's trace format (docs/trace-format.md) in text
+or binary through the C trace library (tools/trace/trace_ctypes.py, build/lib/libgmmu_trace.so),
+and derives the allocation records from the touched addresses (see AllocationMap).
 """
 
 import io
 import lzma
 import os
-import shutil
-import struct
 import sys
 import tempfile
 
-LANES = 32
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "trace"))
+import trace_ctypes  # noqa: E402
+
+TraceLibError = trace_ctypes.TraceLibError
+
 NAME_MAX = 63
 OP_READ, OP_WRITE, OP_ATOMIC = 0, 1, 2
-OP_LETTER = "RWA"
-MASK64 = (1 << 64) - 1
 
 
 class TraceInputError(Exception):
@@ -49,169 +49,85 @@ def sanitize_name(name, fallback="kernel"):
     return (out or fallback)[:NAME_MAX]
 
 
-def find_stride(mask, addrs):
-    """Same rule as tools/trace/trace.c: >= 3 active lanes whose addresses are base + lane*stride.
-    addrs: addresses of the active lanes in lane order. Returns (base, stride) or None."""
-    lanes = [i for i in range(LANES) if mask >> i & 1]
-    if len(lanes) < 3:
-        return None
-    f, s = lanes[0], lanes[1]
-    d = (addrs[1] - addrs[0]) & MASK64
-    if d >= 1 << 63:
-        d -= 1 << 64
-    span = s - f
-    if d % span != 0:
-        return None
-    stride = d // span
-    base = (addrs[0] - f * stride) & MASK64
-    for lane, a in zip(lanes[2:], addrs[2:]):
-        if (base + lane * stride) & MASK64 != a:
-            return None
-    return base, stride
-
-
-def _exact_div(a, b, span):
-    d = (a - b) & MASK64
-    if d >= 1 << 63:
-        d -= 1 << 64
-    if d % span != 0:  # span > 0: Python and C agree on whether the remainder is 0
-        return None
-    q = abs(d) // span
-    return q if d >= 0 else -q
-
-
-def find_tile(mask, addrs):
-    """Same rule as tools/trace/trace.c trace_find_tile: >= 4 active lanes with
-    addr[i] = base + (i % g)*stride + (i // g)*stride2, g in 16, 8, 4, 2 (first that fits).
-    Returns (base, stride, g, stride2) or None."""
-    lanes = [i for i in range(LANES) if mask >> i & 1]
-    if len(lanes) < 4:
-        return None
-    a = dict(zip(lanes, addrs))
-    f = lanes[0]
-    for g in (16, 8, 4, 2):
-        i = j = None
-        for lane in lanes:
-            if i is not None and lane // g == i // g:
-                j = lane
-                break
-            i = lane
-        k = next((lane for lane in lanes if lane // g != f // g), None)
-        if j is None or k is None:
-            continue
-        s1 = _exact_div(a[j], a[i], j - i)
-        if s1 is None:
-            continue
-        ok = (a[k] - (k % g) * s1) & MASK64
-        of = (a[f] - (f % g) * s1) & MASK64
-        s2 = _exact_div(ok, of, k // g - f // g)
-        if s2 is None:
-            continue
-        base = (of - (f // g) * s2) & MASK64
-        if all((base + (lane % g) * s1 + (lane // g) * s2) & MASK64 == a[lane] for lane in lanes):
-            return base, s1, g, s2
-    return None
-
-
 class TraceWriter:
     """Streams kernel, memory and warp exit records into a temporary body; allocations may be
-    added at any time before close(), which writes header, allocations (in the order added), then
-    the body. path '-' = stdout; a path ending in .xz is xz-compressed. The caller keeps the exit
-    rules of docs/trace-format.md (at most one exit per warp and kernel, none before the first
-    kernel, no memory record of the warp after it)."""
+    added at any time before close(), which writes allocations (in the order added), then the
+    body. Every record is encoded by the C trace library (tools/trace/trace_ctypes.py): the body
+    goes to a temporary binary trace, close() copies it after the allocations into the output in
+    the requested encoding. path '-' = stdout; a path ending in .xz is xz-compressed. The caller
+    keeps the exit rules of docs/trace-format.md (at most one exit per warp and kernel, none
+    before the first kernel, no memory record of the warp after it)."""
 
     def __init__(self, path, binary):
         self.path, self.binary = path, binary
         self.allocs = []
-        self.body = tempfile.TemporaryFile()
-        self.buf = []
         self.records = 0
+        fd, self.body_path = tempfile.mkstemp(prefix="gmmu-import.", suffix=".trc")
+        os.close(fd)
+        try:
+            self.body = trace_ctypes.Writer(self.body_path, True)
+        except trace_ctypes.TraceLibError:
+            os.unlink(self.body_path)
+            raise
 
     def add_alloc(self, name, base, size, readonly=False):
         self.allocs.append((sanitize_name(name, "alloc"), base, size, readonly))
 
-    def _put(self, data):
-        self.buf.append(data)
-        if len(self.buf) >= 4096:
-            self.body.write(b"".join(self.buf))
-            self.buf = []
-
-    def _alloc_bytes(self, name, base, size, ro):
-        if self.binary:
-            n = name.encode()
-            return struct.pack("<BBQQB", 1, 1 if ro else 0, base, size, len(n)) + n
-        return ("alloc %s 0x%x 0x%x%s\n" % (name, base, size, " ro" if ro else "")).encode()
+    def _body_error(self, e):
+        """The library names the temporary body; the user knows the output path."""
+        return TraceLibError(str(e).replace(self.body_path, self.path))
 
     def kernel(self, name):
-        name = sanitize_name(name)
         self.records += 1
-        if self.binary:
-            n = name.encode()
-            self._put(struct.pack("<BB", 2, len(n)) + n)
-        else:
-            self._put(("kernel %s\n" % name).encode())
+        try:
+            self.body.kernel(sanitize_name(name))
+        except TraceLibError as e:
+            raise self._body_error(e) from None
 
     def mem(self, cta, warp, op, gap, mask, addrs):
         """addrs: addresses of the active lanes of mask, in lane order."""
-        assert mask and len(addrs) == bin(mask).count("1")
         self.records += 1
-        st = find_stride(mask, addrs)
-        tl = None if st else find_tile(mask, addrs)
-        if self.binary:
-            if st:
-                self._put(struct.pack("<BIIBIIQq", 4, cta, warp, op, gap, mask, st[0], st[1]))
-            elif tl:
-                self._put(struct.pack("<BIIBIIQqBq", 5, cta, warp, op, gap, mask, *tl))
-            else:
-                self._put(struct.pack("<BIIBII%dQ" % len(addrs), 3, cta, warp, op, gap, mask,
-                                      *addrs))
-        elif st:
-            self._put(("s %u %u %s %u 0x%x 0x%x %d\n" % (cta, warp, OP_LETTER[op], gap, mask,
-                                                          st[0], st[1])).encode())
-        elif tl:
-            self._put(("t %u %u %s %u 0x%x 0x%x %d %d %d\n" % (cta, warp, OP_LETTER[op], gap,
-                                                                mask, *tl)).encode())
-        else:
-            self._put(("m %u %u %s %u 0x%x %s\n" % (cta, warp, OP_LETTER[op], gap, mask,
-                                                    " ".join("0x%x" % a for a in addrs))).encode())
+        try:
+            self.body.mem(cta, warp, op, gap, mask, addrs)
+        except TraceLibError as e:
+            raise self._body_error(e) from None
 
     def exit(self, cta, warp):
         """Warp exit record: warp (cta, warp) has no further memory record in this kernel."""
         self.records += 1
-        if self.binary:
-            self._put(struct.pack("<BII", 6, cta, warp))
-        else:
-            self._put(("x %u %u\n" % (cta, warp)).encode())
+        try:
+            self.body.exit(cta, warp)
+        except TraceLibError as e:
+            raise self._body_error(e) from None
 
     def abort(self):
         """Drops everything (after an input error); no output file is written."""
-        self.body.close()
+        try:
+            self.body.finish()
+        finally:
+            os.unlink(self.body_path)
 
     def close(self):
-        if self.buf:
-            self.body.write(b"".join(self.buf))
-            self.buf = []
-        self.body.seek(0)
-        if self.path == "-":
-            out = sys.stdout.buffer
-        elif self.path.endswith(".xz"):
-            out = lzma.open(self.path, "wb", preset=1)
-        else:
-            out = open(self.path, "wb")
+        """Writes the output; on an error no output file is left behind."""
+        created = False
         try:
-            if self.binary:
-                out.write(b"GMTB" + struct.pack("<I", 1))
-            for a in self.allocs:
-                out.write(self._alloc_bytes(*a))
-            shutil.copyfileobj(self.body, out, 1 << 20)
-            if self.binary:
-                out.write(b"\xff")
+            self.body.finish()
+            if self.path == "-":
+                sys.stdout.flush()
+            out = trace_ctypes.Writer(self.path, self.binary)
+            created = self.path != "-"
+            try:
+                for a in self.allocs:
+                    out.alloc(*a)
+                out.copy_from(self.body_path)
+            finally:
+                out.finish()
+        except TraceLibError as e:
+            if created and os.path.exists(self.path):
+                os.unlink(self.path)
+            raise self._body_error(e) from None
         finally:
-            if out is sys.stdout.buffer:
-                out.flush()
-            else:
-                out.close()
-            self.body.close()
+            os.unlink(self.body_path)
 
 
 class AllocationMap:

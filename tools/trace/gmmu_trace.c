@@ -94,13 +94,7 @@ static int cmd_convert(const char *in, const char *out, int binary) {
         trace_close(r);
         return 1;
     }
-    trace_rec_t rec;
-    int rc;
-    while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1)
-        if (trace_write(w, &rec, err, sizeof(err)) != 0) {
-            rc = -1;
-            break;
-        }
+    int rc = trace_copy(r, w, err, sizeof(err));
     if (rc != 0)
         fprintf(stderr, "gmmu-trace: %s\n", err);
     trace_close(r);

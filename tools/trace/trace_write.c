@@ -173,13 +173,9 @@ static int valid_name(const char *name) {
     return 1;
 }
 
-int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t errlen) {
-    if (!w || !rec) {
-        trace_errf(err, errlen, "trace_write: null argument");
-        return -1;
-    }
-    uint64_t n = w->records + 1;
-    int ok = 1;
+/* Checks what the writer could not encode; 0 or -1 with err. n: the record's number. */
+static int wr_check(const trace_writer_t *w, const trace_rec_t *rec, uint64_t n, char *err,
+                    size_t errlen) {
     switch (rec->kind) {
     case TRACE_REC_ALLOC:
     case TRACE_REC_KERNEL:
@@ -195,7 +191,7 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
                        (unsigned long long)n, (unsigned long long)rec->size);
             return -1;
         }
-        break;
+        return 0;
     case TRACE_REC_MEM:
         if (rec->mask == 0) {
             trace_errf(err, errlen, "%s: record %llu: mask has no active lane", w->path,
@@ -207,110 +203,140 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
                        (int)rec->op);
             return -1;
         }
+        return 0;
+    case TRACE_REC_EXIT:
+        return 0;
+    }
+    trace_errf(err, errlen, "%s: record %llu: unknown kind %d", w->path, (unsigned long long)n,
+               (int)rec->kind);
+    return -1;
+}
+
+/* The encoding chosen for a memory record (docs/trace-format.md, "Encoding choice"). */
+typedef struct {
+    int type; /* TRACE_BIN_MEM_LIST, _STRIDED or _TILE */
+    uint64_t base;
+    int64_t stride, stride2;
+    int group;
+} wr_enc_t;
+
+static wr_enc_t wr_choose(const trace_rec_t *rec) {
+    wr_enc_t e = {TRACE_BIN_MEM_LIST, 0, 0, 0, 0};
+    if (trace_find_stride(rec, &e.base, &e.stride))
+        e.type = TRACE_BIN_MEM_STRIDED;
+    else if (trace_find_tile(rec, &e.base, &e.stride, &e.group, &e.stride2))
+        e.type = TRACE_BIN_MEM_TILE;
+    return e;
+}
+
+static unsigned char *put_name(unsigned char *p, const char *name) {
+    size_t nl = strlen(name);
+    *p++ = (unsigned char)nl;
+    memcpy(p, name, nl);
+    return p + nl;
+}
+
+/* Binary encoding of one record into w->out; returns its length. */
+static size_t wr_binary(trace_writer_t *w, const trace_rec_t *rec, const wr_enc_t *e) {
+    unsigned char *p = w->out;
+    switch (rec->kind) {
+    case TRACE_REC_ALLOC:
+        *p++ = TRACE_BIN_ALLOC;
+        *p++ = rec->readonly ? 1 : 0;
+        p = put_le(p, rec->base, 8);
+        p = put_le(p, rec->size, 8);
+        p = put_name(p, rec->name);
+        break;
+    case TRACE_REC_KERNEL:
+        *p++ = TRACE_BIN_KERNEL;
+        p = put_name(p, rec->name);
+        break;
+    case TRACE_REC_MEM:
+        *p++ = (unsigned char)e->type;
+        p = put_le(p, rec->cta, 4);
+        p = put_le(p, rec->warp, 4);
+        *p++ = (unsigned char)rec->op;
+        p = put_le(p, rec->gap, 4);
+        p = put_le(p, rec->mask, 4);
+        if (e->type != TRACE_BIN_MEM_LIST) {
+            p = put_le(p, e->base, 8);
+            p = put_le(p, (uint64_t)e->stride, 8);
+        }
+        if (e->type == TRACE_BIN_MEM_TILE) {
+            *p++ = (unsigned char)e->group;
+            p = put_le(p, (uint64_t)e->stride2, 8);
+        }
+        if (e->type == TRACE_BIN_MEM_LIST) {
+            for (int i = 0; i < TRACE_LANES; i++)
+                if (rec->mask >> i & 1u)
+                    p = put_le(p, rec->addr[i], 8);
+        }
         break;
     case TRACE_REC_EXIT:
+        *p++ = TRACE_BIN_EXIT;
+        p = put_le(p, rec->cta, 4);
+        p = put_le(p, rec->warp, 4);
         break;
-    default:
-        trace_errf(err, errlen, "%s: record %llu: unknown kind %d", w->path, (unsigned long long)n,
-                   (int)rec->kind);
+    }
+    return (size_t)(p - w->out);
+}
+
+/* Text encoding of a memory record; 1 if written. */
+static int wr_text_mem(trace_writer_t *w, const trace_rec_t *rec, const wr_enc_t *e) {
+    char line[TRACE_LINE_MAX];
+    char kw = e->type == TRACE_BIN_MEM_STRIDED ? 's' : e->type == TRACE_BIN_MEM_TILE ? 't' : 'm';
+    int k = snprintf(line, sizeof(line), "%c %u %u %s %u 0x%x", kw, rec->cta, rec->warp,
+                     trace_op_name(rec->op), rec->gap, rec->mask);
+    if (e->type == TRACE_BIN_MEM_STRIDED) {
+        k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx %lld",
+                      (unsigned long long)e->base, (long long)e->stride);
+    } else if (e->type == TRACE_BIN_MEM_TILE) {
+        k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx %lld %d %lld",
+                      (unsigned long long)e->base, (long long)e->stride, e->group,
+                      (long long)e->stride2);
+    } else {
+        for (int i = 0; i < TRACE_LANES; i++)
+            if (rec->mask >> i & 1u)
+                k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx",
+                              (unsigned long long)rec->addr[i]);
+    }
+    line[k++] = '\n';
+    return fwrite(line, 1, (size_t)k, w->f) == (size_t)k;
+}
+
+/* Text encoding of one record; 1 if written. */
+static int wr_text(trace_writer_t *w, const trace_rec_t *rec, const wr_enc_t *e) {
+    switch (rec->kind) {
+    case TRACE_REC_ALLOC:
+        return fprintf(w->f, "alloc %s 0x%llx 0x%llx%s\n", rec->name, (unsigned long long)rec->base,
+                       (unsigned long long)rec->size, rec->readonly ? " ro" : "") > 0;
+    case TRACE_REC_KERNEL:
+        return fprintf(w->f, "kernel %s\n", rec->name) > 0;
+    case TRACE_REC_EXIT:
+        return fprintf(w->f, "x %u %u\n", rec->cta, rec->warp) > 0;
+    case TRACE_REC_MEM:
+        return wr_text_mem(w, rec, e);
+    }
+    return 0;
+}
+
+int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t errlen) {
+    if (!w || !rec) {
+        trace_errf(err, errlen, "trace_write: null argument");
         return -1;
     }
-    uint64_t base = 0;
-    int64_t stride = 0, stride2 = 0;
-    int group = 0;
-    int enc = TRACE_BIN_MEM_LIST;
-    if (rec->kind == TRACE_REC_MEM) {
-        if (trace_find_stride(rec, &base, &stride))
-            enc = TRACE_BIN_MEM_STRIDED;
-        else if (trace_find_tile(rec, &base, &stride, &group, &stride2))
-            enc = TRACE_BIN_MEM_TILE;
-    }
+    uint64_t n = w->records + 1;
+    if (wr_check(w, rec, n, err, errlen) != 0)
+        return -1;
+    wr_enc_t e = {TRACE_BIN_MEM_LIST, 0, 0, 0, 0};
+    if (rec->kind == TRACE_REC_MEM)
+        e = wr_choose(rec);
+    int ok;
     if (w->binary) {
-        unsigned char *p = w->out;
-        size_t nl;
-        switch (rec->kind) {
-        case TRACE_REC_ALLOC:
-            nl = strlen(rec->name);
-            *p++ = TRACE_BIN_ALLOC;
-            *p++ = rec->readonly ? 1 : 0;
-            p = put_le(p, rec->base, 8);
-            p = put_le(p, rec->size, 8);
-            *p++ = (unsigned char)nl;
-            memcpy(p, rec->name, nl);
-            p += nl;
-            break;
-        case TRACE_REC_KERNEL:
-            nl = strlen(rec->name);
-            *p++ = TRACE_BIN_KERNEL;
-            *p++ = (unsigned char)nl;
-            memcpy(p, rec->name, nl);
-            p += nl;
-            break;
-        case TRACE_REC_MEM:
-            *p++ = (unsigned char)enc;
-            p = put_le(p, rec->cta, 4);
-            p = put_le(p, rec->warp, 4);
-            *p++ = (unsigned char)rec->op;
-            p = put_le(p, rec->gap, 4);
-            p = put_le(p, rec->mask, 4);
-            if (enc != TRACE_BIN_MEM_LIST) {
-                p = put_le(p, base, 8);
-                p = put_le(p, (uint64_t)stride, 8);
-            }
-            if (enc == TRACE_BIN_MEM_TILE) {
-                *p++ = (unsigned char)group;
-                p = put_le(p, (uint64_t)stride2, 8);
-            }
-            if (enc == TRACE_BIN_MEM_LIST) {
-                for (int i = 0; i < TRACE_LANES; i++)
-                    if (rec->mask >> i & 1u)
-                        p = put_le(p, rec->addr[i], 8);
-            }
-            break;
-        case TRACE_REC_EXIT:
-            *p++ = TRACE_BIN_EXIT;
-            p = put_le(p, rec->cta, 4);
-            p = put_le(p, rec->warp, 4);
-            break;
-        }
-        size_t len = (size_t)(p - w->out);
+        size_t len = wr_binary(w, rec, &e);
         ok = fwrite(w->out, 1, len, w->f) == len;
     } else {
-        switch (rec->kind) {
-        case TRACE_REC_ALLOC:
-            ok = fprintf(w->f, "alloc %s 0x%llx 0x%llx%s\n", rec->name,
-                         (unsigned long long)rec->base, (unsigned long long)rec->size,
-                         rec->readonly ? " ro" : "") > 0;
-            break;
-        case TRACE_REC_KERNEL:
-            ok = fprintf(w->f, "kernel %s\n", rec->name) > 0;
-            break;
-        case TRACE_REC_EXIT:
-            ok = fprintf(w->f, "x %u %u\n", rec->cta, rec->warp) > 0;
-            break;
-        case TRACE_REC_MEM: {
-            char line[TRACE_LINE_MAX];
-            char kw = enc == TRACE_BIN_MEM_STRIDED ? 's' : enc == TRACE_BIN_MEM_TILE ? 't' : 'm';
-            int k = snprintf(line, sizeof(line), "%c %u %u %s %u 0x%x", kw, rec->cta, rec->warp,
-                             trace_op_name(rec->op), rec->gap, rec->mask);
-            if (enc == TRACE_BIN_MEM_STRIDED) {
-                k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx %lld",
-                              (unsigned long long)base, (long long)stride);
-            } else if (enc == TRACE_BIN_MEM_TILE) {
-                k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx %lld %d %lld",
-                              (unsigned long long)base, (long long)stride, group,
-                              (long long)stride2);
-            } else {
-                for (int i = 0; i < TRACE_LANES; i++)
-                    if (rec->mask >> i & 1u)
-                        k += snprintf(line + k, sizeof(line) - (size_t)k, " 0x%llx",
-                                      (unsigned long long)rec->addr[i]);
-            }
-            line[k++] = '\n';
-            ok = fwrite(line, 1, (size_t)k, w->f) == (size_t)k;
-            break;
-        }
-        }
+        ok = wr_text(w, rec, &e);
     }
     if (!ok) {
         trace_errf(err, errlen, "%s: write error: %s", w->path, strerror(errno));
@@ -318,6 +344,75 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
     }
     w->records = n;
     return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* one call per record, fields as arguments (the Python importers' entry points, through ctypes) */
+
+static int wr_set_name(const trace_writer_t *w, trace_rec_t *rec, const char *name, char *err,
+                       size_t errlen) {
+    if (!name || strnlen(name, TRACE_NAME_MAX) >= TRACE_NAME_MAX) {
+        trace_errf(err, errlen,
+                   "%s: record %llu: name must be 1..%d printable characters without blanks "
+                   "or '#'",
+                   w ? w->path : "(null)", w ? (unsigned long long)w->records + 1 : 0ull,
+                   TRACE_NAME_MAX - 1);
+        return -1;
+    }
+    strcpy(rec->name, name);
+    return 0;
+}
+
+int trace_write_alloc(trace_writer_t *w, const char *name, uint64_t base, uint64_t size,
+                      int readonly, char *err, size_t errlen) {
+    trace_rec_t rec = {.kind = TRACE_REC_ALLOC, .base = base, .size = size, .readonly = !!readonly};
+    if (wr_set_name(w, &rec, name, err, errlen) != 0)
+        return -1;
+    return trace_write(w, &rec, err, errlen);
+}
+
+int trace_write_kernel(trace_writer_t *w, const char *name, char *err, size_t errlen) {
+    trace_rec_t rec = {.kind = TRACE_REC_KERNEL};
+    if (wr_set_name(w, &rec, name, err, errlen) != 0)
+        return -1;
+    return trace_write(w, &rec, err, errlen);
+}
+
+int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint32_t gap,
+                    uint32_t mask, const uint64_t *addrs, char *err, size_t errlen) {
+    trace_rec_t rec = {.kind = TRACE_REC_MEM,
+                       .cta = cta,
+                       .warp = warp,
+                       .op = (trace_op_t)op,
+                       .gap = gap,
+                       .mask = mask};
+    if (mask != 0 && !addrs) {
+        trace_errf(err, errlen, "trace_write_mem: null address list");
+        return -1;
+    }
+    int k = 0;
+    for (int i = 0; i < TRACE_LANES; i++)
+        if (mask >> i & 1u)
+            rec.addr[i] = addrs[k++];
+    return trace_write(w, &rec, err, errlen);
+}
+
+int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, size_t errlen) {
+    trace_rec_t rec = {.kind = TRACE_REC_EXIT, .cta = cta, .warp = warp};
+    return trace_write(w, &rec, err, errlen);
+}
+
+int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen) {
+    if (!r || !w) {
+        trace_errf(err, errlen, "trace_copy: null argument");
+        return -1;
+    }
+    trace_rec_t rec;
+    int rc;
+    while ((rc = trace_next(r, &rec, err, errlen)) == 1)
+        if (trace_write(w, &rec, err, errlen) != 0)
+            return -1;
+    return rc;
 }
 
 int trace_finish(trace_writer_t *w, char *err, size_t errlen) {

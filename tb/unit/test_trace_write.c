@@ -1,0 +1,195 @@
+/*
+ * test_trace_write.c - cmocka tests of the trace writer's one-call-per-record entry points and
+ * trace_copy (tools/trace/trace_write.c), which the Python importers call through ctypes.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "trace.h"
+
+typedef struct {
+    char dir[256];
+    char path[300];
+} fixture_t;
+
+static int setup(void **state) {
+    fixture_t *f = calloc(1, sizeof(*f));
+    if (!f)
+        return -1;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(f->dir, sizeof(f->dir), "%s/test_trace_write.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(f->dir)) {
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture_t *f = *state;
+    char cmd[400];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+    if (system(cmd) != 0)
+        return -1;
+    free(f);
+    return 0;
+}
+
+static const char *tpath(fixture_t *f, const char *name) {
+    snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
+    return f->path;
+}
+
+static char *slurp(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    const size_t cap = 1u << 16;
+    char *buf = calloc(1, cap + 1);
+    assert_non_null(buf);
+    size_t n = fread(buf, 1, cap, fp);
+    assert_true(n < cap);
+    assert_int_equal(fclose(fp), 0);
+    return buf;
+}
+
+/* The flat entry points write the same text as trace_write with a filled record; the lane list
+ * maps onto the active lanes in lane order, and the writer picks the encoding (s, t, m). */
+static void test_flat_text(void **state) {
+    fixture_t *f = *state;
+    char err[256];
+    trace_writer_t *w = trace_create(tpath(f, "a.txt"), 0, err, sizeof(err));
+    assert_non_null(w);
+    assert_int_equal(trace_write_alloc(w, "buf", 0x1000, 0x2000, 1, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_kernel(w, "k1", err, sizeof(err)), 0);
+    const uint64_t strided[3] = {0x1004, 0x1008, 0x100c}; /* lanes 1..3: base 0x1000, 4 */
+    assert_int_equal(trace_write_mem(w, 3, 1, TRACE_OP_WRITE, 9, 0xe, strided, err, sizeof(err)),
+                     0);
+    const uint64_t tile[4] = {0x1000, 0x1004, 0x2000, 0x2004}; /* g = 2, 4, 0x1000 */
+    assert_int_equal(trace_write_mem(w, 0, 0, TRACE_OP_READ, 1, 0xf, tile, err, sizeof(err)), 0);
+    const uint64_t list[2] = {0x1ff8, 0x1000}; /* lanes 0 and 31 */
+    assert_int_equal(
+        trace_write_mem(w, 1, 2, TRACE_OP_ATOMIC, 0, 0x80000001u, list, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_exit(w, 3, 1, err, sizeof(err)), 0);
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    char *got = slurp(tpath(f, "a.txt"));
+    assert_string_equal(got, "alloc buf 0x1000 0x2000 ro\n"
+                             "kernel k1\n"
+                             "s 3 1 W 9 0xe 0x1000 4\n"
+                             "t 0 0 R 1 0xf 0x1000 4 2 4096\n"
+                             "m 1 2 A 0 0x80000001 0x1ff8 0x1000\n"
+                             "x 3 1\n");
+    free(got);
+}
+
+/* What the writer cannot encode is an error naming the output and the record number. */
+static void test_flat_rejects(void **state) {
+    fixture_t *f = *state;
+    char err[256];
+    trace_writer_t *w = trace_create(tpath(f, "r.trc"), 1, err, sizeof(err));
+    assert_non_null(w);
+    char longname[80];
+    memset(longname, 'n', sizeof(longname) - 1);
+    longname[sizeof(longname) - 1] = '\0';
+    assert_int_equal(trace_write_kernel(w, longname, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "r.trc: record 1: name must be 1..63 printable characters"));
+    assert_int_equal(trace_write_kernel(w, "has blank", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "record 1: name must be"));
+    assert_int_equal(trace_write_alloc(w, "a", 0x1000, 0, 0, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "record 1: bad allocation size 0x0"));
+    assert_int_equal(trace_write_kernel(w, "k", err, sizeof(err)), 0);
+    assert_int_equal(trace_write_mem(w, 0, 0, TRACE_OP_READ, 0, 1, NULL, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "null address list"));
+    const uint64_t a = 0x1000;
+    assert_int_equal(trace_write_mem(w, 0, 0, 3, 0, 1, &a, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "record 2: bad op 3"));
+    assert_int_equal(trace_write_mem(w, 0, 0, TRACE_OP_READ, 0, 0, &a, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "record 2: mask has no active lane"));
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+}
+
+/* trace_copy re-encodes every record: binary -> text -> binary gives the same bytes, and a
+ * truncated input is an error (not a shorter copy). */
+static void test_copy(void **state) {
+    fixture_t *f = *state;
+    char err[256];
+    trace_writer_t *w = trace_create(tpath(f, "c1.trc"), 1, err, sizeof(err));
+    assert_non_null(w);
+    assert_int_equal(trace_write_alloc(w, "a", 0x10000, 0x100000, 0, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_kernel(w, "k", err, sizeof(err)), 0);
+    uint64_t addrs[32];
+    for (uint32_t n = 0; n < 64; n++) {
+        uint32_t mask = n % 3 == 0 ? 0xffffffffu : n % 3 == 1 ? 0x00ff00ffu : 0x5u;
+        int k = 0;
+        for (int i = 0; i < 32; i++)
+            if (mask >> i & 1u)
+                addrs[k++] = 0x10000 + (uint64_t)(n % 2 ? i * 8 : (i * 7919) % 4096) * 16;
+        assert_int_equal(
+            trace_write_mem(w, n % 5, n % 4, (int)(n % 3), n, mask, addrs, err, sizeof(err)), 0);
+        if (n % 16 == 15)
+            assert_int_equal(trace_write_exit(w, n % 5, n % 4, err, sizeof(err)), 0);
+    }
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    const char *steps[][2] = {{"c1.trc", "c2.txt"}, {"c2.txt", "c3.trc"}};
+    for (int s = 0; s < 2; s++) {
+        char in[300];
+        snprintf(in, sizeof(in), "%s", tpath(f, steps[s][0]));
+        trace_reader_t *r = trace_open(in, err, sizeof(err));
+        assert_non_null(r);
+        w = trace_create(tpath(f, steps[s][1]), s == 1, err, sizeof(err));
+        assert_non_null(w);
+        assert_int_equal(trace_copy(r, w, err, sizeof(err)), 0);
+        trace_close(r);
+        assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    }
+    char a[300];
+    snprintf(a, sizeof(a), "%s", tpath(f, "c1.trc"));
+    FILE *x = fopen(a, "rb"), *y = fopen(tpath(f, "c3.trc"), "rb");
+    assert_non_null(x);
+    assert_non_null(y);
+    const size_t cap = 1u << 16;
+    unsigned char *bx = malloc(cap), *by = malloc(cap);
+    assert_non_null(bx);
+    assert_non_null(by);
+    size_t nx = fread(bx, 1, cap, x), ny = fread(by, 1, cap, y);
+    fclose(x);
+    fclose(y);
+    assert_true(nx > 64 && nx < cap);
+    assert_int_equal(nx, ny);
+    assert_memory_equal(bx, by, nx);
+    /* truncated: drop the end record */
+    FILE *t = fopen(tpath(f, "trunc.trc"), "wb");
+    assert_non_null(t);
+    assert_int_equal(fwrite(bx, 1, nx - 1, t), nx - 1);
+    fclose(t);
+    trace_reader_t *r = trace_open(f->path, err, sizeof(err));
+    assert_non_null(r);
+    w = trace_create(tpath(f, "c4.trc"), 1, err, sizeof(err));
+    assert_non_null(w);
+    assert_int_equal(trace_copy(r, w, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "truncated trace"));
+    trace_close(r);
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    assert_int_equal(trace_copy(NULL, w, err, sizeof(err)), -1);
+    free(bx);
+    free(by);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_flat_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_flat_rejects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
