@@ -22,52 +22,6 @@
 
 #define PAGE_SHIFT 12
 
-/* open-addressing set of page numbers (key + 1 stored, 0 = empty) */
-typedef struct {
-    uint64_t *slot;
-    size_t cap, n;
-} pageset_t;
-
-static uint64_t ps_hash(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-static int ps_insert(pageset_t *s, uint64_t key);
-
-static int ps_grow(pageset_t *s) {
-    pageset_t t = {calloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)), s->cap ? s->cap * 2 : 1024,
-                   0};
-    if (!t.slot)
-        return -1;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slot[i])
-            ps_insert(&t, s->slot[i] - 1);
-    free(s->slot);
-    *s = t;
-    return 0;
-}
-
-/* 1 if inserted, 0 if present, -1 out of memory */
-static int ps_insert(pageset_t *s, uint64_t key) {
-    if ((s->n + 1) * 2 > s->cap && ps_grow(s) != 0)
-        return -1;
-    size_t m = s->cap - 1;
-    for (size_t i = ps_hash(key) & m;; i = (i + 1) & m) {
-        if (s->slot[i] == key + 1)
-            return 0;
-        if (!s->slot[i]) {
-            s->slot[i] = key + 1;
-            s->n++;
-            return 1;
-        }
-    }
-}
-
 typedef struct {
     uint64_t base, size;
     char name[TRACE_NAME_MAX];
@@ -138,7 +92,8 @@ static int cmd_stats(const char *in, int check) {
              atomics = 0, alloc_bytes = 0, outside = 0, before_kernel = 0, gap_sum = 0,
              translations = 0, exits = 0, exit_errors = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
-    pageset_t pages = {0};
+    u64map_t pages; /* distinct 4 KB pages touched (value unused) */
+    u64map_init(&pages);
     alloc_t *allocs = NULL;
     size_t cap = 0;
     int last_hit = -1, rc, bad = 0;
@@ -246,7 +201,9 @@ static int cmd_stats(const char *in, int check) {
                 seen[nseen++] = a >> PAGE_SHIFT;
             if ((a >> PAGE_SHIFT) != last_page) {
                 last_page = a >> PAGE_SHIFT;
-                if (ps_insert(&pages, last_page) < 0) {
+                uint64_t unused;
+                if (!u64map_get(&pages, last_page, &unused) &&
+                    u64map_put(&pages, last_page, 1) != 0) {
                     fprintf(stderr, "gmmu-trace: out of memory\n");
                     bad = 1;
                     break;
@@ -272,9 +229,9 @@ static int cmd_stats(const char *in, int check) {
         printf("translations   %" PRIu64 " (distinct pages per instruction, summed)\n",
                translations);
         printf("mean gap       %.1f\n", ninst ? (double)gap_sum / (double)ninst : 0.0);
-        printf("distinct pages %zu\n", pages.n);
+        printf("distinct pages %zu\n", pages.count);
         printf("footprint      %" PRIu64 " bytes (%.1f MB, distinct 4 KB pages touched)\n",
-               (uint64_t)pages.n << PAGE_SHIFT, (double)pages.n * 4096.0 / 1048576.0);
+               (uint64_t)pages.count << PAGE_SHIFT, (double)pages.count * 4096.0 / 1048576.0);
         if (ninst)
             printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", lo, hi);
         printf("outside allocs %" PRIu64 "\n", outside);
@@ -297,9 +254,9 @@ static int cmd_stats(const char *in, int check) {
             bad = 1;
         }
         if (!bad)
-            printf("%s: ok (%" PRIu64 " records, %zu pages)\n", in, records, pages.n);
+            printf("%s: ok (%" PRIu64 " records, %zu pages)\n", in, records, pages.count);
     }
-    free(pages.slot);
+    u64map_free(&pages);
     free(allocs);
     u64map_free(&exited);
     return bad ? 1 : 0;
