@@ -42,43 +42,6 @@ static int rd_line(trace_reader_t *r, char *err, size_t errlen) {
     return 1;
 }
 
-/* Parses an unsigned decimal or 0x-hex number; 0 on success. */
-static int parse_u64(const char *s, uint64_t *out) {
-    uint64_t v = 0;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-        if (!*s)
-            return -1;
-        for (; *s; s++) {
-            int d;
-            if (*s >= '0' && *s <= '9')
-                d = *s - '0';
-            else if (*s >= 'a' && *s <= 'f')
-                d = *s - 'a' + 10;
-            else if (*s >= 'A' && *s <= 'F')
-                d = *s - 'A' + 10;
-            else
-                return -1;
-            if (v >> 60)
-                return -2;
-            v = v << 4 | (uint64_t)d;
-        }
-    } else {
-        if (!*s)
-            return -1;
-        for (; *s; s++) {
-            if (*s < '0' || *s > '9')
-                return -1;
-            uint64_t d = (uint64_t)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10)
-                return -2;
-            v = v * 10 + d;
-        }
-    }
-    *out = v;
-    return 0;
-}
-
 typedef struct {
     trace_reader_t *r;
     char *err;
@@ -102,7 +65,7 @@ static int field_u64(field_ctx_t *c, char **tok, int ntok, int idx, const char *
                      uint64_t *out) {
     if (idx >= ntok)
         return field_err(c, idx, name, "missing");
-    int rc = parse_u64(tok[idx], out);
+    int rc = trace_parse_u64(tok[idx], out);
     if (rc == -1)
         return field_err(c, idx, name, "'%s' is not a number", tok[idx]);
     if (rc == -2 || *out > max)
@@ -122,7 +85,7 @@ static int field_i64(field_ctx_t *c, char **tok, int ntok, int idx, const char *
         s++;
     }
     uint64_t v;
-    int rc = parse_u64(s, &v);
+    int rc = trace_parse_u64(s, &v);
     if (rc == -1)
         return field_err(c, idx, name, "'%s' is not a number", tok[idx]);
     if (rc == -2 || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
