@@ -157,6 +157,121 @@ static uint64_t get_le(const unsigned char *p, int n) {
     return v;
 }
 
+/* Results of the record-body decoders below. */
+#define RD_OK 0
+#define RD_ERROR (-1)
+#define RD_TRUNCATED (-2)
+
+/* Alloc or kernel record at r->pos (need = its fixed part, the name length is its last byte);
+ * adds the name length to *need. */
+static int rd_bin_named(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint64_t at,
+                        size_t *need, char *err, size_t errlen) {
+    const unsigned char *p = r->buf + r->pos;
+    size_t nl = p[*need - 1];
+    if (nl == 0 || nl >= TRACE_NAME_MAX) {
+        trace_errf(err, errlen, "%s:offset %llu: name length %zu not in 1..%d", r->path,
+                   (unsigned long long)at, nl, TRACE_NAME_MAX - 1);
+        return RD_ERROR;
+    }
+    if (trace_rd_fill(r, *need + nl) < *need + nl)
+        return RD_TRUNCATED;
+    p = r->buf + r->pos;
+    for (size_t i = 0; i < nl; i++) {
+        unsigned char ch = p[*need + i];
+        if (ch <= ' ' || ch == '#' || ch >= 0x7f) {
+            trace_errf(err, errlen, "%s:offset %llu: name byte %zu (0x%02x) is not printable",
+                       r->path, (unsigned long long)at, i, ch);
+            return RD_ERROR;
+        }
+    }
+    memcpy(rec->name, p + *need, nl);
+    rec->name[nl] = '\0';
+    *need += nl;
+    if (type != TRACE_BIN_ALLOC) {
+        rec->kind = TRACE_REC_KERNEL;
+        return RD_OK;
+    }
+    rec->kind = TRACE_REC_ALLOC;
+    if (p[1] > 1) {
+        trace_errf(err, errlen, "%s:offset %llu: readonly flag %u is not 0 or 1", r->path,
+                   (unsigned long long)at, p[1]);
+        return RD_ERROR;
+    }
+    rec->readonly = p[1];
+    rec->base = get_le(p + 2, 8);
+    rec->size = get_le(p + 10, 8);
+    if (rec->size == 0 || rec->base + rec->size < rec->base) {
+        trace_errf(err, errlen, "%s:offset %llu: bad allocation size 0x%llx", r->path,
+                   (unsigned long long)at, (unsigned long long)rec->size);
+        return RD_ERROR;
+    }
+    return RD_OK;
+}
+
+/* Memory record (list, strided, tile) at r->pos; need = its fixed part; adds the rest. */
+static int rd_bin_mem(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint64_t at, size_t *need,
+                      char *err, size_t errlen) {
+    const unsigned char *p = r->buf + r->pos;
+    rec->kind = TRACE_REC_MEM;
+    rec->cta = (uint32_t)get_le(p + 1, 4);
+    rec->warp = (uint32_t)get_le(p + 5, 4);
+    unsigned op = p[9];
+    rec->gap = (uint32_t)get_le(p + 10, 4);
+    rec->mask = (uint32_t)get_le(p + 14, 4);
+    if (op > TRACE_OP_ATOMIC) {
+        trace_errf(err, errlen, "%s:offset %llu: op %u is not 0 (R), 1 (W) or 2 (A)", r->path,
+                   (unsigned long long)at, op);
+        return RD_ERROR;
+    }
+    rec->op = (trace_op_t)op;
+    if (rec->mask == 0) {
+        trace_errf(err, errlen, "%s:offset %llu: mask has no active lane", r->path,
+                   (unsigned long long)at);
+        return RD_ERROR;
+    }
+    size_t n = *need;
+    size_t extra = type == TRACE_BIN_MEM_LIST      ? 8u * (size_t)trace_popcount(rec->mask)
+                   : type == TRACE_BIN_MEM_STRIDED ? 16u
+                                                   : 25u;
+    if (trace_rd_fill(r, n + extra) < n + extra)
+        return RD_TRUNCATED;
+    p = r->buf + r->pos;
+    if (type == TRACE_BIN_MEM_LIST) {
+        const unsigned char *a = p + n;
+        for (int i = 0; i < TRACE_LANES; i++)
+            if (rec->mask >> i & 1u) {
+                rec->addr[i] = get_le(a, 8);
+                a += 8;
+            }
+    } else if (type == TRACE_BIN_MEM_STRIDED) {
+        trace_expand(rec, get_le(p + n, 8), (int64_t)get_le(p + n + 8, 8), TRACE_LANES, 0);
+    } else {
+        unsigned group = p[n + 16];
+        if (!trace_valid_group(group)) {
+            trace_errf(err, errlen, "%s:offset %llu: tile group %u is not 2, 4, 8 or 16", r->path,
+                       (unsigned long long)at, group);
+            return RD_ERROR;
+        }
+        trace_expand(rec, get_le(p + n, 8), (int64_t)get_le(p + n + 8, 8), (int)group,
+                     (int64_t)get_le(p + n + 17, 8));
+    }
+    *need = n + extra;
+    return RD_OK;
+}
+
+/* The end record: nothing may follow it; then the decompressor's status. */
+static int rd_bin_end(trace_reader_t *r, char *err, size_t errlen) {
+    r->pos++;
+    r->offset++;
+    if (trace_rd_fill(r, 1) != 0) {
+        trace_errf(err, errlen, "%s:offset %llu: data after the end record", r->path,
+                   (unsigned long long)r->offset);
+        return -1;
+    }
+    r->done = 1;
+    return trace_rd_finish_stream(r, err, errlen) == 0 ? 0 : -1;
+}
+
 static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
     if (r->done)
         return 0;
@@ -173,15 +288,7 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
     size_t need;
     switch (type) {
     case TRACE_BIN_END:
-        r->pos++;
-        r->offset++;
-        if (trace_rd_fill(r, 1) != 0) {
-            trace_errf(err, errlen, "%s:offset %llu: data after the end record", r->path,
-                       (unsigned long long)r->offset);
-            return -1;
-        }
-        r->done = 1;
-        return trace_rd_finish_stream(r, err, errlen) == 0 ? 0 : -1;
+        return rd_bin_end(r, err, errlen);
     case TRACE_BIN_ALLOC:
         need = 1 + 1 + 8 + 8 + 1;
         break;
@@ -201,105 +308,27 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
                    (unsigned long long)at, type);
         return -1;
     }
-    if (trace_rd_fill(r, need) < need)
-        goto truncated;
-    const unsigned char *p = r->buf + r->pos;
-    if (type == TRACE_BIN_ALLOC || type == TRACE_BIN_KERNEL) {
-        size_t nl = p[need - 1];
-        if (nl == 0 || nl >= TRACE_NAME_MAX) {
-            trace_errf(err, errlen, "%s:offset %llu: name length %zu not in 1..%d", r->path,
-                       (unsigned long long)at, nl, TRACE_NAME_MAX - 1);
-            return -1;
-        }
-        if (trace_rd_fill(r, need + nl) < need + nl)
-            goto truncated;
-        p = r->buf + r->pos;
-        for (size_t i = 0; i < nl; i++) {
-            unsigned char ch = p[need + i];
-            if (ch <= ' ' || ch == '#' || ch >= 0x7f) {
-                trace_errf(err, errlen, "%s:offset %llu: name byte %zu (0x%02x) is not printable",
-                           r->path, (unsigned long long)at, i, ch);
-                return -1;
-            }
-        }
-        memcpy(rec->name, p + need, nl);
-        rec->name[nl] = '\0';
-        if (type == TRACE_BIN_ALLOC) {
-            rec->kind = TRACE_REC_ALLOC;
-            if (p[1] > 1) {
-                trace_errf(err, errlen, "%s:offset %llu: readonly flag %u is not 0 or 1", r->path,
-                           (unsigned long long)at, p[1]);
-                return -1;
-            }
-            rec->readonly = p[1];
-            rec->base = get_le(p + 2, 8);
-            rec->size = get_le(p + 10, 8);
-            if (rec->size == 0 || rec->base + rec->size < rec->base) {
-                trace_errf(err, errlen, "%s:offset %llu: bad allocation size 0x%llx", r->path,
-                           (unsigned long long)at, (unsigned long long)rec->size);
-                return -1;
-            }
+    int rc = RD_TRUNCATED;
+    if (trace_rd_fill(r, need) >= need) {
+        if (type == TRACE_BIN_ALLOC || type == TRACE_BIN_KERNEL) {
+            rc = rd_bin_named(r, rec, type, at, &need, err, errlen);
+        } else if (type == TRACE_BIN_EXIT) {
+            rec->kind = TRACE_REC_EXIT;
+            rec->cta = (uint32_t)get_le(r->buf + r->pos + 1, 4);
+            rec->warp = (uint32_t)get_le(r->buf + r->pos + 5, 4);
+            rc = RD_OK;
         } else {
-            rec->kind = TRACE_REC_KERNEL;
+            rc = rd_bin_mem(r, rec, type, at, &need, err, errlen);
         }
-        need += nl;
-    } else if (type == TRACE_BIN_EXIT) {
-        rec->kind = TRACE_REC_EXIT;
-        rec->cta = (uint32_t)get_le(p + 1, 4);
-        rec->warp = (uint32_t)get_le(p + 5, 4);
-    } else {
-        rec->kind = TRACE_REC_MEM;
-        rec->cta = (uint32_t)get_le(p + 1, 4);
-        rec->warp = (uint32_t)get_le(p + 5, 4);
-        unsigned op = p[9];
-        rec->gap = (uint32_t)get_le(p + 10, 4);
-        rec->mask = (uint32_t)get_le(p + 14, 4);
-        if (op > TRACE_OP_ATOMIC) {
-            trace_errf(err, errlen, "%s:offset %llu: op %u is not 0 (R), 1 (W) or 2 (A)", r->path,
-                       (unsigned long long)at, op);
-            return -1;
-        }
-        rec->op = (trace_op_t)op;
-        if (rec->mask == 0) {
-            trace_errf(err, errlen, "%s:offset %llu: mask has no active lane", r->path,
-                       (unsigned long long)at);
-            return -1;
-        }
-        size_t extra = type == TRACE_BIN_MEM_LIST      ? 8u * (size_t)trace_popcount(rec->mask)
-                       : type == TRACE_BIN_MEM_STRIDED ? 16u
-                                                       : 25u;
-        if (trace_rd_fill(r, need + extra) < need + extra)
-            goto truncated;
-        p = r->buf + r->pos;
-        if (type == TRACE_BIN_MEM_LIST) {
-            const unsigned char *a = p + need;
-            for (int i = 0; i < TRACE_LANES; i++)
-                if (rec->mask >> i & 1u) {
-                    rec->addr[i] = get_le(a, 8);
-                    a += 8;
-                }
-        } else if (type == TRACE_BIN_MEM_STRIDED) {
-            trace_expand(rec, get_le(p + need, 8), (int64_t)get_le(p + need + 8, 8), TRACE_LANES,
-                         0);
-        } else {
-            unsigned group = p[need + 16];
-            if (!trace_valid_group(group)) {
-                trace_errf(err, errlen, "%s:offset %llu: tile group %u is not 2, 4, 8 or 16",
-                           r->path, (unsigned long long)at, group);
-                return -1;
-            }
-            trace_expand(rec, get_le(p + need, 8), (int64_t)get_le(p + need + 8, 8), (int)group,
-                         (int64_t)get_le(p + need + 17, 8));
-        }
-        need += extra;
     }
+    if (rc == RD_TRUNCATED)
+        trace_errf(err, errlen, "%s:offset %llu: truncated record (type %u)", r->path,
+                   (unsigned long long)at, type);
+    if (rc != RD_OK)
+        return -1;
     r->pos += need;
     r->offset += need;
     return 1;
-truncated:
-    trace_errf(err, errlen, "%s:offset %llu: truncated record (type %u)", r->path,
-               (unsigned long long)at, type);
-    return -1;
 }
 
 int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
