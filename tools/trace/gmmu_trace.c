@@ -80,6 +80,180 @@ static int alloc_find(const alloc_t *a, size_t n, uint64_t addr) {
     return -1;
 }
 
+/* State of one stats / check pass over a trace. */
+typedef struct {
+    const char *in;
+    int check, binary, bad;
+    uint64_t records, nalloc, nkernel, ninst, lanes, reads, writes, atomics, alloc_bytes, outside,
+        before_kernel, gap_sum, translations, exits, exit_errors;
+    uint64_t lo, hi;
+    u64map_t pages;  /* distinct 4 KB pages touched (value unused) */
+    u64map_t exited; /* check: (cta << 32 | warp) -> position of its exit, this kernel only */
+    alloc_t *allocs;
+    size_t cap;
+    int last_hit;
+    char wh[600], at[64];
+} ts_t;
+
+static const char *ts_where(ts_t *s, const trace_rec_t *rec) {
+    return where(s->wh, sizeof(s->wh), s->in, s->binary, rec->line);
+}
+
+/* 0, or -1 when memory runs out */
+static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
+    if (s->nalloc == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        alloc_t *na = realloc(s->allocs, s->cap * sizeof(*na));
+        if (!na)
+            return -1;
+        s->allocs = na;
+    }
+    for (size_t i = 0; i < s->nalloc; i++)
+        if (rec->base < s->allocs[i].base + s->allocs[i].size &&
+            s->allocs[i].base < rec->base + rec->size) {
+            if (s->check) {
+                fprintf(stderr, "%s: allocation %s overlaps %s\n", ts_where(s, rec), rec->name,
+                        s->allocs[i].name);
+                s->bad = 1;
+            }
+        }
+    s->allocs[s->nalloc].base = rec->base;
+    s->allocs[s->nalloc].size = rec->size;
+    memcpy(s->allocs[s->nalloc].name, rec->name, TRACE_NAME_MAX);
+    s->nalloc++;
+    s->alloc_bytes += rec->size;
+    return 0;
+}
+
+/* 0, or -1 when memory runs out */
+static int ts_exit(ts_t *s, const trace_rec_t *rec) {
+    const uint64_t wkey = (uint64_t)rec->cta << 32 | rec->warp;
+    uint64_t exit_pos;
+    s->exits++;
+    if (!s->check)
+        return 0;
+    if (s->nkernel == 0) {
+        if (s->exit_errors++ < MAX_REPORTS)
+            fprintf(stderr, "%s: exit record before the first kernel\n", ts_where(s, rec));
+    } else if (u64map_get(&s->exited, wkey, &exit_pos)) {
+        if (s->exit_errors++ < MAX_REPORTS)
+            fprintf(stderr,
+                    "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") exits twice "
+                    "(first exit at %s)\n",
+                    ts_where(s, rec), rec->cta, rec->warp,
+                    pos_str(s->at, sizeof(s->at), s->binary, exit_pos));
+    } else if (u64map_put(&s->exited, wkey, rec->line) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Lane i's address a: range, allocation it falls in, page. 0, or -1 when memory runs out. */
+static int ts_lane(ts_t *s, const trace_rec_t *rec, int i, uint64_t *last_page) {
+    const uint64_t a = rec->addr[i];
+    s->lanes++;
+    s->lo = a < s->lo ? a : s->lo;
+    s->hi = a > s->hi ? a : s->hi;
+    const alloc_t *h = s->last_hit >= 0 ? &s->allocs[s->last_hit] : NULL;
+    if (!h || a < h->base || a - h->base >= h->size)
+        s->last_hit = alloc_find(s->allocs, s->nalloc, a);
+    if (s->last_hit < 0) {
+        if (s->check && s->outside < MAX_REPORTS)
+            fprintf(stderr, "%s: lane %d address 0x%" PRIx64 " is outside every allocation\n",
+                    ts_where(s, rec), i, a);
+        s->outside++;
+    }
+    if ((a >> PAGE_SHIFT) != *last_page) {
+        *last_page = a >> PAGE_SHIFT;
+        uint64_t unused;
+        if (!u64map_get(&s->pages, *last_page, &unused) &&
+            u64map_put(&s->pages, *last_page, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void ts_mem(ts_t *s, const trace_rec_t *rec) {
+    const uint64_t wkey = (uint64_t)rec->cta << 32 | rec->warp;
+    uint64_t exit_pos;
+    if (s->check && s->nkernel > 0 && u64map_get(&s->exited, wkey, &exit_pos) &&
+        s->exit_errors++ < MAX_REPORTS)
+        fprintf(stderr, "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") has exited at %s\n",
+                ts_where(s, rec), rec->cta, rec->warp,
+                pos_str(s->at, sizeof(s->at), s->binary, exit_pos));
+    s->ninst++;
+    s->gap_sum += rec->gap;
+    if (s->nkernel == 0)
+        s->before_kernel++;
+    if (rec->op == TRACE_OP_READ)
+        s->reads++;
+    else if (rec->op == TRACE_OP_WRITE)
+        s->writes++;
+    else
+        s->atomics++;
+    uint64_t last_page = UINT64_MAX, seen[TRACE_LANES] = {0};
+    int nseen = 0;
+    for (int i = 0; i < TRACE_LANES; i++) {
+        if (!(rec->mask >> i & 1u))
+            continue;
+        const uint64_t page = rec->addr[i] >> PAGE_SHIFT;
+        int dup = 0;
+        for (int j = 0; j < nseen && !dup; j++)
+            dup = seen[j] == page;
+        if (!dup)
+            seen[nseen++] = page;
+        if (ts_lane(s, rec, i, &last_page) != 0) {
+            fprintf(stderr, "gmmu-trace: out of memory\n");
+            s->bad = 1;
+            break;
+        }
+    }
+    s->translations += (uint64_t)nseen;
+}
+
+static void ts_print_stats(const ts_t *s) {
+    printf("records        %" PRIu64 "\n", s->records);
+    printf("allocations    %" PRIu64 " (%" PRIu64 " bytes, %.1f MB)\n", s->nalloc, s->alloc_bytes,
+           s->alloc_bytes / 1048576.0);
+    printf("kernels        %" PRIu64 "\n", s->nkernel);
+    printf("warp exits     %" PRIu64 "\n", s->exits);
+    printf("instructions   %" PRIu64 " (R %" PRIu64 ", W %" PRIu64 ", A %" PRIu64 ")\n", s->ninst,
+           s->reads, s->writes, s->atomics);
+    printf("lane accesses  %" PRIu64 "\n", s->lanes);
+    printf("translations   %" PRIu64 " (distinct pages per instruction, summed)\n",
+           s->translations);
+    printf("mean gap       %.1f\n", s->ninst ? (double)s->gap_sum / (double)s->ninst : 0.0);
+    printf("distinct pages %zu\n", s->pages.count);
+    printf("footprint      %" PRIu64 " bytes (%.1f MB, distinct 4 KB pages touched)\n",
+           (uint64_t)s->pages.count << PAGE_SHIFT, (double)s->pages.count * 4096.0 / 1048576.0);
+    if (s->ninst)
+        printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", s->lo, s->hi);
+    printf("outside allocs %" PRIu64 "\n", s->outside);
+}
+
+/* check's verdict; sets s->bad */
+static void ts_print_check(ts_t *s) {
+    if (s->before_kernel) {
+        fprintf(stderr, "%s: %" PRIu64 " memory instructions before the first kernel\n", s->in,
+                s->before_kernel);
+        s->bad = 1;
+    }
+    if (s->outside) {
+        fprintf(stderr, "%s: %" PRIu64 " lane accesses outside every allocation\n", s->in,
+                s->outside);
+        s->bad = 1;
+    }
+    if (s->exit_errors) {
+        fprintf(stderr,
+                "%s: %" PRIu64 " warp exit errors (exit before the first kernel, second "
+                "exit, memory record after the exit)\n",
+                s->in, s->exit_errors);
+        s->bad = 1;
+    }
+    if (!s->bad)
+        printf("%s: ok (%" PRIu64 " records, %zu pages)\n", s->in, s->records, s->pages.count);
+}
+
 /* stats (check = 0) or check (check = 1) */
 static int cmd_stats(const char *in, int check) {
     char err[512];
@@ -88,177 +262,54 @@ static int cmd_stats(const char *in, int check) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         return 1;
     }
-    uint64_t records = 0, nalloc = 0, nkernel = 0, ninst = 0, lanes = 0, reads = 0, writes = 0,
-             atomics = 0, alloc_bytes = 0, outside = 0, before_kernel = 0, gap_sum = 0,
-             translations = 0, exits = 0, exit_errors = 0;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    u64map_t pages; /* distinct 4 KB pages touched (value unused) */
-    u64map_init(&pages);
-    alloc_t *allocs = NULL;
-    size_t cap = 0;
-    int last_hit = -1, rc, bad = 0;
-    const int binary = trace_is_binary(r);
-    u64map_t exited; /* check: (cta << 32 | warp) -> position of its exit, this kernel only */
-    u64map_init(&exited);
-    char wh[600], at[64];
+    ts_t *s = calloc(1, sizeof(*s));
+    if (!s) {
+        fprintf(stderr, "gmmu-trace: out of memory\n");
+        trace_close(r);
+        return 1;
+    }
+    s->in = in;
+    s->check = check;
+    s->binary = trace_is_binary(r);
+    s->lo = UINT64_MAX;
+    s->last_hit = -1;
+    u64map_init(&s->pages);
+    u64map_init(&s->exited);
     trace_rec_t rec;
+    int rc;
     while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
-        records++;
+        s->records++;
+        int oom = 0;
         if (rec.kind == TRACE_REC_ALLOC) {
-            if (nalloc == cap) {
-                cap = cap ? cap * 2 : 16;
-                alloc_t *na = realloc(allocs, cap * sizeof(*na));
-                if (!na) {
-                    fprintf(stderr, "gmmu-trace: out of memory\n");
-                    bad = 1;
-                    break;
-                }
-                allocs = na;
-            }
-            for (size_t i = 0; i < nalloc; i++)
-                if (rec.base < allocs[i].base + allocs[i].size &&
-                    allocs[i].base < rec.base + rec.size) {
-                    if (check)
-                        fprintf(stderr, "%s: allocation %s overlaps %s\n",
-                                where(wh, sizeof(wh), in, binary, rec.line), rec.name,
-                                allocs[i].name);
-                    bad = check;
-                }
-            allocs[nalloc].base = rec.base;
-            allocs[nalloc].size = rec.size;
-            memcpy(allocs[nalloc].name, rec.name, TRACE_NAME_MAX);
-            nalloc++;
-            alloc_bytes += rec.size;
-            continue;
+            oom = ts_alloc(s, &rec) != 0;
+        } else if (rec.kind == TRACE_REC_KERNEL) {
+            s->nkernel++;
+            u64map_clear(&s->exited);
+        } else if (rec.kind == TRACE_REC_EXIT) {
+            oom = ts_exit(s, &rec) != 0;
+        } else {
+            ts_mem(s, &rec);
         }
-        if (rec.kind == TRACE_REC_KERNEL) {
-            nkernel++;
-            u64map_clear(&exited);
-            continue;
+        if (oom) {
+            fprintf(stderr, "gmmu-trace: out of memory\n");
+            s->bad = 1;
+            break;
         }
-        const uint64_t wkey = (uint64_t)rec.cta << 32 | rec.warp;
-        uint64_t exit_pos;
-        if (rec.kind == TRACE_REC_EXIT) {
-            exits++;
-            if (!check)
-                continue;
-            if (nkernel == 0) {
-                if (exit_errors++ < MAX_REPORTS)
-                    fprintf(stderr, "%s: exit record before the first kernel\n",
-                            where(wh, sizeof(wh), in, binary, rec.line));
-            } else if (u64map_get(&exited, wkey, &exit_pos)) {
-                if (exit_errors++ < MAX_REPORTS)
-                    fprintf(stderr,
-                            "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") exits twice "
-                            "(first exit at %s)\n",
-                            where(wh, sizeof(wh), in, binary, rec.line), rec.cta, rec.warp,
-                            pos_str(at, sizeof(at), binary, exit_pos));
-            } else if (u64map_put(&exited, wkey, rec.line) != 0) {
-                fprintf(stderr, "gmmu-trace: out of memory\n");
-                bad = 1;
-                break;
-            }
-            continue;
-        }
-        if (check && nkernel > 0 && u64map_get(&exited, wkey, &exit_pos) &&
-            exit_errors++ < MAX_REPORTS)
-            fprintf(stderr, "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") has exited at %s\n",
-                    where(wh, sizeof(wh), in, binary, rec.line), rec.cta, rec.warp,
-                    pos_str(at, sizeof(at), binary, exit_pos));
-        ninst++;
-        gap_sum += rec.gap;
-        if (nkernel == 0)
-            before_kernel++;
-        if (rec.op == TRACE_OP_READ)
-            reads++;
-        else if (rec.op == TRACE_OP_WRITE)
-            writes++;
-        else
-            atomics++;
-        uint64_t last_page = UINT64_MAX, seen[TRACE_LANES] = {0};
-        int nseen = 0;
-        for (int i = 0; i < TRACE_LANES; i++) {
-            if (!(rec.mask >> i & 1u))
-                continue;
-            uint64_t a = rec.addr[i];
-            lanes++;
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            if (last_hit < 0 || a < allocs[last_hit].base ||
-                a - allocs[last_hit].base >= allocs[last_hit].size)
-                last_hit = alloc_find(allocs, nalloc, a);
-            if (last_hit < 0) {
-                if (check && outside < MAX_REPORTS)
-                    fprintf(stderr,
-                            "%s: lane %d address 0x%" PRIx64 " is outside every allocation\n",
-                            where(wh, sizeof(wh), in, binary, rec.line), i, a);
-                outside++;
-            }
-            int dup = 0;
-            for (int j = 0; j < nseen && !dup; j++)
-                dup = seen[j] == a >> PAGE_SHIFT;
-            if (!dup)
-                seen[nseen++] = a >> PAGE_SHIFT;
-            if ((a >> PAGE_SHIFT) != last_page) {
-                last_page = a >> PAGE_SHIFT;
-                uint64_t unused;
-                if (!u64map_get(&pages, last_page, &unused) &&
-                    u64map_put(&pages, last_page, 1) != 0) {
-                    fprintf(stderr, "gmmu-trace: out of memory\n");
-                    bad = 1;
-                    break;
-                }
-            }
-        }
-        translations += (uint64_t)nseen;
     }
     if (rc < 0) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
-        bad = 1;
+        s->bad = 1;
     }
     trace_close(r);
-    if (!check) {
-        printf("records        %" PRIu64 "\n", records);
-        printf("allocations    %" PRIu64 " (%" PRIu64 " bytes, %.1f MB)\n", nalloc, alloc_bytes,
-               alloc_bytes / 1048576.0);
-        printf("kernels        %" PRIu64 "\n", nkernel);
-        printf("warp exits     %" PRIu64 "\n", exits);
-        printf("instructions   %" PRIu64 " (R %" PRIu64 ", W %" PRIu64 ", A %" PRIu64 ")\n", ninst,
-               reads, writes, atomics);
-        printf("lane accesses  %" PRIu64 "\n", lanes);
-        printf("translations   %" PRIu64 " (distinct pages per instruction, summed)\n",
-               translations);
-        printf("mean gap       %.1f\n", ninst ? (double)gap_sum / (double)ninst : 0.0);
-        printf("distinct pages %zu\n", pages.count);
-        printf("footprint      %" PRIu64 " bytes (%.1f MB, distinct 4 KB pages touched)\n",
-               (uint64_t)pages.count << PAGE_SHIFT, (double)pages.count * 4096.0 / 1048576.0);
-        if (ninst)
-            printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", lo, hi);
-        printf("outside allocs %" PRIu64 "\n", outside);
-    } else {
-        if (before_kernel) {
-            fprintf(stderr, "%s: %" PRIu64 " memory instructions before the first kernel\n", in,
-                    before_kernel);
-            bad = 1;
-        }
-        if (outside) {
-            fprintf(stderr, "%s: %" PRIu64 " lane accesses outside every allocation\n", in,
-                    outside);
-            bad = 1;
-        }
-        if (exit_errors) {
-            fprintf(stderr,
-                    "%s: %" PRIu64 " warp exit errors (exit before the first kernel, second "
-                    "exit, memory record after the exit)\n",
-                    in, exit_errors);
-            bad = 1;
-        }
-        if (!bad)
-            printf("%s: ok (%" PRIu64 " records, %zu pages)\n", in, records, pages.count);
-    }
-    u64map_free(&pages);
-    free(allocs);
-    u64map_free(&exited);
+    if (check)
+        ts_print_check(s);
+    else
+        ts_print_stats(s);
+    const int bad = s->bad;
+    u64map_free(&s->pages);
+    u64map_free(&s->exited);
+    free(s->allocs);
+    free(s);
     return bad ? 1 : 0;
 }
 
