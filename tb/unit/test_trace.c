@@ -1,5 +1,6 @@
 /*
- * test_trace.c - cmocka unit tests of tools/trace/trace.c (docs/trace-format.md).
+ * test_trace.c - cmocka unit tests of the trace library (tools/trace/trace_*.c, docs/trace-format.md):
+ * reader and writer.
  */
 #define _POSIX_C_SOURCE 200809L
 
