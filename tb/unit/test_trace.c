@@ -1,6 +1,6 @@
 /*
- * test_trace.c - cmocka unit tests of the trace library (tools/trace/trace_*.c, docs/trace-format.md):
- * reader and writer.
+ * test_trace.c - cmocka unit tests of the trace library (tools/trace/trace_*.c): reader and
+ * writer (docs/trace-format.md).
  */
 #define _POSIX_C_SOURCE 200809L
 
