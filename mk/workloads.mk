@@ -59,11 +59,13 @@ $(WL_TRACE_TOOL): tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) tools/trace/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
 
-$(WL_TEST_TRACE): $(BUILD)/tests/%: tb/unit/%.c $(WL_LIB) tools/trace/trace.h
+$(WL_TEST_TRACE): $(BUILD)/tests/%: tb/unit/%.c $(WL_LIB) tools/trace/trace.h \
+                  tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $< $(WL_LIB) -lcmocka -o $@
 
-$(WL_TEST_TRACE_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(WL_LIB_SAN) tools/trace/trace.h
+$(WL_TEST_TRACE_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(WL_LIB_SAN) tools/trace/trace.h \
+                      tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(WL_LIB_SAN) -lcmocka -o $@
 
@@ -111,11 +113,13 @@ $(WL_OBJ)/gen_san/%.o: tools/workloads/%.c $(WL_GEN_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads -c $< -o $@
 
-$(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR)
+$(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR) \
+                tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
 
-$(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR)
+$(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR) \
+                    tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
 	  -lm -o $@

@@ -1,7 +1,8 @@
 /*
- * test_trace_write.c - cmocka tests of the trace writer's one-call-per-record entry points and
- * trace_copy (tools/trace/trace_write.c), which the Python importers call through ctypes, and of
- * the trace tools' number parser trace_parse_u64 (tools/trace/trace_util.c).
+ * test_trace_write.c - cmocka tests of the trace writer (tools/trace/trace_write.c): the encoding
+ * choice (strided, tile), the one-call-per-record entry points and trace_copy that the Python
+ * importers call through ctypes; and of the trace tools' number parser trace_parse_u64
+ * (tools/trace/trace_util.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,54 +17,107 @@
 
 #include <cmocka.h>
 
+#include "test_trace_fixture.h"
 #include "trace.h"
 
-typedef struct {
-    char dir[256];
-    char path[300];
-} fixture_t;
-
-static int setup(void **state) {
-    fixture_t *f = calloc(1, sizeof(*f));
-    if (!f)
-        return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof(f->dir), "%s/test_trace_write.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir)) {
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
+static void test_strided_detection(void **state) {
     fixture_t *f = *state;
-    char cmd[400];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-    if (system(cmd) != 0)
-        return -1;
-    free(f);
-    return 0;
+    trace_rec_t recs[5];
+    memset(recs, 0, sizeof(recs));
+    recs[0].kind = TRACE_REC_KERNEL;
+    strcpy(recs[0].name, "k");
+    for (int j = 1; j < 5; j++) {
+        recs[j].kind = TRACE_REC_MEM;
+        recs[j].op = TRACE_OP_READ;
+    }
+    /* 1: full warp, stride 8 */
+    recs[1].mask = 0xffffffff;
+    for (int i = 0; i < 32; i++)
+        recs[1].addr[i] = 0x1000 + 8u * (unsigned)i;
+    /* 2: lanes 2, 5 and 8 only, stride -16 relative to lane index: base is lane 0's virtual address
+     */
+    recs[2].mask = (1u << 2) | (1u << 5) | (1u << 8);
+    recs[2].addr[2] = 0x2000 - 32;
+    recs[2].addr[5] = 0x2000 - 80;
+    recs[2].addr[8] = 0x2000 - 128;
+    /* 3: irregular */
+    recs[3].mask = 0x7;
+    recs[3].addr[0] = 0x10;
+    recs[3].addr[1] = 0x20;
+    recs[3].addr[2] = 0x40;
+    /* 4: lanes 0, 3 and 6 differ by 10: not divisible by 3 -> list */
+    recs[4].mask = 0x49;
+    recs[4].addr[0] = 0x100;
+    recs[4].addr[3] = 0x10a;
+    recs[4].addr[6] = 0x114;
+    write_all(tpath(f, "st.txt"), 0, recs, 5);
+    size_t n;
+    char *txt = read_file(tpath(f, "st.txt"), &n);
+    assert_string_equal(txt, "kernel k\n"
+                             "s 0 0 R 0 0xffffffff 0x1000 8\n"
+                             "s 0 0 R 0 0x124 0x2000 -16\n"
+                             "m 0 0 R 0 0x7 0x10 0x20 0x40\n"
+                             "m 0 0 R 0 0x49 0x100 0x10a 0x114\n");
+    free(txt);
+    write_all(tpath(f, "st.bin"), 1, recs, 5);
+    char *bin = read_file(tpath(f, "st.bin"), &n);
+    /* header 8, kernel 1+1+1 = 3, then a type-4 record */
+    assert_int_equal((unsigned char)bin[11], 4);
+    assert_int_equal(n, 8 + 3 + 2 * (1 + 17 + 16) + 2 * (1 + 17 + 24) + 1);
+    free(bin);
+    trace_rec_t back[5];
+    char err[256];
+    assert_int_equal(read_all(tpath(f, "st.bin"), back, 5, err, sizeof(err)), 5);
+    for (int j = 0; j < 5; j++)
+        assert_rec_equal(&recs[j], &back[j]);
 }
 
-static const char *tpath(fixture_t *f, const char *name) {
-    snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
-    return f->path;
+static void test_tile_detection(void **state) {
+    fixture_t *f = *state;
+    trace_rec_t recs[4];
+    memset(recs, 0, sizeof(recs));
+    recs[0].kind = TRACE_REC_KERNEL;
+    strcpy(recs[0].name, "k");
+    for (int j = 1; j < 4; j++) {
+        recs[j].kind = TRACE_REC_MEM;
+        recs[j].op = TRACE_OP_WRITE;
+    }
+    /* 1: two rows of 16 floats (a 16x16 thread block's warp): group 16, row pitch 0x1000 */
+    recs[1].mask = 0xffffffff;
+    for (int i = 0; i < 32; i++)
+        recs[1].addr[i] = 0x10000 + 4u * (unsigned)(i % 16) + 0x1000u * (unsigned)(i / 16);
+    /* 2: 16 rows x 2 columns with lanes along rows (gaussian Fan2), half the lanes active */
+    recs[2].mask = 0x00ff00ff;
+    for (int i = 0; i < 32; i++)
+        recs[2].addr[i] = 0x20000 + 0x2000u * (unsigned)(i % 16) + 4u * (unsigned)(i / 16);
+    /* 3: groups of 4 with a negative outer stride */
+    recs[3].mask = 0xffff;
+    for (int i = 0; i < 32; i++)
+        recs[3].addr[i] = 0x90000 + 8u * (unsigned)(i % 4) - 0x100u * (unsigned)(i / 4);
+    write_all(tpath(f, "t.txt"), 0, recs, 4);
+    size_t n;
+    char *txt = read_file(tpath(f, "t.txt"), &n);
+    assert_string_equal(txt, "kernel k\n"
+                             "t 0 0 W 0 0xffffffff 0x10000 4 16 4096\n"
+                             "t 0 0 W 0 0xff00ff 0x20000 8192 16 4\n"
+                             "t 0 0 W 0 0xffff 0x90000 8 4 -256\n");
+    free(txt);
+    write_all(tpath(f, "t.bin"), 1, recs, 4);
+    char *bin = read_file(tpath(f, "t.bin"), &n);
+    assert_int_equal(n, 8 + 3 + 3 * (18 + 25) + 1);
+    assert_int_equal((unsigned char)bin[11], 5);
+    free(bin);
+    trace_rec_t back[4];
+    char err[256];
+    assert_int_equal(read_all(tpath(f, "t.bin"), back, 4, err, sizeof(err)), 4);
+    for (int j = 0; j < 4; j++)
+        assert_rec_equal(&recs[j], &back[j]);
+    assert_int_equal(read_all(tpath(f, "t.txt"), back, 4, err, sizeof(err)), 4);
+    for (int j = 0; j < 4; j++)
+        assert_rec_equal(&recs[j], &back[j]);
 }
 
-static char *slurp(const char *path) {
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    const size_t cap = 1u << 16;
-    char *buf = calloc(1, cap + 1);
-    assert_non_null(buf);
-    size_t n = fread(buf, 1, cap, fp);
-    assert_true(n < cap);
-    assert_int_equal(fclose(fp), 0);
-    return buf;
-}
-
+/* Parses text and expects an error whose message contains every string of want[] */
 /* The flat entry points write the same text as trace_write with a filled record; the lane list
  * maps onto the active lanes in lane order, and the writer picks the encoding (s, t, m). */
 static void test_flat_text(void **state) {
@@ -83,7 +137,8 @@ static void test_flat_text(void **state) {
         trace_write_mem(w, 1, 2, TRACE_OP_ATOMIC, 0, 0x80000001u, list, err, sizeof(err)), 0);
     assert_int_equal(trace_write_exit(w, 3, 1, err, sizeof(err)), 0);
     assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
-    char *got = slurp(tpath(f, "a.txt"));
+    size_t len;
+    char *got = read_file(tpath(f, "a.txt"), &len);
     assert_string_equal(got, "alloc buf 0x1000 0x2000 ro\n"
                              "kernel k1\n"
                              "s 3 1 W 9 0xe 0x1000 4\n"
@@ -211,6 +266,8 @@ static void test_parse_u64(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tile_detection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flat_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flat_rejects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
