@@ -205,109 +205,122 @@ static uint64_t xs_nuc_index(const xs_t *c, uint64_t idx, uint64_t nuc) {
     return p > c->ngp - 1 ? c->ngp - 1 : p;
 }
 
+/* phase 0: sample energy and material of each lane; no memory access */
+static int xs_sample(const xs_t *c, xs_warp_t *s, const gen_warp_t *w) {
+    for (int l = 0; l < 32; l++) {
+        uint64_t id = w->tid0 + (uint64_t)l;
+        s->e[l] = gen_unit(gen_hash(c->seed, 11, id));
+        double u = gen_unit(gen_hash(c->seed, 12, id)), acc = 0;
+        int mt = XS_MATS - 1;
+        for (int i = 0; i < XS_MATS; i++) {
+            acc += xs_dist[i];
+            if (u < acc) {
+                mt = i;
+                break;
+            }
+        }
+        s->mat[l] = mt;
+        s->lo[l] = 0;
+        s->hi[l] = c->ngp * XS_ISO - 1;
+        s->len[l] = s->hi[l];
+    }
+    s->phase = 1;
+    /* grid_search: while (length > 1) loads A[examinationPoint] */
+    return 1;
+}
+
+/* phase 1: grid_search (while (length > 1) loads A[examinationPoint]), then num_nucs[mat] */
+static int xs_search(gen_t *g, const xs_t *c, xs_warp_t *s, gen_warp_t *w, uint32_t m) {
+    uint64_t a[32];
+    uint32_t act = 0;
+    for (int l = 0; l < 32; l++)
+        if ((m >> l & 1u) && s->len[l] > 1) {
+            act |= 1u << l;
+            uint64_t ex = s->lo[l] + s->len[l] / 2;
+            a[l] = c->egrid + 8 * ex;
+            if (xs_egrid(c, ex) > s->e[l])
+                s->hi[l] = ex;
+            else
+                s->lo[l] = ex;
+            s->len[l] = s->hi[l] - s->lo[l];
+        }
+    if (act) {
+        gen_mem(g, w, R, 8, act, a);
+        return 1;
+    }
+    for (int l = 0; l < 32; l++)
+        s->idx[l] = s->lo[l];
+    s->nmax = 0;
+    for (int l = 0; l < 32; l++)
+        if ((m >> l & 1u) && (uint32_t)xs_num_nucs[s->mat[l]] > s->nmax)
+            s->nmax = (uint32_t)xs_num_nucs[s->mat[l]];
+    for (int l = 0; l < 32; l++)
+        a[l] = c->num_nucs + 4 * (uint64_t)s->mat[l];
+    gen_mem(g, w, R, 4, m, a); /* num_nucs[mat] */
+    s->phase = 2;
+    s->j = 0;
+    s->sub = 0;
+    return 1;
+}
+
+/* phase 2: for j < num_nucs[mat]: mats, index_grid, low (3x16 B), high, concs */
+static int xs_nuclides(gen_t *g, const xs_t *c, xs_warp_t *s, gen_warp_t *w, uint32_t m) {
+    uint64_t a[32];
+    uint32_t act = 0;
+    for (int l = 0; l < 32; l++)
+        if ((m >> l & 1u) && s->j < (uint32_t)xs_num_nucs[s->mat[l]])
+            act |= 1u << l;
+    uint32_t sub = s->sub;
+    for (int l = 0; l < 32; l++) {
+        uint64_t mt = (uint64_t)s->mat[l], nuc = xs_nuc_of(c, s->mat[l], s->j);
+        uint64_t ni = xs_nuc_index(c, s->idx[l], nuc);
+        if (ni == c->ngp - 1)
+            ni--;
+        uint64_t low = c->ngrid + 48 * (nuc * c->ngp + ni);
+        switch (sub) {
+        case 0: /* p_nuc = mats[mat*max_num_nucs + j] */
+            a[l] = c->mats + 4 * (mt * XS_MAXNUC + s->j);
+            break;
+        case 1: /* index_data[idx * n_isotopes + nuc] */
+            a[l] = c->index + 4 * (s->idx[l] * XS_ISO + nuc);
+            break;
+        case 2:
+        case 3:
+        case 4: /* low point: energy..fission, 3 x 16 B */
+            a[l] = low + 16 * (sub - 2);
+            break;
+        case 5:
+        case 6:
+        case 7: /* high = low + 1 */
+            a[l] = low + 48 + 16 * (sub - 5);
+            break;
+        default: /* conc = concs[mat*max_num_nucs + j] */
+            a[l] = c->concs + 8 * (mt * XS_MAXNUC + s->j);
+            break;
+        }
+    }
+    static const uint32_t gaps[9] = {6, 3, 4, 1, 1, 1, 1, 1, 24};
+    gen_mem(g, w, R, gaps[sub], act, a);
+    if (++s->sub == 9) {
+        s->sub = 0;
+        if (++s->j >= s->nmax)
+            s->phase = 3;
+    }
+    return 1;
+}
+
 static int xs_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
     const xs_t *c = k->arg;
     xs_warp_t *s = w->state;
-    uint64_t a[32];
     uint32_t m = gen_lanes_below(w, c->lookups);
     if (!m)
         return 0;
-    if (s->phase == 0) { /* sample energy and material; num_nucs[mat] */
-        for (int l = 0; l < 32; l++) {
-            uint64_t id = w->tid0 + (uint64_t)l;
-            s->e[l] = gen_unit(gen_hash(c->seed, 11, id));
-            double u = gen_unit(gen_hash(c->seed, 12, id)), acc = 0;
-            int mt = XS_MATS - 1;
-            for (int i = 0; i < XS_MATS; i++) {
-                acc += xs_dist[i];
-                if (u < acc) {
-                    mt = i;
-                    break;
-                }
-            }
-            s->mat[l] = mt;
-            s->lo[l] = 0;
-            s->hi[l] = c->ngp * XS_ISO - 1;
-            s->len[l] = s->hi[l];
-        }
-        s->phase = 1;
-        /* grid_search: while (length > 1) loads A[examinationPoint] */
-        return 1;
-    }
-    if (s->phase == 1) {
-        uint32_t act = 0;
-        for (int l = 0; l < 32; l++)
-            if ((m >> l & 1u) && s->len[l] > 1) {
-                act |= 1u << l;
-                uint64_t ex = s->lo[l] + s->len[l] / 2;
-                a[l] = c->egrid + 8 * ex;
-                if (xs_egrid(c, ex) > s->e[l])
-                    s->hi[l] = ex;
-                else
-                    s->lo[l] = ex;
-                s->len[l] = s->hi[l] - s->lo[l];
-            }
-        if (act) {
-            gen_mem(g, w, R, 8, act, a);
-            return 1;
-        }
-        for (int l = 0; l < 32; l++)
-            s->idx[l] = s->lo[l];
-        s->nmax = 0;
-        for (int l = 0; l < 32; l++)
-            if ((m >> l & 1u) && (uint32_t)xs_num_nucs[s->mat[l]] > s->nmax)
-                s->nmax = (uint32_t)xs_num_nucs[s->mat[l]];
-        for (int l = 0; l < 32; l++)
-            a[l] = c->num_nucs + 4 * (uint64_t)s->mat[l];
-        gen_mem(g, w, R, 4, m, a); /* num_nucs[mat] */
-        s->phase = 2;
-        s->j = 0;
-        s->sub = 0;
-        return 1;
-    }
-    if (s->phase == 2) { /* for j < num_nucs[mat]: mats, index_grid, low (3x16 B), high, concs */
-        uint32_t act = 0;
-        for (int l = 0; l < 32; l++)
-            if ((m >> l & 1u) && s->j < (uint32_t)xs_num_nucs[s->mat[l]])
-                act |= 1u << l;
-        uint32_t sub = s->sub;
-        for (int l = 0; l < 32; l++) {
-            uint64_t mt = (uint64_t)s->mat[l], nuc = xs_nuc_of(c, s->mat[l], s->j);
-            uint64_t ni = xs_nuc_index(c, s->idx[l], nuc);
-            if (ni == c->ngp - 1)
-                ni--;
-            uint64_t low = c->ngrid + 48 * (nuc * c->ngp + ni);
-            switch (sub) {
-            case 0: /* p_nuc = mats[mat*max_num_nucs + j] */
-                a[l] = c->mats + 4 * (mt * XS_MAXNUC + s->j);
-                break;
-            case 1: /* index_data[idx * n_isotopes + nuc] */
-                a[l] = c->index + 4 * (s->idx[l] * XS_ISO + nuc);
-                break;
-            case 2:
-            case 3:
-            case 4: /* low point: energy..fission, 3 x 16 B */
-                a[l] = low + 16 * (sub - 2);
-                break;
-            case 5:
-            case 6:
-            case 7: /* high = low + 1 */
-                a[l] = low + 48 + 16 * (sub - 5);
-                break;
-            default: /* conc = concs[mat*max_num_nucs + j] */
-                a[l] = c->concs + 8 * (mt * XS_MAXNUC + s->j);
-                break;
-            }
-        }
-        static const uint32_t gaps[9] = {6, 3, 4, 1, 1, 1, 1, 1, 24};
-        gen_mem(g, w, R, gaps[sub], act, a);
-        if (++s->sub == 9) {
-            s->sub = 0;
-            if (++s->j >= s->nmax)
-                s->phase = 3;
-        }
-        return 1;
-    }
+    if (s->phase == 0)
+        return xs_sample(c, s, w);
+    if (s->phase == 1)
+        return xs_search(g, c, s, w, m);
+    if (s->phase == 2)
+        return xs_nuclides(g, c, s, w, m);
     /* verification[i] = max_idx + 1 */
     gen_mem_strided(g, w, W, 20, m, c->verif + 8 * w->tid0, 8);
     return 0;
