@@ -18,7 +18,7 @@ CSTD   := -std=c11
 WARN   := -Wall -Wextra -Werror
 OPT    ?= -O2 -g
 SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-INC    := -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include
+INC    := -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include -Itools/trace
 CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
 
 GEN_SV := rtl/gen/gmmu_pkg.sv

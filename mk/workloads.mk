@@ -1,79 +1,99 @@
 # mk/workloads.mk - trace library, trace tools, workload generators, importers (issue 3).
 #
-#   $(BUILD)/lib/libgmmu_trace.a       cosim/trace.c (docs/trace-format.md)
+#   $(BUILD)/lib/libgmmu_trace.a       tools/trace/trace_*.c (docs/trace-format.md)
 #   $(BUILD)/lib/libgmmu_trace_san.a   same, with $(SAN)
+#   $(BUILD)/lib/libgmmu_trace.so      same, shared: the importers write through it (ctypes)
 #   $(BUILD)/bin/gmmu-trace            convert / stats / check
-#   $(BUILD)/bin/gmmu-gen              workload trace generators (tb/workloads, docs/workloads.md)
+#   $(BUILD)/bin/gmmu-gen              workload trace generators (tools/workloads, docs/workloads.md)
 #   make traces                        the suite at its small default size -> $(BUILD)/traces
 #   make traces-check                  replay it (lock-step) and every workload at >= 256 MB (cmodel)
 #   make traces-bench                  generation time / size / RSS at WL_BIG_MB
 #   make test-trace                    cmocka tests of the trace library (normal + sanitizers)
-#   make test-import                   importer tests (scripts/import_*.py, tb/import)
+#   make test-import                   importer tests (tools/import/import_*.py, tb/import)
 #   make test-trace-gen                generator tests (normal + sanitizers)
 #   make test-traces-replay            quick lock-step replay of 11 small traces (regular, irregular, real)
 
 WL_OBJ := $(BUILD)/obj/workloads
+WL_HDR := tools/trace/trace.h tools/trace/trace_int.h
+WL_LIB_MODS := trace_util trace_read trace_text trace_write
+WL_LIB_OBJ := $(WL_LIB_MODS:%=$(WL_OBJ)/trace/%.o)
+WL_LIB_OBJ_SAN := $(WL_LIB_MODS:%=$(WL_OBJ)/trace_san/%.o)
+WL_SO := $(BUILD)/lib/libgmmu_trace.so
+
+# the platform reads traces through tools/trace/trace.h (mk/cosim.mk lists only cosim/*.h)
+$(COSIM_OBJ) $(COSIM_OBJ_SAN) $(COSIM_OBJDIR)/sim_main.o: $(WL_HDR)
 WL_LIB := $(BUILD)/lib/libgmmu_trace.a
 WL_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
-WL_TEST_TRACE := $(BUILD)/tests/test_trace
-WL_TEST_TRACE_SAN := $(BUILD)/tests/test_trace_san
+# cmocka tests of the library: reader + writer (test_trace.c), flat writer calls + copy
+WL_TEST_TRACE := $(BUILD)/tests/test_trace $(BUILD)/tests/test_trace_write
+WL_TEST_TRACE_SAN := $(WL_TEST_TRACE:%=%_san)
 
 .PHONY: trace-lib test-trace
 
-trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_TRACE_TOOL)
+trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_SO) $(WL_TRACE_TOOL)
 
-$(WL_OBJ)/trace.o: cosim/trace.c cosim/trace.h
+$(WL_OBJ)/trace/%.o: tools/trace/%.c $(WL_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -fPIC -c $< -o $@
 
-$(WL_OBJ)/trace_san.o: cosim/trace.c cosim/trace.h
+$(WL_OBJ)/trace_san/%.o: tools/trace/%.c $(WL_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
 
-$(WL_LIB): $(WL_OBJ)/trace.o
+$(WL_LIB): $(WL_LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(WL_LIB_SAN): $(WL_OBJ)/trace_san.o
+$(WL_LIB_SAN): $(WL_LIB_OBJ_SAN)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(WL_TRACE_TOOL): tb/tools/gmmu_trace.c cosim/u64map.c $(WL_LIB) cosim/trace.h cosim/u64map.h \
-                  cosim/rng.h
+# the same objects as a shared library: the Python importers write through it (ctypes)
+$(WL_SO): $(WL_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) tb/tools/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
+	$(CC) -shared $^ -o $@
 
-$(WL_TEST_TRACE): tb/unit/test_trace.c $(WL_LIB) cosim/trace.h
+$(WL_TRACE_TOOL): tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) tools/trace/trace.h \
+                  cosim/u64map.h cosim/rng.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
+
+$(WL_TEST_TRACE): $(BUILD)/tests/%: tb/unit/%.c $(WL_LIB) tools/trace/trace.h \
+                  tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $< $(WL_LIB) -lcmocka -o $@
 
-$(WL_TEST_TRACE_SAN): tb/unit/test_trace.c $(WL_LIB_SAN) cosim/trace.h
+$(WL_TEST_TRACE_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(WL_LIB_SAN) tools/trace/trace.h \
+                      tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(WL_LIB_SAN) -lcmocka -o $@
 
 test-trace: $(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN) $(WL_TRACE_TOOL)
-	$(WL_TEST_TRACE)
-	$(WL_TEST_TRACE_SAN)
+	$(foreach t,$(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN),$(t) &&) true
 
 TEST_TARGETS += test-trace
 
+# the importers write through the shared trace library; scripts/run_test.py imports the Accel-Sim
+# traces of directed tests (tb/tests/accelsim_*.test) before running them
+cosim cosim-regress: $(WL_SO)
+
 # importers of real GPU traces (Accel-Sim, NVBit mem_trace): fixtures + shared real traces
 .PHONY: test-import
-test-import: $(WL_TRACE_TOOL)
+test-import: $(WL_TRACE_TOOL) $(WL_SO)
 	GMMU_TRACE=$(WL_TRACE_TOOL) $(PYTHON) tb/import/test_importers.py
 
 TEST_TARGETS += test-import
 
 # ---- workload trace generators (gmmu-gen) -----------------------------------------------------
 WL_GEN := $(BUILD)/bin/gmmu-gen
-WL_GEN_SRC := $(wildcard tb/workloads/*.c)
-WL_GEN_HDR := $(wildcard tb/workloads/*.h) cosim/trace.h
-WL_GEN_OBJ := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_SRC))
+WL_GEN_SRC := $(wildcard tools/workloads/*.c)
+WL_GEN_HDR := $(wildcard tools/workloads/*.h) tools/trace/trace.h
+WL_GEN_OBJ := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_SRC))
 
-$(WL_OBJ)/gen/%.o: tb/workloads/%.c $(WL_GEN_HDR)
+$(WL_OBJ)/gen/%.o: tools/workloads/%.c $(WL_GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itb/workloads -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Itools/workloads -c $< -o $@
 
 $(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
 	@mkdir -p $(@D)
@@ -83,23 +103,25 @@ $(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
 gmmu-gen: $(WL_GEN)
 
 # generator unit tests (tb/unit/test_trace_gen.c), normal + sanitizers
-WL_GEN_LIBSRC := $(filter-out tb/workloads/gen_main.c,$(WL_GEN_SRC))
-WL_GEN_LIBOBJ := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_LIBSRC))
-WL_GEN_LIBOBJ_SAN := $(patsubst tb/workloads/%.c,$(WL_OBJ)/gen_san/%.o,$(WL_GEN_LIBSRC))
+WL_GEN_LIBSRC := $(filter-out tools/workloads/gen_main.c,$(WL_GEN_SRC))
+WL_GEN_LIBOBJ := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_LIBSRC))
+WL_GEN_LIBOBJ_SAN := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen_san/%.o,$(WL_GEN_LIBSRC))
 WL_TEST_GEN := $(BUILD)/tests/test_trace_gen
 WL_TEST_GEN_SAN := $(BUILD)/tests/test_trace_gen_san
 
-$(WL_OBJ)/gen_san/%.o: tb/workloads/%.c $(WL_GEN_HDR)
+$(WL_OBJ)/gen_san/%.o: tools/workloads/%.c $(WL_GEN_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -Itb/workloads -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads -c $< -o $@
 
-$(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR)
+$(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR) \
+                tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itb/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
+	$(CC) $(CFLAGS_COMMON) -Itools/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
 
-$(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR)
+$(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR) \
+                    tb/unit/test_trace_fixture.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -Itb/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
+	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
 	  -lm -o $@
 
 .PHONY: test-trace-gen
@@ -142,9 +164,10 @@ $(WL_TRACE_DIR)/%.trc: $(WL_GEN)
 	@mkdir -p $(@D)
 	$(WL_GEN) $* -o $@
 
-$(WL_TRACE_DIR)/accelsim-%.trc: scripts/import_accelsim.py scripts/import_common.py
+$(WL_TRACE_DIR)/accelsim-%.trc: tools/import/import_accelsim.py tools/import/import_common.py \
+                                tools/trace/trace_ctypes.py $(WL_SO)
 	@mkdir -p $(@D)
-	$(PYTHON) scripts/import_accelsim.py $(SHARED_TRACES)/$* -o $@ --quiet
+	$(PYTHON) tools/import/import_accelsim.py $(SHARED_TRACES)/$* -o $@ --quiet
 
 traces-check: traces
 	@$(MAKE) --no-print-directory sim CONFIG=tiny

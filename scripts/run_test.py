@@ -60,7 +60,7 @@ def import_if_foreign(path, build):
             name += "-" + stem.split(".")[0]
     out = os.path.join(tdir, "accelsim-" + name + ".trc")
     print(f"run_test: importing Accel-Sim trace {path} -> {out}", flush=True)
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "import_accelsim.py"),
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "import", "import_accelsim.py"),
                         path, "-o", out, "--quiet"])
     if r.returncode != 0:
         raise TestError(f"{path}: Accel-Sim import failed (exit {r.returncode})")

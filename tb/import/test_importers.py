@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_importers.py - tests of scripts/import_accelsim.py and scripts/import_nvbit.py.
+"""test_importers.py - tests of tools/import/import_accelsim.py and tools/import/import_nvbit.py.
 
 Run by `make test-import` (needs build/bin/gmmu-trace; env GMMU_TRACE overrides its path and
 SHARED_TRACES the directory of the shared Accel-Sim traces).
@@ -16,7 +16,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "import"))
 
 import import_accelsim  # noqa: E402
 import import_common  # noqa: E402
@@ -446,15 +446,11 @@ class Malformed(Tmp):
 
 
 class Writer(unittest.TestCase):
-    def test_find_stride_matches_c(self):
-        f = import_common.find_stride
-        self.assertIsNone(f(0x3, [0x10, 0x20]))  # two lanes: list
-        self.assertEqual(f(0x124, [0x2000 - 32, 0x2000 - 80, 0x2000 - 128]), (0x2000, -16))
-        self.assertIsNone(f(0x49, [0x100, 0x10a, 0x114]))
-
     def test_python_writer_matches_c(self):
-        """Random list / strided / tile records: the Python writer's text and binary equal what
-        cosim/trace.c writes for the same records."""
+        """Random list / strided / tile records through the importers' writer (records go through
+        ctypes into a temporary binary body, allocations are put first at close): its text and
+        binary outputs convert into each other with gmmu-trace (text -> binary -> text gives
+        the same bytes), and the encoding choice yields every record kind."""
         import random
         rnd = random.Random(7)
         d = tempfile.mkdtemp(prefix="test_writer.")
@@ -501,6 +497,52 @@ class Writer(unittest.TestCase):
             with open(os.path.join(d, "p.txt")) as x:
                 self.assertEqual(x.read().splitlines()[-2:],
                                  ["x 4294967295 4294967295", "x 7 65536"])
+        finally:
+            shutil.rmtree(d)
+
+    def test_writer_errors(self):
+        """Records the C writer cannot encode raise TraceLibError with its message; abort() and
+        a failed close leave no output file and no temporary body behind."""
+        d = tempfile.mkdtemp(prefix="test_writer.")
+        try:
+            out = os.path.join(d, "o.trc")
+            w = import_common.TraceWriter(out, True)
+            body = w.body_path
+            w.kernel("k")
+            with self.assertRaisesRegex(import_common.TraceLibError,
+                                        "^%s: record 2: mask has no active lane" % out):
+                w.mem(0, 0, 0, 0, 0, [])
+            with self.assertRaisesRegex(import_common.TraceLibError, "bad op 7"):
+                w.mem(0, 0, 7, 0, 1, [0x1000])
+            with self.assertRaisesRegex(import_common.TraceLibError, "2 addresses are given"):
+                w.mem(0, 0, 0, 0, 1, [0x1000, 0x2000])
+            w.abort()
+            self.assertFalse(os.path.exists(body))
+            self.assertFalse(os.path.exists(out))
+            w = import_common.TraceWriter(out, True)
+            body = w.body_path
+            w.add_alloc("a", 0x1000, 0)  # size 0: the C writer rejects it at close
+            with self.assertRaisesRegex(import_common.TraceLibError, "bad allocation size"):
+                w.close()
+            self.assertFalse(os.path.exists(body))
+            self.assertFalse(os.path.exists(out))
+        finally:
+            shutil.rmtree(d)
+
+    def test_missing_library(self):
+        """Without the shared trace library the importer stops with a clear message."""
+        d = tempfile.mkdtemp(prefix="test_writer.")
+        env = dict(os.environ, GMMU_TRACE_LIB=os.path.join(d, "nope.so"))
+        try:
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "import",
+                                                             "import_nvbit.py"),
+                                os.path.join(HERE, "nvbit-memtrace", "memtrace.log"), "-o",
+                                os.path.join(d, "o.trc")], env=env, capture_output=True,
+                               text=True)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("nope.so: trace library not found (build it with `make trace-lib`",
+                          r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "o.trc")))
         finally:
             shutil.rmtree(d)
 

@@ -1,5 +1,6 @@
 /*
- * test_trace.c - cmocka unit tests of cosim/trace.c (docs/trace-format.md).
+ * test_trace.c - cmocka unit tests of the trace library (tools/trace/trace_*.c): reader and
+ * writer (docs/trace-format.md).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -14,113 +15,8 @@
 
 #include <cmocka.h>
 
+#include "test_trace_fixture.h"
 #include "trace.h"
-
-typedef struct {
-    char dir[256];
-    char path[300];
-} fixture_t;
-
-static int setup(void **state) {
-    fixture_t *f = calloc(1, sizeof(*f));
-    if (!f)
-        return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof(f->dir), "%s/test_trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir)) {
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture_t *f = *state;
-    char cmd[400];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-    if (system(cmd) != 0)
-        return -1;
-    free(f);
-    return 0;
-}
-
-static const char *tpath(fixture_t *f, const char *name) {
-    snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
-    return f->path;
-}
-
-static void write_file(const char *path, const void *data, size_t n) {
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(data, 1, n, fp), n);
-    assert_int_equal(fclose(fp), 0);
-}
-
-static char *read_file(const char *path, size_t *n) {
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
-    buf[len] = '\0';
-    fclose(fp);
-    *n = (size_t)len;
-    return buf;
-}
-
-/* Reads every record of path into recs (up to max). Returns the count, or -1 with err. */
-static int read_all(const char *path, trace_rec_t *recs, int max, char *err, size_t errlen) {
-    trace_reader_t *r = trace_open(path, err, errlen);
-    if (!r)
-        return -1;
-    int n = 0, rc;
-    trace_rec_t rec;
-    while ((rc = trace_next(r, &rec, err, errlen)) == 1) {
-        if (n < max)
-            recs[n] = rec;
-        n++;
-    }
-    trace_close(r);
-    return rc < 0 ? -1 : n;
-}
-
-static void write_all(const char *path, int binary, const trace_rec_t *recs, int n) {
-    char err[256];
-    trace_writer_t *w = trace_create(path, binary, err, sizeof(err));
-    assert_non_null(w);
-    for (int i = 0; i < n; i++)
-        assert_int_equal(trace_write(w, &recs[i], err, sizeof(err)), 0);
-    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
-}
-
-static void assert_rec_equal(const trace_rec_t *a, const trace_rec_t *b) {
-    assert_int_equal(a->kind, b->kind);
-    if (a->kind == TRACE_REC_EXIT) {
-        assert_int_equal(a->cta, b->cta);
-        assert_int_equal(a->warp, b->warp);
-        return;
-    }
-    if (a->kind != TRACE_REC_MEM) {
-        assert_string_equal(a->name, b->name);
-        if (a->kind == TRACE_REC_ALLOC) {
-            assert_int_equal(a->base, b->base);
-            assert_int_equal(a->size, b->size);
-            assert_int_equal(a->readonly, b->readonly);
-        }
-        return;
-    }
-    assert_int_equal(a->cta, b->cta);
-    assert_int_equal(a->warp, b->warp);
-    assert_int_equal(a->op, b->op);
-    assert_int_equal(a->gap, b->gap);
-    assert_int_equal(a->mask, b->mask);
-    for (int i = 0; i < TRACE_LANES; i++)
-        if (a->mask >> i & 1u)
-            assert_int_equal(a->addr[i], b->addr[i]);
-}
 
 static const char *k_sample = "# sample trace\n"
                               "alloc a 0x7f0000000000 0x100000\n"
@@ -172,26 +68,6 @@ static void test_text_parse(void **state) {
 
 /* a[0..n) -> binary p_bin -> b -> text p_txt2 -> c -> binary p_bin2: the same records, and
  * the two binaries byte-identical. Returns the first binary (caller frees) and its size. */
-static char *round_trip(const trace_rec_t *a, int n, trace_rec_t *b, trace_rec_t *c,
-                        const char *p_bin, const char *p_txt2, const char *p_bin2, size_t *len) {
-    char err[256];
-    write_all(p_bin, 1, a, n);
-    assert_int_equal(read_all(p_bin, b, 16, err, sizeof(err)), n);
-    write_all(p_txt2, 0, b, n);
-    assert_int_equal(read_all(p_txt2, c, 16, err, sizeof(err)), n);
-    for (int i = 0; i < n; i++) {
-        assert_rec_equal(&a[i], &b[i]);
-        assert_rec_equal(&a[i], &c[i]);
-    }
-    write_all(p_bin2, 1, c, n);
-    size_t n2;
-    char *x = read_file(p_bin, len), *y = read_file(p_bin2, &n2);
-    assert_int_equal(*len, n2);
-    assert_memory_equal(x, y, n2);
-    free(y);
-    return x;
-}
-
 static void test_round_trip(void **state) {
     fixture_t *f = *state;
     write_file(tpath(f, "s.txt"), k_sample, strlen(k_sample));
@@ -214,104 +90,6 @@ static void test_round_trip(void **state) {
     assert_int_equal(b[0].line, 8);
 }
 
-static void test_strided_detection(void **state) {
-    fixture_t *f = *state;
-    trace_rec_t recs[5];
-    memset(recs, 0, sizeof(recs));
-    recs[0].kind = TRACE_REC_KERNEL;
-    strcpy(recs[0].name, "k");
-    for (int j = 1; j < 5; j++) {
-        recs[j].kind = TRACE_REC_MEM;
-        recs[j].op = TRACE_OP_READ;
-    }
-    /* 1: full warp, stride 8 */
-    recs[1].mask = 0xffffffff;
-    for (int i = 0; i < 32; i++)
-        recs[1].addr[i] = 0x1000 + 8u * (unsigned)i;
-    /* 2: lanes 2, 5 and 8 only, stride -16 relative to lane index: base is lane 0's virtual address
-     */
-    recs[2].mask = (1u << 2) | (1u << 5) | (1u << 8);
-    recs[2].addr[2] = 0x2000 - 32;
-    recs[2].addr[5] = 0x2000 - 80;
-    recs[2].addr[8] = 0x2000 - 128;
-    /* 3: irregular */
-    recs[3].mask = 0x7;
-    recs[3].addr[0] = 0x10;
-    recs[3].addr[1] = 0x20;
-    recs[3].addr[2] = 0x40;
-    /* 4: lanes 0, 3 and 6 differ by 10: not divisible by 3 -> list */
-    recs[4].mask = 0x49;
-    recs[4].addr[0] = 0x100;
-    recs[4].addr[3] = 0x10a;
-    recs[4].addr[6] = 0x114;
-    write_all(tpath(f, "st.txt"), 0, recs, 5);
-    size_t n;
-    char *txt = read_file(tpath(f, "st.txt"), &n);
-    assert_string_equal(txt, "kernel k\n"
-                             "s 0 0 R 0 0xffffffff 0x1000 8\n"
-                             "s 0 0 R 0 0x124 0x2000 -16\n"
-                             "m 0 0 R 0 0x7 0x10 0x20 0x40\n"
-                             "m 0 0 R 0 0x49 0x100 0x10a 0x114\n");
-    free(txt);
-    write_all(tpath(f, "st.bin"), 1, recs, 5);
-    char *bin = read_file(tpath(f, "st.bin"), &n);
-    /* header 8, kernel 1+1+1 = 3, then a type-4 record */
-    assert_int_equal((unsigned char)bin[11], 4);
-    assert_int_equal(n, 8 + 3 + 2 * (1 + 17 + 16) + 2 * (1 + 17 + 24) + 1);
-    free(bin);
-    trace_rec_t back[5];
-    char err[256];
-    assert_int_equal(read_all(tpath(f, "st.bin"), back, 5, err, sizeof(err)), 5);
-    for (int j = 0; j < 5; j++)
-        assert_rec_equal(&recs[j], &back[j]);
-}
-
-static void test_tile_detection(void **state) {
-    fixture_t *f = *state;
-    trace_rec_t recs[4];
-    memset(recs, 0, sizeof(recs));
-    recs[0].kind = TRACE_REC_KERNEL;
-    strcpy(recs[0].name, "k");
-    for (int j = 1; j < 4; j++) {
-        recs[j].kind = TRACE_REC_MEM;
-        recs[j].op = TRACE_OP_WRITE;
-    }
-    /* 1: two rows of 16 floats (a 16x16 thread block's warp): group 16, row pitch 0x1000 */
-    recs[1].mask = 0xffffffff;
-    for (int i = 0; i < 32; i++)
-        recs[1].addr[i] = 0x10000 + 4u * (unsigned)(i % 16) + 0x1000u * (unsigned)(i / 16);
-    /* 2: 16 rows x 2 columns with lanes along rows (gaussian Fan2), half the lanes active */
-    recs[2].mask = 0x00ff00ff;
-    for (int i = 0; i < 32; i++)
-        recs[2].addr[i] = 0x20000 + 0x2000u * (unsigned)(i % 16) + 4u * (unsigned)(i / 16);
-    /* 3: groups of 4 with a negative outer stride */
-    recs[3].mask = 0xffff;
-    for (int i = 0; i < 32; i++)
-        recs[3].addr[i] = 0x90000 + 8u * (unsigned)(i % 4) - 0x100u * (unsigned)(i / 4);
-    write_all(tpath(f, "t.txt"), 0, recs, 4);
-    size_t n;
-    char *txt = read_file(tpath(f, "t.txt"), &n);
-    assert_string_equal(txt, "kernel k\n"
-                             "t 0 0 W 0 0xffffffff 0x10000 4 16 4096\n"
-                             "t 0 0 W 0 0xff00ff 0x20000 8192 16 4\n"
-                             "t 0 0 W 0 0xffff 0x90000 8 4 -256\n");
-    free(txt);
-    write_all(tpath(f, "t.bin"), 1, recs, 4);
-    char *bin = read_file(tpath(f, "t.bin"), &n);
-    assert_int_equal(n, 8 + 3 + 3 * (18 + 25) + 1);
-    assert_int_equal((unsigned char)bin[11], 5);
-    free(bin);
-    trace_rec_t back[4];
-    char err[256];
-    assert_int_equal(read_all(tpath(f, "t.bin"), back, 4, err, sizeof(err)), 4);
-    for (int j = 0; j < 4; j++)
-        assert_rec_equal(&recs[j], &back[j]);
-    assert_int_equal(read_all(tpath(f, "t.txt"), back, 4, err, sizeof(err)), 4);
-    for (int j = 0; j < 4; j++)
-        assert_rec_equal(&recs[j], &back[j]);
-}
-
-/* Parses text and expects an error whose message contains every string of want[] */
 static void expect_text_error(fixture_t *f, const char *text, const char *const *want) {
     write_file(tpath(f, "bad.trc"), text, strlen(text));
     char err[512] = "";
@@ -645,8 +423,6 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_text_parse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tile_detection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exit_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_exit, setup, teardown),

@@ -1,5 +1,5 @@
 /*
- * test_trace_gen.c - cmocka tests of the workload generators (tb/workloads, docs/workloads.md):
+ * test_trace_gen.c - cmocka tests of the workload generators (tools/workloads, docs/workloads.md):
  * determinism per seed, every access inside an allocation, and spot checks that the addresses
  * follow the algorithm (hotspot's stencil neighbours, bfs reads only the edges of frontier
  * vertices, sgemm's tile reuse).
@@ -19,43 +19,10 @@
 
 #include "gen.h"
 #include "graph.h"
+#include "test_trace_fixture.h"
 #include "trace.h"
 
 /* ---- helpers ---- */
-
-typedef struct {
-    char dir[256];
-    char path[320];
-} fixture_t;
-
-static int setup(void **state) {
-    fixture_t *f = calloc(1, sizeof(*f));
-    if (!f)
-        return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof(f->dir), "%s/test_trace_gen.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir)) {
-        free(f);
-        return -1;
-    }
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture_t *f = *state;
-    char cmd[400];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-    if (system(cmd) != 0)
-        return -1;
-    free(f);
-    return 0;
-}
-
-static const char *tpath(fixture_t *f, const char *name) {
-    snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
-    return f->path;
-}
 
 static void generate(const char *wl, uint64_t size, uint64_t seed, const char *path) {
     gen_t g;

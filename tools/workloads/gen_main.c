@@ -29,18 +29,6 @@ static void usage(FILE *f) {
             "  -o         output trace (default '-' = stdout; binary unless it ends in .txt)\n");
 }
 
-static int parse_u64(const char *s, uint64_t *v) {
-    char *end = NULL;
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return -1;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (errno || *end)
-        return -1;
-    *v = x;
-    return 0;
-}
-
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
@@ -81,13 +69,13 @@ int main(int argc, char **argv) {
             g.o.size = (uint64_t)(mb * (double)GEN_MB);
             i++;
         } else if (strcmp(a, "--seed") == 0 && v) {
-            if (parse_u64(v, &g.o.seed) != 0) {
+            if (trace_parse_u64(v, &g.o.seed) != 0) {
                 fprintf(stderr, "gmmu-gen: --seed %s: expected a non-negative integer\n", v);
                 return 2;
             }
             i++;
         } else if ((strcmp(a, "--iters") == 0 || strcmp(a, "--window") == 0) && v) {
-            if (parse_u64(v, &x) != 0 || x == 0 || x > 1000000) {
+            if (trace_parse_u64(v, &x) != 0 || x == 0 || x > 1000000) {
                 fprintf(stderr, "gmmu-gen: %s %s: expected 1..1000000\n", a, v);
                 return 2;
             }

@@ -54,4 +54,22 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
 /* flushes and closes; returns 0 or -1 with err. */
 int trace_finish(trace_writer_t *w, char *err, size_t errlen);
 
+/* One call per record, the fields as arguments (what language bindings call: the Python
+ * importers write through these, tools/trace/trace_ctypes.py). addrs: the addresses of the
+ * active lanes of mask, in lane order (popcount(mask) values). 0 or -1 with err, as trace_write. */
+int trace_write_alloc(trace_writer_t *w, const char *name, uint64_t base, uint64_t size,
+                      int readonly, char *err, size_t errlen);
+int trace_write_kernel(trace_writer_t *w, const char *name, char *err, size_t errlen);
+int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint32_t gap,
+                    uint32_t mask, const uint64_t *addrs, char *err, size_t errlen);
+int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, size_t errlen);
+/* Writes every remaining record of r to w (re-encoded: the encoding choice is the writer's);
+ * 0 at the end of r, -1 with err on a read or write error. */
+int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen);
+
+/* The trace tools' number parser: an unsigned decimal or 0x-hexadecimal number as the text
+ * encoding writes it (no sign, no blanks, no octal). 0 and *out; -1 when s is not such a number;
+ * -2 when it does not fit in 64 bits. */
+int trace_parse_u64(const char *s, uint64_t *out);
+
 #endif

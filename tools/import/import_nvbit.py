@@ -34,8 +34,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from import_common import (OP_ATOMIC, OP_READ, OP_WRITE, AllocationMap,  # noqa: E402
-                           TraceInputError, TraceWriter, check_output_dir, open_text,
-                           output_is_binary)
+                           TraceInputError, TraceLibError, TraceWriter, check_output_dir,
+                           open_text, output_is_binary)
 
 GLOBAL_OPS = {"LDG": OP_READ, "LDGSTS": OP_READ, "STG": OP_WRITE, "ATOMG": OP_ATOMIC,
               "REDG": OP_ATOMIC, "RED": OP_ATOMIC}
@@ -215,7 +215,7 @@ def main(argv=None):
         for name, base, size, ro in allocs.allocations():
             w.add_alloc(name, base, size, ro)
         w.close()
-    except (TraceInputError, OSError, ValueError) as e:
+    except (TraceInputError, TraceLibError, OSError, ValueError) as e:
         if w is not None:
             w.abort()
         print("import_nvbit: %s" % e, file=sys.stderr)

@@ -7,7 +7,8 @@ usage: import_accelsim.py INPUT -o OUT [--text|--binary] [--granule BYTES] [--wi
 INPUT is a directory holding kernelslist.g (or kernelslist), such a kernels list itself, or one
 kernel file (kernel-N.traceg, kernel-N.trace, optionally .xz). The rules (which opcodes are kept,
 how CTA, warp, gap and allocations are derived) are documented in docs/workloads.md, section
-"Importing real traces". Python 3 standard library only.
+"Importing real traces". Python 3 standard library; records are written through the C trace
+library (build/lib/libgmmu_trace.so, tools/trace/trace_ctypes.py).
 
 Accepted input, as written by the Accel-Sim tracer (util/tracer_nvbit) and its post-processor:
   * kernel header lines "-key = value" (kernel name, grid dim, block dim, shmem / local mem
@@ -36,8 +37,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from import_common import (OP_ATOMIC, OP_READ, OP_WRITE, AllocationMap,  # noqa: E402
-                           TraceInputError, TraceWriter, check_output_dir, open_text,
-                           output_is_binary)
+                           TraceInputError, TraceLibError, TraceWriter, check_output_dir,
+                           open_text, output_is_binary)
 
 MASK64 = (1 << 64) - 1
 
@@ -477,7 +478,7 @@ def main(argv=None):
         for name, base, size, ro in allocs.allocations():
             w.add_alloc(name, base, size, ro)
         w.close()
-    except (TraceInputError, OSError, ValueError) as e:
+    except (TraceInputError, TraceLibError, OSError, ValueError) as e:
         if w is not None:
             w.abort()
         print("import_accelsim: %s" % e, file=sys.stderr)

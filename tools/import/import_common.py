@@ -1,0 +1,188 @@
+"""import_common.py - shared parts of the trace importers (import_accelsim.py, import_nvbit.py).
+
+Python 3 standard library. Writes the project's trace format (docs/trace-format.md) in text
+or binary through the C trace library (tools/trace/trace_ctypes.py, build/lib/libgmmu_trace.so),
+and derives the allocation records from the touched addresses (see AllocationMap).
+"""
+
+import io
+import lzma
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "trace"))
+import trace_ctypes  # noqa: E402
+
+TraceLibError = trace_ctypes.TraceLibError
+
+NAME_MAX = 63
+OP_READ, OP_WRITE, OP_ATOMIC = 0, 1, 2
+
+
+class TraceInputError(Exception):
+    """A malformed input: str() is 'file:line: [field N (name): ]reason'."""
+
+    def __init__(self, path, line, reason, field=None, name=None):
+        self.path, self.line, self.reason = path, line, reason
+        where = "%s:%s" % (path, line) if line is not None else str(path)
+        if field is not None:
+            reason = "field %d (%s): %s" % (field, name, reason)
+        super().__init__("%s: %s" % (where, reason))
+
+
+def open_text(path):
+    """Opens a text input, transparently decompressing .xz (by name or magic). '-' = stdin."""
+    if path == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="ascii", errors="replace", newline="")
+    with open(path, "rb") as f:
+        magic = f.read(6)
+    if path.endswith(".xz") or magic == b"\xfd7zXZ\x00":
+        return io.TextIOWrapper(lzma.open(path, "rb"), encoding="ascii", errors="replace",
+                                newline="")
+    return open(path, "r", encoding="ascii", errors="replace", newline="")
+
+
+def sanitize_name(name, fallback="kernel"):
+    """Trace names: 1..63 printable characters without blanks or '#'."""
+    out = "".join(c if (" " < c < "\x7f" and c != "#") else "_" for c in name)
+    return (out or fallback)[:NAME_MAX]
+
+
+class TraceWriter:
+    """Streams kernel, memory and warp exit records into a temporary body; allocations may be
+    added at any time before close(), which writes allocations (in the order added), then the
+    body. Every record is encoded by the C trace library (tools/trace/trace_ctypes.py): the body
+    goes to a temporary binary trace, close() copies it after the allocations into the output in
+    the requested encoding. path '-' = stdout; a path ending in .xz is xz-compressed. The caller
+    keeps the exit rules of docs/trace-format.md (at most one exit per warp and kernel, none
+    before the first kernel, no memory record of the warp after it)."""
+
+    def __init__(self, path, binary):
+        self.path, self.binary = path, binary
+        self.allocs = []
+        self.records = 0
+        fd, self.body_path = tempfile.mkstemp(prefix="gmmu-import.", suffix=".trc")
+        os.close(fd)
+        try:
+            self.body = trace_ctypes.Writer(self.body_path, True)
+        except trace_ctypes.TraceLibError:
+            os.unlink(self.body_path)
+            raise
+
+    def add_alloc(self, name, base, size, readonly=False):
+        self.allocs.append((sanitize_name(name, "alloc"), base, size, readonly))
+
+    def _body_error(self, e):
+        """The library names the temporary body; the user knows the output path."""
+        return TraceLibError(str(e).replace(self.body_path, self.path))
+
+    def kernel(self, name):
+        self.records += 1
+        try:
+            self.body.kernel(sanitize_name(name))
+        except TraceLibError as e:
+            raise self._body_error(e) from None
+
+    def mem(self, cta, warp, op, gap, mask, addrs):
+        """addrs: addresses of the active lanes of mask, in lane order."""
+        self.records += 1
+        try:
+            self.body.mem(cta, warp, op, gap, mask, addrs)
+        except TraceLibError as e:
+            raise self._body_error(e) from None
+
+    def exit(self, cta, warp):
+        """Warp exit record: warp (cta, warp) has no further memory record in this kernel."""
+        self.records += 1
+        try:
+            self.body.exit(cta, warp)
+        except TraceLibError as e:
+            raise self._body_error(e) from None
+
+    def abort(self):
+        """Drops everything (after an input error); no output file is written."""
+        try:
+            self.body.finish()
+        finally:
+            os.unlink(self.body_path)
+
+    def close(self):
+        """Writes the output; on an error no output file is left behind."""
+        created = False
+        try:
+            self.body.finish()
+            if self.path == "-":
+                sys.stdout.flush()
+            out = trace_ctypes.Writer(self.path, self.binary)
+            created = self.path != "-"
+            try:
+                for a in self.allocs:
+                    out.alloc(*a)
+                out.copy_from(self.body_path)
+            finally:
+                out.finish()
+        except TraceLibError as e:
+            if created and os.path.exists(self.path):
+                os.unlink(self.path)
+            raise self._body_error(e) from None
+        finally:
+            os.unlink(self.body_path)
+
+
+class AllocationMap:
+    """Derives allocation records from what the trace touches (real traces do not list the
+    cudaMallocManaged calls). Rule (docs/workloads.md, "Importing real traces"):
+      * every touched address and every MemcpyHtoD range marks the granule(s) it falls in
+        (granule = 2 MB by default, aligned);
+      * each maximal run of consecutive marked granules becomes one allocation, in ascending
+        address order, named seg0, seg1, ...;
+      * an allocation is read-only ('ro') when no write or atomic touched it.
+    """
+
+    def __init__(self, granule=2 << 20):
+        if granule <= 0 or granule & (granule - 1):
+            raise ValueError("granule must be a power of two")
+        self.shift = granule.bit_length() - 1
+        self.granules = {}  # granule index -> written?
+
+    def touch(self, addr, write):
+        g = addr >> self.shift
+        if write:
+            self.granules[g] = True
+        elif g not in self.granules:
+            self.granules[g] = False
+
+    def touch_range(self, base, size):
+        for g in range(base >> self.shift, ((base + max(size, 1) - 1) >> self.shift) + 1):
+            self.granules.setdefault(g, False)
+
+    def allocations(self):
+        out = []
+        run = None
+        for g in sorted(self.granules):
+            w = self.granules[g]
+            if run and g == run[1]:
+                run[1] = g + 1
+                run[2] = run[2] or w
+            else:
+                if run:
+                    out.append(run)
+                run = [g, g + 1, w]
+        if run:
+            out.append(run)
+        return [("seg%d" % i, lo << self.shift, (hi - lo) << self.shift, not w)
+                for i, (lo, hi, w) in enumerate(out)]
+
+
+def output_is_binary(path, force):
+    """--binary / --text win; otherwise text when OUT ends in .txt(.xz) or is stdout."""
+    if force is not None:
+        return force
+    return not (path == "-" or path.endswith(".txt") or path.endswith(".txt.xz"))
+
+
+def check_output_dir(path):
+    d = os.path.dirname(os.path.abspath(path)) if path != "-" else "."
+    if not os.path.isdir(d):
+        raise TraceInputError(path, None, "output directory %s does not exist" % d)

@@ -1,0 +1,342 @@
+/*
+ * gmmu_trace.c - gmmu-trace: convert and inspect traces (docs/trace-format.md).
+ *
+ *   gmmu-trace convert IN OUT [--binary|--text]   re-encode (default: binary unless OUT ends .txt)
+ *   gmmu-trace stats IN                           record counts, distinct pages, footprint
+ *   gmmu-trace check IN                           parse + every access inside an allocation,
+ *                                                 nothing before the first kernel, exit rules
+ *
+ * check keeps, per kernel, the warps that have exited (cleared at each kernel record): its
+ * memory is bounded by the warps of one kernel, whatever the length of the trace.
+ * IN / OUT may be "-" (stdin / stdout) and may end in .xz.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "trace.h"
+#include "u64map.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_SHIFT 12
+
+typedef struct {
+    uint64_t base, size;
+    char name[TRACE_NAME_MAX];
+} alloc_t;
+
+static int usage(void) {
+    fprintf(stderr, "usage: gmmu-trace convert IN OUT [--binary|--text]\n"
+                    "       gmmu-trace stats IN\n"
+                    "       gmmu-trace check IN\n"
+                    "IN/OUT may be '-' (stdin/stdout) and may end in .xz\n");
+    return 2;
+}
+
+static int cmd_convert(const char *in, const char *out, int binary) {
+    char err[512];
+    trace_reader_t *r = trace_open(in, err, sizeof(err));
+    if (!r) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        return 1;
+    }
+    trace_writer_t *w = trace_create(out, binary, err, sizeof(err));
+    if (!w) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        trace_close(r);
+        return 1;
+    }
+    int rc = trace_copy(r, w, err, sizeof(err));
+    if (rc != 0)
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+    trace_close(r);
+    if (trace_finish(w, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
+    return rc == 0 ? 0 : 1;
+}
+
+/* Position of a record for messages: "line 9" (text) or "offset 4402" (binary). */
+static const char *pos_str(char *buf, size_t n, int binary, uint64_t pos) {
+    snprintf(buf, n, "%s %" PRIu64, binary ? "offset" : "line", pos);
+    return buf;
+}
+
+/* Prefix of a message about a record: "t.trc:12" (text) or "t.bin:offset 4711" (binary). */
+static const char *where(char *buf, size_t n, const char *path, int binary, uint64_t pos) {
+    snprintf(buf, n, "%s:%s%" PRIu64, path, binary ? "offset " : "", pos);
+    return buf;
+}
+
+#define MAX_REPORTS 10 /* detailed messages per kind of error; the total is reported */
+
+static int alloc_find(const alloc_t *a, size_t n, uint64_t addr) {
+    for (size_t i = n; i-- > 0;)
+        if (addr >= a[i].base && addr - a[i].base < a[i].size)
+            return (int)i;
+    return -1;
+}
+
+/* State of one stats / check pass over a trace. */
+typedef struct {
+    const char *in;
+    int check, binary, bad;
+    uint64_t records, nalloc, nkernel, ninst, lanes, reads, writes, atomics, alloc_bytes, outside,
+        before_kernel, gap_sum, translations, exits, exit_errors;
+    uint64_t lo, hi;
+    u64map_t pages;  /* distinct 4 KB pages touched (value unused) */
+    u64map_t exited; /* check: (cta << 32 | warp) -> position of its exit, this kernel only */
+    alloc_t *allocs;
+    size_t cap;
+    int last_hit;
+    char wh[600], at[64];
+} ts_t;
+
+static const char *ts_where(ts_t *s, const trace_rec_t *rec) {
+    return where(s->wh, sizeof(s->wh), s->in, s->binary, rec->line);
+}
+
+/* 0, or -1 when memory runs out */
+static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
+    if (s->nalloc == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        alloc_t *na = realloc(s->allocs, s->cap * sizeof(*na));
+        if (!na)
+            return -1;
+        s->allocs = na;
+    }
+    for (size_t i = 0; i < s->nalloc; i++)
+        if (rec->base < s->allocs[i].base + s->allocs[i].size &&
+            s->allocs[i].base < rec->base + rec->size) {
+            if (s->check) {
+                fprintf(stderr, "%s: allocation %s overlaps %s\n", ts_where(s, rec), rec->name,
+                        s->allocs[i].name);
+                s->bad = 1;
+            }
+        }
+    s->allocs[s->nalloc].base = rec->base;
+    s->allocs[s->nalloc].size = rec->size;
+    memcpy(s->allocs[s->nalloc].name, rec->name, TRACE_NAME_MAX);
+    s->nalloc++;
+    s->alloc_bytes += rec->size;
+    return 0;
+}
+
+/* 0, or -1 when memory runs out */
+static int ts_exit(ts_t *s, const trace_rec_t *rec) {
+    const uint64_t wkey = (uint64_t)rec->cta << 32 | rec->warp;
+    uint64_t exit_pos;
+    s->exits++;
+    if (!s->check)
+        return 0;
+    if (s->nkernel == 0) {
+        if (s->exit_errors++ < MAX_REPORTS)
+            fprintf(stderr, "%s: exit record before the first kernel\n", ts_where(s, rec));
+    } else if (u64map_get(&s->exited, wkey, &exit_pos)) {
+        if (s->exit_errors++ < MAX_REPORTS)
+            fprintf(stderr,
+                    "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") exits twice "
+                    "(first exit at %s)\n",
+                    ts_where(s, rec), rec->cta, rec->warp,
+                    pos_str(s->at, sizeof(s->at), s->binary, exit_pos));
+    } else if (u64map_put(&s->exited, wkey, rec->line) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Lane i's address a: range, allocation it falls in, page. 0, or -1 when memory runs out. */
+static int ts_lane(ts_t *s, const trace_rec_t *rec, int i, uint64_t *last_page) {
+    const uint64_t a = rec->addr[i];
+    s->lanes++;
+    s->lo = a < s->lo ? a : s->lo;
+    s->hi = a > s->hi ? a : s->hi;
+    const alloc_t *h = s->last_hit >= 0 ? &s->allocs[s->last_hit] : NULL;
+    if (!h || a < h->base || a - h->base >= h->size)
+        s->last_hit = alloc_find(s->allocs, s->nalloc, a);
+    if (s->last_hit < 0) {
+        if (s->check && s->outside < MAX_REPORTS)
+            fprintf(stderr, "%s: lane %d address 0x%" PRIx64 " is outside every allocation\n",
+                    ts_where(s, rec), i, a);
+        s->outside++;
+    }
+    if ((a >> PAGE_SHIFT) != *last_page) {
+        *last_page = a >> PAGE_SHIFT;
+        uint64_t unused;
+        if (!u64map_get(&s->pages, *last_page, &unused) &&
+            u64map_put(&s->pages, *last_page, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void ts_mem(ts_t *s, const trace_rec_t *rec) {
+    const uint64_t wkey = (uint64_t)rec->cta << 32 | rec->warp;
+    uint64_t exit_pos;
+    if (s->check && s->nkernel > 0 && u64map_get(&s->exited, wkey, &exit_pos) &&
+        s->exit_errors++ < MAX_REPORTS)
+        fprintf(stderr, "%s: warp (cta %" PRIu32 ", warp %" PRIu32 ") has exited at %s\n",
+                ts_where(s, rec), rec->cta, rec->warp,
+                pos_str(s->at, sizeof(s->at), s->binary, exit_pos));
+    s->ninst++;
+    s->gap_sum += rec->gap;
+    if (s->nkernel == 0)
+        s->before_kernel++;
+    if (rec->op == TRACE_OP_READ)
+        s->reads++;
+    else if (rec->op == TRACE_OP_WRITE)
+        s->writes++;
+    else
+        s->atomics++;
+    uint64_t last_page = UINT64_MAX, seen[TRACE_LANES] = {0};
+    int nseen = 0;
+    for (int i = 0; i < TRACE_LANES; i++) {
+        if (!(rec->mask >> i & 1u))
+            continue;
+        const uint64_t page = rec->addr[i] >> PAGE_SHIFT;
+        int dup = 0;
+        for (int j = 0; j < nseen && !dup; j++)
+            dup = seen[j] == page;
+        if (!dup)
+            seen[nseen++] = page;
+        if (ts_lane(s, rec, i, &last_page) != 0) {
+            fprintf(stderr, "gmmu-trace: out of memory\n");
+            s->bad = 1;
+            break;
+        }
+    }
+    s->translations += (uint64_t)nseen;
+}
+
+static void ts_print_stats(const ts_t *s) {
+    printf("records        %" PRIu64 "\n", s->records);
+    printf("allocations    %" PRIu64 " (%" PRIu64 " bytes, %.1f MB)\n", s->nalloc, s->alloc_bytes,
+           s->alloc_bytes / 1048576.0);
+    printf("kernels        %" PRIu64 "\n", s->nkernel);
+    printf("warp exits     %" PRIu64 "\n", s->exits);
+    printf("instructions   %" PRIu64 " (R %" PRIu64 ", W %" PRIu64 ", A %" PRIu64 ")\n", s->ninst,
+           s->reads, s->writes, s->atomics);
+    printf("lane accesses  %" PRIu64 "\n", s->lanes);
+    printf("translations   %" PRIu64 " (distinct pages per instruction, summed)\n",
+           s->translations);
+    printf("mean gap       %.1f\n", s->ninst ? (double)s->gap_sum / (double)s->ninst : 0.0);
+    printf("distinct pages %zu\n", s->pages.count);
+    printf("footprint      %" PRIu64 " bytes (%.1f MB, distinct 4 KB pages touched)\n",
+           (uint64_t)s->pages.count << PAGE_SHIFT, (double)s->pages.count * 4096.0 / 1048576.0);
+    if (s->ninst)
+        printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", s->lo, s->hi);
+    printf("outside allocs %" PRIu64 "\n", s->outside);
+}
+
+/* check's verdict; sets s->bad */
+static void ts_print_check(ts_t *s) {
+    if (s->before_kernel) {
+        fprintf(stderr, "%s: %" PRIu64 " memory instructions before the first kernel\n", s->in,
+                s->before_kernel);
+        s->bad = 1;
+    }
+    if (s->outside) {
+        fprintf(stderr, "%s: %" PRIu64 " lane accesses outside every allocation\n", s->in,
+                s->outside);
+        s->bad = 1;
+    }
+    if (s->exit_errors) {
+        fprintf(stderr,
+                "%s: %" PRIu64 " warp exit errors (exit before the first kernel, second "
+                "exit, memory record after the exit)\n",
+                s->in, s->exit_errors);
+        s->bad = 1;
+    }
+    if (!s->bad)
+        printf("%s: ok (%" PRIu64 " records, %zu pages)\n", s->in, s->records, s->pages.count);
+}
+
+/* stats (check = 0) or check (check = 1) */
+static int cmd_stats(const char *in, int check) {
+    char err[512];
+    trace_reader_t *r = trace_open(in, err, sizeof(err));
+    if (!r) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        return 1;
+    }
+    ts_t *s = calloc(1, sizeof(*s));
+    if (!s) {
+        fprintf(stderr, "gmmu-trace: out of memory\n");
+        trace_close(r);
+        return 1;
+    }
+    s->in = in;
+    s->check = check;
+    s->binary = trace_is_binary(r);
+    s->lo = UINT64_MAX;
+    s->last_hit = -1;
+    u64map_init(&s->pages);
+    u64map_init(&s->exited);
+    trace_rec_t rec;
+    int rc;
+    while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
+        s->records++;
+        int oom = 0;
+        if (rec.kind == TRACE_REC_ALLOC) {
+            oom = ts_alloc(s, &rec) != 0;
+        } else if (rec.kind == TRACE_REC_KERNEL) {
+            s->nkernel++;
+            u64map_clear(&s->exited);
+        } else if (rec.kind == TRACE_REC_EXIT) {
+            oom = ts_exit(s, &rec) != 0;
+        } else {
+            ts_mem(s, &rec);
+        }
+        if (oom) {
+            fprintf(stderr, "gmmu-trace: out of memory\n");
+            s->bad = 1;
+            break;
+        }
+    }
+    if (rc < 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        s->bad = 1;
+    }
+    trace_close(r);
+    if (check)
+        ts_print_check(s);
+    else
+        ts_print_stats(s);
+    const int bad = s->bad;
+    u64map_free(&s->pages);
+    u64map_free(&s->exited);
+    free(s->allocs);
+    free(s);
+    return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3)
+        return usage();
+    if (strcmp(argv[1], "convert") == 0) {
+        if (argc < 4 || argc > 5)
+            return usage();
+        int binary = 1;
+        size_t n = strlen(argv[3]);
+        if ((n >= 4 && strcmp(argv[3] + n - 4, ".txt") == 0) ||
+            (n >= 7 && strcmp(argv[3] + n - 7, ".txt.xz") == 0) || strcmp(argv[3], "-") == 0)
+            binary = 0;
+        if (argc == 5) {
+            if (strcmp(argv[4], "--binary") == 0)
+                binary = 1;
+            else if (strcmp(argv[4], "--text") == 0)
+                binary = 0;
+            else
+                return usage();
+        }
+        return cmd_convert(argv[2], argv[3], binary);
+    }
+    if (strcmp(argv[1], "stats") == 0 && argc == 3)
+        return cmd_stats(argv[2], 0);
+    if (strcmp(argv[1], "check") == 0 && argc == 3)
+        return cmd_stats(argv[2], 1);
+    return usage();
+}

@@ -1,0 +1,130 @@
+/*
+ * trace_util.c - helpers shared by the trace library's reader and writer (trace_int.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "trace_int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* helpers */
+
+void trace_errf(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+char *trace_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+int trace_ends_with(const char *s, const char *suffix) {
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Builds a shell command "prefix 'path' suffix" with the path single-quoted. */
+char *trace_shell_cmd(const char *prefix, const char *path, const char *suffix) {
+    size_t n = strlen(prefix) + strlen(suffix) + 4 * strlen(path) + 8;
+    char *cmd = malloc(n);
+    if (!cmd)
+        return NULL;
+    char *p = cmd;
+    p += sprintf(p, "%s'", prefix);
+    for (const char *s = path; *s; s++) {
+        if (*s == '\'') {
+            memcpy(p, "'\\''", 4);
+            p += 4;
+        } else {
+            *p++ = *s;
+        }
+    }
+    sprintf(p, "'%s", suffix);
+    return cmd;
+}
+
+/* Closes the stream; returns 0, or -1 when a pipe's command failed. */
+int trace_close_stream(FILE *f, trace_src_t src) {
+    if (!f)
+        return 0;
+    if (src == SRC_PIPE) {
+        int st = pclose(f);
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return -1;
+        return 0;
+    }
+    if (src == SRC_FILE)
+        return fclose(f) == 0 ? 0 : -1;
+    return 0;
+}
+
+const char *trace_op_name(trace_op_t op) {
+    switch (op) {
+    case TRACE_OP_READ:
+        return "R";
+    case TRACE_OP_WRITE:
+        return "W";
+    case TRACE_OP_ATOMIC:
+        return "A";
+    }
+    return "?";
+}
+
+/* Fills the active lanes: lane i accesses base + (i % group)*stride + (i / group)*stride2
+ * (modulo 2^64). group = TRACE_LANES gives the 1-D strided form. */
+void trace_expand(trace_rec_t *rec, uint64_t base, int64_t stride, int group, int64_t stride2) {
+    for (int i = 0; i < TRACE_LANES; i++)
+        if (rec->mask >> i & 1u)
+            rec->addr[i] = base + (uint64_t)(i % group) * (uint64_t)stride +
+                           (uint64_t)(i / group) * (uint64_t)stride2;
+}
+
+int trace_parse_u64(const char *s, uint64_t *out) {
+    if (!s || !out)
+        return -1;
+    uint64_t v = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        if (!*s)
+            return -1;
+        for (; *s; s++) {
+            int d;
+            if (*s >= '0' && *s <= '9')
+                d = *s - '0';
+            else if (*s >= 'a' && *s <= 'f')
+                d = *s - 'a' + 10;
+            else if (*s >= 'A' && *s <= 'F')
+                d = *s - 'A' + 10;
+            else
+                return -1;
+            if (v >> 60)
+                return -2;
+            v = v << 4 | (uint64_t)d;
+        }
+    } else {
+        if (!*s)
+            return -1;
+        for (; *s; s++) {
+            if (*s < '0' || *s > '9')
+                return -1;
+            uint64_t d = (uint64_t)(*s - '0');
+            if (v > (UINT64_MAX - d) / 10)
+                return -2;
+            v = v * 10 + d;
+        }
+    }
+    *out = v;
+    return 0;
+}
