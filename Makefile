@@ -21,9 +21,17 @@ SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 INC    := -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include
 CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
 
-GEN_SV := rtl/gen/gmmu_pkg.sv
-GEN_H  := cmodel/gen/gmmu_consts.h
-GEN_MD := docs/gen/regmap.md
+GEN_PKG := rtl/gen/gmmu_pkg.sv
+GEN_CONSTS_H := cmodel/gen/gmmu_consts.h
+GEN_PARAMS_H := cmodel/gen/gmmu_params.h
+GEN_PARAMS_SVH := rtl/gen/gmmu_params_check.svh
+GEN_REGMAP_MD := docs/gen/regmap.md
+GEN_PARAMS_MD := docs/gen/params.md
+GEN_SV := $(GEN_PKG) $(GEN_PARAMS_SVH)
+GEN_H  := $(GEN_CONSTS_H) $(GEN_PARAMS_H)
+GEN_MD := $(GEN_REGMAP_MD) $(GEN_PARAMS_MD)
+SPEC_FILES := spec/gmmu.toml spec/params.toml
+SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py
 
 TEST_TARGETS :=
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
@@ -41,10 +49,12 @@ deps:
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
-# generated constants: one source of truth (spec/gmmu.toml)
-$(GEN_SV) $(GEN_H) $(GEN_MD) &: spec/gmmu.toml scripts/gen_consts.py
+# generated constants, parameters and register decode: one source of truth (spec/, docs/config.md)
+$(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY)
 	@mkdir -p rtl/gen cmodel/gen docs/gen
-	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_SV) --c $(GEN_H) --md $(GEN_MD)
+	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_PKG) --c $(GEN_CONSTS_H) \
+	  --md $(GEN_REGMAP_MD) --params spec/params.toml --params-h $(GEN_PARAMS_H) \
+	  --params-svh $(GEN_PARAMS_SVH) --params-md $(GEN_PARAMS_MD)
 
 -include mk/*.mk
 

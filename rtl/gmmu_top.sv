@@ -66,6 +66,10 @@ module gmmu_top #(
   localparam int unsigned FCntW   = $clog2(FfEntries + 1);
   localparam int unsigned IdxW    = gmmu_pkg::FB_IDX_W;
 
+  // ---------------------------------------------------------------- parameter checks
+  // generated from spec/params.toml: an illegal parameter stops elaboration ($fatal)
+`include "gmmu_params_check.svh"
+
   // ---------------------------------------------------------------- CSR block
   logic [PpnW-1:0]    pt_base;
   logic [FbAddrW-1:0] fb_base;
