@@ -32,11 +32,11 @@ static const char *const evict_names[] = {"lru", "random", NULL};
 #define O(f) offsetof(cfg_t, f)
 #define U32MAX 0xffffffffull
 
-static const cfg_key_t keys[] = {
-    /* RTL keys (spec/params.toml): ranges are checked by gmmu_params_check */
+/* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
 #define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, F_RTL, NULL},
+
+static const cfg_key_t keys[] = {
     GMMU_PARAMS_X(CFG_RTL_KEY)
-#undef CFG_RTL_KEY
     /* platform */
     {"clock_mhz", T_U32, O(clock_mhz), 1, 100000, 0, NULL},
     {"warps_per_sm", T_U32, O(warps_per_sm), 1, 4096, 0, NULL},
