@@ -30,8 +30,8 @@ GEN_PARAMS_MD := docs/gen/params.md
 GEN_SV := $(GEN_PKG) $(GEN_PARAMS_SVH)
 GEN_H  := $(GEN_CONSTS_H) $(GEN_PARAMS_H)
 GEN_MD := $(GEN_REGMAP_MD) $(GEN_PARAMS_MD)
-SPEC_FILES := spec/gmmu.toml spec/params.toml
-SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py
+SPEC_FILES := spec/gmmu.toml spec/gmmu.rdl spec/params.toml
+SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py scripts/spec_rdl.py
 
 TEST_TARGETS :=
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
@@ -52,7 +52,7 @@ deps:
 # generated constants, parameters and register decode: one source of truth (spec/, docs/config.md)
 $(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY)
 	@mkdir -p rtl/gen cmodel/gen docs/gen
-	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_PKG) --c $(GEN_CONSTS_H) \
+	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --rdl spec/gmmu.rdl --sv $(GEN_PKG) --c $(GEN_CONSTS_H) \
 	  --md $(GEN_REGMAP_MD) --params spec/params.toml --params-h $(GEN_PARAMS_H) \
 	  --params-svh $(GEN_PARAMS_SVH) --params-md $(GEN_PARAMS_MD)
 

@@ -5,7 +5,7 @@ module gmmu_ff #(
   parameter int unsigned NumSm     = 2,
   parameter int unsigned FfEntries = 4,
   parameter int unsigned FfQuota   = 2,
-  localparam int unsigned FtW      = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB,
+  localparam int unsigned FtW      = gmmu_pkg::FB_FAULT_TYPE_W,
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW  = gmmu_pkg::PA_W - FbOffW,
@@ -55,6 +55,7 @@ module gmmu_ff #(
   localparam int unsigned IdxW  = gmmu_pkg::FB_IDX_W;
   localparam int unsigned FIdxW = (FfEntries > 1) ? $clog2(FfEntries) : 1;
   localparam int unsigned SmW   = (NumSm > 1) ? $clog2(NumSm) : 1;
+  localparam int unsigned AccW  = gmmu_pkg::FB_ACCESS_W;
 
   // ---------------------------------------------------------------- state
   logic [FfEntries-1:0] e_valid_q, e_valid_d;
@@ -94,9 +95,9 @@ module gmmu_ff #(
     w7[gmmu_pkg::FB_F_FAULT_TYPE_LSB +: FtW] = fw_ft_q;
     w7[gmmu_pkg::FB_F_REPLAYABLE]            = fw_set_q;
     w7[gmmu_pkg::FB_F_CLIENT_LSB +: SmW]     = fw_client_q;
-    w7[gmmu_pkg::FB_F_ACCESS_LSB +: 4]       = !fw_set_q ? 4'd0 :
-                                               fw_write_q ? 4'(gmmu_pkg::AT_WRITE)
-                                                          : 4'(gmmu_pkg::AT_READ);
+    w7[gmmu_pkg::FB_F_ACCESS_LSB +: AccW]    = !fw_set_q ? AccW'(0) :
+                                               fw_write_q ? AccW'(gmmu_pkg::AT_WRITE)
+                                                          : AccW'(gmmu_pkg::AT_READ);
     w7[gmmu_pkg::FB_F_VALID]                 = fw_set_q;
     fb_wr_data_o = '0;
     fb_wr_data_o[32*gmmu_pkg::FB_W2_VPN_LO +: 32]  = fw_vpn_q[31:0];
