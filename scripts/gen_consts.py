@@ -38,7 +38,8 @@ def fb_consts(spec):
     for key, f in spec.get("fb_field", {}).items():
         out += [(f"FB_{key}_WORD", f["word"], f"{f['doc']}: word"),
                 (f"FB_{key}_LSB", f["lsb"], "lowest bit"),
-                (f"FB_{key}_W", f["width"], "width in bits")]
+                (f"FB_{key}_W", f["width"], "width in bits"),
+                (f"FB_{key}_BIT", 32 * f["word"] + f["lsb"], "lowest bit in the whole entry")]
         if f["word"] != flags:
             out.append((f"FB_W{f['word']}_{key}", f["word"], f"word {f['word']}: {f['doc']}"))
         elif f["width"] == 1:
