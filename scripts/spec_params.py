@@ -88,6 +88,10 @@ def gen_c(params):
     out += ["} gmmu_params_t;", ""]
     for p in params:
         out.append(f"#define GMMU_PARAM_{p['key'].upper()}_MAX {p['max']}u")
+    out += ["", "/* the SV defaults of gmmu_top (the 'tiny' configuration) */",
+            "#define GMMU_PARAMS_DEFAULT_INIT \\", "    { \\"]
+    out += [f"        .{p['key']} = {p['default']}u, \\" for p in params]
+    out += ["    }"]
     out += ["", "/* X(key, SvName) for every parameter, in spec order */",
             "#define GMMU_PARAMS_X(X) \\"]
     out += [f"    X({p['key']}, {p['sv']}) \\" for p in params]

@@ -204,6 +204,9 @@ static void test_rtl_keys_from_spec(void **state) {
     cfg_defaults(&a);
     assert_int_equal(cfg_load(&a, "configs/tiny.cfg", err, sizeof(err)), 0);
     assert_int_equal(sizeof(desc) / sizeof(desc[0]), GMMU_PARAM_COUNT);
+    /* configs/tiny.cfg is the SV default of gmmu_top (the unit tests' th_params_tiny) */
+    const gmmu_params_t dflt = GMMU_PARAMS_DEFAULT_INIT;
+    assert_int_equal(cfg_rtl_equal(&a.rtl, &dflt, err, sizeof(err)), 0);
     for (unsigned i = 0; i < GMMU_PARAM_COUNT; i++) {
         assert_true(cfg_is_rtl_key(desc[i].key));
         gmmu_params_t b = a.rtl;
