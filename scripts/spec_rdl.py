@@ -195,12 +195,17 @@ def c_decode(regs):
     return out
 
 
+def _md(text):
+    """Text safe inside a Markdown table cell."""
+    return text.replace("|", "\\|")
+
+
 def md(regs):
     """Markdown register map with every field."""
     out = ["## Register map (32-bit registers, byte addresses; spec/gmmu.rdl)", "",
            "| address | name | access | description |", "|---|---|---|---|"]
     for r in regs:
-        out.append(f"| 0x{r['addr']:03x} | [{r['name']}](#{r['name'].lower()}) | {r['access']} | {r['desc']} |")
+        out.append(f"| 0x{r['addr']:03x} | [{r['name']}](#{r['name'].lower()}) | {r['access']} | {_md(r['desc'])} |")
     out += ["", "Bits covered by no field are ignored on write and read as 0. A write with an `mbz` "
             "bit set, or one that breaks the register's legality rule, is ignored and sets the "
             "named ERR_STATUS bit.", ""]
@@ -217,6 +222,6 @@ def md(regs):
             hi = f["lsb"] + f["width"] - 1
             bits = f"[{hi}:{f['lsb']}]" if f["width"] > 1 else f"[{f['lsb']}]"
             sw = "mbz" if f["mbz"] else ("w1c" if f["woclr"] else f["sw"])
-            out.append(f"| {bits} | {f['name']} | {sw} | 0x{f['reset']:x} | {f['desc']} |")
+            out.append(f"| {bits} | {f['name']} | {sw} | 0x{f['reset']:x} | {_md(f['desc'])} |")
         out.append("")
     return out
