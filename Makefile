@@ -21,11 +21,20 @@ SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 INC    := -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include -Itools/trace
 CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
 
-GEN_SV := rtl/gen/gmmu_pkg.sv
-GEN_H  := cmodel/gen/gmmu_consts.h
-GEN_MD := docs/gen/regmap.md
+GEN_PKG := rtl/gen/gmmu_pkg.sv
+GEN_CONSTS_H := cmodel/gen/gmmu_consts.h
+GEN_PARAMS_H := cmodel/gen/gmmu_params.h
+GEN_PARAMS_SVH := rtl/gen/gmmu_params_check.svh
+GEN_REGMAP_MD := docs/gen/regmap.md
+GEN_PARAMS_MD := docs/gen/params.md
+GEN_SV := $(GEN_PKG) $(GEN_PARAMS_SVH)
+GEN_H  := $(GEN_CONSTS_H) $(GEN_PARAMS_H)
+GEN_MD := $(GEN_REGMAP_MD) $(GEN_PARAMS_MD)
+SPEC_FILES := spec/gmmu.toml spec/gmmu.rdl spec/params.toml
+SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py scripts/spec_rdl.py
 
 TEST_TARGETS :=
+DEPS_STAMP := $(BUILD)/.deps-ok
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
 GEN_FILES := $(GEN_SV) $(GEN_H) $(GEN_MD)
 
@@ -36,22 +45,31 @@ help:
 	@echo "                          (TRACE=, CONFIG=, SEED=, ENGINE=cosim|cmodel|rtl, WAVES=1)"
 	@echo "make test                 unit tests, lint, co-simulation regression, sanitizers"
 	@echo "make lint | synth | wave | bench | traces"
+	@echo "make gen | regdoc          generated constants / HTML register docs (build/regdoc)"
 
 deps:
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
-# generated constants: one source of truth (spec/gmmu.toml)
-$(GEN_SV) $(GEN_H) $(GEN_MD) &: spec/gmmu.toml scripts/gen_consts.py
+# generated constants, parameters and register decode: one source of truth (spec/, docs/config.md)
+# (systemrdl-compiler comes from make deps)
+$(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 	@mkdir -p rtl/gen cmodel/gen docs/gen
-	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --sv $(GEN_SV) --c $(GEN_H) --md $(GEN_MD)
+	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --rdl spec/gmmu.rdl --sv $(GEN_PKG) --c $(GEN_CONSTS_H) \
+	  --md $(GEN_REGMAP_MD) --params spec/params.toml --params-h $(GEN_PARAMS_H) \
+	  --params-svh $(GEN_PARAMS_SVH) --params-md $(GEN_PARAMS_MD)
 
 -include mk/*.mk
 
 gen: $(GEN_FILES)
 
+# HTML register documentation (PeakRDL peakrdl-html) of spec/gmmu.rdl: build/regdoc/index.html
+.PHONY: regdoc
+regdoc: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
+	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --rdl spec/gmmu.rdl --html $(BUILD)/regdoc
+	@echo "regdoc: $(BUILD)/regdoc/index.html"
+
 # user entry points install what they need first (a fresh machine has neither cmocka nor Yosys)
-DEPS_STAMP := $(BUILD)/.deps-ok
 $(DEPS_STAMP): scripts/deps.sh
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@

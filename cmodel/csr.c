@@ -1,12 +1,17 @@
-/* csr.c - CSR block (RTL gmmu_csr, docs/microarch.md §8). */
+/* csr.c - CSR block (RTL gmmu_csr, docs/microarch.md §8). Every write goes through the decode
+ * table generated from spec/gmmu.rdl (GMMU_CSR_DECODE_INIT, the same checks as csr_decode() of
+ * gmmu_pkg in the RTL); only the register updates are written here. */
 #include "csr.h"
 
 #include <string.h>
 
 void csr_init(csr_t *c, const gmmu_params_t *p) {
     memset(c, 0, sizeof(*c));
-    c->params_word = (p->num_sm & 0xffu) | (p->num_ports & 0xffu) << 8 |
-                     (p->num_walkers & 0xffu) << 16 | (p->ff_quota & 0xffu) << 24;
+    c->params_word =
+        (p->num_sm & GMMU_CSR_PARAMS_NUM_SM_MASK) << GMMU_CSR_PARAMS_NUM_SM_LSB |
+        (p->num_ports & GMMU_CSR_PARAMS_NUM_PORTS_MASK) << GMMU_CSR_PARAMS_NUM_PORTS_LSB |
+        (p->num_walkers & GMMU_CSR_PARAMS_NUM_WALKERS_MASK) << GMMU_CSR_PARAMS_NUM_WALKERS_LSB |
+        (p->ff_quota & GMMU_CSR_PARAMS_FF_QUOTA_MASK) << GMMU_CSR_PARAMS_FF_QUOTA_LSB;
 }
 
 int csr_busy(const csr_t *c) {
@@ -88,20 +93,13 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
     }
 }
 
-static int csr_is_ro(uint32_t addr) {
-    switch (addr) {
-    case GMMU_CSR_ID:
-    case GMMU_CSR_VERSION:
-    case GMMU_CSR_PARAMS:
-    case GMMU_CSR_FB_PUT:
-    case GMMU_CSR_INT_STATUS:
-    case GMMU_CSR_CMD_STATUS:
-    case GMMU_CSR_ERR_ADDR:
-    case GMMU_CSR_FF_COUNT:
-        return 1;
-    default:
-        return 0;
-    }
+/* The decode row of a mapped address (spec/gmmu.rdl), NULL if unmapped. */
+static const gmmu_csr_decode_t *csr_decode(uint32_t addr) {
+    static const gmmu_csr_decode_t dec[] = GMMU_CSR_DECODE_INIT;
+    for (size_t i = 0; i < sizeof(dec) / sizeof(dec[0]); i++)
+        if (dec[i].addr == addr)
+            return &dec[i];
+    return NULL;
 }
 
 static void set_err(csr_t *c, unsigned bit, uint32_t addr) {
@@ -111,6 +109,72 @@ static void set_err(csr_t *c, unsigned bit, uint32_t addr) {
 
 static int is_pow2(uint32_t x) {
     return x && !(x & (x - 1u));
+}
+
+/* The legality rule of a register on the whole write data (spec/gmmu.rdl "legal"). */
+static int csr_legal(const csr_t *c, const csr_ffview_t *ff, const gmmu_csr_decode_t *d,
+                     uint32_t wd) {
+    uint32_t ref = 0;
+    switch (d->legal) {
+    case GMMU_CSR_LEGAL_POW2_OR_ZERO_LE:
+        return wd == 0u || (is_pow2(wd) && wd <= d->legal_max);
+    case GMMU_CSR_LEGAL_LE:
+        return wd <= d->legal_max;
+    case GMMU_CSR_LEGAL_LT_REF:
+        (void)csr_read(c, ff, d->legal_ref, &ref);
+        return wd < ref;
+    case GMMU_CSR_LEGAL_ANY:
+    default:
+        return 1;
+    }
+}
+
+/* A legal write of a writable register; wd holds only its writable bits. */
+static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, uint64_t arg_q, csr_ring_wr_t *wr) {
+    switch (addr) {
+    case GMMU_CSR_PT_BASE_LO:
+        c->pt_base = (c->pt_base & ~UINT64_C(0xffffffff)) | wd;
+        break;
+    case GMMU_CSR_PT_BASE_HI:
+        c->pt_base = (c->pt_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        break;
+    case GMMU_CSR_FB_BASE_LO:
+        c->fb_base = (c->fb_base & ~UINT64_C(0xffffffff)) | wd;
+        break;
+    case GMMU_CSR_FB_BASE_HI:
+        c->fb_base = (c->fb_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        break;
+    case GMMU_CSR_FB_SIZE:
+        c->fb_size = wd;
+        c->get = 0;
+        wr->size_write = 1;
+        break;
+    case GMMU_CSR_FB_GET:
+        c->get = (uint16_t)wd;
+        break;
+    case GMMU_CSR_FB_STATUS:
+        wr->ovf_w1c = (uint8_t)((wd >> GMMU_BIT_FB_STATUS_OVERFLOW) & 1u);
+        break;
+    case GMMU_CSR_INT_ENABLE:
+        c->ie = (uint8_t)wd;
+        break;
+    case GMMU_CSR_CMD_ARG_LO:
+        c->arg_lo = wd;
+        break;
+    case GMMU_CSR_CMD_ARG_HI:
+        c->arg_hi = (uint8_t)wd;
+        break;
+    case GMMU_CSR_CMD:
+        c->cmd_valid = 1;
+        c->cmd_op = (uint8_t)wd;
+        c->cmd_vpn = arg_q;
+        break;
+    case GMMU_CSR_ERR_STATUS:
+        c->err &= (uint8_t)~wd;
+        break;
+    default:
+        break;
+    }
 }
 
 void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr) {
@@ -136,86 +200,20 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
     if (!in->csr_valid)
         return;
 
-    uint32_t dummy;
-    if (!csr_read(c, ff, addr, &dummy)) {
+    /* the checks of every write, in this order (the first failing one sets its error bit) */
+    const gmmu_csr_decode_t *d = csr_decode(addr);
+    if (!d)
         set_err(c, GMMU_ERR_BAD_ADDR, addr);
-        return;
-    }
-    if (csr_is_ro(addr)) {
+    else if (d->access == GMMU_CSR_ACC_RO)
         set_err(c, GMMU_ERR_RO_WRITE, addr);
-        return;
-    }
-    switch (addr) {
-    case GMMU_CSR_PT_BASE_LO:
-        if (wd & 0xfffu)
-            set_err(c, GMMU_ERR_BAD_VALUE, addr);
-        else
-            c->pt_base = (c->pt_base & ~UINT64_C(0xffffffff)) | wd;
-        break;
-    case GMMU_CSR_PT_BASE_HI:
-        if (wd & 0xffff0000u)
-            set_err(c, GMMU_ERR_BAD_VALUE, addr);
-        else
-            c->pt_base = (c->pt_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
-        break;
-    case GMMU_CSR_FB_BASE_LO:
-        if (wd & 0x1fu)
-            set_err(c, GMMU_ERR_BAD_VALUE, addr);
-        else
-            c->fb_base = (c->fb_base & ~UINT64_C(0xffffffff)) | wd;
-        break;
-    case GMMU_CSR_FB_BASE_HI:
-        /* the register map names no must-be-0 bits: [31:16] are ignored (spec question) */
-        c->fb_base = (c->fb_base & UINT64_C(0xffffffff)) | ((uint64_t)(wd & 0xffffu) << 32);
-        break;
-    case GMMU_CSR_FB_SIZE:
-        if (wd != 0u && (!is_pow2(wd) || wd > (UINT32_C(1) << GMMU_FB_IDX_W))) {
-            set_err(c, GMMU_ERR_BAD_VALUE, addr);
-        } else {
-            c->fb_size = wd;
-            c->get = 0;
-            wr->size_write = 1;
-        }
-        break;
-    case GMMU_CSR_FB_GET:
-        if (wd >= c->fb_size)
-            set_err(c, GMMU_ERR_BAD_VALUE, addr);
-        else
-            c->get = (uint16_t)wd;
-        break;
-    case GMMU_CSR_FB_STATUS:
-        if ((wd >> GMMU_BIT_FB_STATUS_OVERFLOW) & 1u)
-            wr->ovf_w1c = 1;
-        break;
-    case GMMU_CSR_INT_ENABLE:
-        c->ie = (uint8_t)(wd & (1u << GMMU_BIT_INT_FAULT | 1u << GMMU_BIT_INT_OVERFLOW));
-        break;
-    case GMMU_CSR_CMD_ARG_LO:
-        c->arg_lo = wd;
-        break;
-    case GMMU_CSR_CMD_ARG_HI:
-        if (wd & ~0xfu)
-            set_err(c, GMMU_ERR_BAD_VALUE, addr);
-        else
-            c->arg_hi = (uint8_t)wd;
-        break;
-    case GMMU_CSR_CMD:
-        if (cmd_valid_q) {
-            set_err(c, GMMU_ERR_CMD_BUSY, addr);
-        } else if (wd > GMMU_CMD_CANCEL_PAGE) {
-            set_err(c, GMMU_ERR_BAD_OPCODE, addr);
-        } else {
-            c->cmd_valid = 1;
-            c->cmd_op = (uint8_t)wd;
-            c->cmd_vpn = arg_q;
-        }
-        break;
-    case GMMU_CSR_ERR_STATUS:
-        c->err &= (uint8_t) ~(wd & 0x1fu);
-        break;
-    default:
-        break;
-    }
+    else if (addr == GMMU_CSR_CMD && cmd_valid_q)
+        set_err(c, GMMU_ERR_CMD_BUSY, addr);
+    else if (wd & d->mbz)
+        set_err(c, GMMU_ERR_BAD_VALUE, addr);
+    else if (!csr_legal(c, ff, d, wd))
+        set_err(c, d->legal_err, addr);
+    else
+        csr_write(c, addr, wd & d->wmask, arg_q, wr);
 }
 
 void csr_dump(const csr_t *c, FILE *f) {

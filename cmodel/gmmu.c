@@ -18,6 +18,12 @@
 #include "l2_tlb.h"
 #include "ptw.h"
 
+/* the model's fixed-size arrays hold the largest legal parameter of spec/params.toml */
+_Static_assert(GMMU_PARAM_L1_REQ_ENTRIES_MAX <= L1_MAX_REQ, "L1_MAX_REQ < spec max");
+_Static_assert(GMMU_PARAM_L2_MSHR_ENTRIES_MAX <= L2_MAX_MSHR, "L2_MAX_MSHR < spec max");
+_Static_assert(GMMU_PARAM_NUM_WALKERS_MAX <= PTW_MAX, "PTW_MAX < spec max");
+_Static_assert(GMMU_PARAM_FF_ENTRIES_MAX <= FF_MAX, "FF_MAX < spec max");
+
 struct gmmu_model {
     gmmu_params_t p;
     csr_t csr;
@@ -60,35 +66,32 @@ static int check_range(const char *key, uint32_t val, uint32_t lo, uint32_t hi, 
     return 0;
 }
 
-static int check_pow2(const char *key, uint32_t val, uint32_t hi, char *err, size_t errlen) {
-    if (!is_pow2(val)) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: %u is not a power of two", key, val);
-        return -1;
-    }
-    return check_range(key, val, 1, hi, err, errlen);
+static uint32_t param_at(const gmmu_params_t *p, size_t off) {
+    uint32_t v;
+    memcpy(&v, (const char *)p + off, sizeof(v));
+    return v;
 }
 
+/* The range check of spec/params.toml: every row of GMMU_PARAM_DESC_INIT in spec order. */
 int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
+    static const gmmu_param_desc_t desc[] = GMMU_PARAM_DESC_INIT;
     if (!p) {
         if (err && errlen)
             snprintf(err, errlen, "no parameters");
         return -1;
     }
-    if (check_range("num_sm", p->num_sm, 1, GMMU_MAX_SM, err, errlen) ||
-        check_range("num_ports", p->num_ports, 1, GMMU_MAX_PORTS, err, errlen) ||
-        check_pow2("l1_entries", p->l1_entries, 4096, err, errlen) ||
-        check_pow2("l1_large_entries", p->l1_large_entries, 4096, err, errlen) ||
-        check_range("l1_req_entries", p->l1_req_entries, p->num_ports, L1_MAX_REQ, err, errlen) ||
-        check_pow2("l2_sets", p->l2_sets, 65536, err, errlen) ||
-        check_pow2("l2_ways", p->l2_ways, 64, err, errlen) ||
-        check_pow2("l2_large_entries", p->l2_large_entries, 4096, err, errlen) ||
-        check_range("l2_latency", p->l2_latency, 1, 256, err, errlen) ||
-        check_range("l2_mshr_entries", p->l2_mshr_entries, 1, L2_MAX_MSHR, err, errlen) ||
-        check_range("num_walkers", p->num_walkers, 1, PTW_MAX, err, errlen) ||
-        check_range("ff_entries", p->ff_entries, 1, FF_MAX, err, errlen) ||
-        check_range("ff_quota", p->ff_quota, 1, 64, err, errlen))
-        return -1;
+    for (size_t i = 0; i < sizeof(desc) / sizeof(desc[0]); i++) {
+        const gmmu_param_desc_t *d = &desc[i];
+        const uint32_t v = param_at(p, d->off);
+        const uint32_t lo = d->min_off == GMMU_PARAM_MIN_LITERAL ? d->min : param_at(p, d->min_off);
+        if (d->pow2 && !is_pow2(v)) {
+            if (err && errlen)
+                snprintf(err, errlen, "%s: %u is not a power of two", d->key, v);
+            return -1;
+        }
+        if (check_range(d->key, v, lo, d->max, err, errlen))
+            return -1;
+    }
     return 0;
 }
 

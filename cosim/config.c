@@ -32,21 +32,11 @@ static const char *const pcie_names[] = {"table", "atan", NULL};
 #define O(f) offsetof(cfg_t, f)
 #define U32MAX 0xffffffffull
 
+/* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
+#define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, F_RTL, NULL},
+
 static const cfg_key_t keys[] = {
-    /* RTL keys: ranges are checked by gmmu_params_check */
-    {"num_sm", T_U32, R(num_sm), 0, U32MAX, F_RTL, NULL},
-    {"num_ports", T_U32, R(num_ports), 0, U32MAX, F_RTL, NULL},
-    {"l1_entries", T_U32, R(l1_entries), 0, U32MAX, F_RTL, NULL},
-    {"l1_large_entries", T_U32, R(l1_large_entries), 0, U32MAX, F_RTL, NULL},
-    {"l1_req_entries", T_U32, R(l1_req_entries), 0, U32MAX, F_RTL, NULL},
-    {"l2_sets", T_U32, R(l2_sets), 0, U32MAX, F_RTL, NULL},
-    {"l2_ways", T_U32, R(l2_ways), 0, U32MAX, F_RTL, NULL},
-    {"l2_large_entries", T_U32, R(l2_large_entries), 0, U32MAX, F_RTL, NULL},
-    {"l2_latency", T_U32, R(l2_latency), 0, U32MAX, F_RTL, NULL},
-    {"l2_mshr_entries", T_U32, R(l2_mshr_entries), 0, U32MAX, F_RTL, NULL},
-    {"num_walkers", T_U32, R(num_walkers), 0, U32MAX, F_RTL, NULL},
-    {"ff_entries", T_U32, R(ff_entries), 0, U32MAX, F_RTL, NULL},
-    {"ff_quota", T_U32, R(ff_quota), 0, U32MAX, F_RTL, NULL},
+    GMMU_PARAMS_X(CFG_RTL_KEY)
     /* platform */
     {"clock_mhz", T_U32, O(clock_mhz), 1, 100000, 0, NULL},
     {"warps_per_sm", T_U32, O(warps_per_sm), 1, 4096, 0, NULL},

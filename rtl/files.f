@@ -1,3 +1,4 @@
++incdir+rtl/gen
 rtl/gen/gmmu_pkg.sv
 rtl/gmmu_plru.sv
 rtl/gmmu_fill_pick.sv

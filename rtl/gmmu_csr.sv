@@ -45,13 +45,14 @@ module gmmu_csr #(
 );
   localparam int unsigned PaW    = gmmu_pkg::PA_W;
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
-  localparam int unsigned PgW    = gmmu_pkg::PAGE_SHIFT;
+  localparam int unsigned PgW    = gmmu_pkg::CSR_PT_BASE_LO_ADDR_LSB;  // = PAGE_SHIFT
   localparam int unsigned IdxW   = gmmu_pkg::FB_IDX_W;
   localparam int unsigned AddrW  = gmmu_pkg::CSR_ADDR_W;
   localparam int unsigned ErrW   = gmmu_pkg::ERR_BAD_OPCODE + 1;  // highest ERR_* bit + 1
+  localparam int unsigned ErrIdxW = $clog2(ErrW);
   localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_CANCEL_PAGE + 1);
-  localparam int unsigned ArgHiW = VpnW - 32;
-  localparam int unsigned IeW    = gmmu_pkg::BIT_INT_OVERFLOW + 1;  // INT_ENABLE width
+  localparam int unsigned ArgHiW = gmmu_pkg::CSR_CMD_ARG_HI_VPN_W;
+  localparam int unsigned IeW    = gmmu_pkg::CSR_INT_ENABLE_OVERFLOW_LSB + 1;  // INT_ENABLE width
 
   // ---------------------------------------------------------------- state
   logic [PaW-PgW-1:0]   pt_base_q, pt_base_d;    // PT_BASE[47:12] (PT_BASE[11:0] must be 0)
@@ -96,7 +97,16 @@ module gmmu_csr #(
     unique case (csr_addr_i)
       gmmu_pkg::CSR_ID:         rd_val = 32'(gmmu_pkg::CSR_ID_VALUE);
       gmmu_pkg::CSR_VERSION:    rd_val = 32'(gmmu_pkg::CSR_VERSION_VALUE);
-      gmmu_pkg::CSR_PARAMS:     rd_val = {8'(FfQuota), 8'(NumWalkers), 8'(NumPorts), 8'(NumSm)};
+      gmmu_pkg::CSR_PARAMS: begin
+        rd_val[gmmu_pkg::CSR_PARAMS_NUM_SM_LSB +: gmmu_pkg::CSR_PARAMS_NUM_SM_W] =
+          gmmu_pkg::CSR_PARAMS_NUM_SM_W'(NumSm);
+        rd_val[gmmu_pkg::CSR_PARAMS_NUM_PORTS_LSB +: gmmu_pkg::CSR_PARAMS_NUM_PORTS_W] =
+          gmmu_pkg::CSR_PARAMS_NUM_PORTS_W'(NumPorts);
+        rd_val[gmmu_pkg::CSR_PARAMS_NUM_WALKERS_LSB +: gmmu_pkg::CSR_PARAMS_NUM_WALKERS_W] =
+          gmmu_pkg::CSR_PARAMS_NUM_WALKERS_W'(NumWalkers);
+        rd_val[gmmu_pkg::CSR_PARAMS_FF_QUOTA_LSB +: gmmu_pkg::CSR_PARAMS_FF_QUOTA_W] =
+          gmmu_pkg::CSR_PARAMS_FF_QUOTA_W'(FfQuota);
+      end
       gmmu_pkg::CSR_PT_BASE_LO: rd_val = {pt_base_q[31-PgW:0], PgW'(0)};
       gmmu_pkg::CSR_PT_BASE_HI: rd_val = 32'(pt_base_q[PaW-PgW-1:32-PgW]);
       gmmu_pkg::CSR_FB_BASE_LO: rd_val = {fb_base_q[31-FbOffW:0], FbOffW'(0)};
@@ -121,12 +131,30 @@ module gmmu_csr #(
     endcase
   end
 
-  // ---------------------------------------------------------------- write decode
-  logic [31:0] wd;
-  logic        fb_size_legal;
-  assign wd = csr_wdata_i;
-  // 0, or a power of two <= 2^FB_IDX_W
-  assign fb_size_legal = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= (32'd1 << IdxW));
+  // ---------------------------------------------------------------- write checks
+  // csr_decode() is generated from spec/gmmu.rdl (the C model reads the same table): mapped,
+  // read-only, must-be-zero bits, legality rule. The checks of a write, in this order: unmapped,
+  // read-only, command busy (CMD only), must-be-zero bits, legality rule.
+  gmmu_pkg::csr_dec_t dec;
+  logic [31:0]        wd, wd_w, legal_ref_val;
+  logic               legal_ok;
+  assign dec = gmmu_pkg::csr_decode(csr_addr_i);
+  assign wd   = csr_wdata_i;
+  assign wd_w = wd & dec.wmask;  // the writable bits of a legal write
+
+  always_comb begin
+    unique case (dec.legal_ref)
+      gmmu_pkg::CSR_FB_SIZE: legal_ref_val = 32'(fb_size_q);
+      default:               legal_ref_val = '0;
+    endcase
+    unique case (dec.legal)
+      gmmu_pkg::CSR_LEGAL_POW2_OR_ZERO_LE:
+        legal_ok = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= dec.legal_max);
+      gmmu_pkg::CSR_LEGAL_LE:     legal_ok = wd <= dec.legal_max;
+      gmmu_pkg::CSR_LEGAL_LT_REF: legal_ok = wd < legal_ref_val;
+      default:                    legal_ok = 1'b1;
+    endcase
+  end
 
   // ---------------------------------------------------------------- next state
   always_comb begin
@@ -156,72 +184,41 @@ module gmmu_csr #(
     end
 
     if (csr_valid_i && csr_write_i) begin
-      unique case (csr_addr_i)
-        gmmu_pkg::CSR_ID, gmmu_pkg::CSR_VERSION, gmmu_pkg::CSR_PARAMS, gmmu_pkg::CSR_FB_PUT,
-        gmmu_pkg::CSR_INT_STATUS, gmmu_pkg::CSR_CMD_STATUS, gmmu_pkg::CSR_ERR_ADDR,
-        gmmu_pkg::CSR_FF_COUNT: begin
-          err_set[gmmu_pkg::ERR_RO_WRITE] = 1'b1;
-        end
-        gmmu_pkg::CSR_PT_BASE_LO: begin
-          if (wd[PgW-1:0] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
-          else pt_base_d[31-PgW:0] = wd[31:PgW];
-        end
-        gmmu_pkg::CSR_PT_BASE_HI: begin
-          if (wd[31:PaW-32] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
-          else pt_base_d[PaW-PgW-1:32-PgW] = wd[PaW-33:0];
-        end
-        gmmu_pkg::CSR_FB_BASE_LO: begin
-          if (wd[FbOffW-1:0] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
-          else fb_base_d[31-FbOffW:0] = wd[31:FbOffW];
-        end
-        gmmu_pkg::CSR_FB_BASE_HI: begin
-          // no must-be-0 bits in the register map: bits [31:16] are ignored
-          fb_base_d[FbAddrW-1:32-FbOffW] = wd[PaW-33:0];
-        end
-        gmmu_pkg::CSR_FB_SIZE: begin
-          if (!fb_size_legal) begin
-            err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
-          end else begin
-            fb_size_d    = wd[IdxW:0];
+      if (!dec.mapped) begin
+        err_set[gmmu_pkg::ERR_BAD_ADDR] = 1'b1;
+      end else if (dec.ro) begin
+        err_set[gmmu_pkg::ERR_RO_WRITE] = 1'b1;
+      end else if (csr_addr_i == gmmu_pkg::CSR_CMD && cmd_valid_q) begin
+        err_set[gmmu_pkg::ERR_CMD_BUSY] = 1'b1;
+      end else if ((wd & dec.mbz) != '0) begin
+        err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
+      end else if (!legal_ok) begin
+        err_set[dec.legal_err[ErrIdxW-1:0]] = 1'b1;
+      end else begin
+        unique case (csr_addr_i)
+          gmmu_pkg::CSR_PT_BASE_LO: pt_base_d[31-PgW:0] = wd_w[31:PgW];
+          gmmu_pkg::CSR_PT_BASE_HI: pt_base_d[PaW-PgW-1:32-PgW] = wd_w[PaW-33:0];
+          gmmu_pkg::CSR_FB_BASE_LO: fb_base_d[31-FbOffW:0] = wd_w[31:FbOffW];
+          gmmu_pkg::CSR_FB_BASE_HI: fb_base_d[FbAddrW-1:32-FbOffW] = wd_w[PaW-33:0];
+          gmmu_pkg::CSR_FB_SIZE: begin
+            fb_size_d    = wd_w[IdxW:0];
             get_d        = '0;
             fb_size_wr_o = 1'b1;
           end
-        end
-        gmmu_pkg::CSR_FB_GET: begin
-          if (wd >= 32'(fb_size_q)) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
-          else get_d = wd[IdxW-1:0];
-        end
-        gmmu_pkg::CSR_FB_STATUS: begin
-          ovf_clr_o = wd[gmmu_pkg::BIT_FB_STATUS_OVERFLOW];
-        end
-        gmmu_pkg::CSR_INT_ENABLE: begin
-          ie_d = wd[IeW-1:0];
-        end
-        gmmu_pkg::CSR_CMD_ARG_LO: begin
-          arg_lo_d = wd;
-        end
-        gmmu_pkg::CSR_CMD_ARG_HI: begin
-          if (wd[31:ArgHiW] != '0) err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
-          else arg_hi_d = wd[ArgHiW-1:0];
-        end
-        gmmu_pkg::CSR_CMD: begin
-          if (cmd_valid_q) begin
-            err_set[gmmu_pkg::ERR_CMD_BUSY] = 1'b1;
-          end else if (wd > 32'(gmmu_pkg::CMD_CANCEL_PAGE)) begin
-            err_set[gmmu_pkg::ERR_BAD_OPCODE] = 1'b1;
-          end else begin
+          gmmu_pkg::CSR_FB_GET:     get_d = wd_w[IdxW-1:0];
+          gmmu_pkg::CSR_FB_STATUS:  ovf_clr_o = wd_w[gmmu_pkg::BIT_FB_STATUS_OVERFLOW];
+          gmmu_pkg::CSR_INT_ENABLE: ie_d = wd_w[IeW-1:0];
+          gmmu_pkg::CSR_CMD_ARG_LO: arg_lo_d = wd_w;
+          gmmu_pkg::CSR_CMD_ARG_HI: arg_hi_d = wd_w[ArgHiW-1:0];
+          gmmu_pkg::CSR_CMD: begin
             cmd_valid_d = 1'b1;
-            cmd_op_d    = wd[CmdW-1:0];
+            cmd_op_d    = wd_w[CmdW-1:0];
             cmd_vpn_d   = {arg_hi_q, arg_lo_q};
           end
-        end
-        gmmu_pkg::CSR_ERR_STATUS: begin
-          err_d = err_q & ~wd[ErrW-1:0];
-        end
-        default: begin
-          err_set[gmmu_pkg::ERR_BAD_ADDR] = 1'b1;
-        end
-      endcase
+          gmmu_pkg::CSR_ERR_STATUS: err_d = err_q & ~wd_w[ErrW-1:0];
+          default: ;  // read-only or unmapped: handled above
+        endcase
+      end
     end
 
     if (err_set != '0) begin

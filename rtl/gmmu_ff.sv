@@ -5,7 +5,7 @@ module gmmu_ff #(
   parameter int unsigned NumSm     = 2,
   parameter int unsigned FfEntries = 4,
   parameter int unsigned FfQuota   = 2,
-  localparam int unsigned FtW      = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB,
+  localparam int unsigned FtW      = gmmu_pkg::FB_FAULT_TYPE_W,
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW  = gmmu_pkg::PA_W - FbOffW,
@@ -55,6 +55,7 @@ module gmmu_ff #(
   localparam int unsigned IdxW  = gmmu_pkg::FB_IDX_W;
   localparam int unsigned FIdxW = (FfEntries > 1) ? $clog2(FfEntries) : 1;
   localparam int unsigned SmW   = (NumSm > 1) ? $clog2(NumSm) : 1;
+  localparam int unsigned AccW  = gmmu_pkg::FB_ACCESS_W;
 
   // ---------------------------------------------------------------- state
   logic [FfEntries-1:0] e_valid_q, e_valid_d;
@@ -88,23 +89,26 @@ module gmmu_ff #(
   assign fb_wr_addr_o   = {fw_addr_q, FbOffW'(0)};
   assign busy_o         = fw_valid_q || cancel_valid_q || (|replay_q);
 
+  // fault-buffer entry: every field at its place of spec/gmmu.toml [fb_field] (FB_<field>_BIT)
   always_comb begin
-    logic [31:0] w7;
-    w7 = '0;
-    w7[gmmu_pkg::FB_F_FAULT_TYPE_LSB +: FtW] = fw_ft_q;
-    w7[gmmu_pkg::FB_F_REPLAYABLE]            = fw_set_q;
-    w7[gmmu_pkg::FB_F_CLIENT_LSB +: SmW]     = fw_client_q;
-    w7[gmmu_pkg::FB_F_ACCESS_LSB +: 4]       = !fw_set_q ? 4'd0 :
-                                               fw_write_q ? 4'(gmmu_pkg::AT_WRITE)
-                                                          : 4'(gmmu_pkg::AT_READ);
-    w7[gmmu_pkg::FB_F_VALID]                 = fw_set_q;
     fb_wr_data_o = '0;
-    fb_wr_data_o[32*gmmu_pkg::FB_W2_VPN_LO +: 32]  = fw_vpn_q[31:0];
-    fb_wr_data_o[32*gmmu_pkg::FB_W3_VPN_HI +: 32]  = 32'(fw_vpn_q[VpnW-1:32]);
-    fb_wr_data_o[32*gmmu_pkg::FB_W4_TS_LO +: 32]   = fw_time_q[31:0];
-    fb_wr_data_o[32*gmmu_pkg::FB_W5_TS_HI +: 32]   = fw_time_q[63:32];
-    fb_wr_data_o[32*gmmu_pkg::FB_W6_SM_MASK +: 32] = 32'(fw_mask_q);
-    fb_wr_data_o[32*gmmu_pkg::FB_W7_FLAGS +: 32]   = w7;
+    fb_wr_data_o[gmmu_pkg::FB_VPN_LO_BIT +: gmmu_pkg::FB_VPN_LO_W] =
+      fw_vpn_q[gmmu_pkg::FB_VPN_LO_W-1:0];
+    fb_wr_data_o[gmmu_pkg::FB_VPN_HI_BIT +: gmmu_pkg::FB_VPN_HI_W] =
+      fw_vpn_q[VpnW-1:gmmu_pkg::FB_VPN_LO_W];
+    fb_wr_data_o[gmmu_pkg::FB_TS_LO_BIT +: gmmu_pkg::FB_TS_LO_W] =
+      fw_time_q[gmmu_pkg::FB_TS_LO_W-1:0];
+    fb_wr_data_o[gmmu_pkg::FB_TS_HI_BIT +: gmmu_pkg::FB_TS_HI_W] =
+      fw_time_q[gmmu_pkg::FB_TS_LO_W +: gmmu_pkg::FB_TS_HI_W];
+    fb_wr_data_o[gmmu_pkg::FB_SM_MASK_BIT +: gmmu_pkg::FB_SM_MASK_W] =
+      gmmu_pkg::FB_SM_MASK_W'(fw_mask_q);
+    fb_wr_data_o[gmmu_pkg::FB_FAULT_TYPE_BIT +: FtW]     = fw_ft_q;
+    fb_wr_data_o[gmmu_pkg::FB_REPLAYABLE_BIT]            = fw_set_q;
+    fb_wr_data_o[gmmu_pkg::FB_CLIENT_BIT +: SmW]         = fw_client_q;
+    fb_wr_data_o[gmmu_pkg::FB_ACCESS_BIT +: AccW]        = !fw_set_q ? AccW'(0) :
+                                                           fw_write_q ? AccW'(gmmu_pkg::AT_WRITE)
+                                                                      : AccW'(gmmu_pkg::AT_READ);
+    fb_wr_data_o[gmmu_pkg::FB_VALID_BIT]                 = fw_set_q;
   end
 
   // ---------------------------------------------------------------- offer decode (from _q)

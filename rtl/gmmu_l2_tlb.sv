@@ -11,7 +11,7 @@ module gmmu_l2_tlb #(
   parameter int unsigned L2MshrEntries  = 4,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
-  localparam int unsigned FtW   = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB
+  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,

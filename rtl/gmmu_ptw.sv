@@ -5,7 +5,7 @@ module gmmu_ptw #(
   parameter int unsigned NumWalkers    = 2,
   parameter int unsigned L2MshrEntries = 4,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
-  localparam int unsigned FtW   = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB
+  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,

@@ -61,10 +61,14 @@ module gmmu_top #(
   localparam int unsigned IdW     = gmmu_pkg::REQ_ID_W;
   localparam int unsigned P       = NumPorts;
   localparam int unsigned MIdxW   = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1;
-  localparam int unsigned FtW     = gmmu_pkg::FB_F_REPLAYABLE - gmmu_pkg::FB_F_FAULT_TYPE_LSB;
+  localparam int unsigned FtW     = gmmu_pkg::FB_FAULT_TYPE_W;
   localparam int unsigned FbAddrW = gmmu_pkg::PA_W - $clog2(gmmu_pkg::FB_ENTRY_BYTES);
   localparam int unsigned FCntW   = $clog2(FfEntries + 1);
   localparam int unsigned IdxW    = gmmu_pkg::FB_IDX_W;
+
+  // ---------------------------------------------------------------- parameter checks
+  // generated from spec/params.toml: an illegal parameter stops elaboration ($fatal)
+`include "gmmu_params_check.svh"
 
   // ---------------------------------------------------------------- CSR block
   logic [PpnW-1:0]    pt_base;

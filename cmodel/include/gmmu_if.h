@@ -14,25 +14,12 @@
 
 #include <stdint.h>
 
-#define GMMU_MAX_SM 32
-#define GMMU_MAX_PORTS 8
+/* RTL-visible parameters: gmmu_params_t, generated from spec/params.toml (SystemVerilog parameters
+ * of gmmu_top; legal ranges in docs/gen/params.md). */
+#include "gmmu_params.h"
 
-/* RTL-visible parameters (become SystemVerilog parameters of gmmu_top). */
-typedef struct {
-    uint32_t num_sm;           /* NumSm          1..32                          */
-    uint32_t num_ports;        /* NumPorts       1..8, lookups per SM per cycle  */
-    uint32_t l1_entries;       /* L1Entries      base entries, power of two      */
-    uint32_t l1_large_entries; /* L1LargeEntries large entries, power of two     */
-    uint32_t l1_req_entries;   /* L1ReqEntries   request table (miss MSHRs), >= NumPorts, <= 64 */
-    uint32_t l2_sets;          /* L2Sets         power of two                    */
-    uint32_t l2_ways;          /* L2Ways         power of two                    */
-    uint32_t l2_large_entries; /* L2LargeEntries power of two                    */
-    uint32_t l2_latency;       /* L2Latency      pipeline stages, >= 1           */
-    uint32_t l2_mshr_entries;  /* L2MshrEntries  1..64                           */
-    uint32_t num_walkers;      /* NumWalkers     1..64                           */
-    uint32_t ff_entries;       /* FfEntries      far-fault MSHRs, 1..64          */
-    uint32_t ff_quota;         /* FfQuota        per-SM far-fault quota, 1..64   */
-} gmmu_params_t;
+#define GMMU_MAX_SM GMMU_PARAM_NUM_SM_MAX
+#define GMMU_MAX_PORTS GMMU_PARAM_NUM_PORTS_MAX
 
 /* gmmu_in_t (every input port) and gmmu_out_t (every output port), generated from the port list
  * spec/ports.toml by scripts/gen_ports.py, with the port tables compare.c walks. */

@@ -11,21 +11,10 @@
 
 #include <cmocka.h>
 
+/* the SV defaults of gmmu_top (spec/params.toml), equal to configs/tiny.cfg */
 void th_params_tiny(gmmu_params_t *p) {
-    memset(p, 0, sizeof(*p));
-    p->num_sm = 2;
-    p->num_ports = 2;
-    p->l1_entries = 8;
-    p->l1_large_entries = 2;
-    p->l1_req_entries = 4;
-    p->l2_sets = 4;
-    p->l2_ways = 2;
-    p->l2_large_entries = 2;
-    p->l2_latency = 3;
-    p->l2_mshr_entries = 4;
-    p->num_walkers = 2;
-    p->ff_entries = 4;
-    p->ff_quota = 2;
+    const gmmu_params_t dflt = GMMU_PARAMS_DEFAULT_INIT;
+    *p = dflt;
 }
 
 void th_init(th_t *h, const gmmu_params_t *p) {

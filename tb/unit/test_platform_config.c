@@ -201,6 +201,35 @@ static void test_rtl_equal_and_print(void **state) {
     free(buf);
 }
 
+/* Every parameter of spec/params.toml is a mandatory RTL key of the configuration, compared by
+ * cfg_rtl_equal and refused by --set (the key table is generated from the spec). */
+static void test_rtl_keys_from_spec(void **state) {
+    (void)state;
+    static const gmmu_param_desc_t desc[] = GMMU_PARAM_DESC_INIT;
+    cfg_t a;
+    char err[256] = "", kv[64], want[96];
+    cfg_defaults(&a);
+    assert_int_equal(cfg_load(&a, "configs/tiny.cfg", err, sizeof(err)), 0);
+    assert_int_equal(sizeof(desc) / sizeof(desc[0]), GMMU_PARAM_COUNT);
+    /* configs/tiny.cfg is the SV default of gmmu_top (the unit tests' th_params_tiny) */
+    const gmmu_params_t dflt = GMMU_PARAMS_DEFAULT_INIT;
+    assert_int_equal(cfg_rtl_equal(&a.rtl, &dflt, err, sizeof(err)), 0);
+    for (unsigned i = 0; i < GMMU_PARAM_COUNT; i++) {
+        assert_true(cfg_is_rtl_key(desc[i].key));
+        gmmu_params_t b = a.rtl;
+        uint32_t v;
+        memcpy(&v, (const char *)&b + desc[i].off, sizeof(v));
+        v++;
+        memcpy((char *)&b + desc[i].off, &v, sizeof(v));
+        assert_int_equal(cfg_rtl_equal(&a.rtl, &b, err, sizeof(err)), -1);
+        snprintf(want, sizeof(want), "%s: ", desc[i].key);
+        assert_int_equal(strncmp(err, want, strlen(want)), 0);
+        snprintf(kv, sizeof(kv), "%s=%u", desc[i].key, v);
+        assert_int_equal(cfg_set(&a, kv, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "RTL parameter"));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repo_configs_load),
@@ -210,6 +239,7 @@ int main(void) {
         cmocka_unit_test(test_rtl_range_points_at_line),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_rtl_equal_and_print),
+        cmocka_unit_test(test_rtl_keys_from_spec),
     };
     return cmocka_run_group_tests_name("platform_config", tests, NULL, NULL);
 }
