@@ -38,15 +38,12 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
 GEN_FILES := $(GEN_SV) $(GEN_H) $(GEN_MD)
 
-.PHONY: help deps gen test clean stats-golden stats-check
+.PHONY: help deps gen test clean stats-golden stats-check stats-quick
+## make help                   this list (every target, from the `## make` comments of Makefile and mk/*.mk)
 help:
-	@echo "make deps                 install what the project needs (apt-get, pip; idempotent)"
-	@echo "make cosim TEST=replay    replay a trace through RTL and C model in lock-step"
-	@echo "                          (TRACE=, CONFIG=, SEED=, ENGINE=cosim|cmodel|rtl, WAVES=1)"
-	@echo "make test                 unit tests, lint, co-simulation regression, sanitizers"
-	@echo "make lint | synth | wave | bench | traces"
-	@echo "make gen | regdoc          generated constants / HTML register docs (build/regdoc)"
+	@grep -h '^##' Makefile mk/*.mk | sed -E 's/^## ?//'
 
+## make deps                   install what the project needs (apt-get, pip; idempotent)
 deps:
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
@@ -59,11 +56,22 @@ $(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 	  --md $(GEN_REGMAP_MD) --params spec/params.toml --params-h $(GEN_PARAMS_H) \
 	  --params-svh $(GEN_PARAMS_SVH) --params-md $(GEN_PARAMS_MD)
 
+include mk/c.rules
 -include mk/*.mk
 
+## make gen                    every generated file (spec/ -> rtl/gen, cmodel/gen, docs/gen)
 gen: $(GEN_FILES)
 
-# HTML register documentation (PeakRDL peakrdl-html) of spec/gmmu.rdl: build/regdoc/index.html
+# C objects (mk/c.rules): one rule for every area, normal and sanitized
+$(BUILD)/obj/%.o: %.c | $(GEN_FILES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_EXTRA) -MMD -MP -c $< -o $@
+$(BUILD)/obj-san/%.o: %.c | $(GEN_FILES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(SAN) $(CFLAGS_EXTRA) -MMD -MP -c $< -o $@
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-san -name '*.d' 2>/dev/null)
+
+## make regdoc                 HTML register documentation (PeakRDL) -> build/regdoc/index.html
 .PHONY: regdoc
 regdoc: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 	$(PYTHON) scripts/gen_consts.py spec/gmmu.toml --rdl spec/gmmu.rdl --html $(BUILD)/regdoc
@@ -75,10 +83,19 @@ $(DEPS_STAMP): scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
 cosim bench synth traces wave fusesoc-lint: | $(DEPS_STAMP)
 
+## make test                   everything CI runs, cheap checks first (style, lint, unit tests), stops at
+##                             the first failure
+# cheap checks first, then unit tests, then the co-simulation runs (in the order of mk/*.mk);
+# make stops at the first failing target
+TEST_CHEAP := check-style check-ports lint fusesoc-lint
+TEST_UNIT  := test-cmodel test-handler test-platform test-trace test-trace-gen test-import
+TEST_ORDER  = $(filter $(TEST_CHEAP),$(TEST_TARGETS)) $(filter $(TEST_UNIT),$(TEST_TARGETS)) \
+              $(filter-out $(TEST_CHEAP) $(TEST_UNIT),$(TEST_TARGETS)) stats-quick
 test: deps
-	@$(MAKE) --no-print-directory $(TEST_TARGETS)
-	@echo "make test: all passed ($(TEST_TARGETS))"
+	@$(MAKE) --no-print-directory $(TEST_ORDER)
+	@echo "make test: all passed ($(strip $(TEST_ORDER)))"
 
+## make clean                  remove build/
 clean:
 	rm -rf $(BUILD)
 
@@ -87,10 +104,18 @@ clean:
 # before a refactoring). stats-golden re-takes the snapshot after an intended change.
 STATS_RUNS = $(MAKE) --no-print-directory cosim-regress && \
              $(MAKE) --no-print-directory traces-check TRACES_CHECK_ARGS="--only small"
+## make stats-check            every directed test, small workload and real trace: stats equal to
+##                             tb/golden/stats.json (behaviour preserved by a refactoring)
 stats-check: | $(DEPS_STAMP)
 	$(STATS_RUNS)
 	$(PYTHON) scripts/stats_golden.py collect $(BUILD)/stats-now.json
 	$(PYTHON) scripts/stats_golden.py compare tb/golden/stats.json $(BUILD)/stats-now.json
+## make stats-golden           re-take tb/golden/stats.json after an intended change of behaviour
+## make stats-quick          the runs make test made (cosim-regress, test-traces-replay) against the
+##                           snapshot; part of make test
+stats-quick:
+	$(PYTHON) scripts/stats_golden.py collect $(BUILD)/stats-now.json
+	$(PYTHON) scripts/stats_golden.py compare tb/golden/stats.json $(BUILD)/stats-now.json --present
 stats-golden: | $(DEPS_STAMP)
 	$(STATS_RUNS)
 	$(PYTHON) scripts/stats_golden.py collect tb/golden/stats.json

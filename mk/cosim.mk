@@ -3,38 +3,30 @@
 #   $(BUILD)/lib/libgmmu_plat.a (+ _san)   platform modules (config, pcie, gpumem, hostmem, sm, ...)
 #   $(BUILD)/<config>/gmmu-sim             the simulator for one configuration (RTL parameters
 #                                          of the Verilator model linked in)
-#   make sim CONFIG=x                      build $(BUILD)/x/gmmu-sim
-#   make cosim TEST=replay                 run tb/tests/replay.test (TRACE= CONFIG= SEED= ENGINE=
-#                                          WAVES=1 override the test's values)
-#   make cosim-regress                     every tb/tests/*.test
-#   make test-platform                     cmocka unit tests of the platform modules (normal + SAN)
-#   make cosim-san                         gmmu-sim built with ASan+UBSan, lock-step runs of a few
-#                                          directed traces (configuration tiny)
-#   make bench                             simulated cycles/s of each engine -> $(BUILD)/bench.json
+## make cosim-lib              the platform libraries (normal and ASan+UBSan)
+## make sim-san CONFIG=x       gmmu-sim built with ASan+UBSan
+## make sim CONFIG=x           build $(BUILD)/x/gmmu-sim
+## make cosim TEST=replay      run tb/tests/replay.test (TRACE= CONFIG= SEED= ENGINE=
+##                             WAVES=1 override the test's values)
+## make cosim-regress          every tb/tests/*.test
+## make test-platform          cmocka unit tests of the platform modules (normal + SAN)
+## make cosim-san              gmmu-sim built with ASan+UBSan, lock-step runs of a few
+##                             directed traces (configuration tiny)
+## make bench                  simulated cycles/s of each engine -> $(BUILD)/bench.json
 
-COSIM_MODS := config u64map pcie gpumem hostmem sm compare evring engine_list engine_registry \
-              engine_cmodel engine_rtl host_drv plat plat_cycle plat_mem plat_dev plat_report
-COSIM_HDR := $(filter-out cosim/vshim.h,$(wildcard cosim/*.h)) cosim/vshim.h \
-             cmodel/include/gmmu_if.h cmodel/include/gmmu_model.h \
-             sw-handler/include/uvm_handler.h sw-handler/include/uvm_dev.h $(GEN_H) \
-             cmodel/gen/gmmu_ports.h
-COSIM_OBJDIR := $(BUILD)/obj/cosim
-COSIM_OBJ := $(patsubst %,$(COSIM_OBJDIR)/%.o,$(COSIM_MODS))
-COSIM_OBJ_SAN := $(patsubst %,$(COSIM_OBJDIR)/san/%.o,$(COSIM_MODS))
+COSIM_SRC := $(filter-out cosim/sim_main.c,$(wildcard cosim/*.c))
 COSIM_LIB := $(BUILD)/lib/libgmmu_plat.a
 COSIM_LIB_SAN := $(BUILD)/lib/libgmmu_plat_san.a
-COSIM_MODEL_LIB := $(BUILD)/lib/libgmmu_model.a
-COSIM_MODEL_LIB_SAN := $(BUILD)/lib/libgmmu_model_san.a
-COSIM_HDL_LIB := $(BUILD)/lib/libuvm_handler.a
-COSIM_TRACE_LIB := $(BUILD)/lib/libgmmu_trace.a
-COSIM_TRACE_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 SIM_BIN = $(BUILD)/$(CONFIG)/gmmu-sim
 SIM_SAN_BIN = $(BUILD)/$(CONFIG)/gmmu-sim-san
-COSIM_HDL_LIB_SAN := $(BUILD)/lib/libuvm_handler_san.a
+# link order of gmmu-sim and the platform tests: platform, handler, C model, trace library
+SIM_LIBS := gmmu_plat uvm_handler gmmu_model gmmu_trace
 
 PLAT_TEST_SRC := $(wildcard tb/unit/test_platform_*.c)
-PLAT_TESTS := $(patsubst tb/unit/%.c,$(BUILD)/tests/%,$(PLAT_TEST_SRC))
-PLAT_TESTS_SAN := $(addsuffix _san,$(PLAT_TESTS))
+PLAT_TESTS := $(call c_test_bins,$(PLAT_TEST_SRC))
+
+$(eval $(call c_library,gmmu_plat,$(COSIM_SRC)))
+$(eval $(call c_tests,$(PLAT_TEST_SRC),,$(SIM_LIBS),-lm))
 
 # Make variables given on the command line (or in the environment) override the test file's.
 cosim_ovr = $(if $(filter command line environment,$(origin $(1))),--$(2) '$($(1))')
@@ -47,46 +39,16 @@ COSIM_RUN := $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD)
 
 cosim-lib: $(COSIM_LIB) $(COSIM_LIB_SAN)
 
-$(COSIM_OBJ): $(COSIM_OBJDIR)/%.o: cosim/%.c $(COSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@
-
-$(COSIM_OBJ_SAN): $(COSIM_OBJDIR)/san/%.o: cosim/%.c $(COSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
-
-$(COSIM_OBJDIR)/sim_main.o: cosim/sim_main.c $(COSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@
-
-$(COSIM_LIB): $(COSIM_OBJ)
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
-
-$(COSIM_LIB_SAN): $(COSIM_OBJ_SAN)
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
-
 # g++ links: libvdut is C++.
-$(SIM_BIN): $(COSIM_OBJDIR)/sim_main.o $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_HDL_LIB) \
-            $(COSIM_TRACE_LIB) $(BUILD)/$(CONFIG)/vdut/libvdut.a
+$(SIM_BIN): $(BUILD)/obj/cosim/sim_main.o $(call c_libs,$(SIM_LIBS)) $(BUILD)/$(CONFIG)/vdut/libvdut.a
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(COSIM_OBJDIR)/sim_main.o $(COSIM_LIB) $(COSIM_HDL_LIB) $(COSIM_MODEL_LIB) \
-	  $(COSIM_TRACE_LIB) $(BUILD)/$(CONFIG)/vdut/libvdut.a $(VDUT_LDLIBS) -lm
+	$(CXX) -o $@ $^ $(VDUT_LDLIBS) -lm
+$(SIM_SAN_BIN): $(BUILD)/obj-san/cosim/sim_main.o $(call c_libs,$(SIM_LIBS),san) \
+                $(BUILD)/$(CONFIG)/vdut/libvdut.a
+	@mkdir -p $(@D)
+	$(CXX) $(SAN) -o $@ $^ $(VDUT_LDLIBS) -lm
 
 sim: $(SIM_BIN)
-
-$(COSIM_OBJDIR)/san/sim_main.o: cosim/sim_main.c $(COSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
-
-$(SIM_SAN_BIN): $(COSIM_OBJDIR)/san/sim_main.o $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
-                $(COSIM_HDL_LIB_SAN) $(COSIM_TRACE_LIB_SAN) $(BUILD)/$(CONFIG)/vdut/libvdut.a
-	@mkdir -p $(@D)
-	$(CXX) $(SAN) -o $@ $(COSIM_OBJDIR)/san/sim_main.o $(COSIM_LIB_SAN) $(COSIM_HDL_LIB_SAN) \
-	  $(COSIM_MODEL_LIB_SAN) $(COSIM_TRACE_LIB_SAN) $(BUILD)/$(CONFIG)/vdut/libvdut.a \
-	  $(VDUT_LDLIBS) -lm
-
 sim-san: $(SIM_SAN_BIN)
 
 # The platform itself under ASan+UBSan: lock-step runs (tiny's Verilator model) of directed
@@ -104,20 +66,8 @@ cosim-san:
 	    cat $$log; echo "cosim-san: $$t: exit $$rc (want $$want) or sanitizer report"; exit 1; fi; \
 	  echo "cosim-san: $$t ok (exit $$rc)"; done
 
-$(PLAT_TESTS): $(BUILD)/tests/%: tb/unit/%.c $(COSIM_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
-               $(COSIM_HDL_LIB) $(COSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $< $(COSIM_LIB) $(COSIM_HDL_LIB) $(COSIM_MODEL_LIB) $(COSIM_TRACE_LIB) \
-	  -lcmocka -lm -o $@
-
-$(PLAT_TESTS_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(COSIM_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
-                   $(COSIM_TRACE_LIB_SAN) $(COSIM_HDL_LIB_SAN) $(COSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(COSIM_LIB_SAN) $(COSIM_HDL_LIB_SAN) $(COSIM_MODEL_LIB_SAN) \
-	  $(COSIM_TRACE_LIB_SAN) -lcmocka -lm -o $@
-
-test-platform: $(PLAT_TESTS) $(PLAT_TESTS_SAN)
-	@set -e; for t in $(PLAT_TESTS) $(PLAT_TESTS_SAN); do echo "== $$t"; $$t; done
+test-platform: $(PLAT_TESTS)
+	$(RUN_TESTS)
 
 cosim:
 	$(COSIM_RUN) $(COSIM_OVERRIDES) $(TEST)
@@ -141,9 +91,8 @@ $(GEN_PORTS_H) $(GEN_PORTS_SHIM) &: spec/ports.toml spec/gmmu.toml scripts/gen_p
 	@mkdir -p cmodel/gen
 	$(PYTHON) scripts/gen_ports.py spec/ports.toml spec/gmmu.toml --c $(GEN_PORTS_H) \
 	  --shim $(GEN_PORTS_SHIM)
-# everything that includes gmmu_if.h (cmodel.mk's lists are expanded before this file is read)
-$(CM_OBJ) $(CM_OBJ_SAN) $(CM_TESTS) $(CM_TESTS_SAN): $(GEN_PORTS_H)
 
+## make check-ports            rtl/gmmu_top.sv declares exactly the ports of spec/ports.toml
 .PHONY: check-ports
 check-ports:
 	$(PYTHON) scripts/gen_ports.py spec/ports.toml spec/gmmu.toml --check-sv rtl/gmmu_top.sv

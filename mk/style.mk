@@ -2,6 +2,8 @@
 # header of the project (generated headers excluded).
 STYLE_C   = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '/gen/')
 STYLE_SRC = $(filter %.c,$(STYLE_C))
+## make check-style            clang-format and cppcheck over every C source and header
+## make format                 clang-format -i every C source and header
 .PHONY: check-style format
 check-style: gen
 	@clang-format --dry-run --Werror $(STYLE_C)

@@ -25,6 +25,7 @@ shim_cxx = $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter 
   -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) \
   $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg)
 
+## make vdut CONFIG=x          the Verilator model of gmmu_top + shim -> build/x/vdut/libvdut.a
 .PHONY: vdut
 vdut: $(VDUT_LIB)
 # the pattern rules' stamp and objects are not intermediate files (make would delete them)
@@ -61,6 +62,7 @@ $(TWO_MODELS_BIN): tb/unit/test_two_models.c $(TWO_MODELS_OBJ) $(SHIM_DEPS)
 	$(CXX) -o $@ $@.o $(TWO_MODELS_OBJ) $(BUILD)/tiny/vdut/obj/Vtiny__ALL.a \
 	  $(BUILD)/default/vdut/obj/Vdefault__ALL.a \
 	  $(addprefix $(BUILD)/tiny/vdut/obj/,$(VL_RUNTIME)) $(VDUT_LDLIBS) -lcmocka
+## make test-two-models        two Verilated models (tiny, default) linked in one binary
 .PHONY: test-two-models
 test-two-models: $(TWO_MODELS_BIN)
 	$(TWO_MODELS_BIN)

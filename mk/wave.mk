@@ -1,4 +1,5 @@
 # make wave: open the newest FST under build/ (or WAVE=path) in GTKWave, signals grouped per block.
+## make wave [WAVE=f.fst]      open the newest waveform in GTKWave, signals grouped per block
 WAVE ?= $(shell ls -t $$(find $(BUILD) -name '*.fst' 2>/dev/null) 2>/dev/null | head -n 1)
 .PHONY: wave
 wave:

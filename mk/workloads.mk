@@ -5,73 +5,41 @@
 #   $(BUILD)/lib/libgmmu_trace.so      same, shared: the importers write through it (ctypes)
 #   $(BUILD)/bin/gmmu-trace            convert / stats / check
 #   $(BUILD)/bin/gmmu-gen              workload trace generators (tools/workloads, docs/workloads.md)
-#   make traces                        the suite at its small default size -> $(BUILD)/traces
-#   make traces-check                  replay it (lock-step) and every workload at >= 256 MB (cmodel)
-#   make traces-bench                  generation time / size / RSS at WL_BIG_MB
-#   make test-trace                    cmocka tests of the trace library (normal + sanitizers)
-#   make test-import                   importer tests (tools/import/import_*.py, tb/import)
-#   make test-trace-gen                generator tests (normal + sanitizers)
-#   make test-traces-replay            quick lock-step replay of 11 small traces (regular, irregular, real)
+## make trace-lib              trace library (static, sanitized, shared) and gmmu-trace
+## make gmmu-gen               the workload trace generators
+## make traces                 the suite at its small default size -> $(BUILD)/traces
+## make traces-check           replay it (lock-step) and every workload at >= 256 MB (cmodel)
+## make traces-bench           generation time / size / RSS at WL_BIG_MB
+## make test-trace             cmocka tests of the trace library (normal + sanitizers)
+## make test-import            importer tests (tools/import/import_*.py, tb/import)
+## make test-trace-gen         generator tests (normal + sanitizers)
+## make test-traces-replay     quick lock-step replay of 11 small traces (regular, irregular, real)
 
-WL_OBJ := $(BUILD)/obj/workloads
-WL_HDR := tools/trace/trace.h tools/trace/trace_int.h
-WL_LIB_MODS := trace_util trace_read trace_text trace_write
-WL_LIB_OBJ := $(WL_LIB_MODS:%=$(WL_OBJ)/trace/%.o)
-WL_LIB_OBJ_SAN := $(WL_LIB_MODS:%=$(WL_OBJ)/trace_san/%.o)
-WL_SO := $(BUILD)/lib/libgmmu_trace.so
-
-# the platform reads traces through tools/trace/trace.h (mk/cosim.mk lists only cosim/*.h)
-$(COSIM_OBJ) $(COSIM_OBJ_SAN) $(COSIM_OBJDIR)/sim_main.o: $(WL_HDR)
+WL_LIB_SRC := $(wildcard tools/trace/trace_*.c)
 WL_LIB := $(BUILD)/lib/libgmmu_trace.a
 WL_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
+WL_SO := $(BUILD)/lib/libgmmu_trace.so
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
 # cmocka tests of the library: reader + writer (test_trace.c), flat writer calls + copy
-WL_TEST_TRACE := $(BUILD)/tests/test_trace $(BUILD)/tests/test_trace_write
-WL_TEST_TRACE_SAN := $(WL_TEST_TRACE:%=%_san)
+WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c
+WL_TESTS := $(call c_test_bins,$(WL_TEST_SRC))
 
-.PHONY: trace-lib test-trace
-
-trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_SO) $(WL_TRACE_TOOL)
-
-$(WL_OBJ)/trace/%.o: tools/trace/%.c $(WL_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -fPIC -c $< -o $@
-
-$(WL_OBJ)/trace_san/%.o: tools/trace/%.c $(WL_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -c $< -o $@
-
-$(WL_LIB): $(WL_LIB_OBJ)
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
-
-$(WL_LIB_SAN): $(WL_LIB_OBJ_SAN)
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
-
+$(eval $(call c_library,gmmu_trace,$(WL_LIB_SRC)))
+$(eval $(call c_tests,$(WL_TEST_SRC),,gmmu_trace))
 # the same objects as a shared library: the Python importers write through it (ctypes)
-$(WL_SO): $(WL_LIB_OBJ)
+$(call c_objs,$(WL_LIB_SRC)): CFLAGS_EXTRA := -fPIC
+$(WL_SO): $(call c_objs,$(WL_LIB_SRC))
 	@mkdir -p $(@D)
 	$(CC) -shared $^ -o $@
 
-$(WL_TRACE_TOOL): tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) tools/trace/trace.h \
-                  cosim/u64map.h cosim/rng.h
+$(WL_TRACE_TOOL): $(call c_objs,tools/trace/gmmu_trace.c cosim/u64map.c) $(WL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) tools/trace/gmmu_trace.c cosim/u64map.c $(WL_LIB) -o $@
+	$(CC) $(CFLAGS_COMMON) $^ -o $@
 
-$(WL_TEST_TRACE): $(BUILD)/tests/%: tb/unit/%.c $(WL_LIB) tools/trace/trace.h \
-                  tb/unit/test_trace_fixture.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $< $(WL_LIB) -lcmocka -o $@
-
-$(WL_TEST_TRACE_SAN): $(BUILD)/tests/%_san: tb/unit/%.c $(WL_LIB_SAN) tools/trace/trace.h \
-                      tb/unit/test_trace_fixture.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) $< $(WL_LIB_SAN) -lcmocka -o $@
-
-test-trace: $(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN) $(WL_TRACE_TOOL)
-	$(foreach t,$(WL_TEST_TRACE) $(WL_TEST_TRACE_SAN),$(t) &&) true
-
+.PHONY: trace-lib test-trace
+trace-lib: $(WL_LIB) $(WL_LIB_SAN) $(WL_SO) $(WL_TRACE_TOOL)
+test-trace: $(WL_TESTS) | $(WL_TRACE_TOOL)
+	$(RUN_TESTS)
 TEST_TARGETS += test-trace
 
 # the importers write through the shared trace library; scripts/run_test.py imports the Accel-Sim
@@ -88,47 +56,20 @@ TEST_TARGETS += test-import
 # ---- workload trace generators (gmmu-gen) -----------------------------------------------------
 WL_GEN := $(BUILD)/bin/gmmu-gen
 WL_GEN_SRC := $(wildcard tools/workloads/*.c)
-WL_GEN_HDR := $(wildcard tools/workloads/*.h) tools/trace/trace.h
-WL_GEN_OBJ := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_SRC))
-
-$(WL_OBJ)/gen/%.o: tools/workloads/%.c $(WL_GEN_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/workloads -c $< -o $@
-
-$(WL_GEN): $(WL_GEN_OBJ) $(WL_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(WL_GEN_OBJ) $(WL_LIB) -lm -o $@
-
-.PHONY: gmmu-gen
-gmmu-gen: $(WL_GEN)
-
-# generator unit tests (tb/unit/test_trace_gen.c), normal + sanitizers
 WL_GEN_LIBSRC := $(filter-out tools/workloads/gen_main.c,$(WL_GEN_SRC))
-WL_GEN_LIBOBJ := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen/%.o,$(WL_GEN_LIBSRC))
-WL_GEN_LIBOBJ_SAN := $(patsubst tools/workloads/%.c,$(WL_OBJ)/gen_san/%.o,$(WL_GEN_LIBSRC))
-WL_TEST_GEN := $(BUILD)/tests/test_trace_gen
-WL_TEST_GEN_SAN := $(BUILD)/tests/test_trace_gen_san
+WL_TEST_GEN := $(call c_test_bins,tb/unit/test_trace_gen.c)
+$(call c_objs,$(WL_GEN_SRC) tb/unit/test_trace_gen.c) \
+$(call c_objs,$(WL_GEN_SRC) tb/unit/test_trace_gen.c,san): CFLAGS_EXTRA := -Itools/workloads
 
-$(WL_OBJ)/gen_san/%.o: tools/workloads/%.c $(WL_GEN_HDR)
+$(WL_GEN): $(call c_objs,$(WL_GEN_SRC)) $(WL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $^ -lm -o $@
+$(eval $(call c_tests,tb/unit/test_trace_gen.c,$(WL_GEN_LIBSRC),gmmu_trace,-lm))
 
-$(WL_TEST_GEN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ) $(WL_LIB) $(WL_GEN_HDR) \
-                tb/unit/test_trace_fixture.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/workloads $< $(WL_GEN_LIBOBJ) $(WL_LIB) -lcmocka -lm -o $@
-
-$(WL_TEST_GEN_SAN): tb/unit/test_trace_gen.c $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) $(WL_GEN_HDR) \
-                    tb/unit/test_trace_fixture.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SAN) -Itools/workloads $< $(WL_GEN_LIBOBJ_SAN) $(WL_LIB_SAN) -lcmocka \
-	  -lm -o $@
-
-.PHONY: test-trace-gen
-test-trace-gen: $(WL_TEST_GEN) $(WL_TEST_GEN_SAN)
-	$(WL_TEST_GEN)
-	$(WL_TEST_GEN_SAN)
-
+.PHONY: gmmu-gen test-trace-gen
+gmmu-gen: $(WL_GEN)
+test-trace-gen: $(WL_TEST_GEN)
+	$(RUN_TESTS)
 TEST_TARGETS += test-trace-gen
 
 # ---- the workload suite ------------------------------------------------------------------------

@@ -7,9 +7,11 @@ snapshot taken before a refactoring (make stats-golden / make stats-check).
                                      `make traces-check TRACES_CHECK_ARGS=--only small` runs
                                      (build/cosim/*/stats*.json, build/traces/check/*.cosim.json)
                                      into one snapshot
-  stats_golden.py compare GOLD.json NEW.json
+  stats_golden.py compare GOLD.json NEW.json [--present]
                                      every run of GOLD must exist in NEW with identical values
-                                     (wall time and paths excluded); prints each difference
+                                     (wall time and paths excluded); prints each difference.
+                                     --present: only the runs NEW has (make test runs a subset of
+                                     the traces); a run of NEW that GOLD lacks is still an error
 
 A refactoring that must not change behaviour keeps `compare` silent. An intended change of
 behaviour re-snapshots GOLD in the same commit and says why in its message.
@@ -45,15 +47,20 @@ def collect(build, out):
     print(f"stats_golden: {len(runs)} runs -> {out}")
 
 
-def compare(gold_path, new_path):
+def compare(gold_path, new_path, present=False):
     with open(gold_path) as f:
         gold = json.load(f)
     with open(new_path) as f:
         new = json.load(f)
-    diffs = []
+    diffs = [f"{run}: not in {gold_path} (a new run: re-take the snapshot, make stats-golden)"
+             for run in sorted(set(new) - set(gold))]
+    skipped = 0
     for run in sorted(gold):
         if run not in new:
-            diffs.append(f"{run}: missing from {new_path}")
+            if present:
+                skipped += 1
+            else:
+                diffs.append(f"{run}: missing from {new_path}")
             continue
         g, n = gold[run], new[run]
         for k in sorted(set(g) | set(n)):
@@ -61,7 +68,8 @@ def compare(gold_path, new_path):
                 diffs.append(f"{run}: {k}: {g.get(k)!r} before, {n.get(k)!r} now")
     for d in diffs:
         print("stats_golden: " + d)
-    print(f"stats_golden: {len(gold)} runs compared, {len(diffs)} differences")
+    print(f"stats_golden: {len(gold) - skipped} runs compared, {len(diffs)} differences"
+          + (f" ({skipped} runs of the snapshot not run)" if skipped else ""))
     return 1 if diffs else 0
 
 
@@ -69,8 +77,10 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "collect":
         collect(os.environ.get("BUILD", "build"), sys.argv[2])
         return 0
-    if len(sys.argv) == 4 and sys.argv[1] == "compare":
-        return compare(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "compare":
+        if len(sys.argv) == 5 and sys.argv[4] != "--present":
+            sys.exit(__doc__)
+        return compare(sys.argv[2], sys.argv[3], len(sys.argv) == 5)
     sys.exit(__doc__)
 
 
