@@ -20,12 +20,9 @@
 #include "verilated_fst_c.h"
 
 // Parameters the model was compiled with (-D from scripts/cfg_vflags.py --defines).
-static const gmmu_params_t k_built = {
-    VSHIM_NumSm,          VSHIM_NumPorts,  VSHIM_L1Entries,     VSHIM_L1LargeEntries,
-    VSHIM_L1ReqEntries,   VSHIM_L2Sets,    VSHIM_L2Ways,        VSHIM_L2LargeEntries,
-    VSHIM_L2Latency,      VSHIM_L2MshrEntries, VSHIM_NumWalkers, VSHIM_FfEntries,
-    VSHIM_FfQuota,
-};
+#define VSHIM_PARAM(key, sv) VSHIM_##sv,
+static const gmmu_params_t k_built = {GMMU_PARAMS_X(VSHIM_PARAM)};
+#undef VSHIM_PARAM
 
 // The same definition in every shim of a binary (one per model): the model is type-erased.
 struct vshim {

@@ -45,9 +45,9 @@ bool uvm_fb_decode(const uint8_t raw[GMMU_FB_ENTRY_BYTES], uvm_fault_t *f) {
     f->timestamp =
         ((uint64_t)le32(raw + 4u * GMMU_FB_W5_TS_HI) << 32) | le32(raw + 4u * GMMU_FB_W4_TS_LO);
     f->sm_mask = le32(raw + 4u * GMMU_FB_W6_SM_MASK);
-    f->fault_type = (uint8_t)((w7 >> GMMU_FB_F_FAULT_TYPE_LSB) & UVM_F_FAULT_TYPE_MASK);
-    f->client = (uint8_t)((w7 >> GMMU_FB_F_CLIENT_LSB) & UVM_F_CLIENT_MASK);
-    f->access = (uint8_t)((w7 >> GMMU_FB_F_ACCESS_LSB) & UVM_F_ACCESS_MASK);
+    f->fault_type = (uint8_t)((w7 >> GMMU_FB_FAULT_TYPE_LSB) & GMMU_FB_FAULT_TYPE_MASK);
+    f->client = (uint8_t)((w7 >> GMMU_FB_CLIENT_LSB) & GMMU_FB_CLIENT_MASK);
+    f->access = (uint8_t)((w7 >> GMMU_FB_ACCESS_LSB) & GMMU_FB_ACCESS_MASK);
     f->ro_violation = f->fault_type == GMMU_FT_RO_VIOLATION;
     f->count = 1;
     return true;

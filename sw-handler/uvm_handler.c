@@ -65,7 +65,8 @@ void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn
     }
     if (has_arg) {
         uvm_csr_wr(h, GMMU_CSR_CMD_ARG_LO, (uint32_t)(vpn & UINT32_MAX));
-        uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI, (uint32_t)(vpn >> 32) & UVM_CMD_ARG_HI_MASK);
+        uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI,
+                   (uint32_t)(vpn >> GMMU_CSR_CMD_ARG_LO_VPN_W) & GMMU_CSR_CMD_ARG_HI_VPN_MASK);
     }
     uvm_csr_wr(h, GMMU_CSR_CMD, opcode);
     if (wait_done)

@@ -30,15 +30,6 @@
 #define UVM_CMD_STATUS_BUSY (UINT32_C(1) << GMMU_BIT_CMD_STATUS_BUSY)
 #define UVM_INT_ENABLE_FAULT (UINT32_C(1) << GMMU_BIT_INT_FAULT)
 #define UVM_INT_ENABLE_OVERFLOW (UINT32_C(1) << GMMU_BIT_INT_OVERFLOW)
-#define UVM_CMD_ARG_HI_MASK ((UINT32_C(1) << (GMMU_VPN_W - 32u)) - 1u)
-
-/* Field widths of word 7 (microarch §7 / docs/gen/regmap.md).
- * TODO(issue 7 item 3): spec/gmmu.toml has only the LSB positions of these fields; use the
- * generated width constants once the spec carries them. */
-#define UVM_F_FAULT_TYPE_MASK UINT32_C(0x1f)
-#define UVM_F_CLIENT_MASK UINT32_C(0x7f)
-#define UVM_F_ACCESS_MASK UINT32_C(0xf)
-
 /* Spin budget while waiting for a command to finish or a fault entry to become valid. */
 #define UVM_CMD_POLL_MAX 100000u
 #define UVM_ENTRY_POLL_MAX 16u
