@@ -11,6 +11,7 @@
 #include "gmmu_if.h"
 #include "gmmu_int.h"
 #include "l1_tlb.h"
+#include "tlb_fa.h"
 
 #define L2_MAX_MSHR 64
 
@@ -22,9 +23,7 @@ typedef struct {
     uint8_t *b_valid, *b_w;
     uint64_t *b_vpn, *b_ppn;
     uint8_t *b_plru; /* [set * (ways - 1) + node] */
-    /* large array */
-    uint8_t *g_valid, *g_w, *g_plru;
-    uint32_t *g_region, *g_lppn;
+    tlb_fa_t large;  /* u_large: tag region vpn[35:9], data lppn */
     /* pipeline, index k-1 = stage k */
     uint8_t *pv, *psm, *pwrite;
     uint64_t *pvpn;

@@ -73,7 +73,6 @@ module gmmu_l2_tlb #(
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
   localparam int unsigned LIdxW  = (L2LargeEntries > 1) ? $clog2(L2LargeEntries) : 1;
   localparam int unsigned BPlW   = (L2Ways > 1) ? L2Ways - 1 : 1;
-  localparam int unsigned LPlW   = (L2LargeEntries > 1) ? L2LargeEntries - 1 : 1;
   localparam int unsigned BIdxW  = (BEnt > 1) ? $clog2(BEnt) : 1;
 
   typedef enum logic [1:0] {
@@ -93,14 +92,6 @@ module gmmu_l2_tlb #(
   logic [BEnt-1:0]           b_w_q, b_w_d;
   logic [BPlW-1:0]           b_plru_q [L2Sets];
   logic [BPlW-1:0]           b_plru_d [L2Sets];
-  // large array
-  logic [L2LargeEntries-1:0] l_valid_q, l_valid_d;
-  logic [RegW-1:0]           l_region_q [L2LargeEntries];
-  logic [RegW-1:0]           l_region_d [L2LargeEntries];
-  logic [RegW-1:0]           l_lppn_q [L2LargeEntries];
-  logic [RegW-1:0]           l_lppn_d [L2LargeEntries];
-  logic [L2LargeEntries-1:0] l_w_q, l_w_d;
-  logic [LPlW-1:0]           l_plru_q, l_plru_d;
   // pipeline, index k-1 = stage k (index Lat-1 = last stage)
   logic [Lat-1:0]            pv_q, pv_d;
   logic [SmW-1:0]            psm_q [Lat];
@@ -154,9 +145,8 @@ module gmmu_l2_tlb #(
   logic [SetW-1:0]  ls_set;
   logic             bhit, lhit, hit, miss;
   logic [WayW-1:0]  bway;
-  logic [LIdxW-1:0] lway;
+  logic [LIdxW-1:0] unused_lway;  // the large hit index is only used inside u_large
   logic [L2Ways-1:0]         btag_match;  // assertion only
-  logic [L2LargeEntries-1:0] ltag_match;  // assertion only
 
   assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
   assign ls_vpn   = pvpn_q[Lat-1];
@@ -169,23 +159,13 @@ module gmmu_l2_tlb #(
     e          = '0;
     bhit       = 1'b0;
     bway       = '0;
-    lhit       = 1'b0;
-    lway       = '0;
     btag_match = '0;
-    ltag_match = '0;
     for (int unsigned w = 0; w < L2Ways; w++) begin
       e             = BIdxW'(int'(ls_set) * L2Ways + w);
       btag_match[w] = b_valid_q[e] && b_vpn_q[e] == ls_vpn;
       if (!bhit && btag_match[w] && (!ls_write || b_w_q[e])) begin
         bhit = 1'b1;
         bway = WayW'(w);
-      end
-    end
-    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-      ltag_match[i] = l_valid_q[i] && l_region_q[i] == ls_vpn[VpnW-1:OffW];
-      if (!lhit && ltag_match[i] && (!ls_write || l_w_q[i])) begin
-        lhit = 1'b1;
-        lway = LIdxW'(i);
       end
     end
   end
@@ -273,7 +253,6 @@ module gmmu_l2_tlb #(
   logic [VpnW-1:0]  fill_vpn;
   logic [SetW-1:0]  fill_set;
   logic [WayW-1:0]  b_fill_way, b_victim;
-  logic [LIdxW-1:0] l_fill_idx, l_victim;
 
   assign fill_vpn = m_vpn_q[cpl_mshr_i];
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
@@ -281,14 +260,10 @@ module gmmu_l2_tlb #(
   assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
 
   logic [L2Ways-1:0]         b_set_valid, b_set_same;
-  logic [L2LargeEntries-1:0] l_same;
   always_comb begin
     for (int unsigned w = 0; w < L2Ways; w++) begin
       b_set_valid[w] = b_valid_q[int'(fill_set) * L2Ways + w];
       b_set_same[w]  = (b_vpn_q[int'(fill_set) * L2Ways + w] == fill_vpn);
-    end
-    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-      l_same[i] = (l_region_q[i] == fill_vpn[VpnW-1:OffW]);
     end
   end
 
@@ -299,19 +274,41 @@ module gmmu_l2_tlb #(
     .idx_o    (b_fill_way)
   );
 
-  gmmu_fill_pick #(.N(L2LargeEntries)) u_l_fill (
-    .valid_i  (l_valid_q),
-    .same_i   (l_same),
-    .victim_i (l_victim),
-    .idx_o    (l_fill_idx)
+
+  // ---------------------------------------------------------------- large array (§1.2)
+  // tag region vpn[35:9], data lppn; lookup at the last stage, fill at step 2, touches of step 5
+  logic [RegW-1:0] l_lk_lppn;
+  logic            l_lk_w;
+
+  gmmu_tlb_fa #(
+    .N         (L2LargeEntries),
+    .NumLookup (1),
+    .tag_t     (logic [RegW-1:0]),
+    .data_t    (logic [RegW-1:0])
+  ) u_large (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (ls_valid),
+    .lk_tag_i     (ls_vpn[VpnW-1:OffW]),
+    .lk_write_i   (ls_write),
+    .lk_hit_o     (lhit),
+    .lk_idx_o     (unused_lway),
+    .lk_data_o    (l_lk_lppn),
+    .lk_w_o       (l_lk_w),
+    .fill_i       (fill_l),
+    .fill_tag_i   (fill_vpn[VpnW-1:OffW]),
+    .fill_w_i     (cpl_w_i),
+    .fill_data_i  (cpl_ppn_i[PpnW-1:OffW]),
+    .touch_i      (hit && !bhit && lhit),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (cmd_vpn_i[VpnW-1:OffW])
   );
 
   // ---------------------------------------------------------------- PLRU (step 5)
   // base: hit touch on the looked-up set, then the fill touch on the fill set
   logic [BPlW-1:0] b_hit_pl, b_fill_pl_in, b_fill_pl;
-  logic [LPlW-1:0] l_hit_pl;
   logic [WayW-1:0] unused_bv0, unused_bv1;
-  logic [LIdxW-1:0] unused_lv1;
 
   gmmu_plru #(.N(L2Ways)) u_b_hit_plru (
     .state_i  (b_plru_q[ls_set]),
@@ -336,20 +333,6 @@ module gmmu_l2_tlb #(
     .victim_o (b_victim),
     .state_o  (unused_bpl)
   );
-  gmmu_plru #(.N(L2LargeEntries)) u_l_hit_plru (
-    .state_i  (l_plru_q),
-    .touch_i  (hit && !bhit && lhit),
-    .way_i    (lway),
-    .victim_o (l_victim),
-    .state_o  (l_hit_pl)
-  );
-  gmmu_plru #(.N(L2LargeEntries)) u_l_fill_plru (
-    .state_i  (l_hit_pl),
-    .touch_i  (fill_l),
-    .way_i    (l_fill_idx),
-    .victim_o (unused_lv1),
-    .state_o  (l_plru_d)
-  );
 
   always_comb begin
     b_plru_d = b_plru_q;
@@ -363,10 +346,6 @@ module gmmu_l2_tlb #(
     b_vpn_d    = b_vpn_q;
     b_ppn_d    = b_ppn_q;
     b_w_d      = b_w_q;
-    l_valid_d  = l_valid_q;
-    l_region_d = l_region_q;
-    l_lppn_d   = l_lppn_q;
-    l_w_d      = l_w_q;
     m_state_d  = m_state_q;
     m_vpn_d    = m_vpn_q;
     m_write_d  = m_write_q;
@@ -397,9 +376,9 @@ module gmmu_l2_tlb #(
         rsp_ppn_d = b_ppn_q[int'(ls_set) * L2Ways + int'(bway)];
         rsp_w_d   = b_w_q[int'(ls_set) * L2Ways + int'(bway)];
       end else begin
-        rsp_ppn_d   = {l_lppn_q[lway], OffW'(0)};
+        rsp_ppn_d   = {l_lk_lppn, OffW'(0)};
         rsp_large_d = 1'b1;
-        rsp_w_d     = l_w_q[lway];
+        rsp_w_d     = l_lk_w;
       end
     end
     // 1. response selection
@@ -434,12 +413,6 @@ module gmmu_l2_tlb #(
       b_ppn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = cpl_ppn_i;
       b_w_d[int'(fill_set) * L2Ways + int'(b_fill_way)]     = cpl_w_i;
     end
-    if (fill_l) begin
-      l_valid_d[l_fill_idx]  = 1'b1;
-      l_region_d[l_fill_idx] = fill_vpn[VpnW-1:OffW];
-      l_lppn_d[l_fill_idx]   = cpl_ppn_i[PpnW-1:OffW];
-      l_w_d[l_fill_idx]      = cpl_w_i;
-    end
     // 3. walker assignment
     if (nw_found && walk_ready_i) m_state_d[nw_idx] = MshrWalking;
     // 4. merge / allocate
@@ -457,9 +430,6 @@ module gmmu_l2_tlb #(
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < BEnt; i++) begin
         if (flush_all_i || b_vpn_d[i] == cmd_vpn_i) b_valid_d[i] = 1'b0;
-      end
-      for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-        if (flush_all_i || l_region_d[i] == cmd_vpn_i[VpnW-1:OffW]) l_valid_d[i] = 1'b0;
       end
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
@@ -507,9 +477,6 @@ module gmmu_l2_tlb #(
     if (!rst_ni) begin
       b_valid_q     <= '0;
       b_w_q         <= '0;
-      l_valid_q     <= '0;
-      l_w_q         <= '0;
-      l_plru_q      <= '0;
       pv_q          <= '0;
       pwrite_q      <= '0;
       rr_q          <= '0;
@@ -530,8 +497,6 @@ module gmmu_l2_tlb #(
       b_vpn_q       <= '{default: '0};
       b_ppn_q       <= '{default: '0};
       b_plru_q      <= '{default: '0};
-      l_region_q    <= '{default: '0};
-      l_lppn_q      <= '{default: '0};
       psm_q         <= '{default: '0};
       pvpn_q        <= '{default: '0};
       m_state_q     <= '{default: MshrFree};
@@ -545,11 +510,6 @@ module gmmu_l2_tlb #(
       b_ppn_q       <= b_ppn_d;
       b_w_q         <= b_w_d;
       b_plru_q      <= b_plru_d;
-      l_valid_q     <= l_valid_d;
-      l_region_q    <= l_region_d;
-      l_lppn_q      <= l_lppn_d;
-      l_w_q         <= l_w_d;
-      l_plru_q      <= l_plru_d;
       pv_q          <= pv_d;
       psm_q         <= psm_d;
       pvpn_q        <= pvpn_d;
@@ -581,7 +541,7 @@ module gmmu_l2_tlb #(
 `ifndef SYNTHESIS
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
   a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    ls_valid |-> ($onehot0(btag_match) && $onehot0(ltag_match)));
+    ls_valid |-> $onehot0(btag_match));  // large array: in u_large (gmmu_tlb_fa)
   // a walk completes only into an MSHR entry in WALKING
   logic cpl_bad;
   assign cpl_bad = cpl_valid_i && (m_state_q[cpl_mshr_i] != MshrWalking);

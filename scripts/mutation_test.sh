@@ -54,6 +54,6 @@ mutate cmodel/l2_tlb.c 's/l2->rr = (s + 1u) % l2->n_sm;/l2->rr = s % l2->n_sm;/'
     "model: L2 round-robin pointer does not advance past the granted SM"
 mutate cmodel/plru.c 's/(node == 2u \* parent + 1u) ? 1u : 0u/(node == 2u * parent + 1u) ? 0u : 1u/' \
     "model: PLRU touch points towards the touched way"
-mutate rtl/gmmu_l1_tlb.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > CntW'(NumPorts))/" \
-    "RTL: L1 back-pressure one entry early"
+mutate rtl/gmmu_l1_req_table.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > CntW'(NumPorts))/" \
+    "RTL: L1 back-pressure one entry early (request table)"
 exit $fail

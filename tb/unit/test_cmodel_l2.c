@@ -102,10 +102,10 @@ static void test_large_hit_and_write_needs_w(void **state) {
     (void)state;
     lt2_t t;
     t_init(&t, 2, 1);
-    t.l2.g_valid[1] = 1;
-    t.l2.g_region[1] = 0x3;
-    t.l2.g_lppn[1] = 0x55;
-    t.l2.g_w[1] = 0;
+    t.l2.large.valid[1] = 1;
+    t.l2.large.tag[1] = 0x3;
+    t.l2.large.data[1] = 0x55;
+    t.l2.large.w[1] = 0;
     set_req(&t, 0, 0x7ab, 0); /* region 3 */
     t_step(&t);
     t.c[0].req_valid = 0;
@@ -113,7 +113,7 @@ static void test_large_hit_and_write_needs_w(void **state) {
     assert_int_equal(t.pl.hit, 1);
     assert_int_equal(t.l2.rsp.large, 1);
     assert_int_equal(t.l2.rsp.ppn, 0x55u << 9);
-    assert_int_equal(t.l2.g_plru[0], 0); /* way 1 touched -> points left */
+    assert_int_equal(t.l2.large.plru[0], 0); /* way 1 touched -> points left */
     /* a write misses (w = 0) and allocates MSHR 0 */
     set_req(&t, 0, 0x7ab, 1);
     t_step(&t);
@@ -319,9 +319,9 @@ static void test_fill_and_flush(void **state) {
     t.res.large = 1;
     t.cmd = 1;
     t_step(&t);
-    assert_int_equal(t.l2.g_valid[0], 1);
-    assert_int_equal(t.l2.g_region[0], 2);
-    assert_int_equal(t.l2.g_lppn[0], 5);
+    assert_int_equal(t.l2.large.valid[0], 1);
+    assert_int_equal(t.l2.large.tag[0], 2);
+    assert_int_equal(t.l2.large.data[0], 5);
     /* page flush of 0x5: base entry 0x5 only; RESP/OK entries of region 0 -> NEED_WALK */
     t.l2.m_res[1].fault = 1; /* entry 1 (0x5) made a FAULT: kept */
     t.cmd = 1;
@@ -330,7 +330,7 @@ static void test_fill_and_flush(void **state) {
     t_step(&t);
     assert_int_equal(t.l2.b_valid[1 * 2 + 1], 0);
     assert_int_equal(t.l2.b_valid[1 * 2 + 0], 1);
-    assert_int_equal(t.l2.g_valid[0], 1);
+    assert_int_equal(t.l2.large.valid[0], 1);
     assert_int_equal(t.l2.m_state[0], L2M_NEED_WALK);
     assert_int_equal(t.l2.m_state[1], L2M_RESP);
     assert_int_equal(t.l2.m_state[2], L2M_NEED_WALK);
@@ -349,7 +349,7 @@ static void test_fill_and_flush(void **state) {
     assert_int_equal(t.l2.m_state[3], L2M_NEED_WALK);
     for (uint32_t i = 0; i < 8; i++)
         assert_int_equal(t.l2.b_valid[i], 0);
-    assert_int_equal(t.l2.g_valid[0], 0);
+    assert_int_equal(t.l2.large.valid[0], 0);
     t_done(&t);
 }
 

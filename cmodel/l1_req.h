@@ -1,0 +1,71 @@
+/*
+ * l1_req.h - L1 request table ("miss MSHRs") of docs/microarch.md §4 (RTL gmmu_l1_req_table,
+ * instance u_req of each L1). The functions are the steps of §4 with the RTL's letters:
+ *   l1_req_comb (ready, c_out, c_send from _q)
+ *   (a) l1_req_output  (b) l1_req_send  (c) l1_req_response  (d) l1_req_replay
+ *   (e) l1_req_cancel  (f) l1_req_alloc  (g) l1_req_flush
+ * The state is kept as one bit mask per state (FREE = none of them), so "lowest entry in state X",
+ * free_cnt and the k-th lowest FREE entry are a ctz / popcount.
+ */
+#ifndef GMMU_L1_REQ_H
+#define GMMU_L1_REQ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gmmu_int.h"
+
+#define L1_MAX_REQ 64
+
+typedef enum { L1_FREE = 0, L1_WAIT = 1, L1_INFL = 2, L1_DONE = 3, L1_NACK = 4 } l1_state_t;
+
+/* One entry record (RTL req_entry_t); key = (vpn, write). */
+typedef struct {
+    uint64_t vpn;
+    uint64_t ppn;
+    uint8_t write;
+    uint8_t id;
+    uint8_t fatal;
+} l1_req_entry_t;
+
+typedef struct {
+    uint32_t n;   /* entries R */
+    uint64_t all; /* R low bits set */
+    uint64_t m_wait, m_infl, m_done, m_nack;
+    l1_req_entry_t ent[L1_MAX_REQ];
+} l1_req_t;
+
+/* Combinational signals from _q. */
+typedef struct {
+    uint8_t ready; /* free_cnt >= P and no command cycle */
+    int out;       /* c_out entry or -1 */
+    int send;      /* c_send entry or -1 */
+} l1_req_comb_t;
+
+void l1_req_init(l1_req_t *r, uint32_t n);
+static inline uint64_t l1_req_free_mask(const l1_req_t *r) {
+    return r->all & ~(r->m_wait | r->m_infl | r->m_done | r->m_nack);
+}
+l1_state_t l1_req_state(const l1_req_t *r, uint32_t i);
+void l1_req_comb(const l1_req_t *r, uint32_t n_ports, uint8_t cmd_cycle, l1_req_comb_t *c);
+int l1_req_busy(const l1_req_t *r); /* a WAIT, INFL or DONE entry (§9) */
+
+/* (a) c_out -> FREE. */
+void l1_req_output(l1_req_t *r, const l1_req_comb_t *c);
+/* (b) c_send -> INFL; returns -1 if there is no c_send (a violation). */
+int l1_req_send(l1_req_t *r, const l1_req_comb_t *c);
+/* (c) every WAIT/INFL entry with the key of rsp: OK -> DONE (ppn, fatal 0), NACK -> NACK.
+ * Returns the number of matching entries. */
+unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp);
+/* (d) every NACK -> WAIT. */
+void l1_req_replay(l1_req_t *r);
+/* (e) every NACK entry with this vpn -> DONE, fatal 1, ppn 0. */
+void l1_req_cancel(l1_req_t *r, uint64_t vpn);
+/* (f) the lowest entry of *free_q (FREE in _q, not taken yet) -> WAIT with the request; it is
+ * removed from *free_q. Returns -1 if *free_q is empty (a violation). */
+int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint64_t vpn, uint8_t write, uint8_t id);
+/* (g) full flush: every DONE -> WAIT; page flush: DONE entries whose vpn region-matches. */
+void l1_req_flush(l1_req_t *r, const gmmu_flush_t *fl);
+void l1_req_dump(const l1_req_t *r, FILE *f);
+
+#endif
