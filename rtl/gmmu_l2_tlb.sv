@@ -67,13 +67,10 @@ module gmmu_l2_tlb #(
   localparam int unsigned RegW   = gmmu_pkg::LVPN_W;
   localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
   localparam int unsigned Lat    = L2Latency;
-  localparam int unsigned BEnt   = L2Sets * L2Ways;
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
   localparam int unsigned LIdxW  = (L2LargeEntries > 1) ? $clog2(L2LargeEntries) : 1;
-  localparam int unsigned BPlW   = (L2Ways > 1) ? L2Ways - 1 : 1;
-  localparam int unsigned BIdxW  = (BEnt > 1) ? $clog2(BEnt) : 1;
 
   typedef enum logic [1:0] {
     MshrFree     = 2'd0,
@@ -83,15 +80,7 @@ module gmmu_l2_tlb #(
   } mshr_state_e;
 
   // ---------------------------------------------------------------- state
-  // base array, entry (set, way) at index set*L2Ways + way
-  logic [BEnt-1:0]           b_valid_q, b_valid_d;
-  logic [VpnW-1:0]           b_vpn_q [BEnt];
-  logic [VpnW-1:0]           b_vpn_d [BEnt];
-  logic [PpnW-1:0]           b_ppn_q [BEnt];
-  logic [PpnW-1:0]           b_ppn_d [BEnt];
-  logic [BEnt-1:0]           b_w_q, b_w_d;
-  logic [BPlW-1:0]           b_plru_q [L2Sets];
-  logic [BPlW-1:0]           b_plru_d [L2Sets];
+  // the base array is u_base (gmmu_tlb_sa), the large array u_large (gmmu_tlb_fa)
   // pipeline, index k-1 = stage k (index Lat-1 = last stage)
   logic [Lat-1:0]            pv_q, pv_d;
   logic [SmW-1:0]            psm_q [Lat];
@@ -144,31 +133,13 @@ module gmmu_l2_tlb #(
   logic [SmW-1:0]   ls_sm;
   logic [SetW-1:0]  ls_set;
   logic             bhit, lhit, hit, miss;
-  logic [WayW-1:0]  bway;
   logic [LIdxW-1:0] unused_lway;  // the large hit index is only used inside u_large
-  logic [L2Ways-1:0]         btag_match;  // assertion only
 
   assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
   assign ls_vpn   = pvpn_q[Lat-1];
   assign ls_write = pwrite_q[Lat-1];
   assign ls_sm    = psm_q[Lat-1];
   assign ls_set   = (L2Sets > 1) ? ls_vpn[SetW-1:0] : '0;
-
-  always_comb begin
-    logic [BIdxW-1:0] e;
-    e          = '0;
-    bhit       = 1'b0;
-    bway       = '0;
-    btag_match = '0;
-    for (int unsigned w = 0; w < L2Ways; w++) begin
-      e             = BIdxW'(int'(ls_set) * L2Ways + w);
-      btag_match[w] = b_valid_q[e] && b_vpn_q[e] == ls_vpn;
-      if (!bhit && btag_match[w] && (!ls_write || b_w_q[e])) begin
-        bhit = 1'b1;
-        bway = WayW'(w);
-      end
-    end
-  end
 
   assign hit  = ls_valid && (bhit || lhit);
   assign miss = ls_valid && !bhit && !lhit;
@@ -248,32 +219,49 @@ module gmmu_l2_tlb #(
     if (advance && gnt_found) l1_gnt_o[gnt_idx] = 1'b1;
   end
 
-  // ---------------------------------------------------------------- fill choice (§1.1, on _q)
+  // ---------------------------------------------------------------- fill (step 2)
   logic             fill_b, fill_l;
   logic [VpnW-1:0]  fill_vpn;
   logic [SetW-1:0]  fill_set;
-  logic [WayW-1:0]  b_fill_way, b_victim;
 
   assign fill_vpn = m_vpn_q[cpl_mshr_i];
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
   assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
   assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
 
-  logic [L2Ways-1:0]         b_set_valid, b_set_same;
-  always_comb begin
-    for (int unsigned w = 0; w < L2Ways; w++) begin
-      b_set_valid[w] = b_valid_q[int'(fill_set) * L2Ways + w];
-      b_set_same[w]  = (b_vpn_q[int'(fill_set) * L2Ways + w] == fill_vpn);
-    end
-  end
+  // ---------------------------------------------------------------- base array (§1.3)
+  // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
+  // hit touch of step 5 (then the fill touch), flush of step 6
+  logic [PpnW-1:0] b_lk_ppn;
+  logic            b_lk_w;
+  logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
 
-  gmmu_fill_pick #(.N(L2Ways)) u_b_fill (
-    .valid_i  (b_set_valid),
-    .same_i   (b_set_same),
-    .victim_i (b_victim),
-    .idx_o    (b_fill_way)
+  gmmu_tlb_sa #(
+    .Sets   (L2Sets),
+    .Ways   (L2Ways),
+    .tag_t  (logic [VpnW-1:0]),
+    .data_t (logic [PpnW-1:0])
+  ) u_base (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (ls_valid),
+    .lk_set_i     (ls_set),
+    .lk_tag_i     (ls_vpn),
+    .lk_write_i   (ls_write),
+    .lk_hit_o     (bhit),
+    .lk_way_o     (unused_bway),
+    .lk_data_o    (b_lk_ppn),
+    .lk_w_o       (b_lk_w),
+    .fill_i       (fill_b),
+    .fill_set_i   (fill_set),
+    .fill_tag_i   (fill_vpn),
+    .fill_w_i     (cpl_w_i),
+    .fill_data_i  (cpl_ppn_i),
+    .touch_i      (hit && bhit),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (cmd_vpn_i)
   );
-
 
   // ---------------------------------------------------------------- large array (§1.2)
   // tag region vpn[35:9], data lppn; lookup at the last stage, fill at step 2, touches of step 5
@@ -305,47 +293,8 @@ module gmmu_l2_tlb #(
     .flush_tag_i  (cmd_vpn_i[VpnW-1:OffW])
   );
 
-  // ---------------------------------------------------------------- PLRU (step 5)
-  // base: hit touch on the looked-up set, then the fill touch on the fill set
-  logic [BPlW-1:0] b_hit_pl, b_fill_pl_in, b_fill_pl;
-  logic [WayW-1:0] unused_bv0, unused_bv1;
-
-  gmmu_plru #(.N(L2Ways)) u_b_hit_plru (
-    .state_i  (b_plru_q[ls_set]),
-    .touch_i  (hit && bhit),
-    .way_i    (bway),
-    .victim_o (unused_bv0),
-    .state_o  (b_hit_pl)
-  );
-  assign b_fill_pl_in = (hit && bhit && ls_set == fill_set) ? b_hit_pl : b_plru_q[fill_set];
-  gmmu_plru #(.N(L2Ways)) u_b_fill_plru (
-    .state_i  (b_fill_pl_in),
-    .touch_i  (fill_b),
-    .way_i    (b_fill_way),
-    .victim_o (unused_bv1),
-    .state_o  (b_fill_pl)
-  );
-  logic [BPlW-1:0] unused_bpl;
-  gmmu_plru #(.N(L2Ways)) u_b_victim_plru (
-    .state_i  (b_plru_q[fill_set]),
-    .touch_i  (1'b0),
-    .way_i    ('0),
-    .victim_o (b_victim),
-    .state_o  (unused_bpl)
-  );
-
-  always_comb begin
-    b_plru_d = b_plru_q;
-    if (hit && bhit) b_plru_d[ls_set] = b_hit_pl;
-    if (fill_b) b_plru_d[fill_set] = b_fill_pl;
-  end
-
   // ---------------------------------------------------------------- next state (§5.3, in order)
   always_comb begin
-    b_valid_d  = b_valid_q;
-    b_vpn_d    = b_vpn_q;
-    b_ppn_d    = b_ppn_q;
-    b_w_d      = b_w_q;
     m_state_d  = m_state_q;
     m_vpn_d    = m_vpn_q;
     m_write_d  = m_write_q;
@@ -373,8 +322,8 @@ module gmmu_l2_tlb #(
       rsp_vpn_d   = ls_vpn;
       rsp_write_d = ls_write;
       if (bhit) begin
-        rsp_ppn_d = b_ppn_q[int'(ls_set) * L2Ways + int'(bway)];
-        rsp_w_d   = b_w_q[int'(ls_set) * L2Ways + int'(bway)];
+        rsp_ppn_d = b_lk_ppn;
+        rsp_w_d   = b_lk_w;
       end else begin
         rsp_ppn_d   = {l_lk_lppn, OffW'(0)};
         rsp_large_d = 1'b1;
@@ -407,12 +356,7 @@ module gmmu_l2_tlb #(
       m_nocache_d[cpl_mshr_i] = cpl_nocache_i;
       m_ft_d[cpl_mshr_i]      = cpl_ft_i;
     end
-    if (fill_b) begin
-      b_valid_d[int'(fill_set) * L2Ways + int'(b_fill_way)] = 1'b1;
-      b_vpn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = fill_vpn;
-      b_ppn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = cpl_ppn_i;
-      b_w_d[int'(fill_set) * L2Ways + int'(b_fill_way)]     = cpl_w_i;
-    end
+    // (the fill of u_base / u_large happens inside the arrays, SA-3 / FA-3)
     // 3. walker assignment
     if (nw_found && walk_ready_i) m_state_d[nw_idx] = MshrWalking;
     // 4. merge / allocate
@@ -428,9 +372,6 @@ module gmmu_l2_tlb #(
     end
     // 6. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
-      for (int unsigned i = 0; i < BEnt; i++) begin
-        if (flush_all_i || b_vpn_d[i] == cmd_vpn_i) b_valid_d[i] = 1'b0;
-      end
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
             (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW])) begin
@@ -475,8 +416,6 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      b_valid_q     <= '0;
-      b_w_q         <= '0;
       pv_q          <= '0;
       pwrite_q      <= '0;
       rr_q          <= '0;
@@ -494,9 +433,6 @@ module gmmu_l2_tlb #(
       rsp_large_q   <= 1'b0;
       rsp_w_q       <= 1'b0;
       rsp_nocache_q <= 1'b0;
-      b_vpn_q       <= '{default: '0};
-      b_ppn_q       <= '{default: '0};
-      b_plru_q      <= '{default: '0};
       psm_q         <= '{default: '0};
       pvpn_q        <= '{default: '0};
       m_state_q     <= '{default: MshrFree};
@@ -505,11 +441,6 @@ module gmmu_l2_tlb #(
       m_ppn_q       <= '{default: '0};
       m_ft_q        <= '{default: '0};
     end else begin
-      b_valid_q     <= b_valid_d;
-      b_vpn_q       <= b_vpn_d;
-      b_ppn_q       <= b_ppn_d;
-      b_w_q         <= b_w_d;
-      b_plru_q      <= b_plru_d;
       pv_q          <= pv_d;
       psm_q         <= psm_d;
       pvpn_q        <= pvpn_d;
@@ -540,8 +471,7 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
-  a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    ls_valid |-> $onehot0(btag_match));  // large array: in u_large (gmmu_tlb_fa)
+  // no multi-hit: in u_base (gmmu_tlb_sa) and u_large (gmmu_tlb_fa)
   // a walk completes only into an MSHR entry in WALKING
   logic cpl_bad;
   assign cpl_bad = cpl_valid_i && (m_state_q[cpl_mshr_i] != MshrWalking);
