@@ -14,19 +14,14 @@
 #include <stdio.h>
 
 #include "gmmu_int.h"
+#include "gmmu_tlb_types.h"
 
 #define L1_MAX_REQ 64
 
 typedef enum { L1_FREE = 0, L1_WAIT = 1, L1_INFL = 2, L1_DONE = 3, L1_NACK = 4 } l1_state_t;
 
-/* One entry record (RTL req_entry_t); key = (vpn, write). */
-typedef struct {
-    uint64_t vpn;
-    uint64_t ppn;
-    uint8_t write;
-    uint8_t id;
-    uint8_t fatal;
-} l1_req_entry_t;
+/* One entry record (RTL req_entry_t): spec/tlb.toml [l1_req_entry], key = (vpn, write). */
+typedef gmmu_l1_req_entry_t l1_req_entry_t;
 
 typedef struct {
     uint32_t n;   /* entries R */

@@ -1,6 +1,8 @@
 /* l1_tlb.c - per-SM L1 TLB (RTL gmmu_l1_tlb, docs/microarch.md §4). */
 #include "l1_tlb.h"
 
+#include "tlb_rec.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,16 +99,17 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
         unsigned nb = 0, ng = 0;
         uint32_t bi = 0, gi = 0;
         /* FA-1 in both arrays; base hit wins */
-        const int bh = tlb_fa_lookup(&l->base, vpn, wr, &bi, &nb);
-        const int gh = tlb_fa_lookup(&l->large, gmmu_region(vpn), wr, &gi, &ng);
+        const int bh = tlb_fa_lookup(&l->base, tlb_base_tag(vpn), wr, &bi, &nb);
+        const int gh = tlb_fa_lookup(&l->large, tlb_large_tag(vpn), wr, &gi, &ng);
         if (bh) {
             hk[p] = HIT_BASE;
             hidx[p] = bi;
-            hppn[p] = l->base.data[bi];
+            hppn[p] = gmmu_base_data_unpack(l->base.data[bi]).ppn;
         } else if (gh) {
             hk[p] = HIT_LARGE;
             hidx[p] = gi;
-            hppn[p] = (l->large.data[gi] << GMMU_PT_IDX_W) | (vpn & GMMU_IDX_MASK);
+            hppn[p] = ((uint64_t)gmmu_large_data_unpack(l->large.data[gi]).lppn << GMMU_PT_IDX_W) |
+                      (vpn & GMMU_IDX_MASK);
         }
         if (nb > 1 || ng > 1)
             gmmu_viol(v, "l1[%u]: multi-hit for vpn 0x%llx (%u base, %u large)", l->sm,
@@ -131,15 +134,15 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
         if (!r->nack && !r->nocache) {
             /* FA-2 on arrays not yet written this cycle, FA-3 */
             if (r->large) {
-                const uint64_t region = gmmu_region(r->vpn);
+                const uint64_t tag = tlb_large_tag(r->vpn);
                 fill = HIT_LARGE;
-                fill_idx = tlb_fa_fill_pick(&l->large, region);
-                tlb_fa_fill(&l->large, fill_idx, region, r->w,
-                            (r->ppn & GMMU_PPN_MASK) >> GMMU_PT_IDX_W);
+                fill_idx = tlb_fa_fill_pick(&l->large, tag);
+                tlb_fa_fill(&l->large, fill_idx, tag, r->w, tlb_large_data(r->ppn));
             } else {
                 fill = HIT_BASE;
-                fill_idx = tlb_fa_fill_pick(&l->base, r->vpn);
-                tlb_fa_fill(&l->base, fill_idx, r->vpn, r->w, r->ppn);
+                const uint64_t tag = tlb_base_tag(r->vpn);
+                fill_idx = tlb_fa_fill_pick(&l->base, tag);
+                tlb_fa_fill(&l->base, fill_idx, tag, r->w, tlb_base_data(r->ppn));
             }
         }
     }
@@ -185,8 +188,8 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
     /* (g) flush, on the _d values above */
     const gmmu_flush_t *fl = &in->flush;
     if (fl->kind != GMMU_FLUSH_NONE) { /* FA-5 */
-        tlb_fa_flush(&l->base, fl->kind == GMMU_FLUSH_ALL, fl->vpn);
-        tlb_fa_flush(&l->large, fl->kind == GMMU_FLUSH_ALL, gmmu_region(fl->vpn));
+        tlb_fa_flush(&l->base, fl->kind == GMMU_FLUSH_ALL, tlb_base_tag(fl->vpn));
+        tlb_fa_flush(&l->large, fl->kind == GMMU_FLUSH_ALL, tlb_large_tag(fl->vpn));
     }
     l1_req_flush(&l->req, fl);
 }

@@ -1,6 +1,8 @@
 /* l2_tlb.c - shared L2 TLB (RTL gmmu_l2_tlb, docs/microarch.md §5). */
 #include "l2_tlb.h"
 
+#include "tlb_rec.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,11 +67,11 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         unsigned nb = 0, ng = 0;
         uint32_t bw = 0, gi = 0;
         /* SA-1 in the set, then FA-1 in the large array; base hit wins */
-        if (tlb_fa_lookup(tlb_sa_set_c(&l2->base, set), vpn, wr, &bw, &nb)) {
+        if (tlb_fa_lookup(tlb_sa_set_c(&l2->base, set), tlb_base_tag(vpn), wr, &bw, &nb)) {
             pl->hit = 1;
             pl->hit_idx = set * l2->ways + bw;
         }
-        if (tlb_fa_lookup(&l2->large, gmmu_region(vpn), wr, &gi, &ng) && !pl->hit) {
+        if (tlb_fa_lookup(&l2->large, tlb_large_tag(vpn), wr, &gi, &ng) && !pl->hit) {
             pl->hit = 1;
             pl->hit_large = 1;
             pl->hit_idx = gi;
@@ -146,11 +148,12 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         rsp.vpn = l2->pvpn[L];
         rsp.write = l2->pwrite[L];
         if (pl->hit_large) {
-            rsp.ppn = l2->large.data[pl->hit_idx] << GMMU_PT_IDX_W;
+            rsp.ppn = (uint64_t)gmmu_large_data_unpack(l2->large.data[pl->hit_idx]).lppn
+                      << GMMU_PT_IDX_W;
             rsp.large = 1;
             rsp.w = l2->large.w[pl->hit_idx];
         } else {
-            rsp.ppn = l2->base.all.data[pl->hit_idx];
+            rsp.ppn = gmmu_base_data_unpack(l2->base.all.data[pl->hit_idx]).ppn;
             rsp.w = l2->base.all.w[pl->hit_idx];
         }
         *ev |= (uint8_t)(1u << GMMU_EV_L2_HIT);
@@ -196,17 +199,17 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
             if (!done->fault && !done->nocache) {
                 const uint64_t vpn = l2->m_vpn[m];
                 if (done->large) {
-                    const uint64_t region = gmmu_region(vpn);
+                    const uint64_t tag = tlb_large_tag(vpn);
                     fill = 2;
-                    fill_idx = tlb_fa_fill_pick(&l2->large, region); /* FA-2, FA-3 */
-                    tlb_fa_fill(&l2->large, fill_idx, region, done->w,
-                                (done->ppn & GMMU_PPN_MASK) >> GMMU_PT_IDX_W);
+                    fill_idx = tlb_fa_fill_pick(&l2->large, tag); /* FA-2, FA-3 */
+                    tlb_fa_fill(&l2->large, fill_idx, tag, done->w, tlb_large_data(done->ppn));
                 } else {
                     const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
                     fill = 1;
                     tlb_fa_t *bs = tlb_sa_set(&l2->base, set);
-                    const uint32_t way = tlb_fa_fill_pick(bs, vpn); /* SA-2, SA-3 */
-                    tlb_fa_fill(bs, way, vpn, done->w, done->ppn);
+                    const uint64_t tag = tlb_base_tag(vpn);
+                    const uint32_t way = tlb_fa_fill_pick(bs, tag); /* SA-2, SA-3 */
+                    tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn));
                     fill_idx = set * l2->ways + way;
                 }
             }
@@ -266,8 +269,8 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
     /* 6. flush, on _d */
     if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5 */
         tlb_sa_flush(&l2->base, fl->kind == GMMU_FLUSH_ALL, (uint32_t)(fl->vpn & (l2->sets - 1u)),
-                     fl->vpn);
-        tlb_fa_flush(&l2->large, fl->kind == GMMU_FLUSH_ALL, gmmu_region(fl->vpn));
+                     tlb_base_tag(fl->vpn));
+        tlb_fa_flush(&l2->large, fl->kind == GMMU_FLUSH_ALL, tlb_large_tag(fl->vpn));
     }
     for (uint32_t m = 0; m < l2->n_mshr; m++)
         if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&

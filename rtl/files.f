@@ -1,4 +1,5 @@
 rtl/gen/gmmu_pkg.sv
+rtl/gen/gmmu_tlb_pkg.sv
 rtl/gmmu_plru.sv
 rtl/gmmu_fill_pick.sv
 rtl/gmmu_tlb_fa.sv

@@ -1,5 +1,6 @@
 // L1 request table ("miss MSHRs") of docs/microarch.md §4: R entries, state FREE / WAIT / INFL /
-// DONE / NACK plus an entry record (vpn, write, id, ppn, fatal; key = (vpn, write)).
+// DONE / NACK plus an entry record gmmu_tlb_pkg::l1_req_entry_t (spec/tlb.toml: vpn, write, id,
+// ppn, fatal; key = (vpn, write)).
 // Instance u_req of gmmu_l1_tlb. C model mirror: cmodel/l1_req.c (l1_req_*), same step letters.
 //
 // Combinational from _q: ready_o (free_cnt >= P and no command cycle), c_out (lowest DONE entry
@@ -61,13 +62,8 @@ module gmmu_l1_req_table #(
     ReqNack = 3'd4
   } req_state_e;
 
-  typedef struct packed {
-    logic [VpnW-1:0] vpn;
-    logic            write;
-    logic [IdW-1:0]  id;
-    logic [PpnW-1:0] ppn;
-    logic            fatal;
-  } req_entry_t;
+  // entry record: spec/tlb.toml [l1_req_entry] (vpn, write, id, ppn, fatal)
+  typedef gmmu_tlb_pkg::l1_req_entry_t req_entry_t;
 
   // ---------------------------------------------------------------- state
   req_state_e state_q [Entries];

@@ -50,7 +50,6 @@ module gmmu_l1_tlb #(
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
-  localparam int unsigned RegW  = gmmu_pkg::LVPN_W;   // region / large ppn width
   localparam int unsigned OffW  = gmmu_pkg::PT_IDX_W; // vpn[8:0] inside a 2 MB region
   localparam int unsigned IdW   = gmmu_pkg::REQ_ID_W;
   localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1;
@@ -75,18 +74,31 @@ module gmmu_l1_tlb #(
   logic [NumPorts-1:0] acc;          // request accepted on port p
   logic [NumPorts-1:0] bhit, lhit;   // base / large hit (with write permission)
   logic [NumPorts-1:0][VpnW-1:0] lk_vpn;
-  logic [NumPorts-1:0][RegW-1:0] lk_region;
-  logic [NumPorts-1:0][PpnW-1:0] b_lk_ppn;
-  logic [NumPorts-1:0][RegW-1:0] l_lk_lppn;
+  // records of spec/tlb.toml
+  gmmu_tlb_pkg::base_tag_t   [NumPorts-1:0] b_lk_tag;
+  gmmu_tlb_pkg::base_data_t  [NumPorts-1:0] b_lk_data;
+  gmmu_tlb_pkg::large_tag_t  [NumPorts-1:0] l_lk_tag;
+  gmmu_tlb_pkg::large_data_t [NumPorts-1:0] l_lk_data;
+  gmmu_tlb_pkg::base_tag_t   b_fill_tag, b_flush_tag;
+  gmmu_tlb_pkg::base_data_t  b_fill_data;
+  gmmu_tlb_pkg::large_tag_t  l_fill_tag, l_flush_tag;
+  gmmu_tlb_pkg::large_data_t l_fill_data;
   logic [PpnW-1:0]     hit_ppn [NumPorts];
   logic                fill_b, fill_l;  // step (c) fills the base / large array
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_lookup
     assign lk_vpn[p]    = req_vpn_i[p*VpnW +: VpnW];
-    assign lk_region[p] = lk_vpn[p][VpnW-1:OffW];
-    assign acc[p]       = req_valid_i[p] && req_ready_o;
-    assign hit_ppn[p]   = bhit[p] ? b_lk_ppn[p] : {l_lk_lppn[p], lk_vpn[p][OffW-1:0]};
+    assign b_lk_tag[p].vpn    = lk_vpn[p];
+    assign l_lk_tag[p].region = lk_vpn[p][VpnW-1:OffW];
+    assign acc[p]             = req_valid_i[p] && req_ready_o;
+    assign hit_ppn[p] = bhit[p] ? b_lk_data[p].ppn : {l_lk_data[p].lppn, lk_vpn[p][OffW-1:0]};
   end
+  assign b_fill_tag.vpn     = rsp_vpn_i;
+  assign b_fill_data.ppn    = rsp_ppn_i;
+  assign b_flush_tag.vpn    = cmd_vpn_i;
+  assign l_fill_tag.region  = rsp_vpn_i[VpnW-1:OffW];
+  assign l_fill_data.lppn   = rsp_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
 
   assign fill_b = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && !rsp_large_i;
   assign fill_l = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && rsp_large_i;
@@ -103,51 +115,51 @@ module gmmu_l1_tlb #(
   gmmu_tlb_fa #(
     .N         (L1Entries),
     .NumLookup (NumPorts),
-    .tag_t     (logic [VpnW-1:0]),
-    .data_t    (logic [PpnW-1:0])
+    .tag_t     (gmmu_tlb_pkg::base_tag_t),
+    .data_t    (gmmu_tlb_pkg::base_data_t)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .lk_valid_i   (acc),
-    .lk_tag_i     (lk_vpn),
+    .lk_tag_i     (b_lk_tag),
     .lk_write_i   (req_write_i),
     .lk_hit_o     (bhit),
     .lk_idx_o     (unused_b_idx),
-    .lk_data_o    (b_lk_ppn),
+    .lk_data_o    (b_lk_data),
     .lk_w_o       (unused_b_w),
     .fill_i       (fill_b),
-    .fill_tag_i   (rsp_vpn_i),
+    .fill_tag_i   (b_fill_tag),
     .fill_w_i     (rsp_w_i),
-    .fill_data_i  (rsp_ppn_i),
+    .fill_data_i  (b_fill_data),
     .touch_i      (b_touch),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (cmd_vpn_i)
+    .flush_tag_i  (b_flush_tag)
   );
 
   gmmu_tlb_fa #(
     .N         (L1LargeEntries),
     .NumLookup (NumPorts),
-    .tag_t     (logic [RegW-1:0]),
-    .data_t    (logic [RegW-1:0])
+    .tag_t     (gmmu_tlb_pkg::large_tag_t),
+    .data_t    (gmmu_tlb_pkg::large_data_t)
   ) u_large (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .lk_valid_i   (acc),
-    .lk_tag_i     (lk_region),
+    .lk_tag_i     (l_lk_tag),
     .lk_write_i   (req_write_i),
     .lk_hit_o     (lhit),
     .lk_idx_o     (unused_l_idx),
-    .lk_data_o    (l_lk_lppn),
+    .lk_data_o    (l_lk_data),
     .lk_w_o       (unused_l_w),
     .fill_i       (fill_l),
-    .fill_tag_i   (rsp_vpn_i[VpnW-1:OffW]),
+    .fill_tag_i   (l_fill_tag),
     .fill_w_i     (rsp_w_i),
-    .fill_data_i  (rsp_ppn_i[PpnW-1:OffW]),
+    .fill_data_i  (l_fill_data),
     .touch_i      (l_touch),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (cmd_vpn_i[VpnW-1:OffW])
+    .flush_tag_i  (l_flush_tag)
   );
 
   // ---------------------------------------------------------------- request table (§4)

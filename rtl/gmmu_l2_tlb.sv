@@ -64,7 +64,6 @@ module gmmu_l2_tlb #(
 );
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW   = gmmu_pkg::PPN_W;
-  localparam int unsigned RegW   = gmmu_pkg::LVPN_W;
   localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
   localparam int unsigned Lat    = L2Latency;
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
@@ -232,65 +231,78 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- base array (§1.3)
   // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
   // hit touch of step 5 (then the fill touch), flush of step 6
-  logic [PpnW-1:0] b_lk_ppn;
-  logic            b_lk_w;
+  // records of spec/tlb.toml
+  gmmu_tlb_pkg::base_tag_t  b_lk_tag, b_fill_tag, b_flush_tag;
+  gmmu_tlb_pkg::base_data_t b_lk_data, b_fill_data;
+  logic                     b_lk_w;
+
+  assign b_lk_tag.vpn    = ls_vpn;
+  assign b_fill_tag.vpn  = fill_vpn;
+  assign b_fill_data.ppn = cpl_ppn_i;
+  assign b_flush_tag.vpn = cmd_vpn_i;
   logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
 
   gmmu_tlb_sa #(
     .Sets   (L2Sets),
     .Ways   (L2Ways),
-    .tag_t  (logic [VpnW-1:0]),
-    .data_t (logic [PpnW-1:0])
+    .tag_t  (gmmu_tlb_pkg::base_tag_t),
+    .data_t (gmmu_tlb_pkg::base_data_t)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .lk_valid_i   (ls_valid),
     .lk_set_i     (ls_set),
-    .lk_tag_i     (ls_vpn),
+    .lk_tag_i     (b_lk_tag),
     .lk_write_i   (ls_write),
     .lk_hit_o     (bhit),
     .lk_way_o     (unused_bway),
-    .lk_data_o    (b_lk_ppn),
+    .lk_data_o    (b_lk_data),
     .lk_w_o       (b_lk_w),
     .fill_i       (fill_b),
     .fill_set_i   (fill_set),
-    .fill_tag_i   (fill_vpn),
+    .fill_tag_i   (b_fill_tag),
     .fill_w_i     (cpl_w_i),
-    .fill_data_i  (cpl_ppn_i),
+    .fill_data_i  (b_fill_data),
     .touch_i      (hit && bhit),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (cmd_vpn_i)
+    .flush_tag_i  (b_flush_tag)
   );
 
   // ---------------------------------------------------------------- large array (§1.2)
   // tag region vpn[35:9], data lppn; lookup at the last stage, fill at step 2, touches of step 5
-  logic [RegW-1:0] l_lk_lppn;
-  logic            l_lk_w;
+  gmmu_tlb_pkg::large_tag_t  l_lk_tag, l_fill_tag, l_flush_tag;
+  gmmu_tlb_pkg::large_data_t l_lk_data, l_fill_data;
+  logic                      l_lk_w;
+
+  assign l_lk_tag.region    = ls_vpn[VpnW-1:OffW];
+  assign l_fill_tag.region  = fill_vpn[VpnW-1:OffW];
+  assign l_fill_data.lppn   = cpl_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
 
   gmmu_tlb_fa #(
     .N         (L2LargeEntries),
     .NumLookup (1),
-    .tag_t     (logic [RegW-1:0]),
-    .data_t    (logic [RegW-1:0])
+    .tag_t     (gmmu_tlb_pkg::large_tag_t),
+    .data_t    (gmmu_tlb_pkg::large_data_t)
   ) u_large (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .lk_valid_i   (ls_valid),
-    .lk_tag_i     (ls_vpn[VpnW-1:OffW]),
+    .lk_tag_i     (l_lk_tag),
     .lk_write_i   (ls_write),
     .lk_hit_o     (lhit),
     .lk_idx_o     (unused_lway),
-    .lk_data_o    (l_lk_lppn),
+    .lk_data_o    (l_lk_data),
     .lk_w_o       (l_lk_w),
     .fill_i       (fill_l),
-    .fill_tag_i   (fill_vpn[VpnW-1:OffW]),
+    .fill_tag_i   (l_fill_tag),
     .fill_w_i     (cpl_w_i),
-    .fill_data_i  (cpl_ppn_i[PpnW-1:OffW]),
+    .fill_data_i  (l_fill_data),
     .touch_i      (hit && !bhit && lhit),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (cmd_vpn_i[VpnW-1:OffW])
+    .flush_tag_i  (l_flush_tag)
   );
 
   // ---------------------------------------------------------------- next state (§5.3, in order)
@@ -322,10 +334,10 @@ module gmmu_l2_tlb #(
       rsp_vpn_d   = ls_vpn;
       rsp_write_d = ls_write;
       if (bhit) begin
-        rsp_ppn_d = b_lk_ppn;
+        rsp_ppn_d = b_lk_data.ppn;
         rsp_w_d   = b_lk_w;
       end else begin
-        rsp_ppn_d   = {l_lk_lppn, OffW'(0)};
+        rsp_ppn_d   = {l_lk_data.lppn, OffW'(0)};
         rsp_large_d = 1'b1;
         rsp_w_d     = l_lk_w;
       end
