@@ -11,9 +11,8 @@
 //   FA-5 flush    on the _d values of FA-3: all entries (flush_all_i) or those whose tag equals
 //                 flush_tag_i (flush_page_i) become invalid; PLRU bits are not changed
 //
-// Storage: the CAM part (valid, tag, w) is compared on every port and by the page flush, so it
-// stays in flip-flops; the payload (data_q) is only read at a matched index (LUT-RAM candidate,
-// docs/rtl.md "FPGA notes"; kept in reset flops so the cycle behaviour and flop count hold).
+// Storage: the entries are in u_store (gmmu_tlb_store: the CAM part valid/tag/w stays in
+// flip-flops, the payload is the LUT-RAM candidate); the PLRU bits (plru_q) are here.
 module gmmu_tlb_fa #(
   parameter int unsigned N         = 2,
   parameter int unsigned NumLookup = 1,
@@ -46,12 +45,10 @@ module gmmu_tlb_fa #(
   localparam int unsigned PlW = (N > 1) ? N - 1 : 1;
 
   // ---------------------------------------------------------------- state
-  logic [N-1:0]   valid_q, valid_d;
-  tag_t           tag_q [N];
-  tag_t           tag_d [N];
-  logic [N-1:0]   w_q, w_d;
-  data_t          data_q [N];
-  data_t          data_d [N];
+  // entries: u_store (gmmu_tlb_store) does FA-3 fill and FA-5 flush; ent_* are its _q values
+  logic [N-1:0]   ent_valid, ent_w;
+  tag_t           ent_tag [N];
+  data_t          ent_data [N];
   logic [PlW-1:0] plru_q, plru_d;
 
   // ---------------------------------------------------------------- FA-1 lookup (from _q)
@@ -63,14 +60,14 @@ module gmmu_tlb_fa #(
       lk_idx_o[p]  = '0;
       tag_match[p] = '0;
       for (int unsigned i = 0; i < N; i++) begin
-        tag_match[p][i] = valid_q[i] && (tag_q[i] == lk_tag_i[p]);
-        if (!lk_hit_o[p] && tag_match[p][i] && (!lk_write_i[p] || w_q[i])) begin
+        tag_match[p][i] = ent_valid[i] && (ent_tag[i] == lk_tag_i[p]);
+        if (!lk_hit_o[p] && tag_match[p][i] && (!lk_write_i[p] || ent_w[i])) begin
           lk_hit_o[p] = 1'b1;
           lk_idx_o[p] = IdxW'(i);
         end
       end
-      lk_data_o[p] = data_q[lk_idx_o[p]];
-      lk_w_o[p]    = w_q[lk_idx_o[p]];
+      lk_data_o[p] = ent_data[lk_idx_o[p]];
+      lk_w_o[p]    = ent_w[lk_idx_o[p]];
     end
   end
 
@@ -79,11 +76,11 @@ module gmmu_tlb_fa #(
   logic [IdxW-1:0] fill_idx, victim;
 
   always_comb begin
-    for (int unsigned i = 0; i < N; i++) fill_same[i] = (tag_q[i] == fill_tag_i);
+    for (int unsigned i = 0; i < N; i++) fill_same[i] = (ent_tag[i] == fill_tag_i);
   end
 
   gmmu_fill_pick #(.N(N)) u_fill_pick (
-    .valid_i  (valid_q),
+    .valid_i  (ent_valid),
     .same_i   (fill_same),
     .victim_i (victim),
     .idx_o    (fill_idx)
@@ -124,38 +121,33 @@ module gmmu_tlb_fa #(
   assign plru_d = pl[NumLookup+1];
 
   // ---------------------------------------------------------------- FA-3 fill, FA-5 flush
-  always_comb begin
-    valid_d = valid_q;
-    tag_d   = tag_q;
-    w_d     = w_q;
-    data_d  = data_q;
-    if (fill_i) begin
-      valid_d[fill_idx] = 1'b1;
-      tag_d[fill_idx]   = fill_tag_i;
-      w_d[fill_idx]     = fill_w_i;
-      data_d[fill_idx]  = fill_data_i;
-    end
-    if (flush_all_i || flush_page_i) begin
-      for (int unsigned i = 0; i < N; i++) begin
-        if (flush_all_i || tag_d[i] == flush_tag_i) valid_d[i] = 1'b0;
-      end
-    end
-  end
+  gmmu_tlb_store #(
+    .N      (N),
+    .tag_t  (tag_t),
+    .data_t (data_t)
+  ) u_store (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .valid_o      (ent_valid),
+    .tag_o        (ent_tag),
+    .w_o          (ent_w),
+    .data_o       (ent_data),
+    .fill_i       (fill_i),
+    .fill_idx_i   (fill_idx),
+    .fill_tag_i   (fill_tag_i),
+    .fill_w_i     (fill_w_i),
+    .fill_data_i  (fill_data_i),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (flush_tag_i)
+  );
 
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '0;
-      w_q     <= '0;
-      plru_q  <= '0;
-      tag_q   <= '{default: '0};
-      data_q  <= '{default: '0};
+      plru_q <= '0;
     end else begin
-      valid_q <= valid_d;
-      tag_q   <= tag_d;
-      w_q     <= w_d;
-      data_q  <= data_d;
-      plru_q  <= plru_d;
+      plru_q <= plru_d;
     end
   end
 

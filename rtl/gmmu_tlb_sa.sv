@@ -14,7 +14,8 @@
 //                 flush_tag_i (flush_page_i; such entries can only be in the tag's set, every
 //                 entry is compared); PLRU bits are not changed
 //
-// Storage: flip-flops with asynchronous reset, read combinationally. A block-RAM mapping (tag
+// Storage: the entries are in u_store (gmmu_tlb_store), flip-flops with asynchronous reset read
+// combinationally; the per-set PLRU bits (plru_q) are here. A block-RAM mapping (tag
 // and data read one stage earlier, multi-cycle flush) would change the cycle behaviour of §5 and
 // is not done (docs/rtl.md "FPGA notes").
 module gmmu_tlb_sa #(
@@ -54,12 +55,10 @@ module gmmu_tlb_sa #(
   localparam int unsigned PlW  = (Ways > 1) ? Ways - 1 : 1;
 
   // ---------------------------------------------------------------- state
-  logic [N-1:0]   valid_q, valid_d;
-  tag_t           tag_q [N];
-  tag_t           tag_d [N];
-  logic [N-1:0]   w_q, w_d;
-  data_t          data_q [N];
-  data_t          data_d [N];
+  // entries: u_store (gmmu_tlb_store) does SA-3 fill and SA-5 flush; ent_* are its _q values
+  logic [N-1:0]   ent_valid, ent_w;
+  tag_t           ent_tag [N];
+  data_t          ent_data [N];
   logic [PlW-1:0] plru_q [Sets];
   logic [PlW-1:0] plru_d [Sets];
 
@@ -78,15 +77,15 @@ module gmmu_tlb_sa #(
     tag_match = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       e            = idx(lk_set_i, WayW'(w));
-      tag_match[w] = valid_q[e] && tag_q[e] == lk_tag_i;
-      if (!lk_hit_o && tag_match[w] && (!lk_write_i || w_q[e])) begin
+      tag_match[w] = ent_valid[e] && ent_tag[e] == lk_tag_i;
+      if (!lk_hit_o && tag_match[w] && (!lk_write_i || ent_w[e])) begin
         lk_hit_o = 1'b1;
         lk_way_o = WayW'(w);
       end
     end
   end
-  assign lk_data_o = data_q[idx(lk_set_i, lk_way_o)];
-  assign lk_w_o    = w_q[idx(lk_set_i, lk_way_o)];
+  assign lk_data_o = ent_data[idx(lk_set_i, lk_way_o)];
+  assign lk_w_o    = ent_w[idx(lk_set_i, lk_way_o)];
 
   // ---------------------------------------------------------------- SA-2 fill choice (on _q)
   logic [Ways-1:0] set_valid, set_same;
@@ -94,8 +93,8 @@ module gmmu_tlb_sa #(
 
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
-      set_valid[w] = valid_q[idx(fill_set_i, WayW'(w))];
-      set_same[w]  = (tag_q[idx(fill_set_i, WayW'(w))] == fill_tag_i);
+      set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
+      set_same[w]  = (ent_tag[idx(fill_set_i, WayW'(w))] == fill_tag_i);
     end
   end
 
@@ -140,38 +139,33 @@ module gmmu_tlb_sa #(
   end
 
   // ---------------------------------------------------------------- SA-3 fill, SA-5 flush
-  always_comb begin
-    valid_d = valid_q;
-    tag_d   = tag_q;
-    w_d     = w_q;
-    data_d  = data_q;
-    if (fill_i) begin
-      valid_d[idx(fill_set_i, fill_way)] = 1'b1;
-      tag_d[idx(fill_set_i, fill_way)]   = fill_tag_i;
-      w_d[idx(fill_set_i, fill_way)]     = fill_w_i;
-      data_d[idx(fill_set_i, fill_way)]  = fill_data_i;
-    end
-    if (flush_all_i || flush_page_i) begin
-      for (int unsigned i = 0; i < N; i++) begin
-        if (flush_all_i || tag_d[i] == flush_tag_i) valid_d[i] = 1'b0;
-      end
-    end
-  end
+  gmmu_tlb_store #(
+    .N      (N),
+    .tag_t  (tag_t),
+    .data_t (data_t)
+  ) u_store (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .valid_o      (ent_valid),
+    .tag_o        (ent_tag),
+    .w_o          (ent_w),
+    .data_o       (ent_data),
+    .fill_i       (fill_i),
+    .fill_idx_i   (idx(fill_set_i, fill_way)),
+    .fill_tag_i   (fill_tag_i),
+    .fill_w_i     (fill_w_i),
+    .fill_data_i  (fill_data_i),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (flush_tag_i)
+  );
 
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '0;
-      w_q     <= '0;
-      tag_q   <= '{default: '0};
-      data_q  <= '{default: '0};
-      plru_q  <= '{default: '0};
+      plru_q <= '{default: '0};
     end else begin
-      valid_q <= valid_d;
-      tag_q   <= tag_d;
-      w_q     <= w_d;
-      data_q  <= data_d;
-      plru_q  <= plru_d;
+      plru_q <= plru_d;
     end
   end
 

@@ -57,9 +57,9 @@ mutate cmodel/plru.c 's/(node == 2u \* parent + 1u) ? 1u : 0u/(node == 2u * pare
 mutate rtl/gmmu_l1_req_table.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > CntW'(NumPorts))/" \
     "RTL: L1 back-pressure one entry early (request table)"
 # one mutation inside each shared TLB block (RTL and C model)
-mutate rtl/gmmu_tlb_fa.sv 's/      lk_data_o\[p\] = data_q\[lk_idx_o\[p\]\];/      lk_data_o[p] = data_q[0];/' \
+mutate rtl/gmmu_tlb_fa.sv 's/      lk_data_o\[p\] = ent_data\[lk_idx_o\[p\]\];/      lk_data_o[p] = ent_data[0];/' \
     "RTL: fully associative array returns entry 0's payload on every hit (gmmu_tlb_fa FA-1)"
-mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = data_q\[idx(lk_set_i, lk_way_o)\];/  assign lk_data_o = data_q[idx(lk_set_i, '0)];/" \
+mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = ent_data\[idx(lk_set_i, lk_way_o)\];/  assign lk_data_o = ent_data[idx(lk_set_i, '0)];/" \
     "RTL: set-associative array returns way 0's payload on every hit (gmmu_tlb_sa SA-1)"
 mutate cmodel/tlb_fa.h 's/            \*idx = i;/            *idx = 0;/' \
     "model: fully associative lookup reports entry 0 on every hit (tlb_fa FA-1)"

@@ -22,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import cfg_vflags  # noqa: E402  (same parser as the Verilator -G flags)
+import gen_tlb  # noqa: E402  (the TLB records of spec/tlb.toml)
 
 
 def pkg_consts(path):
@@ -50,7 +51,7 @@ def expected_ffs(p, k):
     Yosys removes). See docs/rtl.md "Flip-flop count".
     """
     S, P = p["NumSm"], p["NumPorts"]
-    vpn, ppn, reg, rid = k["VPN_W"], k["PPN_W"], k["LVPN_W"], k["REQ_ID_W"]
+    vpn, ppn, rid = k["VPN_W"], k["PPN_W"], k["REQ_ID_W"]
     # fault_type: a bit that is 0 in every FT_* value is constant 0 in every register holding a
     # fault type (MSHR result, fault-entry word 7) and Yosys removes it
     ft_or = 0
@@ -60,14 +61,22 @@ def expected_ffs(p, k):
     ft = bin(ft_or).count("1")
     e, le, r = p["L1Entries"], p["L1LargeEntries"], p["L1ReqEntries"]
     l1 = {"hit registers (hv, hid, hppn)": P * (1 + rid + ppn)}
-    l1_base = tlb_array_ffs(e, 1, vpn, ppn, "vpn", "ppn")
-    l1_large = tlb_array_ffs(le, 1, reg, reg, "region", "lppn")
-    l1_req = {"request table (state[3], ent: vpn, write, id, ppn, fatal)":
-              r * (3 + vpn + 1 + rid + ppn + 1)}
+    # TLB records (spec/tlb.toml): widths of the tags, payloads and the request-table entry
+    rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
+    def rbits(n):
+        return rec[n]["bits"]
+    def rdesc(n):
+        return ", ".join(f["name"] for f in rec[n]["fields"])
+    btag, bdat = (rbits("base_tag"), rdesc("base_tag")), (rbits("base_data"), rdesc("base_data"))
+    ltag, ldat = (rbits("large_tag"), rdesc("large_tag")), (rbits("large_data"), rdesc("large_data"))
+    l1_base = tlb_array_ffs(e, 1, btag[0], bdat[0], btag[1], bdat[1])
+    l1_large = tlb_array_ffs(le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
+    l1_req = {f"request table (state[3], ent: {rdesc('l1_req_entry')})":
+              r * (3 + rbits("l1_req_entry"))}
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
-    l2_base = tlb_array_ffs(sets, ways, vpn, ppn, "vpn", "ppn")
-    l2_large = tlb_array_ffs(l2le, 1, reg, reg, "region", "lppn")
+    l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
+    l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
         "pipeline (pv, psm, pvpn, pwrite)": lat * (1 + cl(S) + vpn + 1),
         "rr": cl(S),
@@ -165,7 +174,8 @@ def ff_blocks(netlist, blocks, top="gmmu_top"):
 
 # Synthesis regression of the typed-storage constructs (rtl/check/gmmu_struct_check.sv): an array
 # of packed structs with member selects, and gmmu_tlb_fa with packed-struct tag/data types.
-STRUCT_CHECK_FILES = ["rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_tlb_fa.sv",
+STRUCT_CHECK_FILES = ["rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_tlb_store.sv",
+                      "rtl/gmmu_tlb_fa.sv",
                       "rtl/check/gmmu_struct_check.sv"]
 
 
