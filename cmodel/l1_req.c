@@ -22,47 +22,6 @@ l1_state_t l1_req_state(const l1_req_t *r, uint32_t i) {
     return L1_FREE;
 }
 
-static int same_key(const l1_req_t *r, uint32_t i, uint32_t j) {
-    return r->ent[i].vpn == r->ent[j].vpn && r->ent[i].write == r->ent[j].write;
-}
-
-void l1_req_comb(const l1_req_t *r, uint32_t n_ports, uint8_t cmd_cycle, l1_req_comb_t *c) {
-    c->ready = (gmmu_popcount64(l1_req_free_mask(r)) >= n_ports) && !cmd_cycle;
-    c->out = r->m_done ? (int)gmmu_ctz64(r->m_done) : -1;
-    c->send = -1;
-    for (uint64_t w = r->m_wait; w; w &= w - 1u) {
-        const uint32_t i = gmmu_ctz64(w);
-        int blocked = 0;
-        for (uint64_t f = r->m_infl; f; f &= f - 1u) {
-            if (same_key(r, i, gmmu_ctz64(f))) {
-                blocked = 1;
-                break;
-            }
-        }
-        if (!blocked) {
-            c->send = (int)i;
-            break;
-        }
-    }
-}
-
-int l1_req_busy(const l1_req_t *r) {
-    return (r->m_wait | r->m_infl | r->m_done) != 0;
-}
-
-void l1_req_output(l1_req_t *r, const l1_req_comb_t *c) {
-    if (c->out >= 0)
-        r->m_done &= ~GMMU_BIT(c->out);
-}
-
-int l1_req_send(l1_req_t *r, const l1_req_comb_t *c) {
-    if (c->send < 0)
-        return -1;
-    r->m_wait &= ~GMMU_BIT(c->send);
-    r->m_infl |= GMMU_BIT(c->send);
-    return 0;
-}
-
 unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp) {
     unsigned matched = 0;
     for (uint64_t m = r->m_wait | r->m_infl; m; m &= m - 1u) {
@@ -83,11 +42,6 @@ unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp) {
         }
     }
     return matched;
-}
-
-void l1_req_replay(l1_req_t *r) {
-    r->m_wait |= r->m_nack;
-    r->m_nack = 0;
 }
 
 void l1_req_cancel(l1_req_t *r, uint64_t vpn) {

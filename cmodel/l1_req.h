@@ -42,18 +42,56 @@ static inline uint64_t l1_req_free_mask(const l1_req_t *r) {
     return r->all & ~(r->m_wait | r->m_infl | r->m_done | r->m_nack);
 }
 l1_state_t l1_req_state(const l1_req_t *r, uint32_t i);
-void l1_req_comb(const l1_req_t *r, uint32_t n_ports, uint8_t cmd_cycle, l1_req_comb_t *c);
-int l1_req_busy(const l1_req_t *r); /* a WAIT, INFL or DONE entry (§9) */
+/* (the small per-cycle functions are inline: they run for every L1 on every edge) */
+static inline int l1_req_same_key(const l1_req_t *r, uint32_t i, uint32_t j) {
+    return r->ent[i].vpn == r->ent[j].vpn && r->ent[i].write == r->ent[j].write;
+}
+static inline void l1_req_comb(const l1_req_t *r, uint32_t n_ports, uint8_t cmd_cycle,
+                               l1_req_comb_t *c) {
+    c->ready = (gmmu_popcount64(l1_req_free_mask(r)) >= n_ports) && !cmd_cycle;
+    c->out = r->m_done ? (int)gmmu_ctz64(r->m_done) : -1;
+    c->send = -1;
+    for (uint64_t w = r->m_wait; w; w &= w - 1u) {
+        const uint32_t i = gmmu_ctz64(w);
+        int blocked = 0;
+        for (uint64_t f = r->m_infl; f; f &= f - 1u) {
+            if (l1_req_same_key(r, i, gmmu_ctz64(f))) {
+                blocked = 1;
+                break;
+            }
+        }
+        if (!blocked) {
+            c->send = (int)i;
+            break;
+        }
+    }
+}
+/* a WAIT, INFL or DONE entry (§9) */
+static inline int l1_req_busy(const l1_req_t *r) {
+    return (r->m_wait | r->m_infl | r->m_done) != 0;
+}
 
 /* (a) c_out -> FREE. */
-void l1_req_output(l1_req_t *r, const l1_req_comb_t *c);
+static inline void l1_req_output(l1_req_t *r, const l1_req_comb_t *c) {
+    if (c->out >= 0)
+        r->m_done &= ~GMMU_BIT(c->out);
+}
 /* (b) c_send -> INFL; returns -1 if there is no c_send (a violation). */
-int l1_req_send(l1_req_t *r, const l1_req_comb_t *c);
+static inline int l1_req_send(l1_req_t *r, const l1_req_comb_t *c) {
+    if (c->send < 0)
+        return -1;
+    r->m_wait &= ~GMMU_BIT(c->send);
+    r->m_infl |= GMMU_BIT(c->send);
+    return 0;
+}
 /* (c) every WAIT/INFL entry with the key of rsp: OK -> DONE (ppn, fatal 0), NACK -> NACK.
  * Returns the number of matching entries. */
 unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp);
 /* (d) every NACK -> WAIT. */
-void l1_req_replay(l1_req_t *r);
+static inline void l1_req_replay(l1_req_t *r) {
+    r->m_wait |= r->m_nack;
+    r->m_nack = 0;
+}
 /* (e) every NACK entry with this vpn -> DONE, fatal 1, ppn 0. */
 void l1_req_cancel(l1_req_t *r, uint64_t vpn);
 /* (f) the lowest entry of *free_q (FREE in _q, not taken yet) -> WAIT with the request; it is

@@ -35,17 +35,6 @@ uint32_t tlb_fa_fill_pick(const tlb_fa_t *a, uint64_t tag) {
     return plru_fill_pick(a->valid, a->tag, a->n, tag, a->plru);
 }
 
-void tlb_fa_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag, uint8_t w, uint64_t data) {
-    a->valid[idx] = 1;
-    a->tag[idx] = tag;
-    a->w[idx] = w;
-    a->data[idx] = data;
-}
-
-void tlb_fa_touch(tlb_fa_t *a, uint32_t idx) {
-    plru_touch(a->plru, a->n, idx);
-}
-
 void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag) {
     if (all) {
         memset(a->valid, 0, a->n);

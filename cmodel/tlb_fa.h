@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "plru.h"
+
 typedef struct {
     uint32_t n;     /* entries (power of two) */
     uint8_t *valid; /* valid_q[n] */
@@ -47,9 +49,16 @@ static inline int tlb_fa_lookup(const tlb_fa_t *a, uint64_t tag, int write, uint
 /* FA-2: fill choice of §1.1 on the current (_q) state. */
 uint32_t tlb_fa_fill_pick(const tlb_fa_t *a, uint64_t tag);
 /* FA-3: writes entry idx valid with tag, w and data. */
-void tlb_fa_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag, uint8_t w, uint64_t data);
+static inline void tlb_fa_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag, uint8_t w, uint64_t data) {
+    a->valid[idx] = 1;
+    a->tag[idx] = tag;
+    a->w[idx] = w;
+    a->data[idx] = data;
+}
 /* FA-4: one PLRU touch (several are applied in call order). */
-void tlb_fa_touch(tlb_fa_t *a, uint32_t idx);
+static inline void tlb_fa_touch(tlb_fa_t *a, uint32_t idx) {
+    plru_touch(a->plru, a->n, idx);
+}
 /* FA-5: all = every entry invalid; else entries whose tag equals `tag`. PLRU unchanged. */
 void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag);
 /* Prints the valid entries as "  <name>[i] <tag_name>=0x.. <data_name>=0x.. w=.." lines. */

@@ -65,6 +65,6 @@ mutate cmodel/tlb_fa.h 's/            \*idx = i;/            *idx = 0;/' \
     "model: fully associative lookup reports entry 0 on every hit (tlb_fa FA-1)"
 mutate cmodel/tlb_sa.c 's/\.data = a->all\.data + b,/.data = a->all.data,/' \
     "model: every set of the set-associative array writes its payload into set 0 (tlb_sa)"
-mutate cmodel/l1_req.c 's/(gmmu_popcount64(l1_req_free_mask(r)) >= n_ports)/(gmmu_popcount64(l1_req_free_mask(r)) > n_ports)/' \
+mutate cmodel/l1_req.h 's/(gmmu_popcount64(l1_req_free_mask(r)) >= n_ports)/(gmmu_popcount64(l1_req_free_mask(r)) > n_ports)/' \
     "model: L1 back-pressure one entry early (l1_req request table)"
 exit $fail
