@@ -271,11 +271,12 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         tlb_sa_flush(&l2->base, fl->kind == GMMU_FLUSH_ALL, (uint32_t)(fl->vpn & (l2->sets - 1u)),
                      tlb_base_tag(fl->vpn));
         tlb_fa_flush(&l2->large, fl->kind == GMMU_FLUSH_ALL, tlb_large_tag(fl->vpn));
+        /* RESP entries with an OK result whose vpn region-matches -> NEED_WALK */
+        for (uint32_t m = 0; m < l2->n_mshr; m++)
+            if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&
+                gmmu_flush_region_match(fl, l2->m_vpn[m]))
+                l2->m_state[m] = L2M_NEED_WALK;
     }
-    for (uint32_t m = 0; m < l2->n_mshr; m++)
-        if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&
-            gmmu_flush_region_match(fl, l2->m_vpn[m]))
-            l2->m_state[m] = L2M_NEED_WALK;
 
     /* 5.4 */
     l2->rsp = rsp;
