@@ -57,6 +57,9 @@ $(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 	  --params-svh $(GEN_PARAMS_SVH) --params-md $(GEN_PARAMS_MD)
 
 include mk/c.rules
+# every generated RTL file (fragments append theirs to GEN_FILES; a prerequisite list sees the
+# fragments read before it: the Verilator model rule comes last, lint/synth depend on gen anyway)
+RTL_GEN = $(filter rtl/gen/%,$(GEN_FILES))
 -include mk/*.mk
 
 ## make gen                    every generated file (spec/ -> rtl/gen, cmodel/gen, docs/gen)

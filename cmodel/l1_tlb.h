@@ -1,6 +1,6 @@
 /*
  * l1_tlb.h - per-SM L1 TLB (RTL gmmu_l1_tlb, docs/microarch.md §4).
- * The request table state is kept as one bit mask per state (FREE = none of them).
+ * Blocks as in the RTL: u_base / u_large (tlb_fa.h), u_req (l1_req.h), hit registers.
  */
 #ifndef GMMU_L1_TLB_H
 #define GMMU_L1_TLB_H
@@ -10,27 +10,17 @@
 
 #include "gmmu_if.h"
 #include "gmmu_int.h"
-
-#define L1_MAX_REQ 64
-
-typedef enum { L1_FREE = 0, L1_WAIT = 1, L1_INFL = 2, L1_DONE = 3, L1_NACK = 4 } l1_state_t;
+#include "l1_req.h"
+#include "tlb_fa.h"
 
 typedef struct {
     uint32_t sm, n_ports, n_base, n_large, n_req;
-    /* base array */
-    uint8_t *b_valid, *b_w, *b_plru;
-    uint64_t *b_vpn, *b_ppn;
-    /* large array */
-    uint8_t *g_valid, *g_w, *g_plru;
-    uint32_t *g_region, *g_lppn;
+    tlb_fa_t base;  /* u_base: tag vpn, data ppn (§4) */
+    tlb_fa_t large; /* u_large: tag region vpn[35:9], data lppn */
     /* hit response registers */
     uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS];
     uint64_t hppn[GMMU_MAX_PORTS];
-    /* request table */
-    uint64_t all; /* R low bits set */
-    uint64_t m_wait, m_infl, m_done, m_nack;
-    uint64_t r_vpn[L1_MAX_REQ], r_ppn[L1_MAX_REQ];
-    uint8_t r_write[L1_MAX_REQ], r_id[L1_MAX_REQ], r_fatal[L1_MAX_REQ];
+    l1_req_t req; /* u_req: request table */
 } l1_t;
 
 /* Combinational signals of one L1 computed from _q state. */
@@ -57,10 +47,6 @@ typedef struct {
 
 int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p);
 void l1_free(l1_t *l);
-static inline uint64_t l1_free_mask(const l1_t *l) {
-    return l->all & ~(l->m_wait | l->m_infl | l->m_done | l->m_nack);
-}
-l1_state_t l1_entry_state(const l1_t *l, uint32_t i);
 void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c);
 void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out);
 int l1_busy(const l1_t *l); /* contributes to !idle (§9) */

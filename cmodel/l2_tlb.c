@@ -1,10 +1,10 @@
 /* l2_tlb.c - shared L2 TLB (RTL gmmu_l2_tlb, docs/microarch.md §5). */
 #include "l2_tlb.h"
 
+#include "tlb_rec.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "plru.h"
 
 static void *zalloc(size_t n, size_t sz) {
     return calloc(n ? n : 1u, sz);
@@ -18,24 +18,12 @@ int l2_init(l2_t *l2, const gmmu_params_t *p) {
     l2->n_large = p->l2_large_entries;
     l2->lat = p->l2_latency;
     l2->n_mshr = p->l2_mshr_entries;
-    const size_t nb = (size_t)l2->sets * l2->ways;
-    l2->b_valid = zalloc(nb, 1);
-    l2->b_w = zalloc(nb, 1);
-    l2->b_vpn = zalloc(nb, sizeof(uint64_t));
-    l2->b_ppn = zalloc(nb, sizeof(uint64_t));
-    l2->b_plru = zalloc((size_t)l2->sets * (l2->ways - 1u), 1);
-    l2->g_valid = zalloc(l2->n_large, 1);
-    l2->g_w = zalloc(l2->n_large, 1);
-    l2->g_plru = zalloc(l2->n_large, 1);
-    l2->g_region = zalloc(l2->n_large, sizeof(uint32_t));
-    l2->g_lppn = zalloc(l2->n_large, sizeof(uint32_t));
     l2->pv = zalloc(l2->lat, 1);
     l2->psm = zalloc(l2->lat, 1);
     l2->pwrite = zalloc(l2->lat, 1);
     l2->pvpn = zalloc(l2->lat, sizeof(uint64_t));
-    if (!l2->b_valid || !l2->b_w || !l2->b_vpn || !l2->b_ppn || !l2->b_plru || !l2->g_valid ||
-        !l2->g_w || !l2->g_plru || !l2->g_region || !l2->g_lppn || !l2->pv || !l2->psm ||
-        !l2->pwrite || !l2->pvpn) {
+    if (!l2->pv || !l2->psm || !l2->pwrite || !l2->pvpn ||
+        tlb_sa_init(&l2->base, l2->sets, l2->ways) || tlb_fa_init(&l2->large, l2->n_large)) {
         l2_free(l2);
         return -1;
     }
@@ -43,16 +31,8 @@ int l2_init(l2_t *l2, const gmmu_params_t *p) {
 }
 
 void l2_free(l2_t *l2) {
-    free(l2->b_valid);
-    free(l2->b_w);
-    free(l2->b_vpn);
-    free(l2->b_ppn);
-    free(l2->b_plru);
-    free(l2->g_valid);
-    free(l2->g_w);
-    free(l2->g_plru);
-    free(l2->g_region);
-    free(l2->g_lppn);
+    tlb_sa_free(&l2->base);
+    tlb_fa_free(&l2->large);
     free(l2->pv);
     free(l2->psm);
     free(l2->pwrite);
@@ -84,27 +64,17 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         const uint64_t vpn = l2->pvpn[L];
         const uint8_t wr = l2->pwrite[L];
         const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
-        const uint32_t region = (uint32_t)gmmu_region(vpn);
         unsigned nb = 0, ng = 0;
-        for (uint32_t w = 0; w < l2->ways; w++) {
-            const uint32_t i = set * l2->ways + w;
-            if (l2->b_valid[i] && l2->b_vpn[i] == vpn) {
-                nb++;
-                if ((!wr || l2->b_w[i]) && !pl->hit) {
-                    pl->hit = 1;
-                    pl->hit_idx = i;
-                }
-            }
+        uint32_t bw = 0, gi = 0;
+        /* SA-1 in the set, then FA-1 in the large array; base hit wins */
+        if (tlb_fa_lookup(tlb_sa_set_c(&l2->base, set), tlb_base_tag(vpn), wr, &bw, &nb)) {
+            pl->hit = 1;
+            pl->hit_idx = set * l2->ways + bw;
         }
-        for (uint32_t i = 0; i < l2->n_large; i++) {
-            if (l2->g_valid[i] && l2->g_region[i] == region) {
-                ng++;
-                if ((!wr || l2->g_w[i]) && !pl->hit) {
-                    pl->hit = 1;
-                    pl->hit_large = 1;
-                    pl->hit_idx = i;
-                }
-            }
+        if (tlb_fa_lookup(&l2->large, tlb_large_tag(vpn), wr, &gi, &ng) && !pl->hit) {
+            pl->hit = 1;
+            pl->hit_large = 1;
+            pl->hit_idx = gi;
         }
         if (nb > 1 || ng > 1)
             gmmu_viol(v, "l2: multi-hit for vpn 0x%llx (%u base, %u large)",
@@ -159,20 +129,9 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
     }
 }
 
-/* Fill choice of §1.1 on _q state. */
-static uint32_t fill_way_base(const l2_t *l2, uint32_t set, uint64_t vpn) {
-    const uint32_t b = set * l2->ways;
-    return plru_fill_pick64(l2->b_valid + b, l2->b_vpn + b, l2->ways, vpn,
-                            l2->b_plru + (size_t)set * (l2->ways - 1u));
-}
-
-static uint32_t fill_way_large(const l2_t *l2, uint32_t region) {
-    return plru_fill_pick32(l2->g_valid, l2->g_region, l2->n_large, region, l2->g_plru);
-}
-
+/* SA-4 at entry idx = set * ways + way */
 static void touch_base(l2_t *l2, uint32_t idx) {
-    const uint32_t set = idx / l2->ways, way = idx % l2->ways;
-    plru_touch(l2->b_plru + (size_t)set * (l2->ways - 1u), l2->ways, way);
+    tlb_fa_touch(tlb_sa_set(&l2->base, idx / l2->ways), idx % l2->ways);
 }
 
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
@@ -189,12 +148,13 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         rsp.vpn = l2->pvpn[L];
         rsp.write = l2->pwrite[L];
         if (pl->hit_large) {
-            rsp.ppn = (uint64_t)l2->g_lppn[pl->hit_idx] << GMMU_PT_IDX_W;
+            rsp.ppn = (uint64_t)gmmu_large_data_unpack(l2->large.data[pl->hit_idx]).lppn
+                      << GMMU_PT_IDX_W;
             rsp.large = 1;
-            rsp.w = l2->g_w[pl->hit_idx];
+            rsp.w = l2->large.w[pl->hit_idx];
         } else {
-            rsp.ppn = l2->b_ppn[pl->hit_idx];
-            rsp.w = l2->b_w[pl->hit_idx];
+            rsp.ppn = gmmu_base_data_unpack(l2->base.all.data[pl->hit_idx]).ppn;
+            rsp.w = l2->base.all.w[pl->hit_idx];
         }
         *ev |= (uint8_t)(1u << GMMU_EV_L2_HIT);
     } else if (pl->last && !pl->stall) {
@@ -239,21 +199,18 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
             if (!done->fault && !done->nocache) {
                 const uint64_t vpn = l2->m_vpn[m];
                 if (done->large) {
-                    const uint32_t region = (uint32_t)gmmu_region(vpn);
+                    const uint64_t tag = tlb_large_tag(vpn);
                     fill = 2;
-                    fill_idx = fill_way_large(l2, region);
-                    l2->g_valid[fill_idx] = 1;
-                    l2->g_region[fill_idx] = region;
-                    l2->g_lppn[fill_idx] = (uint32_t)((done->ppn & GMMU_PPN_MASK) >> GMMU_PT_IDX_W);
-                    l2->g_w[fill_idx] = done->w;
+                    fill_idx = tlb_fa_fill_pick(&l2->large, tag); /* FA-2, FA-3 */
+                    tlb_fa_fill(&l2->large, fill_idx, tag, done->w, tlb_large_data(done->ppn));
                 } else {
                     const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
                     fill = 1;
-                    fill_idx = set * l2->ways + fill_way_base(l2, set, vpn);
-                    l2->b_valid[fill_idx] = 1;
-                    l2->b_vpn[fill_idx] = vpn;
-                    l2->b_ppn[fill_idx] = done->ppn;
-                    l2->b_w[fill_idx] = done->w;
+                    tlb_fa_t *bs = tlb_sa_set(&l2->base, set);
+                    const uint64_t tag = tlb_base_tag(vpn);
+                    const uint32_t way = tlb_fa_fill_pick(bs, tag); /* SA-2, SA-3 */
+                    tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn));
+                    fill_idx = set * l2->ways + way;
                 }
             }
         }
@@ -277,14 +234,14 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
     /* 5. PLRU: hit touch, then fill touch */
     if (pl->hit) {
         if (pl->hit_large)
-            plru_touch(l2->g_plru, l2->n_large, pl->hit_idx);
+            tlb_fa_touch(&l2->large, pl->hit_idx);
         else
             touch_base(l2, pl->hit_idx);
     }
     if (fill == 1)
         touch_base(l2, fill_idx);
     else if (fill == 2)
-        plru_touch(l2->g_plru, l2->n_large, fill_idx);
+        tlb_fa_touch(&l2->large, fill_idx);
 
     /* 5.2 advance and grant */
     if (pl->advance) {
@@ -310,25 +267,14 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
     }
 
     /* 6. flush, on _d */
-    if (fl->kind == GMMU_FLUSH_ALL) {
-        memset(l2->b_valid, 0, (size_t)l2->sets * l2->ways);
-        memset(l2->g_valid, 0, l2->n_large);
-        for (uint32_t m = 0; m < l2->n_mshr; m++)
-            if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault)
-                l2->m_state[m] = L2M_NEED_WALK;
-    } else if (fl->kind == GMMU_FLUSH_PAGE) {
-        const uint32_t set = (uint32_t)(fl->vpn & (l2->sets - 1u));
-        const uint32_t region = (uint32_t)gmmu_region(fl->vpn);
-        /* entries with this vpn can only live in its set */
-        for (uint32_t w = 0; w < l2->ways; w++)
-            if (l2->b_vpn[set * l2->ways + w] == fl->vpn)
-                l2->b_valid[set * l2->ways + w] = 0;
-        for (uint32_t i = 0; i < l2->n_large; i++)
-            if (l2->g_region[i] == region)
-                l2->g_valid[i] = 0;
+    if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5 */
+        tlb_sa_flush(&l2->base, fl->kind == GMMU_FLUSH_ALL, (uint32_t)(fl->vpn & (l2->sets - 1u)),
+                     tlb_base_tag(fl->vpn));
+        tlb_fa_flush(&l2->large, fl->kind == GMMU_FLUSH_ALL, tlb_large_tag(fl->vpn));
+        /* RESP entries with an OK result whose vpn region-matches -> NEED_WALK */
         for (uint32_t m = 0; m < l2->n_mshr; m++)
             if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&
-                gmmu_region(l2->m_vpn[m]) == region)
+                gmmu_flush_region_match(fl, l2->m_vpn[m]))
                 l2->m_state[m] = L2M_NEED_WALK;
     }
 
@@ -360,20 +306,11 @@ void l2_dump(const l2_t *l2, FILE *f) {
                 l2->rsp.nack ? "NACK" : "OK", l2->rsp.mask, (unsigned long long)l2->rsp.vpn,
                 l2->rsp.write, (unsigned long long)l2->rsp.ppn, l2->rsp.large, l2->rsp.w,
                 l2->rsp.nocache);
-    for (uint32_t i = 0; i < l2->sets * l2->ways; i++)
-        if (l2->b_valid[i])
-            fprintf(f, "  base[set %u way %u] vpn=0x%llx ppn=0x%llx w=%u\n", i / l2->ways,
-                    i % l2->ways, (unsigned long long)l2->b_vpn[i],
-                    (unsigned long long)l2->b_ppn[i], l2->b_w[i]);
-    for (uint32_t i = 0; i < l2->n_large; i++)
-        if (l2->g_valid[i])
-            fprintf(f, "  large[%u] region=0x%x lppn=0x%x w=%u\n", i, l2->g_region[i],
-                    l2->g_lppn[i], l2->g_w[i]);
+    tlb_sa_dump(&l2->base, f, "base", "vpn", "ppn");
+    tlb_fa_dump(&l2->large, f, "large", "region", "lppn");
     fprintf(f, "  plru base:");
-    for (uint32_t i = 0; i < l2->sets * (l2->ways - 1u); i++)
-        fprintf(f, "%s%u", i % (l2->ways - 1u) == 0 && l2->ways > 1u ? " " : "", l2->b_plru[i]);
+    tlb_sa_dump_plru(&l2->base, f);
     fprintf(f, " large:");
-    for (uint32_t i = 0; i + 1u < l2->n_large; i++)
-        fprintf(f, "%u", l2->g_plru[i]);
+    tlb_fa_dump_plru(&l2->large, f);
     fprintf(f, "\n");
 }

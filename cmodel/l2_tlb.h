@@ -11,6 +11,8 @@
 #include "gmmu_if.h"
 #include "gmmu_int.h"
 #include "l1_tlb.h"
+#include "tlb_fa.h"
+#include "tlb_sa.h"
 
 #define L2_MAX_MSHR 64
 
@@ -18,13 +20,8 @@ typedef enum { L2M_FREE = 0, L2M_NEED_WALK = 1, L2M_WALKING = 2, L2M_RESP = 3 } 
 
 typedef struct {
     uint32_t n_sm, sets, ways, n_large, lat, n_mshr;
-    /* base array [set * ways + way] */
-    uint8_t *b_valid, *b_w;
-    uint64_t *b_vpn, *b_ppn;
-    uint8_t *b_plru; /* [set * (ways - 1) + node] */
-    /* large array */
-    uint8_t *g_valid, *g_w, *g_plru;
-    uint32_t *g_region, *g_lppn;
+    tlb_sa_t base;  /* u_base: tag vpn, data ppn, set vpn & (sets - 1) */
+    tlb_fa_t large; /* u_large: tag region vpn[35:9], data lppn */
     /* pipeline, index k-1 = stage k */
     uint8_t *pv, *psm, *pwrite;
     uint64_t *pvpn;

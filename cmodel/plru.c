@@ -18,19 +18,8 @@ void plru_touch(uint8_t *bits, uint32_t n, uint32_t way) {
     }
 }
 
-uint32_t plru_fill_pick64(const uint8_t *valid, const uint64_t *tag, uint32_t n, uint64_t want,
-                          const uint8_t *bits) {
-    for (uint32_t i = 0; i < n; i++)
-        if (valid[i] && tag[i] == want)
-            return i;
-    for (uint32_t i = 0; i < n; i++)
-        if (!valid[i])
-            return i;
-    return plru_victim(bits, n);
-}
-
-uint32_t plru_fill_pick32(const uint8_t *valid, const uint32_t *tag, uint32_t n, uint32_t want,
-                          const uint8_t *bits) {
+uint32_t plru_fill_pick(const uint8_t *valid, const uint64_t *tag, uint32_t n, uint64_t want,
+                        const uint8_t *bits) {
     for (uint32_t i = 0; i < n; i++)
         if (valid[i] && tag[i] == want)
             return i;

@@ -11,11 +11,9 @@
 uint32_t plru_victim(const uint8_t *bits, uint32_t n);
 /* Points every node on the path to `way` away from it. */
 void plru_touch(uint8_t *bits, uint32_t n, uint32_t way);
-/* Fill choice of §1.1 over n ways (valid[i], tag[i]): the lowest valid way holding `tag`, else
- * the lowest invalid way, else the PLRU victim of `bits`. One version per tag width. */
-uint32_t plru_fill_pick64(const uint8_t *valid, const uint64_t *tag, uint32_t n, uint64_t want,
-                          const uint8_t *bits);
-uint32_t plru_fill_pick32(const uint8_t *valid, const uint32_t *tag, uint32_t n, uint32_t want,
-                          const uint8_t *bits);
+/* Fill choice of §1.1 over n ways (valid[i], tag[i]): the lowest valid way holding `want`, else
+ * the lowest invalid way, else the PLRU victim of `bits` (RTL gmmu_fill_pick). */
+uint32_t plru_fill_pick(const uint8_t *valid, const uint64_t *tag, uint32_t n, uint64_t want,
+                        const uint8_t *bits);
 
 #endif

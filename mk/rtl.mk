@@ -5,7 +5,7 @@ RTL_FILES    := rtl/files.f
 RTL_WAIVERS  := rtl/lint/waivers.vlt
 LINT_CONFIGS ?= tiny default paper
 RTL_CHECK_CONFIGS ?= tiny default
-RTL_DEPS      = $(GEN_SV) $(wildcard rtl/*.sv) $(RTL_FILES) $(RTL_WAIVERS)
+RTL_DEPS      = $(RTL_GEN) $(wildcard rtl/*.sv rtl/check/*.sv) $(RTL_FILES) $(RTL_WAIVERS)
 
 .PHONY: lint synth rtl-build-check
 

@@ -12,7 +12,7 @@ VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VDUT_DIR     = $(BUILD)/$(CONFIG)/vdut
 VDUT_LIB     = $(VDUT_DIR)/libvdut.a
 VDUT_LDLIBS := -lz -lpthread
-RTL_SRCS     = $(GEN_SV) $(wildcard rtl/*.sv) rtl/files.f
+RTL_SRCS     = $(RTL_GEN) $(wildcard rtl/*.sv) rtl/files.f
 VL_OPTS     := --cc --assert --trace-fst --x-assign fast --x-initial fast -O3 \
                --top-module gmmu_top -CFLAGS -O2
 vl_prefix    = V$(subst -,_,$(1))

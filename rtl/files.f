@@ -1,7 +1,12 @@
 +incdir+rtl/gen
 rtl/gen/gmmu_pkg.sv
+rtl/gen/gmmu_tlb_pkg.sv
 rtl/gmmu_plru.sv
 rtl/gmmu_fill_pick.sv
+rtl/gmmu_tlb_store.sv
+rtl/gmmu_tlb_fa.sv
+rtl/gmmu_tlb_sa.sv
+rtl/gmmu_l1_req_table.sv
 rtl/gmmu_csr.sv
 rtl/gmmu_l1_tlb.sv
 rtl/gmmu_l2_tlb.sv

@@ -50,105 +50,18 @@ module gmmu_l1_tlb #(
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
-  localparam int unsigned RegW  = gmmu_pkg::LVPN_W;   // region / large ppn width
   localparam int unsigned OffW  = gmmu_pkg::PT_IDX_W; // vpn[8:0] inside a 2 MB region
   localparam int unsigned IdW   = gmmu_pkg::REQ_ID_W;
   localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1;
   localparam int unsigned LIdxW = (L1LargeEntries > 1) ? $clog2(L1LargeEntries) : 1;
-  localparam int unsigned RIdxW = (L1ReqEntries > 1) ? $clog2(L1ReqEntries) : 1;
-  localparam int unsigned BPlW  = (L1Entries > 1) ? L1Entries - 1 : 1;
-  localparam int unsigned LPlW  = (L1LargeEntries > 1) ? L1LargeEntries - 1 : 1;
-  localparam int unsigned CntW  = $clog2(L1ReqEntries + 1);
-
-  typedef enum logic [2:0] {
-    ReqFree = 3'd0,
-    ReqWait = 3'd1,
-    ReqInfl = 3'd2,
-    ReqDone = 3'd3,
-    ReqNack = 3'd4
-  } req_state_e;
 
   // ---------------------------------------------------------------- state
-  // base array
-  logic [L1Entries-1:0]      b_valid_q, b_valid_d;
-  logic [VpnW-1:0]           b_vpn_q [L1Entries];
-  logic [VpnW-1:0]           b_vpn_d [L1Entries];
-  logic [PpnW-1:0]           b_ppn_q [L1Entries];
-  logic [PpnW-1:0]           b_ppn_d [L1Entries];
-  logic [L1Entries-1:0]      b_w_q, b_w_d;
-  logic [BPlW-1:0]           b_plru_q, b_plru_d;
-  // large array
-  logic [L1LargeEntries-1:0] l_valid_q, l_valid_d;
-  logic [RegW-1:0]           l_region_q [L1LargeEntries];
-  logic [RegW-1:0]           l_region_d [L1LargeEntries];
-  logic [RegW-1:0]           l_lppn_q [L1LargeEntries];
-  logic [RegW-1:0]           l_lppn_d [L1LargeEntries];
-  logic [L1LargeEntries-1:0] l_w_q, l_w_d;
-  logic [LPlW-1:0]           l_plru_q, l_plru_d;
-  // hit response registers
+  // hit response registers (the arrays are in u_base / u_large, the request table in u_req)
   logic [NumPorts-1:0]       hv_q, hv_d;
   logic [IdW-1:0]            hid_q [NumPorts];
   logic [IdW-1:0]            hid_d [NumPorts];
   logic [PpnW-1:0]           hppn_q [NumPorts];
   logic [PpnW-1:0]           hppn_d [NumPorts];
-  // request table
-  req_state_e                t_state_q [L1ReqEntries];
-  req_state_e                t_state_d [L1ReqEntries];
-  logic [VpnW-1:0]           t_vpn_q [L1ReqEntries];
-  logic [VpnW-1:0]           t_vpn_d [L1ReqEntries];
-  logic [L1ReqEntries-1:0]   t_write_q, t_write_d;
-  logic [IdW-1:0]            t_id_q [L1ReqEntries];
-  logic [IdW-1:0]            t_id_d [L1ReqEntries];
-  logic [PpnW-1:0]           t_ppn_q [L1ReqEntries];
-  logic [PpnW-1:0]           t_ppn_d [L1ReqEntries];
-  logic [L1ReqEntries-1:0]   t_fatal_q, t_fatal_d;
-
-  // ---------------------------------------------------------------- request table (from _q)
-  logic             out_found, send_found;
-  logic [RIdxW-1:0] out_idx, send_idx;
-  logic [CntW-1:0]  free_cnt;
-  logic             busy_tab;
-
-  always_comb begin
-    logic blocked;
-    blocked    = 1'b0;
-    out_found  = 1'b0;
-    out_idx    = '0;
-    send_found = 1'b0;
-    send_idx   = '0;
-    free_cnt   = '0;
-    busy_tab   = 1'b0;
-    for (int unsigned i = 0; i < L1ReqEntries; i++) begin
-      if (t_state_q[i] == ReqFree) free_cnt = free_cnt + 1'b1;
-      if (t_state_q[i] inside {ReqWait, ReqInfl, ReqDone}) busy_tab = 1'b1;
-      if (!out_found && t_state_q[i] == ReqDone) begin
-        out_found = 1'b1;
-        out_idx   = RIdxW'(i);
-      end
-      if (!send_found && t_state_q[i] == ReqWait) begin
-        blocked = 1'b0;
-        for (int unsigned j = 0; j < L1ReqEntries; j++) begin
-          if (t_state_q[j] == ReqInfl && t_vpn_q[j] == t_vpn_q[i] && t_write_q[j] == t_write_q[i]) begin
-            blocked = 1'b1;
-          end
-        end
-        if (!blocked) begin
-          send_found = 1'b1;
-          send_idx   = RIdxW'(i);
-        end
-      end
-    end
-  end
-
-  assign req_ready_o    = (free_cnt >= CntW'(NumPorts)) && !cmd_cycle_i;
-  assign miss_valid_o   = out_found;
-  assign miss_id_o      = out_found ? t_id_q[out_idx] : '0;
-  assign miss_ppn_o     = out_found ? t_ppn_q[out_idx] : '0;
-  assign miss_fatal_o   = out_found && t_fatal_q[out_idx];
-  assign l2_req_valid_o = send_found;
-  assign l2_req_vpn_o   = send_found ? t_vpn_q[send_idx] : '0;
-  assign l2_req_write_o = send_found && t_write_q[send_idx];
-  assign busy_o         = busy_tab || (|hv_q);
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_hit_out
     assign hit_id_o[p*IdW +: IdW]    = hid_q[p];
@@ -156,242 +69,149 @@ module gmmu_l1_tlb #(
   end
   assign hit_valid_o = hv_q;
 
-  // ---------------------------------------------------------------- lookup (from _q)
+  // ---------------------------------------------------------------- arrays (§1.2)
+  // base array: tag vpn, data ppn; large array: tag region vpn[35:9], data lppn
   logic [NumPorts-1:0] acc;          // request accepted on port p
   logic [NumPorts-1:0] bhit, lhit;   // base / large hit (with write permission)
-  logic [BIdxW-1:0]    bway [NumPorts];
-  logic [LIdxW-1:0]    lway [NumPorts];
+  logic [NumPorts-1:0][VpnW-1:0] lk_vpn;
+  // records of spec/tlb.toml
+  gmmu_tlb_pkg::base_tag_t   [NumPorts-1:0] b_lk_tag;
+  gmmu_tlb_pkg::base_data_t  [NumPorts-1:0] b_lk_data;
+  gmmu_tlb_pkg::large_tag_t  [NumPorts-1:0] l_lk_tag;
+  gmmu_tlb_pkg::large_data_t [NumPorts-1:0] l_lk_data;
+  gmmu_tlb_pkg::base_tag_t   b_fill_tag, b_flush_tag;
+  gmmu_tlb_pkg::base_data_t  b_fill_data;
+  gmmu_tlb_pkg::large_tag_t  l_fill_tag, l_flush_tag;
+  gmmu_tlb_pkg::large_data_t l_fill_data;
   logic [PpnW-1:0]     hit_ppn [NumPorts];
-  logic [L1Entries-1:0]      btag_match [NumPorts];  // assertion only
-  logic [L1LargeEntries-1:0] ltag_match [NumPorts];  // assertion only
+  logic                fill_b, fill_l;  // step (c) fills the base / large array
 
-  always_comb begin
-    logic [VpnW-1:0] vpn;
-    vpn = '0;
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      vpn           = req_vpn_i[p*VpnW +: VpnW];
-      acc[p]        = req_valid_i[p] && req_ready_o;
-      bhit[p]       = 1'b0;
-      bway[p]       = '0;
-      lhit[p]       = 1'b0;
-      lway[p]       = '0;
-      btag_match[p] = '0;
-      ltag_match[p] = '0;
-      for (int unsigned i = 0; i < L1Entries; i++) begin
-        btag_match[p][i] = b_valid_q[i] && (b_vpn_q[i] == vpn);
-        if (!bhit[p] && btag_match[p][i] && (!req_write_i[p] || b_w_q[i])) begin
-          bhit[p] = 1'b1;
-          bway[p] = BIdxW'(i);
-        end
-      end
-      for (int unsigned i = 0; i < L1LargeEntries; i++) begin
-        ltag_match[p][i] = l_valid_q[i] && (l_region_q[i] == vpn[VpnW-1:OffW]);
-        if (!lhit[p] && ltag_match[p][i] && (!req_write_i[p] || l_w_q[i])) begin
-          lhit[p] = 1'b1;
-          lway[p] = LIdxW'(i);
-        end
-      end
-      hit_ppn[p] = bhit[p] ? b_ppn_q[bway[p]] : {l_lppn_q[lway[p]], vpn[OffW-1:0]};
-    end
+  for (genvar p = 0; p < NumPorts; p++) begin : g_lookup
+    assign lk_vpn[p]    = req_vpn_i[p*VpnW +: VpnW];
+    assign b_lk_tag[p].vpn    = lk_vpn[p];
+    assign l_lk_tag[p].region = lk_vpn[p][VpnW-1:OffW];
+    assign acc[p]             = req_valid_i[p] && req_ready_o;
+    assign hit_ppn[p] = bhit[p] ? b_lk_data[p].ppn : {l_lk_data[p].lppn, lk_vpn[p][OffW-1:0]};
   end
-
-  // ---------------------------------------------------------------- fill choice (§1.1, on _q)
-  logic             fill_b, fill_l;  // step (c) fills the base / large array
-  logic [BIdxW-1:0] b_fill_idx, b_victim;
-  logic [LIdxW-1:0] l_fill_idx, l_victim;
-
-  logic [L1Entries-1:0]      b_same;
-  logic [L1LargeEntries-1:0] l_same;
-  always_comb begin
-    for (int unsigned i = 0; i < L1Entries; i++) b_same[i] = (b_vpn_q[i] == rsp_vpn_i);
-    for (int unsigned i = 0; i < L1LargeEntries; i++) begin
-      l_same[i] = (l_region_q[i] == rsp_vpn_i[VpnW-1:OffW]);
-    end
-  end
-
-  gmmu_fill_pick #(.N(L1Entries)) u_b_fill (
-    .valid_i  (b_valid_q),
-    .same_i   (b_same),
-    .victim_i (b_victim),
-    .idx_o    (b_fill_idx)
-  );
-
-  gmmu_fill_pick #(.N(L1LargeEntries)) u_l_fill (
-    .valid_i  (l_valid_q),
-    .same_i   (l_same),
-    .victim_i (l_victim),
-    .idx_o    (l_fill_idx)
-  );
+  assign b_fill_tag.vpn     = rsp_vpn_i;
+  assign b_fill_data.ppn    = rsp_ppn_i;
+  assign b_flush_tag.vpn    = cmd_vpn_i;
+  assign l_fill_tag.region  = rsp_vpn_i[VpnW-1:OffW];
+  assign l_fill_data.lppn   = rsp_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
 
   assign fill_b = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && !rsp_large_i;
   assign fill_l = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && rsp_large_i;
 
-  // ---------------------------------------------------------------- PLRU (step 7)
-  // chain: hit touches in port order, then the fill touch; victims from _q
-  logic [BPlW-1:0]  b_pl [NumPorts+2];
-  logic [LPlW-1:0]  l_pl [NumPorts+2];
-  logic [NumPorts:0] b_t_en, l_t_en;
-  logic [BIdxW-1:0] b_t_way [NumPorts+1];
-  logic [LIdxW-1:0] l_t_way [NumPorts+1];
+  // step 7 (PLRU): accepted hits in port order, base hit wins; then the fill of step (c)
+  logic [NumPorts-1:0] b_touch, l_touch;
+  assign b_touch = acc & bhit;
+  assign l_touch = acc & ~bhit & lhit;
 
+  logic [NumPorts-1:0]          unused_b_w, unused_l_w;
+  logic [NumPorts-1:0][BIdxW-1:0] unused_b_idx;
+  logic [NumPorts-1:0][LIdxW-1:0] unused_l_idx;
+
+  gmmu_tlb_fa #(
+    .N         (L1Entries),
+    .NumLookup (NumPorts),
+    .tag_t     (gmmu_tlb_pkg::base_tag_t),
+    .data_t    (gmmu_tlb_pkg::base_data_t)
+  ) u_base (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (acc),
+    .lk_tag_i     (b_lk_tag),
+    .lk_write_i   (req_write_i),
+    .lk_hit_o     (bhit),
+    .lk_idx_o     (unused_b_idx),
+    .lk_data_o    (b_lk_data),
+    .lk_w_o       (unused_b_w),
+    .fill_i       (fill_b),
+    .fill_tag_i   (b_fill_tag),
+    .fill_w_i     (rsp_w_i),
+    .fill_data_i  (b_fill_data),
+    .touch_i      (b_touch),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (b_flush_tag)
+  );
+
+  gmmu_tlb_fa #(
+    .N         (L1LargeEntries),
+    .NumLookup (NumPorts),
+    .tag_t     (gmmu_tlb_pkg::large_tag_t),
+    .data_t    (gmmu_tlb_pkg::large_data_t)
+  ) u_large (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (acc),
+    .lk_tag_i     (l_lk_tag),
+    .lk_write_i   (req_write_i),
+    .lk_hit_o     (lhit),
+    .lk_idx_o     (unused_l_idx),
+    .lk_data_o    (l_lk_data),
+    .lk_w_o       (unused_l_w),
+    .fill_i       (fill_l),
+    .fill_tag_i   (l_fill_tag),
+    .fill_w_i     (rsp_w_i),
+    .fill_data_i  (l_fill_data),
+    .touch_i      (l_touch),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (l_flush_tag)
+  );
+
+  // ---------------------------------------------------------------- request table (§4)
+  logic busy_tab;
+
+  gmmu_l1_req_table #(
+    .NumPorts (NumPorts),
+    .Entries  (L1ReqEntries)
+  ) u_req (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .cmd_cycle_i    (cmd_cycle_i),
+    .ready_o        (req_ready_o),
+    .out_valid_o    (miss_valid_o),
+    .out_id_o       (miss_id_o),
+    .out_ppn_o      (miss_ppn_o),
+    .out_fatal_o    (miss_fatal_o),
+    .send_valid_o   (l2_req_valid_o),
+    .send_vpn_o     (l2_req_vpn_o),
+    .send_write_o   (l2_req_write_o),
+    .busy_o         (busy_tab),
+    .send_gnt_i     (l2_gnt_i),
+    .rsp_valid_i    (rsp_valid_i),
+    .rsp_nack_i     (rsp_nack_i),
+    .rsp_vpn_i      (rsp_vpn_i),
+    .rsp_write_i    (rsp_write_i),
+    .rsp_ppn_i      (rsp_ppn_i),
+    .rsp_large_i    (rsp_large_i),
+    .replay_i       (replay_i),
+    .cancel_valid_i (cancel_valid_i),
+    .cancel_vpn_i   (cancel_vpn_i),
+    .alloc_i        (acc & ~(bhit | lhit)),
+    .alloc_vpn_i    (req_vpn_i),
+    .alloc_write_i  (req_write_i),
+    .alloc_id_i     (req_id_i),
+    .flush_all_i    (flush_all_i),
+    .flush_page_i   (flush_page_i),
+    .flush_region_i (cmd_vpn_i[VpnW-1:OffW])
+  );
+
+  assign busy_o = busy_tab || (|hv_q);
+
+  // ---------------------------------------------------------------- hit registers, step (f)
   always_comb begin
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      b_t_en[p]  = acc[p] && bhit[p];
-      b_t_way[p] = bway[p];
-      l_t_en[p]  = acc[p] && !bhit[p] && lhit[p];  // base hit wins
-      l_t_way[p] = lway[p];
-    end
-    b_t_en[NumPorts]  = fill_b;
-    b_t_way[NumPorts] = b_fill_idx;
-    l_t_en[NumPorts]  = fill_l;
-    l_t_way[NumPorts] = l_fill_idx;
-  end
-
-  assign b_pl[0] = b_plru_q;
-  assign l_pl[0] = l_plru_q;
-  for (genvar p = 0; p <= NumPorts; p++) begin : g_plru
-    logic [BIdxW-1:0] bv;
-    logic [LIdxW-1:0] lv;
-    gmmu_plru #(.N(L1Entries)) u_b (
-      .state_i  (b_pl[p]),
-      .touch_i  (b_t_en[p]),
-      .way_i    (b_t_way[p]),
-      .victim_o (bv),
-      .state_o  (b_pl[p+1])
-    );
-    gmmu_plru #(.N(L1LargeEntries)) u_l (
-      .state_i  (l_pl[p]),
-      .touch_i  (l_t_en[p]),
-      .way_i    (l_t_way[p]),
-      .victim_o (lv),
-      .state_o  (l_pl[p+1])
-    );
-    if (p == 0) begin : g_victim
-      assign b_victim = bv;
-      assign l_victim = lv;
-    end else begin : g_unused
-      logic unused_victim;
-      assign unused_victim = ^{bv, lv};
-    end
-  end
-  assign b_plru_d = b_pl[NumPorts+1];
-  assign l_plru_d = l_pl[NumPorts+1];
-
-  // ---------------------------------------------------------------- next state (§4, in order)
-  logic alloc_fail;  // assertion only
-
-  always_comb begin
-    logic [L1ReqEntries-1:0] taken;
-    logic found;
-    found      = 1'b0;
-    b_valid_d  = b_valid_q;
-    b_vpn_d    = b_vpn_q;
-    b_ppn_d    = b_ppn_q;
-    b_w_d      = b_w_q;
-    l_valid_d  = l_valid_q;
-    l_region_d = l_region_q;
-    l_lppn_d   = l_lppn_q;
-    l_w_d      = l_w_q;
-    hv_d       = '0;
-    t_state_d  = t_state_q;
-    t_vpn_d    = t_vpn_q;
-    t_write_d  = t_write_q;
-    t_id_d     = t_id_q;
-    t_ppn_d    = t_ppn_q;
-    t_fatal_d  = t_fatal_q;
-    taken      = '0;
-    alloc_fail = 1'b0;
+    hv_d = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       hid_d[p]  = '0;
       hppn_d[p] = '0;
-    end
-
-    // (a) output
-    if (out_found) t_state_d[out_idx] = ReqFree;
-    // (b) send
-    if (l2_gnt_i) t_state_d[send_idx] = ReqInfl;
-    // (c) response
-    if (rsp_valid_i) begin
-      for (int unsigned i = 0; i < L1ReqEntries; i++) begin
-        if (t_state_d[i] inside {ReqWait, ReqInfl} &&
-            t_vpn_q[i] == rsp_vpn_i && t_write_q[i] == rsp_write_i) begin
-          if (rsp_nack_i) begin
-            t_state_d[i] = ReqNack;
-          end else begin
-            t_state_d[i] = ReqDone;
-            t_ppn_d[i]   = rsp_large_i ? {rsp_ppn_i[PpnW-1:OffW], t_vpn_q[i][OffW-1:0]}
-                                       : rsp_ppn_i;
-            t_fatal_d[i] = 1'b0;
-          end
-        end
-      end
-    end
-    if (fill_b) begin
-      b_valid_d[b_fill_idx] = 1'b1;
-      b_vpn_d[b_fill_idx]   = rsp_vpn_i;
-      b_ppn_d[b_fill_idx]   = rsp_ppn_i;
-      b_w_d[b_fill_idx]     = rsp_w_i;
-    end
-    if (fill_l) begin
-      l_valid_d[l_fill_idx]  = 1'b1;
-      l_region_d[l_fill_idx] = rsp_vpn_i[VpnW-1:OffW];
-      l_lppn_d[l_fill_idx]   = rsp_ppn_i[PpnW-1:OffW];
-      l_w_d[l_fill_idx]      = rsp_w_i;
-    end
-    // (d) replay
-    if (replay_i) begin
-      for (int unsigned i = 0; i < L1ReqEntries; i++) begin
-        if (t_state_d[i] == ReqNack) t_state_d[i] = ReqWait;
-      end
-    end
-    // (e) cancel
-    if (cancel_valid_i) begin
-      for (int unsigned i = 0; i < L1ReqEntries; i++) begin
-        if (t_state_d[i] == ReqNack && t_vpn_q[i] == cancel_vpn_i) begin
-          t_state_d[i] = ReqDone;
-          t_fatal_d[i] = 1'b1;
-          t_ppn_d[i]   = '0;
-        end
-      end
-    end
-    // (f) allocate misses (k-th miss -> k-th lowest entry FREE in _q); register hits
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      if (acc[p]) begin
-        if (bhit[p] || lhit[p]) begin
-          hv_d[p]   = 1'b1;
-          hid_d[p]  = req_id_i[p*IdW +: IdW];
-          hppn_d[p] = hit_ppn[p];
-        end else begin
-          found = 1'b0;
-          for (int unsigned i = 0; i < L1ReqEntries; i++) begin
-            if (!found && !taken[i] && t_state_q[i] == ReqFree) begin
-              found        = 1'b1;
-              taken[i]     = 1'b1;
-              t_state_d[i] = ReqWait;
-              t_vpn_d[i]   = req_vpn_i[p*VpnW +: VpnW];
-              t_write_d[i] = req_write_i[p];
-              t_id_d[i]    = req_id_i[p*IdW +: IdW];
-              t_ppn_d[i]   = '0;
-              t_fatal_d[i] = 1'b0;
-            end
-          end
-          if (!found) alloc_fail = 1'b1;
-        end
-      end
-    end
-    // (g) flush, applied to the _d values above
-    if (flush_all_i || flush_page_i) begin
-      for (int unsigned i = 0; i < L1Entries; i++) begin
-        if (flush_all_i || b_vpn_d[i] == cmd_vpn_i) b_valid_d[i] = 1'b0;
-      end
-      for (int unsigned i = 0; i < L1LargeEntries; i++) begin
-        if (flush_all_i || l_region_d[i] == cmd_vpn_i[VpnW-1:OffW]) l_valid_d[i] = 1'b0;
-      end
-      for (int unsigned i = 0; i < L1ReqEntries; i++) begin
-        if (t_state_d[i] == ReqDone &&
-            (flush_all_i || t_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW])) begin
-          t_state_d[i] = ReqWait;
-        end
+      if (acc[p] && (bhit[p] || lhit[p])) begin
+        hv_d[p]   = 1'b1;
+        hid_d[p]  = req_id_i[p*IdW +: IdW];
+        hppn_d[p] = hit_ppn[p];
       end
     end
   end
@@ -399,63 +219,16 @@ module gmmu_l1_tlb #(
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      b_valid_q  <= '0;
-      b_w_q      <= '0;
-      b_plru_q   <= '0;
-      l_valid_q  <= '0;
-      l_w_q      <= '0;
-      l_plru_q   <= '0;
-      hv_q       <= '0;
-      t_write_q  <= '0;
-      t_fatal_q  <= '0;
-      b_vpn_q    <= '{default: '0};
-      b_ppn_q    <= '{default: '0};
-      l_region_q <= '{default: '0};
-      l_lppn_q   <= '{default: '0};
-      hid_q      <= '{default: '0};
-      hppn_q     <= '{default: '0};
-      t_state_q  <= '{default: ReqFree};
-      t_vpn_q    <= '{default: '0};
-      t_id_q     <= '{default: '0};
-      t_ppn_q    <= '{default: '0};
+      hv_q   <= '0;
+      hid_q  <= '{default: '0};
+      hppn_q <= '{default: '0};
     end else begin
-      b_valid_q  <= b_valid_d;
-      b_vpn_q    <= b_vpn_d;
-      b_ppn_q    <= b_ppn_d;
-      b_w_q      <= b_w_d;
-      b_plru_q   <= b_plru_d;
-      l_valid_q  <= l_valid_d;
-      l_region_q <= l_region_d;
-      l_lppn_q   <= l_lppn_d;
-      l_w_q      <= l_w_d;
-      l_plru_q   <= l_plru_d;
-      hv_q       <= hv_d;
-      hid_q      <= hid_d;
-      hppn_q     <= hppn_d;
-      t_state_q  <= t_state_d;
-      t_vpn_q    <= t_vpn_d;
-      t_write_q  <= t_write_d;
-      t_id_q     <= t_id_d;
-      t_ppn_q    <= t_ppn_d;
-      t_fatal_q  <= t_fatal_d;
+      hv_q   <= hv_d;
+      hid_q  <= hid_d;
+      hppn_q <= hppn_d;
     end
   end
 
-  // ---------------------------------------------------------------- assertions (§11)
-`ifndef SYNTHESIS
-  // no multi-hit: at most one base and one large entry carry the looked-up tag
-  logic [NumPorts-1:0] multi_hit;
-  always_comb begin
-    for (int unsigned p = 0; p < NumPorts; p++) begin
-      multi_hit[p] = acc[p] && (((btag_match[p] & (btag_match[p] - 1'b1)) != '0) ||
-                                ((ltag_match[p] & (ltag_match[p] - 1'b1)) != '0));
-    end
-  end
-  a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni) multi_hit == '0);
-  // the request table never overflows on accepted misses
-  a_no_table_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !alloc_fail);
-  // a grant only goes to an SM that presents a request
-  a_gnt_has_req: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    l2_gnt_i |-> send_found);
-`endif
+  // assertions (§11): no multi-hit in u_base / u_large (gmmu_tlb_fa), no table overflow and a
+  // grant only with a request in u_req (gmmu_l1_req_table)
 endmodule

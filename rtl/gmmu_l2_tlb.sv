@@ -64,17 +64,12 @@ module gmmu_l2_tlb #(
 );
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW   = gmmu_pkg::PPN_W;
-  localparam int unsigned RegW   = gmmu_pkg::LVPN_W;
   localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
   localparam int unsigned Lat    = L2Latency;
-  localparam int unsigned BEnt   = L2Sets * L2Ways;
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
   localparam int unsigned LIdxW  = (L2LargeEntries > 1) ? $clog2(L2LargeEntries) : 1;
-  localparam int unsigned BPlW   = (L2Ways > 1) ? L2Ways - 1 : 1;
-  localparam int unsigned LPlW   = (L2LargeEntries > 1) ? L2LargeEntries - 1 : 1;
-  localparam int unsigned BIdxW  = (BEnt > 1) ? $clog2(BEnt) : 1;
 
   typedef enum logic [1:0] {
     MshrFree     = 2'd0,
@@ -84,23 +79,7 @@ module gmmu_l2_tlb #(
   } mshr_state_e;
 
   // ---------------------------------------------------------------- state
-  // base array, entry (set, way) at index set*L2Ways + way
-  logic [BEnt-1:0]           b_valid_q, b_valid_d;
-  logic [VpnW-1:0]           b_vpn_q [BEnt];
-  logic [VpnW-1:0]           b_vpn_d [BEnt];
-  logic [PpnW-1:0]           b_ppn_q [BEnt];
-  logic [PpnW-1:0]           b_ppn_d [BEnt];
-  logic [BEnt-1:0]           b_w_q, b_w_d;
-  logic [BPlW-1:0]           b_plru_q [L2Sets];
-  logic [BPlW-1:0]           b_plru_d [L2Sets];
-  // large array
-  logic [L2LargeEntries-1:0] l_valid_q, l_valid_d;
-  logic [RegW-1:0]           l_region_q [L2LargeEntries];
-  logic [RegW-1:0]           l_region_d [L2LargeEntries];
-  logic [RegW-1:0]           l_lppn_q [L2LargeEntries];
-  logic [RegW-1:0]           l_lppn_d [L2LargeEntries];
-  logic [L2LargeEntries-1:0] l_w_q, l_w_d;
-  logic [LPlW-1:0]           l_plru_q, l_plru_d;
+  // the base array is u_base (gmmu_tlb_sa), the large array u_large (gmmu_tlb_fa)
   // pipeline, index k-1 = stage k (index Lat-1 = last stage)
   logic [Lat-1:0]            pv_q, pv_d;
   logic [SmW-1:0]            psm_q [Lat];
@@ -153,42 +132,13 @@ module gmmu_l2_tlb #(
   logic [SmW-1:0]   ls_sm;
   logic [SetW-1:0]  ls_set;
   logic             bhit, lhit, hit, miss;
-  logic [WayW-1:0]  bway;
-  logic [LIdxW-1:0] lway;
-  logic [L2Ways-1:0]         btag_match;  // assertion only
-  logic [L2LargeEntries-1:0] ltag_match;  // assertion only
+  logic [LIdxW-1:0] unused_lway;  // the large hit index is only used inside u_large
 
   assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
   assign ls_vpn   = pvpn_q[Lat-1];
   assign ls_write = pwrite_q[Lat-1];
   assign ls_sm    = psm_q[Lat-1];
   assign ls_set   = (L2Sets > 1) ? ls_vpn[SetW-1:0] : '0;
-
-  always_comb begin
-    logic [BIdxW-1:0] e;
-    e          = '0;
-    bhit       = 1'b0;
-    bway       = '0;
-    lhit       = 1'b0;
-    lway       = '0;
-    btag_match = '0;
-    ltag_match = '0;
-    for (int unsigned w = 0; w < L2Ways; w++) begin
-      e             = BIdxW'(int'(ls_set) * L2Ways + w);
-      btag_match[w] = b_valid_q[e] && b_vpn_q[e] == ls_vpn;
-      if (!bhit && btag_match[w] && (!ls_write || b_w_q[e])) begin
-        bhit = 1'b1;
-        bway = WayW'(w);
-      end
-    end
-    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-      ltag_match[i] = l_valid_q[i] && l_region_q[i] == ls_vpn[VpnW-1:OffW];
-      if (!lhit && ltag_match[i] && (!ls_write || l_w_q[i])) begin
-        lhit = 1'b1;
-        lway = LIdxW'(i);
-      end
-    end
-  end
 
   assign hit  = ls_valid && (bhit || lhit);
   assign miss = ls_valid && !bhit && !lhit;
@@ -268,105 +218,95 @@ module gmmu_l2_tlb #(
     if (advance && gnt_found) l1_gnt_o[gnt_idx] = 1'b1;
   end
 
-  // ---------------------------------------------------------------- fill choice (§1.1, on _q)
+  // ---------------------------------------------------------------- fill (step 2)
   logic             fill_b, fill_l;
   logic [VpnW-1:0]  fill_vpn;
   logic [SetW-1:0]  fill_set;
-  logic [WayW-1:0]  b_fill_way, b_victim;
-  logic [LIdxW-1:0] l_fill_idx, l_victim;
 
   assign fill_vpn = m_vpn_q[cpl_mshr_i];
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
   assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
   assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
 
-  logic [L2Ways-1:0]         b_set_valid, b_set_same;
-  logic [L2LargeEntries-1:0] l_same;
-  always_comb begin
-    for (int unsigned w = 0; w < L2Ways; w++) begin
-      b_set_valid[w] = b_valid_q[int'(fill_set) * L2Ways + w];
-      b_set_same[w]  = (b_vpn_q[int'(fill_set) * L2Ways + w] == fill_vpn);
-    end
-    for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-      l_same[i] = (l_region_q[i] == fill_vpn[VpnW-1:OffW]);
-    end
-  end
+  // ---------------------------------------------------------------- base array (§1.3)
+  // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
+  // hit touch of step 5 (then the fill touch), flush of step 6
+  // records of spec/tlb.toml
+  gmmu_tlb_pkg::base_tag_t  b_lk_tag, b_fill_tag, b_flush_tag;
+  gmmu_tlb_pkg::base_data_t b_lk_data, b_fill_data;
+  logic                     b_lk_w;
 
-  gmmu_fill_pick #(.N(L2Ways)) u_b_fill (
-    .valid_i  (b_set_valid),
-    .same_i   (b_set_same),
-    .victim_i (b_victim),
-    .idx_o    (b_fill_way)
-  );
+  assign b_lk_tag.vpn    = ls_vpn;
+  assign b_fill_tag.vpn  = fill_vpn;
+  assign b_fill_data.ppn = cpl_ppn_i;
+  assign b_flush_tag.vpn = cmd_vpn_i;
+  logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
 
-  gmmu_fill_pick #(.N(L2LargeEntries)) u_l_fill (
-    .valid_i  (l_valid_q),
-    .same_i   (l_same),
-    .victim_i (l_victim),
-    .idx_o    (l_fill_idx)
-  );
-
-  // ---------------------------------------------------------------- PLRU (step 5)
-  // base: hit touch on the looked-up set, then the fill touch on the fill set
-  logic [BPlW-1:0] b_hit_pl, b_fill_pl_in, b_fill_pl;
-  logic [LPlW-1:0] l_hit_pl;
-  logic [WayW-1:0] unused_bv0, unused_bv1;
-  logic [LIdxW-1:0] unused_lv1;
-
-  gmmu_plru #(.N(L2Ways)) u_b_hit_plru (
-    .state_i  (b_plru_q[ls_set]),
-    .touch_i  (hit && bhit),
-    .way_i    (bway),
-    .victim_o (unused_bv0),
-    .state_o  (b_hit_pl)
-  );
-  assign b_fill_pl_in = (hit && bhit && ls_set == fill_set) ? b_hit_pl : b_plru_q[fill_set];
-  gmmu_plru #(.N(L2Ways)) u_b_fill_plru (
-    .state_i  (b_fill_pl_in),
-    .touch_i  (fill_b),
-    .way_i    (b_fill_way),
-    .victim_o (unused_bv1),
-    .state_o  (b_fill_pl)
-  );
-  logic [BPlW-1:0] unused_bpl;
-  gmmu_plru #(.N(L2Ways)) u_b_victim_plru (
-    .state_i  (b_plru_q[fill_set]),
-    .touch_i  (1'b0),
-    .way_i    ('0),
-    .victim_o (b_victim),
-    .state_o  (unused_bpl)
-  );
-  gmmu_plru #(.N(L2LargeEntries)) u_l_hit_plru (
-    .state_i  (l_plru_q),
-    .touch_i  (hit && !bhit && lhit),
-    .way_i    (lway),
-    .victim_o (l_victim),
-    .state_o  (l_hit_pl)
-  );
-  gmmu_plru #(.N(L2LargeEntries)) u_l_fill_plru (
-    .state_i  (l_hit_pl),
-    .touch_i  (fill_l),
-    .way_i    (l_fill_idx),
-    .victim_o (unused_lv1),
-    .state_o  (l_plru_d)
+  gmmu_tlb_sa #(
+    .Sets   (L2Sets),
+    .Ways   (L2Ways),
+    .tag_t  (gmmu_tlb_pkg::base_tag_t),
+    .data_t (gmmu_tlb_pkg::base_data_t)
+  ) u_base (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (ls_valid),
+    .lk_set_i     (ls_set),
+    .lk_tag_i     (b_lk_tag),
+    .lk_write_i   (ls_write),
+    .lk_hit_o     (bhit),
+    .lk_way_o     (unused_bway),
+    .lk_data_o    (b_lk_data),
+    .lk_w_o       (b_lk_w),
+    .fill_i       (fill_b),
+    .fill_set_i   (fill_set),
+    .fill_tag_i   (b_fill_tag),
+    .fill_w_i     (cpl_w_i),
+    .fill_data_i  (b_fill_data),
+    .touch_i      (hit && bhit),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (b_flush_tag)
   );
 
-  always_comb begin
-    b_plru_d = b_plru_q;
-    if (hit && bhit) b_plru_d[ls_set] = b_hit_pl;
-    if (fill_b) b_plru_d[fill_set] = b_fill_pl;
-  end
+  // ---------------------------------------------------------------- large array (§1.2)
+  // tag region vpn[35:9], data lppn; lookup at the last stage, fill at step 2, touches of step 5
+  gmmu_tlb_pkg::large_tag_t  l_lk_tag, l_fill_tag, l_flush_tag;
+  gmmu_tlb_pkg::large_data_t l_lk_data, l_fill_data;
+  logic                      l_lk_w;
+
+  assign l_lk_tag.region    = ls_vpn[VpnW-1:OffW];
+  assign l_fill_tag.region  = fill_vpn[VpnW-1:OffW];
+  assign l_fill_data.lppn   = cpl_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
+
+  gmmu_tlb_fa #(
+    .N         (L2LargeEntries),
+    .NumLookup (1),
+    .tag_t     (gmmu_tlb_pkg::large_tag_t),
+    .data_t    (gmmu_tlb_pkg::large_data_t)
+  ) u_large (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (ls_valid),
+    .lk_tag_i     (l_lk_tag),
+    .lk_write_i   (ls_write),
+    .lk_hit_o     (lhit),
+    .lk_idx_o     (unused_lway),
+    .lk_data_o    (l_lk_data),
+    .lk_w_o       (l_lk_w),
+    .fill_i       (fill_l),
+    .fill_tag_i   (l_fill_tag),
+    .fill_w_i     (cpl_w_i),
+    .fill_data_i  (l_fill_data),
+    .touch_i      (hit && !bhit && lhit),
+    .flush_all_i  (flush_all_i),
+    .flush_page_i (flush_page_i),
+    .flush_tag_i  (l_flush_tag)
+  );
 
   // ---------------------------------------------------------------- next state (§5.3, in order)
   always_comb begin
-    b_valid_d  = b_valid_q;
-    b_vpn_d    = b_vpn_q;
-    b_ppn_d    = b_ppn_q;
-    b_w_d      = b_w_q;
-    l_valid_d  = l_valid_q;
-    l_region_d = l_region_q;
-    l_lppn_d   = l_lppn_q;
-    l_w_d      = l_w_q;
     m_state_d  = m_state_q;
     m_vpn_d    = m_vpn_q;
     m_write_d  = m_write_q;
@@ -394,12 +334,12 @@ module gmmu_l2_tlb #(
       rsp_vpn_d   = ls_vpn;
       rsp_write_d = ls_write;
       if (bhit) begin
-        rsp_ppn_d = b_ppn_q[int'(ls_set) * L2Ways + int'(bway)];
-        rsp_w_d   = b_w_q[int'(ls_set) * L2Ways + int'(bway)];
+        rsp_ppn_d = b_lk_data.ppn;
+        rsp_w_d   = b_lk_w;
       end else begin
-        rsp_ppn_d   = {l_lppn_q[lway], OffW'(0)};
+        rsp_ppn_d   = {l_lk_data.lppn, OffW'(0)};
         rsp_large_d = 1'b1;
-        rsp_w_d     = l_w_q[lway];
+        rsp_w_d     = l_lk_w;
       end
     end
     // 1. response selection
@@ -428,18 +368,7 @@ module gmmu_l2_tlb #(
       m_nocache_d[cpl_mshr_i] = cpl_nocache_i;
       m_ft_d[cpl_mshr_i]      = cpl_ft_i;
     end
-    if (fill_b) begin
-      b_valid_d[int'(fill_set) * L2Ways + int'(b_fill_way)] = 1'b1;
-      b_vpn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = fill_vpn;
-      b_ppn_d[int'(fill_set) * L2Ways + int'(b_fill_way)]   = cpl_ppn_i;
-      b_w_d[int'(fill_set) * L2Ways + int'(b_fill_way)]     = cpl_w_i;
-    end
-    if (fill_l) begin
-      l_valid_d[l_fill_idx]  = 1'b1;
-      l_region_d[l_fill_idx] = fill_vpn[VpnW-1:OffW];
-      l_lppn_d[l_fill_idx]   = cpl_ppn_i[PpnW-1:OffW];
-      l_w_d[l_fill_idx]      = cpl_w_i;
-    end
+    // (the fill of u_base / u_large happens inside the arrays, SA-3 / FA-3)
     // 3. walker assignment
     if (nw_found && walk_ready_i) m_state_d[nw_idx] = MshrWalking;
     // 4. merge / allocate
@@ -455,12 +384,6 @@ module gmmu_l2_tlb #(
     end
     // 6. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
-      for (int unsigned i = 0; i < BEnt; i++) begin
-        if (flush_all_i || b_vpn_d[i] == cmd_vpn_i) b_valid_d[i] = 1'b0;
-      end
-      for (int unsigned i = 0; i < L2LargeEntries; i++) begin
-        if (flush_all_i || l_region_d[i] == cmd_vpn_i[VpnW-1:OffW]) l_valid_d[i] = 1'b0;
-      end
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
             (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW])) begin
@@ -505,11 +428,6 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      b_valid_q     <= '0;
-      b_w_q         <= '0;
-      l_valid_q     <= '0;
-      l_w_q         <= '0;
-      l_plru_q      <= '0;
       pv_q          <= '0;
       pwrite_q      <= '0;
       rr_q          <= '0;
@@ -527,11 +445,6 @@ module gmmu_l2_tlb #(
       rsp_large_q   <= 1'b0;
       rsp_w_q       <= 1'b0;
       rsp_nocache_q <= 1'b0;
-      b_vpn_q       <= '{default: '0};
-      b_ppn_q       <= '{default: '0};
-      b_plru_q      <= '{default: '0};
-      l_region_q    <= '{default: '0};
-      l_lppn_q      <= '{default: '0};
       psm_q         <= '{default: '0};
       pvpn_q        <= '{default: '0};
       m_state_q     <= '{default: MshrFree};
@@ -540,16 +453,6 @@ module gmmu_l2_tlb #(
       m_ppn_q       <= '{default: '0};
       m_ft_q        <= '{default: '0};
     end else begin
-      b_valid_q     <= b_valid_d;
-      b_vpn_q       <= b_vpn_d;
-      b_ppn_q       <= b_ppn_d;
-      b_w_q         <= b_w_d;
-      b_plru_q      <= b_plru_d;
-      l_valid_q     <= l_valid_d;
-      l_region_q    <= l_region_d;
-      l_lppn_q      <= l_lppn_d;
-      l_w_q         <= l_w_d;
-      l_plru_q      <= l_plru_d;
       pv_q          <= pv_d;
       psm_q         <= psm_d;
       pvpn_q        <= pvpn_d;
@@ -580,8 +483,7 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
-  a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    ls_valid |-> ($onehot0(btag_match) && $onehot0(ltag_match)));
+  // no multi-hit: in u_base (gmmu_tlb_sa) and u_large (gmmu_tlb_fa)
   // a walk completes only into an MSHR entry in WALKING
   logic cpl_bad;
   assign cpl_bad = cpl_valid_i && (m_state_q[cpl_mshr_i] != MshrWalking);

@@ -4,9 +4,9 @@
 Usage: gen_gtkw.py WAVE.fst OUT.gtkw
 Groups: the top-level ports, one group per port group of the port list spec/ports.toml, in its
 order (a new port lands in its group without an edit here); gmmu_top's own signals; then one
-group per block instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff), each with its
-registers (_q) first. Signal names are read from the FST header through fst2vcd (shipped with
-gtkwave).
+group per block instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff) and per TLB
+array inside a block (u_base, u_large, u_req, their u_store), each with its registers (_q) first.
+Signal names are read from the FST header through fst2vcd (shipped with gtkwave).
 """
 import os
 import subprocess
@@ -27,6 +27,9 @@ def port_groups():
             order.append(p.group)
         out[p.sv] = (order.index(p.group), "ports: " + p.group, f"{i:03d}")
     return out
+
+
+TLB_SUBBLOCKS = ("u_base", "u_large", "u_req", "u_store")
 
 
 def scopes(fst):
@@ -65,7 +68,9 @@ def main():
         # one group per block: gmmu_top's ports, u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff;
         # helper instances (PLRU trees, fill pickers) and unnamed blocks inside a block are left out
         depth = 4 if len(path) > 2 and path[2].startswith("g_") else 3
-        if len(path) not in (2, depth):
+        # the TLB arrays inside a block (u_base, u_large, u_req and their u_store) get groups too
+        sub = path[depth:] if len(path) > depth else ()
+        if len(path) not in (2, depth) and not (sub and all(x in TLB_SUBBLOCKS for x in sub)):
             continue
         key = ".".join(path[2:]) or (pgroups[name][1] if name in pgroups else "gmmu_top")
         if key not in groups:

@@ -54,6 +54,17 @@ mutate cmodel/l2_tlb.c 's/l2->rr = (s + 1u) % l2->n_sm;/l2->rr = s % l2->n_sm;/'
     "model: L2 round-robin pointer does not advance past the granted SM"
 mutate cmodel/plru.c 's/(node == 2u \* parent + 1u) ? 1u : 0u/(node == 2u * parent + 1u) ? 0u : 1u/' \
     "model: PLRU touch points towards the touched way"
-mutate rtl/gmmu_l1_tlb.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > CntW'(NumPorts))/" \
-    "RTL: L1 back-pressure one entry early"
+mutate rtl/gmmu_l1_req_table.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > CntW'(NumPorts))/" \
+    "RTL: L1 back-pressure one entry early (request table)"
+# one mutation inside each shared TLB block (RTL and C model)
+mutate rtl/gmmu_tlb_fa.sv 's/      lk_data_o\[p\] = ent_data\[lk_idx_o\[p\]\];/      lk_data_o[p] = ent_data[0];/' \
+    "RTL: fully associative array returns entry 0's payload on every hit (gmmu_tlb_fa FA-1)"
+mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = ent_data\[idx(lk_set_i, lk_way_o)\];/  assign lk_data_o = ent_data[idx(lk_set_i, '0)];/" \
+    "RTL: set-associative array returns way 0's payload on every hit (gmmu_tlb_sa SA-1)"
+mutate cmodel/tlb_fa.h 's/            \*idx = i;/            *idx = 0;/' \
+    "model: fully associative lookup reports entry 0 on every hit (tlb_fa FA-1)"
+mutate cmodel/tlb_sa.c 's/\.data = a->all\.data + b,/.data = a->all.data,/' \
+    "model: every set of the set-associative array writes its payload into set 0 (tlb_sa)"
+mutate cmodel/l1_req.h 's/(gmmu_popcount64(l1_req_free_mask(r)) >= n_ports)/(gmmu_popcount64(l1_req_free_mask(r)) > n_ports)/' \
+    "model: L1 back-pressure one entry early (l1_req request table)"
 exit $fail

@@ -22,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import cfg_vflags  # noqa: E402  (same parser as the Verilator -G flags)
+import gen_tlb  # noqa: E402  (the TLB records of spec/tlb.toml)
 
 
 def pkg_consts(path):
@@ -50,7 +51,7 @@ def expected_ffs(p, k):
     Yosys removes). See docs/rtl.md "Flip-flop count".
     """
     S, P = p["NumSm"], p["NumPorts"]
-    vpn, ppn, reg, rid = k["VPN_W"], k["PPN_W"], k["LVPN_W"], k["REQ_ID_W"]
+    vpn, ppn, rid = k["VPN_W"], k["PPN_W"], k["REQ_ID_W"]
     # fault_type: a bit that is 0 in every FT_* value is constant 0 in every register holding a
     # fault type (MSHR result, fault-entry word 7) and Yosys removes it
     ft_or = 0
@@ -59,21 +60,24 @@ def expected_ffs(p, k):
             ft_or |= v
     ft = bin(ft_or).count("1")
     e, le, r = p["L1Entries"], p["L1LargeEntries"], p["L1ReqEntries"]
-    l1 = {
-        "base array (valid, vpn, ppn, w)": e * (1 + vpn + ppn + 1),
-        "base PLRU": e - 1,
-        "large array (valid, region, lppn, w)": le * (1 + reg + reg + 1),
-        "large PLRU": le - 1,
-        "hit registers (hv, hid, hppn)": P * (1 + rid + ppn),
-        "request table (state[3], vpn, write, id, ppn, fatal)": r * (3 + vpn + 1 + rid + ppn + 1),
-    }
+    l1 = {"hit registers (hv, hid, hppn)": P * (1 + rid + ppn)}
+    # TLB records (spec/tlb.toml): widths of the tags, payloads and the request-table entry
+    rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
+    def rbits(n):
+        return rec[n]["bits"]
+    def rdesc(n):
+        return ", ".join(f["name"] for f in rec[n]["fields"])
+    btag, bdat = (rbits("base_tag"), rdesc("base_tag")), (rbits("base_data"), rdesc("base_data"))
+    ltag, ldat = (rbits("large_tag"), rdesc("large_tag")), (rbits("large_data"), rdesc("large_data"))
+    l1_base = tlb_array_ffs(e, 1, btag[0], bdat[0], btag[1], bdat[1])
+    l1_large = tlb_array_ffs(le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
+    l1_req = {f"request table (state[3], ent: {rdesc('l1_req_entry')})":
+              r * (3 + rbits("l1_req_entry"))}
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
+    l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
+    l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
-        "base array (valid, vpn, ppn, w)": sets * ways * (1 + vpn + ppn + 1),
-        "base PLRU (per set)": sets * (ways - 1),
-        "large array (valid, region, lppn, w)": l2le * (1 + reg + reg + 1),
-        "large PLRU": l2le - 1,
         "pipeline (pv, psm, pvpn, pwrite)": lat * (1 + cl(S) + vpn + 1),
         "rr": cl(S),
         "MSHRs (state[2], vpn, write, mask, kind, ppn, large, w, nocache, fault_type)":
@@ -112,23 +116,37 @@ def expected_ffs(p, k):
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
     }
-    blocks = {"u_csr": csr, "u_l2": l2, "u_ptw": ptw, "u_ff": ff, "top": {"ev_q": k["EV_W"]}}
+    blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
+              "u_ptw": ptw, "u_ff": ff, "top": {"ev_q": k["EV_W"]}}
     for s in range(S):
         blocks[f"g_l1[{s}].u_l1"] = l1
+        blocks[f"g_l1[{s}].u_l1.u_base"] = l1_base
+        blocks[f"g_l1[{s}].u_l1.u_large"] = l1_large
+        blocks[f"g_l1[{s}].u_l1.u_req"] = l1_req
     return blocks
 
 
-def block_of(name):
-    """Block of a flattened net name: g_l1[s].u_l1.x -> g_l1[s].u_l1, u_l2.x -> u_l2, x -> top."""
+def tlb_array_ffs(sets, ways, tag_w, data_w, tag, data):
+    """One TLB array (gmmu_tlb_fa: sets = entries, ways = 1; gmmu_tlb_sa: sets x ways):
+    valid, tag, w, data per entry and one tree PLRU of ways-1 bits per set (entries-1 for FA)."""
+    n = sets * ways
+    plru = (n - 1) if ways == 1 else sets * (ways - 1)
+    return {f"entries (valid, {tag}, w, {data})": n * (1 + tag_w + 1 + data_w),
+            "PLRU" + (" (per set)" if ways > 1 else ""): plru}
+
+
+def block_of(name, blocks):
+    """Block of a flattened net name: the longest instance path among `blocks` that prefixes it
+    (g_l1[s].u_l1.u_base.tag_q -> g_l1[s].u_l1.u_base, u_l2.rr_q -> u_l2), else top."""
     parts = name.lstrip("\\").split(".")
-    if parts[0].startswith("g_l1") and len(parts) > 2:
-        return f"{parts[0]}.{parts[1]}"
-    if len(parts) > 1 and parts[0] in ("u_csr", "u_l2", "u_ptw", "u_ff"):
-        return parts[0]
+    for n in range(len(parts) - 1, 0, -1):
+        b = ".".join(parts[:n])
+        if b in blocks:
+            return b
     return "top"
 
 
-def ff_blocks(netlist, top="gmmu_top"):
+def ff_blocks(netlist, blocks, top="gmmu_top"):
     """Count flip-flop bits per block from the Yosys JSON netlist (by the Q net's best name)."""
     mod = netlist["modules"][top]
     names = {}
@@ -149,9 +167,52 @@ def ff_blocks(netlist, top="gmmu_top"):
             continue
         # prefer the register itself (x_q) inside a block over the port it drives
         best = max(cand, key=lambda n: (re.search(r"_q(\[\d+\])?$", n) is not None, n.count(".")))
-        b = block_of(best)
+        b = block_of(best, blocks)
         counts[b] = counts.get(b, 0) + 1
     return counts, unnamed
+
+
+# Synthesis regression of the typed-storage constructs (rtl/check/gmmu_struct_check.sv): an array
+# of packed structs with member selects, and gmmu_tlb_fa with packed-struct tag/data types.
+STRUCT_CHECK_FILES = ["rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_tlb_store.sv",
+                      "rtl/gmmu_tlb_fa.sv",
+                      "rtl/check/gmmu_struct_check.sv"]
+
+
+def struct_check_expected():
+    """Flip-flops of gmmu_struct_check: ent_q 4 x {a[6], f, b[3]} + gmmu_tlb_fa N=4 with tag
+    {asid[4], vpn[8]}, data {ppn[6], attr[2]}: valid, tag, w, data per entry + 3 PLRU bits."""
+    return 4 * (6 + 1 + 3) + sum(tlb_array_ffs(4, 1, 4 + 8, 6 + 2, "tag", "data").values())
+
+
+def struct_check(yosys, out):
+    """Synthesizes gmmu_struct_check and compares its flip-flop count; returns True if equal."""
+    d = os.path.join(out, "struct_check")
+    os.makedirs(d, exist_ok=True)
+    stat_json = os.path.join(d, "stat.json")
+    script = os.path.join(d, "synth.ys")
+    with open(script, "w") as f:
+        f.write("# generated by scripts/synth.py: typed-storage synthesis regression\n")
+        f.write(f"read_slang -j 1 -D SYNTHESIS --top gmmu_struct_check {' '.join(STRUCT_CHECK_FILES)}\n")
+        f.write("hierarchy -check -top gmmu_struct_check\n")
+        f.write("synth -flatten -top gmmu_struct_check -nofsm\n")
+        f.write(f"tee -q -o {stat_json} stat -json\n")
+    log = os.path.join(d, "yosys.log")
+    res = subprocess.run([yosys, "-q", "-l", log, script],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        sys.stderr.write(res.stderr)
+        print(f"synth: struct check: yosys failed (rc {res.returncode}), see {log}")
+        return False
+    with open(stat_json) as f:
+        stat = json.load(f)
+    mod = stat["modules"].get("\\gmmu_struct_check") or stat["modules"]["gmmu_struct_check"]
+    got = sum(n for t, n in mod["num_cells_by_type"].items() if "DFF" in t)
+    exp = struct_check_expected()
+    ok = got == exp
+    print(f"synth: struct check (array of packed structs, gmmu_tlb_fa with struct types): "
+          f"expected {exp} flip-flops, synthesized {got}" + ("" if ok else "   <-- MISMATCH"))
+    return ok
 
 
 def main():
@@ -211,8 +272,8 @@ def main():
 
     with open(net_json) as f:
         netlist = json.load(f)
-    got, unnamed = ff_blocks(netlist)
     exp = expected_ffs(params, consts)
+    got, unnamed = ff_blocks(netlist, exp)
 
     print(f"synth: gmmu_top CONFIG={cfg_name} ({' '.join(f'{k}={v}' for k, v in params.items())})")
     print(f"synth: yosys {dt:.1f} s, {mod['num_cells']} cells")
@@ -227,23 +288,24 @@ def main():
         g = got.get(b, 0)
         flag = "" if e == g else "   <-- MISMATCH"
         ok &= e == g
-        print(f"  {b:16s} {e:7d} {g:7d}{flag}")
+        print(f"  {b:24s} {e:7d} {g:7d}{flag}")
         if e != g:
             for what, n in exp[b].items():
                 print(f"      {what}: {n}")
     for b in sorted(set(got) - set(exp)):
         ok = False
-        print(f"  {b:16s} {0:7d} {got[b]:7d}   <-- unexpected block")
+        print(f"  {b:24s} {0:7d} {got[b]:7d}   <-- unexpected block")
     if unnamed:
         ok = False
-        print(f"  (unnamed)        {0:7d} {unnamed:7d}   <-- flip-flops without a register name")
-    print(f"  {'total':16s} {exp_total:7d} {ff_total:7d}")
+        print(f"  {'(unnamed)':24s} {0:7d} {unnamed:7d}   <-- flip-flops without a register name")
+    print(f"  {'total':24s} {exp_total:7d} {ff_total:7d}")
     ok &= exp_total == ff_total
     if latch_types:
         ok = False
         print(f"synth: LATCHES inferred: {latch_types}")
     else:
         print("synth: no latches")
+    ok &= struct_check(a.yosys, out)
     if not ok:
         sys.exit("synth: FAILED (flip-flop count mismatch or latch), see above")
     print("synth: ok")

@@ -114,15 +114,15 @@ static void test_hit_next_cycle(void **state) {
     lt_step(&t);
     /* miss: no hit response, entry 0 WAIT and sendable */
     assert_int_equal(t.o.hit_valid[0][0], 0);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     assert_int_equal(t.c.send, 0);
     assert_int_equal(t.c.req_valid, 1);
     assert_int_equal(t.c.req_vpn, 0x1000);
     lt_step(&t); /* not granted: stays WAIT */
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     t.grant = 1;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_INFL);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_INFL);
     assert_int_equal(t.c.req_valid, 0);
     rsp_ok(&t, 0x1000, 0, 0x5555, 0, 1, 0);
     lt_step(&t);
@@ -134,7 +134,7 @@ static void test_hit_next_cycle(void **state) {
     req(&t, 1, 0x1000, 1, 6);
     lt_step(&t);
     assert_int_equal(t.o.miss_valid[0], 0);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_FREE);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_FREE);
     assert_int_equal(t.o.hit_valid[0][1], 1);
     assert_int_equal(t.o.hit_id[0][1], 6);
     assert_int_equal(t.o.hit_ppn[0][1], 0x5555);
@@ -169,9 +169,9 @@ static void test_write_needs_w_and_large(void **state) {
     assert_int_equal(t.o.hit_valid[0][0], 1);
     assert_int_equal(t.o.hit_ppn[0][0], 0x7000);
     assert_int_equal(t.o.hit_valid[0][1], 0);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
-    assert_int_equal(t.l.r_write[0], 1);
-    assert_int_equal(t.l.r_id[0], 3);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
+    assert_int_equal(t.l.req.ent[0].write, 1);
+    assert_int_equal(t.l.req.ent[0].id, 3);
     /* a write anywhere in the large region hits with {lppn, vpn[8:0]} */
     req(&t, 0, 0x403ff, 1, 4);
     req(&t, 1, 0x40200, 0, 5);
@@ -191,41 +191,41 @@ static void test_allocation_order_and_backpressure(void **state) {
     req(&t, 0, 0x10, 0, 10);
     req(&t, 1, 0x11, 0, 11);
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
-    assert_int_equal(t.l.r_vpn[0], 0x10);
-    assert_int_equal(l1_entry_state(&t.l, 1), L1_WAIT);
-    assert_int_equal(t.l.r_vpn[1], 0x11);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
+    assert_int_equal(t.l.req.ent[0].vpn, 0x10);
+    assert_int_equal(l1_req_state(&t.l.req, 1), L1_WAIT);
+    assert_int_equal(t.l.req.ent[1].vpn, 0x11);
     assert_int_equal(t.o.req_ready[0], 1); /* 2 FREE >= P */
     /* a single miss on port 1 takes the lowest FREE entry (2) */
     req(&t, 1, 0x12, 0, 12);
     lt_step(&t);
-    assert_int_equal(t.l.r_vpn[2], 0x12);
-    assert_int_equal(t.l.r_id[2], 12);
+    assert_int_equal(t.l.req.ent[2].vpn, 0x12);
+    assert_int_equal(t.l.req.ent[2].id, 12);
     assert_int_equal(t.o.req_ready[0], 0); /* 1 FREE < P = 2 */
     t.rv[0] = 1;                           /* ignored while not ready */
     t.rvpn[0] = 0x13;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 3), L1_FREE);
+    assert_int_equal(l1_req_state(&t.l.req, 3), L1_FREE);
     /* complete entry 1 (key 0x11): it is freed by the output step, ready comes back after */
     t.grant = 1; /* sends entry 0 */
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_INFL);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_INFL);
     assert_int_equal(t.c.send, 1);
     rsp_ok(&t, 0x11, 0, 0x99, 0, 1, 1); /* nocache: no fill */
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 1), L1_DONE);
+    assert_int_equal(l1_req_state(&t.l.req, 1), L1_DONE);
     assert_int_equal(t.o.req_ready[0], 0);
     assert_int_equal(t.o.miss_id[0], 11);
     for (uint32_t i = 0; i < t.l.n_base; i++)
-        assert_int_equal(t.l.b_valid[i], 0);
+        assert_int_equal(t.l.base.valid[i], 0);
     lt_step(&t);
     assert_int_equal(t.o.req_ready[0], 1);
     /* with two FREE entries 1 and 3, two misses take 1 then 3 */
     req(&t, 0, 0x20, 0, 20);
     req(&t, 1, 0x21, 0, 21);
     lt_step(&t);
-    assert_int_equal(t.l.r_vpn[1], 0x20);
-    assert_int_equal(t.l.r_vpn[3], 0x21);
+    assert_int_equal(t.l.req.ent[1].vpn, 0x20);
+    assert_int_equal(t.l.req.ent[3].vpn, 0x21);
     /* a command cycle drops req_ready */
     lt_done(&t);
     lt_init(&t, 2, 4);
@@ -252,9 +252,9 @@ static void test_merge_same_key(void **state) {
     assert_int_equal(t.c.req_write, 1);
     rsp_ok(&t, 0x50, 0, 0x600, 0, 1, 0);
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_DONE);
-    assert_int_equal(l1_entry_state(&t.l, 1), L1_DONE); /* WAIT entries with the key too */
-    assert_int_equal(l1_entry_state(&t.l, 2), L1_WAIT);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_DONE);
+    assert_int_equal(l1_req_state(&t.l.req, 1), L1_DONE); /* WAIT entries with the key too */
+    assert_int_equal(l1_req_state(&t.l.req, 2), L1_WAIT);
     assert_int_equal(t.o.miss_id[0], 1);
     lt_step(&t);
     assert_int_equal(t.o.miss_valid[0], 1);
@@ -280,18 +280,18 @@ static void test_nack_replay_cancel(void **state) {
     lt_step(&t);
     rsp_nack(&t, 0x71, 0);
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_NACK);
-    assert_int_equal(l1_entry_state(&t.l, 1), L1_NACK);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_NACK);
+    assert_int_equal(l1_req_state(&t.l.req, 1), L1_NACK);
     assert_int_equal(t.o.miss_valid[0], 0);
     assert_int_equal(t.c.req_valid, 0);
     assert_int_equal(l1_busy(&t.l), 0); /* NACK entries do not prevent idle */
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_NACK);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_NACK);
     /* cancel of 0x71: only that entry completes FATAL with ppn 0 */
     t.cancel = 1;
     t.cancel_vpn = 0x71;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_NACK);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_NACK);
     assert_int_equal(t.o.miss_valid[0], 1);
     assert_int_equal(t.o.miss_id[0], 2);
     assert_int_equal(t.o.miss_fatal[0], 1);
@@ -300,7 +300,7 @@ static void test_nack_replay_cancel(void **state) {
     /* replay: NACK -> WAIT, re-sent */
     t.replay = 1;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     assert_int_equal(t.c.send, 0);
     /* a NACK arriving in the cycle of a replay is replayed at once (step d after c) */
     t.grant = 1;
@@ -308,7 +308,7 @@ static void test_nack_replay_cancel(void **state) {
     rsp_nack(&t, 0x70, 0);
     t.replay = 1;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     /* a cancel in the cycle of the NACK completes it (step e after c) */
     t.grant = 1;
     lt_step(&t);
@@ -316,7 +316,7 @@ static void test_nack_replay_cancel(void **state) {
     t.cancel = 1;
     t.cancel_vpn = 0x70;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_DONE);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_DONE);
     assert_int_equal(t.o.miss_fatal[0], 1);
     lt_done(&t);
 }
@@ -330,7 +330,7 @@ static void test_flush(void **state) {
     miss_and_fill(&t, 0x400, 0, 0x8000, 1, 1);  /* large region 2 */
     miss_and_fill(&t, 0x1000, 0, 0x9000, 1, 1); /* large region 8 */
     uint8_t plru[8];
-    memcpy(plru, t.l.b_plru, 7);
+    memcpy(plru, t.l.base.plru, 7);
     /* an entry that is DONE when a page flush of its region happens goes back to WAIT */
     req(&t, 0, 0x3ff, 0, 9); /* region 1, like 0x200 */
     lt_step(&t);
@@ -338,15 +338,15 @@ static void test_flush(void **state) {
     lt_step(&t);
     rsp_ok(&t, 0x3ff, 0, 0x5, 0, 1, 1);
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_DONE);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_DONE);
     t.fl.kind = GMMU_FLUSH_PAGE;
     t.fl.vpn = 0x200;
     lt_step(&t); /* (a) outputs entry 0 first: FREE, not WAIT */
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_FREE);
-    assert_int_equal(t.l.b_valid[0], 0); /* vpn 0x200 */
-    assert_int_equal(t.l.b_valid[1], 1); /* vpn 0x201: exact vpn match only */
-    assert_int_equal(t.l.g_valid[0], 1);
-    assert_memory_equal(t.l.b_plru, plru, 7);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_FREE);
+    assert_int_equal(t.l.base.valid[0], 0); /* vpn 0x200 */
+    assert_int_equal(t.l.base.valid[1], 1); /* vpn 0x201: exact vpn match only */
+    assert_int_equal(t.l.large.valid[0], 1);
+    assert_memory_equal(t.l.base.plru, plru, 7);
     /* DONE in _d (response this cycle) + page flush of its region -> WAIT */
     req(&t, 0, 0x3fe, 0, 9);
     lt_step(&t);
@@ -356,21 +356,21 @@ static void test_flush(void **state) {
     t.fl.kind = GMMU_FLUSH_PAGE;
     t.fl.vpn = 0x210;
     lt_step(&t);
-    assert_int_equal(l1_entry_state(&t.l, 0), L1_WAIT);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     assert_int_equal(t.o.miss_valid[0], 0);
-    assert_int_equal(t.l.b_valid[1], 1);
+    assert_int_equal(t.l.base.valid[1], 1);
     /* page flush of 0x401 kills the large entry of region 2 only */
     t.fl.kind = GMMU_FLUSH_PAGE;
     t.fl.vpn = 0x401;
     lt_step(&t);
-    assert_int_equal(t.l.g_valid[0], 0);
-    assert_int_equal(t.l.g_valid[1], 1);
+    assert_int_equal(t.l.large.valid[0], 0);
+    assert_int_equal(t.l.large.valid[1], 1);
     /* full flush */
     t.fl.kind = GMMU_FLUSH_ALL;
     lt_step(&t);
     for (uint32_t i = 0; i < t.l.n_base; i++)
-        assert_int_equal(t.l.b_valid[i], 0);
-    assert_int_equal(t.l.g_valid[1], 0);
+        assert_int_equal(t.l.base.valid[i], 0);
+    assert_int_equal(t.l.large.valid[1], 0);
     req(&t, 0, 0x201, 0, 1);
     lt_step(&t);
     assert_int_equal(t.o.hit_valid[0][0], 0);
@@ -384,25 +384,25 @@ static void test_fill_choice_and_plru(void **state) {
     for (uint64_t k = 0; k < 8; k++)
         miss_and_fill(&t, 0x100 + k, 0, 0x900 + k, 0, 1);
     for (uint32_t i = 0; i < 8; i++)
-        assert_int_equal(t.l.b_vpn[i], 0x100 + i); /* lowest invalid way each time */
+        assert_int_equal(t.l.base.tag[i], 0x100 + i); /* lowest invalid way each time */
     /* fills touched 0..7 in order: victim is 0 (root 0 after touching 7, ...) */
-    assert_int_equal(plru_victim(t.l.b_plru, 8), 0);
+    assert_int_equal(plru_victim(t.l.base.plru, 8), 0);
     /* hits on ports 0 and 1 touch in port order: ways 0 then 5 */
     req(&t, 0, 0x100, 0, 1);
     req(&t, 1, 0x105, 0, 2);
     lt_step(&t);
-    assert_int_equal(plru_victim(t.l.b_plru, 8), 2);
+    assert_int_equal(plru_victim(t.l.base.plru, 8), 2);
     /* a new page replaces the victim (way 2) */
     miss_and_fill(&t, 0x1ff, 0, 0xaaa, 0, 0);
-    assert_int_equal(t.l.b_vpn[2], 0x1ff);
-    assert_int_equal(t.l.b_ppn[2], 0xaaa);
+    assert_int_equal(t.l.base.tag[2], 0x1ff);
+    assert_int_equal(t.l.base.data[2], 0xaaa);
     /* same tag (a write missing on the read-only entry): updated in place, no duplicate */
     miss_and_fill(&t, 0x1ff, 1, 0xbbb, 0, 1);
-    assert_int_equal(t.l.b_ppn[2], 0xbbb);
-    assert_int_equal(t.l.b_w[2], 1);
+    assert_int_equal(t.l.base.data[2], 0xbbb);
+    assert_int_equal(t.l.base.w[2], 1);
     uint32_t n = 0;
     for (uint32_t i = 0; i < 8; i++)
-        n += t.l.b_valid[i] && t.l.b_vpn[i] == 0x1ff;
+        n += t.l.base.valid[i] && t.l.base.tag[i] == 0x1ff;
     assert_int_equal(n, 1);
     lt_done(&t);
 }

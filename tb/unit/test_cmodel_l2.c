@@ -55,10 +55,10 @@ static void set_req(lt2_t *t, uint32_t s, uint64_t vpn, int write) {
 
 static void put_base(lt2_t *t, uint64_t vpn, uint32_t way, uint64_t ppn, int w) {
     const uint32_t i = (uint32_t)(vpn & (t->l2.sets - 1u)) * t->l2.ways + way;
-    t->l2.b_valid[i] = 1;
-    t->l2.b_vpn[i] = vpn;
-    t->l2.b_ppn[i] = ppn;
-    t->l2.b_w[i] = (uint8_t)w;
+    t->l2.base.all.valid[i] = 1;
+    t->l2.base.all.tag[i] = vpn;
+    t->l2.base.all.data[i] = ppn;
+    t->l2.base.all.w[i] = (uint8_t)w;
 }
 
 static void test_pipeline_latency_hit(void **state) {
@@ -90,7 +90,7 @@ static void test_pipeline_latency_hit(void **state) {
         assert_int_equal(t.l2.rsp.w, 1);
         assert_int_equal(t.l2.rsp.large, 0);
         /* set 1, way 1 touched: the PLRU bit points to way 0 */
-        assert_int_equal(t.l2.b_plru[1], 0);
+        assert_int_equal(t.l2.base.plru[1], 0);
         t_step(&t);
         assert_int_equal(t.l2.rsp.valid, 0);
         assert_int_equal(l2_busy(&t.l2), 0);
@@ -102,10 +102,10 @@ static void test_large_hit_and_write_needs_w(void **state) {
     (void)state;
     lt2_t t;
     t_init(&t, 2, 1);
-    t.l2.g_valid[1] = 1;
-    t.l2.g_region[1] = 0x3;
-    t.l2.g_lppn[1] = 0x55;
-    t.l2.g_w[1] = 0;
+    t.l2.large.valid[1] = 1;
+    t.l2.large.tag[1] = 0x3;
+    t.l2.large.data[1] = 0x55;
+    t.l2.large.w[1] = 0;
     set_req(&t, 0, 0x7ab, 0); /* region 3 */
     t_step(&t);
     t.c[0].req_valid = 0;
@@ -113,7 +113,7 @@ static void test_large_hit_and_write_needs_w(void **state) {
     assert_int_equal(t.pl.hit, 1);
     assert_int_equal(t.l2.rsp.large, 1);
     assert_int_equal(t.l2.rsp.ppn, 0x55u << 9);
-    assert_int_equal(t.l2.g_plru[0], 0); /* way 1 touched -> points left */
+    assert_int_equal(t.l2.large.plru[0], 0); /* way 1 touched -> points left */
     /* a write misses (w = 0) and allocates MSHR 0 */
     set_req(&t, 0, 0x7ab, 1);
     t_step(&t);
@@ -217,8 +217,8 @@ static void test_mshr_merge_stall(void **state) {
     assert_int_equal(t.pl.stall, 1);
     assert_int_equal(t.l2.m_state[0], L2M_RESP);
     /* fill of the base array, set 0, way 0 */
-    assert_int_equal(t.l2.b_valid[0], 1);
-    assert_int_equal(t.l2.b_vpn[0], 0x40);
+    assert_int_equal(t.l2.base.all.valid[0], 1);
+    assert_int_equal(t.l2.base.all.tag[0], 0x40);
     /* response selection frees MSHR 0 (rsp_q OK, mask 3); the lookup still stalls (_q) */
     t_step(&t);
     assert_int_equal(t.pl.stall, 1);
@@ -298,8 +298,8 @@ static void test_fill_and_flush(void **state) {
         t_step(&t);
     }
     /* way 0 then way 1 filled; the victim after touching 1 is way 0 */
-    assert_int_equal(t.l2.b_vpn[1 * 2 + 0], 0x9);
-    assert_int_equal(t.l2.b_vpn[1 * 2 + 1], 0x5);
+    assert_int_equal(t.l2.base.all.tag[1 * 2 + 0], 0x9);
+    assert_int_equal(t.l2.base.all.tag[1 * 2 + 1], 0x5);
     /* nocache and large results */
     t.l2.m_state[3] = L2M_WALKING;
     t.l2.m_vpn[3] = 0x2;
@@ -310,7 +310,7 @@ static void test_fill_and_flush(void **state) {
     t.res.nocache = 1;
     t.cmd = 1;
     t_step(&t);
-    assert_int_equal(t.l2.b_valid[2 * 2 + 0], 0);
+    assert_int_equal(t.l2.base.all.valid[2 * 2 + 0], 0);
     t.l2.m_state[3] = L2M_WALKING;
     t.l2.m_vpn[3] = 0x403;
     t.done = 1;
@@ -319,18 +319,18 @@ static void test_fill_and_flush(void **state) {
     t.res.large = 1;
     t.cmd = 1;
     t_step(&t);
-    assert_int_equal(t.l2.g_valid[0], 1);
-    assert_int_equal(t.l2.g_region[0], 2);
-    assert_int_equal(t.l2.g_lppn[0], 5);
+    assert_int_equal(t.l2.large.valid[0], 1);
+    assert_int_equal(t.l2.large.tag[0], 2);
+    assert_int_equal(t.l2.large.data[0], 5);
     /* page flush of 0x5: base entry 0x5 only; RESP/OK entries of region 0 -> NEED_WALK */
     t.l2.m_res[1].fault = 1; /* entry 1 (0x5) made a FAULT: kept */
     t.cmd = 1;
     t.fl.kind = GMMU_FLUSH_PAGE;
     t.fl.vpn = 0x5;
     t_step(&t);
-    assert_int_equal(t.l2.b_valid[1 * 2 + 1], 0);
-    assert_int_equal(t.l2.b_valid[1 * 2 + 0], 1);
-    assert_int_equal(t.l2.g_valid[0], 1);
+    assert_int_equal(t.l2.base.all.valid[1 * 2 + 1], 0);
+    assert_int_equal(t.l2.base.all.valid[1 * 2 + 0], 1);
+    assert_int_equal(t.l2.large.valid[0], 1);
     assert_int_equal(t.l2.m_state[0], L2M_NEED_WALK);
     assert_int_equal(t.l2.m_state[1], L2M_RESP);
     assert_int_equal(t.l2.m_state[2], L2M_NEED_WALK);
@@ -348,8 +348,8 @@ static void test_fill_and_flush(void **state) {
     assert_int_equal(t.l2.m_state[1], L2M_RESP);
     assert_int_equal(t.l2.m_state[3], L2M_NEED_WALK);
     for (uint32_t i = 0; i < 8; i++)
-        assert_int_equal(t.l2.b_valid[i], 0);
-    assert_int_equal(t.l2.g_valid[0], 0);
+        assert_int_equal(t.l2.base.all.valid[i], 0);
+    assert_int_equal(t.l2.large.valid[0], 0);
     t_done(&t);
 }
 

@@ -1,0 +1,70 @@
+/*
+ * tlb_fa.h - fully associative TLB array of docs/microarch.md §1.2 (RTL gmmu_tlb_fa): n entries
+ * (valid, tag, w, data) and a tree PLRU (§1.1). Used by the L1 base and large arrays and the L2
+ * large array. The functions are the steps of the RTL module, with the same numbers:
+ *   FA-1 tlb_fa_lookup     FA-2 tlb_fa_fill_pick   FA-3 tlb_fa_fill
+ *   FA-4 tlb_fa_touch      FA-5 tlb_fa_flush
+ * Tags and payloads are held as uint64_t whatever their width (the block masks them).
+ */
+#ifndef GMMU_TLB_FA_H
+#define GMMU_TLB_FA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plru.h"
+
+typedef struct {
+    uint32_t n;     /* entries (power of two) */
+    uint8_t *valid; /* valid_q[n] */
+    uint8_t *w;     /* w_q[n] */
+    uint64_t *tag;  /* tag_q[n] */
+    uint64_t *data; /* data_q[n] */
+    uint8_t *plru;  /* plru_q[n - 1] (at least one byte) */
+} tlb_fa_t;
+
+/* Allocates n entries, all invalid, PLRU 0. Returns 0, or -1 (nothing allocated). */
+int tlb_fa_init(tlb_fa_t *a, uint32_t n);
+void tlb_fa_free(tlb_fa_t *a);
+
+/* FA-1: the lowest valid entry with this tag and (!write || w). Returns 1 and *idx on a hit.
+ * *nmatch (if not NULL) = number of valid entries with this tag (no-multi-hit check). */
+static inline int tlb_fa_lookup(const tlb_fa_t *a, uint64_t tag, int write, uint32_t *idx,
+                                unsigned *nmatch) {
+    int hit = 0;
+    unsigned nm = 0;
+    for (uint32_t i = 0; i < a->n; i++) {
+        if (!a->valid[i] || a->tag[i] != tag)
+            continue;
+        nm++;
+        if (!hit && (!write || a->w[i])) {
+            hit = 1;
+            *idx = i;
+        }
+    }
+    if (nmatch)
+        *nmatch = nm;
+    return hit;
+}
+/* FA-2: fill choice of §1.1 on the current (_q) state. */
+uint32_t tlb_fa_fill_pick(const tlb_fa_t *a, uint64_t tag);
+/* FA-3: writes entry idx valid with tag, w and data. */
+static inline void tlb_fa_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag, uint8_t w, uint64_t data) {
+    a->valid[idx] = 1;
+    a->tag[idx] = tag;
+    a->w[idx] = w;
+    a->data[idx] = data;
+}
+/* FA-4: one PLRU touch (several are applied in call order). */
+static inline void tlb_fa_touch(tlb_fa_t *a, uint32_t idx) {
+    plru_touch(a->plru, a->n, idx);
+}
+/* FA-5: all = every entry invalid; else entries whose tag equals `tag`. PLRU unchanged. */
+void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag);
+/* Prints the valid entries as "  <name>[i] <tag_name>=0x.. <data_name>=0x.. w=.." lines. */
+void tlb_fa_dump(const tlb_fa_t *a, FILE *f, const char *name, const char *tag_name,
+                 const char *data_name);
+/* Prints the PLRU bits (no newline). */
+void tlb_fa_dump_plru(const tlb_fa_t *a, FILE *f);
+
+#endif

@@ -1,0 +1,57 @@
+/* tlb_sa.c - set-associative TLB array (RTL gmmu_tlb_sa, docs/microarch.md §1.3). */
+#include "tlb_sa.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int tlb_sa_init(tlb_sa_t *a, uint32_t sets, uint32_t ways) {
+    memset(a, 0, sizeof(*a));
+    a->sets = sets;
+    a->ways = ways;
+    const size_t nbits = (size_t)sets * (ways - 1u);
+    a->plru = calloc(nbits ? nbits : 1u, 1);
+    a->set = calloc(sets ? sets : 1u, sizeof(tlb_fa_t));
+    if (!a->plru || !a->set || tlb_fa_init(&a->all, sets * ways)) {
+        tlb_sa_free(a);
+        return -1;
+    }
+    for (uint32_t s = 0; s < sets; s++) {
+        const size_t b = (size_t)s * ways;
+        a->set[s] = (tlb_fa_t){.n = ways,
+                               .valid = a->all.valid + b,
+                               .w = a->all.w + b,
+                               .tag = a->all.tag + b,
+                               .data = a->all.data + b,
+                               .plru = a->plru + (size_t)s * (ways - 1u)};
+    }
+    return 0;
+}
+
+void tlb_sa_free(tlb_sa_t *a) {
+    tlb_fa_free(&a->all);
+    free(a->plru);
+    free(a->set);
+    memset(a, 0, sizeof(*a));
+}
+
+void tlb_sa_flush(tlb_sa_t *a, int all, uint32_t set, uint64_t tag) {
+    if (all)
+        tlb_fa_flush(&a->all, 1, 0);
+    else
+        tlb_fa_flush(&a->set[set], 0, tag);
+}
+
+void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_name,
+                 const char *data_name) {
+    const tlb_fa_t *e = &a->all;
+    for (uint32_t i = 0; i < e->n; i++)
+        if (e->valid[i])
+            fprintf(f, "  %s[set %u way %u] %s=0x%llx %s=0x%llx w=%u\n", name, i / a->ways,
+                    i % a->ways, tag_name, (unsigned long long)e->tag[i], data_name,
+                    (unsigned long long)e->data[i], e->w[i]);
+}
+
+void tlb_sa_dump_plru(const tlb_sa_t *a, FILE *f) {
+    for (uint32_t i = 0; i < a->sets * (a->ways - 1u); i++)
+        fprintf(f, "%s%u", i % (a->ways - 1u) == 0 && a->ways > 1u ? " " : "", a->plru[i]);
+}

@@ -1,0 +1,41 @@
+/*
+ * tlb_sa.h - set-associative TLB array of docs/microarch.md §1.3 (RTL gmmu_tlb_sa): sets x ways
+ * entries (valid, tag, w, data), entry (set, way) at index set * ways + way, one tree PLRU per
+ * set. Used by the L2 base array. Each set is a fully associative array of `ways` entries (a
+ * tlb_fa_t view into the shared storage), so the steps are those of tlb_fa.h, per set:
+ *   SA-1 tlb_fa_lookup(tlb_sa_set(a, set), ...)   SA-2 tlb_fa_fill_pick(set view)
+ *   SA-3 tlb_fa_fill(set view)   SA-4 tlb_fa_touch(set view)   SA-5 tlb_sa_flush
+ */
+#ifndef GMMU_TLB_SA_H
+#define GMMU_TLB_SA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tlb_fa.h"
+
+typedef struct {
+    uint32_t sets, ways;
+    tlb_fa_t all;  /* the storage: sets * ways entries (its plru field is unused) */
+    uint8_t *plru; /* plru_q[set * (ways - 1) + node] */
+    tlb_fa_t *set; /* [sets]: views of each set's entries and PLRU bits */
+} tlb_sa_t;
+
+int tlb_sa_init(tlb_sa_t *a, uint32_t sets, uint32_t ways);
+void tlb_sa_free(tlb_sa_t *a);
+static inline tlb_fa_t *tlb_sa_set(tlb_sa_t *a, uint32_t set) {
+    return &a->set[set];
+}
+static inline const tlb_fa_t *tlb_sa_set_c(const tlb_sa_t *a, uint32_t set) {
+    return &a->set[set];
+}
+/* SA-5: all = every entry invalid; else the entries of `set` whose tag equals `tag` (an entry
+ * with that tag can only live in its set). PLRU unchanged. */
+void tlb_sa_flush(tlb_sa_t *a, int all, uint32_t set, uint64_t tag);
+/* Prints the valid entries as "  <name>[set s way w] <tag_name>=.. <data_name>=.. w=..". */
+void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_name,
+                 const char *data_name);
+/* Prints the PLRU bits, one group per set (no newline). */
+void tlb_sa_dump_plru(const tlb_sa_t *a, FILE *f);
+
+#endif

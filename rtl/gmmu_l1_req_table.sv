@@ -1,0 +1,217 @@
+// L1 request table ("miss MSHRs") of docs/microarch.md §4: R entries, state FREE / WAIT / INFL /
+// DONE / NACK plus an entry record gmmu_tlb_pkg::l1_req_entry_t (spec/tlb.toml: vpn, write, id,
+// ppn, fatal; key = (vpn, write)).
+// Instance u_req of gmmu_l1_tlb. C model mirror: cmodel/l1_req.c (l1_req_*), same step letters.
+//
+// Combinational from _q: ready_o (free_cnt >= P and no command cycle), c_out (lowest DONE entry
+// -> out_*), c_send (lowest WAIT entry without an INFL entry of the same key -> send_*), busy_o.
+// Next state, in this order (steps of §4; 1-6 and 8, step 7 is the arrays' PLRU):
+//   (a) output   (b) send   (c) response   (d) replay   (e) cancel   (f) allocate   (g) flush
+module gmmu_l1_req_table #(
+  parameter int unsigned NumPorts = 2,
+  parameter int unsigned Entries  = 4
+) (
+  input  logic                                   clk_i,
+  input  logic                                   rst_ni,
+  // combinational from _q
+  input  logic                                   cmd_cycle_i,
+  output logic                                   ready_o,
+  output logic                                   out_valid_o,
+  output logic [gmmu_pkg::REQ_ID_W-1:0]          out_id_o,
+  output logic [gmmu_pkg::PPN_W-1:0]             out_ppn_o,
+  output logic                                   out_fatal_o,
+  output logic                                   send_valid_o,
+  output logic [gmmu_pkg::VPN_W-1:0]             send_vpn_o,
+  output logic                                   send_write_o,
+  output logic                                   busy_o,
+  // (b) grant of the send candidate
+  input  logic                                   send_gnt_i,
+  // (c) response (rsp_q, qualified with mask[s])
+  input  logic                                   rsp_valid_i,
+  input  logic                                   rsp_nack_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]             rsp_vpn_i,
+  input  logic                                   rsp_write_i,
+  input  logic [gmmu_pkg::PPN_W-1:0]             rsp_ppn_i,
+  input  logic                                   rsp_large_i,
+  // (d) replay, (e) cancel
+  input  logic                                   replay_i,
+  input  logic                                   cancel_valid_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]             cancel_vpn_i,
+  // (f) allocate: accepted misses, per port
+  input  logic [NumPorts-1:0]                    alloc_i,
+  input  logic [NumPorts*gmmu_pkg::VPN_W-1:0]    alloc_vpn_i,
+  input  logic [NumPorts-1:0]                    alloc_write_i,
+  input  logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0] alloc_id_i,
+  // (g) flush
+  input  logic                                   flush_all_i,
+  input  logic                                   flush_page_i,
+  input  logic [gmmu_pkg::LVPN_W-1:0]            flush_region_i  // cmd_vpn_q[35:9]
+);
+  localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
+  localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
+  localparam int unsigned OffW  = gmmu_pkg::PT_IDX_W;
+  localparam int unsigned IdW   = gmmu_pkg::REQ_ID_W;
+  localparam int unsigned RIdxW = (Entries > 1) ? $clog2(Entries) : 1;
+  localparam int unsigned CntW  = $clog2(Entries + 1);
+
+  typedef enum logic [2:0] {
+    ReqFree = 3'd0,
+    ReqWait = 3'd1,
+    ReqInfl = 3'd2,
+    ReqDone = 3'd3,
+    ReqNack = 3'd4
+  } req_state_e;
+
+  // entry record: spec/tlb.toml [l1_req_entry] (vpn, write, id, ppn, fatal)
+  typedef gmmu_tlb_pkg::l1_req_entry_t req_entry_t;
+
+  // ---------------------------------------------------------------- state
+  req_state_e state_q [Entries];
+  req_state_e state_d [Entries];
+  req_entry_t ent_q [Entries];
+  req_entry_t ent_d [Entries];
+
+  // ---------------------------------------------------------------- c_out, c_send (from _q)
+  logic             out_found, send_found;
+  logic [RIdxW-1:0] out_idx, send_idx;
+  logic [CntW-1:0]  free_cnt;
+
+  always_comb begin
+    logic blocked;
+    blocked    = 1'b0;
+    out_found  = 1'b0;
+    out_idx    = '0;
+    send_found = 1'b0;
+    send_idx   = '0;
+    free_cnt   = '0;
+    busy_o     = 1'b0;
+    for (int unsigned i = 0; i < Entries; i++) begin
+      if (state_q[i] == ReqFree) free_cnt = free_cnt + 1'b1;
+      if (state_q[i] inside {ReqWait, ReqInfl, ReqDone}) busy_o = 1'b1;
+      if (!out_found && state_q[i] == ReqDone) begin
+        out_found = 1'b1;
+        out_idx   = RIdxW'(i);
+      end
+      if (!send_found && state_q[i] == ReqWait) begin
+        blocked = 1'b0;
+        for (int unsigned j = 0; j < Entries; j++) begin
+          if (state_q[j] == ReqInfl && ent_q[j].vpn == ent_q[i].vpn &&
+              ent_q[j].write == ent_q[i].write) begin
+            blocked = 1'b1;
+          end
+        end
+        if (!blocked) begin
+          send_found = 1'b1;
+          send_idx   = RIdxW'(i);
+        end
+      end
+    end
+  end
+
+  assign ready_o      = (free_cnt >= CntW'(NumPorts)) && !cmd_cycle_i;
+  assign out_valid_o  = out_found;
+  assign out_id_o     = out_found ? ent_q[out_idx].id : '0;
+  assign out_ppn_o    = out_found ? ent_q[out_idx].ppn : '0;
+  assign out_fatal_o  = out_found && ent_q[out_idx].fatal;
+  assign send_valid_o = send_found;
+  assign send_vpn_o   = send_found ? ent_q[send_idx].vpn : '0;
+  assign send_write_o = send_found && ent_q[send_idx].write;
+
+  // ---------------------------------------------------------------- next state (§4, in order)
+  logic alloc_fail;  // assertion only
+
+  always_comb begin
+    logic [Entries-1:0] taken;
+    logic found;
+    found      = 1'b0;
+    state_d    = state_q;
+    ent_d      = ent_q;
+    taken      = '0;
+    alloc_fail = 1'b0;
+
+    // (a) output
+    if (out_found) state_d[out_idx] = ReqFree;
+    // (b) send
+    if (send_gnt_i) state_d[send_idx] = ReqInfl;
+    // (c) response
+    if (rsp_valid_i) begin
+      for (int unsigned i = 0; i < Entries; i++) begin
+        if (state_d[i] inside {ReqWait, ReqInfl} &&
+            ent_q[i].vpn == rsp_vpn_i && ent_q[i].write == rsp_write_i) begin
+          if (rsp_nack_i) begin
+            state_d[i] = ReqNack;
+          end else begin
+            state_d[i]     = ReqDone;
+            ent_d[i].ppn   = rsp_large_i ? {rsp_ppn_i[PpnW-1:OffW], ent_q[i].vpn[OffW-1:0]}
+                                         : rsp_ppn_i;
+            ent_d[i].fatal = 1'b0;
+          end
+        end
+      end
+    end
+    // (d) replay
+    if (replay_i) begin
+      for (int unsigned i = 0; i < Entries; i++) begin
+        if (state_d[i] == ReqNack) state_d[i] = ReqWait;
+      end
+    end
+    // (e) cancel
+    if (cancel_valid_i) begin
+      for (int unsigned i = 0; i < Entries; i++) begin
+        if (state_d[i] == ReqNack && ent_q[i].vpn == cancel_vpn_i) begin
+          state_d[i]     = ReqDone;
+          ent_d[i].fatal = 1'b1;
+          ent_d[i].ppn   = '0;
+        end
+      end
+    end
+    // (f) allocate: the k-th accepted miss takes the k-th lowest entry FREE in _q
+    for (int unsigned p = 0; p < NumPorts; p++) begin
+      if (alloc_i[p]) begin
+        found = 1'b0;
+        for (int unsigned i = 0; i < Entries; i++) begin
+          if (!found && !taken[i] && state_q[i] == ReqFree) begin
+            found          = 1'b1;
+            taken[i]       = 1'b1;
+            state_d[i]     = ReqWait;
+            ent_d[i].vpn   = alloc_vpn_i[p*VpnW +: VpnW];
+            ent_d[i].write = alloc_write_i[p];
+            ent_d[i].id    = alloc_id_i[p*IdW +: IdW];
+            ent_d[i].ppn   = '0;
+            ent_d[i].fatal = 1'b0;
+          end
+        end
+        if (!found) alloc_fail = 1'b1;
+      end
+    end
+    // (g) flush, applied to the _d values above: DONE entries (region match) -> WAIT
+    if (flush_all_i || flush_page_i) begin
+      for (int unsigned i = 0; i < Entries; i++) begin
+        if (state_d[i] == ReqDone &&
+            (flush_all_i || ent_d[i].vpn[VpnW-1:OffW] == flush_region_i)) begin
+          state_d[i] = ReqWait;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= '{default: ReqFree};
+      ent_q   <= '{default: '0};
+    end else begin
+      state_q <= state_d;
+      ent_q   <= ent_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- assertions (§11)
+`ifndef SYNTHESIS
+  // the request table never overflows on accepted misses
+  a_no_table_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !alloc_fail);
+  // a grant only goes to an SM that presents a request
+  a_gnt_has_req: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    send_gnt_i |-> send_found);
+`endif
+endmodule
