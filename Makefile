@@ -56,6 +56,12 @@ $(GEN_SV) $(GEN_H) $(GEN_MD) &: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 	  --md $(GEN_REGMAP_MD) --params spec/params.toml --params-h $(GEN_PARAMS_H) \
 	  --params-svh $(GEN_PARAMS_SVH) --params-md $(GEN_PARAMS_MD)
 
+# the RTL file list (Verilator, Yosys) from the FuseSoC core file, the one list of the RTL's files
+GEN_FILELIST := rtl/files.f
+GEN_FILES += $(GEN_FILELIST)
+$(GEN_FILELIST): gmmu.core scripts/gen_filelist.py | $(DEPS_STAMP)
+	$(PYTHON) scripts/gen_filelist.py gmmu.core -o $@
+
 include mk/c.rules
 # every generated RTL file (fragments append theirs to GEN_FILES; a prerequisite list sees the
 # fragments read before it: the Verilator model rule comes last, lint/synth depend on gen anyway)

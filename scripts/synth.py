@@ -234,7 +234,7 @@ def main():
         params[pname] = int(vals[key][0], 0)
     consts = pkg_consts("rtl/gen/gmmu_pkg.sv")
     with open("rtl/files.f") as f:
-        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]
     files = [ln for ln in lines if not ln.startswith("+incdir+")]
     files += [f"-I {ln[len('+incdir+'):]}" for ln in lines if ln.startswith("+incdir+")]
 
