@@ -120,8 +120,8 @@ stats-check: | $(DEPS_STAMP)
 	$(PYTHON) scripts/stats_golden.py collect $(BUILD)/stats-now.json
 	$(PYTHON) scripts/stats_golden.py compare tb/golden/stats.json $(BUILD)/stats-now.json
 ## make stats-golden           re-take tb/golden/stats.json after an intended change of behaviour
-## make stats-quick          the runs make test made (cosim-regress, test-traces-replay) against the
-##                           snapshot; part of make test
+## make stats-quick            the runs make test made (cosim-regress, test-traces-replay) against the
+##                             snapshot; part of make test
 stats-quick:
 	$(PYTHON) scripts/stats_golden.py collect $(BUILD)/stats-now.json
 	$(PYTHON) scripts/stats_golden.py compare tb/golden/stats.json $(BUILD)/stats-now.json --present

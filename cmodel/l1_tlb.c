@@ -79,15 +79,20 @@ int l1_quiet(const l1_t *l) {
 
 enum { HIT_NONE = 0, HIT_BASE = 1, HIT_LARGE = 2 };
 
-void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
-    const uint32_t P = l->n_ports;
-    uint64_t free_q = l1_req_free_mask(&l->req);
+/* The lookups of one cycle (accepted ports, on the _q arrays). */
+typedef struct {
     uint8_t acc[GMMU_MAX_PORTS], hk[GMMU_MAX_PORTS];
     uint32_t hidx[GMMU_MAX_PORTS];
     uint64_t hppn[GMMU_MAX_PORTS];
+} l1_lookup_t;
 
-    /* Lookups of the accepted ports, on _q arrays. */
-    for (uint32_t p = 0; p < P; p++) {
+/* Lookups of the accepted ports, on _q arrays: FA-1 in both arrays, the base hit wins. */
+static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v,
+                       l1_lookup_t *lk) {
+    uint8_t *acc = lk->acc, *hk = lk->hk;
+    uint32_t *hidx = lk->hidx;
+    uint64_t *hppn = lk->hppn;
+    for (uint32_t p = 0; p < l->n_ports; p++) {
         acc[p] = c->ready && in->req_valid[p];
         hk[p] = HIT_NONE;
         hidx[p] = 0;
@@ -115,6 +120,40 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
             gmmu_viol(v, "l1[%u]: multi-hit for vpn 0x%llx (%u base, %u large)", l->sm,
                       (unsigned long long)vpn, nb, ng);
     }
+}
+
+/* (c) response: the request table, then FA-2 (on arrays not yet written this cycle) and FA-3
+ * of a cacheable OK response. Returns the array filled (HIT_*) and its entry in *fill_idx. */
+static int l1_response(l1_t *l, const gmmu_rsp_t *r, gmmu_viol_t *v, uint32_t *fill_idx) {
+    int fill = HIT_NONE;
+    if (r->valid && (r->mask >> l->sm) & 1u) {
+        if (!l1_req_response(&l->req, r))
+            v->orphan_rsp++;
+        if (!r->nack && !r->nocache) {
+            if (r->large) {
+                const uint64_t tag = tlb_large_tag(r->vpn);
+                fill = HIT_LARGE;
+                *fill_idx = tlb_fa_fill_pick(&l->large, tag);
+                tlb_fa_fill(&l->large, *fill_idx, tag, r->w, tlb_large_data(r->ppn));
+            } else {
+                fill = HIT_BASE;
+                const uint64_t tag = tlb_base_tag(r->vpn);
+                *fill_idx = tlb_fa_fill_pick(&l->base, tag);
+                tlb_fa_fill(&l->base, *fill_idx, tag, r->w, tlb_base_data(r->ppn));
+            }
+        }
+    }
+    return fill;
+}
+
+void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
+    const uint32_t P = l->n_ports;
+    uint64_t free_q = l1_req_free_mask(&l->req);
+    l1_lookup_t lk;
+    l1_lookups(l, c, in, v, &lk);
+    const uint8_t *acc = lk.acc, *hk = lk.hk;
+    const uint32_t *hidx = lk.hidx;
+    const uint64_t *hppn = lk.hppn;
 
     const l1_req_comb_t tc = {c->ready, c->out, c->send};
     /* (a) output */
@@ -125,27 +164,8 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
         gmmu_viol(v, "l1[%u]: granted without a request", l->sm);
 
     /* (c) response */
-    int fill = HIT_NONE;
     uint32_t fill_idx = 0;
-    const gmmu_rsp_t *r = in->rsp;
-    if (r->valid && (r->mask >> l->sm) & 1u) {
-        if (!l1_req_response(&l->req, r))
-            v->orphan_rsp++;
-        if (!r->nack && !r->nocache) {
-            /* FA-2 on arrays not yet written this cycle, FA-3 */
-            if (r->large) {
-                const uint64_t tag = tlb_large_tag(r->vpn);
-                fill = HIT_LARGE;
-                fill_idx = tlb_fa_fill_pick(&l->large, tag);
-                tlb_fa_fill(&l->large, fill_idx, tag, r->w, tlb_large_data(r->ppn));
-            } else {
-                fill = HIT_BASE;
-                const uint64_t tag = tlb_base_tag(r->vpn);
-                fill_idx = tlb_fa_fill_pick(&l->base, tag);
-                tlb_fa_fill(&l->base, fill_idx, tag, r->w, tlb_base_data(r->ppn));
-            }
-        }
-    }
+    const int fill = l1_response(l, in->rsp, v, &fill_idx);
 
     /* (d) replay */
     if (in->replay)

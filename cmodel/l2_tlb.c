@@ -134,14 +134,12 @@ static void touch_base(l2_t *l2, uint32_t idx) {
     tlb_fa_touch(tlb_sa_set(&l2->base, idx / l2->ways), idx % l2->ways);
 }
 
-void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
-               uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
-               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v) {
+/* §5.1 last-stage hit (the response of this cycle, priority over the MSHR), then step 1: the
+ * response selection of an MSHR. */
+static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t *rsp_out,
+                       uint8_t *ev) {
     const uint32_t L = l2->lat - 1u;
-    gmmu_rsp_t rsp;
-    memset(&rsp, 0, sizeof(rsp));
-
-    /* §5.1 last-stage hit: the response of this cycle (priority over the MSHR) */
+    gmmu_rsp_t rsp = *rsp_out;
     if (pl->hit) {
         rsp.valid = 1;
         rsp.mask = UINT32_C(1) << l2->psm[L];
@@ -184,8 +182,14 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         }
     }
 
-    /* 2. walker completion (fill choice on _q arrays: not modified before this point) */
-    int fill = 0; /* 1 base, 2 large */
+    *rsp_out = rsp;
+}
+
+/* Step 2: walker completion (fill choice on _q arrays: not modified before this point). Returns
+ * the array filled (1 base, 2 large, 0 none) and its entry (set * ways + way) in *fill_idx. */
+static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_walk_result_t *done,
+                       gmmu_viol_t *v, uint32_t *fill_idx_out) {
+    int fill = 0;
     uint32_t fill_idx = 0;
     if (done_valid) {
         const uint32_t m = done_mshr;
@@ -216,6 +220,51 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         }
     }
 
+    *fill_idx_out = fill_idx;
+    return fill;
+}
+
+/* Step 5.2: the pipeline advances and takes the granted L1 request. */
+static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
+    const uint32_t L = l2->lat - 1u;
+    if (pl->advance) {
+        for (uint32_t k = L; k >= 1u; k--) {
+            l2->pv[k] = l2->pv[k - 1u];
+            l2->psm[k] = l2->psm[k - 1u];
+            l2->pvpn[k] = l2->pvpn[k - 1u];
+            l2->pwrite[k] = l2->pwrite[k - 1u];
+        }
+        if (pl->grant >= 0) {
+            const uint32_t s = (uint32_t)pl->grant;
+            l2->pv[0] = 1;
+            l2->psm[0] = (uint8_t)s;
+            l2->pvpn[0] = l1c[s].req_vpn;
+            l2->pwrite[0] = l1c[s].req_write;
+            l2->rr = (s + 1u) % l2->n_sm;
+        } else {
+            l2->pv[0] = 0;
+            l2->psm[0] = 0;
+            l2->pvpn[0] = 0;
+            l2->pwrite[0] = 0;
+        }
+    }
+}
+
+void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
+               uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
+               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v) {
+    const uint32_t L = l2->lat - 1u;
+    gmmu_rsp_t rsp;
+    memset(&rsp, 0, sizeof(rsp));
+
+    /* §5.1 last-stage hit, 1. response selection */
+    l2_respond(l2, pl, ff_blocked, &rsp, ev);
+
+    /* 2. walker completion */
+    uint32_t fill_idx = 0;
+    const int fill =
+        l2_complete(l2, done_valid, done_mshr, done, v, &fill_idx); /* 1 base, 2 large */
+
     /* 3. walker assignment */
     if (assigned && pl->need_walk >= 0)
         l2->m_state[pl->need_walk] = L2M_WALKING;
@@ -244,27 +293,7 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         tlb_fa_touch(&l2->large, fill_idx);
 
     /* 5.2 advance and grant */
-    if (pl->advance) {
-        for (uint32_t k = L; k >= 1u; k--) {
-            l2->pv[k] = l2->pv[k - 1u];
-            l2->psm[k] = l2->psm[k - 1u];
-            l2->pvpn[k] = l2->pvpn[k - 1u];
-            l2->pwrite[k] = l2->pwrite[k - 1u];
-        }
-        if (pl->grant >= 0) {
-            const uint32_t s = (uint32_t)pl->grant;
-            l2->pv[0] = 1;
-            l2->psm[0] = (uint8_t)s;
-            l2->pvpn[0] = l1c[s].req_vpn;
-            l2->pwrite[0] = l1c[s].req_write;
-            l2->rr = (s + 1u) % l2->n_sm;
-        } else {
-            l2->pv[0] = 0;
-            l2->psm[0] = 0;
-            l2->pvpn[0] = 0;
-            l2->pwrite[0] = 0;
-        }
-    }
+    l2_advance(l2, pl, l1c);
 
     /* 6. flush, on _d */
     if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5 */
