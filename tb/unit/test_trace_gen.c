@@ -80,7 +80,7 @@ static void cm_free(cmap_t *m) {
 
 static uint32_t *cm_slot(cmap_t *m, uint64_t k, int create) {
     uint64_t kk = k + 1;
-    for (size_t i = gen_mix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    for (size_t i = rng_mix64(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
         if (m->key[i] == kk)
             return &m->val[i];
         if (!m->key[i]) {
