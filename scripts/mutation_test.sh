@@ -11,7 +11,7 @@ trace=tb/traces/replay.trc
 
 mkdir -p "$work"
 # sources only (no build products), refreshed every run
-(cd "$root" && tar -cf - Makefile mk spec rtl cmodel cosim sw-handler tools tb scripts configs) | (cd "$work" && tar -xf -)
+(cd "$root" && tar -cf - Makefile mk spec rtl common cmodel cosim sw-handler tools tb scripts configs) | (cd "$work" && tar -xf -)
 # reuse the already built libraries of the clean tree where possible
 mkdir -p "$work/build"
 [ -d "$root/build/lib" ] && rm -rf "${work:?}/build/lib" && cp -a "$root/build/lib" "$work/build/"
