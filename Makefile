@@ -18,7 +18,7 @@ CSTD   := -std=c11
 WARN   := -Wall -Wextra -Werror
 OPT    ?= -O2 -g
 SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-INC    := -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include -Itools/trace
+INC    := -Icommon -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include -Itools/trace
 CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
 
 GEN_PKG := rtl/gen/gmmu_pkg.sv
@@ -97,7 +97,7 @@ cosim bench synth traces wave fusesoc-lint: | $(DEPS_STAMP)
 # cheap checks first, then unit tests, then the co-simulation runs (in the order of mk/*.mk);
 # make stops at the first failing target
 TEST_CHEAP := check-style check-ports lint fusesoc-lint
-TEST_UNIT  := test-cmodel test-handler test-platform test-trace test-trace-gen test-import
+TEST_UNIT  := test-common test-cmodel test-handler test-platform test-trace test-trace-gen test-import
 TEST_ORDER  = $(filter $(TEST_CHEAP),$(TEST_TARGETS)) $(filter $(TEST_UNIT),$(TEST_TARGETS)) \
               $(filter-out $(TEST_CHEAP) $(TEST_UNIT),$(TEST_TARGETS)) stats-quick
 test: deps

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "csr.h"
+#include "err.h"
 #include "ff.h"
 #include "gmmu_model.h"
 #include "l1_tlb.h"
@@ -47,7 +48,7 @@ void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) {
     if (v->count++ == 0) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(v->first, sizeof(v->first), fmt, ap);
+        err_vsetf(v->first, sizeof(v->first), fmt, ap);
         va_end(ap);
     }
 }
@@ -59,8 +60,7 @@ static int is_pow2(uint32_t x) {
 static int check_range(const char *key, uint32_t val, uint32_t lo, uint32_t hi, char *err,
                        size_t errlen) {
     if (val < lo || val > hi) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: %u is out of range %u..%u", key, val, lo, hi);
+        err_setf(err, errlen, "%s: %u is out of range %u..%u", key, val, lo, hi);
         return -1;
     }
     return 0;
@@ -76,8 +76,7 @@ static uint32_t param_at(const gmmu_params_t *p, size_t off) {
 int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
     static const gmmu_param_desc_t desc[] = GMMU_PARAM_DESC_INIT;
     if (!p) {
-        if (err && errlen)
-            snprintf(err, errlen, "no parameters");
+        err_setf(err, errlen, "no parameters");
         return -1;
     }
     for (size_t i = 0; i < sizeof(desc) / sizeof(desc[0]); i++) {
@@ -85,8 +84,7 @@ int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
         const uint32_t v = param_at(p, d->off);
         const uint32_t lo = d->min_off == GMMU_PARAM_MIN_LITERAL ? d->min : param_at(p, d->min_off);
         if (d->pow2 && !is_pow2(v)) {
-            if (err && errlen)
-                snprintf(err, errlen, "%s: %u is not a power of two", d->key, v);
+            err_setf(err, errlen, "%s: %u is not a power of two", d->key, v);
             return -1;
         }
         if (check_range(d->key, v, lo, d->max, err, errlen))
@@ -100,8 +98,7 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
         return NULL;
     gmmu_model_t *m = calloc(1, sizeof(*m));
     if (!m) {
-        if (err && errlen)
-            snprintf(err, errlen, "out of memory");
+        err_setf(err, errlen, "out of memory");
         return NULL;
     }
     m->p = *p;
@@ -115,8 +112,7 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
         bad = l1_init(&m->l1[s], s, p);
     if (bad) {
         gmmu_model_free(m);
-        if (err && errlen)
-            snprintf(err, errlen, "out of memory");
+        err_setf(err, errlen, "out of memory");
         return NULL;
     }
     refresh_comb(m);
@@ -296,8 +292,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
 }
 
 unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {
-    if (first && len)
-        snprintf(first, len, "%s", m->viol.count ? m->viol.first : "");
+    err_setf(first, len, "%s", m->viol.count ? m->viol.first : "");
     return m->viol.count;
 }
 

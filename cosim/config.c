@@ -5,11 +5,12 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "gmmu_model.h"
+#include "num.h"
 
 typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY } cfg_type_t;
 
@@ -104,33 +105,11 @@ int cfg_is_rtl_key(const char *key) {
     return k && (k->flags & F_RTL);
 }
 
-static void msg(char *err, size_t len, const char *fmt, ...) {
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
-
-/* Unsigned integer, decimal or 0x hex, no sign, no junk. */
-static int parse_u64(const char *s, uint64_t *out) {
-    if (*s == '\0' || *s == '-' || *s == '+')
-        return -1;
-    char *end = NULL;
-    errno = 0;
-    const unsigned long long v = strtoull(s, &end, 0);
-    if (errno != 0 || end == s || *end != '\0')
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
 /* Sets key k from text v; 0 or -1 with reason in err. */
 static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, size_t errlen) {
     char *base = (char *)c;
     if (*v == '\0') {
-        msg(err, errlen, "empty value");
+        err_setf(err, errlen, "empty value");
         return -1;
     }
     switch (k->type) {
@@ -138,17 +117,18 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
     case T_U64:
     case T_HDL: {
         uint64_t x;
-        if (parse_u64(v, &x) != 0) {
-            msg(err, errlen, "'%s' is not a non-negative integer", v);
+        const int rc = num_parse_u64(v, &x);
+        if (rc != NUM_OK) {
+            err_setf(err, errlen, "'%s' is %s", v, num_strerror(rc));
             return -1;
         }
         if (x < k->min || x > k->max) {
-            msg(err, errlen, "%s is out of range [%llu, %llu]", v, (unsigned long long)k->min,
-                (unsigned long long)k->max);
+            err_setf(err, errlen, "%s is out of range [%llu, %llu]", v, (unsigned long long)k->min,
+                     (unsigned long long)k->max);
             return -1;
         }
         if ((k->flags & F_POW2) && (x & (x - 1)) != 0) {
-            msg(err, errlen, "%s is not a power of two", v);
+            err_setf(err, errlen, "%s is not a power of two", v);
             return -1;
         }
         if (k->type == T_U32)
@@ -162,7 +142,7 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
         errno = 0;
         const double x = strtod(v, &end);
         if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x <= 0.0 || x > 1e6) {
-            msg(err, errlen, "'%s' is not a positive number", v);
+            err_setf(err, errlen, "'%s' is not a positive number", v);
             return -1;
         }
         *(double *)(void *)(base + k->off) = x;
@@ -182,7 +162,7 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
                     strncat(opts, "|", sizeof(opts) - strlen(opts) - 1);
                 strncat(opts, k->enums[i], sizeof(opts) - strlen(opts) - 1);
             }
-            msg(err, errlen, "'%s' is not one of %s", v, opts);
+            err_setf(err, errlen, "'%s' is not one of %s", v, opts);
         }
         return -1;
     case T_POLICY:
@@ -192,7 +172,7 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
         snprintf(base + k->off, UVM_POLICY_NAME_MAX, "%s", v);
         return 0;
     }
-    msg(err, errlen, "internal: bad key type");
+    err_setf(err, errlen, "internal: bad key type");
     return -1;
 }
 
@@ -208,7 +188,7 @@ static char *trim(char *s) {
 int cfg_check(const cfg_t *c, char *err, size_t errlen) {
     /* Relations that single-key ranges cannot express. */
     if (c->gpu_mem_pages < 1) {
-        msg(err, errlen, "gpu_mem_pages: at least one frame is needed");
+        err_setf(err, errlen, "gpu_mem_pages: at least one frame is needed");
         return -1;
     }
     return 0;
@@ -217,7 +197,7 @@ int cfg_check(const cfg_t *c, char *err, size_t errlen) {
 int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
     FILE *f = fopen(path, "r");
     if (!f) {
-        msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        err_setf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     unsigned seen_line[NKEYS];
@@ -228,7 +208,7 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
     while (fgets(buf, sizeof(buf), f)) {
         line++;
         if (strchr(buf, '\n') == NULL && !feof(f)) {
-            msg(err, errlen, "%s:%u: line too long", path, line);
+            err_setf(err, errlen, "%s:%u: line too long", path, line);
             rc = -1;
             break;
         }
@@ -240,7 +220,7 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
             continue;
         char *eq = strchr(s, '=');
         if (!eq) {
-            msg(err, errlen, "%s:%u: expected 'key = value', got '%s'", path, line, s);
+            err_setf(err, errlen, "%s:%u: expected 'key = value', got '%s'", path, line, s);
             rc = -1;
             break;
         }
@@ -249,27 +229,27 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
         char *val = trim(eq + 1);
         const cfg_key_t *k = find_key(key);
         if (!k) {
-            msg(err, errlen, "%s:%u: %s: unknown key", path, line, key);
+            err_setf(err, errlen, "%s:%u: %s: unknown key", path, line, key);
             rc = -1;
             break;
         }
         const size_t ki = (size_t)(k - keys);
         if (seen_line[ki]) {
-            msg(err, errlen, "%s:%u: %s: duplicate key (first set on line %u)", path, line, key,
-                seen_line[ki]);
+            err_setf(err, errlen, "%s:%u: %s: duplicate key (first set on line %u)", path, line,
+                     key, seen_line[ki]);
             rc = -1;
             break;
         }
         seen_line[ki] = line;
         char why[256];
         if (set_value(c, k, val, why, sizeof(why)) != 0) {
-            msg(err, errlen, "%s:%u: %s: %s", path, line, key, why);
+            err_setf(err, errlen, "%s:%u: %s: %s", path, line, key, why);
             rc = -1;
             break;
         }
     }
     if (rc == 0 && ferror(f)) {
-        msg(err, errlen, "%s: read error", path);
+        err_setf(err, errlen, "%s: read error", path);
         rc = -1;
     }
     fclose(f);
@@ -277,8 +257,8 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
         return rc;
     for (size_t i = 0; i < NKEYS; i++) {
         if ((keys[i].flags & F_RTL) && !seen_line[i]) {
-            msg(err, errlen, "%s:%u: %s: missing RTL key (every RTL parameter must be set)", path,
-                line + 1, keys[i].name);
+            err_setf(err, errlen, "%s:%u: %s: missing RTL key (every RTL parameter must be set)",
+                     path, line + 1, keys[i].name);
             return -1;
         }
     }
@@ -292,13 +272,13 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
                 at = seen_line[i];
         }
         if (at)
-            msg(err, errlen, "%s:%u: %s", path, at, why);
+            err_setf(err, errlen, "%s:%u: %s", path, at, why);
         else
-            msg(err, errlen, "%s: %s", path, why);
+            err_setf(err, errlen, "%s: %s", path, why);
         return -1;
     }
     if (cfg_check(c, why, sizeof(why)) != 0) {
-        msg(err, errlen, "%s: %s", path, why);
+        err_setf(err, errlen, "%s: %s", path, why);
         return -1;
     }
     return 0;
@@ -307,13 +287,13 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
 int cfg_set(cfg_t *c, const char *kv, char *err, size_t errlen) {
     char buf[512];
     if (strlen(kv) >= sizeof(buf)) {
-        msg(err, errlen, "--set %.40s...: too long", kv);
+        err_setf(err, errlen, "--set %.40s...: too long", kv);
         return -1;
     }
     strcpy(buf, kv);
     char *eq = strchr(buf, '=');
     if (!eq) {
-        msg(err, errlen, "--set %s: expected key=value", kv);
+        err_setf(err, errlen, "--set %s: expected key=value", kv);
         return -1;
     }
     *eq = '\0';
@@ -321,23 +301,23 @@ int cfg_set(cfg_t *c, const char *kv, char *err, size_t errlen) {
     char *val = trim(eq + 1);
     const cfg_key_t *k = find_key(key);
     if (!k) {
-        msg(err, errlen, "--set %s: %s: unknown key", kv, key);
+        err_setf(err, errlen, "--set %s: %s: unknown key", kv, key);
         return -1;
     }
     if (k->flags & F_RTL) {
-        msg(err, errlen,
-            "--set %s: %s: RTL parameter, fixed when the Verilator model is built (edit the "
-            "config file and rebuild instead)",
-            kv, key);
+        err_setf(err, errlen,
+                 "--set %s: %s: RTL parameter, fixed when the Verilator model is built (edit the "
+                 "config file and rebuild instead)",
+                 kv, key);
         return -1;
     }
     char why[256];
     if (set_value(c, k, val, why, sizeof(why)) != 0) {
-        msg(err, errlen, "--set %s: %s: %s", kv, key, why);
+        err_setf(err, errlen, "--set %s: %s: %s", kv, key, why);
         return -1;
     }
     if (cfg_check(c, why, sizeof(why)) != 0) {
-        msg(err, errlen, "--set %s: %s", kv, why);
+        err_setf(err, errlen, "--set %s: %s", kv, why);
         return -1;
     }
     return 0;
@@ -351,8 +331,8 @@ int cfg_rtl_equal(const gmmu_params_t *a, const gmmu_params_t *b, char *err, siz
         const uint32_t va = *(const uint32_t *)(const void *)((const char *)a + off);
         const uint32_t vb = *(const uint32_t *)(const void *)((const char *)b + off);
         if (va != vb) {
-            msg(err, errlen, "%s: %u in the configuration, %u in the built model", keys[i].name, va,
-                vb);
+            err_setf(err, errlen, "%s: %u in the configuration, %u in the built model",
+                     keys[i].name, va, vb);
             return -1;
         }
     }

@@ -15,7 +15,7 @@ int hostmem_init(hostmem_t *h, uint64_t base, uint64_t bytes) {
     h->base = base;
     h->bytes = bytes;
     h->mem = calloc(bytes ? bytes : 1, 1);
-    u64map_init(&h->tags);
+    (void)u64map_init(&h->tags, 0);
     return h->mem ? 0 : -1;
 }
 

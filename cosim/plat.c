@@ -272,7 +272,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     const pcie_link_t link = {c->pcie_model == CFG_PCIE_ATAN ? PCIE_MODEL_ATAN : PCIE_MODEL_TABLE,
                               c->pcie_peak_gbps, (double)c->pcie_latency_ns};
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
-    u64map_init(&p->truth);
+    (void)u64map_init(&p->truth, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {

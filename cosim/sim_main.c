@@ -5,7 +5,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "num.h"
 #include "plat.h"
 
 #define WAVE_WINDOW 4000ull /* clocked cycles of waveform before a mismatch */
@@ -40,18 +40,6 @@ static void usage(FILE *f) {
         "  --quiet       no configuration listing, no progress line\n");
 }
 
-static int parse_u64(const char *s, uint64_t *v) {
-    char *end = NULL;
-    errno = 0;
-    if (!s || *s == '-' || *s == '\0')
-        return -1;
-    const unsigned long long x = strtoull(s, &end, 0);
-    if (errno || *end)
-        return -1;
-    *v = (uint64_t)x;
-    return 0;
-}
-
 typedef struct {
     plat_opts_t o;
     const char *sets[256];
@@ -67,7 +55,7 @@ static int parse_rerun(args_t *a, const char *v) {
     char num[32];
     memcpy(num, v, (size_t)(colon - v));
     num[colon - v] = '\0';
-    if (parse_u64(num, &a->o.rerun_from) != 0)
+    if (num_parse_u64(num, &a->o.rerun_from) != 0)
         return -1;
     snprintf(a->rerun_path, sizeof(a->rerun_path), "%s", colon + 1);
     a->o.rerun = 1;
@@ -83,8 +71,9 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
     else if (strcmp(opt, "--trace") == 0)
         o->trace_path = v;
     else if (strcmp(opt, "--seed") == 0) {
-        if (parse_u64(v, &o->seed) != 0) {
-            fprintf(stderr, "gmmu-sim: --seed %s: not a non-negative integer\n", v);
+        const int rc = num_parse_u64(v, &o->seed);
+        if (rc != NUM_OK) {
+            fprintf(stderr, "gmmu-sim: --seed %s: %s\n", v, num_strerror(rc));
             return -1;
         }
     } else if (strcmp(opt, "--engine") == 0) {
@@ -104,8 +93,9 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
         }
         a->sets[a->nsets++] = v;
     } else if (strcmp(opt, "--max-cycles") == 0) {
-        if (parse_u64(v, &o->max_cycles) != 0) {
-            fprintf(stderr, "gmmu-sim: --max-cycles %s: not a non-negative integer\n", v);
+        const int rc = num_parse_u64(v, &o->max_cycles);
+        if (rc != NUM_OK) {
+            fprintf(stderr, "gmmu-sim: --max-cycles %s: %s\n", v, num_strerror(rc));
             return -1;
         }
     } else if (strcmp(opt, "--wave-rerun") == 0) {

@@ -23,8 +23,8 @@ uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages) {
 
 void kern_init(kern_t *k) {
     memset(k, 0, sizeof(*k));
-    u64map_init(&k->index);
-    u64map_init(&k->exited0);
+    (void)u64map_init(&k->index, 0);
+    (void)u64map_init(&k->exited0, 0);
 }
 
 void kern_reset(kern_t *k) {

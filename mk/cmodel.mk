@@ -1,6 +1,6 @@
 # mk/cmodel.mk - hand-written C golden model of gmmu_top (cmodel/), see docs/cmodel.md.
 #
-#   $(BUILD)/lib/libgmmu_model.a (+ _san)   cmodel/*.c
+#   $(BUILD)/lib/libgmmu_model.a (+ _san)   cmodel/*.c (needs only libgmmu_common.a besides)
 #   $(BUILD)/tests/test_cmodel_* (+ _san)   cmocka unit tests (tb/unit/test_cmodel_*.c, one program
 #                                           each, with the harness test_cmodel_harness.c)
 ## make cmodel                 the C model libraries (normal and ASan+UBSan)
@@ -13,7 +13,7 @@ CM_TEST_SRC := $(filter-out tb/unit/test_cmodel_harness.c,$(wildcard tb/unit/tes
 CM_TESTS := $(call c_test_bins,$(CM_TEST_SRC))
 
 $(eval $(call c_library,gmmu_model,$(CM_SRC)))
-$(eval $(call c_tests,$(CM_TEST_SRC),tb/unit/test_cmodel_harness.c,gmmu_model))
+$(eval $(call c_tests,$(CM_TEST_SRC),tb/unit/test_cmodel_harness.c,gmmu_model gmmu_common))
 $(call c_objs,tb/unit/test_cmodel_harness.c $(CM_TEST_SRC)) \
 $(call c_objs,tb/unit/test_cmodel_harness.c $(CM_TEST_SRC),san): CFLAGS_EXTRA := -Icmodel -Itb/unit
 

@@ -13,7 +13,7 @@ HDL_TEST_SRC := $(wildcard tb/unit/test_handler_*.c)
 HDL_TESTS := $(call c_test_bins,$(HDL_TEST_SRC))
 
 $(eval $(call c_library,uvm_handler,$(HDL_SRC)))
-$(eval $(call c_tests,$(HDL_TEST_SRC),,uvm_handler))
+$(eval $(call c_tests,$(HDL_TEST_SRC),,uvm_handler gmmu_common))
 
 .PHONY: handler test-handler
 handler: $(HDL_LIB) $(HDL_LIB_SAN)

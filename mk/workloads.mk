@@ -25,14 +25,15 @@ WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c
 WL_TESTS := $(call c_test_bins,$(WL_TEST_SRC))
 
 $(eval $(call c_library,gmmu_trace,$(WL_LIB_SRC)))
-$(eval $(call c_tests,$(WL_TEST_SRC),,gmmu_trace))
-# the same objects as a shared library: the Python importers write through it (ctypes)
+$(eval $(call c_tests,$(WL_TEST_SRC),,gmmu_trace gmmu_common))
+# the same objects as a shared library, with the common/ objects it calls (err_, num_): the
+# Python importers write through it (ctypes)
 $(call c_objs,$(WL_LIB_SRC)): CFLAGS_EXTRA := -fPIC
-$(WL_SO): $(call c_objs,$(WL_LIB_SRC))
+$(WL_SO): $(call c_objs,$(WL_LIB_SRC) $(COMMON_SRC))
 	@mkdir -p $(@D)
 	$(CC) -shared $^ -o $@
 
-$(WL_TRACE_TOOL): $(call c_objs,tools/trace/gmmu_trace.c cosim/u64map.c) $(WL_LIB)
+$(WL_TRACE_TOOL): $(call c_objs,tools/trace/gmmu_trace.c) $(WL_LIB) $(COMMON_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $^ -o $@
 
@@ -61,10 +62,10 @@ WL_TEST_GEN := $(call c_test_bins,tb/unit/test_trace_gen.c)
 $(call c_objs,$(WL_GEN_SRC) tb/unit/test_trace_gen.c) \
 $(call c_objs,$(WL_GEN_SRC) tb/unit/test_trace_gen.c,san): CFLAGS_EXTRA := -Itools/workloads
 
-$(WL_GEN): $(call c_objs,$(WL_GEN_SRC)) $(WL_LIB)
+$(WL_GEN): $(call c_objs,$(WL_GEN_SRC)) $(WL_LIB) $(COMMON_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $^ -lm -o $@
-$(eval $(call c_tests,tb/unit/test_trace_gen.c,$(WL_GEN_LIBSRC),gmmu_trace,-lm))
+$(eval $(call c_tests,tb/unit/test_trace_gen.c,$(WL_GEN_LIBSRC),gmmu_trace gmmu_common,-lm))
 
 .PHONY: gmmu-gen test-trace-gen
 gmmu-gen: $(WL_GEN)

@@ -5,6 +5,7 @@ The C side parses the same file (cosim/config.c); only the RTL keys matter here.
 their SV names come from spec/params.toml (scripts/spec_params.py).
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -14,6 +15,17 @@ try:
     RTL_KEYS = spec_params.rtl_keys()
 except spec_params.SpecError as e:
     sys.exit(str(e))
+
+
+NUM_RE = re.compile(r"0[xX][0-9a-fA-F]+|[0-9]+")
+
+
+def cfg_int(v):
+    """A configuration integer as the C side reads it (common/num.c): decimal or 0x hex, a leading
+    0 is not octal; no sign, no 0o/0b, no '_'. ValueError otherwise."""
+    if not NUM_RE.fullmatch(v):
+        raise ValueError(f"'{v}' is not a decimal or 0x hex number")
+    return int(v, 16) if v[:2] in ("0x", "0X") else int(v, 10)
 
 
 def parse(path):
@@ -44,7 +56,7 @@ def main():
             sys.exit(f"{path}: missing RTL key '{key}'")
         v, n = vals[key]
         try:
-            iv = int(v, 0)
+            iv = cfg_int(v)
         except ValueError:
             sys.exit(f"{path}:{n}: {key}: '{v}' is not an integer")
         flags.append(f"-DVSHIM_{param}={iv}" if defines else f"-G{param}={iv}")

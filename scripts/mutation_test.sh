@@ -11,7 +11,14 @@ trace=tb/traces/replay.trc
 
 mkdir -p "$work"
 # sources only (no build products), refreshed every run
-(cd "$root" && tar -cf - Makefile gmmu.core mk spec rtl cmodel cosim sw-handler tools tb scripts configs) | (cd "$work" && tar -xf -)
+# (the files git tracks, so a new top-level folder needs no edit here, plus the generated files
+# with their times, so the copied Verilator model stays up to date; outside a checkout, all)
+if git -C "$root" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+    (cd "$root" && { git ls-files -z; printf '%s\0' rtl/gen cmodel/gen rtl/files.f; } |
+        tar --null -cf - -T -) | (cd "$work" && tar -xf -)
+else
+    (cd "$root" && tar -cf - --exclude=./build .) | (cd "$work" && tar -xf -)
+fi
 # reuse the already built libraries of the clean tree where possible
 mkdir -p "$work/build"
 [ -d "$root/build/lib" ] && rm -rf "${work:?}/build/lib" && cp -a "$root/build/lib" "$work/build/"

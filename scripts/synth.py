@@ -231,7 +231,7 @@ def main():
     for key, pname in cfg_vflags.RTL_KEYS.items():
         if key not in vals:
             sys.exit(f"{a.config}: missing RTL key '{key}'")
-        params[pname] = int(vals[key][0], 0)
+        params[pname] = cfg_vflags.cfg_int(vals[key][0])
     consts = pkg_consts("rtl/gen/gmmu_pkg.sv")
     with open("rtl/files.f") as f:
         lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]

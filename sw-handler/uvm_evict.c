@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 
+#include "rng.h"
 #include "uvm_priv.h"
 
 /* The group of gran frames starting at g (aligned) can be a victim. */
@@ -134,7 +135,7 @@ static int rnd_init(uvm_handler_t *h, void **priv) {
     rnd_t *r = malloc(sizeof *r);
     if (!r)
         return -1;
-    r->rng = h->cfg.seed ? h->cfg.seed : UINT64_C(0x9E3779B97F4A7C15);
+    r->rng = h->cfg.seed ? h->cfg.seed : RNG_GOLDEN;
     *priv = r;
     return 0;
 }
@@ -149,22 +150,13 @@ static void map_ignored(uvm_handler_t *h, void *priv, uint32_t f) {
     (void)f; /* random keeps no order */
 }
 
-static uint64_t xorshift64(uint64_t *s) {
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *s = x;
-    return x;
-}
-
 static uint32_t rnd_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     rnd_t *r = priv;
     if (gran_pages != 1u) {
         const uint64_t groups = h->cfg.gpu_data_pages / (gran_valid(gran_pages) ? gran_pages : 1u);
         if (!gran_valid(gran_pages) || groups == 0)
             return UVM_NONE;
-        const uint64_t start = xorshift64(&r->rng) % groups;
+        const uint64_t start = rng_xorshift64(&r->rng) % groups;
         for (uint64_t i = 0; i < groups; i++) {
             const uint32_t g = (uint32_t)(((start + i) % groups) * gran_pages);
             if (group_ok(h, g, gran_pages))
@@ -173,7 +165,7 @@ static uint32_t rnd_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
         return UVM_NONE;
     }
     const uint64_t n = h->cfg.gpu_data_pages;
-    const uint64_t start = xorshift64(&r->rng) % n;
+    const uint64_t start = rng_xorshift64(&r->rng) % n;
     for (uint64_t i = 0; i < n; i++) {
         const uint32_t f = (uint32_t)((start + i) % n);
         if (h->frames[f].resident && !uvm_frame_pinned(h, f))

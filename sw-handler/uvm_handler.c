@@ -8,25 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "uvm_priv.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* diagnostics and device helpers                                                              */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 void uvm_logf(const uvm_handler_t *h, const char *fmt, ...) {
     if (!h->dev.log)
@@ -34,7 +20,7 @@ void uvm_logf(const uvm_handler_t *h, const char *fmt, ...) {
     char line[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    err_vsetf(line, sizeof line, fmt, ap);
     va_end(ap);
     h->dev.log(h->dev.ctx, line);
 }
@@ -146,59 +132,59 @@ static bool is_pow2(uint64_t x) {
 static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
     if (!d || !d->csr_read || !d->csr_write || !d->host_read || !d->host_write || !d->gpu_write64 ||
         !d->dma_submit || !d->dma_wait || !d->cpu_delay) {
-        set_err(err, errlen, "uvm: device interface incomplete (csr/host/gpu/dma/cpu_delay)");
+        err_setf(err, errlen, "uvm: device interface incomplete (csr/host/gpu/dma/cpu_delay)");
         return -1;
     }
     if (c->batch_size == 0) {
-        set_err(err, errlen, "uvm: batch_size must be >= 1");
+        err_setf(err, errlen, "uvm: batch_size must be >= 1");
         return -1;
     }
     if (c->max_batches_per_irq == 0) {
-        set_err(err, errlen, "uvm: max_batches_per_irq must be >= 1");
+        err_setf(err, errlen, "uvm: max_batches_per_irq must be >= 1");
         return -1;
     }
     for (uint32_t k = 0; k < UVM_POLICY_KINDS; k++) {
         char why[256];
         const char *name = c->policy[k];
         if (memchr(name, '\0', UVM_POLICY_NAME_MAX) == NULL) {
-            set_err(err, errlen, "uvm: %s policy name is not NUL-terminated",
-                    uvm_policy_kind_name((uvm_policy_kind_t)k));
+            err_setf(err, errlen, "uvm: %s policy name is not NUL-terminated",
+                     uvm_policy_kind_name((uvm_policy_kind_t)k));
             return -1;
         }
         if (uvm_policy_check((uvm_policy_kind_t)k, name, why, sizeof why) != 0) {
-            set_err(err, errlen, "uvm: %s policy %s", uvm_policy_kind_name((uvm_policy_kind_t)k),
-                    why);
+            err_setf(err, errlen, "uvm: %s policy %s", uvm_policy_kind_name((uvm_policy_kind_t)k),
+                     why);
             return -1;
         }
     }
     if (c->migrate_max_pages == 0 || c->migrate_max_pages > UVM_BLOCK_PAGES) {
-        set_err(err, errlen, "uvm: migrate_max_pages %" PRIu32 " must be in [1, %" PRIu32 "]",
-                c->migrate_max_pages, UVM_BLOCK_PAGES);
+        err_setf(err, errlen, "uvm: migrate_max_pages %" PRIu32 " must be in [1, %" PRIu32 "]",
+                 c->migrate_max_pages, UVM_BLOCK_PAGES);
         return -1;
     }
     if (!is_pow2(c->fb_entries) || c->fb_entries < 2 ||
         c->fb_entries > (UINT32_C(1) << GMMU_FB_IDX_W)) {
-        set_err(err, errlen, "uvm: fb_entries %" PRIu32 " must be a power of two in [2, %u]",
-                c->fb_entries, 1u << GMMU_FB_IDX_W);
+        err_setf(err, errlen, "uvm: fb_entries %" PRIu32 " must be a power of two in [2, %u]",
+                 c->fb_entries, 1u << GMMU_FB_IDX_W);
         return -1;
     }
     const uint64_t fb_bytes = (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES;
     if ((c->fb_host_addr % GMMU_FB_ENTRY_BYTES) != 0 || c->fb_host_addr >= UVM_PA_LIMIT ||
         fb_bytes > UVM_PA_LIMIT - c->fb_host_addr) {
-        set_err(err, errlen,
-                "uvm: fb_host_addr 0x%" PRIx64 " must be %u-byte aligned and the ring must fit "
-                "in %u address bits",
-                c->fb_host_addr, GMMU_FB_ENTRY_BYTES, GMMU_PA_W);
+        err_setf(err, errlen,
+                 "uvm: fb_host_addr 0x%" PRIx64 " must be %u-byte aligned and the ring must fit "
+                 "in %u address bits",
+                 c->fb_host_addr, GMMU_FB_ENTRY_BYTES, GMMU_PA_W);
         return -1;
     }
     if (c->gpu_pt_pages < GMMU_PT_LEVELS) {
-        set_err(err, errlen, "uvm: gpu_pt_pages %" PRIu64 " must be >= %u (one table per level)",
-                c->gpu_pt_pages, GMMU_PT_LEVELS);
+        err_setf(err, errlen, "uvm: gpu_pt_pages %" PRIu64 " must be >= %u (one table per level)",
+                 c->gpu_pt_pages, GMMU_PT_LEVELS);
         return -1;
     }
     if (c->gpu_data_pages == 0 || c->gpu_data_pages >= UVM_NONE) {
-        set_err(err, errlen, "uvm: gpu_data_pages %" PRIu64 " must be in [1, %" PRIu32 ")",
-                c->gpu_data_pages, UVM_NONE);
+        err_setf(err, errlen, "uvm: gpu_data_pages %" PRIu64 " must be in [1, %" PRIu32 ")",
+                 c->gpu_data_pages, UVM_NONE);
         return -1;
     }
     const struct {
@@ -209,17 +195,17 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
     for (int i = 0; i < 2; i++) {
         if ((r[i].base & (UVM_PAGE_BYTES - 1)) != 0 || r[i].base >= UVM_PA_LIMIT ||
             r[i].pages > (UVM_PA_LIMIT - r[i].base) >> GMMU_PAGE_SHIFT) {
-            set_err(err, errlen,
-                    "uvm: %s range base 0x%" PRIx64 " + %" PRIu64
-                    " pages must be 4 KB aligned and inside the %u-bit PA space",
-                    r[i].name, r[i].base, r[i].pages, GMMU_PA_W);
+            err_setf(err, errlen,
+                     "uvm: %s range base 0x%" PRIx64 " + %" PRIu64
+                     " pages must be 4 KB aligned and inside the %u-bit PA space",
+                     r[i].name, r[i].base, r[i].pages, GMMU_PA_W);
             return -1;
         }
     }
     const uint64_t pt_end = c->gpu_pt_base_pa + (c->gpu_pt_pages << GMMU_PAGE_SHIFT);
     const uint64_t da_end = c->gpu_data_base_pa + (c->gpu_data_pages << GMMU_PAGE_SHIFT);
     if (c->gpu_pt_base_pa < da_end && c->gpu_data_base_pa < pt_end) {
-        set_err(err, errlen, "uvm: gpu_pt and gpu_data ranges overlap");
+        err_setf(err, errlen, "uvm: gpu_pt and gpu_data ranges overlap");
         return -1;
     }
     return 0;
@@ -228,14 +214,14 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
 uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char *err,
                                size_t errlen) {
     if (!cfg) {
-        set_err(err, errlen, "uvm: no configuration");
+        err_setf(err, errlen, "uvm: no configuration");
         return NULL;
     }
     if (check_cfg(cfg, dev, err, errlen) != 0)
         return NULL;
     uvm_handler_t *h = calloc(1, sizeof *h);
     if (!h) {
-        set_err(err, errlen, "uvm: out of memory");
+        err_setf(err, errlen, "uvm: out of memory");
         return NULL;
     }
     h->cfg = *cfg;
@@ -248,10 +234,10 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
                                 &h->stats);
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     h->pending = calloc(UVM_BLOCK_PAGES, sizeof *h->pending);
-    if (!h->batch || !h->pending || uvm_map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
+    if (!h->batch || !h->pending || u64map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
         uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0) {
         uvm_handler_free(h);
-        set_err(err, errlen, "uvm: out of memory");
+        err_setf(err, errlen, "uvm: out of memory");
         return NULL;
     }
     return h;
@@ -265,7 +251,7 @@ void uvm_handler_free(uvm_handler_t *h) {
     free(h->allocs);
     free(h->batch);
     free(h->pending);
-    uvm_map_free(&h->pt_tables);
+    u64map_free(&h->pt_tables);
     uvm_mem_free(h);
     uvm_va_blocks_free(h);
     if (h->evict && h->evict_priv)
@@ -279,23 +265,23 @@ void uvm_handler_free(uvm_handler_t *h) {
 int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uint64_t size,
                           int readonly, char *err, size_t errlen) {
     if (!h) {
-        set_err(err, errlen, "uvm: no handler");
+        err_setf(err, errlen, "uvm: no handler");
         return -1;
     }
     const char *nm = (name && name[0]) ? name : NULL;
     if (!nm) {
-        set_err(err, errlen, "uvm: allocation at 0x%" PRIx64 " has no name", base);
+        err_setf(err, errlen, "uvm: allocation at 0x%" PRIx64 " has no name", base);
         return -1;
     }
     if (size == 0) {
-        set_err(err, errlen, "uvm: allocation '%s' at 0x%" PRIx64 " has zero size", nm, base);
+        err_setf(err, errlen, "uvm: allocation '%s' at 0x%" PRIx64 " has zero size", nm, base);
         return -1;
     }
     if (base >= UVM_VA_LIMIT || size > UVM_VA_LIMIT - base) {
-        set_err(err, errlen,
-                "uvm: allocation '%s' [0x%" PRIx64 ", +0x%" PRIx64
-                ") is outside the %u-bit VA space",
-                nm, base, size, GMMU_VA_W);
+        err_setf(err, errlen,
+                 "uvm: allocation '%s' [0x%" PRIx64 ", +0x%" PRIx64
+                 ") is outside the %u-bit VA space",
+                 nm, base, size, GMMU_VA_W);
         return -1;
     }
     /* insertion point keeping allocs sorted by base */
@@ -307,10 +293,10 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
     for (int i = 0; i < 2; i++) {
         const uvm_alloc_t *o = nb[i];
         if (o && o->base < base + size && base < o->base + o->size) {
-            set_err(err, errlen,
-                    "uvm: allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
-                    ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64 ")",
-                    nm, base, base + size, o->name, o->base, o->base + o->size);
+            err_setf(err, errlen,
+                     "uvm: allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
+                     ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64 ")",
+                     nm, base, base + size, o->name, o->base, o->base + o->size);
             return -1;
         }
     }
@@ -318,7 +304,7 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
         const size_t ncap = h->allocs_cap ? 2 * h->allocs_cap : 16;
         uvm_alloc_t *na = realloc(h->allocs, ncap * sizeof *na);
         if (!na) {
-            set_err(err, errlen, "uvm: out of memory adding allocation '%s'", nm);
+            err_setf(err, errlen, "uvm: out of memory adding allocation '%s'", nm);
             return -1;
         }
         h->allocs = na;
@@ -327,7 +313,7 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
     const size_t len = strlen(nm);
     char *copy = malloc(len + 1);
     if (!copy) {
-        set_err(err, errlen, "uvm: out of memory adding allocation '%s'", nm);
+        err_setf(err, errlen, "uvm: out of memory adding allocation '%s'", nm);
         return -1;
     }
     memcpy(copy, nm, len + 1);
@@ -342,23 +328,23 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
 
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
     if (!h) {
-        set_err(err, errlen, "uvm: no handler");
+        err_setf(err, errlen, "uvm: no handler");
         return -1;
     }
     if (h->initialized) {
-        set_err(err, errlen, "uvm: device already initialized");
+        err_setf(err, errlen, "uvm: device already initialized");
         return -1;
     }
     const uint32_t id = uvm_csr_rd(h, GMMU_CSR_ID);
     if (id != GMMU_CSR_ID_VALUE) {
-        set_err(err, errlen, "uvm: CSR ID reads 0x%08" PRIx32 ", expected 0x%08x (not a GMMU)", id,
-                GMMU_CSR_ID_VALUE);
+        err_setf(err, errlen, "uvm: CSR ID reads 0x%08" PRIx32 ", expected 0x%08x (not a GMMU)", id,
+                 GMMU_CSR_ID_VALUE);
         return -1;
     }
     /* page-table root: first page of the PT pool, zeroed before the device may walk it */
     uint64_t root = 0;
     if (!uvm_pt_alloc(h, &root)) {
-        set_err(err, errlen, "uvm: no page-table page for the root");
+        err_setf(err, errlen, "uvm: no page-table page for the root");
         return -1;
     }
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_LO, (uint32_t)(root & UINT32_MAX));
@@ -378,10 +364,10 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
     const uint32_t es = uvm_csr_rd(h, GMMU_CSR_ERR_STATUS);
     if (es != 0) {
         const uint32_t ea = uvm_csr_rd(h, GMMU_CSR_ERR_ADDR);
-        set_err(err, errlen,
-                "uvm: device reported ERR_STATUS 0x%" PRIx32 " (last bad CSR 0x%03" PRIx32
-                ") while programming PT_BASE/FB_BASE/FB_SIZE/INT_ENABLE",
-                es, ea);
+        err_setf(err, errlen,
+                 "uvm: device reported ERR_STATUS 0x%" PRIx32 " (last bad CSR 0x%03" PRIx32
+                 ") while programming PT_BASE/FB_BASE/FB_SIZE/INT_ENABLE",
+                 es, ea);
         return -1;
     }
     h->initialized = true;

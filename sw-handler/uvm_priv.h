@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gmmu_consts.h"
+#include "u64map.h"
 #include "uvm_handler.h"
 
 /* ---- derived geometry (from the generated constants) ---- */
@@ -36,23 +37,6 @@
 #define UVM_ENTRY_POLL_NS 100u
 
 #define UVM_NONE UINT32_MAX
-
-/* ---- open-addressing hash map u64 -> u64 (keys != UINT64_MAX) ---- */
-typedef struct {
-    uint64_t *keys;
-    uint64_t *vals;
-    size_t cap; /* power of two */
-    size_t count;
-} uvm_map_t;
-
-int uvm_map_init(uvm_map_t *m, size_t expected);
-void uvm_map_free(uvm_map_t *m);
-/* Returns true and sets *val if found. */
-bool uvm_map_get(const uvm_map_t *m, uint64_t key, uint64_t *val);
-/* Inserts or overwrites; 0 or -1 (out of memory). */
-int uvm_map_put(uvm_map_t *m, uint64_t key, uint64_t val);
-/* Removes key if present; returns true if it was present. */
-bool uvm_map_del(uvm_map_t *m, uint64_t key);
 
 /* ---- managed allocations ---- */
 typedef struct {
@@ -199,12 +183,12 @@ struct uvm_handler {
 
     /* page tables: pool [gpu_pt_base_pa, + gpu_pt_pages pages), bump-allocated, page 0 = root */
     uint64_t pt_next;
-    uvm_map_t pt_tables; /* key (level << 40) | (vpn >> (36 - 9*level)) -> table PA, levels 1..3 */
+    u64map_t pt_tables; /* key (level << 40) | (vpn >> (36 - 9*level)) -> table PA, levels 1..3 */
 
     /* data frames */
     uvm_frame_t *frames;
-    uvm_pmm_t pmm;    /* free frames, in chunks */
-    uvm_map_t blocks; /* VA block id -> uvm_va_block_t * */
+    uvm_pmm_t pmm;   /* free frames, in chunks */
+    u64map_t blocks; /* VA block id -> uvm_va_block_t * */
     uint64_t mig_seq;
     uint64_t block_gen;
 

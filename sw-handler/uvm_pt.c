@@ -47,7 +47,7 @@ bool uvm_pt_alloc(uvm_handler_t *h, uint64_t *pa) {
 uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn) {
     uint32_t n = 0;
     for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++)
-        if (!uvm_map_get(&h->pt_tables, table_key(vpn, l), NULL))
+        if (!u64map_get(&h->pt_tables, table_key(vpn, l), NULL))
             n++;
     return n;
 }
@@ -63,7 +63,7 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
     for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
         uint64_t child = 0;
         const uint64_t key = table_key(vpn, l);
-        if (!uvm_map_get(&h->pt_tables, key, &child)) {
+        if (!u64map_get(&h->pt_tables, key, &child)) {
             if (!uvm_pt_alloc(h, &child)) {
                 uvm_logf(h,
                          "uvm: page-table pool exhausted (%" PRIu64 " pages) mapping VA 0x%" PRIx64
@@ -71,7 +71,7 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
                          h->cfg.gpu_pt_pages, vpn << GMMU_PAGE_SHIFT, l);
                 return -1;
             }
-            if (uvm_map_put(&h->pt_tables, key, child) != 0) {
+            if (u64map_put(&h->pt_tables, key, child) != 0) {
                 uvm_logf(h, "uvm: out of memory for the page-table directory");
                 return -1;
             }
@@ -90,7 +90,7 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
 
 void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
     uint64_t table = 0;
-    if (!uvm_map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &table)) {
+    if (!u64map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &table)) {
         uvm_logf(h, "uvm: unmap of VA 0x%" PRIx64 " without a leaf table", vpn << GMMU_PAGE_SHIFT);
         return;
     }

@@ -28,25 +28,25 @@ uint32_t uvm_bitmap_next(const uint64_t *bm, uint32_t nbits, uint32_t from) {
 }
 
 int uvm_va_blocks_init(uvm_handler_t *h) {
-    return uvm_map_init(&h->blocks, 64);
+    return u64map_init(&h->blocks, 64);
 }
 
 void uvm_va_blocks_free(uvm_handler_t *h) {
-    for (size_t i = 0; i < h->blocks.cap; i++) {
-        if (h->blocks.keys[i] == UINT64_MAX) /* an empty slot of uvm_map_t */
-            continue;
-        uvm_va_block_t *blk = (uvm_va_block_t *)(uintptr_t)h->blocks.vals[i];
+    size_t pos = 0;
+    uint64_t v = 0;
+    while (u64map_next(&h->blocks, &pos, NULL, &v)) {
+        uvm_va_block_t *blk = (uvm_va_block_t *)(uintptr_t)v;
         for (uint32_t k = 0; k < UVM_POLICY_KINDS; k++)
             free(blk->policy_priv[k]);
         free(blk);
     }
-    uvm_map_free(&h->blocks);
+    u64map_free(&h->blocks);
 }
 
 uvm_va_block_t *uvm_va_block_get(uvm_handler_t *h, uint64_t vpn, bool create) {
     const uint64_t id = vpn >> UVM_BLOCK_SHIFT;
     uint64_t v = 0;
-    if (uvm_map_get(&h->blocks, id, &v))
+    if (u64map_get(&h->blocks, id, &v))
         return (uvm_va_block_t *)(uintptr_t)v;
     if (!create)
         return NULL;
@@ -54,7 +54,7 @@ uvm_va_block_t *uvm_va_block_get(uvm_handler_t *h, uint64_t vpn, bool create) {
     if (!blk)
         return NULL;
     blk->id = id;
-    if (uvm_map_put(&h->blocks, id, (uint64_t)(uintptr_t)blk) != 0) {
+    if (u64map_put(&h->blocks, id, (uint64_t)(uintptr_t)blk) != 0) {
         free(blk);
         return NULL;
     }
@@ -63,7 +63,7 @@ uvm_va_block_t *uvm_va_block_get(uvm_handler_t *h, uint64_t vpn, bool create) {
 
 bool uvm_va_block_resident(const uvm_handler_t *h, uint64_t vpn, uint32_t *frame) {
     uint64_t v = 0;
-    if (!uvm_map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
+    if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
         return false;
     const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
     const uint32_t page = uvm_block_page(vpn);

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "rng.h"
 #include "test_cmodel_harness.h"
 
 #define B(n) (1u << (n))
@@ -19,13 +20,10 @@
 
 typedef struct {
     uint64_t x;
-} rng_t;
+} stress_rng_t;
 
-static uint32_t rnd(rng_t *r) {
-    r->x ^= r->x << 13;
-    r->x ^= r->x >> 7;
-    r->x ^= r->x << 17;
-    return (uint32_t)(r->x >> 16);
+static uint32_t rnd(stress_rng_t *r) {
+    return (uint32_t)(rng_xorshift64(&r->x) >> 16);
 }
 
 /* page k: vpn; k % 8 == 7 illegal (cancelled), k % 8 == 5 disabled (nocache), k < 16 in two
@@ -95,7 +93,7 @@ static void run(const gmmu_params_t *p, uint64_t cycles, uint32_t seed, int with
                 unsigned mem_lat, double *khz, unsigned *quiet) {
     th_t *h = test_malloc(sizeof(th_t));
     th_init(h, p);
-    rng_t r = {0x9e3779b97f4a7c15ull ^ seed};
+    stress_rng_t r = {RNG_GOLDEN ^ seed};
     h->mem_lat = mem_lat;
     th_setup(h, 0x100000, 0x4000000, 64);
     th_csr_write(h, GMMU_CSR_INT_ENABLE, 3);

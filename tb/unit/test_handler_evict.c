@@ -2,6 +2,7 @@
  * test_handler_evict.c - eviction (lru, random) and randomized stress of the host fault handler
  * against the fake device (test_handler_fake.h).
  */
+#include "rng.h"
 #include "test_handler_fake.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -206,15 +207,13 @@ static void stress_run(const char *pol, const char *rp, uint64_t seed) {
     fake_t *f = &x->fk;
     static uint64_t expect[2048];
     memset(expect, 0, sizeof expect);
-    uint64_t r = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
+    uint64_t r = seed * RNG_GOLDEN + 1;
     for (int it = 0; it < 300; it++) {
         const int n = 1 + (int)(r % 9);
         uint64_t pages[9];
         int wr[9];
         for (int k = 0; k < n; k++) {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
+            rng_xorshift64(&r);
             /* pages in 3 blocks (0, 1, 3), 24 pages each: heavy reuse and eviction */
             const uint64_t blk = (r >> 8) % 3;
             pages[k] = (blk == 2 ? 3 : blk) * 512 + (r >> 16) % 24;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "../../sw-handler/uvm_priv.h"
+#include "rng.h"
 
 static void test_sizes(void **state) {
     (void)state;
@@ -110,9 +111,7 @@ static void test_4k_order_matches_old_stack(void **state) {
         for (uint32_t i = 0; i < n; i++)
             stack[i] = n - 1u - i;
         for (int it = 0; it < 20000; it++) {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
+            rng_xorshift64(&r);
             if ((r % 3u) != 0 || nh == 0) { /* allocate */
                 const uint32_t want = ns ? stack[--ns] : UVM_NONE;
                 assert_int_equal(uvm_pmm_alloc(&p, UVM_CHUNK_4K), want);

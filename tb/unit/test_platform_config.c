@@ -100,9 +100,9 @@ static void expect_error(const char *extra, unsigned line, const char *rest) {
 static void test_errors(void **state) {
     (void)state;
     expect_error("bogus = 1\n", 14, "bogus: unknown key");
-    expect_error("mem_latency = abc\n", 14, "mem_latency: 'abc' is not a non-negative integer");
-    expect_error("mem_latency = -5\n", 14, "mem_latency: '-5' is not a non-negative integer");
-    expect_error("mem_latency = 12x\n", 14, "mem_latency: '12x' is not a non-negative integer");
+    expect_error("mem_latency = abc\n", 14, "mem_latency: 'abc' is not a decimal or 0x hex number");
+    expect_error("mem_latency = -5\n", 14, "mem_latency: '-5' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 12x\n", 14, "mem_latency: '12x' is not a decimal or 0x hex number");
     expect_error("mem_latency = 0\n", 14, "mem_latency: 0 is out of range");
     expect_error("mem_ready_pct = 101\n", 14, "mem_ready_pct: 101 is out of range");
     expect_error("fb_entries = 48\n", 14, "fb_entries: 48 is not a power of two");
@@ -118,6 +118,26 @@ static void test_errors(void **state) {
     expect_error("mem_latency = 5\nmem_latency = 6\n", 15,
                  "mem_latency: duplicate key (first set on line 14)");
     expect_error("num_sm = 3\n", 14, "num_sm: duplicate key");
+}
+
+/* Numbers follow the trace format's rule (common/num.h): decimal or 0x hex; a leading zero does
+ * not make a number octal. */
+static void test_numbers_decimal_or_hex(void **state) {
+    (void)state;
+    cfg_t c;
+    char err[256] = "", path[64];
+    assert_int_equal(load_with("mem_latency = 010\nmem_jitter = 0X1f\nchaos_inval = 0\n", &c, err,
+                               sizeof(err), path),
+                     0);
+    assert_int_equal(c.mem_latency, 10);
+    assert_int_equal(c.mem_jitter, 31);
+    assert_int_equal(c.chaos_inval, 0);
+    expect_error("mem_latency = 0o17\n", 14,
+                 "mem_latency: '0o17' is not a decimal or 0x hex number");
+    expect_error("mem_latency = +5\n", 14, "mem_latency: '+5' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 0x\n", 14, "mem_latency: '0x' is not a decimal or 0x hex number");
+    expect_error("watchdog_cycles = 18446744073709551616\n", 14,
+                 "watchdog_cycles: '18446744073709551616' is above 2^64-1");
 }
 
 static void test_missing_rtl_key(void **state) {
@@ -235,6 +255,7 @@ int main(void) {
         cmocka_unit_test(test_repo_configs_load),
         cmocka_unit_test(test_values_and_comments),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_numbers_decimal_or_hex),
         cmocka_unit_test(test_missing_rtl_key),
         cmocka_unit_test(test_rtl_range_points_at_line),
         cmocka_unit_test(test_set),

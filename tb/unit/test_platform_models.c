@@ -190,7 +190,7 @@ static void test_hostmem(void **state) {
 static void test_u64map(void **state) {
     (void)state;
     u64map_t m;
-    u64map_init(&m);
+    (void)u64map_init(&m, 0);
     uint64_t v;
     assert_false(u64map_get(&m, 0, &v));
     for (uint64_t i = 0; i < 5000; i++)

@@ -21,6 +21,7 @@
 #include "graph.h"
 #include "test_trace_fixture.h"
 #include "trace.h"
+#include "u64map.h"
 
 /* ---- helpers ---- */
 
@@ -55,51 +56,26 @@ static int same_file(const char *a, const char *b) {
     return same;
 }
 
-/* open-addressing map u64 -> u32 count */
-typedef struct {
-    uint64_t *key;
-    uint32_t *val;
-    size_t cap, n;
-} cmap_t;
+/* counts per key: the project's hash map (common/u64map.h) */
+typedef u64map_t cmap_t;
 
-static void cm_init(cmap_t *m, size_t cap) {
-    m->cap = 1;
-    while (m->cap < cap * 2)
-        m->cap *= 2;
-    m->key = calloc(m->cap, sizeof(uint64_t));
-    m->val = calloc(m->cap, sizeof(uint32_t));
-    m->n = 0;
-    assert_non_null(m->key);
-    assert_non_null(m->val);
+static void cm_init(cmap_t *m, size_t expected) {
+    assert_int_equal(u64map_init(m, expected), 0);
 }
 
 static void cm_free(cmap_t *m) {
-    free(m->key);
-    free(m->val);
+    u64map_free(m);
 }
 
-static uint32_t *cm_slot(cmap_t *m, uint64_t k, int create) {
-    uint64_t kk = k + 1;
-    for (size_t i = gen_mix(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (m->key[i] == kk)
-            return &m->val[i];
-        if (!m->key[i]) {
-            if (!create)
-                return NULL;
-            assert_true(m->n * 2 < m->cap);
-            m->key[i] = kk;
-            m->n++;
-            return &m->val[i];
-        }
-    }
+static uint32_t cm_get(const cmap_t *m, uint64_t k) {
+    uint64_t v = 0;
+    return u64map_get(m, k, &v) ? (uint32_t)v : 0;
 }
-
+static void cm_set(cmap_t *m, uint64_t k, uint32_t v) {
+    assert_int_equal(u64map_put(m, k, v), 0);
+}
 static void cm_add(cmap_t *m, uint64_t k) {
-    (*cm_slot(m, k, 1))++;
-}
-static uint32_t cm_get(cmap_t *m, uint64_t k) {
-    uint32_t *v = cm_slot(m, k, 0);
-    return v ? *v : 0;
+    cm_set(m, k, cm_get(m, k) + 1);
 }
 
 typedef struct {
@@ -179,25 +155,25 @@ static void test_accesses_inside_allocations(void **state) {
             } else if (rec.kind == TRACE_REC_EXIT) {
                 /* exactly one exit per warp that emitted memory records, after the last one */
                 assert_true(kernels > 0 && rec.warp < 32 && rec.cta < (1u << 30));
-                uint32_t *st =
-                    cm_slot(&ws, (uint64_t)kernels << 35 | (uint64_t)rec.cta << 5 | rec.warp, 1);
-                if (*st != 1)
+                const uint64_t wk = (uint64_t)kernels << 35 | (uint64_t)rec.cta << 5 | rec.warp;
+                const uint32_t st = cm_get(&ws, wk);
+                if (st != 1)
                     fail_msg("%s: position %llu: exit of warp (%u, %u) %s", w->name,
                              (unsigned long long)rec.line, rec.cta, rec.warp,
-                             *st ? "twice" : "without memory records");
-                *st = 2;
+                             st ? "twice" : "without memory records");
+                cm_set(&ws, wk, 2);
                 exits++;
             } else {
                 assert_true(kernels > 0);
                 assert_true(rec.warp < 32 && rec.cta < (1u << 30));
-                uint32_t *st =
-                    cm_slot(&ws, (uint64_t)kernels << 35 | (uint64_t)rec.cta << 5 | rec.warp, 1);
-                if (*st == 2)
+                const uint64_t wk = (uint64_t)kernels << 35 | (uint64_t)rec.cta << 5 | rec.warp;
+                const uint32_t st = cm_get(&ws, wk);
+                if (st == 2)
                     fail_msg("%s: position %llu: record of warp (%u, %u) after its exit", w->name,
                              (unsigned long long)rec.line, rec.cta, rec.warp);
-                if (*st == 0)
+                if (st == 0)
                     warps++;
-                *st = 1;
+                cm_set(&ws, wk, 1);
                 records++;
                 for (int i = 0; i < TRACE_LANES; i++) {
                     if (!(rec.mask >> i & 1u))
@@ -254,12 +230,12 @@ static void test_hotspot_neighbours(void **state) {
         assert_true(rc >= 0);
         if (rc == 0 || rec.kind == TRACE_REC_KERNEL) {
             if (launch >= 0) { /* check the finished launch */
-                for (size_t i = 0; i < stored.cap; i++) {
-                    if (!stored.key[i])
-                        continue;
-                    uint64_t key = stored.key[i] - 1, cta = key >> 32, idx = key & 0xffffffffu;
+                size_t pos = 0;
+                uint64_t key = 0, val = 0;
+                while (u64map_next(&stored, &pos, &key, &val)) {
+                    uint64_t cta = key >> 32, idx = key & 0xffffffffu;
                     int64_t row = (int64_t)idx / n, col = (int64_t)idx % n;
-                    assert_int_equal(stored.val[i], 1);
+                    assert_int_equal(val, 1);
                     assert_true(cm_get(&pw, key) == 1);
                     for (int64_t dr = -iteration; dr <= iteration; dr++)
                         for (int64_t dc = -iteration; dc <= iteration; dc++) {
@@ -503,11 +479,11 @@ static void test_sgemm_tile_reuse(void **state) {
         }
     /* nothing else was loaded: counts equal the panel sizes, so CTAs sharing bx read the same A
      * panel and CTAs sharing by the same B tile (the reuse the shared-memory tiling relies on) */
-    assert_int_equal(ca.n, gx * gy * 128 * k);
-    assert_int_equal(cb.n, gx * gy * 16 * k);
+    assert_int_equal(ca.count, gx * gy * 128 * k);
+    assert_int_equal(cb.count, gx * gy * 16 * k);
     /* C: every element read once and written once */
-    assert_int_equal(cc_r.n, m * m);
-    assert_int_equal(cc_w.n, m * m);
+    assert_int_equal(cc_r.count, m * m);
+    assert_int_equal(cc_w.count, m * m);
     cm_free(&ca);
     cm_free(&cb);
     cm_free(&cc_r);

@@ -1,8 +1,8 @@
 /*
  * test_trace_write.c - cmocka tests of the trace writer (tools/trace/trace_write.c): the encoding
  * choice (strided, tile), the one-call-per-record entry points and trace_copy that the Python
- * importers call through ctypes; and of the trace tools' number parser trace_parse_u64
- * (tools/trace/trace_util.c).
+ * importers call through ctypes. (The number parser the text format uses is common/num.c, tested
+ * in test_common_num.c.)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -241,29 +241,6 @@ static void test_copy(void **state) {
     free(by);
 }
 
-static void test_parse_u64(void **state) {
-    (void)state;
-    uint64_t v = 7;
-    assert_int_equal(trace_parse_u64("0", &v), 0);
-    assert_int_equal(v, 0);
-    assert_int_equal(trace_parse_u64("010", &v), 0); /* decimal, never octal */
-    assert_int_equal(v, 10);
-    assert_int_equal(trace_parse_u64("0X1f", &v), 0);
-    assert_int_equal(v, 31);
-    assert_int_equal(trace_parse_u64("18446744073709551615", &v), 0);
-    assert_true(v == UINT64_MAX);
-    assert_int_equal(trace_parse_u64("0xffffffffffffffff", &v), 0);
-    assert_true(v == UINT64_MAX);
-    v = 7;
-    assert_int_equal(trace_parse_u64("18446744073709551616", &v), -2);
-    assert_int_equal(trace_parse_u64("0x10000000000000000", &v), -2);
-    const char *bad[] = {"", "0x", "-1", "+1", " 5", "5 ", "1e3", "0xg", "12a"};
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-        assert_int_equal(trace_parse_u64(bad[i], &v), -1);
-    assert_int_equal(trace_parse_u64(NULL, &v), -1);
-    assert_int_equal(v, 7); /* untouched on every error */
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
@@ -271,7 +248,6 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_flat_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flat_rejects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
-        cmocka_unit_test(test_parse_u64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

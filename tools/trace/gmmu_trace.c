@@ -273,8 +273,8 @@ static int cmd_stats(const char *in, int check) {
     s->binary = trace_is_binary(r);
     s->lo = UINT64_MAX;
     s->last_hit = -1;
-    u64map_init(&s->pages);
-    u64map_init(&s->exited);
+    (void)u64map_init(&s->pages, 0);
+    (void)u64map_init(&s->exited, 0);
     trace_rec_t rec;
     int rc;
     while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {

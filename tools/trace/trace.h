@@ -67,9 +67,4 @@ int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, 
  * 0 at the end of r, -1 with err on a read or write error. */
 int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen);
 
-/* The trace tools' number parser: an unsigned decimal or 0x-hexadecimal number as the text
- * encoding writes it (no sign, no blanks, no octal). 0 and *out; -1 when s is not such a number;
- * -2 when it does not fit in 64 bits. */
-int trace_parse_u64(const char *s, uint64_t *out);
-
 #endif

@@ -5,6 +5,7 @@
 #ifndef GMMU_TRACE_INT_H
 #define GMMU_TRACE_INT_H
 
+#include "err.h"
 #include "trace.h"
 
 #include <stdio.h>
@@ -38,9 +39,6 @@ struct trace_reader {
     char text[TRACE_LINE_MAX + 2];
 };
 
-/* "file:...: reason" into err (nothing when err is NULL or errlen 0). */
-void trace_errf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 char *trace_strdup(const char *s);
 int trace_ends_with(const char *s, const char *suffix);
 /* "prefix 'path' suffix" with the path single-quoted (malloc'ed; NULL when out of memory). */

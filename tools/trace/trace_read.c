@@ -34,18 +34,18 @@ size_t trace_rd_fill(trace_reader_t *r, size_t n) {
 
 trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
     if (!path) {
-        trace_errf(err, errlen, "(null): no trace path");
+        err_setf(err, errlen, "(null): no trace path");
         return NULL;
     }
     trace_reader_t *r = calloc(1, sizeof(*r));
     if (!r) {
-        trace_errf(err, errlen, "%s: out of memory", path);
+        err_setf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     r->path = trace_strdup(path);
     if (!r->path) {
         free(r);
-        trace_errf(err, errlen, "%s: out of memory", path);
+        err_setf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     if (strcmp(path, "-") == 0) {
@@ -55,7 +55,7 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
         r->f = fopen(path, "rb");
         r->src = SRC_FILE;
         if (!r->f) {
-            trace_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            err_setf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
             trace_close(r);
             return NULL;
         }
@@ -72,7 +72,7 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
                 r->f = popen(cmd, "r");
             free(cmd);
             if (!r->f) {
-                trace_errf(err, errlen, "%s: cannot run xz -dc: %s", path, strerror(errno));
+                err_setf(err, errlen, "%s: cannot run xz -dc: %s", path, strerror(errno));
                 trace_close(r);
                 return NULL;
             }
@@ -88,7 +88,7 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
         FILE *f = r->f;
         r->f = NULL;
         if (trace_close_stream(f, SRC_PIPE) != 0) {
-            trace_errf(err, errlen, "%s: xz -dc failed (not a valid .xz file?)", path);
+            err_setf(err, errlen, "%s: xz -dc failed (not a valid .xz file?)", path);
             trace_close(r);
             return NULL;
         }
@@ -97,7 +97,7 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
     if (avail >= 4 && memcmp(r->buf + r->pos, TRACE_MAGIC, 4) == 0) {
         r->binary = 1;
         if (avail < 8) {
-            trace_errf(err, errlen, "%s:offset 4: truncated header (missing version)", path);
+            err_setf(err, errlen, "%s:offset 4: truncated header (missing version)", path);
             trace_close(r);
             return NULL;
         }
@@ -105,8 +105,8 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
         uint32_t ver =
             (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 | (uint32_t)v[3] << 24;
         if (ver != TRACE_VERSION) {
-            trace_errf(err, errlen, "%s:offset 4: unsupported binary version %u (expected %u)",
-                       path, ver, TRACE_VERSION);
+            err_setf(err, errlen, "%s:offset 4: unsupported binary version %u (expected %u)", path,
+                     ver, TRACE_VERSION);
             trace_close(r);
             return NULL;
         }
@@ -140,7 +140,7 @@ int trace_rd_finish_stream(trace_reader_t *r, char *err, size_t errlen) {
         FILE *f = r->f;
         r->f = NULL;
         if (trace_close_stream(f, SRC_PIPE) != 0) {
-            trace_errf(err, errlen, "%s: xz -dc failed (corrupt or truncated .xz file)", r->path);
+            err_setf(err, errlen, "%s: xz -dc failed (corrupt or truncated .xz file)", r->path);
             return -1;
         }
     }
@@ -169,8 +169,8 @@ static int rd_bin_named(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint
     const unsigned char *p = r->buf + r->pos;
     size_t nl = p[*need - 1];
     if (nl == 0 || nl >= TRACE_NAME_MAX) {
-        trace_errf(err, errlen, "%s:offset %llu: name length %zu not in 1..%d", r->path,
-                   (unsigned long long)at, nl, TRACE_NAME_MAX - 1);
+        err_setf(err, errlen, "%s:offset %llu: name length %zu not in 1..%d", r->path,
+                 (unsigned long long)at, nl, TRACE_NAME_MAX - 1);
         return RD_ERROR;
     }
     if (trace_rd_fill(r, *need + nl) < *need + nl)
@@ -179,8 +179,8 @@ static int rd_bin_named(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint
     for (size_t i = 0; i < nl; i++) {
         unsigned char ch = p[*need + i];
         if (ch <= ' ' || ch == '#' || ch >= 0x7f) {
-            trace_errf(err, errlen, "%s:offset %llu: name byte %zu (0x%02x) is not printable",
-                       r->path, (unsigned long long)at, i, ch);
+            err_setf(err, errlen, "%s:offset %llu: name byte %zu (0x%02x) is not printable",
+                     r->path, (unsigned long long)at, i, ch);
             return RD_ERROR;
         }
     }
@@ -193,16 +193,16 @@ static int rd_bin_named(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint
     }
     rec->kind = TRACE_REC_ALLOC;
     if (p[1] > 1) {
-        trace_errf(err, errlen, "%s:offset %llu: readonly flag %u is not 0 or 1", r->path,
-                   (unsigned long long)at, p[1]);
+        err_setf(err, errlen, "%s:offset %llu: readonly flag %u is not 0 or 1", r->path,
+                 (unsigned long long)at, p[1]);
         return RD_ERROR;
     }
     rec->readonly = p[1];
     rec->base = get_le(p + 2, 8);
     rec->size = get_le(p + 10, 8);
     if (rec->size == 0 || rec->base + rec->size < rec->base) {
-        trace_errf(err, errlen, "%s:offset %llu: bad allocation size 0x%llx", r->path,
-                   (unsigned long long)at, (unsigned long long)rec->size);
+        err_setf(err, errlen, "%s:offset %llu: bad allocation size 0x%llx", r->path,
+                 (unsigned long long)at, (unsigned long long)rec->size);
         return RD_ERROR;
     }
     return RD_OK;
@@ -219,14 +219,14 @@ static int rd_bin_mem(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint64
     rec->gap = (uint32_t)get_le(p + 10, 4);
     rec->mask = (uint32_t)get_le(p + 14, 4);
     if (op > TRACE_OP_ATOMIC) {
-        trace_errf(err, errlen, "%s:offset %llu: op %u is not 0 (R), 1 (W) or 2 (A)", r->path,
-                   (unsigned long long)at, op);
+        err_setf(err, errlen, "%s:offset %llu: op %u is not 0 (R), 1 (W) or 2 (A)", r->path,
+                 (unsigned long long)at, op);
         return RD_ERROR;
     }
     rec->op = (trace_op_t)op;
     if (rec->mask == 0) {
-        trace_errf(err, errlen, "%s:offset %llu: mask has no active lane", r->path,
-                   (unsigned long long)at);
+        err_setf(err, errlen, "%s:offset %llu: mask has no active lane", r->path,
+                 (unsigned long long)at);
         return RD_ERROR;
     }
     size_t n = *need;
@@ -248,8 +248,8 @@ static int rd_bin_mem(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint64
     } else {
         unsigned group = p[n + 16];
         if (!trace_valid_group(group)) {
-            trace_errf(err, errlen, "%s:offset %llu: tile group %u is not 2, 4, 8 or 16", r->path,
-                       (unsigned long long)at, group);
+            err_setf(err, errlen, "%s:offset %llu: tile group %u is not 2, 4, 8 or 16", r->path,
+                     (unsigned long long)at, group);
             return RD_ERROR;
         }
         trace_expand(rec, get_le(p + n, 8), (int64_t)get_le(p + n + 8, 8), (int)group,
@@ -264,8 +264,8 @@ static int rd_bin_end(trace_reader_t *r, char *err, size_t errlen) {
     r->pos++;
     r->offset++;
     if (trace_rd_fill(r, 1) != 0) {
-        trace_errf(err, errlen, "%s:offset %llu: data after the end record", r->path,
-                   (unsigned long long)r->offset);
+        err_setf(err, errlen, "%s:offset %llu: data after the end record", r->path,
+                 (unsigned long long)r->offset);
         return -1;
     }
     r->done = 1;
@@ -278,8 +278,8 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
     uint64_t at = r->offset;
     size_t avail = trace_rd_fill(r, 1);
     if (avail == 0) {
-        trace_errf(err, errlen, "%s:offset %llu: truncated trace: end of data without end record",
-                   r->path, (unsigned long long)at);
+        err_setf(err, errlen, "%s:offset %llu: truncated trace: end of data without end record",
+                 r->path, (unsigned long long)at);
         return -1;
     }
     unsigned type = r->buf[r->pos];
@@ -304,8 +304,8 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
         need = 1 + 4 + 4 + 1 + 4 + 4;
         break;
     default:
-        trace_errf(err, errlen, "%s:offset %llu: unknown record type 0x%02x", r->path,
-                   (unsigned long long)at, type);
+        err_setf(err, errlen, "%s:offset %llu: unknown record type 0x%02x", r->path,
+                 (unsigned long long)at, type);
         return -1;
     }
     int rc = RD_TRUNCATED;
@@ -322,8 +322,8 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
         }
     }
     if (rc == RD_TRUNCATED)
-        trace_errf(err, errlen, "%s:offset %llu: truncated record (type %u)", r->path,
-                   (unsigned long long)at, type);
+        err_setf(err, errlen, "%s:offset %llu: truncated record (type %u)", r->path,
+                 (unsigned long long)at, type);
     if (rc != RD_OK)
         return -1;
     r->pos += need;
@@ -333,7 +333,7 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
 
 int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
     if (!r || !rec) {
-        trace_errf(err, errlen, "trace_next: null argument");
+        err_setf(err, errlen, "trace_next: null argument");
         return -1;
     }
     return r->binary ? rd_binary(r, rec, err, errlen) : trace_rd_text(r, rec, err, errlen);

@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "num.h"
 #include "trace_int.h"
 
 #include <stdarg.h>
@@ -27,8 +28,8 @@ static int rd_line(trace_reader_t *r, char *err, size_t errlen) {
         unsigned char *nl = memchr(start, '\n', avail);
         size_t take = nl ? (size_t)(nl - start) : avail;
         if (n + take > TRACE_LINE_MAX) {
-            trace_errf(err, errlen, "%s:%llu: line longer than %d characters", r->path,
-                       (unsigned long long)(r->line + 1), TRACE_LINE_MAX);
+            err_setf(err, errlen, "%s:%llu: line longer than %d characters", r->path,
+                     (unsigned long long)(r->line + 1), TRACE_LINE_MAX);
             return -1;
         }
         memcpy(r->text + n, start, take);
@@ -54,10 +55,10 @@ static int field_err(field_ctx_t *c, int idx, const char *name, const char *fmt,
     char reason[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(reason, sizeof(reason), fmt, ap);
+    err_vsetf(reason, sizeof(reason), fmt, ap);
     va_end(ap);
-    trace_errf(c->err, c->errlen, "%s:%llu: field %d (%s): %s", c->r->path,
-               (unsigned long long)c->r->line, idx + 1, name, reason);
+    err_setf(c->err, c->errlen, "%s:%llu: field %d (%s): %s", c->r->path,
+             (unsigned long long)c->r->line, idx + 1, name, reason);
     return -1;
 }
 
@@ -65,7 +66,7 @@ static int field_u64(field_ctx_t *c, char **tok, int ntok, int idx, const char *
                      uint64_t *out) {
     if (idx >= ntok)
         return field_err(c, idx, name, "missing");
-    int rc = trace_parse_u64(tok[idx], out);
+    int rc = num_parse_u64(tok[idx], out);
     if (rc == -1)
         return field_err(c, idx, name, "'%s' is not a number", tok[idx]);
     if (rc == -2 || *out > max)
@@ -85,7 +86,7 @@ static int field_i64(field_ctx_t *c, char **tok, int ntok, int idx, const char *
         s++;
     }
     uint64_t v;
-    int rc = trace_parse_u64(s, &v);
+    int rc = num_parse_u64(s, &v);
     if (rc == -1)
         return field_err(c, idx, name, "'%s' is not a number", tok[idx]);
     if (rc == -2 || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
@@ -221,8 +222,8 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
         }
         return 1;
     }
-    trace_errf(err, errlen, "%s:%llu: field 1 (record): unknown record '%s'", r->path,
-               (unsigned long long)r->line, kw);
+    err_setf(err, errlen, "%s:%llu: field 1 (record): unknown record '%s'", r->path,
+             (unsigned long long)r->line, kw);
     return -1;
 }
 
@@ -243,8 +244,8 @@ int trace_rd_text(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen)
             if (*p == '\0' || *p == '#')
                 break;
             if (ntok == TRACE_MAX_FIELDS) {
-                trace_errf(err, errlen, "%s:%llu: field %d: too many fields", r->path,
-                           (unsigned long long)r->line, ntok + 1);
+                err_setf(err, errlen, "%s:%llu: field %d: too many fields", r->path,
+                         (unsigned long long)r->line, ntok + 1);
                 return -1;
             }
             tok[ntok++] = p;

@@ -5,22 +5,12 @@
 
 #include "trace_int.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers */
-
-void trace_errf(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 char *trace_strdup(const char *s) {
     size_t n = strlen(s) + 1;
@@ -89,42 +79,4 @@ void trace_expand(trace_rec_t *rec, uint64_t base, int64_t stride, int group, in
         if (rec->mask >> i & 1u)
             rec->addr[i] = base + (uint64_t)(i % group) * (uint64_t)stride +
                            (uint64_t)(i / group) * (uint64_t)stride2;
-}
-
-int trace_parse_u64(const char *s, uint64_t *out) {
-    if (!s || !out)
-        return -1;
-    uint64_t v = 0;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s += 2;
-        if (!*s)
-            return -1;
-        for (; *s; s++) {
-            int d;
-            if (*s >= '0' && *s <= '9')
-                d = *s - '0';
-            else if (*s >= 'a' && *s <= 'f')
-                d = *s - 'a' + 10;
-            else if (*s >= 'A' && *s <= 'F')
-                d = *s - 'A' + 10;
-            else
-                return -1;
-            if (v >> 60)
-                return -2;
-            v = v << 4 | (uint64_t)d;
-        }
-    } else {
-        if (!*s)
-            return -1;
-        for (; *s; s++) {
-            if (*s < '0' || *s > '9')
-                return -1;
-            uint64_t d = (uint64_t)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10)
-                return -2;
-            v = v * 10 + d;
-        }
-    }
-    *out = v;
-    return 0;
 }

@@ -23,13 +23,13 @@ struct trace_writer {
 
 trace_writer_t *trace_create(const char *path, int binary, char *err, size_t errlen) {
     if (!path) {
-        trace_errf(err, errlen, "(null): no trace path");
+        err_setf(err, errlen, "(null): no trace path");
         return NULL;
     }
     trace_writer_t *w = calloc(1, sizeof(*w));
     if (!w || !(w->path = trace_strdup(path))) {
         free(w);
-        trace_errf(err, errlen, "%s: out of memory", path);
+        err_setf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     w->binary = binary != 0;
@@ -46,7 +46,7 @@ trace_writer_t *trace_create(const char *path, int binary, char *err, size_t err
         w->src = SRC_FILE;
     }
     if (!w->f) {
-        trace_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        err_setf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
         free(w->path);
         free(w);
         return NULL;
@@ -56,7 +56,7 @@ trace_writer_t *trace_create(const char *path, int binary, char *err, size_t err
     if (w->binary) {
         unsigned char hdr[8] = {'G', 'M', 'T', 'B', TRACE_VERSION, 0, 0, 0};
         if (fwrite(hdr, 1, sizeof(hdr), w->f) != sizeof(hdr)) {
-            trace_errf(err, errlen, "%s: write error: %s", path, strerror(errno));
+            err_setf(err, errlen, "%s: write error: %s", path, strerror(errno));
             trace_close_stream(w->f, w->src);
             free(w->path);
             free(w);
@@ -180,35 +180,35 @@ static int wr_check(const trace_writer_t *w, const trace_rec_t *rec, uint64_t n,
     case TRACE_REC_ALLOC:
     case TRACE_REC_KERNEL:
         if (!valid_name(rec->name)) {
-            trace_errf(err, errlen,
-                       "%s: record %llu: name must be 1..%d printable characters without blanks "
-                       "or '#'",
-                       w->path, (unsigned long long)n, TRACE_NAME_MAX - 1);
+            err_setf(err, errlen,
+                     "%s: record %llu: name must be 1..%d printable characters without blanks "
+                     "or '#'",
+                     w->path, (unsigned long long)n, TRACE_NAME_MAX - 1);
             return -1;
         }
         if (rec->kind == TRACE_REC_ALLOC && (rec->size == 0 || rec->base + rec->size < rec->base)) {
-            trace_errf(err, errlen, "%s: record %llu: bad allocation size 0x%llx", w->path,
-                       (unsigned long long)n, (unsigned long long)rec->size);
+            err_setf(err, errlen, "%s: record %llu: bad allocation size 0x%llx", w->path,
+                     (unsigned long long)n, (unsigned long long)rec->size);
             return -1;
         }
         return 0;
     case TRACE_REC_MEM:
         if (rec->mask == 0) {
-            trace_errf(err, errlen, "%s: record %llu: mask has no active lane", w->path,
-                       (unsigned long long)n);
+            err_setf(err, errlen, "%s: record %llu: mask has no active lane", w->path,
+                     (unsigned long long)n);
             return -1;
         }
         if (rec->op != TRACE_OP_READ && rec->op != TRACE_OP_WRITE && rec->op != TRACE_OP_ATOMIC) {
-            trace_errf(err, errlen, "%s: record %llu: bad op %d", w->path, (unsigned long long)n,
-                       (int)rec->op);
+            err_setf(err, errlen, "%s: record %llu: bad op %d", w->path, (unsigned long long)n,
+                     (int)rec->op);
             return -1;
         }
         return 0;
     case TRACE_REC_EXIT:
         return 0;
     }
-    trace_errf(err, errlen, "%s: record %llu: unknown kind %d", w->path, (unsigned long long)n,
-               (int)rec->kind);
+    err_setf(err, errlen, "%s: record %llu: unknown kind %d", w->path, (unsigned long long)n,
+             (int)rec->kind);
     return -1;
 }
 
@@ -322,7 +322,7 @@ static int wr_text(trace_writer_t *w, const trace_rec_t *rec, const wr_enc_t *e)
 
 int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t errlen) {
     if (!w || !rec) {
-        trace_errf(err, errlen, "trace_write: null argument");
+        err_setf(err, errlen, "trace_write: null argument");
         return -1;
     }
     uint64_t n = w->records + 1;
@@ -339,7 +339,7 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
         ok = wr_text(w, rec, &e);
     }
     if (!ok) {
-        trace_errf(err, errlen, "%s: write error: %s", w->path, strerror(errno));
+        err_setf(err, errlen, "%s: write error: %s", w->path, strerror(errno));
         return -1;
     }
     w->records = n;
@@ -352,11 +352,11 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
 static int wr_set_name(const trace_writer_t *w, trace_rec_t *rec, const char *name, char *err,
                        size_t errlen) {
     if (!name || strnlen(name, TRACE_NAME_MAX) >= TRACE_NAME_MAX) {
-        trace_errf(err, errlen,
-                   "%s: record %llu: name must be 1..%d printable characters without blanks "
-                   "or '#'",
-                   w ? w->path : "(null)", w ? (unsigned long long)w->records + 1 : 0ull,
-                   TRACE_NAME_MAX - 1);
+        err_setf(err, errlen,
+                 "%s: record %llu: name must be 1..%d printable characters without blanks "
+                 "or '#'",
+                 w ? w->path : "(null)", w ? (unsigned long long)w->records + 1 : 0ull,
+                 TRACE_NAME_MAX - 1);
         return -1;
     }
     strcpy(rec->name, name);
@@ -387,7 +387,7 @@ int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint
                        .gap = gap,
                        .mask = mask};
     if (mask != 0 && !addrs) {
-        trace_errf(err, errlen, "trace_write_mem: null address list");
+        err_setf(err, errlen, "trace_write_mem: null address list");
         return -1;
     }
     int k = 0;
@@ -404,7 +404,7 @@ int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, 
 
 int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen) {
     if (!r || !w) {
-        trace_errf(err, errlen, "trace_copy: null argument");
+        err_setf(err, errlen, "trace_copy: null argument");
         return -1;
     }
     trace_rec_t rec;
@@ -417,7 +417,7 @@ int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen) {
 
 int trace_finish(trace_writer_t *w, char *err, size_t errlen) {
     if (!w) {
-        trace_errf(err, errlen, "trace_finish: null writer");
+        err_setf(err, errlen, "trace_finish: null writer");
         return -1;
     }
     int rc = 0;
@@ -429,9 +429,9 @@ int trace_finish(trace_writer_t *w, char *err, size_t errlen) {
     if (fflush(w->f) != 0 || ferror(w->f))
         rc = -1;
     if (rc != 0)
-        trace_errf(err, errlen, "%s: write error: %s", w->path, strerror(errno));
+        err_setf(err, errlen, "%s: write error: %s", w->path, strerror(errno));
     if (trace_close_stream(w->f, w->src) != 0 && rc == 0) {
-        trace_errf(err, errlen, "%s: %s failed", w->path, w->src == SRC_PIPE ? "xz -c" : "close");
+        err_setf(err, errlen, "%s: %s failed", w->path, w->src == SRC_PIPE ? "xz -c" : "close");
         rc = -1;
     }
     free(w->path);

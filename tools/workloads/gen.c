@@ -5,6 +5,8 @@
 
 #include "gen.h"
 
+#include "err.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@ void gen_fail(gen_t *g, const char *fmt, ...) {
     g->failed = 1;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g->err, sizeof(g->err), fmt, ap);
+    err_vsetf(g->err, sizeof(g->err), fmt, ap);
     va_end(ap);
 }
 

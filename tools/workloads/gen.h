@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rng.h"
 #include "trace.h"
 
 #define GEN_WARP 32
@@ -99,33 +100,11 @@ static inline uint32_t gen_lanes_below(const gen_warp_t *w, uint64_t n) {
     return gen_lanes(w) & (k >= 32 ? 0xffffffffu : (1u << k) - 1u);
 }
 
-/* ---- deterministic pseudo-random numbers (splitmix64) ---- */
-static inline uint64_t gen_mix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+/* ---- deterministic pseudo-random numbers (common/rng.h: rng_mix64, rng_sm_t, rng_unit) ---- */
+/* The generators' per-item hash; its formula is part of every generated trace (byte-identical
+ * traces), so it must not change. */
 static inline uint64_t gen_hash(uint64_t seed, uint64_t a, uint64_t b) {
-    return gen_mix(gen_mix(seed ^ gen_mix(a)) + b);
-}
-/* uniform in [0, 1) from a 64-bit hash */
-static inline double gen_unit(uint64_t h) {
-    return (double)(h >> 11) * (1.0 / 9007199254740992.0);
-}
-
-typedef struct {
-    uint64_t s;
-} gen_rng_t;
-static inline uint64_t gen_rng_next(gen_rng_t *r) {
-    r->s += 0x9e3779b97f4a7c15ULL;
-    uint64_t x = r->s;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-static inline uint64_t gen_rng_below(gen_rng_t *r, uint64_t n) {
-    return n ? gen_rng_next(r) % n : 0;
+    return rng_mix64(rng_mix64(seed ^ rng_mix64(a)) + b);
 }
 
 /* Largest power of two <= x (x >= 1). */

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "gen.h"
+#include "num.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -69,13 +70,13 @@ int main(int argc, char **argv) {
             g.o.size = (uint64_t)(mb * (double)GEN_MB);
             i++;
         } else if (strcmp(a, "--seed") == 0 && v) {
-            if (trace_parse_u64(v, &g.o.seed) != 0) {
+            if (num_parse_u64(v, &g.o.seed) != 0) {
                 fprintf(stderr, "gmmu-gen: --seed %s: expected a non-negative integer\n", v);
                 return 2;
             }
             i++;
         } else if ((strcmp(a, "--iters") == 0 || strcmp(a, "--window") == 0) && v) {
-            if (trace_parse_u64(v, &x) != 0 || x == 0 || x > 1000000) {
+            if (num_parse_u64(v, &x) != 0 || x == 0 || x > 1000000) {
                 fprintf(stderr, "gmmu-gen: %s %s: expected 1..1000000\n", a, v);
                 return 2;
             }

@@ -28,7 +28,7 @@ uint32_t graph_degree(const graph_t *gr, uint64_t v) {
     uint64_t o = graph_orig(gr, v);
     double lam = gr->lambda[__builtin_popcountll(o)];
     uint64_t h = gen_hash(gr->seed, 0x6465677265650000ULL, v);
-    double u = gen_unit(h);
+    double u = rng_unit(h);
     if (lam <= 32.0) { /* Poisson by inversion */
         double p = exp(-lam), cdf = p;
         uint32_t k = 0;
@@ -39,7 +39,7 @@ uint32_t graph_degree(const graph_t *gr, uint64_t v) {
         }
         return k;
     }
-    double u2 = gen_unit(gen_mix(h));
+    double u2 = rng_unit(rng_mix64(h));
     double z = sqrt(-2.0 * log(u2 > 0 ? u2 : 1e-300)) * cos(6.283185307179586 * u);
     double d = floor(lam + sqrt(lam) * z + 0.5);
     if (d < 0)
@@ -53,19 +53,19 @@ int graph_init(graph_t *gr, uint32_t scale, uint64_t edges_target, uint64_t seed
     memset(gr, 0, sizeof(*gr));
     gr->scale = scale;
     gr->nv = 1ULL << scale;
-    gr->seed = gen_mix(seed ^ 0x52a7e1ULL);
+    gr->seed = rng_mix64(seed ^ 0x52a7e1ULL);
     for (uint32_t p = 0; p <= 64; p++)
         gr->lambda[p] = p <= scale ? (double)edges_target * pow(RMAT_A + RMAT_B, scale - p) *
                                          pow(RMAT_C + RMAT_D, p)
                                    : 0.0;
     gr->thr0 = (uint32_t)(RMAT_B / (RMAT_A + RMAT_B) * 65536.0);
     gr->thr1 = (uint32_t)(RMAT_D / (RMAT_C + RMAT_D) * 65536.0);
-    gr->mul = gen_mix(gr->seed + 1) | 1u;
+    gr->mul = rng_mix64(gr->seed + 1) | 1u;
     uint64_t inv = gr->mul; /* Newton: inverse of an odd number modulo 2^64 */
     for (int i = 0; i < 6; i++)
         inv *= 2 - gr->mul * inv;
     gr->inv = inv;
-    gr->xr = gen_mix(gr->seed + 2) & (gr->nv - 1);
+    gr->xr = rng_mix64(gr->seed + 2) & (gr->nv - 1);
     uint64_t nck = gr->nv / 64 + 1;
     gr->ckpt = malloc(nck * sizeof(uint64_t));
     if (!gr->ckpt)
@@ -106,11 +106,11 @@ void graph_range(const graph_t *gr, uint64_t v0, uint32_t n, uint64_t *off, uint
 
 uint64_t graph_neighbor(const graph_t *gr, uint64_t v, uint64_t k) {
     uint64_t src = graph_orig(gr, v), dst = 0;
-    gen_rng_t r = {gen_hash(gr->seed, v, k)};
+    rng_sm_t r = {gen_hash(gr->seed, v, k)};
     uint64_t bits = 0;
     for (uint32_t i = 0; i < gr->scale; i++) {
         if (i % 4 == 0)
-            bits = gen_rng_next(&r);
+            bits = rng_sm_next(&r);
         uint32_t u = (uint32_t)(bits & 0xffff);
         bits >>= 16;
         uint32_t thr = (src >> i & 1u) ? gr->thr1 : gr->thr0;

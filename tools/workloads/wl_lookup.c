@@ -116,7 +116,7 @@ static int bst_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
 void gen_bst(gen_t *g) {
     bst_t c;
     memset(&c, 0, sizeof(c));
-    c.seed = gen_mix(g->o.seed ^ 0xb57);
+    c.seed = rng_mix64(g->o.seed ^ 0xb57);
     uint32_t batches = g->o.iters ? g->o.iters : 2;
     c.q = gen_min(gen_max(g->o.size / 512, 4096), 1u << 20);
     uint64_t rest = g->o.size > 8 * c.q * batches ? g->o.size - 8 * c.q * batches : 4096;
@@ -185,7 +185,7 @@ typedef struct {
 
 static double xs_egrid(const xs_t *c, uint64_t i) {
     double n = (double)(c->ngp * XS_ISO);
-    return ((double)i + 0.25 + 0.5 * gen_unit(gen_hash(c->seed, 1, i))) / n;
+    return ((double)i + 0.25 + 0.5 * rng_unit(gen_hash(c->seed, 1, i))) / n;
 }
 
 static uint64_t xs_nuc_of(const xs_t *c, int mat, uint32_t j) {
@@ -197,7 +197,7 @@ static uint64_t xs_nuc_of(const xs_t *c, int mat, uint32_t j) {
 
 /* index of nuclide nuc's grid point below the unionized grid point idx */
 static uint64_t xs_nuc_index(const xs_t *c, uint64_t idx, uint64_t nuc) {
-    double off = gen_unit(gen_hash(c->seed, 3, nuc));
+    double off = rng_unit(gen_hash(c->seed, 3, nuc));
     double pos = xs_egrid(c, idx) * (double)c->ngp - off;
     if (pos < 0)
         pos = 0;
@@ -209,8 +209,8 @@ static uint64_t xs_nuc_index(const xs_t *c, uint64_t idx, uint64_t nuc) {
 static int xs_sample(const xs_t *c, xs_warp_t *s, const gen_warp_t *w) {
     for (int l = 0; l < 32; l++) {
         uint64_t id = w->tid0 + (uint64_t)l;
-        s->e[l] = gen_unit(gen_hash(c->seed, 11, id));
-        double u = gen_unit(gen_hash(c->seed, 12, id)), acc = 0;
+        s->e[l] = rng_unit(gen_hash(c->seed, 11, id));
+        double u = rng_unit(gen_hash(c->seed, 12, id)), acc = 0;
         int mt = XS_MATS - 1;
         for (int i = 0; i < XS_MATS; i++) {
             acc += xs_dist[i];
@@ -329,7 +329,7 @@ static int xs_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
 void gen_xsbench(gen_t *g) {
     xs_t c;
     memset(&c, 0, sizeof(c));
-    c.seed = gen_mix(g->o.seed ^ 0x85b);
+    c.seed = rng_mix64(g->o.seed ^ 0x85b);
     uint64_t per_gp = XS_ISO * (8 + 48 + 4 * XS_ISO);
     c.ngp = gen_max(g->o.size / per_gp, 16);
     c.lookups = gen_min(gen_max(g->o.size / 4096, 1024), 1u << 20);

@@ -233,8 +233,8 @@ typedef struct {
 static double km_feature(uint64_t seed, uint64_t p, int j) {
     /* points scattered around KM_K true centres */
     uint64_t cl = gen_hash(seed, p, 999) % KM_K;
-    double centre = gen_unit(gen_hash(seed, 1000 + cl, (uint64_t)j)) * 10.0;
-    return centre + (gen_unit(gen_hash(seed, p, (uint64_t)j)) - 0.5) * 4.0;
+    double centre = rng_unit(gen_hash(seed, 1000 + cl, (uint64_t)j)) * 10.0;
+    return centre + (rng_unit(gen_hash(seed, p, (uint64_t)j)) - 0.5) * 4.0;
 }
 
 static int km_invert_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
@@ -366,13 +366,13 @@ void gen_nn(gen_t *g) {
         gen_kernel_t kk = {"euclid", (uint32_t)gen_ceil_div(c.n, 256), 256, 0, nn_step, &c};
         gen_launch(g, &kk);
         /* the host picks the 10 nearest records */
-        double lat = gen_unit(gen_hash(g->o.seed, 5, q)) * 180 - 90;
-        double lng = gen_unit(gen_hash(g->o.seed, 6, q)) * 360 - 180, best[10];
+        double lat = rng_unit(gen_hash(g->o.seed, 5, q)) * 180 - 90;
+        double lng = rng_unit(gen_hash(g->o.seed, 6, q)) * 360 - 180, best[10];
         for (int i = 0; i < 10; i++)
             best[i] = 1e300;
         for (uint64_t r = 0; r < c.n; r++) {
-            double la = gen_unit(gen_hash(g->o.seed, r, 1)) * 180 - 90;
-            double lo = gen_unit(gen_hash(g->o.seed, r, 2)) * 360 - 180;
+            double la = rng_unit(gen_hash(g->o.seed, r, 1)) * 180 - 90;
+            double lo = rng_unit(gen_hash(g->o.seed, r, 2)) * 360 - 180;
             double d = sqrt((lat - la) * (lat - la) + (lng - lo) * (lng - lo));
             for (int i = 0; i < 10; i++)
                 if (d < best[i]) {
