@@ -89,15 +89,12 @@ typedef struct {
 /* Lookups of the accepted ports, on _q arrays: FA-1 in both arrays, the base hit wins. */
 static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v,
                        l1_lookup_t *lk) {
-    uint8_t *acc = lk->acc, *hk = lk->hk;
-    uint32_t *hidx = lk->hidx;
-    uint64_t *hppn = lk->hppn;
     for (uint32_t p = 0; p < l->n_ports; p++) {
-        acc[p] = c->ready && in->req_valid[p];
-        hk[p] = HIT_NONE;
-        hidx[p] = 0;
-        hppn[p] = 0;
-        if (!acc[p])
+        lk->acc[p] = c->ready && in->req_valid[p];
+        lk->hk[p] = HIT_NONE;
+        lk->hidx[p] = 0;
+        lk->hppn[p] = 0;
+        if (!lk->acc[p])
             continue;
         const uint64_t vpn = in->req_vpn[p] & GMMU_VPN_MASK;
         const uint8_t wr = in->req_write[p] ? 1u : 0u;
@@ -107,14 +104,15 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
         const int bh = tlb_fa_lookup(&l->base, tlb_base_tag(vpn), wr, &bi, &nb);
         const int gh = tlb_fa_lookup(&l->large, tlb_large_tag(vpn), wr, &gi, &ng);
         if (bh) {
-            hk[p] = HIT_BASE;
-            hidx[p] = bi;
-            hppn[p] = gmmu_base_data_unpack(l->base.data[bi]).ppn;
+            lk->hk[p] = HIT_BASE;
+            lk->hidx[p] = bi;
+            lk->hppn[p] = gmmu_base_data_unpack(l->base.data[bi]).ppn;
         } else if (gh) {
-            hk[p] = HIT_LARGE;
-            hidx[p] = gi;
-            hppn[p] = ((uint64_t)gmmu_large_data_unpack(l->large.data[gi]).lppn << GMMU_PT_IDX_W) |
-                      (vpn & GMMU_IDX_MASK);
+            lk->hk[p] = HIT_LARGE;
+            lk->hidx[p] = gi;
+            lk->hppn[p] =
+                ((uint64_t)gmmu_large_data_unpack(l->large.data[gi]).lppn << GMMU_PT_IDX_W) |
+                (vpn & GMMU_IDX_MASK);
         }
         if (nb > 1 || ng > 1)
             gmmu_viol(v, "l1[%u]: multi-hit for vpn 0x%llx (%u base, %u large)", l->sm,
