@@ -90,7 +90,7 @@ regdoc: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh
 	@bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
-cosim bench synth traces wave fusesoc-lint: | $(DEPS_STAMP)
+cosim bench synth traces wave fusesoc-lint fusesoc-sim: | $(DEPS_STAMP)
 
 ## make test                   everything CI runs, cheap checks first (style, lint, unit tests), stops at
 ##                             the first failure
