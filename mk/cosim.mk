@@ -97,4 +97,5 @@ $(GEN_PORTS_H) $(GEN_PORTS_SHIM) &: spec/ports.toml spec/gmmu.toml scripts/gen_p
 .PHONY: check-ports
 check-ports:
 	$(PYTHON) scripts/gen_ports.py spec/ports.toml spec/gmmu.toml --check-sv rtl/gmmu_top.sv
+	$(PYTHON) scripts/spec_params.py --check-sv rtl/gmmu_top.sv
 TEST_TARGETS += check-ports

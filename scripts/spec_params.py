@@ -151,13 +151,46 @@ def gen_md(params):
     return "\n".join(out) + "\n"
 
 
-def main():
-    """`spec_params.py`: print the keys (a self-check of the spec)."""
+def check_sv(path, params):
+    """The parameter list of the module in `path` (`parameter int unsigned Name = default`, in
+    the header before the port list) against the spec: same names, order and defaults. Returns
+    a list of messages (empty: they agree)."""
+    import re
     try:
-        for p in load():
-            print(f"{p['key']} {p['sv']}")
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        return [f"{path}: {e}"]
+    head = text.split(") (", 1)[0]
+    found = re.findall(r"parameter\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)", head)
+    want = [(p["sv"], str(p["default"])) for p in params]
+    errs = []
+    for i in range(max(len(found), len(want))):
+        f_, w_ = (found[i] if i < len(found) else None), (want[i] if i < len(want) else None)
+        if f_ != w_:
+            errs.append(f"{path}: parameter #{i + 1}: declared {f_ and ' = '.join(f_)}, "
+                        f"spec/params.toml says {w_ and ' = '.join(w_)}")
+    return errs
+
+
+def main():
+    """`spec_params.py`: print the keys (a self-check of the spec);
+    `spec_params.py --check-sv rtl/gmmu_top.sv`: the module's parameter list against the spec."""
+    try:
+        params = load()
     except SpecError as e:
         sys.exit(str(e))
+    if len(sys.argv) == 3 and sys.argv[1] == "--check-sv":
+        errs = check_sv(sys.argv[2], params)
+        for e in errs:
+            print("spec_params: " + e)
+        if errs:
+            sys.exit(1)
+        print(f"spec_params: {sys.argv[2]} declares the {len(params)} parameters of "
+              "spec/params.toml (names, order, defaults)")
+        return
+    for p in params:
+        print(f"{p['key']} {p['sv']}")
 
 
 if __name__ == "__main__":
