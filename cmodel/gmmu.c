@@ -291,6 +291,26 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     refresh_comb(m);
 }
 
+/* The model's block for an RTL instance path below gmmu_top (the names are the RTL's). */
+int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *reg, uint32_t i,
+                         uint64_t *val) {
+    if (scope[0] == '\0')
+        return (strcmp(reg, "ev_q") == 0 && i == 0) ? (*val = m->ev, 0) : -1;
+    if (strcmp(scope, "u_csr") == 0)
+        return i == 0 ? csr_state_get(&m->csr, reg, val) : -1;
+    if (strcmp(scope, "u_ptw") == 0)
+        return ptw_state_get(&m->ptw, reg, i, val);
+    unsigned s = 0;
+    int used = 0;
+    if (sscanf(scope, "g_l1[%u].u_l1%n", &s, &used) == 1 && used > 0 && s < m->p.num_sm) {
+        if (scope[used] == '\0')
+            return l1_state_get(&m->l1[s], reg, i, val);
+        if (strcmp(scope + used, ".u_req") == 0)
+            return l1_req_state_get(&m->l1[s].req, reg, i, val);
+    }
+    return -1;
+}
+
 unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {
     err_setf(first, len, "%s", m->viol.count ? m->viol.first : "");
     return m->viol.count;

@@ -80,4 +80,12 @@ typedef struct {
 /* Records a violation (keeps the first message). Implemented in gmmu.c. */
 void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Packs flag bytes b[0..n-1] (0/1) into a bit vector (an RTL logic [n-1:0] register). */
+static inline uint64_t gmmu_pack_bits(const uint8_t *b, uint32_t n) {
+    uint64_t v = 0;
+    for (uint32_t k = 0; k < n; k++)
+        v |= (uint64_t)(b[k] & 1u) << k;
+    return v;
+}
+
 #endif

@@ -94,3 +94,11 @@ void l1_req_dump(const l1_req_t *r, FILE *f) {
                     (unsigned long long)e->ppn, e->fatal);
     }
 }
+
+int l1_req_state_get(const l1_req_t *r, const char *reg, uint32_t i, uint64_t *val) {
+    if (strcmp(reg, "state_q") == 0 && i < r->n) {
+        *val = (uint64_t)l1_req_state(r, i);
+        return 0;
+    }
+    return -1;
+}

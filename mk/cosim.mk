@@ -36,7 +36,7 @@ COSIM_OVERRIDES = $(call cosim_ovr,CONFIG,config) $(call cosim_ovr,SEED,seed) \
                   $(if $(filter 1 yes true,$(WAVES)),--waves)
 COSIM_RUN := $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD)
 
-.PHONY: cosim-lib sim sim-san cosim cosim-regress cosim-san test-platform bench
+.PHONY: cosim-lib sim sim-state sim-san cosim cosim-regress cosim-san test-platform bench
 
 cosim-lib: $(COSIM_LIB) $(COSIM_LIB_SAN)
 
@@ -49,7 +49,16 @@ $(SIM_SAN_BIN): $(BUILD)/obj-san/cosim/sim_main.o $(call c_libs,$(SIM_LIBS),san)
 	@mkdir -p $(@D)
 	$(CXX) $(SAN) -o $@ $^ $(VDUT_LDLIBS) -lm
 
+## make sim-state CONFIG=x     gmmu-sim-state: gmmu-sim with the debug model of public _q
+##                             signals, for --state-compare (docs/cosim.md)
+SIM_STATE_BIN = $(BUILD)/$(CONFIG)/gmmu-sim-state
+$(SIM_STATE_BIN): $(BUILD)/obj/cosim/sim_main.o $(call c_libs,$(SIM_LIBS)) \
+                  $(BUILD)/$(CONFIG)/vdut-state/libvdut.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(VDUT_LDLIBS) -lm
+
 sim: $(SIM_BIN)
+sim-state: $(SIM_STATE_BIN)
 sim-san: $(SIM_SAN_BIN)
 
 # The platform itself under ASan+UBSan: lock-step runs (tiny's Verilator model) of directed
