@@ -52,11 +52,11 @@ static unsigned cm_violations(const engine_t *e, char *first, size_t len) {
 }
 
 static int cm_state_get(engine_t *e, const vshim_state_reg_t *r, size_t row, uint32_t i,
-                        uint64_t *val, char *err, size_t errlen) {
+                        uint32_t word, uint64_t *val, char *err, size_t errlen) {
     (void)row;
     (void)err;
     (void)errlen;
-    return gmmu_model_state_get(model(e), r->scope, r->name, i, val) == 0 ? 0 : 1;
+    return gmmu_model_state_get(model(e), r->scope, r->name, i, word, val) == 0 ? 0 : 1;
 }
 
 static void cm_free(engine_t *e) {

@@ -65,9 +65,9 @@ static const vshim_state_reg_t *rtl_state_table(engine_t *e, size_t *n, char *er
 }
 
 static int rtl_state_get(engine_t *e, const vshim_state_reg_t *r, size_t row, uint32_t i,
-                         uint64_t *val, char *err, size_t errlen) {
+                         uint32_t word, uint64_t *val, char *err, size_t errlen) {
     (void)r;
-    return vshim_state_get(rtl(e)->v, row, i, val, err, errlen);
+    return vshim_state_get(rtl(e)->v, row, i, word, val, err, errlen);
 }
 
 static void rtl_free(engine_t *e) {

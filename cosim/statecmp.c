@@ -10,15 +10,20 @@ struct scmp {
     size_t nrows, elems, skipped;
 };
 
+/* 64-bit words of one element. */
+static uint32_t words(const vshim_state_reg_t *t) {
+    return (t->width + 63u) / 64u;
+}
+
 /* 1 if both engines give every element of row r (the expected one's accessor decides). */
 static int covered(scmp_t *s, size_t r, char *err, size_t errlen) {
     const vshim_state_reg_t *t = &s->tab[r];
-    if (t->width > 64)
-        return 0;
     for (uint32_t i = 0; i < t->elems; i++) {
-        uint64_t v;
-        if (s->exp->ops->state_get(s->exp, t, r, i, &v, err, errlen) != 0)
-            return 0;
+        for (uint32_t w = 0; w < words(t); w++) {
+            uint64_t v;
+            if (s->exp->ops->state_get(s->exp, t, r, i, w, &v, err, errlen) != 0)
+                return 0;
+        }
     }
     return 1;
 }
@@ -73,24 +78,37 @@ scmp_t *scmp_new(engine_t *exp, engine_t *act, int partial, FILE *f, char *err, 
     return s;
 }
 
+/* "g_l1[1].u_l1.u_req.state_q[3]: expected (C model) 0x2, actual (RTL) 0x4" (a register wider
+ * than 64 bits names the bits that differ, e.g. "ent_q[0][81:64]"). */
+static void report(const scmp_t *s, const vshim_state_reg_t *t, uint32_t i, uint32_t w, uint64_t e,
+                   uint64_t a, char *msg, size_t len) {
+    char idx[16] = "", bits[24] = "";
+    if (t->udims)
+        snprintf(idx, sizeof(idx), "[%u]", i);
+    if (t->width > 64) {
+        const uint32_t hi = 64u * w + 63u < t->width - 1u ? 64u * w + 63u : t->width - 1u;
+        snprintf(bits, sizeof(bits), "[%u:%u]", hi, 64u * w);
+    }
+    snprintf(msg, len, "%s%s%s%s%s: expected (%s) 0x%llx, actual (%s) 0x%llx", t->scope,
+             t->scope[0] ? "." : "", t->name, idx, bits, s->exp->ops->label, (unsigned long long)e,
+             s->act->ops->label, (unsigned long long)a);
+}
+
 int scmp_check(scmp_t *s, char *msg, size_t len) {
     for (size_t k = 0; k < s->nrows; k++) {
         const size_t r = s->rows[k];
         const vshim_state_reg_t *t = &s->tab[r];
         for (uint32_t i = 0; i < t->elems; i++) {
-            uint64_t e = 0, a = 0;
-            if (s->exp->ops->state_get(s->exp, t, r, i, &e, msg, len) != 0 ||
-                s->act->ops->state_get(s->act, t, r, i, &a, msg, len) != 0)
-                return -1;
-            if (e == a)
-                continue;
-            char idx[16] = "";
-            if (t->udims)
-                snprintf(idx, sizeof(idx), "[%u]", i);
-            snprintf(msg, len, "%s%s%s%s: expected (%s) 0x%llx, actual (%s) 0x%llx", t->scope,
-                     t->scope[0] ? "." : "", t->name, idx, s->exp->ops->label,
-                     (unsigned long long)e, s->act->ops->label, (unsigned long long)a);
-            return 1;
+            for (uint32_t w = 0; w < words(t); w++) {
+                uint64_t e = 0, a = 0;
+                if (s->exp->ops->state_get(s->exp, t, r, i, w, &e, msg, len) != 0 ||
+                    s->act->ops->state_get(s->act, t, r, i, w, &a, msg, len) != 0)
+                    return -1;
+                if (e != a) {
+                    report(s, t, i, w, e, a, msg, len);
+                    return 1;
+                }
+            }
         }
     }
     return 0;

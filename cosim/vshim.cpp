@@ -212,7 +212,7 @@ static int state_bind(vshim *v, char *err, size_t errlen) {
     return 0;
 }
 
-int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint64_t *val, char *err,
+int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint32_t word, uint64_t *val, char *err,
                         size_t errlen) {
     if (!v->state && state_bind(v, err, errlen) != 0) return -1;
     const vshim_state_reg_t &s = k_state[r];
@@ -225,10 +225,14 @@ int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint64_t *val, char *e
         *val = reinterpret_cast<const IData *>(p)[i];
     } else if (s.width <= 64) {
         *val = reinterpret_cast<const QData *>(p)[i];
-    } else { // VlWide: words of 32 bits; the low 64 bits
-        const IData *w = reinterpret_cast<const IData *>(p) + static_cast<size_t>(i) * ((s.width + 31) / 32);
-        *val = static_cast<uint64_t>(w[0]) | (static_cast<uint64_t>(w[1]) << 32);
+    } else { // VlWide: 32-bit words, least significant first
+        const size_t n32 = (s.width + 31) / 32;
+        const IData *w = reinterpret_cast<const IData *>(p) + static_cast<size_t>(i) * n32;
+        const size_t lo = 2 * static_cast<size_t>(word);
+        *val = (lo < n32 ? w[lo] : 0) | (lo + 1 < n32 ? static_cast<uint64_t>(w[lo + 1]) << 32 : 0);
+        return 0;
     }
+    if (word != 0) *val = 0;
     return 0;
 }
 #else
@@ -239,11 +243,12 @@ const vshim_state_reg_t *VSHIM_FN(state_table)(size_t *n, char *err, size_t errl
     return nullptr;
 }
 
-int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint64_t *val, char *err,
+int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint32_t word, uint64_t *val, char *err,
                         size_t errlen) {
     (void)v;
     (void)r;
     (void)i;
+    (void)word;
     *val = 0;
     std::snprintf(err, errlen, "no state table in this model");
     return -1;

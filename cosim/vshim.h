@@ -56,9 +56,10 @@ void VSHIM_FN(trace_close)(vshim_t *v);
 /* The name table of the model's registered state (rows, *n), or NULL + err when this shim was
  * built without it (the normal model: make sim-state builds the one with public _q signals). */
 const vshim_state_reg_t *VSHIM_FN(state_table)(size_t *n, char *err, size_t errlen);
-/* Element i of row r of the table (of a signal wider than 64 bits: its low 64 bits). 0, or -1
- * if the signal is not in the model (err names it). */
-int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint64_t *val, char *err, size_t errlen);
+/* Bits [64 * word + 63 : 64 * word] of element i of row r of the table (word 0 for a signal of
+ * up to 64 bits). 0, or -1 if the signal is not in the model (err names it). */
+int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint32_t word, uint64_t *val, char *err,
+                        size_t errlen);
 /* The parameters this model was compiled with. */
 void VSHIM_FN(built_params)(gmmu_params_t *p);
 
