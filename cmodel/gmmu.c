@@ -307,7 +307,7 @@ static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32
     if (rest[0] == '\0')
         return word ? -1 : l1_state_get(l, reg, i, val);
     if (strcmp(rest, ".u_req") == 0)
-        return word ? -1 : l1_req_state_get(&l->req, reg, i, val);
+        return l1_req_state_get(&l->req, reg, i, word, val);
     if (strncmp(rest, ".u_base", 7) == 0)
         return fa_state_get(&l->base, rest + 7, reg, i, word, val);
     if (strncmp(rest, ".u_large", 8) == 0)
@@ -338,6 +338,8 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
         return i == 0 && word == 0 ? csr_state_get(&m->csr, reg, val) : -1;
     if (strcmp(scope, "u_ptw") == 0)
         return word == 0 ? ptw_state_get(&m->ptw, reg, i, val) : -1;
+    if (strcmp(scope, "u_ff") == 0)
+        return word == 0 ? ff_state_get(&m->ff, reg, i, val) : -1;
     if (strncmp(scope, "u_l2", 4) == 0)
         return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
     unsigned s = 0;
