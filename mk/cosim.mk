@@ -9,6 +9,8 @@
 ## make cosim TEST=replay      run tb/tests/replay.test (TRACE= CONFIG= SEED= ENGINE=
 ##                             WAVES=1 override the test's values)
 ## make cosim-regress          every tb/tests/*.test
+## make cosim-regress-state    every tb/tests/*.test with gmmu-sim-state --state-compare (every
+##                             _q register compared each clocked cycle; docs/cosim.md)
 ## make test-platform          cmocka unit tests of the platform modules (normal + SAN)
 ## make cosim-san              gmmu-sim built with ASan+UBSan, lock-step runs of a few
 ##                             directed traces (configuration tiny)
@@ -36,7 +38,7 @@ COSIM_OVERRIDES = $(call cosim_ovr,CONFIG,config) $(call cosim_ovr,SEED,seed) \
                   $(if $(filter 1 yes true,$(WAVES)),--waves)
 COSIM_RUN := $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD)
 
-.PHONY: cosim-lib sim sim-state sim-san cosim cosim-regress cosim-san test-platform bench
+.PHONY: cosim-lib sim sim-state sim-san cosim cosim-regress cosim-regress-state cosim-san test-platform bench
 
 cosim-lib: $(COSIM_LIB) $(COSIM_LIB_SAN)
 
@@ -84,6 +86,16 @@ cosim:
 
 cosim-regress:
 	$(COSIM_RUN) $(COSIM_OVERRIDES) --all
+
+cosim-regress-state:
+	$(COSIM_RUN) $(COSIM_OVERRIDES) --all --state-compare
+
+## make test-statecmp          --state-compare: a clean run passes with identical statistics; a
+##                             model PLRU mutation is named (plru_q) before the ports diverge
+.PHONY: test-statecmp
+test-statecmp:
+	@$(MAKE) --no-print-directory sim-state CONFIG=tiny
+	bash scripts/statecmp_test.sh
 
 bench:
 	$(PYTHON) scripts/bench.py --make '$(MAKE)' --build $(BUILD) \
