@@ -342,11 +342,16 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
         return word == 0 ? ff_state_get(&m->ff, reg, i, val) : -1;
     if (strncmp(scope, "u_l2", 4) == 0)
         return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
-    unsigned s = 0;
-    int used = 0;
-    if (sscanf(scope, "g_l1[%u].u_l1%n", &s, &used) == 1 && used > 0 && s < m->p.num_sm)
-        return l1_scope_get(&m->l1[s], scope + used, reg, i, word, val);
-    return -1;
+    /* "g_l1[<s>].u_l1..." (parsed by hand: this runs for every element every cycle) */
+    if (strncmp(scope, "g_l1[", 5) != 0)
+        return -1;
+    uint32_t s = 0;
+    const char *c = scope + 5;
+    for (; *c >= '0' && *c <= '9' && s < GMMU_MAX_SM; c++)
+        s = s * 10u + (uint32_t)(*c - '0');
+    if (c == scope + 5 || strncmp(c, "].u_l1", 6) != 0 || s >= m->p.num_sm)
+        return -1;
+    return l1_scope_get(&m->l1[s], c + 6, reg, i, word, val);
 }
 
 unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {

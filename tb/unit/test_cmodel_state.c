@@ -31,6 +31,10 @@ static void test_names_and_errors(void **state) {
     assert_int_equal(gmmu_model_state_get(h.m, "u_csr", "nope_q", 0, 0, &v), -1);
     assert_int_equal(gmmu_model_state_get(h.m, "u_nope", "ev_q", 0, 0, &v), -1);
     assert_int_equal(gmmu_model_state_get(h.m, "g_l1[2].u_l1", "hv_q", 0, 0, &v), -1);
+    assert_int_equal(gmmu_model_state_get(h.m, "g_l1[].u_l1", "hv_q", 0, 0, &v), -1);
+    assert_int_equal(gmmu_model_state_get(h.m, "g_l1[1].u_l2", "hv_q", 0, 0, &v), -1);
+    assert_int_equal(gmmu_model_state_get(h.m, "g_l1[1].u_l1.u_nope", "hv_q", 0, 0, &v), -1);
+    assert_int_equal(gmmu_model_state_get(h.m, "g_l1[1].u_l1", "hv_q", 0, 0, &v), 0);
     assert_int_equal(gmmu_model_state_get(h.m, "g_l1[1].u_l1.u_req", "state_q", 4, 0, &v), -1);
     assert_int_equal(gmmu_model_state_get(h.m, "u_csr", "get_q", 0, 1, &v), -1);
     assert_int_equal(gmmu_model_state_get(h.m, "g_l1[0].u_l1.u_req", "ent_q", 0, 2, &v), -1);
