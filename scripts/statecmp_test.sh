@@ -48,8 +48,9 @@ else
     (cd "$root" && tar -cf - --exclude=./build .) | (cd "$work" && tar -xf -)
 fi
 mkdir -p "$work/build"
-rm -rf "${work:?}/build/lib" "${work:?}/build/$config"
-cp -a "$root/build/lib" "$root/build/$config" "$work/build/"
+# the clean tree's objects too (with their times), so no object of an earlier run survives
+rm -rf "${work:?}/build/lib" "${work:?}/build/obj" "${work:?}/build/$config"
+cp -a "$root/build/lib" "$root/build/obj" "$root/build/$config" "$work/build/"
 file=cmodel/plru.c
 sed -i 's/(node == 2u \* parent + 1u) ? 1u : 0u/(node == 2u * parent + 1u) ? 0u : 1u/' "$work/$file"
 [ "$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)" = 1 ] ||
