@@ -216,6 +216,36 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
         csr_write(c, addr, wd & d->wmask, arg_q, wr);
 }
 
+/* The RTL keeps the address bits above the alignment only: PT_BASE[47:12], FB_BASE[47:5]. */
+int csr_state_get(const csr_t *c, const char *reg, uint64_t *val) {
+    const struct {
+        const char *name;
+        uint64_t v;
+    } t[] = {
+        {"pt_base_q", c->pt_base >> GMMU_PAGE_SHIFT},
+        {"fb_base_q", c->fb_base >> GMMU_CSR_FB_BASE_LO_ADDR_LSB},
+        {"fb_size_q", c->fb_size},
+        {"get_q", c->get},
+        {"ie_q", c->ie},
+        {"arg_lo_q", c->arg_lo},
+        {"arg_hi_q", c->arg_hi},
+        {"cmd_valid_q", c->cmd_valid},
+        {"cmd_op_q", c->cmd_op},
+        {"cmd_vpn_q", c->cmd_vpn},
+        {"err_q", c->err},
+        {"err_addr_q", c->err_addr},
+        {"rvalid_q", c->rvalid},
+        {"rdata_q", c->rdata},
+    };
+    for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+        if (strcmp(reg, t[k].name) == 0) {
+            *val = t[k].v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 void csr_dump(const csr_t *c, FILE *f) {
     fprintf(f,
             "csr: pt_base=0x%llx fb_base=0x%llx fb_size=%u get=%u ie=%u arg=0x%x_%08x\n"

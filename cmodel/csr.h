@@ -45,5 +45,7 @@ int csr_busy(const csr_t *c);
 uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff);
 void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr);
 void csr_dump(const csr_t *c, FILE *f);
+/* State accessor (gmmu_model_state_get): register reg of u_csr. 0, or -1 if there is none. */
+int csr_state_get(const csr_t *c, const char *reg, uint64_t *val);
 
 #endif

@@ -132,3 +132,59 @@ void ff_dump(const ff_t *f, FILE *fp) {
                 f->mask[i], f->write[i]);
     }
 }
+
+/* fw_*_q: the fields of the entry being written, decoded from fw_data (spec fault-entry layout). */
+static int ff_fw_get(const ff_t *f, const char *reg, uint64_t *val) {
+    const uint32_t *d = f->fw_data;
+    const uint32_t fl = d[GMMU_FB_W7_FLAGS];
+    const struct {
+        const char *name;
+        uint64_t v;
+    } t[] = {
+        {"fw_valid_q", f->fw_valid},
+        {"fw_addr_q", f->fw_addr >> GMMU_CSR_FB_BASE_LO_ADDR_LSB},
+        {"fw_set_q", (fl >> GMMU_FB_REPLAYABLE_LSB) & GMMU_FB_REPLAYABLE_MASK},
+        {"fw_vpn_q", d[GMMU_FB_W2_VPN_LO] | ((uint64_t)d[GMMU_FB_W3_VPN_HI] << 32)},
+        {"fw_time_q", d[GMMU_FB_W4_TS_LO] | ((uint64_t)d[GMMU_FB_W5_TS_HI] << 32)},
+        {"fw_mask_q", d[GMMU_FB_W6_SM_MASK]},
+        {"fw_ft_q", (fl >> GMMU_FB_FAULT_TYPE_LSB) & GMMU_FB_FAULT_TYPE_MASK},
+        {"fw_client_q", (fl >> GMMU_FB_CLIENT_LSB) & GMMU_FB_CLIENT_MASK},
+        {"fw_write_q", ((fl >> GMMU_FB_ACCESS_LSB) & GMMU_FB_ACCESS_MASK) == GMMU_AT_WRITE},
+    };
+    for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+        if (strcmp(reg, t[k].name) == 0) {
+            *val = t[k].v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint64_t *val) {
+    if (i == 0) {
+        const struct {
+            const char *name;
+            uint64_t v;
+        } t[] = {{"e_valid_q", f->valid},         {"dropped_q", f->dropped},
+                 {"replay_q", f->replay},         {"cancel_valid_q", f->cancel_valid},
+                 {"cancel_vpn_q", f->cancel_vpn}, {"put_q", f->put},
+                 {"overflow_q", f->overflow}};
+        for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+            if (strcmp(reg, t[k].name) == 0) {
+                *val = t[k].v;
+                return 0;
+            }
+        }
+        if (ff_fw_get(f, reg, val) == 0)
+            return 0;
+    }
+    if (i >= f->n)
+        return -1;
+    if (strcmp(reg, "e_vpn_q") == 0)
+        *val = f->vpn[i];
+    else if (strcmp(reg, "e_mask_q") == 0)
+        *val = f->mask[i];
+    else
+        return -1;
+    return 0;
+}

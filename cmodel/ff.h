@@ -52,5 +52,9 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
 /* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op). */
 void ff_command(ff_t *f, uint32_t op, uint64_t vpn);
 void ff_dump(const ff_t *f, FILE *fp);
+/* State accessor (gmmu_model_state_get): element i of register reg of u_ff. The RTL keeps the
+ * fault-entry write register as fields (fw_vpn_q, fw_time_q, ...), the model as the 32-byte
+ * entry fw_data: the accessor decodes it. 0, or -1 if there is none. */
+int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint64_t *val);
 
 #endif

@@ -291,6 +291,69 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     refresh_comb(m);
 }
 
+/* A TLB array instance (gmmu_tlb_fa) and its u_store: rest = the path after the array's name. */
+static int fa_state_get(const tlb_fa_t *a, const char *rest, const char *reg, uint32_t i,
+                        uint32_t word, uint64_t *val) {
+    if (rest[0] == '\0')
+        return tlb_fa_state_get(a, reg, i, word, val);
+    if (strcmp(rest, ".u_store") == 0)
+        return tlb_store_state_get(a, reg, i, word, val);
+    return -1;
+}
+
+/* g_l1[s].u_l1 and below; rest = the path after "g_l1[s].u_l1". */
+static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32_t i, uint32_t word,
+                        uint64_t *val) {
+    if (rest[0] == '\0')
+        return word ? -1 : l1_state_get(l, reg, i, val);
+    if (strcmp(rest, ".u_req") == 0)
+        return l1_req_state_get(&l->req, reg, i, word, val);
+    if (strncmp(rest, ".u_base", 7) == 0)
+        return fa_state_get(&l->base, rest + 7, reg, i, word, val);
+    if (strncmp(rest, ".u_large", 8) == 0)
+        return fa_state_get(&l->large, rest + 8, reg, i, word, val);
+    return -1;
+}
+
+/* u_l2 and below; rest = the path after "u_l2". */
+static int l2_scope_get(const l2_t *l2, const char *rest, const char *reg, uint32_t i,
+                        uint32_t word, uint64_t *val) {
+    if (rest[0] == '\0')
+        return word ? -1 : l2_state_get(l2, reg, i, val);
+    if (strcmp(rest, ".u_base") == 0)
+        return tlb_sa_state_get(&l2->base, reg, i, word, val);
+    if (strcmp(rest, ".u_base.u_store") == 0)
+        return tlb_store_state_get(&l2->base.all, reg, i, word, val);
+    if (strncmp(rest, ".u_large", 8) == 0)
+        return fa_state_get(&l2->large, rest + 8, reg, i, word, val);
+    return -1;
+}
+
+/* The model's block for an RTL instance path below gmmu_top (the names are the RTL's). */
+int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *reg, uint32_t i,
+                         uint32_t word, uint64_t *val) {
+    if (scope[0] == '\0')
+        return (strcmp(reg, "ev_q") == 0 && i == 0 && word == 0) ? (*val = m->ev, 0) : -1;
+    if (strcmp(scope, "u_csr") == 0)
+        return i == 0 && word == 0 ? csr_state_get(&m->csr, reg, val) : -1;
+    if (strcmp(scope, "u_ptw") == 0)
+        return word == 0 ? ptw_state_get(&m->ptw, reg, i, val) : -1;
+    if (strcmp(scope, "u_ff") == 0)
+        return word == 0 ? ff_state_get(&m->ff, reg, i, val) : -1;
+    if (strncmp(scope, "u_l2", 4) == 0)
+        return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
+    /* "g_l1[<s>].u_l1..." (parsed by hand: this runs for every element every cycle) */
+    if (strncmp(scope, "g_l1[", 5) != 0)
+        return -1;
+    uint32_t s = 0;
+    const char *c = scope + 5;
+    for (; *c >= '0' && *c <= '9' && s < GMMU_MAX_SM; c++)
+        s = s * 10u + (uint32_t)(*c - '0');
+    if (c == scope + 5 || strncmp(c, "].u_l1", 6) != 0 || s >= m->p.num_sm)
+        return -1;
+    return l1_scope_get(&m->l1[s], c + 6, reg, i, word, val);
+}
+
 unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {
     err_setf(first, len, "%s", m->viol.count ? m->viol.first : "");
     return m->viol.count;

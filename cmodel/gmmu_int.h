@@ -80,4 +80,16 @@ typedef struct {
 /* Records a violation (keeps the first message). Implemented in gmmu.c. */
 void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Bits [64 * word + 63 : 64 * word] of flag bytes b[0..n-1] (0/1) packed into a bit vector (an
+ * RTL logic [n-1:0] register; state accessors). */
+static inline uint64_t gmmu_pack_bits_word(const uint8_t *b, uint32_t n, uint32_t word) {
+    uint64_t v = 0;
+    for (uint32_t k = 64u * word; k < n && k < 64u * word + 64u; k++)
+        v |= (uint64_t)(b[k] & 1u) << (k - 64u * word);
+    return v;
+}
+static inline uint64_t gmmu_pack_bits(const uint8_t *b, uint32_t n) {
+    return gmmu_pack_bits_word(b, n, 0);
+}
+
 #endif

@@ -100,5 +100,9 @@ int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint64_t vpn, uint8_t write, uin
 /* (g) full flush: every DONE -> WAIT; page flush: DONE entries whose vpn region-matches. */
 void l1_req_flush(l1_req_t *r, const gmmu_flush_t *fl);
 void l1_req_dump(const l1_req_t *r, FILE *f);
+/* State accessor: bits [64 * word + 63 : 64 * word] of element i of register reg of u_req
+ * (state_q: the RTL's req_state_e, which l1_state_t mirrors; ent_q: the packed entry record).
+ * 0, or -1 if there is none. */
+int l1_req_state_get(const l1_req_t *r, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
 
 #endif

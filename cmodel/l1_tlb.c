@@ -227,3 +227,19 @@ void l1_dump(const l1_t *l, FILE *f) {
     tlb_fa_dump_plru(&l->large, f);
     fprintf(f, "\n");
 }
+
+int l1_state_get(const l1_t *l, const char *reg, uint32_t i, uint64_t *val) {
+    if (strcmp(reg, "hv_q") == 0 && i == 0) {
+        *val = gmmu_pack_bits(l->hv, l->n_ports);
+        return 0;
+    }
+    if (i >= l->n_ports)
+        return -1;
+    if (strcmp(reg, "hid_q") == 0)
+        *val = l->hid[i];
+    else if (strcmp(reg, "hppn_q") == 0)
+        *val = l->hppn[i];
+    else
+        return -1;
+    return 0;
+}

@@ -55,5 +55,8 @@ int l1_busy(const l1_t *l); /* contributes to !idle (§9) */
 int l1_quiet(const l1_t *l);
 void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v);
 void l1_dump(const l1_t *l, FILE *f);
+/* State accessor: element i of register reg of g_l1[sm].u_l1 itself (hit registers hv_q,
+ * hid_q, hppn_q). 0, or -1 if there is none. */
+int l1_state_get(const l1_t *l, const char *reg, uint32_t i, uint64_t *val);
 
 #endif

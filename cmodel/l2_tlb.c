@@ -343,3 +343,81 @@ void l2_dump(const l2_t *l2, FILE *f) {
     tlb_fa_dump_plru(&l2->large, f);
     fprintf(f, "\n");
 }
+
+/* An MSHR flag as the RTL's bit vector over the entries (m_write_q, m_fault_q, ...). */
+static uint64_t l2_mshr_bits(const l2_t *l2, const char *reg) {
+    uint64_t v = 0;
+    for (uint32_t k = 0; k < l2->n_mshr; k++) {
+        const gmmu_walk_result_t *r = &l2->m_res[k];
+        uint8_t b = 0;
+        if (strcmp(reg, "m_write_q") == 0)
+            b = l2->m_write[k];
+        else if (strcmp(reg, "m_fault_q") == 0)
+            b = r->fault;
+        else if (strcmp(reg, "m_large_q") == 0)
+            b = r->large;
+        else if (strcmp(reg, "m_w_q") == 0)
+            b = r->w;
+        else
+            b = r->nocache;
+        v |= (uint64_t)(b & 1u) << k;
+    }
+    return v;
+}
+
+/* The response register rsp_q's fields (rsp_valid_q, ...), or -1. */
+static int l2_rsp_get(const gmmu_rsp_t *r, const char *reg, uint64_t *val) {
+    const struct {
+        const char *name;
+        uint64_t v;
+    } t[] = {{"rsp_valid_q", r->valid}, {"rsp_mask_q", r->mask}, {"rsp_vpn_q", r->vpn},
+             {"rsp_write_q", r->write}, {"rsp_nack_q", r->nack}, {"rsp_ppn_q", r->ppn},
+             {"rsp_large_q", r->large}, {"rsp_w_q", r->w},       {"rsp_nocache_q", r->nocache}};
+    for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+        if (strcmp(reg, t[k].name) == 0) {
+            *val = t[k].v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint64_t *val) {
+    if (i == 0) {
+        if (l2_rsp_get(&l2->rsp, reg, val) == 0)
+            return 0;
+        if (strcmp(reg, "m_write_q") == 0 || strcmp(reg, "m_fault_q") == 0 ||
+            strcmp(reg, "m_large_q") == 0 || strcmp(reg, "m_w_q") == 0 ||
+            strcmp(reg, "m_nocache_q") == 0) {
+            *val = l2_mshr_bits(l2, reg);
+            return 0;
+        }
+        if (strcmp(reg, "pv_q") == 0 || strcmp(reg, "pwrite_q") == 0) {
+            *val = gmmu_pack_bits(reg[1] == 'v' ? l2->pv : l2->pwrite, l2->lat);
+            return 0;
+        }
+        if (strcmp(reg, "rr_q") == 0) {
+            *val = l2->rr;
+            return 0;
+        }
+    }
+    if (i < l2->lat && strcmp(reg, "psm_q") == 0)
+        *val = l2->psm[i];
+    else if (i < l2->lat && strcmp(reg, "pvpn_q") == 0)
+        *val = l2->pvpn[i];
+    else if (i >= l2->n_mshr)
+        return -1;
+    else if (strcmp(reg, "m_state_q") == 0)
+        *val = l2->m_state[i];
+    else if (strcmp(reg, "m_vpn_q") == 0)
+        *val = l2->m_vpn[i];
+    else if (strcmp(reg, "m_mask_q") == 0)
+        *val = l2->m_mask[i];
+    else if (strcmp(reg, "m_ppn_q") == 0)
+        *val = l2->m_res[i].ppn;
+    else if (strcmp(reg, "m_ft_q") == 0)
+        *val = l2->m_res[i].fault_type;
+    else
+        return -1;
+    return 0;
+}

@@ -148,3 +148,40 @@ void ptw_dump(const ptw_t *w, FILE *f) {
                     w->mshr[k], w->level[k], w->large_mode[k], (unsigned long long)w->addr[k],
                     w->poison[k]);
 }
+
+/* RTL PteOffW: w_addr_q and mr_addr_q keep PA[47:3] of the 8-byte PTE. */
+#define PTW_PTE_OFF_W 3u
+
+int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
+    const struct {
+        const char *name;
+        const uint8_t *b; /* packed bit vector of per-walker flags */
+    } bits[] = {{"w_write_q", w->write}, {"w_lmode_q", w->large_mode}, {"w_poison_q", w->poison}};
+    for (size_t k = 0; k < sizeof(bits) / sizeof(bits[0]); k++) {
+        if (strcmp(reg, bits[k].name) == 0) {
+            *val = gmmu_pack_bits(bits[k].b, w->n);
+            return i == 0 ? 0 : -1;
+        }
+    }
+    if (strcmp(reg, "mr_valid_q") == 0 || strcmp(reg, "mr_addr_q") == 0 ||
+        strcmp(reg, "mr_id_q") == 0) {
+        *val =
+            reg[3] == 'v' ? w->mr_valid : (reg[3] == 'a' ? w->mr_addr >> PTW_PTE_OFF_W : w->mr_id);
+        return i == 0 ? 0 : -1;
+    }
+    if (i >= w->n)
+        return -1;
+    if (strcmp(reg, "w_state_q") == 0)
+        *val = w->state[i];
+    else if (strcmp(reg, "w_vpn_q") == 0)
+        *val = w->vpn[i];
+    else if (strcmp(reg, "w_mshr_q") == 0)
+        *val = w->mshr[i];
+    else if (strcmp(reg, "w_level_q") == 0)
+        *val = w->level[i];
+    else if (strcmp(reg, "w_addr_q") == 0)
+        *val = w->addr[i] >> PTW_PTE_OFF_W;
+    else
+        return -1;
+    return 0;
+}

@@ -48,5 +48,7 @@ void ptw_init(ptw_t *w, const gmmu_params_t *p);
 int ptw_busy(const ptw_t *w);
 void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol_t *v);
 void ptw_dump(const ptw_t *w, FILE *f);
+/* State accessor: element i of register reg of u_ptw. 0, or -1 if there is none. */
+int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val);
 
 #endif

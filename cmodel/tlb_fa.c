@@ -1,6 +1,8 @@
 /* tlb_fa.c - fully associative TLB array (RTL gmmu_tlb_fa, docs/microarch.md §1.2). */
 #include "tlb_fa.h"
 
+#include "gmmu_int.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,4 +59,28 @@ void tlb_fa_dump(const tlb_fa_t *a, FILE *f, const char *name, const char *tag_n
 void tlb_fa_dump_plru(const tlb_fa_t *a, FILE *f) {
     for (uint32_t i = 0; i + 1u < a->n; i++)
         fprintf(f, "%u", a->plru[i]);
+}
+
+int tlb_fa_state_get(const tlb_fa_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "plru_q") != 0 || i != 0)
+        return -1;
+    *val = gmmu_pack_bits_word(a->plru, a->n > 1 ? a->n - 1u : 1u, word);
+    return 0;
+}
+
+int tlb_store_state_get(const tlb_fa_t *a, const char *reg, uint32_t i, uint32_t word,
+                        uint64_t *val) {
+    if (strcmp(reg, "valid_q") == 0 || strcmp(reg, "w_q") == 0) {
+        *val = gmmu_pack_bits_word(reg[0] == 'v' ? a->valid : a->w, a->n, word);
+        return i == 0 ? 0 : -1;
+    }
+    if (i >= a->n || word != 0)
+        return -1;
+    if (strcmp(reg, "tag_q") == 0)
+        *val = a->tag[i];
+    else if (strcmp(reg, "data_q") == 0)
+        *val = a->data[i];
+    else
+        return -1;
+    return 0;
 }

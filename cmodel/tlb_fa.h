@@ -67,4 +67,11 @@ void tlb_fa_dump(const tlb_fa_t *a, FILE *f, const char *name, const char *tag_n
 /* Prints the PLRU bits (no newline). */
 void tlb_fa_dump_plru(const tlb_fa_t *a, FILE *f);
 
+/* State accessors (gmmu_model_state_get): bits [64 * word + 63 : 64 * word] of element i of
+ * register reg of the gmmu_tlb_fa instance (plru_q) / of its u_store (valid_q, w_q, tag_q,
+ * data_q). 0, or -1 if there is none. */
+int tlb_fa_state_get(const tlb_fa_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
+int tlb_store_state_get(const tlb_fa_t *a, const char *reg, uint32_t i, uint32_t word,
+                        uint64_t *val);
+
 #endif

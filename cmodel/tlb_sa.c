@@ -1,6 +1,8 @@
 /* tlb_sa.c - set-associative TLB array (RTL gmmu_tlb_sa, docs/microarch.md §1.3). */
 #include "tlb_sa.h"
 
+#include "gmmu_int.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,4 +56,12 @@ void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_n
 void tlb_sa_dump_plru(const tlb_sa_t *a, FILE *f) {
     for (uint32_t i = 0; i < a->sets * (a->ways - 1u); i++)
         fprintf(f, "%s%u", i % (a->ways - 1u) == 0 && a->ways > 1u ? " " : "", a->plru[i]);
+}
+
+int tlb_sa_state_get(const tlb_sa_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "plru_q") != 0 || i >= a->sets)
+        return -1;
+    const uint32_t nodes = a->ways > 1 ? a->ways - 1u : 1u;
+    *val = gmmu_pack_bits_word(a->plru + (size_t)i * (a->ways - 1u), nodes, word);
+    return 0;
 }

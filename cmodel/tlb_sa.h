@@ -38,4 +38,8 @@ void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_n
 /* Prints the PLRU bits, one group per set (no newline). */
 void tlb_sa_dump_plru(const tlb_sa_t *a, FILE *f);
 
+/* State accessor: element i (= set i) of plru_q of the gmmu_tlb_sa instance (its u_store:
+ * tlb_store_state_get on the storage `all`). 0, or -1 if there is none. */
+int tlb_sa_state_get(const tlb_sa_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
+
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "gmmu_if.h"
+#include "vshim.h"
 
 #define ENGINE_MAX 4 /* engines in one run */
 
@@ -47,6 +48,14 @@ typedef struct {
     void (*wave_close)(engine_t *e);
     /* Optional: internal invariant violations so far (0 = none) and the first message. */
     unsigned (*violations)(const engine_t *e, char *first, size_t len);
+    /* Optional (--state-compare): the engine's table of registered state (_q) signals, or NULL
+     * + err (the RTL: the name table generated from the Verilated model, vshim.h). */
+    const vshim_state_reg_t *(*state_table)(engine_t *e, size_t *n, char *err, size_t errlen);
+    /* Optional: bits [64 * word + 63 : 64 * word] of element i of a registered signal of the
+     * table. 0; 1 if the engine has no accessor for the signal (never for a row of its own
+     * table); -1 + err on an error. */
+    int (*state_get)(engine_t *e, const vshim_state_reg_t *r, size_t row, uint32_t i, uint32_t word,
+                     uint64_t *val, char *err, size_t errlen);
     void (*free)(engine_t *e);
 } engine_ops_t;
 

@@ -51,6 +51,14 @@ static unsigned cm_violations(const engine_t *e, char *first, size_t len) {
     return gmmu_model_violations(model(e), first, len);
 }
 
+static int cm_state_get(engine_t *e, const vshim_state_reg_t *r, size_t row, uint32_t i,
+                        uint32_t word, uint64_t *val, char *err, size_t errlen) {
+    (void)row;
+    (void)err;
+    (void)errlen;
+    return gmmu_model_state_get(model(e), r->scope, r->name, i, word, val) == 0 ? 0 : 1;
+}
+
 static void cm_free(engine_t *e) {
     gmmu_model_free(model(e));
     free(e);
@@ -67,5 +75,7 @@ const engine_ops_t engine_cmodel_ops = {
     .wave_open = NULL,
     .wave_close = NULL,
     .violations = cm_violations,
+    .state_table = NULL,
+    .state_get = cm_state_get,
     .free = cm_free,
 };

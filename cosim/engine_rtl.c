@@ -59,6 +59,17 @@ static void rtl_wave_close(engine_t *e) {
     vshim_trace_close(rtl(e)->v);
 }
 
+static const vshim_state_reg_t *rtl_state_table(engine_t *e, size_t *n, char *err, size_t errlen) {
+    (void)e;
+    return vshim_state_table(n, err, errlen);
+}
+
+static int rtl_state_get(engine_t *e, const vshim_state_reg_t *r, size_t row, uint32_t i,
+                         uint32_t word, uint64_t *val, char *err, size_t errlen) {
+    (void)r;
+    return vshim_state_get(rtl(e)->v, row, i, word, val, err, errlen);
+}
+
 static void rtl_free(engine_t *e) {
     vshim_free(rtl(e)->v); /* closes an open waveform */
     free(e);
@@ -75,5 +86,7 @@ const engine_ops_t engine_rtl_ops = {
     .wave_open = rtl_wave_open,
     .wave_close = rtl_wave_close,
     .violations = NULL,
+    .state_table = rtl_state_table,
+    .state_get = rtl_state_get,
     .free = rtl_free,
 };

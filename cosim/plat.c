@@ -90,14 +90,42 @@ void plat_platform_error(plat_t *p, const char *fmt, ...) {
 /* ------------------------------------------------------------------------------------------ */
 /* engines                                                                                    */
 
-static void on_mismatch(plat_t *p, unsigned i, const cmp_diff_t *d) {
+/* 1 if the mismatch is reported (not in a waveform re-run, which stops silently). */
+static int mismatch_head(plat_t *p) {
     plat_clear_progress(p);
     p->st.mismatches = 1;
     p->mismatch = 1;
     if (p->o.rerun) { /* waveform re-run: the window is written; stop here */
         plat_halt(p, 1, "FAIL (mismatch)");
-        return;
+        return 0;
     }
+    return 1;
+}
+
+static void mismatch_tail(plat_t *p) {
+    evr_print(&p->ring, stderr);
+    if (p->waves_open) {
+        p->wave_eng->ops->wave_close(p->wave_eng);
+        p->waves_open = 0;
+        fprintf(stderr, "  waveform of the whole run: %s\n", p->o.waves_path);
+        p->mismatch = 2; /* covered */
+    }
+    plat_halt(p, 1, "FAIL (mismatch)");
+}
+
+/* --state-compare: a register differs (msg names it) or cannot be read (err = 1). */
+static void on_state_mismatch(plat_t *p, const char *msg, int err) {
+    if (!mismatch_head(p))
+        return;
+    fprintf(stderr, "\n%s at cycle %llu (clocked cycle %llu): %s\n",
+            err ? "STATE COMPARE ERROR" : "STATE MISMATCH", (unsigned long long)p->now,
+            (unsigned long long)p->clocked, msg);
+    mismatch_tail(p);
+}
+
+static void on_mismatch(plat_t *p, unsigned i, const cmp_diff_t *d) {
+    if (!mismatch_head(p))
+        return;
     const char *exp = p->eng[0]->ops->label, *act = p->eng[i]->ops->label;
     fprintf(stderr,
             "\nMISMATCH at cycle %llu (clocked cycle %llu): %s: expected (%s) 0x%llx, actual "
@@ -108,14 +136,7 @@ static void on_mismatch(plat_t *p, unsigned i, const cmp_diff_t *d) {
         fprintf(stderr, "  all %u differing outputs of this cycle:\n", d->count);
         cmp_print_all(&p->prm, &p->eout[0], &p->eout[i], exp, act, stderr);
     }
-    evr_print(&p->ring, stderr);
-    if (p->waves_open) {
-        p->wave_eng->ops->wave_close(p->wave_eng);
-        p->waves_open = 0;
-        fprintf(stderr, "  waveform of the whole run: %s\n", p->o.waves_path);
-        p->mismatch = 2; /* covered */
-    }
-    plat_halt(p, 1, "FAIL (mismatch)");
+    mismatch_tail(p);
 }
 
 const gmmu_out_t *plat_outputs(plat_t *p) {
@@ -128,8 +149,15 @@ const gmmu_out_t *plat_outputs(plat_t *p) {
         cmp_diff_t d;
         if (cmp_outputs(&p->prm, &p->eout[0], &p->eout[i], &d)) {
             on_mismatch(p, i, &d);
-            break;
+            return p->out;
         }
+    }
+    if (p->scmp && p->state_due) {
+        char msg[512];
+        const int r = scmp_check(p->scmp, msg, sizeof(msg));
+        p->state_due = 0;
+        if (r != 0)
+            on_state_mismatch(p, msg, r < 0);
     }
     return p->out;
 }
@@ -142,6 +170,7 @@ void plat_clock_engines(plat_t *p) {
     for (unsigned i = 0; i < p->neng; i++)
         p->eng[i]->ops->step(p->eng[i], &p->in, p->now);
     p->out_fresh = 0;
+    p->state_due = 1;
     p->now++;
     p->clocked++;
 }
@@ -257,6 +286,16 @@ static int new_engines(plat_t *p, char *err, size_t errlen) {
         }
         p->waves_open = 1;
     }
+    if (p->o.state_compare) {
+        if (p->neng < 2) {
+            snprintf(err, errlen, "--state-compare needs two engines (--engine cosim)");
+            return -1;
+        }
+        p->scmp = scmp_new(p->eng[0], p->eng[1], p->o.state_compare == 2, stderr, err, errlen);
+        if (!p->scmp)
+            return -1;
+        p->state_due = 1;
+    }
     return 0;
 }
 
@@ -355,6 +394,7 @@ void plat_free(plat_t *p) {
     hdrv_free(p->host);
     if (p->waves_open)
         p->wave_eng->ops->wave_close(p->wave_eng);
+    scmp_free(p->scmp);
     for (unsigned i = 0; i < ENGINE_MAX; i++)
         engine_free(p->eng[i]);
     for (uint32_t s = 0; s < GMMU_MAX_SM; s++)

@@ -27,6 +27,8 @@ typedef struct {
     int no_skip;             /* clock every cycle */
     int no_quiet;            /* skip idle cycles only, not quiet ones */
     int quiet;               /* no progress line, terse output */
+    int state_compare;       /* 1: compare every _q register too (all must be covered), 2: the
+                              * covered ones (--state-compare-partial); docs/cosim.md */
     uint64_t max_cycles;     /* 0: unlimited */
     /* waveform re-run after a mismatch: open the FST (waves_path) at this clocked cycle, stop
      * silently at the mismatch, print no summary */

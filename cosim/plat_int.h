@@ -23,6 +23,7 @@
 #include "plat.h"
 #include "rng.h"
 #include "sm.h"
+#include "statecmp.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -70,6 +71,8 @@ struct plat {
     const gmmu_out_t *out; /* &eout[0] */
     int out_fresh;
     engine_t *wave_eng; /* the engine writing the waveform (first one that can) */
+    scmp_t *scmp;       /* --state-compare of eng[0] and eng[1], or NULL */
+    int state_due;      /* clocked since the last state comparison */
     int waves_open;
     int quiet_skip; /* every engine has a quiet test and --no-quiet-skip is not given */
     gmmu_in_t in;

@@ -32,6 +32,9 @@ static void usage(FILE *f) {
         "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl;\n"
         "                or engines separated by commas, the first driving (cosim = cmodel,rtl)\n"
         "  --waves       FST waveform of the whole run (RTL engines)\n"
+        "  --state-compare  also compare every _q register of the RTL with the C model each\n"
+        "                clocked cycle (gmmu-sim-state: make sim-state); -partial: only those\n"
+        "                with a model accessor (the others are listed)\n"
         "  --stats       JSON statistics file\n"
         "  --set         override a non-RTL configuration key\n"
         "  --no-skip     clock every cycle (no idle skipping)\n"
@@ -125,6 +128,10 @@ static int parse_args(args_t *a, int argc, char **argv) {
             a->o.no_quiet = 1;
         else if (strcmp(opt, "--quiet") == 0)
             a->o.quiet = 1;
+        else if (strcmp(opt, "--state-compare") == 0)
+            a->o.state_compare = 1;
+        else if (strcmp(opt, "--state-compare-partial") == 0)
+            a->o.state_compare = 2;
         else if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
             usage(stdout);
             return 0;

@@ -18,6 +18,9 @@
 #include "gmmu_consts.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#ifdef VSHIM_STATE
+#include "verilated_syms.h"
+#endif
 
 // Parameters the model was compiled with (-D from scripts/cfg_vflags.py --defines).
 #define VSHIM_PARAM(key, sv) VSHIM_##sv,
@@ -30,6 +33,7 @@ struct vshim {
     void *top; // VSHIM_TOP
     VerilatedFstC *tfp;
     uint64_t half; // waveform time in half cycles
+    void **state;  // per row of the state table: the signal's data (found on first use)
 };
 
 namespace {
@@ -108,6 +112,7 @@ vshim_t *VSHIM_FN(new)(const gmmu_params_t *p, char *err, size_t errlen) {
     VSHIM_TOP *t = top(v);
     v->tfp = nullptr;
     v->half = 0;
+    v->state = nullptr;
     gmmu_in_t zero;
     std::memset(&zero, 0, sizeof(zero));
     drive(t, &zero);
@@ -132,6 +137,7 @@ void VSHIM_FN(free)(vshim_t *v) {
     VSHIM_FN(trace_close)(v);
     top(v)->final();
     delete top(v);
+    delete[] v->state;
     delete v->ctx;
     delete v;
 }
@@ -166,5 +172,87 @@ void VSHIM_FN(trace_close)(vshim_t *v) {
     delete v->tfp;
     v->tfp = nullptr;
 }
+
+#ifdef VSHIM_STATE
+// The name table generated from this model (scripts/gen_state_table.py, mk/verilator.mk).
+static const vshim_state_reg_t k_state[] = {
+#include "gmmu_state_table.inc"
+};
+static const size_t kNState = sizeof(k_state) / sizeof(k_state[0]);
+
+const vshim_state_reg_t *VSHIM_FN(state_table)(size_t *n, char *err, size_t errlen) {
+    (void)err;
+    (void)errlen;
+    *n = kNState;
+    return k_state;
+}
+
+// Finds every row's signal once (Verilator's public scope API), checking its shape.
+static int state_bind(vshim *v, char *err, size_t errlen) {
+    v->state = new (std::nothrow) void *[kNState];
+    if (!v->state) {
+        std::snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t r = 0; r < kNState; r++) {
+        const vshim_state_reg_t &s = k_state[r];
+        char scope[256];
+        std::snprintf(scope, sizeof(scope), "TOP.gmmu_top%s%s", s.scope[0] ? "." : "", s.scope);
+        const VerilatedScope *sc = v->ctx->scopeFind(scope);
+        const VerilatedVar *var = sc ? sc->varFind(s.name) : nullptr;
+        if (!var || static_cast<uint32_t>(var->udims()) != s.udims ||
+            static_cast<uint32_t>(var->packed().elements()) != s.width ||
+            (s.udims && static_cast<uint32_t>(var->unpacked().elements()) != s.elems)) {
+            std::snprintf(err, errlen, "%s.%s: not a public signal of this model with width %u "
+                          "x %u (rebuild: make sim-state)", scope, s.name, s.width, s.elems);
+            return -1;
+        }
+        v->state[r] = var->datap();
+    }
+    return 0;
+}
+
+int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint32_t word, uint64_t *val, char *err,
+                        size_t errlen) {
+    if (!v->state && state_bind(v, err, errlen) != 0) return -1;
+    const vshim_state_reg_t &s = k_state[r];
+    const unsigned char *p = static_cast<const unsigned char *>(v->state[r]);
+    if (s.width <= 8) {
+        *val = reinterpret_cast<const CData *>(p)[i];
+    } else if (s.width <= 16) {
+        *val = reinterpret_cast<const SData *>(p)[i];
+    } else if (s.width <= 32) {
+        *val = reinterpret_cast<const IData *>(p)[i];
+    } else if (s.width <= 64) {
+        *val = reinterpret_cast<const QData *>(p)[i];
+    } else { // VlWide: 32-bit words, least significant first
+        const size_t n32 = (s.width + 31) / 32;
+        const IData *w = reinterpret_cast<const IData *>(p) + static_cast<size_t>(i) * n32;
+        const size_t lo = 2 * static_cast<size_t>(word);
+        *val = (lo < n32 ? w[lo] : 0) | (lo + 1 < n32 ? static_cast<uint64_t>(w[lo + 1]) << 32 : 0);
+        return 0;
+    }
+    if (word != 0) *val = 0;
+    return 0;
+}
+#else
+const vshim_state_reg_t *VSHIM_FN(state_table)(size_t *n, char *err, size_t errlen) {
+    *n = 0;
+    std::snprintf(err, errlen, "this gmmu-sim links the Verilator model without public _q "
+                  "signals; build the one for --state-compare with make sim-state CONFIG=<name>");
+    return nullptr;
+}
+
+int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint32_t word, uint64_t *val, char *err,
+                        size_t errlen) {
+    (void)v;
+    (void)r;
+    (void)i;
+    (void)word;
+    *val = 0;
+    std::snprintf(err, errlen, "no state table in this model");
+    return -1;
+}
+#endif
 
 } // extern "C"

@@ -17,6 +17,16 @@
 
 typedef struct vshim vshim_t;
 
+/* One registered-state signal (_q) of one instance: a row of the name table that
+ * scripts/gen_state_table.py generates from the Verilated model (gmmu-sim --state-compare). */
+typedef struct {
+    const char *scope; /* instance path below gmmu_top ("" = gmmu_top), e.g. "g_l1[1].u_l1.u_req" */
+    const char *name;  /* e.g. "state_q" */
+    uint32_t width;    /* bits of one element */
+    uint32_t elems;    /* elements of the unpacked dimension (1 = none) */
+    uint32_t udims;    /* unpacked dimensions (0 or 1) */
+} vshim_state_reg_t;
+
 #define VSHIM_CAT_(a, b, c) a##b##_##c
 #define VSHIM_CAT(a, b, c) VSHIM_CAT_(a, b, c)
 #endif
@@ -43,6 +53,13 @@ void VSHIM_FN(step)(vshim_t *v, const gmmu_in_t *in, uint64_t cycle);
 /* FST waveform of every signal from now on; 0 on success. */
 int VSHIM_FN(trace_open)(vshim_t *v, const char *path);
 void VSHIM_FN(trace_close)(vshim_t *v);
+/* The name table of the model's registered state (rows, *n), or NULL + err when this shim was
+ * built without it (the normal model: make sim-state builds the one with public _q signals). */
+const vshim_state_reg_t *VSHIM_FN(state_table)(size_t *n, char *err, size_t errlen);
+/* Bits [64 * word + 63 : 64 * word] of element i of row r of the table (word 0 for a signal of
+ * up to 64 bits). 0, or -1 if the signal is not in the model (err names it). */
+int VSHIM_FN(state_get)(vshim_t *v, size_t r, uint32_t i, uint32_t word, uint64_t *val, char *err,
+                        size_t errlen);
 /* The parameters this model was compiled with. */
 void VSHIM_FN(built_params)(gmmu_params_t *p);
 

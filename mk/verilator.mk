@@ -19,9 +19,9 @@ vl_prefix    = V$(subst -,_,$(1))
 VL_RUNTIME   = verilated.o verilated_fst_c.o verilated_threads.o
 SHIM_DEPS   := cosim/vshim.cpp cosim/vshim.h cmodel/include/gmmu_if.h $(GEN_H) \
                cmodel/gen/gmmu_ports.h cmodel/gen/vshim_ports.inc scripts/cfg_vflags.py
-# $(call shim_cxx,config,extra flags,output)
+# $(call shim_cxx,config,extra flags,output[,model directory: vdut])
 shim_cxx = $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
-  -c cosim/vshim.cpp -o $(3) -I$(BUILD)/$(1)/vdut/obj -I$(VL_ROOT)/include \
+  -c cosim/vshim.cpp -o $(3) -I$(BUILD)/$(1)/$(or $(4),vdut)/obj -I$(VL_ROOT)/include \
   -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) \
   $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg)
 
@@ -50,6 +50,34 @@ $(BUILD)/%/vdut/vshim_ns.o: $(BUILD)/%/vdut/obj/.model $(SHIM_DEPS)
 $(BUILD)/%/vdut/libvdut.a: $(BUILD)/%/vdut/obj/.model $(BUILD)/%/vdut/vshim.o
 	cp $(BUILD)/$*/vdut/obj/$(call vl_prefix,$*)__ALL.a $@.tmp
 	ar rs $@.tmp $(BUILD)/$*/vdut/vshim.o $(addprefix $(BUILD)/$*/vdut/obj/,$(VL_RUNTIME))
+	mv $@.tmp $@
+
+# The debug model for gmmu-sim --state-compare (docs/cosim.md): the same RTL with every _q
+# signal public (cosim/statecmp.vlt), in its own directory so the normal model keeps its speed;
+# the name table of its registers is generated from the model's symbol table.
+.PRECIOUS: $(BUILD)/%/vdut-state/obj/.model $(BUILD)/%/vdut-state/vshim.o \
+           $(BUILD)/%/vdut-state/gmmu_state_table.inc
+$(BUILD)/%/vdut-state/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.py mk/verilator.mk \
+                                  cosim/statecmp.vlt
+	@mkdir -p $(@D)
+	@echo "verilator: building gmmu_top with public _q signals for CONFIG=$*"
+	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) \
+	  cosim/statecmp.vlt -f rtl/files.f $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) \
+	  > $(@D)/../verilator.log 2>&1 || { cat $(@D)/../verilator.log; exit 1; }
+	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
+	touch $@
+
+$(BUILD)/%/vdut-state/gmmu_state_table.inc: $(BUILD)/%/vdut-state/obj/.model \
+                                            scripts/gen_state_table.py
+	$(PYTHON) scripts/gen_state_table.py $(BUILD)/$*/vdut-state/obj/$(call vl_prefix,$*)__Syms.cpp $@
+
+$(BUILD)/%/vdut-state/vshim.o: $(BUILD)/%/vdut-state/gmmu_state_table.inc $(SHIM_DEPS)
+	$(call shim_cxx,$*,-DVSHIM_STATE -I$(BUILD)/$*/vdut-state,$@,vdut-state)
+
+$(BUILD)/%/vdut-state/libvdut.a: $(BUILD)/%/vdut-state/obj/.model $(BUILD)/%/vdut-state/vshim.o
+	cp $(BUILD)/$*/vdut-state/obj/$(call vl_prefix,$*)__ALL.a $@.tmp
+	ar rs $@.tmp $(BUILD)/$*/vdut-state/vshim.o \
+	  $(addprefix $(BUILD)/$*/vdut-state/obj/,$(VL_RUNTIME))
 	mv $@.tmp $@
 
 # Two Verilated models of different configurations in one binary (tiny and default: their

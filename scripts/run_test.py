@@ -129,14 +129,19 @@ def sim_config(config):
     return config
 
 
-def sim_path(build, config):
-    return os.path.join(build, sim_config(config), "gmmu-sim")
+# binary and make target: the normal gmmu-sim, or gmmu-sim-state (--state-compare, its Verilator
+# model has public _q signals; docs/cosim.md)
+SIM_BINS = {False: ("gmmu-sim", "sim"), True: ("gmmu-sim-state", "sim-state")}
 
 
-def build_sim(make, build, config, quiet):
-    cmd = shlex.split(make) + ["--no-print-directory", "-s", "sim", f"CONFIG={config}"]
+def sim_path(build, config, state=False):
+    return os.path.join(build, sim_config(config), SIM_BINS[state][0])
+
+
+def build_sim(make, build, config, quiet, state=False):
+    cmd = shlex.split(make) + ["--no-print-directory", "-s", SIM_BINS[state][1], f"CONFIG={config}"]
     if not quiet:
-        print(f"run_test: building {sim_path(build, config)}", flush=True)
+        print(f"run_test: building {sim_path(build, config, state)}", flush=True)
     r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         sys.stdout.write(r.stdout)
@@ -171,7 +176,9 @@ def run_sim(t, build, outdir, extra, waves, capture, tag=""):
     stats = os.path.join(outdir, f"stats{tag}.json")
     if os.path.exists(stats):
         os.remove(stats)
-    cmd = [sim_path(build, t["config"]), "--config", os.path.join("configs", t["config"] + ".cfg"),
+    if t.get("state") and t["engine"] == "cosim":
+        extra = extra + ["--state-compare"]
+    cmd = [sim_path(build, t["config"], t.get("state", False)), "--config", os.path.join("configs", t["config"] + ".cfg"),
            "--trace", t["trace"], "--seed", str(t["seed"]), "--engine", t["engine"],
            "--stats", stats] + extra
     for s in t["set"]:
@@ -219,7 +226,7 @@ def run_one(t, args, build, capture):
 
 
 def run_one_(t, args, build, capture):
-    outdir = os.path.join(build, "cosim", t["name"])
+    outdir = os.path.join(build, "cosim-state" if t.get("state") else "cosim", t["name"])
     os.makedirs(outdir, exist_ok=True)
     rc, st, dt, log = run_sim(t, build, outdir, [], args.waves, capture)
     errs = check(t, rc, st)
@@ -259,6 +266,8 @@ def main():
     ap.add_argument("--seed")
     ap.add_argument("--engine")
     ap.add_argument("--waves", action="store_true")
+    ap.add_argument("--state-compare", action="store_true",
+                    help="gmmu-sim-state --state-compare (cosim tests; outputs in cosim-state/)")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -280,9 +289,10 @@ def main():
                                 " ".join(sorted(f[:-5] for f in os.listdir(tdir)
                                                 if f.endswith(".test"))) + ")")
             tests.append(resolve(parse_test(path), args, build))
+            tests[-1]["state"] = args.state_compare
         if not args.no_build:
             for c in sorted({sim_config(t["config"]) for t in tests}):
-                build_sim(args.make, build, c, args.all)
+                build_sim(args.make, build, c, args.all, args.state_compare)
     except (TestError, subprocess.CalledProcessError) as e:
         print(f"run_test: {e}", file=sys.stderr)
         return 2

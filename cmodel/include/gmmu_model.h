@@ -31,4 +31,12 @@ unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len);
 /* Human-readable dump of every block's state (watchdog, mismatch reports). */
 void gmmu_model_dump(const gmmu_model_t *m, FILE *f);
 
+/* --state-compare (docs/cmodel.md, "State accessors"): the model's value of bits
+ * [64 * word + 63 : 64 * word] (word 0 for registers of up to 64 bits) of element i of the
+ * registered signal reg (an RTL _q name) of the RTL instance scope (path below gmmu_top, "" for
+ * gmmu_top itself, e.g. "g_l1[1].u_l1.u_req"), converted to the RTL's encoding. 0, or -1 when
+ * the model has no accessor for that register (it is then listed, not compared). */
+int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *reg, uint32_t i,
+                         uint32_t word, uint64_t *val);
+
 #endif
