@@ -21,7 +21,11 @@ else
 fi
 # reuse the already built libraries of the clean tree where possible
 mkdir -p "$work/build"
-[ -d "$root/build/lib" ] && rm -rf "${work:?}/build/lib" && cp -a "$root/build/lib" "$work/build/"
+# (objects too: a previous run's objects of a mutated file are newer than the restored source)
+for d in lib obj obj-san; do
+    rm -rf "${work:?}/build/$d"
+    [ -d "$root/build/$d" ] && cp -a "$root/build/$d" "$work/build/"
+done
 [ -d "$root/build/$config" ] && rm -rf "${work:?}/build/$config" && cp -a "$root/build/$config" "$work/build/"
 
 fail=0
