@@ -15,14 +15,19 @@ static uint32_t words(const vshim_state_reg_t *t) {
     return (t->width + 63u) / 64u;
 }
 
-/* 1 if both engines give every element of row r (the expected one's accessor decides). */
+/* 1 if both engines give every word of every element of row r, 0 if one has no accessor for it,
+ * -1 + err on an error (e.g. a signal of the table missing in the Verilated model). */
 static int covered(scmp_t *s, size_t r, char *err, size_t errlen) {
     const vshim_state_reg_t *t = &s->tab[r];
+    engine_t *const eng[2] = {s->exp, s->act};
     for (uint32_t i = 0; i < t->elems; i++) {
         for (uint32_t w = 0; w < words(t); w++) {
-            uint64_t v;
-            if (s->exp->ops->state_get(s->exp, t, r, i, w, &v, err, errlen) != 0)
-                return 0;
+            for (int k = 0; k < 2; k++) {
+                uint64_t v;
+                const int rc = eng[k]->ops->state_get(eng[k], t, r, i, w, &v, err, errlen);
+                if (rc != 0)
+                    return rc < 0 ? -1 : 0;
+            }
         }
     }
     return 1;
@@ -55,9 +60,13 @@ scmp_t *scmp_new(engine_t *exp, engine_t *act, int partial, FILE *f, char *err, 
         free(s);
         return NULL;
     }
-    char why[256];
     for (size_t r = 0; r < s->n; r++) {
-        if (covered(s, r, why, sizeof(why))) {
+        const int c = covered(s, r, err, errlen);
+        if (c < 0) {
+            scmp_free(s);
+            return NULL;
+        }
+        if (c) {
             s->rows[s->nrows++] = r;
             s->elems += s->tab[r].elems;
             continue;
