@@ -36,9 +36,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from import_common import (OP_ATOMIC, OP_READ, OP_WRITE, AllocationMap,  # noqa: E402
-                           TraceInputError, TraceLibError, TraceWriter, check_output_dir,
-                           open_text, output_is_binary)
+from import_common import (OP_ATOMIC, OP_READ, OP_WRITE, TraceInputError,  # noqa: E402
+                           open_text, write_trace)
 
 MASK64 = (1 << 64) - 1
 
@@ -461,28 +460,20 @@ def main(argv=None):
     ap.add_argument("--kernels", help="comma-separated 1-based positions in the kernels list")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
-    w = None
-    try:
-        check_output_dir(a.output)
-        only = None
-        if a.kernels:
-            only = {int(x) for x in a.kernels.split(",")}
-        w = TraceWriter(a.output, output_is_binary(a.output, a.binary))
-        allocs = AllocationMap(a.granule)
+    def fill(w, allocs):
+        only = {int(x) for x in a.kernels.split(",")} if a.kernels else None
         imp = Importer(w, allocs, a.window, a.quiet)
         path, is_list = find_list(a.input)
         if is_list:
             imp.run_list(path, only)
         else:
             imp.run_kernel(path)
-        for name, base, size, ro in allocs.allocations():
-            w.add_alloc(name, base, size, ro)
-        w.close()
-    except (TraceInputError, TraceLibError, OSError, ValueError) as e:
-        if w is not None:
-            w.abort()
-        print("import_accelsim: %s" % e, file=sys.stderr)
+        return imp
+
+    done = write_trace("import_accelsim", a, fill)
+    if done is None:
         return 1
+    w, imp = done
     if not a.quiet:
         s = imp.stats
         print("import_accelsim: %d kernels, %d instructions, %d global memory instructions, "

@@ -186,3 +186,26 @@ def check_output_dir(path):
     d = os.path.dirname(os.path.abspath(path)) if path != "-" else "."
     if not os.path.isdir(d):
         raise TraceInputError(path, None, "output directory %s does not exist" % d)
+
+
+def write_trace(tool, a, fill):
+    """The frame every importer shares: checks the output folder, opens the writer (text or
+    binary from a.output and a.binary) and an AllocationMap of a.granule, calls fill(w, allocs),
+    which reads the input and writes the kernels and returns the importer, then writes the
+    allocations and closes the trace. An error is printed as '<tool>: message' and leaves no
+    output behind. Returns (writer, importer), or None after an error."""
+    w = None
+    try:
+        check_output_dir(a.output)
+        w = TraceWriter(a.output, output_is_binary(a.output, a.binary))
+        allocs = AllocationMap(a.granule)
+        imp = fill(w, allocs)
+        for name, base, size, ro in allocs.allocations():
+            w.add_alloc(name, base, size, ro)
+        w.close()
+    except (TraceInputError, trace_ctypes.TraceLibError, OSError, ValueError) as e:
+        if w is not None:
+            w.abort()
+        print("%s: %s" % (tool, e), file=sys.stderr)
+        return None
+    return w, imp

@@ -34,8 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from import_common import (OP_ATOMIC, OP_READ, OP_WRITE, AllocationMap,  # noqa: E402
-                           TraceInputError, TraceLibError, TraceWriter, check_output_dir,
-                           open_text, output_is_binary)
+                           TraceInputError, open_text, write_trace)
 
 GLOBAL_OPS = {"LDG": OP_READ, "LDGSTS": OP_READ, "STG": OP_WRITE, "ATOMG": OP_ATOMIC,
               "REDG": OP_ATOMIC, "RED": OP_ATOMIC}
@@ -205,21 +204,15 @@ def main(argv=None):
                     help="BASE:SIZE of generic addresses that are not global memory")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
-    w = None
-    try:
-        check_output_dir(a.output)
-        w = TraceWriter(a.output, output_is_binary(a.output, a.binary))
-        allocs = AllocationMap(a.granule)
+    def fill(w, allocs):
         imp = NvbitImporter(w, allocs, a.gap, a.shared_window)
         imp.run(a.input)
-        for name, base, size, ro in allocs.allocations():
-            w.add_alloc(name, base, size, ro)
-        w.close()
-    except (TraceInputError, TraceLibError, OSError, ValueError) as e:
-        if w is not None:
-            w.abort()
-        print("import_nvbit: %s" % e, file=sys.stderr)
+        return imp
+
+    done = write_trace("import_nvbit", a, fill)
+    if done is None:
         return 1
+    w, imp = done
     if not a.quiet:
         s = imp.stats
         print("import_nvbit: %d kernels, %d global memory instructions, %d dropped, "
