@@ -87,6 +87,9 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
     case GMMU_CSR_FF_COUNT:
         *val = ff->ff_count;
         return 1;
+    case GMMU_CSR_FAULT_CTRL:
+        *val = (uint32_t)c->blocking << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB;
+        return 1;
     default:
         *val = 0;
         return 0;
@@ -172,6 +175,9 @@ static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, uint64_t arg_q, csr_
     case GMMU_CSR_ERR_STATUS:
         c->err &= (uint8_t)~wd;
         break;
+    case GMMU_CSR_FAULT_CTRL:
+        c->blocking = (uint8_t)((wd >> GMMU_CSR_FAULT_CTRL_BLOCKING_LSB) & 1u);
+        break;
     default:
         break;
     }
@@ -236,6 +242,7 @@ int csr_state_get(const csr_t *c, const char *reg, uint64_t *val) {
         {"err_addr_q", c->err_addr},
         {"rvalid_q", c->rvalid},
         {"rdata_q", c->rdata},
+        {"blocking_q", c->blocking},
     };
     for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
         if (strcmp(reg, t[k].name) == 0) {
@@ -249,8 +256,9 @@ int csr_state_get(const csr_t *c, const char *reg, uint64_t *val) {
 void csr_dump(const csr_t *c, FILE *f) {
     fprintf(f,
             "csr: pt_base=0x%llx fb_base=0x%llx fb_size=%u get=%u ie=%u arg=0x%x_%08x\n"
-            "  cmd valid=%u op=%u vpn=0x%llx err=0x%x err_addr=0x%x rvalid=%u rdata=0x%x\n",
+            "  cmd valid=%u op=%u vpn=0x%llx err=0x%x err_addr=0x%x rvalid=%u rdata=0x%x "
+            "blocking=%u\n",
             (unsigned long long)c->pt_base, (unsigned long long)c->fb_base, c->fb_size, c->get,
             c->ie, c->arg_hi, c->arg_lo, c->cmd_valid, c->cmd_op, (unsigned long long)c->cmd_vpn,
-            c->err, c->err_addr, c->rvalid, c->rdata);
+            c->err, c->err_addr, c->rvalid, c->rdata, c->blocking);
 }

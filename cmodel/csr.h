@@ -25,6 +25,7 @@ typedef struct {
     uint16_t err_addr; /* 12 bits */
     uint8_t rvalid;
     uint32_t rdata;
+    uint8_t blocking; /* FAULT_CTRL.BLOCKING: the fault mode (§4.1) */
 } csr_t;
 
 /* Values of gmmu_ff read by the CSR block (_q). */

@@ -238,7 +238,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
                             (uint8_t)((replay_q >> s) & 1u),
                             cancel_valid_q,
                             cancel_vpn_q,
-                            fl};
+                            fl,
+                            m->csr.blocking};
         l1_step(&m->l1[s], &c[s], &li, &m->viol);
     }
 

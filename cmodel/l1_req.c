@@ -22,7 +22,7 @@ l1_state_t l1_req_state(const l1_req_t *r, uint32_t i) {
     return L1_FREE;
 }
 
-unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp) {
+unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp, uint8_t blocking) {
     unsigned matched = 0;
     for (uint64_t m = r->m_wait | r->m_infl; m; m &= m - 1u) {
         const uint32_t i = gmmu_ctz64(m);
@@ -39,6 +39,8 @@ unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp) {
             e->fatal = 0;
         } else {
             r->m_nack |= GMMU_BIT(i);
+            if (blocking)
+                r->m_flt |= GMMU_BIT(i);
         }
     }
     return matched;
@@ -62,6 +64,7 @@ int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint64_t vpn, uint8_t write, uin
     const uint32_t i = gmmu_ctz64(*free_q);
     *free_q &= *free_q - 1u;
     r->m_wait |= GMMU_BIT(i);
+    r->m_flt &= ~GMMU_BIT(i);
     r->ent[i] = (l1_req_entry_t){.vpn = vpn, .ppn = 0, .write = write, .id = id, .fatal = 0};
     return 0;
 }
@@ -89,9 +92,9 @@ void l1_req_dump(const l1_req_t *r, FILE *f) {
         const l1_state_t st = l1_req_state(r, i);
         const l1_req_entry_t *e = &r->ent[i];
         if (st != L1_FREE)
-            fprintf(f, "  req[%u] %s vpn=0x%llx write=%u id=%u ppn=0x%llx fatal=%u\n", i,
+            fprintf(f, "  req[%u] %s vpn=0x%llx write=%u id=%u ppn=0x%llx fatal=%u flt=%u\n", i,
                     l1_state_name[st], (unsigned long long)e->vpn, e->write, e->id,
-                    (unsigned long long)e->ppn, e->fatal);
+                    (unsigned long long)e->ppn, e->fatal, (unsigned)((r->m_flt >> i) & 1u));
     }
 }
 
@@ -118,6 +121,10 @@ static uint64_t l1_req_entry_word(const l1_req_entry_t *e, uint32_t word) {
 }
 
 int l1_req_state_get(const l1_req_t *r, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "flt_q") == 0 && i == 0 && word == 0) {
+        *val = r->m_flt;
+        return 0;
+    }
     if (i >= r->n)
         return -1;
     if (strcmp(reg, "state_q") == 0 && word == 0)

@@ -5,7 +5,8 @@
  *   (a) l1_req_output  (b) l1_req_send  (c) l1_req_response  (d) l1_req_replay
  *   (e) l1_req_cancel  (f) l1_req_alloc  (g) l1_req_flush
  * The state is kept as one bit mask per state (FREE = none of them), so "lowest entry in state X",
- * free_cnt and the k-th lowest FREE entry are a ctz / popcount.
+ * free_cnt and the k-th lowest FREE entry are a ctz / popcount. m_flt is the RTL's flt_q (the
+ * blocking fault mode of §4.1: Nacked while blocking, not output yet; any bit blocks ready).
  */
 #ifndef GMMU_L1_REQ_H
 #define GMMU_L1_REQ_H
@@ -27,12 +28,13 @@ typedef struct {
     uint32_t n;   /* entries R */
     uint64_t all; /* R low bits set */
     uint64_t m_wait, m_infl, m_done, m_nack;
+    uint64_t m_flt; /* flt_q: faulted in blocking mode, not output yet (§4.1) */
     l1_req_entry_t ent[L1_MAX_REQ];
 } l1_req_t;
 
 /* Combinational signals from _q. */
 typedef struct {
-    uint8_t ready; /* free_cnt >= P and no command cycle */
+    uint8_t ready; /* free_cnt >= P, no command cycle, no flt bit (§4.1) */
     int out;       /* c_out entry or -1 */
     int send;      /* c_send entry or -1 */
 } l1_req_comb_t;
@@ -48,7 +50,7 @@ static inline int l1_req_same_key(const l1_req_t *r, uint32_t i, uint32_t j) {
 }
 static inline void l1_req_comb(const l1_req_t *r, uint32_t n_ports, uint8_t cmd_cycle,
                                l1_req_comb_t *c) {
-    c->ready = (gmmu_popcount64(l1_req_free_mask(r)) >= n_ports) && !cmd_cycle;
+    c->ready = (gmmu_popcount64(l1_req_free_mask(r)) >= n_ports) && !cmd_cycle && !r->m_flt;
     c->out = r->m_done ? (int)gmmu_ctz64(r->m_done) : -1;
     c->send = -1;
     for (uint64_t w = r->m_wait; w; w &= w - 1u) {
@@ -71,10 +73,12 @@ static inline int l1_req_busy(const l1_req_t *r) {
     return (r->m_wait | r->m_infl | r->m_done) != 0;
 }
 
-/* (a) c_out -> FREE. */
+/* (a) c_out -> FREE, its flt bit cleared. */
 static inline void l1_req_output(l1_req_t *r, const l1_req_comb_t *c) {
-    if (c->out >= 0)
+    if (c->out >= 0) {
         r->m_done &= ~GMMU_BIT(c->out);
+        r->m_flt &= ~GMMU_BIT(c->out);
+    }
 }
 /* (b) c_send -> INFL; returns -1 if there is no c_send (a violation). */
 static inline int l1_req_send(l1_req_t *r, const l1_req_comb_t *c) {
@@ -84,9 +88,9 @@ static inline int l1_req_send(l1_req_t *r, const l1_req_comb_t *c) {
     r->m_infl |= GMMU_BIT(c->send);
     return 0;
 }
-/* (c) every WAIT/INFL entry with the key of rsp: OK -> DONE (ppn, fatal 0), NACK -> NACK.
- * Returns the number of matching entries. */
-unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp);
+/* (c) every WAIT/INFL entry with the key of rsp: OK -> DONE (ppn, fatal 0), NACK -> NACK (and
+ * flt set if blocking, the fault mode blocking_q). Returns the number of matching entries. */
+unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp, uint8_t blocking);
 /* (d) every NACK -> WAIT. */
 static inline void l1_req_replay(l1_req_t *r) {
     r->m_wait |= r->m_nack;
@@ -101,7 +105,8 @@ int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint64_t vpn, uint8_t write, uin
 void l1_req_flush(l1_req_t *r, const gmmu_flush_t *fl);
 void l1_req_dump(const l1_req_t *r, FILE *f);
 /* State accessor: bits [64 * word + 63 : 64 * word] of element i of register reg of u_req
- * (state_q: the RTL's req_state_e, which l1_state_t mirrors; ent_q: the packed entry record).
+ * (state_q: the RTL's req_state_e, which l1_state_t mirrors; ent_q: the packed entry record;
+ * flt_q: element 0, the packed vector of flt bits).
  * 0, or -1 if there is none. */
 int l1_req_state_get(const l1_req_t *r, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
 

@@ -122,10 +122,11 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
 
 /* (c) response: the request table, then FA-2 (on arrays not yet written this cycle) and FA-3
  * of a cacheable OK response. Returns the array filled (HIT_*) and its entry in *fill_idx. */
-static int l1_response(l1_t *l, const gmmu_rsp_t *r, gmmu_viol_t *v, uint32_t *fill_idx) {
+static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol_t *v,
+                       uint32_t *fill_idx) {
     int fill = HIT_NONE;
     if (r->valid && (r->mask >> l->sm) & 1u) {
-        if (!l1_req_response(&l->req, r))
+        if (!l1_req_response(&l->req, r, blocking))
             v->orphan_rsp++;
         if (!r->nack && !r->nocache) {
             if (r->large) {
@@ -163,7 +164,7 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
 
     /* (c) response */
     uint32_t fill_idx = 0;
-    const int fill = l1_response(l, in->rsp, v, &fill_idx);
+    const int fill = l1_response(l, in->rsp, in->blocking, v, &fill_idx);
 
     /* (d) replay */
     if (in->replay)

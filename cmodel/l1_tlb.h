@@ -43,6 +43,7 @@ typedef struct {
     uint8_t cancel_valid;
     uint64_t cancel_vpn;
     gmmu_flush_t flush;
+    uint8_t blocking; /* blocking_q: the fault mode (FAULT_CTRL.BLOCKING, §4.1) */
 } l1_in_t;
 
 int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p);

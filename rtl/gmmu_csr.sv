@@ -40,6 +40,8 @@ module gmmu_csr #(
   output logic                                replay_page_o,
   output logic                                replay_all_o,
   output logic                                cancel_page_o,
+  // fault mode (FAULT_CTRL.BLOCKING, §4.1)
+  output logic                                blocking_o,
   // idle contribution
   output logic                                busy_o
 );
@@ -69,6 +71,7 @@ module gmmu_csr #(
   logic [AddrW-1:0]     err_addr_q, err_addr_d;
   logic                 rvalid_q, rvalid_d;
   logic [31:0]          rdata_q, rdata_d;
+  logic                 blocking_q, blocking_d;  // FAULT_CTRL.BLOCKING
 
   assign pt_base_o     = pt_base_q;
   assign fb_base_o     = fb_base_q;
@@ -81,6 +84,7 @@ module gmmu_csr #(
   assign replay_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_PAGE);
   assign replay_all_o  = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_ALL);
   assign cancel_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_CANCEL_PAGE);
+  assign blocking_o    = blocking_q;
   assign csr_rvalid_o  = rvalid_q;
   assign csr_rdata_o   = rdata_q;
   assign irq_o         = (ie_q[gmmu_pkg::BIT_INT_FAULT] && put_i != get_q) ||
@@ -127,6 +131,7 @@ module gmmu_csr #(
       gmmu_pkg::CSR_ERR_STATUS: rd_val = 32'(err_q);
       gmmu_pkg::CSR_ERR_ADDR:   rd_val = 32'(err_addr_q);
       gmmu_pkg::CSR_FF_COUNT:   rd_val = 32'(ff_count_i);
+      gmmu_pkg::CSR_FAULT_CTRL: rd_val[gmmu_pkg::CSR_FAULT_CTRL_BLOCKING_LSB] = blocking_q;
       default:                  rd_mapped = 1'b0;
     endcase
   end
@@ -173,6 +178,7 @@ module gmmu_csr #(
     err_addr_d   = err_addr_q;
     rvalid_d     = 1'b0;
     rdata_d      = '0;
+    blocking_d   = blocking_q;
     fb_size_wr_o = 1'b0;
     ovf_clr_o    = 1'b0;
     err_set      = '0;
@@ -216,6 +222,7 @@ module gmmu_csr #(
             cmd_vpn_d   = {arg_hi_q, arg_lo_q};
           end
           gmmu_pkg::CSR_ERR_STATUS: err_d = err_q & ~wd_w[ErrW-1:0];
+          gmmu_pkg::CSR_FAULT_CTRL: blocking_d = wd_w[gmmu_pkg::CSR_FAULT_CTRL_BLOCKING_LSB];
           default: ;  // read-only or unmapped: handled above
         endcase
       end
@@ -244,6 +251,7 @@ module gmmu_csr #(
       err_addr_q  <= '0;
       rvalid_q    <= 1'b0;
       rdata_q     <= '0;
+      blocking_q  <= 1'b0;
     end else begin
       pt_base_q   <= pt_base_d;
       fb_base_q   <= fb_base_d;
@@ -259,6 +267,7 @@ module gmmu_csr #(
       err_addr_q  <= err_addr_d;
       rvalid_q    <= rvalid_d;
       rdata_q     <= rdata_d;
+      blocking_q  <= blocking_d;
     end
   end
 endmodule

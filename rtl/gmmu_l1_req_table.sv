@@ -1,9 +1,10 @@
 // L1 request table ("miss MSHRs") of docs/microarch.md §4: R entries, state FREE / WAIT / INFL /
 // DONE / NACK plus an entry record gmmu_tlb_pkg::l1_req_entry_t (spec/tlb.toml: vpn, write, id,
-// ppn, fatal; key = (vpn, write)).
+// ppn, fatal; key = (vpn, write)) and a faulted bit flt_q per entry (blocking fault mode, §4.1:
+// set by a NACK while blocking_i, cleared when the entry is output; any set bit blocks ready_o).
 // Instance u_req of gmmu_l1_tlb. C model mirror: cmodel/l1_req.c (l1_req_*), same step letters.
 //
-// Combinational from _q: ready_o (free_cnt >= P and no command cycle), c_out (lowest DONE entry
+// Combinational from _q: ready_o (free_cnt >= P, no command cycle, no flt bit set), c_out (lowest DONE entry
 // -> out_*), c_send (lowest WAIT entry without an INFL entry of the same key -> send_*), busy_o.
 // Next state, in this order (steps of §4; 1-6 and 8, step 7 is the arrays' PLRU):
 //   (a) output   (b) send   (c) response   (d) replay   (e) cancel   (f) allocate   (g) flush
@@ -37,6 +38,8 @@ module gmmu_l1_req_table #(
   input  logic                                   replay_i,
   input  logic                                   cancel_valid_i,
   input  logic [gmmu_pkg::VPN_W-1:0]             cancel_vpn_i,
+  // (c) blocking fault mode: a NACK sets the entry's flt bit
+  input  logic                                   blocking_i,
   // (f) allocate: accepted misses, per port
   input  logic [NumPorts-1:0]                    alloc_i,
   input  logic [NumPorts*gmmu_pkg::VPN_W-1:0]    alloc_vpn_i,
@@ -70,6 +73,7 @@ module gmmu_l1_req_table #(
   req_state_e state_d [Entries];
   req_entry_t ent_q [Entries];
   req_entry_t ent_d [Entries];
+  logic [Entries-1:0] flt_q, flt_d;  // faulted in blocking mode, not output yet (§4.1)
 
   // ---------------------------------------------------------------- c_out, c_send (from _q)
   logic             out_found, send_found;
@@ -108,7 +112,7 @@ module gmmu_l1_req_table #(
     end
   end
 
-  assign ready_o      = (free_cnt >= CntW'(NumPorts)) && !cmd_cycle_i;
+  assign ready_o      = (free_cnt >= CntW'(NumPorts)) && !cmd_cycle_i && !(|flt_q);
   assign out_valid_o  = out_found;
   assign out_id_o     = out_found ? ent_q[out_idx].id : '0;
   assign out_ppn_o    = out_found ? ent_q[out_idx].ppn : '0;
@@ -126,11 +130,15 @@ module gmmu_l1_req_table #(
     found      = 1'b0;
     state_d    = state_q;
     ent_d      = ent_q;
+    flt_d      = flt_q;
     taken      = '0;
     alloc_fail = 1'b0;
 
     // (a) output
-    if (out_found) state_d[out_idx] = ReqFree;
+    if (out_found) begin
+      state_d[out_idx] = ReqFree;
+      flt_d[out_idx]   = 1'b0;
+    end
     // (b) send
     if (send_gnt_i) state_d[send_idx] = ReqInfl;
     // (c) response
@@ -140,6 +148,7 @@ module gmmu_l1_req_table #(
             ent_q[i].vpn == rsp_vpn_i && ent_q[i].write == rsp_write_i) begin
           if (rsp_nack_i) begin
             state_d[i] = ReqNack;
+            if (blocking_i) flt_d[i] = 1'b1;
           end else begin
             state_d[i]     = ReqDone;
             ent_d[i].ppn   = rsp_large_i ? {rsp_ppn_i[PpnW-1:OffW], ent_q[i].vpn[OffW-1:0]}
@@ -179,6 +188,7 @@ module gmmu_l1_req_table #(
             ent_d[i].id    = alloc_id_i[p*IdW +: IdW];
             ent_d[i].ppn   = '0;
             ent_d[i].fatal = 1'b0;
+            flt_d[i]       = 1'b0;
           end
         end
         if (!found) alloc_fail = 1'b1;
@@ -200,9 +210,11 @@ module gmmu_l1_req_table #(
     if (!rst_ni) begin
       state_q <= '{default: ReqFree};
       ent_q   <= '{default: '0};
+      flt_q   <= '0;
     end else begin
       state_q <= state_d;
       ent_q   <= ent_d;
+      flt_q   <= flt_d;
     end
   end
 
@@ -210,6 +222,15 @@ module gmmu_l1_req_table #(
 `ifndef SYNTHESIS
   // the request table never overflows on accepted misses
   a_no_table_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !alloc_fail);
+  // a flt bit is set only on an entry that is not FREE (§4.1)
+  logic flt_on_free;
+  always_comb begin
+    flt_on_free = 1'b0;
+    for (int unsigned i = 0; i < Entries; i++) begin
+      if (flt_q[i] && state_q[i] == ReqFree) flt_on_free = 1'b1;
+    end
+  end
+  a_flt_not_free: assert property (@(posedge clk_i) disable iff (!rst_ni) !flt_on_free);
   // a grant only goes to an SM that presents a request
   a_gnt_has_req: assert property (@(posedge clk_i) disable iff (!rst_ni)
     send_gnt_i |-> send_found);

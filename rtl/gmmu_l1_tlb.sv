@@ -45,6 +45,8 @@ module gmmu_l1_tlb #(
   input  logic                                      flush_all_i,
   input  logic                                      flush_page_i,
   input  logic [gmmu_pkg::VPN_W-1:0]                cmd_vpn_i,
+  // fault mode: blocking (FAULT_CTRL.BLOCKING, §4.1)
+  input  logic                                      blocking_i,
   // idle contribution (§9)
   output logic                                      busy_o
 );
@@ -191,6 +193,7 @@ module gmmu_l1_tlb #(
     .replay_i       (replay_i),
     .cancel_valid_i (cancel_valid_i),
     .cancel_vpn_i   (cancel_vpn_i),
+    .blocking_i     (blocking_i),
     .alloc_i        (acc & ~(bhit | lhit)),
     .alloc_vpn_i    (req_vpn_i),
     .alloc_write_i  (req_write_i),

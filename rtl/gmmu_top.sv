@@ -78,6 +78,7 @@ module gmmu_top #(
   logic               fb_size_wr, ovf_clr, overflow;
   logic [FCntW-1:0]   ff_count;
   logic               cmd_cycle, flush_all, flush_page, replay_page, replay_all, cancel_page;
+  logic               blocking;  // fault mode (§4.1)
   logic [VpnW-1:0]    cmd_vpn;
   logic               csr_busy;
 
@@ -113,6 +114,7 @@ module gmmu_top #(
     .replay_page_o (replay_page),
     .replay_all_o  (replay_all),
     .cancel_page_o (cancel_page),
+    .blocking_o    (blocking),
     .busy_o        (csr_busy)
   );
 
@@ -169,6 +171,7 @@ module gmmu_top #(
       .flush_all_i    (flush_all),
       .flush_page_i   (flush_page),
       .cmd_vpn_i      (cmd_vpn),
+      .blocking_i     (blocking),
       .busy_o         (l1_busy[s])
     );
   end

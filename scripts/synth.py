@@ -72,7 +72,8 @@ def expected_ffs(p, k):
     l1_base = tlb_array_ffs(e, 1, btag[0], bdat[0], btag[1], bdat[1])
     l1_large = tlb_array_ffs(le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l1_req = {f"request table (state[3], ent: {rdesc('l1_req_entry')})":
-              r * (3 + rbits("l1_req_entry"))}
+              r * (3 + rbits("l1_req_entry")),
+              "faulted bits flt (blocking fault mode)": r}
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
     l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
@@ -115,6 +116,7 @@ def expected_ffs(p, k):
         "cmd (valid, op, vpn)": 1 + cmd_w + vpn,
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
+        "blocking (FAULT_CTRL)": 1,
     }
     blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
               "u_ptw": ptw, "u_ff": ff, "top": {"ev_q": k["EV_W"]}}

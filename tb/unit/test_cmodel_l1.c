@@ -20,6 +20,7 @@ typedef struct {
     uint8_t rv[GMMU_MAX_PORTS], rw[GMMU_MAX_PORTS], rid[GMMU_MAX_PORTS];
     uint64_t rvpn[GMMU_MAX_PORTS];
     uint8_t grant, replay, cancel, cmd;
+    uint8_t blocking; /* blocking_q (held across steps) */
     uint64_t cancel_vpn;
     gmmu_rsp_t rsp;
     gmmu_flush_t fl;
@@ -46,7 +47,8 @@ static void lt_init(lt_t *t, uint32_t ports, uint32_t req) {
 static void lt_step(lt_t *t) {
     l1_comb(&t->l, t->cmd, &t->c);
     const l1_in_t in = {t->rv,   t->rw,     t->rid,    t->rvpn,       t->grant,
-                        &t->rsp, t->replay, t->cancel, t->cancel_vpn, t->fl};
+                        &t->rsp, t->replay, t->cancel, t->cancel_vpn, t->fl,
+                        t->blocking};
     l1_step(&t->l, &t->c, &in, &t->v);
     memset(t->rv, 0, sizeof(t->rv));
     memset(t->rw, 0, sizeof(t->rw));
@@ -407,6 +409,96 @@ static void test_fill_choice_and_plru(void **state) {
     lt_done(&t);
 }
 
+/* §4.1: send the WAIT entry that is the send candidate and answer it. */
+static void send_and_answer(lt_t *t, uint64_t vpn, int nack) {
+    assert_int_equal(t->c.req_valid, 1);
+    assert_int_equal(t->c.req_vpn, vpn);
+    t->grant = 1;
+    lt_step(t);
+    if (nack)
+        rsp_nack(t, vpn, 0);
+    else
+        rsp_ok(t, vpn, 0, vpn + 0x100, 0, 1, 0);
+    lt_step(t);
+}
+
+/* Blocking fault mode (§4.1): a NACK in blocking mode blocks req_ready_o until the faulted entry
+ * is output; the other entries go on; replay, flush and cancel keep the block; replayable mode
+ * never blocks; the mode is sampled at the NACK. */
+static void test_blocking_mode(void **state) {
+    (void)state;
+    lt_t t;
+    lt_init(&t, 2, 4);
+    t.blocking = 1;
+    req(&t, 0, 0x10, 0, 1);
+    req(&t, 1, 0x20, 0, 2);
+    lt_step(&t);
+    send_and_answer(&t, 0x10, 1); /* A Nacked: flt set, blocked (2 FREE entries are enough) */
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_NACK);
+    assert_int_equal(t.l.req.m_flt, 1);
+    assert_int_equal(t.o.req_ready[0], 0);
+    send_and_answer(&t, 0x20, 0); /* B is still sent and completes */
+    assert_int_equal(t.o.miss_valid[0], 1);
+    assert_int_equal(t.o.miss_id[0], 2);
+    lt_step(&t);
+    assert_int_equal(l1_req_state(&t.l.req, 1), L1_FREE);
+    assert_int_equal(t.o.req_ready[0], 0);
+    t.replay = 1; /* replay: NACK -> WAIT, still blocked */
+    lt_step(&t);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
+    assert_int_equal(t.o.req_ready[0], 0);
+    t.grant = 1; /* OK in a flush cycle: DONE, then back to WAIT by the flush: still blocked */
+    lt_step(&t);
+    rsp_ok(&t, 0x10, 0, 0x110, 0, 1, 0);
+    t.fl.kind = GMMU_FLUSH_ALL;
+    t.fl.vpn = 0;
+    t.cmd = 1;
+    lt_step(&t);
+    assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
+    assert_int_equal(t.l.req.m_flt, 1);
+    assert_int_equal(t.o.req_ready[0], 0);
+    send_and_answer(&t, 0x10, 0); /* OK: DONE, on the port, still blocked this cycle */
+    assert_int_equal(t.o.miss_valid[0], 1);
+    assert_int_equal(t.o.miss_id[0], 1);
+    assert_int_equal(t.o.req_ready[0], 0);
+    lt_step(&t); /* output: flt cleared, ready again */
+    assert_int_equal(t.l.req.m_flt, 0);
+    assert_int_equal(t.o.req_ready[0], 1);
+    /* cancel: the FATAL completion releases the SM */
+    req(&t, 0, 0x30, 0, 3);
+    lt_step(&t);
+    send_and_answer(&t, 0x30, 1);
+    assert_int_equal(t.o.req_ready[0], 0);
+    t.cancel = 1;
+    t.cancel_vpn = 0x30;
+    lt_step(&t);
+    assert_int_equal(t.o.miss_valid[0], 1);
+    assert_int_equal(t.o.miss_fatal[0], 1);
+    assert_int_equal(t.o.req_ready[0], 0);
+    lt_step(&t);
+    assert_int_equal(t.o.req_ready[0], 1);
+    /* the mode is sampled at the NACK: 0 -> 1 later does not block, 1 -> 0 later does not
+       release */
+    t.blocking = 0;
+    req(&t, 0, 0x40, 0, 4);
+    lt_step(&t);
+    send_and_answer(&t, 0x40, 1);
+    assert_int_equal(t.o.req_ready[0], 1);
+    t.blocking = 1;
+    lt_step(&t);
+    assert_int_equal(t.o.req_ready[0], 1);
+    req(&t, 0, 0x50, 0, 5);
+    lt_step(&t);
+    send_and_answer(&t, 0x50, 1);
+    assert_int_equal(t.o.req_ready[0], 0);
+    t.blocking = 0;
+    t.replay = 1;
+    lt_step(&t);
+    assert_int_equal(t.o.req_ready[0], 0);
+    assert_int_equal(t.l.req.m_flt, 1u << 1);
+    lt_done(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hit_next_cycle),
@@ -416,6 +508,7 @@ int main(void) {
         cmocka_unit_test(test_nack_replay_cancel),
         cmocka_unit_test(test_flush),
         cmocka_unit_test(test_fill_choice_and_plru),
+        cmocka_unit_test(test_blocking_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
