@@ -28,6 +28,7 @@ typedef struct {
  * checks; their `min` is the uvm_policy_kind_t. */
 
 static const char *const pcie_names[] = {"table", "atan", NULL};
+static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -56,6 +57,7 @@ static const cfg_key_t keys[] = {
     {"fb_entries", T_U32, O(fb_entries), 1, 1u << 16, F_POW2, NULL},
     {"batch_size", T_U32, O(batch_size), 1, 1u << 16, 0, NULL},
     {"max_batches_per_irq", T_U32, O(max_batches_per_irq), 1, 1u << 16, 0, NULL},
+    {"fault_mode", T_ENUM, O(fault_mode), 0, 0, 0, fault_mode_names},
     {"replay_policy", T_POLICY, O(replay_policy), UVM_POLICY_REPLAY, 0, 0, NULL},
     {"evict_policy", T_POLICY, O(evict_policy), UVM_POLICY_EVICT, 0, 0, NULL},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
@@ -85,6 +87,7 @@ void cfg_defaults(cfg_t *c) {
     c->fb_entries = 1024;
     c->batch_size = 256;
     c->max_batches_per_irq = 20;
+    c->fault_mode = CFG_FAULT_REPLAYABLE;
     uvm_cfg_t hd; /* the handler's default policies */
     uvm_cfg_defaults(&hd);
     memcpy(c->replay_policy, hd.policy[UVM_POLICY_REPLAY], sizeof c->replay_policy);

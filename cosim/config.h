@@ -15,6 +15,9 @@
 #include "uvm_handler.h"
 
 typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
+/* fault_mode: the value written to FAULT_CTRL.BLOCKING at initialization (docs/microarch.md §4.1)
+ */
+typedef enum { CFG_FAULT_REPLAYABLE = 0, CFG_FAULT_BLOCKING = 1 } cfg_fault_mode_t;
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -39,6 +42,7 @@ typedef struct {
     uint32_t fb_entries;
     uint32_t batch_size;
     uint32_t max_batches_per_irq;
+    cfg_fault_mode_t fault_mode;
     /* handler policy names, checked against the handler's registry (uvm_policy_check) */
     char replay_policy[UVM_POLICY_NAME_MAX];
     char evict_policy[UVM_POLICY_NAME_MAX];

@@ -13,6 +13,7 @@ struct hdrv {
     uvm_handler_t *hdl;
     uvm_dev_t dev;
     hdrv_svc_t svc;
+    uint32_t fault_ctrl; /* FAULT_CTRL written at initialization (0: no write) */
 };
 
 hdrv_t *hdrv_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, const hdrv_svc_t *svc, char *err,
@@ -42,6 +43,10 @@ void hdrv_free(hdrv_t *h) {
 int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, int readonly,
                    char *err, size_t errlen) {
     return uvm_handler_add_alloc(h->hdl, name, base, size, readonly, err, errlen);
+}
+
+void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value) {
+    h->fault_ctrl = value;
 }
 
 const uvm_stats_t *hdrv_stats(const hdrv_t *h) {
@@ -79,6 +84,11 @@ hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
         return HDRV_HALTED;
     if (rc != 0)
         return HDRV_INIT_FAILED;
+    if (h->fault_ctrl) { /* fault mode (blocking); an illegal value shows in ERR_STATUS */
+        h->dev.csr_write(h->dev.ctx, GMMU_CSR_FAULT_CTRL, h->fault_ctrl);
+        if (s->halted(s->ctx))
+            return HDRV_HALTED;
+    }
     s->online(s->ctx);
     for (;;) {
         const hdrv_wait_t w = s->wait(s->ctx);

@@ -60,5 +60,8 @@ int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, in
  * check ERR_STATUS. */
 hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen);
 const uvm_stats_t *hdrv_stats(const hdrv_t *h);
+/* The value hdrv_run writes to FAULT_CTRL after the handler has programmed the device (before
+ * the first kernel runs); 0 (replayable faults, the reset value) writes nothing. */
+void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value);
 
 #endif

@@ -46,9 +46,8 @@ static void lt_init(lt_t *t, uint32_t ports, uint32_t req) {
 
 static void lt_step(lt_t *t) {
     l1_comb(&t->l, t->cmd, &t->c);
-    const l1_in_t in = {t->rv,   t->rw,     t->rid,    t->rvpn,       t->grant,
-                        &t->rsp, t->replay, t->cancel, t->cancel_vpn, t->fl,
-                        t->blocking};
+    const l1_in_t in = {t->rv,     t->rw,     t->rid,        t->rvpn, t->grant,   &t->rsp,
+                        t->replay, t->cancel, t->cancel_vpn, t->fl,   t->blocking};
     l1_step(&t->l, &t->c, &in, &t->v);
     memset(t->rv, 0, sizeof(t->rv));
     memset(t->rw, 0, sizeof(t->rw));
