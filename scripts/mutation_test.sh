@@ -29,8 +29,9 @@ done
 [ -d "$root/build/$config" ] && rm -rf "${work:?}/build/$config" && cp -a "$root/build/$config" "$work/build/"
 
 fail=0
-mutate() { # file, sed expression (must change exactly one line), description
-    local file=$1 expr=$2 what=$3
+mutate() { # file, sed expression (must change exactly one line), description[, trace[, gmmu-sim
+           # options]] (default: the replay trace, no options)
+    local file=$1 expr=$2 what=$3 mtrace=${4:-$trace} opts=${5:-}
     cp "$root/$file" "$work/$file"
     sed -i "$expr" "$work/$file"
     local n
@@ -48,8 +49,9 @@ mutate() { # file, sed expression (must change exactly one line), description
         echo "mutation_test: '$what' did not build:" >&2; tail -20 "$work/build.log" >&2; fail=1
     else
         set +e
-        (cd "$work" && ./build/$config/gmmu-sim --config configs/$config.cfg --trace $trace \
-            --engine cosim --quiet --stats "$work/stats.json") > "$log" 2>&1
+        # shellcheck disable=SC2086 # opts: several words
+        (cd "$work" && ./build/$config/gmmu-sim --config configs/$config.cfg --trace $mtrace \
+            --engine cosim --quiet --stats "$work/stats.json" $opts) > "$log" 2>&1
         local rc=$?
         set -e
         if [ $rc -ne 0 ] && grep -q "MISMATCH at cycle" "$log" && grep -q "waveform" "$log"; then
@@ -78,4 +80,11 @@ mutate cmodel/tlb_sa.c 's/\.data = a->all\.data + b,/.data = a->all.data,/' \
     "model: every set of the set-associative array writes its payload into set 0 (tlb_sa)"
 mutate cmodel/l1_req.h 's/(gmmu_popcount64(l1_req_free_mask(r)) >= n_ports)/(gmmu_popcount64(l1_req_free_mask(r)) > n_ports)/' \
     "model: L1 back-pressure one entry early (l1_req request table)"
+# the blocking fault mode (docs/microarch.md §4.1), run in blocking mode on the small workload
+mutate rtl/gmmu_l1_req_table.sv 's/            if (blocking_i) flt_d\[i\] = 1.b1;/            if (!blocking_i) flt_d[i] = 1'"'"'b1;/' \
+    "RTL: a NACK blocks the SM in replayable mode instead of blocking mode (request table flt)" \
+    tb/traces/small.trc "--set fault_mode=blocking"
+mutate cmodel/l1_req.h 's/^    r->m_nack = 0;$/    r->m_nack = 0; r->m_flt = 0;/' \
+    "model: a replay releases a blocked SM (instead of the faulted translation's output)" \
+    tb/traces/small.trc "--set fault_mode=blocking"
 exit $fail
