@@ -250,6 +250,55 @@ static void test_replay_cancel_loop(void **state) {
     th_done(&h);
 }
 
+/* Blocking fault mode (docs/microarch.md §4.1) through the top level: SM 0's fault blocks SM 0
+ * only; the replay re-sends it; SM 0 is ready again the cycle after its completion. */
+static void test_blocking_mode_top(void **state) {
+    (void)state;
+    gmmu_params_t p;
+    th_params_tiny(&p);
+    th_t h;
+    th_init(&h, &p);
+    th_setup(&h, 0x100000, 0x800000, 16);
+    th_csr_write(&h, GMMU_CSR_FAULT_CTRL, 1);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_FAULT_CTRL), 1);
+    uint64_t v = 0;
+    assert_int_equal(gmmu_model_state_get(h.m, "u_csr", "blocking_q", 0, 0, &v), 0);
+    assert_int_equal(v, 1);
+    th_map(&h, 0x100, 0x99, PTE_VW);
+    th_req(&h, 0, 0, 0x4242, 0, 1);
+    th_step(&h);
+    assert_true(th_run_until_idle(&h, 300) > 0);
+    assert_int_equal(h.nfb, 1);
+    assert_int_equal(h.out.req_ready[0], 0); /* SM 0 blocked (its entry is NACK, flt set) */
+    assert_int_equal(h.out.req_ready[1], 1);
+    assert_int_equal(gmmu_model_state_get(h.m, "g_l1[0].u_l1.u_req", "flt_q", 0, 0, &v), 0);
+    assert_int_equal(v, 1);
+    th_req(&h, 1, 0, 0x100, 0, 2); /* SM 1 proceeds */
+    th_step(&h);
+    assert_true(th_run_until_idle(&h, 300) > 0);
+    assert_int_equal(h.nmiss, 1);
+    assert_int_equal(h.miss[0].ppn, 0x99);
+    assert_int_equal(h.out.req_ready[0], 0);
+    /* the host maps the page and replays it: still blocked until the completion is output */
+    th_map(&h, 0x4242, 0x77, PTE_VW);
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_LO, 0x4242);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_REPLAY_PAGE);
+    unsigned n = 0;
+    while (!h.out.miss_valid[0] && n++ < 300) {
+        assert_int_equal(h.out.req_ready[0], 0);
+        th_step(&h);
+    }
+    assert_int_equal(h.out.miss_valid[0], 1);
+    assert_int_equal(h.out.miss_ppn[0], 0x77);
+    assert_int_equal(h.out.req_ready[0], 0);
+    th_step(&h);
+    assert_int_equal(h.out.req_ready[0], 1);
+    assert_int_equal(gmmu_model_state_get(h.m, "g_l1[0].u_l1.u_req", "flt_q", 0, 0, &v), 0);
+    assert_int_equal(v, 0);
+    assert_true(th_run_until_idle(&h, 10) > 0);
+    th_done(&h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_post_entry),
@@ -257,6 +306,7 @@ int main(void) {
         cmocka_unit_test(test_ring_full_disabled_blocked),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_replay_cancel_loop),
+        cmocka_unit_test(test_blocking_mode_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
