@@ -107,6 +107,8 @@ static void test_errors(void **state) {
     expect_error("mem_ready_pct = 101\n", 14, "mem_ready_pct: 101 is out of range");
     expect_error("fb_entries = 48\n", 14, "fb_entries: 48 is not a power of two");
     expect_error("pcie_model = fast\n", 14, "pcie_model: 'fast' is not one of table|atan");
+    expect_error("fault_mode = sometimes\n", 14,
+                 "fault_mode: 'sometimes' is not one of replayable|blocking");
     expect_error("replay_policy = never\n", 14,
                  "replay_policy: 'never' is not one of block|batch|batch_flush|once");
     expect_error("evict_policy = fifo\n", 14, "evict_policy: 'fifo' is not one of lru|random");
@@ -176,6 +178,9 @@ static void test_set(void **state) {
     cfg_t c;
     char err[512] = "";
     cfg_defaults(&c);
+    assert_int_equal(c.fault_mode, CFG_FAULT_REPLAYABLE);
+    assert_int_equal(cfg_set(&c, "fault_mode=blocking", err, sizeof(err)), 0);
+    assert_int_equal(c.fault_mode, CFG_FAULT_BLOCKING);
     assert_int_equal(cfg_set(&c, "mem_ready_pct=30", err, sizeof(err)), 0);
     assert_int_equal(c.mem_ready_pct, 30);
     assert_int_equal(cfg_set(&c, " chaos_inval = 500 ", err, sizeof(err)), 0);
