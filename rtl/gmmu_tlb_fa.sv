@@ -9,7 +9,8 @@
 //   FA-3 fill     (fill_i): entry FA-2 <- valid, fill_tag_i, fill_w_i, fill_data_i
 //   FA-4 PLRU     touches in port order (touch_i[p] at lk_idx_o[p]), then the fill touch
 //   FA-5 flush    on the _d values of FA-3: all entries (flush_all_i) or those whose tag equals
-//                 flush_tag_i (flush_page_i) become invalid; PLRU bits are not changed
+//                 flush_tag_i in the bits of flush_mask_i (flush_page_i: a page, an ASID or a
+//                 page of an ASID, docs/microarch.md §14.4) become invalid; PLRU bits unchanged
 //
 // Storage: the entries are in u_store (gmmu_tlb_store: the CAM part valid/tag/w stays in
 // flip-flops, the payload is the LUT-RAM candidate); the PLRU bits (plru_q) are here.
@@ -40,7 +41,8 @@ module gmmu_tlb_fa #(
   // FA-5 flush
   input  logic                            flush_all_i,
   input  logic                            flush_page_i,
-  input  tag_t                            flush_tag_i
+  input  tag_t                            flush_tag_i,
+  input  tag_t                            flush_mask_i
 );
   localparam int unsigned PlW = (N > 1) ? N - 1 : 1;
 
@@ -139,7 +141,8 @@ module gmmu_tlb_fa #(
     .fill_data_i  (fill_data_i),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (flush_tag_i)
+    .flush_tag_i  (flush_tag_i),
+    .flush_mask_i (flush_mask_i)
   );
 
   // ---------------------------------------------------------------- registers

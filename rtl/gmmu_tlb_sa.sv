@@ -11,8 +11,8 @@
 //   SA-4 PLRU     the hit touch (touch_i, at (lk_set_i, lk_way_o)), then the fill touch; when both
 //                 are in one set the fill touch applies to the result of the hit touch
 //   SA-5 flush    on the _d values of SA-3: all entries (flush_all_i) or those whose tag equals
-//                 flush_tag_i (flush_page_i; such entries can only be in the tag's set, every
-//                 entry is compared); PLRU bits are not changed
+//                 flush_tag_i in the bits of flush_mask_i (flush_page_i; every entry is
+//                 compared: a flush by ASID is not set-local, §14.4); PLRU bits are not changed
 //
 // Storage: the entries are in u_store (gmmu_tlb_store), flip-flops with asynchronous reset read
 // combinationally; the per-set PLRU bits (plru_q) are here. A block-RAM mapping (tag
@@ -48,7 +48,8 @@ module gmmu_tlb_sa #(
   // SA-5 flush
   input  logic            flush_all_i,
   input  logic            flush_page_i,
-  input  tag_t            flush_tag_i
+  input  tag_t            flush_tag_i,
+  input  tag_t            flush_mask_i
 );
   localparam int unsigned N    = Sets * Ways;
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1;
@@ -157,7 +158,8 @@ module gmmu_tlb_sa #(
     .fill_data_i  (fill_data_i),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (flush_tag_i)
+    .flush_tag_i  (flush_tag_i),
+    .flush_mask_i (flush_mask_i)
   );
 
   // ---------------------------------------------------------------- registers

@@ -28,8 +28,9 @@ module gmmu_tlb_store #(
   input  data_t           fill_data_i,
   // flush (FA-5 / SA-5), on the values after the fill
   input  logic            flush_all_i,
-  input  logic            flush_page_i,
-  input  tag_t            flush_tag_i
+  input  logic            flush_page_i,   // selective flush: tag == flush_tag_i in flush_mask_i
+  input  tag_t            flush_tag_i,
+  input  tag_t            flush_mask_i
 );
   logic [N-1:0] valid_q, valid_d;
   tag_t         tag_q [N];
@@ -56,7 +57,9 @@ module gmmu_tlb_store #(
     end
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < N; i++) begin
-        if (flush_all_i || tag_d[i] == flush_tag_i) valid_d[i] = 1'b0;
+        if (flush_all_i || ((tag_d[i] & flush_mask_i) == (flush_tag_i & flush_mask_i))) begin
+          valid_d[i] = 1'b0;
+        end
       end
     end
   end

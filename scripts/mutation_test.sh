@@ -87,4 +87,10 @@ mutate rtl/gmmu_l1_req_table.sv 's/            if (blocking_i) flt_d\[i\] = 1.b1
 mutate cmodel/l1_req.h 's/^    r->m_nack = 0;$/    r->m_nack = 0; r->m_flt = 0;/' \
     "model: a replay releases a blocked SM (instead of the faulted translation's output)" \
     tb/traces/small.trc "--set fault_mode=blocking"
+# address spaces (docs/microarch.md §14): the platform drives one address space (ASID 0), so the
+# mutations are ones that one address space sees: the fault entry's ASID field, the command's ASID
+mutate rtl/gmmu_ff.sv 's/FB_ASID_W\] = fw_asid_q;/FB_ASID_W] = ~fw_asid_q;/' \
+    "RTL: the fault entry carries the complement of the fault's ASID (FB_ASID, word 0)"
+mutate cmodel/csr.c 's/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask);/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask) ^ 1u;/' \
+    "model: a command names ASID 1 instead of CMD_ARG_HI.ASID (REPLAY_PAGE / CANCEL_PAGE miss the entry)"
 exit $fail

@@ -179,8 +179,8 @@ static void test_decode_table(void **state) {
         assert_int_equal(th_csr_read(&h, d->addr), d->wmask);
         checked++;
     }
-    assert_int_equal(checked, 8); /* PT_BASE_LO/HI, FB_BASE_LO/HI, INT_ENABLE, CMD_ARG_LO/HI,
-                                     FAULT_CTRL */
+    assert_int_equal(checked, 9); /* PT_BASE_LO/HI, FB_BASE_LO/HI, INT_ENABLE, CMD_ARG_LO/HI,
+                                     FAULT_CTRL, ASID_SEL */
     th_done(&h);
 }
 

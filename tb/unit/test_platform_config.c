@@ -21,7 +21,7 @@ static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n
                                     "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
                                     "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
                                     "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                                    "ff_quota = 2\n";
+                                    "ff_quota = 2\nnum_asids = 1\n";
 
 /* Writes text to a temporary file; path (64 bytes) receives its name. */
 static void write_tmp(char *path, const char *text) {
@@ -163,7 +163,7 @@ static void test_rtl_range_points_at_line(void **state) {
     write_tmp(path, "num_sm = 2\nnum_ports = 2\nl1_entries = 12\nl1_large_entries = 2\n"
                     "l1_req_entries = 4\nl2_sets = 4\nl2_ways = 2\nl2_large_entries = 2\n"
                     "l2_latency = 3\nl2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                    "ff_quota = 2\n");
+                    "ff_quota = 2\nnum_asids = 1\n");
     cfg_defaults(&c);
     assert_int_equal(cfg_load(&c, path, err, sizeof(err)), -1);
     unlink(path);
