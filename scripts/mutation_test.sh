@@ -92,5 +92,6 @@ mutate cmodel/l1_req.h 's/^    r->m_nack = 0;$/    r->m_nack = 0; r->m_flt = 0;/
 mutate rtl/gmmu_ff.sv 's/FB_ASID_W\] = fw_asid_q;/FB_ASID_W] = ~fw_asid_q;/' \
     "RTL: the fault entry carries the complement of the fault's ASID (FB_ASID, word 0)"
 mutate cmodel/csr.c 's/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask);/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask) ^ 1u;/' \
-    "model: a command names ASID 1 instead of CMD_ARG_HI.ASID (REPLAY_PAGE / CANCEL_PAGE miss the entry)"
+    "model: a command names ASID 1 instead of CMD_ARG_HI.ASID (CANCEL_PAGE misses the fault's entry)" \
+    tb/traces/fatal.trc
 exit $fail
