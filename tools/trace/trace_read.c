@@ -336,7 +336,14 @@ int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
         err_setf(err, errlen, "trace_next: null argument");
         return -1;
     }
-    return r->binary ? rd_binary(r, rec, err, errlen) : trace_rd_text(r, rec, err, errlen);
+    const int rc = r->binary ? rd_binary(r, rec, err, errlen) : trace_rd_text(r, rec, err, errlen);
+    char why[256];
+    if (rc == 1 && trace_rec_check(rec, why, sizeof(why)) != 0) {
+        err_setf(err, errlen, "%s:%s%llu: %s", r->path, r->binary ? "offset " : "",
+                 (unsigned long long)rec->line, why);
+        return -1;
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */
