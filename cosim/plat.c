@@ -449,8 +449,8 @@ static int run_result(plat_t *p) {
         plat_perr(p, "%s: the trace has no kernel: nothing was simulated", p->o.trace_path);
         return plat_halt(p, PLAT_EXIT_INPUT, "FAIL (empty trace)");
     }
-    return plat_halt(p, PLAT_EXIT_PASS, s->program_faults ? "PASS (program faults expected)"
-                                                          : "PASS");
+    return plat_halt(p, PLAT_EXIT_PASS,
+                     s->program_faults ? "PASS (program faults expected)" : "PASS");
 }
 
 int plat_run(plat_t *p) {

@@ -331,19 +331,22 @@ void plat_progress_mark(plat_t *p) {
 }
 
 /* Timed work that will end by itself (the run waits, it does not hang): a warp in its compute
- * gap, a PTE read due later, a DMA in flight, the host's modeled CPU time or DMA wait. NULL if
- * none. */
-static const char *timed_wait(const plat_t *p) {
-    for (uint32_t s = 0; s < p->prm.num_sm && p->kernel_active; s++)
-        if (sm_next_event(&p->sm[s], &p->kern, p->now) != UINT64_MAX)
-            return "a warp in its compute gap";
-    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) > p->now)
-        return "a PTE read in flight";
-    if (p->ndma)
-        return "a DMA in flight";
-    if (p->now < p->wait_until)
-        return "handler CPU time";
-    return NULL;
+ * gap, a PTE read due later, a DMA in flight, the host's modeled CPU time or DMA wait. Returns the
+ * cycle the first such wait ends (the watchdog's quiet window starts there), 0 if none. */
+static uint64_t timed_wait(const plat_t *p) {
+    uint64_t end = UINT64_MAX;
+    for (uint32_t s = 0; s < p->prm.num_sm && p->kernel_active; s++) {
+        const uint64_t e = sm_next_event(&p->sm[s], &p->kern, p->now);
+        if (e < end)
+            end = e;
+    }
+    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) > p->now && gpumem_next_due(&p->gm) < end)
+        end = gpumem_next_due(&p->gm);
+    if (p->ndma && plat_dma_next_done(p) < end)
+        end = plat_dma_next_done(p) > p->now ? plat_dma_next_done(p) : p->now;
+    if (p->now < p->wait_until && p->wait_until < end)
+        end = p->wait_until;
+    return end == UINT64_MAX ? 0 : end;
 }
 
 /* watchdog_cycles after the last progress (a completed translation or instruction, a kernel
@@ -352,9 +355,9 @@ static const char *timed_wait(const plat_t *p) {
  * postpones the check by watchdog_cycles. Returns 1 if the run stopped. */
 static int watchdog(plat_t *p) {
     const uint64_t busy = p->st.handler_calls + p->st.walk_restarts - p->wd_busy_base;
-    const char *wait = busy >= PLAT_LIVELOCK_EVENTS ? NULL : timed_wait(p);
-    if (wait) {
-        p->wd_from = p->now;
+    const uint64_t wait_end = busy >= PLAT_LIVELOCK_EVENTS ? 0 : timed_wait(p);
+    if (wait_end) {
+        p->wd_from = wait_end > p->now ? wait_end : p->now;
         return 0;
     }
     plat_clear_progress(p);
@@ -375,11 +378,10 @@ static int watchdog(plat_t *p) {
                 "delay); if the workload really waits longer, raise watchdog_cycles (--set "
                 "watchdog_cycles=N)\n",
                 (unsigned long long)(p->now - p->last_progress),
-                (unsigned long long)p->cfg->watchdog_cycles,
-                (unsigned long long)p->last_progress);
+                (unsigned long long)p->cfg->watchdog_cycles, (unsigned long long)p->last_progress);
     plat_dump_state(p, stderr);
-    plat_halt(p, PLAT_EXIT_TIMEOUT, busy >= PLAT_LIVELOCK_EVENTS ? "FAIL (watchdog: livelock)"
-                                                                 : "FAIL (watchdog: hang)");
+    plat_halt(p, PLAT_EXIT_TIMEOUT,
+              busy >= PLAT_LIVELOCK_EVENTS ? "FAIL (watchdog: livelock)" : "FAIL (watchdog: hang)");
     return 1;
 }
 

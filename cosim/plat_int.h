@@ -50,8 +50,8 @@ typedef struct {
     uint64_t cycles, clocked_cycles, translations, l1_hits, miss_rsps, l2_hits, l2_misses, walks,
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
-        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls,
-        program_faults, failed_accesses, chaos_held;
+        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
+        failed_accesses, chaos_held;
 } plat_stats_t;
 
 /* Everything the summary and the stats report, frozen when the run stops. */

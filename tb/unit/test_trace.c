@@ -172,7 +172,8 @@ static void test_validation_rule(void **state) {
     expect_text_error(f, "kernel k\xc3\xa9\n",
                       (const char *const[]){"field 2 (name)", "not printable", NULL});
     /* the last valid address and a whole-space allocation are accepted */
-    static const char ok[] = "alloc a 0x0 0x1000000000000\nkernel k\nm 0 0 R 0 0x1 0xffffffffffff\n";
+    static const char ok[] =
+        "alloc a 0x0 0x1000000000000\nkernel k\nm 0 0 R 0 0x1 0xffffffffffff\n";
     snprintf(p, sizeof(p), "%s", tpath(f, "ok.trc"));
     write_file(p, ok, sizeof(ok) - 1);
     assert_int_equal(read_all(p, r, 4, err, sizeof(err)), 3);

@@ -88,8 +88,7 @@ static int cmd_convert(const char *in, const char *out, int binary) {
     }
     if (!to_stdout) {
         if (rc == 0 && rename(tmp, out) != 0) {
-            fprintf(stderr, "gmmu-trace: %s: cannot rename to %s: %s\n", tmp, out,
-                    strerror(errno));
+            fprintf(stderr, "gmmu-trace: %s: cannot rename to %s: %s\n", tmp, out, strerror(errno));
             rc = -1;
         }
         if (rc != 0)
