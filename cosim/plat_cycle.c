@@ -401,6 +401,8 @@ void plat_step(plat_t *p, uint64_t limit) {
     }
     if (p->now > p->wd_from + p->cfg->watchdog_cycles && watchdog(p))
         return;
+    if (!p->handler_running)
+        p->chaos_busy = 0; /* a cycle outside every host agent (plat_chaos) */
     plat_dma_completions(p);
     const gmmu_out_t *o = plat_outputs(p);
     if (p->halted)
@@ -448,6 +450,10 @@ void plat_chaos(plat_t *p) {
         p->chaos_streak++;
         p->chaos_restarted = 0;
     }
+    /* a command longer than chaos_inval: the next one waits for a cycle of the workload (else
+       the agent would run back to back and the host could never launch the next kernel) */
+    if (p->chaos_busy)
+        return;
     if (p->o.chaos_streak && p->chaos_streak >= p->o.chaos_streak) {
         p->st.chaos_held++;
         return;
@@ -469,6 +475,7 @@ void plat_chaos(plat_t *p) {
     while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
         ;
     p->handler_running = 0;
+    p->chaos_busy = 1;
 }
 
 void plat_dump_state(plat_t *p, FILE *f) {

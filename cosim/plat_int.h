@@ -114,6 +114,7 @@ struct plat {
     uint64_t nrecent;
     uint64_t chaos_streak; /* commands followed by a walk restart since the last progress */
     int chaos_restarted;   /* a walk restarted since the last command */
+    int chaos_busy;        /* no cycle outside a host agent since the last command */
     /* time */
     uint64_t now, clocked;
     /* watchdog (docs/cosim.md "Watchdog"; platform only, never compared) */

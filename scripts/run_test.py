@@ -162,6 +162,10 @@ def resolve(t, args, build):
         v = getattr(args, k)
         if v:
             t[k] = v
+    if not os.path.exists(os.path.join(ROOT, "configs", t["config"] + ".cfg")):
+        raise TestError(f"{t['name']}: configs/{t['config']}.cfg: no such configuration (configs: "
+                        + " ".join(sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "configs"))
+                                          if f.endswith(".cfg"))) + ")")
     if args.trace:
         t["trace"] = import_if_foreign(args.trace, build)
         # the test's expectations describe its own trace: with another trace only the checks

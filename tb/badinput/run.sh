@@ -88,6 +88,7 @@ check 16-chaos-storm 0 'RESULT +PASS' -- sim "${STORM[@]}" --stats "$T/storm.jso
 ok 16-storm-all-instructions test "$(stat_of "$T/storm.json" instructions)" = "$n"
 ok 16-storm-held-back test "$(stat_of "$T/storm.json" chaos_held)" -gt 0
 check 3-livelock 4 'WATCHDOG: livelock: .*watchdog_cycles = 200000' -- sim "${STORM[@]}" --chaos-streak 0 --set watchdog_cycles=200000
+check 16-chaos-every-cycle 0 'RESULT +PASS' -- sim --trace tb/traces/small.trc --set chaos_inval=1
 # ---- 4: a directory, an empty trace ---------------------------------------------------------------
 check 4-directory 2 'is a directory' -- sim --trace "$T"
 : > "$T/empty.trc"
@@ -119,6 +120,10 @@ check 10-gen-size 2 'size-mb 1048576: expected a number in' -- "$GEN" backprop -
 mkdir -p "$T/rt" && ln -s "$(pwd)/$B/tiny" "$T/rt/tiny"
 check 11-trace-override 0 'test watchdog: PASS' -- $PY scripts/run_test.py --no-build --build "$T/rt" watchdog --trace tb/traces/small.trc
 check 11-no-expect-fault 1 'exited 3, expected 0' -- $PY scripts/run_test.py --no-build --build "$T/rt" fatal --trace tb/traces/fatal.trc
+check 11-unknown-config 2 'configs/nosuch.cfg: no such configuration' -- $PY scripts/run_test.py --no-build --build "$T/rt" fatal --config nosuch
+# ---- further surfaces (docs/cosim.md "Bad input") ----------------------------------------------
+check x-convert-no-dir 1 'gmmu-trace: /nonexistent/x.trc: cannot create' -- "$TRC" convert tb/traces/small.trc /nonexistent/x.trc
+check x-gen-size-hex 2 'size-mb 0x10: expected a number' -- "$GEN" backprop --size-mb 0x10 -o "$T/g.trc"
 # ---- 12: control bytes and NUL in a text trace ------------------------------------------------------
 printf 'kernel k\001x\n' > "$T/ctl.trc"
 check 12-control-byte 2 'ctl.trc:1: column 9: control byte 0x01' -- sim --trace "$T/ctl.trc"

@@ -73,7 +73,10 @@ static int cmd_convert(const char *in, const char *out, int binary) {
     const char *wpath = to_stdout ? out : tmp;
     trace_writer_t *w = trace_create(wpath, binary, err, sizeof(err));
     if (!w) {
-        fprintf(stderr, "gmmu-trace: %s\n", err);
+        if (to_stdout)
+            fprintf(stderr, "gmmu-trace: %s\n", err);
+        else /* name the output, not the temporary file */
+            fprintf(stderr, "gmmu-trace: %s: cannot create: %s\n", out, strerror(errno));
         trace_close(r);
         free(tmp);
         return 1;
