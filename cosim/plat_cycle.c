@@ -533,7 +533,8 @@ void plat_progress(plat_t *p) {
     const double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     if (p->last_progress_print == 0.0)
         p->last_progress_print = t;
-    if (t - p->last_progress_print < (p->progress_tty ? 0.5 : PLAT_LOG_PROGRESS_S))
+    const double every = p->o.progress_every > 0 ? p->o.progress_every : PLAT_LOG_PROGRESS_S;
+    if (t - p->last_progress_print < (p->progress_tty ? 0.5 : every))
         return;
     p->last_progress_print = t;
     if (!p->progress_tty || ++p->progress_ticks % 20 == 0)

@@ -64,6 +64,8 @@ static void usage(FILE *f) {
         "  --chaos-streak N  chaos agent: hold back after N commands in a row that restart a\n"
         "                walk without a completed translation (default 8, 0: no bound)\n"
         "  --test-hang C testing the watchdog: from cycle C the memory never answers\n"
+        "  --progress-every S  seconds between progress lines when stderr is not a terminal\n"
+        "                (default 10)\n"
         "  --quiet       no configuration listing, no progress line\n"
         "exit status: 0 pass, 1 mismatch (hardware bug), 2 bad input or usage, 3 the program\n"
         "faulted, 4 watchdog or --max-cycles, 5 integrity error, 6 platform or handler failure,\n"
@@ -133,6 +135,14 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
         const int rc = num_parse_u64(v, dst);
         if (rc != NUM_OK) {
             fprintf(stderr, "gmmu-sim: %s %s: %s\n", opt, v, num_strerror(rc));
+            return -1;
+        }
+    } else if (strcmp(opt, "--progress-every") == 0) {
+        char *end = NULL;
+        o->progress_every = strtod(v, &end);
+        if (end == v || *end || !(o->progress_every >= 0.01 && o->progress_every <= 86400)) {
+            fprintf(stderr, "gmmu-sim: --progress-every %s: expected seconds in [0.01, 86400]\n",
+                    v);
             return -1;
         }
     } else if (strcmp(opt, "--wave-rerun") == 0) {

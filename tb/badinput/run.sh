@@ -155,13 +155,14 @@ printf 'alloc a %s 0x8000\nalloc b 0x7f0000000000 0x8000\nkernel k\ns 0 0 R 1 0x
 check 18-out-of-pt-pages 6 'RESULT +FAIL \(valid accesses cancelled\)' -- sim --trace "$T/pt.trc" --set pt_pages=4
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
 echo '{"result": "PASS"}' > "$T/sig.json"
-"$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" > "$T/sig.log" 2>&1 &
+"$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &
 pid=$!
 sleep 1
 ok 19-old-stats-removed test ! -e "$T/sig.json"
 kill -TERM $pid; rc=0; wait $pid || rc=$?
 ok 19-sigterm-exit-143 test $rc = 143
 ok 19-sigterm-summary grep -q 'RESULT *INTERRUPTED (signal)' "$T/sig.log"
+ok 19-progress-in-log grep -q '^gmmu-sim: progress: *cycle' "$T/sig.log"
 ok 19-sigterm-stats test "$(stat_of "$T/sig.json" result)" = "INTERRUPTED (signal)"
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
