@@ -328,6 +328,7 @@ void plat_progress_mark(plat_t *p) {
     p->last_progress = p->wd_from = p->now;
     p->wd_busy_base = p->st.handler_calls + p->st.walk_restarts;
     p->chaos_streak = 0;
+    p->chaos_restarted = 0;
 }
 
 /* Timed work that will end by itself (the run waits, it does not hang): a warp in its compute
@@ -401,8 +402,8 @@ void plat_step(plat_t *p, uint64_t limit) {
     }
     if (p->now > p->wd_from + p->cfg->watchdog_cycles && watchdog(p))
         return;
-    if (!p->handler_running)
-        p->chaos_busy = 0; /* a cycle outside every host agent (plat_chaos) */
+    if (!p->chaos_running)
+        p->chaos_busy = 0; /* a cycle outside the chaos agent (plat_chaos) */
     plat_dma_completions(p);
     const gmmu_out_t *o = plat_outputs(p);
     if (p->halted)
@@ -450,15 +451,17 @@ void plat_chaos(plat_t *p) {
         p->chaos_streak++;
         p->chaos_restarted = 0;
     }
-    /* a command longer than chaos_inval: the next one waits for a cycle of the workload (else
-       the agent would run back to back and the host could never launch the next kernel) */
-    if (p->chaos_busy)
+    /* commands longer than chaos_inval run back to back; after PLAT_CHAOS_BACK_TO_BACK of them
+       the next one waits for a cycle of the workload (else, with chaos_inval shorter than a
+       command, the host could never launch the next kernel) */
+    if (p->chaos_busy >= PLAT_CHAOS_BACK_TO_BACK)
         return;
     if (p->o.chaos_streak && p->chaos_streak >= p->o.chaos_streak) {
         p->st.chaos_held++;
         return;
     }
     p->handler_running = 1; /* the handler cannot start meanwhile */
+    p->chaos_running = 1;
     uint32_t op = GMMU_CMD_INVAL_ALL;
     uint64_t vpn = 0;
     if (p->nrecent > 0 && rng_below(&p->chaos_rng, 4) != 0) {
@@ -475,7 +478,8 @@ void plat_chaos(plat_t *p) {
     while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
         ;
     p->handler_running = 0;
-    p->chaos_busy = 1;
+    p->chaos_running = 0;
+    p->chaos_busy++;
 }
 
 void plat_dump_state(plat_t *p, FILE *f) {

@@ -32,7 +32,8 @@
 #define PLAT_RECENT_PAGES 64 /* recently translated pages, for the chaos agent */
 /* watchdog: handler calls + walk restarts without progress that make a livelock */
 #define PLAT_LIVELOCK_EVENTS 32
-#define PLAT_LOG_PROGRESS_S 10.0 /* progress line period when stderr is not a terminal */
+#define PLAT_CHAOS_BACK_TO_BACK 4 /* chaos commands in a row without a workload cycle */
+#define PLAT_LOG_PROGRESS_S 10.0  /* progress line period when stderr is not a terminal */
 
 typedef struct {
     char name[TRACE_NAME_MAX];
@@ -114,7 +115,8 @@ struct plat {
     uint64_t nrecent;
     uint64_t chaos_streak; /* commands followed by a walk restart since the last progress */
     int chaos_restarted;   /* a walk restarted since the last command */
-    int chaos_busy;        /* no cycle outside a host agent since the last command */
+    int chaos_busy;        /* commands with no cycle outside the chaos agent in between */
+    int chaos_running;     /* plat_chaos is issuing a command */
     /* time */
     uint64_t now, clocked;
     /* watchdog (docs/cosim.md "Watchdog"; platform only, never compared) */
