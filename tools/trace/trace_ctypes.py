@@ -100,7 +100,7 @@ class Writer:
             raise TraceLibError("mask 0x%x has %d active lanes but %d addresses are given"
                                 % (mask, bin(mask).count("1"), len(addrs)))
         cta, warp = _field("cta", cta, 32), _field("warp", warp, 32)
-        op, gap, mask = _field("op", op, 2), _field("gap", gap, 32), _field("mask", mask, 32)
+        op, gap, mask = _field("op", op, 8), _field("gap", gap, 32), _field("mask", mask, 32)
         for x in addrs:
             _field("address", x, 64)
         a = self._addrs
