@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "gmmu_consts.h"
 #include "gmmu_model.h"
 #include "num.h"
 
@@ -33,6 +34,8 @@ static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
 #define U32MAX 0xffffffffull
+#define CFG_F64_MIN 0.001 /* pcie_peak_gbps: 1 MB/s .. 1 PB/s */
+#define CFG_F64_MAX 1e6
 
 /* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
 #define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, F_RTL, NULL},
@@ -54,7 +57,8 @@ static const cfg_key_t keys[] = {
     {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
     {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
     /* host handler */
-    {"fb_entries", T_U32, O(fb_entries), 1, 1u << 16, F_POW2, NULL},
+    /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
+    {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
     {"batch_size", T_U32, O(batch_size), 1, 1u << 16, 0, NULL},
     {"max_batches_per_irq", T_U32, O(max_batches_per_irq), 1, 1u << 16, 0, NULL},
     {"fault_mode", T_ENUM, O(fault_mode), 0, 0, 0, fault_mode_names},
@@ -144,8 +148,10 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
         char *end = NULL;
         errno = 0;
         const double x = strtod(v, &end);
-        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x <= 0.0 || x > 1e6) {
-            err_setf(err, errlen, "'%s' is not a positive number", v);
+        /* the range keeps every transfer time finite and its cycle count inside 64 bits */
+        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x < CFG_F64_MIN ||
+            x > CFG_F64_MAX) {
+            err_setf(err, errlen, "'%s' is not a number in [%g, %g]", v, CFG_F64_MIN, CFG_F64_MAX);
             return -1;
         }
         *(double *)(void *)(base + k->off) = x;

@@ -15,9 +15,12 @@ A test file has `key = value` lines (`#` comments):
   mode = skip_equiv              also run with --no-skip; every stat but clocked_cycles and
                                  wall_seconds must be equal
   exit = 0                       expected exit status of gmmu-sim (default 0)
+  expect_fault = 1               the trace faults on purpose (gmmu-sim --expect-fault)
+  args = --opt value             extra gmmu-sim options (e.g. --test-hang 5000)
 Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
-the test's values (with --trace, only the expectations on mismatches and integrity_errors are
-kept: the others describe the test's own trace); --waves (WAVES=1) writes an FST next to the stats.
+the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
+expectation but those on mismatches and integrity_errors are dropped: they describe the test's own
+trace); --waves (WAVES=1) writes an FST next to the stats.
 """
 import argparse
 import concurrent.futures
@@ -72,7 +75,7 @@ def import_if_foreign(path, build):
 def parse_test(path):
     t = {"name": os.path.splitext(os.path.basename(path))[0], "config": "tiny", "trace": None,
          "random": None, "seed": "1", "engine": "cosim", "set": [], "expect": [],
-         "mode": "normal", "exit": 0, "path": path}
+         "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": []}
     with open(path) as f:
         for n, raw in enumerate(f, 1):
             line = raw.split("#", 1)[0].strip()
@@ -92,6 +95,10 @@ def parse_test(path):
                 t[k] = v
             elif k == "exit":
                 t[k] = int(v)
+            elif k == "expect_fault":
+                t[k] = v in ("1", "yes", "true")
+            elif k == "args":
+                t[k] += shlex.split(v)
             else:
                 raise TestError(f"{path}:{n}: {k}: unknown key")
     if t["mode"] not in ("normal", "skip_equiv"):
@@ -155,11 +162,16 @@ def resolve(t, args, build):
         v = getattr(args, k)
         if v:
             t[k] = v
+    if not os.path.exists(os.path.join(ROOT, "configs", t["config"] + ".cfg")):
+        raise TestError(f"{t['name']}: configs/{t['config']}.cfg: no such configuration (configs: "
+                        + " ".join(sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "configs"))
+                                          if f.endswith(".cfg"))) + ")")
     if args.trace:
         t["trace"] = import_if_foreign(args.trace, build)
         # the test's expectations describe its own trace: with another trace only the checks
         # that hold for every run remain (gmmu-sim's exit status covers mismatches and integrity)
         t["expect"] = [e for e in t["expect"] if e[0] in ("mismatches", "integrity_errors")]
+        t["set"], t["args"], t["expect_fault"], t["exit"] = [], [], False, 0
     elif t["trace"]:
         t["trace"] = import_if_foreign(t["trace"], build)
     elif t["random"] is not None:
@@ -183,6 +195,9 @@ def run_sim(t, build, outdir, extra, waves, capture, tag=""):
            "--stats", stats] + extra
     for s in t["set"]:
         cmd += ["--set", s]
+    if t["expect_fault"]:
+        cmd += ["--expect-fault"]
+    cmd += t["args"]
     if waves:
         cmd += ["--waves", os.path.join(outdir, f"{t['name']}{tag}.fst")]
     log = os.path.join(outdir, f"log{tag}.txt")

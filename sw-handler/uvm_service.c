@@ -216,8 +216,13 @@ void uvm_service_impl(uvm_handler_t *h) {
         const uint32_t n = uvm_fb_fetch(h, put);
         h->stats.fault_batches++;
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_batch_ns + (uint64_t)n * h->cfg.t_fault_ns);
+        const uint64_t replays = h->stats.replays;
         service_batch(h, coalesce(h, n));
         h->replay->batch_done(h, &replay_all_owed);
+        /* a batch that replayed nothing (only fatal or unservable faults under `block`): the
+           requests dropped over quota come back only by a replay, so one is owed */
+        if (h->stats.replays == replays)
+            replay_all_owed = true;
     }
     if (replay_all_owed)
         uvm_replay_all(h);

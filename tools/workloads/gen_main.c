@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GEN_MAX_SIZE_MB 32768 /* footprint bound of --size-mb */
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N]\n"
@@ -62,9 +64,16 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--size-mb") == 0 && v) {
             char *end = NULL;
             errno = 0;
-            double mb = strtod(v, &end);
-            if (errno || *end || !(mb > 0) || mb > 1048576) {
-                fprintf(stderr, "gmmu-gen: --size-mb %s: expected a positive number\n", v);
+            /* decimal digits with at most one '.': no sign, exponent, hex or inf/nan */
+            const size_t nd = strspn(v, "0123456789.");
+            const char *dot = strchr(v, '.');
+            const int bad = v[nd] != '\0' || (dot && strchr(dot + 1, '.'));
+            const double mb = bad ? 0.0 : strtod(v, &end);
+            if (bad || errno || end == v || *end || !(mb > 0) || mb > GEN_MAX_SIZE_MB) {
+                fprintf(stderr,
+                        "gmmu-gen: --size-mb %s: expected a number in (0, %d] (twice the "
+                        "largest GPU memory the simulator models, gpu_mem_pages <= 2^22)\n",
+                        v, GEN_MAX_SIZE_MB);
                 return 2;
             }
             g.o.size = (uint64_t)(mb * (double)GEN_MB);
