@@ -81,3 +81,18 @@ test-netlist: | $(DEPS_STAMP)
 	$(NL_RUN) --no-build --engine rtl,netlist random_3
 	bash scripts/synth_mutate_test.sh $(BUILD)/tiny
 TEST_TARGETS += test-netlist
+
+## make fpga-util              ECP5 (synth_ecp5) and Xilinx 7-series (synth_xilinx) utilization of
+##                             gmmu_top out of context for FPGA_UTIL_CONFIGS, per block and total
+##                             -> build/fpga_util/; fails on > 5% LUT growth against
+##                             tb/golden/fpga_util.json (docs/fpga.md)
+## make fpga-util-baseline     re-run and record tb/golden/fpga_util.json (improvements, on purpose)
+FPGA_UTIL_CONFIGS ?= tiny,default
+FPGA_UTIL_ARCHS ?= ecp5,xilinx
+FPGA_UTIL = $(PYTHON) scripts/fpga_util.py --configs $(FPGA_UTIL_CONFIGS) --archs $(FPGA_UTIL_ARCHS) \
+            --out $(BUILD)/fpga_util --baseline tb/golden/fpga_util.json
+.PHONY: fpga-util fpga-util-baseline
+fpga-util: gen | $(DEPS_STAMP)
+	$(FPGA_UTIL)
+fpga-util-baseline: gen | $(DEPS_STAMP)
+	$(FPGA_UTIL) --update-baseline
