@@ -49,6 +49,7 @@ static void usage(FILE *f) {
         "tb/traces/replay.trc)\n"
         "  --seed        seed of every random choice of the run (default 1)\n"
         "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl;\n"
+        "                netlist (synthesized gmmu_top, gmmu-sim-netlist: make sim-netlist);\n"
         "                or engines separated by commas, the first driving (cosim = cmodel,rtl)\n"
         "  --waves       FST waveform of the whole run (RTL engines)\n"
         "  --state-compare  also compare every _q register of the RTL with the C model each\n"

@@ -21,6 +21,9 @@ Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGIN
 the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
 expectation but those on mismatches and integrity_errors are dropped: they describe the test's own
 trace); --waves (WAVES=1) writes an FST next to the stats.
+--netlist runs the tests with gmmu-sim-netlist and the engines cmodel,netlist (unless --engine
+is given): the synthesized netlist in lock-step with the C model (make test-netlist); with
+--only-binary C only the tests whose configuration runs on configuration C's binary.
 """
 import argparse
 import concurrent.futures
@@ -136,9 +139,12 @@ def sim_config(config):
     return config
 
 
-# binary and make target: the normal gmmu-sim, or gmmu-sim-state (--state-compare, its Verilator
-# model has public _q signals; docs/cosim.md)
-SIM_BINS = {False: ("gmmu-sim", "sim"), True: ("gmmu-sim-state", "sim-state")}
+# binary and make target: the normal gmmu-sim, gmmu-sim-state (--state-compare, its Verilator
+# model has public _q signals) or gmmu-sim-netlist (the synthesized netlist as engine `netlist`;
+# docs/cosim.md)
+SIM_BINS = {False: ("gmmu-sim", "sim"), True: ("gmmu-sim-state", "sim-state"),
+            "netlist": ("gmmu-sim-netlist", "sim-netlist")}
+NETLIST_ENGINE = "cmodel,netlist"
 
 
 def sim_path(build, config, state=False):
@@ -188,7 +194,7 @@ def run_sim(t, build, outdir, extra, waves, capture, tag=""):
     stats = os.path.join(outdir, f"stats{tag}.json")
     if os.path.exists(stats):
         os.remove(stats)
-    if t.get("state") and t["engine"] == "cosim":
+    if t.get("state") is True and t["engine"] == "cosim":
         extra = extra + ["--state-compare"]
     cmd = [sim_path(build, t["config"], t.get("state", False)), "--config", os.path.join("configs", t["config"] + ".cfg"),
            "--trace", t["trace"], "--seed", str(t["seed"]), "--engine", t["engine"],
@@ -241,7 +247,8 @@ def run_one(t, args, build, capture):
 
 
 def run_one_(t, args, build, capture):
-    outdir = os.path.join(build, "cosim-state" if t.get("state") else "cosim", t["name"])
+    sub = {True: "cosim-state", "netlist": "cosim-netlist"}.get(t.get("state"), "cosim")
+    outdir = os.path.join(build, sub, t["name"])
     os.makedirs(outdir, exist_ok=True)
     rc, st, dt, log = run_sim(t, build, outdir, [], args.waves, capture)
     errs = check(t, rc, st)
@@ -283,6 +290,10 @@ def main():
     ap.add_argument("--waves", action="store_true")
     ap.add_argument("--state-compare", action="store_true",
                     help="gmmu-sim-state --state-compare (cosim tests; outputs in cosim-state/)")
+    ap.add_argument("--netlist", action="store_true",
+                    help="gmmu-sim-netlist, engines cmodel,netlist (outputs in cosim-netlist/)")
+    ap.add_argument("--only-binary", metavar="CONFIG",
+                    help="only the tests that run on this configuration's binary")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -303,11 +314,18 @@ def main():
                 raise TestError(f"no test {path} (tests: " +
                                 " ".join(sorted(f[:-5] for f in os.listdir(tdir)
                                                 if f.endswith(".test"))) + ")")
-            tests.append(resolve(parse_test(path), args, build))
-            tests[-1]["state"] = args.state_compare
+            t = resolve(parse_test(path), args, build)
+            if args.only_binary and sim_config(t["config"]) != args.only_binary:
+                continue
+            t["state"] = "netlist" if args.netlist else args.state_compare
+            if args.netlist and not args.engine:
+                t["engine"] = NETLIST_ENGINE
+            tests.append(t)
+        if not tests:
+            raise TestError(f"no test runs on the binary of configuration {args.only_binary}")
         if not args.no_build:
             for c in sorted({sim_config(t["config"]) for t in tests}):
-                build_sim(args.make, build, c, args.all, args.state_compare)
+                build_sim(args.make, build, c, args.all, tests[0]["state"])
     except (TestError, subprocess.CalledProcessError) as e:
         print(f"run_test: {e}", file=sys.stderr)
         return 2
