@@ -26,23 +26,33 @@
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
 
+/* Bits [first, outer) of word w of a bitmap, as a mask. */
+static uint64_t word_mask(uint32_t w, uint32_t first, uint32_t outer) {
+    const uint32_t lo = first > w * 64u ? first - w * 64u : 0u;
+    const uint32_t hi = outer < (w + 1u) * 64u ? outer - w * 64u : 64u;
+    if (hi <= lo)
+        return 0;
+    const uint64_t upto = hi == 64u ? UINT64_MAX : (UINT64_C(1) << hi) - 1u;
+    return upto & ~((UINT64_C(1) << lo) - 1u);
+}
+
 static uint32_t count_range(const uint64_t *bm, uint32_t first, uint32_t outer) {
     uint32_t n = 0;
-    for (uint32_t i = first; i < outer; i++)
-        n += uvm_bitmap_test(bm, i) ? 1u : 0u;
+    for (uint32_t w = first / 64u; w * 64u < outer; w++)
+        n += (uint32_t)__builtin_popcountll(bm[w] & word_mask(w, first, outer));
     return n;
 }
 
 static bool any_range(const uint64_t *bm, uint32_t first, uint32_t outer) {
-    for (uint32_t i = first; i < outer; i++)
-        if (uvm_bitmap_test(bm, i))
+    for (uint32_t w = first / 64u; w * 64u < outer; w++)
+        if (bm[w] & word_mask(w, first, outer))
             return true;
     return false;
 }
 
 static void fill_range(uint64_t *bm, uint32_t first, uint32_t outer) {
-    for (uint32_t i = first; i < outer; i++)
-        uvm_bitmap_set(bm, i);
+    for (uint32_t w = first / 64u; w * 64u < outer; w++)
+        bm[w] |= word_mask(w, first, outer);
 }
 
 static uint32_t align_down(uint32_t x, uint32_t a) {

@@ -265,7 +265,7 @@ static void test_random_local(void **state) {
     run(x, k, "random_local", priv);
     rng_t ref;
     rng_seed(&ref, x->h->cfg.seed, 0x7066726e64ull);
-    uint32_t cand[64], n = 0;
+    uint32_t cand[64] = {0}, n = 0;
     for (uint32_t p = 5; p < 40; p++)
         if ((p < 10 || p >= 30) && p != 6 && p != 35)
             cand[n++] = p;
