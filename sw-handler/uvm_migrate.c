@@ -45,7 +45,7 @@ void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writab
         if (last->vpn + 1u != vpn || last->frame + 1u != frame)
             submit_run(h);
     }
-    h->pending[h->npending++] = (uvm_pending_t){vpn, 0, frame, writable, false};
+    h->pending[h->npending++] = (uvm_pending_t){vpn, 0, frame, writable, false, false};
     h->run_len++;
     if (h->run_len >= h->cfg.migrate_max_pages)
         submit_run(h);
@@ -63,7 +63,7 @@ void uvm_migrate_commit(uvm_handler_t *h) {
             uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
             continue;
         }
-        if (h->replay->page_done)
+        if (h->replay->page_done && !p->prefetched)
             h->replay->page_done(h, p->vpn);
     }
     uvm_migrate_begin(h);
@@ -140,6 +140,7 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
                 uvm_migrate_add(h, vpn, f + i, !al->readonly);
             }
             if (ok && !uvm_bitmap_test(demand, p + i)) {
+                h->pending[h->npending - 1u].prefetched = true;
                 h->stats.pages_prefetched++;
                 h->stats.bytes_prefetched += UVM_PAGE_BYTES;
             }

@@ -74,7 +74,8 @@ typedef struct {
     uint64_t dma; /* handle of the transfer carrying it (shared by a multi-page run) */
     uint32_t frame;
     bool writable;
-    bool run_head; /* first page of its transfer: the commit waits for dma here */
+    bool run_head;   /* first page of its transfer: the commit waits for dma here */
+    bool prefetched; /* grown or hinted, never faulted: no replay (page_done) for it */
 } uvm_pending_t;
 
 /* ---- per-2 MB VA block (uvm_va_block.c), what uvm_va_block_t is to nvidia-uvm ---- */

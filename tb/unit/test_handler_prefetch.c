@@ -390,6 +390,27 @@ static void test_service_set_larger_than_memory(void **state) {
     fx_done(x);
 }
 
+/* Under the block replay policy only the faulted pages are replayed, not the prefetched ones;
+ * a cancelled fault of the same block is not a demand page (nothing grows around it). */
+static void test_service_block_replay_and_cancel(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    set_policy(&x->cfg, UVM_POLICY_PREFETCH, "nvidia");
+    set_policy(&x->cfg, UVM_POLICY_REPLAY, "block");
+    x->cfg.migrate_max_pages = UVM_BLOCK_PAGES;
+    fx_start(x);
+    fake_t *f = &x->fk;
+    f->max_dma_bytes = 64 * 1024;
+    fk_post(f, VPN0 + 21, GMMU_AT_READ);
+    fk_post(f, VPN0 + 300, GMMU_AT_READ); /* outside "a": cancelled */
+    uvm_handler_service(x->h);
+    assert_int_equal(count_cmds(f, GMMU_CMD_REPLAY_PAGE), 1);
+    assert_int_equal(count_cmds(f, GMMU_CMD_CANCEL_PAGE), 1);
+    assert_int_equal(st(x)->pages_h2d, 16);
+    assert_int_equal(st(x)->pages_prefetched, 15);
+    fx_done(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvidia_isolated_fault_is_big_page),
@@ -403,6 +424,7 @@ int main(void) {
         cmocka_unit_test(test_service_nvidia_isolated_fault_moves_64k),
         cmocka_unit_test(test_service_grow),
         cmocka_unit_test(test_service_set_larger_than_memory),
+        cmocka_unit_test(test_service_block_replay_and_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
