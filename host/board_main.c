@@ -13,6 +13,7 @@
  * in the board's access order (a write makes it tag + 1). At the end every page of every
  * allocation is checked where it lives (board frame or host copy). Exit 0 only if all held.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

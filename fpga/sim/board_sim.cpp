@@ -101,10 +101,19 @@ int main(int argc, char **argv) {
 
     VerilatedContext ctx;
     Vgmmu_board top(&ctx);
+    // asynchronous reset: a falling edge of rst_ni (the model starts with every input 0)
     top.clk_i = 0;
-    top.rst_ni = 0;
     top.uart_rx_i = 1;
+    top.rst_ni = 1;
     top.eval();
+    top.rst_ni = 0;
+    top.eval();
+    for (int i = 0; i < 4; i++) {
+        top.clk_i = 1;
+        top.eval();
+        top.clk_i = 0;
+        top.eval();
+    }
     top.rst_ni = 1;
     top.eval();
 
@@ -116,9 +125,10 @@ int main(int argc, char **argv) {
     while (!g_stop && !host_gone && (max_cycles == 0 || cyc < max_cycles)) {
         // host -> board bytes (non-blocking; block briefly when nothing has happened for a while)
         if ((cyc & 63) == 0) {
-            if (quiet > 200000) {
+            // nothing on the line for a long time: wait for the host instead of spinning
+            if (quiet > 1000000 && ln.to_board.empty() && !ln.rx_bits_left && !ln.tx_state) {
                 struct pollfd pfd = {pty.master, POLLIN, 0};
-                (void)poll(&pfd, 1, 2);
+                (void)poll(&pfd, 1, 10);
             }
             const ssize_t n = read(pty.master, buf, sizeof buf);
             if (n > 0) {
