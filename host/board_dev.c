@@ -19,8 +19,8 @@ struct bdev {
     blink_t *link;
     bdev_info_t info;
     u64map_t host_tags; /* vpn -> tag of the host copy (absent: bdev_initial_tag) */
-    u64map_t frame_of;  /* vpn -> frame, while resident on the board */
     uint64_t handles, h2d, d2h;
+    uint64_t bad_h2d; /* fault injection: this H2D page (1-based) gets a wrong tag */
     int failed;
     char msg[256];
 };
@@ -55,16 +55,14 @@ bdev_t *bdev_new(blink_t *link, char *err, size_t errlen) {
         return NULL;
     }
     if (r[0] != BDEV_ID) {
-        err_setf(err, errlen, "board: ID register is 0x%08x, not 0x%08x (\"GMMB\"): not a gmmu board",
-                 r[0], BDEV_ID);
+        err_setf(err, errlen,
+                 "board: ID register is 0x%08x, not 0x%08x (\"GMMB\"): not a gmmu board", r[0],
+                 BDEV_ID);
         return NULL;
     }
     bdev_t *d = calloc(1, sizeof(*d));
-    if (!d || u64map_init(&d->host_tags, 0) != 0 || u64map_init(&d->frame_of, 0) != 0) {
-        if (d) {
-            u64map_free(&d->host_tags);
-            free(d);
-        }
+    if (!d || u64map_init(&d->host_tags, 0) != 0) {
+        free(d);
         err_setf(err, errlen, "out of memory");
         return NULL;
     }
@@ -84,7 +82,6 @@ void bdev_free(bdev_t *d) {
     if (!d)
         return;
     u64map_free(&d->host_tags);
-    u64map_free(&d->frame_of);
     free(d);
 }
 
@@ -105,12 +102,8 @@ uint64_t bdev_host_tag(const bdev_t *d, uint64_t vpn) {
     return u64map_get(&d->host_tags, vpn, &t) ? t : bdev_initial_tag(vpn);
 }
 
-int bdev_resident(const bdev_t *d, uint64_t vpn, uint32_t *frame) {
-    uint64_t f = 0;
-    if (!u64map_get(&d->frame_of, vpn, &f))
-        return 0;
-    *frame = (uint32_t)f;
-    return 1;
+void bdev_inject_bad_h2d(bdev_t *d, uint64_t n) {
+    d->bad_h2d = n;
 }
 
 void bdev_dma_counts(const bdev_t *d, uint64_t *h2d, uint64_t *d2h) {
@@ -124,6 +117,31 @@ int bdev_frame_tag(bdev_t *d, uint32_t frame, uint64_t *tag) {
     if (d->failed || lk(d, blink_read(d->link, BDEV_TAGS + 8u * frame, w, 2, 0)) != 0)
         return -1;
     *tag = (uint64_t)w[1] << 32 | w[0];
+    return 0;
+}
+
+static int pt_check(bdev_t *d, uint64_t pa, const char *what);
+
+int bdev_translate(bdev_t *d, uint64_t vpn, uint64_t *ppn) {
+    uint64_t table = 0; /* the root is the first PT page (the handler's gpu_pt_base_pa = 0) */
+    for (uint32_t l = 0; l < GMMU_PT_LEVELS; l++) {
+        const uint32_t shift = GMMU_VPN_W - GMMU_PT_IDX_W * (l + 1u);
+        const uint64_t pa = table + 8u * ((vpn >> shift) & ((1u << GMMU_PT_IDX_W) - 1u));
+        uint32_t w[2];
+        if (d->failed || pt_check(d, pa, "page-table walk") != 0 ||
+            lk(d, blink_read(d->link, BDEV_PT + (uint32_t)pa, w, 2, 0)) != 0)
+            return -1;
+        const uint64_t pte = (uint64_t)w[1] << 32 | w[0];
+        if (!(pte >> GMMU_PTE_V & 1u))
+            return 0;
+        const uint64_t next = (pte >> GMMU_PTE_PPN_LSB) &
+                              ((UINT64_C(1) << (GMMU_PTE_PPN_MSB - GMMU_PTE_PPN_LSB + 1)) - 1u);
+        if (l == GMMU_PT_LEVELS - 1u || (pte >> GMMU_PTE_L & 1u)) {
+            *ppn = next + (vpn & ((UINT64_C(1) << shift) - 1u)); /* a large leaf covers 2^shift */
+            return 1;
+        }
+        table = next << 12;
+    }
     return 0;
 }
 
@@ -144,8 +162,9 @@ static void dev_csr_write(void *ctx, uint32_t addr, uint32_t value) {
 /* the fault ring: host addresses [0, fb_entries * 32), whole 32-bit words */
 static int ring_check(bdev_t *d, uint64_t addr, size_t len, const char *what) {
     if (addr % 4 || len % 4 || addr + len > (uint64_t)d->info.fb_entries * GMMU_FB_ENTRY_BYTES) {
-        dfail(d, "board: handler %s of %zu bytes at host address 0x%llx: outside the fault ring "
-                 "(whole words of [0, 0x%x))",
+        dfail(d,
+              "board: handler %s of %zu bytes at host address 0x%llx: outside the fault ring "
+              "(whole words of [0, 0x%x))",
               what, len, (unsigned long long)addr, d->info.fb_entries * GMMU_FB_ENTRY_BYTES);
         return -1;
     }
@@ -232,12 +251,10 @@ static uint64_t dev_dma_submit(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint6
             return 0;
         const uint32_t a = BDEV_TAGS + 8u * (uint32_t)f;
         if (dir == UVM_DMA_H2D) {
-            const uint64_t t = bdev_host_tag(d, vpn);
+            const uint64_t t = bdev_host_tag(d, vpn) ^ (d->h2d + 1 == d->bad_h2d ? 1u : 0u);
             if (lk(d, blink_post(d->link, a, (uint32_t)t)) != 0 ||
                 lk(d, blink_post(d->link, a + 4, (uint32_t)(t >> 32))) != 0)
                 return 0;
-            if (u64map_put(&d->frame_of, vpn, (uint64_t)f) != 0)
-                dfail(d, "out of memory");
             d->h2d++;
         } else {
             uint64_t t = 0;
@@ -245,7 +262,6 @@ static uint64_t dev_dma_submit(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint6
                 return 0;
             if (u64map_put(&d->host_tags, vpn, t) != 0)
                 dfail(d, "out of memory");
-            (void)u64map_del(&d->frame_of, vpn);
             d->d2h++;
         }
     }

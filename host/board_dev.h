@@ -40,8 +40,8 @@
 #define BDEV_REG_TIME_HI 0x24u
 #define BDEV_REG_ISSUED 0x28u
 #define BDEV_REG_RETIRED 0x2cu
-#define BDEV_REG_REQ 0x30u /* write twice per request: vpn[31:0], {write, sm, vpn[35:32]} */
-#define BDEV_REG_RES 0x38u /* read 4 words per result */
+#define BDEV_REG_REQ 0x30u  /* write twice per request: vpn[31:0], {write, sm, vpn[35:32]} */
+#define BDEV_REG_RES 0x38u  /* read 4 words per result */
 #define BDEV_ID 0x474d4d42u /* "GMMB" */
 #define BDEV_STATUS_IRQ 0x1u
 #define BDEV_STATUS_BUSY 0x4u
@@ -65,12 +65,16 @@ int bdev_failed(const bdev_t *d);
 const char *bdev_error(const bdev_t *d);
 /* The host copy's content tag of a page (the truth before the page's first migration). */
 uint64_t bdev_host_tag(const bdev_t *d, uint64_t vpn);
-/* The board frame holding vpn (1) after an H2D and no D2H since, or 0. */
-int bdev_resident(const bdev_t *d, uint64_t vpn, uint32_t *frame);
+/* Walks the board's page table (root at PA 0, docs/microarch.md §6) for vpn: 1 and the PPN if
+ * mapped, 0 if not, -1 on a link failure or a table outside the PT memory. */
+int bdev_translate(bdev_t *d, uint64_t vpn, uint64_t *ppn);
 /* The content tag of a board frame (a bus read). 0 or -1. */
 int bdev_frame_tag(bdev_t *d, uint32_t frame, uint64_t *tag);
 /* The initial content tag of a page. */
 uint64_t bdev_initial_tag(uint64_t vpn);
+/* Fault injection (to show that the checks catch a lost or wrong page): the n-th page moved
+ * host-to-device (1-based; 0: none) arrives with a wrong content tag. */
+void bdev_inject_bad_h2d(bdev_t *d, uint64_t n);
 /* DMA transfers so far (pages each way). */
 void bdev_dma_counts(const bdev_t *d, uint64_t *h2d, uint64_t *d2h);
 

@@ -37,18 +37,30 @@ static int fail(blink_t *l, const char *what) {
 
 static speed_t baud_const(uint32_t baud) {
     switch (baud) {
-    case 9600: return B9600;
-    case 19200: return B19200;
-    case 38400: return B38400;
-    case 57600: return B57600;
-    case 115200: return B115200;
-    case 230400: return B230400;
-    case 460800: return B460800;
-    case 921600: return B921600;
-    case 1000000: return B1000000;
-    case 2000000: return B2000000;
-    case 3000000: return B3000000;
-    default: return B0;
+    case 9600:
+        return B9600;
+    case 19200:
+        return B19200;
+    case 38400:
+        return B38400;
+    case 57600:
+        return B57600;
+    case 115200:
+        return B115200;
+    case 230400:
+        return B230400;
+    case 460800:
+        return B460800;
+    case 921600:
+        return B921600;
+    case 1000000:
+        return B1000000;
+    case 2000000:
+        return B2000000;
+    case 3000000:
+        return B3000000;
+    default:
+        return B0;
     }
 }
 
@@ -194,8 +206,7 @@ int blink_flush(blink_t *l) {
 int blink_post(blink_t *l, uint32_t addr, uint32_t value) {
     if (l->failed)
         return -1;
-    if (l->post_n &&
-        (addr != l->post_addr + 4 * l->post_n || l->post_n == BLINK_MAX_BURST) &&
+    if (l->post_n && (addr != l->post_addr + 4 * l->post_n || l->post_n == BLINK_MAX_BURST) &&
         blink_flush(l) != 0)
         return -1;
     if (!l->post_n)

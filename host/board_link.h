@@ -20,8 +20,7 @@ typedef struct blink blink_t;
 
 /* Opens the serial device or pty at path in raw mode (baud 0: leave the speed alone, e.g. a
  * pty). timeout_ms bounds the wait for each answer. NULL + err on failure. */
-blink_t *blink_open(const char *path, uint32_t baud, uint32_t timeout_ms, char *err,
-                    size_t errlen);
+blink_t *blink_open(const char *path, uint32_t baud, uint32_t timeout_ms, char *err, size_t errlen);
 void blink_close(blink_t *l);
 /* n words from addr (fixed: n reads of the same address). 0 or -1. */
 int blink_read(blink_t *l, uint32_t addr, uint32_t *words, uint32_t n, int fixed);

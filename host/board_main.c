@@ -3,8 +3,13 @@
  * of `make fpga-sim`, with the project's fault handler servicing the faults over the UART link
  * (docs/fpga.md "Host link").
  *
- *   gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N] [--replay-policy P]
- *              [--evict-policy P] [--quiet]
+ *   gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N] [--frames N]
+ *              [--replay-policy P] [--evict-policy P] [--inject-bad-h2d N] [--quiet]
+ *
+ *   --frames N          the handler uses only N of the board's data frames (oversubscription:
+ *                       evictions and write-backs)
+ *   --inject-bad-h2d N  the N-th page moved to the board arrives with a wrong content tag: the
+ *                       run must fail (shows that the checks catch it)
  *
  * The host program is cosim/host_drv.c, the handler sw-handler/, both unchanged: this program
  * gives them the board's uvm_dev_t (board_dev.c) and a platform (hdrv_svc_t) that feeds the
@@ -27,12 +32,13 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N]\n"
-                    "                  [--replay-policy P] [--evict-policy P] [--quiet]\n");
+                    "                  [--frames N] [--replay-policy P] [--evict-policy P]\n"
+                    "                  [--inject-bad-h2d N] [--quiet]\n");
 }
 
 typedef struct {
     const char *port, *trace, *replay, *evict;
-    uint64_t baud, timeout_ms;
+    uint64_t baud, timeout_ms, frames, bad_h2d;
     int quiet;
 } opts_t;
 
@@ -59,8 +65,12 @@ static int parse_opts(int argc, char **argv, opts_t *o) {
             o->replay = v;
         else if (!strcmp(a, "--evict-policy"))
             o->evict = v;
-        else if (!strcmp(a, "--baud") || !strcmp(a, "--timeout-ms")) {
-            uint64_t *dst = !strcmp(a, "--baud") ? &o->baud : &o->timeout_ms;
+        else if (!strcmp(a, "--baud") || !strcmp(a, "--timeout-ms") || !strcmp(a, "--frames") ||
+                 !strcmp(a, "--inject-bad-h2d")) {
+            uint64_t *dst = !strcmp(a, "--baud")         ? &o->baud
+                            : !strcmp(a, "--timeout-ms") ? &o->timeout_ms
+                            : !strcmp(a, "--frames")     ? &o->frames
+                                                         : &o->bad_h2d;
             const int st = num_parse_u64(v, dst);
             if (st != NUM_OK || *dst > UINT32_MAX) {
                 fprintf(stderr, "gmmu-board: %s %s: is %s\n", a, v,
@@ -85,7 +95,12 @@ static int handler_cfg(const opts_t *o, const bdev_info_t *bi, uvm_cfg_t *cfg) {
     cfg->gpu_pt_base_pa = 0;
     cfg->gpu_pt_pages = bi->pt_pages;
     cfg->gpu_data_base_pa = (uint64_t)bi->data_base_ppn << 12;
-    cfg->gpu_data_pages = bi->frames;
+    cfg->gpu_data_pages = o->frames ? o->frames : bi->frames;
+    if (cfg->gpu_data_pages > bi->frames) {
+        fprintf(stderr, "gmmu-board: --frames %llu: the board has %u data frames\n",
+                (unsigned long long)o->frames, bi->frames);
+        return -1;
+    }
     cfg->fb_host_addr = 0;
     cfg->fb_entries = bi->fb_entries;
     /* the host's CPU time is real on the board: no modeled costs */
@@ -116,8 +131,10 @@ static void summary(const brun_t *r, const hdrv_t *h, double wall, int pass) {
            (unsigned long long)s->faults_fetched, (unsigned long long)s->replays);
     printf("  migration     H2D %llu pages, D2H %llu pages, %llu evictions\n",
            (unsigned long long)h2d, (unsigned long long)d2h, (unsigned long long)s->evictions);
-    printf("  pages         %llu checked at the end, %llu content errors in total\n",
-           (unsigned long long)r->pages_checked, (unsigned long long)r->errors);
+    printf("  pages         %llu checked at the end (%llu on the board), %llu content errors in "
+           "total\n",
+           (unsigned long long)r->pages_checked, (unsigned long long)r->pages_resident,
+           (unsigned long long)r->errors);
     printf("  link          %llu UARTBone commands, %llu bytes, %.2f s wall\n",
            (unsigned long long)blink_commands(r->link), (unsigned long long)blink_bytes(r->link),
            wall);
@@ -148,6 +165,7 @@ int main(int argc, char **argv) {
     uvm_dev_t udev;
     hdrv_svc_t svc;
     bdev_dev(dev, &udev);
+    bdev_inject_bad_h2d(dev, o.bad_h2d);
     brun_svc(&run, &svc);
     hdrv_t *h = NULL;
     int rc = 1;
@@ -167,8 +185,7 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         const int pass = st == HDRV_OK && !bdev_failed(dev) && !run.halted && run.errors == 0 &&
                          run.results == run.total_reqs;
-        summary(&run, h, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
-                pass);
+        summary(&run, h, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, pass);
         rc = pass ? 0 : 1;
     }
     hdrv_free(h);

@@ -61,7 +61,7 @@ static int add_mem(brun_t *r, const trace_rec_t *rec) {
     if (r->nkern == 0)
         return -2;
     brun_kernel_t *k = &r->kern[r->nkern - 1];
-    uint64_t seen[TRACE_LANES];
+    uint64_t seen[TRACE_LANES] = {0};
     size_t ns = 0;
     const uint64_t sm = rec->cta % r->info.num_sm;
     for (int i = 0; i < TRACE_LANES; i++) {
@@ -74,8 +74,8 @@ static int add_mem(brun_t *r, const trace_rec_t *rec) {
         if (j < ns)
             continue;
         seen[ns++] = vpn;
-        const uint64_t req = (vpn & 0xfffffffffull) | (rec->op != TRACE_OP_READ ? REQ_WRITE : 0) |
-                             sm << 48;
+        const uint64_t req =
+            (vpn & 0xfffffffffull) | (rec->op != TRACE_OP_READ ? REQ_WRITE : 0) | sm << 48;
         if (add_req(k, req) != 0)
             return -1;
         r->total_reqs++;
@@ -106,8 +106,8 @@ static int add_record(brun_t *r, const trace_rec_t *rec) {
     return 0;
 }
 
-int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int quiet,
-              char *err, size_t errlen) {
+int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int quiet, char *err,
+              size_t errlen) {
     memset(r, 0, sizeof(*r));
     r->link = link;
     r->dev = dev;
@@ -203,13 +203,14 @@ static void check_access(brun_t *r, const uint32_t *w) {
         return;
     }
     if (!ok) {
-        check_error(r, "SM %u vpn 0x%llx: translated to a PPN outside the board's data frames",
-                    sm, (unsigned long long)vpn);
+        check_error(r, "SM %u vpn 0x%llx: translated to a PPN outside the board's data frames", sm,
+                    (unsigned long long)vpn);
         return;
     }
     const uint64_t expected = truth(r, vpn);
     if (tag != expected)
-        check_error(r, "SM %u %s vpn 0x%llx: wrong content (expected tag 0x%016llx, read 0x%016llx)",
+        check_error(r,
+                    "SM %u %s vpn 0x%llx: wrong content (expected tag 0x%016llx, read 0x%016llx)",
                     sm, wr ? "write" : "read", (unsigned long long)vpn,
                     (unsigned long long)expected, (unsigned long long)tag);
     if (wr) {
@@ -288,9 +289,10 @@ static hdrv_wait_t svc_wait(void *ctx) {
             return HDRV_WAIT_HALTED;
         }
         if (st[1] != 0) {
-            halt(r, "board ERR register 0x%x (bits: 0 UART overflow, 1 request FIFO overflow, "
-                    "2 missing SM, 3 response to no request, 4 fault entry outside the ring, "
-                    "5 PTE read outside the PT memory, 6 bus address unmapped)",
+            halt(r,
+                 "board ERR register 0x%x (bits: 0 UART overflow, 1 request FIFO overflow, "
+                 "2 missing SM, 3 response to no request, 4 fault entry outside the ring, "
+                 "5 PTE read outside the PT memory, 6 bus address unmapped)",
                  st[1]);
             return HDRV_WAIT_HALTED;
         }
@@ -302,8 +304,7 @@ static hdrv_wait_t svc_wait(void *ctx) {
         while (r->cur < r->nkern && r->pushed == r->kern[r->cur].n &&
                r->kern_results == r->kern[r->cur].n) {
             if (!r->quiet)
-                printf("gmmu-board: kernel %zu done (%zu requests)\n", r->cur,
-                       r->kern[r->cur].n);
+                printf("gmmu-board: kernel %zu done (%zu requests)\n", r->cur, r->kern[r->cur].n);
             r->cur++;
             r->pushed = 0;
             r->kern_results = 0;
@@ -345,23 +346,33 @@ void brun_svc(brun_t *r, hdrv_svc_t *svc) {
 }
 
 void brun_final_check(brun_t *r) {
+    const uint64_t base = r->info.data_base_ppn;
     for (size_t i = 0; i < r->nalloc && !bdev_failed(r->dev); i++) {
         const brun_alloc_t *a = &r->allocs[i];
         for (uint64_t va = a->base & ~UINT64_C(0xfff); va < a->base + a->size; va += 4096) {
             const uint64_t vpn = va >> 12;
-            uint32_t f = 0;
-            uint64_t tag = 0;
-            const int res = bdev_resident(r->dev, vpn, &f);
-            if (res && bdev_frame_tag(r->dev, f, &tag) != 0)
+            uint64_t ppn = 0, tag = 0;
+            const int res = bdev_translate(r->dev, vpn, &ppn);
+            if (res < 0)
+                return;
+            if (res && (ppn < base || ppn - base >= r->info.frames)) {
+                check_error(
+                    r, "end of run: page vpn 0x%llx of %s maps to PPN 0x%llx, not a data frame",
+                    (unsigned long long)vpn, a->name, (unsigned long long)ppn);
+                continue;
+            }
+            if (res && bdev_frame_tag(r->dev, (uint32_t)(ppn - base), &tag) != 0)
                 return;
             if (!res)
                 tag = bdev_host_tag(r->dev, vpn);
             r->pages_checked++;
+            r->pages_resident += (uint64_t)res;
             if (tag != truth(r, vpn))
-                check_error(r, "end of run: page vpn 0x%llx of %s (%s frame %u): tag 0x%016llx, "
-                               "expected 0x%016llx",
-                            (unsigned long long)vpn, a->name, res ? "board" : "host copy",
-                            res ? f : 0, (unsigned long long)tag,
+                check_error(r,
+                            "end of run: page vpn 0x%llx of %s (%s, PPN 0x%llx): tag 0x%016llx, "
+                            "expected 0x%016llx",
+                            (unsigned long long)vpn, a->name, res ? "on the board" : "host copy",
+                            (unsigned long long)ppn, (unsigned long long)tag,
                             (unsigned long long)truth(r, vpn));
         }
     }

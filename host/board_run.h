@@ -40,19 +40,20 @@ typedef struct {
     size_t pushed;         /* its requests sent to the board */
     uint64_t kern_results; /* its accesses reported */
     uint64_t total_reqs, results, writes, fatal, errors, pages_checked, board_cycles;
-    u64map_t truth; /* vpn -> current content tag (absent: bdev_initial_tag) */
+    uint64_t pages_resident; /* of pages_checked: mapped on the board at the end */
+    u64map_t truth;          /* vpn -> current content tag (absent: bdev_initial_tag) */
     int halted;
     char halt_msg[256];
 } brun_t;
 
 /* Reads the trace (allocations; per kernel, one request per distinct page of each memory
  * instruction, on SM cta % num_sm). 0 or -1 + err. */
-int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int quiet,
-              char *err, size_t errlen);
+int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int quiet, char *err,
+              size_t errlen);
 void brun_free(brun_t *r);
 void brun_svc(brun_t *r, hdrv_svc_t *svc);
-/* Every page of every allocation where it lives now (board frame or host copy) against the
- * content the accesses left. */
+/* Every page of every allocation where it lives now against the content the accesses left:
+ * mapped in the board's page table -> the tag of its frame, else the host copy's tag. */
 void brun_final_check(brun_t *r);
 
 #endif

@@ -37,7 +37,7 @@ fpga-lint: gen $(RTL_DEPS) $(FPGA_RTL)
 	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
 	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) $(FPGA_RTL) \
 	    fpga/boards/*/*_top.sv \
-	    $$(if [ $$t = gmmu_board ]; then $(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg; fi) \
+	    $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) \
 	    || exit 1; \
 	done
 	@echo "fpga-lint: clean ($(FPGA_TOPS))"
