@@ -224,7 +224,9 @@ module gmmu_board #(
   assign mem_rsp_data = pt_oob_q ? 64'd0 : {pt_hi_rd_q, pt_lo_rd_q};
 
   // ---------------------------------------------------------------- fault ring memory
-  logic [31:0]           ring_mem [8][FbEntries];
+  // one memory per 32-bit word of the 32-byte entries (LUT RAM): the GMMU writes an entry into
+  // all eight at once, the host reads and writes single words
+  logic [31:0]           ring_rd [8];
   logic [31:0]           ring_rd_q;
   logic                  ring_bus, ring_pend_q, fb_oob;
   logic [FbEntriesW-1:0] ring_fb_idx, ring_bus_idx;
@@ -236,16 +238,35 @@ module gmmu_board #(
   assign ring_fb_idx   = fb_wr_addr[5 +: FbEntriesW];
   assign ring_bus_idx  = bus_addr[5 +: FbEntriesW];
   assign ring_bus_word = bus_addr[4:2];
-  always_ff @(posedge clk_i) begin
-    for (int unsigned w = 0; w < 8; w++) begin
+
+  for (genvar w = 0; w < 8; w++) begin : g_ring
+    logic [31:0]           mem [FbEntries];
+    logic                  we;
+    logic [FbEntriesW-1:0] waddr;
+    logic [31:0]           wdata;
+    always_comb begin
+      we    = 1'b0;
+      waddr = ring_fb_idx;
+      wdata = fb_wr_data[32*w +: 32];
       if (fb_wr_valid && fb_wr_ready && !fb_oob) begin
-        ring_mem[w][ring_fb_idx] <= fb_wr_data[32*w +: 32];
+        we = 1'b1;
       end else if (ring_bus && bus_we && 32'(ring_bus_word) == w) begin
-        ring_mem[w][ring_bus_idx] <= bus_wdata;
+        we    = 1'b1;
+        waddr = ring_bus_idx;
+        wdata = bus_wdata;
       end
     end
+    always_ff @(posedge clk_i) begin
+      if (we) begin
+        mem[waddr] <= wdata;
+      end
+    end
+    assign ring_rd[w] = mem[ring_bus_idx];
+  end
+
+  always_ff @(posedge clk_i) begin
     if (ring_bus && !bus_we) begin
-      ring_rd_q <= ring_mem[ring_bus_word][ring_bus_idx];
+      ring_rd_q <= ring_rd[ring_bus_word];
     end
   end
 
