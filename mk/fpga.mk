@@ -68,3 +68,13 @@ fpga: gen $(RTL_DEPS) $(FPGA_RTL) | $(DEPS_STAMP)
 	  --out $(BUILD)/fpga/$(BOARD)
 
 TEST_TARGETS += fpga-lint fpga-sim
+
+## make fpga-sim-litex         LiteX's UARTBone client (CommUART, needs `pip install litex`) against
+##                             board-sim: reads and writes board registers, CSRs, PT memory, tags
+.PHONY: fpga-sim-litex
+fpga-sim-litex: $(FPGA_SIM_BIN)
+	@rm -f $(FPGA_SIM_DIR)/litex-pty; $(FPGA_SIM_BIN) --pty-link $(FPGA_SIM_DIR)/litex-pty \
+	  > $(FPGA_SIM_DIR)/litex-sim.log 2>&1 & pid=$$!; \
+	for i in $$(seq 100); do [ -s $(FPGA_SIM_DIR)/litex-pty ] && break; sleep 0.05; done; \
+	$(PYTHON) fpga/sim/litex_check.py $$(cat $(FPGA_SIM_DIR)/litex-pty); rc=$$?; \
+	sleep 0.5; kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; exit $$rc
