@@ -78,3 +78,14 @@ fpga-sim-litex: $(FPGA_SIM_BIN)
 	for i in $$(seq 100); do [ -s $(FPGA_SIM_DIR)/litex-pty ] && break; sleep 0.05; done; \
 	$(PYTHON) fpga/sim/litex_check.py $$(cat $(FPGA_SIM_DIR)/litex-pty); rc=$$?; \
 	sleep 0.5; kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; exit $$rc
+
+## make test-board-link        cmocka tests of the host's UARTBone client (normal + SAN)
+BOARD_TEST_SRC := $(wildcard tb/unit/test_board_*.c)
+BOARD_TESTS := $(call c_test_bins,$(BOARD_TEST_SRC))
+$(eval $(call c_tests,$(BOARD_TEST_SRC),host/board_link.c,gmmu_common))
+$(call c_objs,$(BOARD_TEST_SRC)) $(call c_objs,$(BOARD_TEST_SRC),san) \
+  $(call c_objs,host/board_link.c,san): CFLAGS_EXTRA += -Ihost
+.PHONY: test-board-link
+test-board-link: $(BOARD_TESTS)
+	$(RUN_TESTS)
+TEST_TARGETS += test-board-link
