@@ -18,6 +18,8 @@ FPGA_RTL       := fpga/rtl/gmmu_board_uart.sv fpga/rtl/gmmu_board_bridge.sv \
                   fpga/rtl/gmmu_board_player.sv fpga/rtl/gmmu_board_por.sv fpga/rtl/gmmu_board.sv
 FPGA_BOARDS    := ulx3s orangecrab
 FPGA_TOPS      := gmmu_board $(addsuffix _top,$(FPGA_BOARDS))
+# this fragment is read before rtl.mk and verilator.mk: prerequisites listed here, not theirs
+FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL)
 # the GMMU configuration of the board top (the gmmu_top -G parameters); the board's memories
 # and UART are gmmu_board parameters (fpga/boards/*/B_top.sv)
 FPGA_CONFIG    ?= tiny
@@ -33,7 +35,7 @@ BOARD_LIBS     := gmmu_plat uvm_handler gmmu_trace gmmu_common
 
 .PHONY: fpga-lint gmmu-board fpga-sim fpga fpga-sim-build
 
-fpga-lint: gen $(RTL_DEPS) $(FPGA_RTL)
+fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
 	@for t in $(FPGA_TOPS); do \
 	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
 	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) $(FPGA_RTL) \
@@ -51,7 +53,7 @@ $(call c_objs,$(HOST_SRC)): CFLAGS_EXTRA += -Ihost
 
 # the board top in Verilator with a short bit time (the pty has no baud rate) and no UARTBone
 # timeout (host and simulator are separate processes: simulated time is not wall time)
-$(FPGA_SIM_BIN): $(RTL_SRCS) $(FPGA_RTL) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).cfg mk/fpga.mk
+$(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).cfg mk/fpga.mk
 	@mkdir -p $(FPGA_SIM_DIR)
 	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
 	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
@@ -64,7 +66,7 @@ fpga-sim-build: $(FPGA_SIM_BIN) $(BOARD_BIN)
 fpga-sim: $(FPGA_SIM_BIN) $(BOARD_BIN)
 	@bash fpga/sim/run_fpga_sim.sh $(FPGA_SIM_BIN) $(BOARD_BIN) $(FPGA_TRACE) $(FPGA_SIM_DIR)
 
-fpga: gen $(RTL_DEPS) $(FPGA_RTL) | $(DEPS_STAMP)
+fpga: gen $(FPGA_RTL_DEPS) | $(DEPS_STAMP)
 	$(PYTHON) fpga/fpga_build.py --board $(BOARD) --config configs/$(FPGA_CONFIG).cfg \
 	  --out $(BUILD)/fpga/$(BOARD) $(FPGA_ARGS)
 
