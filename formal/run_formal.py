@@ -29,6 +29,8 @@ JOBS = [
     ("ring", "cover", "far-fault / ring covers"),
     ("l1_req", "prove", "L1 request table: exactly-once (symbolic id), no overflow"),
     ("l1_req", "cover", "L1 request table: every state"),
+    ("tlb", "prove", "TLB arrays (L1 base/large, L2 base/large): no multi-hit"),
+    ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
