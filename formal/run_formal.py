@@ -31,6 +31,8 @@ JOBS = [
     ("l1_req", "cover", "L1 request table: every state"),
     ("tlb", "prove", "TLB arrays (L1 base/large, L2 base/large): no multi-hit"),
     ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
+    ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
+    ("walk", "cover", "L2 MSHR and walker states, restart, merge, stall, Nack"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
