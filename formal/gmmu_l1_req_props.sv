@@ -75,8 +75,11 @@ module gmmu_l1_req_props #(
   end
   // host protocol: X is presented by at most one port, and not while X is outstanding (the
   // request is outstanding until its answer; re-issue in the answer's cycle is allowed)
-  `FV_ENV(req_id_unique_ports, $onehot0(alloc_x))
-  `FV_ENV(req_id_unique_outstanding, alloc_x == '0 || pending_q == '0 || answer_x)
+  // (assumed also inside gmmu_top: this is the host's protocol, not a neighbouring block's)
+  always_comb if (rst_ni) begin
+    req_id_unique_ports_host: assume ($onehot0(alloc_x));
+    req_id_unique_outstanding_host: assume (alloc_x == '0 || pending_q == '0 || answer_x);
+  end
 
   // ---------------------------------------------------------------- properties
   int unsigned n_x, n_free;

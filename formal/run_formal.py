@@ -33,6 +33,8 @@ JOBS = [
     ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
     ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
     ("walk", "cover", "L2 MSHR and walker states, restart, merge, stall, Nack"),
+    ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
+    ("top", "cover", "gmmu_top: completed miss, fault entry written"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
