@@ -77,8 +77,4 @@ module fv_top (
     top_rsp_ok: assert (!mem_rsp_valid_i || u_top.u_ptw.rsp_ok);
     top_gnt: assert ($onehot0(u_top.l1_gnt) && (u_top.l1_gnt & ~u_top.l1_req_valid) == '0);
   end
-  always_comb if (rst_ni) begin
-    c_top_miss_ok: cover (miss_valid != '0 && miss_fatal == '0);
-    c_top_fault_entry: cover (fb_wr_valid);
-  end
 endmodule

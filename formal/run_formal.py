@@ -34,9 +34,8 @@ JOBS = [
     ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
     ("walk", "cover", "L2 MSHR and walker states, restart, merge, stall, Nack"),
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
-    ("top", "cover", "gmmu_top: completed miss, fault entry written"),
 ]
-QUICK = {("ring", "prove"), ("ring", "cover")}
+QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
 
 
