@@ -43,6 +43,7 @@ typedef struct {
     char replay_policy[UVM_POLICY_NAME_MAX];
     char evict_policy[UVM_POLICY_NAME_MAX];
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
+    uint64_t hdl_block_ns;
 } cfg_t;
 
 /* Every non-RTL key at its default; RTL keys 0 (unset). */

@@ -356,6 +356,8 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
         hc.t_pte_ns = c->hdl_pte_ns;
     if (c->hdl_evict_ns != CFG_HDL_DEFAULT)
         hc.t_evict_ns = c->hdl_evict_ns;
+    if (c->hdl_block_ns != CFG_HDL_DEFAULT)
+        hc.t_block_ns = c->hdl_block_ns;
     p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
     return p->host ? 0 : -1;
 }

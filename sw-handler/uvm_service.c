@@ -171,6 +171,8 @@ static void service_prefetch(uvm_handler_t *h, blk_ctx_t *c) {
 
 static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     h->block_gen++;
+    if (h->cfg.t_block_ns)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_ns);
     uvm_migrate_begin(h);
     blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true};
     for (uint32_t i = 0; i < n; i++)
