@@ -33,4 +33,6 @@ pip_pin() {  # package==version
 pip_pin systemrdl-compiler==1.33.0
 pip_pin peakrdl-html==2.12.2
 pip_pin fusesoc==2.4.7
+# make calibrate's plot (docs/calibration.md)
+pip_pin matplotlib==3.9.2
 echo "deps: ok"
