@@ -311,6 +311,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     const pcie_link_t link = {c->pcie_model == CFG_PCIE_ATAN ? PCIE_MODEL_ATAN : PCIE_MODEL_TABLE,
                               c->pcie_peak_gbps, (double)c->pcie_latency_ns};
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
+    pcie_dma_set_channels(&p->dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
@@ -337,6 +338,10 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.max_batches_per_irq = c->max_batches_per_irq;
     memcpy(hc.policy[UVM_POLICY_REPLAY], c->replay_policy, sizeof hc.policy[UVM_POLICY_REPLAY]);
     memcpy(hc.policy[UVM_POLICY_EVICT], c->evict_policy, sizeof hc.policy[UVM_POLICY_EVICT]);
+    memcpy(hc.policy[UVM_POLICY_PREFETCH], c->prefetch_policy,
+           sizeof hc.policy[UVM_POLICY_PREFETCH]);
+    hc.grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
+    hc.migrate_max_pages = c->migrate_max_pages;
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;

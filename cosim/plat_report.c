@@ -46,6 +46,10 @@ void plat_print_summary(const plat_t *p, FILE *f) {
             (unsigned long long)h->pages_h2d, (unsigned long long)h->bytes_h2d,
             (unsigned long long)h->pages_d2h, (unsigned long long)h->bytes_d2h,
             (unsigned long long)h->evictions);
+    if (h->pages_prefetched)
+        fprintf(f, "  prefetch      %llu pages (%llu B) besides the faulted ones, %llu H2D DMAs\n",
+                (unsigned long long)h->pages_prefetched, (unsigned long long)h->bytes_prefetched,
+                (unsigned long long)s->dma_h2d);
     if (s->chaos_cmds)
         fprintf(f, "  chaos         %llu invalidate commands\n", (unsigned long long)s->chaos_cmds);
     fprintf(f,
@@ -107,6 +111,8 @@ void plat_write_stats(const plat_t *p) {
     U("evictions", h->evictions);
     U("bytes_h2d", h->bytes_h2d);
     U("bytes_d2h", h->bytes_d2h);
+    U("pages_prefetched", h->pages_prefetched);
+    U("bytes_prefetched", h->bytes_prefetched);
     U("dma_h2d", s->dma_h2d);
     U("dma_d2h", s->dma_d2h);
     U("pt_pages_used", h->pt_pages_used);
