@@ -137,6 +137,9 @@ class Model:
         name, wl, size_mb, iters, params, sets = spec
         trc = os.path.join(self.a.work, name + ".trc")
         js = os.path.join(self.a.work, name + ".json")
+        if self.a.reuse and os.path.exists(js):
+            with open(js) as f:
+                return name, json.load(f), 0.0
         cmd = [self.a.gen, wl, "--size-mb", str(size_mb), "--iters", str(iters), "-o", trc]
         for p in params:
             cmd += ["--param", p]
@@ -328,21 +331,27 @@ def plot(results, path):
     except ImportError:
         die("matplotlib is missing (make deps installs it)")
     res = [x for x in results if x["model"] is not None]
-    fig, ax = plt.subplots(figsize=(max(10, 0.33 * len(res)), 6))
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(max(10, 0.33 * len(res)), 10), sharex=True)
     xs = range(len(res))
     for i, x in zip(xs, res):
         r = x["row"]
-        ax.plot([i, i], [r["min"], r["max"]], color="tab:blue", lw=6, alpha=0.45,
-                solid_capstyle="butt")
-        ax.plot([i, i], [r["min"] / BAND, r["max"] * BAND], color="tab:blue", lw=1, alpha=0.6)
-        ax.plot(i, r["median"], "_", color="tab:blue", ms=10)
-        ax.plot(i, x["model"], "o", color="tab:green" if x["ok"] else "tab:red", ms=6)
-    ax.set_yscale("log")
-    ax.set_xticks(list(xs))
-    ax.set_xticklabels([x["label"] for x in res], rotation=75, ha="right", fontsize=7)
-    ax.set_ylabel("value in the row's unit (ns, ms or bytes), log scale")
-    ax.set_title("configs/h100.cfg (C model) vs H100 measurements: bar = measured min..max, "
-                 "thin = band x/÷1.25, dot = model (red: outside)", fontsize=9)
+        col = "tab:green" if x["ok"] else "tab:red"
+        for a_, k in ((ax, 1.0), (ax2, r["median"])):  # absolute, then relative to the median
+            a_.plot([i, i], [r["min"] / k, r["max"] / k], color="tab:blue", lw=6, alpha=0.45,
+                    solid_capstyle="butt")
+            a_.plot([i, i], [r["min"] / BAND / k, r["max"] * BAND / k], color="tab:blue", lw=1,
+                    alpha=0.6)
+            a_.plot(i, r["median"] / k, "_", color="tab:blue", ms=10)
+            a_.plot(i, x["model"] / k, "o", color=col, ms=6)
+    for a_ in (ax, ax2):
+        a_.set_yscale("log")
+    ax.set_ylabel("value in the row's unit (ns, ms or bytes)")
+    ax2.set_ylabel("relative to the measured median")
+    ax2.axhline(1.0, color="grey", lw=0.5)
+    ax2.set_xticks(list(xs))
+    ax2.set_xticklabels([x["label"] for x in res], rotation=75, ha="right", fontsize=7)
+    ax.set_title("configs/h100.cfg (C model) vs H100: thick bar = measured min..max, thin = band "
+                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside)", fontsize=9)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -365,6 +374,9 @@ def main():
                     "(no out-of-sample checks)")
     ap.add_argument("--oos", action="store_true",
                     help="with --rows: run the out-of-sample checks too")
+    ap.add_argument("--reuse", action="store_true",
+                    help="reuse the statistics files already in --work (only valid when the "
+                    "configuration, the --set values and both binaries are unchanged)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a configuration key in every run and in the stated models")
@@ -395,7 +407,7 @@ def main():
     for r in rows:
         if r not in chosen:
             results.append({"row": r, "label": label_of(r), "model": None, "ok": None,
-                            "how": f"not run (row selection '{sel}')"})
+                            "how": "not run (--rows)"})
             continue
         v, how = predict(m, r)
         if v is None:
@@ -409,11 +421,12 @@ def main():
              "|---|---|---|---|---|---|"]
     for x in results:
         r, u = x["row"], x["row"]["unit"]
-        if r not in chosen:
+        if r not in chosen and a.quick:
             continue
         meas = f"{fmt(r['median'], u)} [{fmt(r['min'], u)}, {fmt(r['max'], u)}]"
         if x["model"] is None:
-            lines.append(f"| {x['label']} | - | {meas} | - | not predicted | {x['how']} |")
+            how = x["how"].replace("|", "\\|")
+            lines.append(f"| {x['label']} | - | {meas} | - | not predicted | {how} |")
             continue
         lines.append(f"| {x['label']} | {fmt(x['model'], u)} | {meas} | {x['ratio']:.2f} | "
                      f"{'in' if x['ok'] else '**OUT**'} | {x['how']} |")
@@ -434,7 +447,7 @@ def main():
     npred = sum(1 for x in results if x["model"] is not None)
     print(f"calibrate: {npred} of {len(rows)} rows predicted, {bad} outside [min/{BAND}, "
           f"max*{BAND}], {len(chosen) - npred} not predicted, {len(rows) - len(chosen)} not "
-          f"selected; {len(oos)} out-of-sample checks, {oos_bad} "
+          f"selected (--rows '{sel}'); {len(oos)} out-of-sample checks, {oos_bad} "
           f"failed; {time.time() - t0:.0f} s ({m.wall:.0f} s of runs)")
     return 1 if bad or oos_bad else 0
 
