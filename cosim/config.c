@@ -76,6 +76,7 @@ static const cfg_key_t keys[] = {
     {"hdl_page_ns", T_HDL, O(hdl_page_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_pte_ns", T_HDL, O(hdl_pte_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_evict_ns", T_HDL, O(hdl_evict_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_block_ns", T_HDL, O(hdl_block_ns), 0, 1ull << 40, 0, NULL},
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -108,6 +109,7 @@ void cfg_defaults(cfg_t *c) {
     c->migrate_max_pages = hd.migrate_max_pages;
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
+    c->hdl_block_ns = CFG_HDL_DEFAULT;
 }
 
 static const cfg_key_t *find_key(const char *name) {

@@ -52,6 +52,7 @@ typedef struct {
     cfg_grow_t migrate_grow;    /* a faulted page grows to 4 KB (none) or its 64 KB big page */
     uint32_t migrate_max_pages; /* pages per H2D transfer */
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
+    uint64_t hdl_block_ns;
 } cfg_t;
 
 /* Every non-RTL key at its default; RTL keys 0 (unset). */

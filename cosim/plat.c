@@ -367,6 +367,8 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
         hc.t_pte_ns = c->hdl_pte_ns;
     if (c->hdl_evict_ns != CFG_HDL_DEFAULT)
         hc.t_evict_ns = c->hdl_evict_ns;
+    if (c->hdl_block_ns != CFG_HDL_DEFAULT)
+        hc.t_block_ns = c->hdl_block_ns;
     p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
     if (p->host && c->fault_mode == CFG_FAULT_BLOCKING)
         hdrv_set_fault_ctrl(p->host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);

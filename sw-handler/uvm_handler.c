@@ -124,6 +124,7 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     cfg->t_page_ns = 3000;
     cfg->t_pte_ns = 250;
     cfg->t_evict_ns = 2000;
+    cfg->t_block_ns = 0;
 }
 
 static bool is_pow2(uint64_t x) {

@@ -187,6 +187,8 @@ static void service_deferred(uvm_handler_t *h, blk_ctx_t *c) {
 
 static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     h->block_gen++;
+    if (h->cfg.t_block_ns)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_ns);
     uvm_migrate_begin(h);
     blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true, false, {0}};
     c.defer = c.blk && (h->prefetch != &uvm_prefetch_none_ops || h->cfg.grow_pages > 1);

@@ -48,6 +48,7 @@ typedef struct {
     uint64_t t_page_ns;  /* per page serviced: frame allocation, DMA setup */
     uint64_t t_pte_ns;   /* per PTE write */
     uint64_t t_evict_ns; /* per eviction, besides its DMA and invalidate */
+    uint64_t t_block_ns; /* per VA block serviced (block lock, CPU unmap of the range); 0: none */
 } uvm_cfg_t;
 
 typedef struct {

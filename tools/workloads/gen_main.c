@@ -2,7 +2,7 @@
  * gen_main.c - gmmu-gen: command line of the workload trace generators (docs/workloads.md).
  *
  *   gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N] [-o OUT]
- *            [--text|--binary] [--verbose]
+ *            [--param key=value]... [--text|--binary] [--verbose]
  *   gmmu-gen list
  */
 #define _POSIX_C_SOURCE 200809L
@@ -21,7 +21,7 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N]\n"
-            "                [-o OUT] [--text|--binary] [--verbose]\n"
+            "                [--param key=value]... [-o OUT] [--text|--binary] [--verbose]\n"
             "       gmmu-gen list\n"
             "  --size-mb  footprint target in MB (decimals allowed; default: the workload's small\n"
             "             size, see 'list')\n"
@@ -29,6 +29,7 @@ static void usage(FILE *f) {
             "             seed, iters, window)\n"
             "  --iters    iterations / steps / batches (meaning per workload, docs/workloads.md)\n"
             "  --window   resident CTAs whose warps are interleaved (default 16)\n"
+            "  --param    a workload parameter (chase, stream, sparse: docs/workloads.md)\n"
             "  -o         output trace (default '-' = stdout; binary unless it ends in .txt)\n");
 }
 
@@ -93,6 +94,13 @@ int main(int argc, char **argv) {
                 g.o.iters = (uint32_t)x;
             else
                 g.o.window = (uint32_t)x;
+            i++;
+        } else if (strcmp(a, "--param") == 0 && v) {
+            char err[256];
+            if (gen_param_add(&g.o, v, err, sizeof(err)) != 0) {
+                fprintf(stderr, "gmmu-gen: %s\n", err);
+                return 2;
+            }
             i++;
         } else if (strcmp(a, "-o") == 0 && v) {
             out = v;
