@@ -17,7 +17,7 @@ CXX    ?= g++
 CSTD   := -std=c11
 WARN   := -Wall -Wextra -Werror
 OPT    ?= -O2 -g
-SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 INC    := -Icommon -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include -Itools/trace
 CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
 

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "err.h"
+#include "gmmu_consts.h"
 #include "gmmu_model.h"
 #include "num.h"
+#include "pcie.h"
 
 typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY } cfg_type_t;
 
@@ -29,10 +31,13 @@ typedef struct {
 
 static const char *const pcie_names[] = {"table", "atan", NULL};
 static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
+static const char *const grow_names[] = {"4k", "64k", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
 #define U32MAX 0xffffffffull
+#define CFG_F64_MIN 0.001 /* pcie_peak_gbps: 1 MB/s .. 1 PB/s */
+#define CFG_F64_MAX 1e6
 
 /* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
 #define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, F_RTL, NULL},
@@ -51,21 +56,27 @@ static const cfg_key_t keys[] = {
     {"pcie_latency_ns", T_U32, O(pcie_latency_ns), 0, 100000000, 0, NULL},
     {"pcie_model", T_ENUM, O(pcie_model), 0, 0, 0, pcie_names},
     {"pcie_peak_gbps", T_F64, O(pcie_peak_gbps), 0, 0, 0, NULL},
+    {"copy_channels", T_U32, O(copy_channels), 1, PCIE_MAX_CHANNELS, 0, NULL},
     {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
     {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
     /* host handler */
-    {"fb_entries", T_U32, O(fb_entries), 1, 1u << 16, F_POW2, NULL},
+    /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
+    {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
     {"batch_size", T_U32, O(batch_size), 1, 1u << 16, 0, NULL},
     {"max_batches_per_irq", T_U32, O(max_batches_per_irq), 1, 1u << 16, 0, NULL},
     {"fault_mode", T_ENUM, O(fault_mode), 0, 0, 0, fault_mode_names},
     {"replay_policy", T_POLICY, O(replay_policy), UVM_POLICY_REPLAY, 0, 0, NULL},
     {"evict_policy", T_POLICY, O(evict_policy), UVM_POLICY_EVICT, 0, 0, NULL},
+    {"prefetch_policy", T_POLICY, O(prefetch_policy), UVM_POLICY_PREFETCH, 0, 0, NULL},
+    {"migrate_grow", T_ENUM, O(migrate_grow), 0, 0, 0, grow_names},
+    {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_page_ns", T_HDL, O(hdl_page_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_pte_ns", T_HDL, O(hdl_pte_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_evict_ns", T_HDL, O(hdl_evict_ns), 0, 1ull << 40, 0, NULL},
+    {"hdl_block_ns", T_HDL, O(hdl_block_ns), 0, 1ull << 40, 0, NULL},
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -82,6 +93,7 @@ void cfg_defaults(cfg_t *c) {
     c->pcie_latency_ns = 1000;
     c->pcie_model = CFG_PCIE_TABLE;
     c->pcie_peak_gbps = 16.0;
+    c->copy_channels = 1;
     c->watchdog_cycles = 2000000;
     c->chaos_inval = 0;
     c->fb_entries = 1024;
@@ -92,8 +104,12 @@ void cfg_defaults(cfg_t *c) {
     uvm_cfg_defaults(&hd);
     memcpy(c->replay_policy, hd.policy[UVM_POLICY_REPLAY], sizeof c->replay_policy);
     memcpy(c->evict_policy, hd.policy[UVM_POLICY_EVICT], sizeof c->evict_policy);
+    memcpy(c->prefetch_policy, hd.policy[UVM_POLICY_PREFETCH], sizeof c->prefetch_policy);
+    c->migrate_grow = hd.grow_pages > 1 ? CFG_GROW_64K : CFG_GROW_4K;
+    c->migrate_max_pages = hd.migrate_max_pages;
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
+    c->hdl_block_ns = CFG_HDL_DEFAULT;
 }
 
 static const cfg_key_t *find_key(const char *name) {
@@ -144,8 +160,10 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
         char *end = NULL;
         errno = 0;
         const double x = strtod(v, &end);
-        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x <= 0.0 || x > 1e6) {
-            err_setf(err, errlen, "'%s' is not a positive number", v);
+        /* the range keeps every transfer time finite and its cycle count inside 64 bits */
+        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x < CFG_F64_MIN ||
+            x > CFG_F64_MAX) {
+            err_setf(err, errlen, "'%s' is not a number in [%g, %g]", v, CFG_F64_MIN, CFG_F64_MAX);
             return -1;
         }
         *(double *)(void *)(base + k->off) = x;

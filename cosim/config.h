@@ -18,6 +18,7 @@ typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
 /* fault_mode: the value written to FAULT_CTRL.BLOCKING at initialization (docs/microarch.md §4.1)
  */
 typedef enum { CFG_FAULT_REPLAYABLE = 0, CFG_FAULT_BLOCKING = 1 } cfg_fault_mode_t;
+typedef enum { CFG_GROW_4K = 0, CFG_GROW_64K = 1 } cfg_grow_t; /* migrate_grow */
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -36,6 +37,7 @@ typedef struct {
     uint32_t pcie_latency_ns;
     cfg_pcie_model_t pcie_model;
     double pcie_peak_gbps;
+    uint32_t copy_channels; /* DMA copy channels per direction */
     uint64_t watchdog_cycles;
     uint64_t chaos_inval;
     /* host handler */
@@ -46,7 +48,11 @@ typedef struct {
     /* handler policy names, checked against the handler's registry (uvm_policy_check) */
     char replay_policy[UVM_POLICY_NAME_MAX];
     char evict_policy[UVM_POLICY_NAME_MAX];
+    char prefetch_policy[UVM_POLICY_NAME_MAX];
+    cfg_grow_t migrate_grow;    /* a faulted page grows to 4 KB (none) or its 64 KB big page */
+    uint32_t migrate_max_pages; /* pages per H2D transfer */
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
+    uint64_t hdl_block_ns;
 } cfg_t;
 
 /* Every non-RTL key at its default; RTL keys 0 (unset). */

@@ -64,8 +64,9 @@ struct engine {
     const engine_ops_t *ops;
 };
 
-extern const engine_ops_t engine_cmodel_ops; /* engine_cmodel.c */
-extern const engine_ops_t engine_rtl_ops;    /* engine_rtl.c */
+extern const engine_ops_t engine_cmodel_ops;  /* engine_cmodel.c */
+extern const engine_ops_t engine_rtl_ops;     /* engine_rtl.c */
+extern const engine_ops_t engine_netlist_ops; /* engine_netlist.c (gmmu-sim-netlist) */
 
 /* The engines a program offers (engine_registry.c: gmmu-sim's; tests pass their own). */
 typedef struct {

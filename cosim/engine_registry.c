@@ -4,6 +4,7 @@
  */
 #include "engine.h"
 
-static const engine_ops_t *const k_engines[] = {&engine_cmodel_ops, &engine_rtl_ops};
+static const engine_ops_t *const k_engines[] = {&engine_cmodel_ops, &engine_rtl_ops,
+                                                &engine_netlist_ops};
 
 const engine_registry_t engine_registry = {k_engines, sizeof(k_engines) / sizeof(k_engines[0])};

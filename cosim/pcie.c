@@ -1,6 +1,7 @@
 #include "pcie.h"
 
 #include <math.h>
+#include <string.h>
 
 #define PCIE_PI 3.14159265358979323846
 
@@ -40,17 +41,26 @@ uint64_t pcie_ns_to_cycles(double ns, double clock_mhz) {
 void pcie_dma_init(pcie_dma_t *d, const pcie_link_t *link, double clock_mhz) {
     d->link = *link;
     d->clock_mhz = clock_mhz;
-    d->chan_free[0] = d->chan_free[1] = 0;
+    d->channels = 1;
+    memset(d->chan_free, 0, sizeof d->chan_free);
     d->busy_cycles[0] = d->busy_cycles[1] = 0;
 }
 
+void pcie_dma_set_channels(pcie_dma_t *d, unsigned channels) {
+    d->channels = channels < 1 ? 1 : channels > PCIE_MAX_CHANNELS ? PCIE_MAX_CHANNELS : channels;
+}
+
 uint64_t pcie_dma_schedule(pcie_dma_t *d, int dir, uint64_t bytes, uint64_t now) {
-    const int c = dir ? 1 : 0;
-    const uint64_t start = d->chan_free[c] > now ? d->chan_free[c] : now;
+    uint64_t *free_at = d->chan_free[dir ? 1 : 0];
+    unsigned c = 0;
+    for (unsigned i = 1; i < d->channels; i++)
+        if (free_at[i] < free_at[c])
+            c = i;
+    const uint64_t start = free_at[c] > now ? free_at[c] : now;
     uint64_t dur = pcie_ns_to_cycles(pcie_transfer_ns(&d->link, bytes), d->clock_mhz);
     if (dur == 0)
         dur = 1;
-    d->chan_free[c] = start + dur;
-    d->busy_cycles[c] += dur;
+    free_at[c] = start + dur;
+    d->busy_cycles[dir ? 1 : 0] += dur;
     return start + dur;
 }

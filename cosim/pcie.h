@@ -4,7 +4,9 @@
  * PCIe 3.0 x16 figures (4 KB 3.22, 16 KB 6.44, 64 KB 8.48, 256 KB 10.51, 1 MB 11.22 GB/s) linearly
  * in GB/s over log(size), clamped outside; `atan` is UVMSmart's fitted curve
  * (peak*1.5/pi)*atan(0.07292*KB). Both are scaled by peak_gbps/16 (the table was measured on a
- * 16 GB/s link). The DMA engine has two independent channels (H2D, D2H), each serialized.
+ * 16 GB/s link). The DMA engine has independent H2D and D2H directions with `channels` copy
+ * channels each (1 by default); a transfer takes the channel of its direction that is free
+ * first (the lowest-numbered one on a tie) and occupies it for its whole duration.
  */
 #ifndef COSIM_PCIE_H
 #define COSIM_PCIE_H
@@ -25,15 +27,20 @@ double pcie_bandwidth_gbps(const pcie_link_t *l, uint64_t bytes);
 double pcie_transfer_ns(const pcie_link_t *l, uint64_t bytes);
 
 enum { PCIE_H2D = 0, PCIE_D2H = 1 };
+#define PCIE_MAX_CHANNELS 8
 
 typedef struct {
     pcie_link_t link;
     double clock_mhz;
-    uint64_t chan_free[2]; /* cycle at which each channel is free */
-    uint64_t busy_cycles[2];
+    unsigned channels;                        /* copy channels per direction (1..8) */
+    uint64_t chan_free[2][PCIE_MAX_CHANNELS]; /* cycle at which each channel is free */
+    uint64_t busy_cycles[2];                  /* per direction, summed over its channels */
 } pcie_dma_t;
 
+/* One channel per direction. */
 void pcie_dma_init(pcie_dma_t *d, const pcie_link_t *link, double clock_mhz);
+/* Copy channels per direction, clamped to [1, PCIE_MAX_CHANNELS]; before the first transfer. */
+void pcie_dma_set_channels(pcie_dma_t *d, unsigned channels);
 /* Schedules a transfer submitted at cycle `now` on channel dir; returns its completion cycle
  * (> now). The channel is busy until then. */
 uint64_t pcie_dma_schedule(pcie_dma_t *d, int dir, uint64_t bytes, uint64_t now);

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare.h"
@@ -27,7 +28,9 @@ static double wall_now(void) {
 }
 
 uint64_t plat_now_ns(const plat_t *p) {
-    return p->now * 1000ull / p->cfg->clock_mhz;
+    /* floor(now * 1000 / mhz) without the product overflowing above 1.8e16 cycles */
+    const uint64_t mhz = p->cfg->clock_mhz;
+    return p->now / mhz * 1000ull + p->now % mhz * 1000ull / mhz;
 }
 
 void plat_clear_progress(plat_t *p) {
@@ -84,7 +87,7 @@ void plat_platform_error(plat_t *p, const char *fmt, ...) {
     va_end(ap);
     p->st.platform_errors++;
     evr_print(&p->ring, stderr);
-    plat_halt(p, 1, "FAIL (platform error)");
+    plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (platform error)");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -188,8 +191,7 @@ static void svc_launch(void *ctx) {
 }
 
 static void svc_online(void *ctx) {
-    plat_t *p = ctx;
-    p->last_progress = p->now;
+    plat_progress_mark(ctx);
 }
 
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
@@ -243,9 +245,13 @@ static int svc_halted(void *ctx) {
 /* ------------------------------------------------------------------------------------------ */
 /* construction                                                                               */
 
+/* The size of the trace for the progress line (binary: bytes, text: lines); 0 = unknown. Only a
+ * regular file is read a second time: a pipe, FIFO or <(...) is read once, by the reader. */
 static uint64_t trace_size(const char *path, int *binary) {
     const size_t n = strlen(path);
-    if (strcmp(path, "-") == 0 || (n > 3 && strcmp(path + n - 3, ".xz") == 0))
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || (n > 3 && strcmp(path + n - 3, ".xz") == 0) ||
+        stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -311,6 +317,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     const pcie_link_t link = {c->pcie_model == CFG_PCIE_ATAN ? PCIE_MODEL_ATAN : PCIE_MODEL_TABLE,
                               c->pcie_peak_gbps, (double)c->pcie_latency_ns};
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
+    pcie_dma_set_channels(&p->dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
@@ -337,6 +344,10 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.max_batches_per_irq = c->max_batches_per_irq;
     memcpy(hc.policy[UVM_POLICY_REPLAY], c->replay_policy, sizeof hc.policy[UVM_POLICY_REPLAY]);
     memcpy(hc.policy[UVM_POLICY_EVICT], c->evict_policy, sizeof hc.policy[UVM_POLICY_EVICT]);
+    memcpy(hc.policy[UVM_POLICY_PREFETCH], c->prefetch_policy,
+           sizeof hc.policy[UVM_POLICY_PREFETCH]);
+    hc.grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
+    hc.migrate_max_pages = c->migrate_max_pages;
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;
@@ -356,6 +367,8 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
         hc.t_pte_ns = c->hdl_pte_ns;
     if (c->hdl_evict_ns != CFG_HDL_DEFAULT)
         hc.t_evict_ns = c->hdl_evict_ns;
+    if (c->hdl_block_ns != CFG_HDL_DEFAULT)
+        hc.t_block_ns = c->hdl_block_ns;
     p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
     if (p->host && c->fault_mode == CFG_FAULT_BLOCKING)
         hdrv_set_fault_ctrl(p->host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);
@@ -372,7 +385,9 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     p->cfg = &p->o.cfg;
     p->prm = p->cfg->rtl;
     p->idle_handler_at = UINT64_MAX;
-    p->show_progress = !o->quiet && !o->rerun && isatty(2);
+    /* a terminal gets the \r line twice a second, a log a line every PLAT_LOG_PROGRESS_S */
+    p->show_progress = !o->quiet && !o->rerun;
+    p->progress_tty = isatty(2);
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
     if (new_engines(p, err, errlen) != 0 || new_models(p, err, errlen) != 0 ||
         new_host(p, err, errlen) != 0)
@@ -414,12 +429,45 @@ void plat_free(plat_t *p) {
 /* ------------------------------------------------------------------------------------------ */
 /* the run                                                                                    */
 
+/* The result of a run that reached the end of the trace (exit status, RESULT text). */
+static int run_result(plat_t *p) {
+    const plat_stats_t *s = &p->st;
+    if (s->mismatches || s->model_violations)
+        return plat_halt(p, PLAT_EXIT_MISMATCH,
+                         s->mismatches ? "FAIL (mismatch)" : "FAIL (model invariant violation)");
+    if (s->integrity_errors)
+        return plat_halt(p, PLAT_EXIT_INTEGRITY, "FAIL (integrity error)");
+    if (s->platform_errors)
+        return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (platform error)");
+    if (s->failed_accesses) {
+        plat_perr(p,
+                  "%llu valid accesses (inside an allocation, permitted) ended in a fatal fault: "
+                  "the handler could not serve them (out of page-table pages? pt_pages = %llu)",
+                  (unsigned long long)s->failed_accesses, (unsigned long long)p->cfg->pt_pages);
+        return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (valid accesses cancelled)");
+    }
+    if (s->program_faults && !p->o.expect_fault) {
+        plat_perr(p,
+                  "the simulated program faulted: %llu accesses outside every allocation or "
+                  "writes to a read-only allocation (a CUDA program stops with an illegal "
+                  "address error; --expect-fault if the test expects them)",
+                  (unsigned long long)s->program_faults);
+        return plat_halt(p, PLAT_EXIT_PROGRAM, "FAIL (program fault)");
+    }
+    if (s->kernels == 0) {
+        plat_perr(p, "%s: the trace has no kernel: nothing was simulated", p->o.trace_path);
+        return plat_halt(p, PLAT_EXIT_INPUT, "FAIL (empty trace)");
+    }
+    return plat_halt(p, PLAT_EXIT_PASS,
+                     s->program_faults ? "PASS (program faults expected)" : "PASS");
+}
+
 int plat_run(plat_t *p) {
     char err[512];
     const hdrv_status_t hs = hdrv_run(p->host, err, sizeof(err));
     if (hs == HDRV_INIT_FAILED) {
         plat_perr(p, "handler init_device: %s", err);
-        return plat_halt(p, 1, "FAIL (handler init)");
+        return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (handler init)");
     }
     if (hs == HDRV_HALTED || p->halted)
         return p->fin.status;
@@ -432,15 +480,12 @@ int plat_run(plat_t *p) {
         if (n)
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
-    const int ok = p->st.mismatches == 0 && p->st.integrity_errors == 0 &&
-                   p->st.platform_errors == 0 && p->st.model_violations == 0;
-    return plat_halt(p, ok ? 0 : 1, ok ? "PASS" : "FAIL");
+    return run_result(p);
 }
 
-void plat_report(const plat_t *p) {
+int plat_report(const plat_t *p) {
     if (p->o.rerun || !p->halted)
-        return;
+        return 0;
     plat_print_summary(p, stdout);
-    if (p->o.stats_path)
-        plat_write_stats(p);
+    return p->o.stats_path ? plat_write_stats(p) : 0;
 }

@@ -8,6 +8,7 @@
 #ifndef COSIM_PLAT_H
 #define COSIM_PLAT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,14 @@ typedef struct {
     int state_compare;       /* 1: compare every _q register too (all must be covered), 2: the
                               * covered ones (--state-compare-partial); docs/cosim.md */
     uint64_t max_cycles;     /* 0: unlimited */
+    int expect_fault;        /* program faults (outside every allocation, write to read-only)
+                              * are expected: they do not fail the run */
+    uint64_t chaos_streak;   /* chaos agent: at most this many commands in a row that restart a
+                              * walk without a completed translation (0: no bound) */
+    uint64_t hang_at;        /* testing the watchdog: from this cycle the memory never answers */
+    double progress_every;   /* seconds between progress lines when stderr is not a terminal
+                              * (0: PLAT_LOG_PROGRESS_S) */
+    volatile sig_atomic_t *stop; /* set to a signal number: stop, report, exit 128 + signal */
     /* waveform re-run after a mismatch: open the FST (waves_path) at this clocked cycle, stop
      * silently at the mismatch, print no summary */
     int rerun;
@@ -45,15 +54,27 @@ typedef struct plat plat_t;
 
 /* NULL + err on a bad configuration/trace/engine combination. */
 plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen);
+/* Exit status of gmmu-sim, one per class of failure (docs/cosim.md "Exit status"). */
+enum {
+    PLAT_EXIT_PASS = 0,
+    PLAT_EXIT_MISMATCH = 1,  /* lock-step mismatch, model invariant violation: a hardware bug */
+    PLAT_EXIT_INPUT = 2,     /* bad command line, configuration, trace; unwritable output */
+    PLAT_EXIT_PROGRAM = 3,   /* the simulated program faulted (not --expect-fault) */
+    PLAT_EXIT_TIMEOUT = 4,   /* watchdog (hang or livelock), --max-cycles */
+    PLAT_EXIT_INTEGRITY = 5, /* a page's content was wrong (integrity error) */
+    PLAT_EXIT_PLATFORM = 6   /* platform protocol error, handler failure (init, a valid access
+                              * cancelled: out of page-table pages) */
+};                           /* a signal: 128 + its number (SIGINT 130, SIGTERM 143) */
+
 /* Runs to the end of the trace or to the first failure (diagnostics on stderr); returns the exit
- * status: 0 completed with no mismatch, integrity or platform error; 1 one of those; 2 watchdog
- * or bad trace; 3 --max-cycles reached. */
+ * status (PLAT_EXIT_*). */
 int plat_run(plat_t *p);
 /* 1 if the run stopped on a lock-step mismatch that no open waveform covers; *clocked = the
  * clocked cycle of the mismatch (the program may re-run itself to write the waveform). */
 int plat_mismatch_needs_wave(const plat_t *p, uint64_t *clocked);
-/* After plat_run: prints the summary on stdout and writes the stats (nothing in a re-run). */
-void plat_report(const plat_t *p);
+/* After plat_run: prints the summary on stdout and writes the stats (nothing in a re-run).
+ * 0, or -1 (reported) if the stats file could not be written. */
+int plat_report(const plat_t *p);
 void plat_free(plat_t *p);
 
 #endif

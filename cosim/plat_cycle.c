@@ -17,6 +17,8 @@
 #include "gmmu_consts.h"
 #include "plat_int.h"
 
+_Static_assert(TRACE_VA_BITS == GMMU_VA_W, "the trace format's VA space is the GMMU's");
+
 /* ------------------------------------------------------------------------------------------ */
 /* kernels                                                                                    */
 
@@ -29,7 +31,7 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
         0) {
         plat_perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path,
                   p->trace_binary ? "offset " : "", (unsigned long long)rec->line, rec->name, err);
-        plat_halt(p, 2, "FAIL (bad trace)");
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
         return;
     }
     if (plat_add_alloc(p, rec) != 0)
@@ -41,7 +43,7 @@ static int kern_check(plat_t *p) {
     if (!p->kern.error)
         return 0;
     plat_perr(p, "%s", p->kern.err);
-    plat_halt(p, 2, "FAIL (bad trace)");
+    plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
     return -1;
 }
 
@@ -53,7 +55,7 @@ void plat_next_kernel(plat_t *p) {
             return;
         if (rc < 0) {
             plat_perr(p, "%s", err);
-            plat_halt(p, 2, "FAIL (bad trace)");
+            plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
             return;
         }
         if (rc == 0) {
@@ -70,7 +72,7 @@ void plat_next_kernel(plat_t *p) {
         if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
             continue; /* empty kernel */
         p->kernel_active = 1;
-        p->last_progress = p->now;
+        plat_progress_mark(p);
         return;
     }
 }
@@ -85,6 +87,17 @@ static int kernel_complete(const plat_t *p) {
 /* ------------------------------------------------------------------------------------------ */
 /* responses                                                                                  */
 
+/* A fatal fault is the program's (outside every allocation, a write to a read-only one) or a
+ * valid access the handler could not serve (out of page-table pages): the platform knows the
+ * allocations, so it decides without the handler's word. */
+static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
+    const plat_alloc_t *a = plat_find_alloc(p, vpn * PLAT_PAGE);
+    if (!a || (a->ro && write))
+        p->st.program_faults++;
+    else
+        p->st.failed_accesses++;
+}
+
 static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
     sm_resp_t r;
     if (sm_response(&p->sm[s], &p->kern, id, p->now, &r) != 0) {
@@ -94,9 +107,10 @@ static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal)
     if (kern_check(p) != 0)
         return;
     p->st.translations++;
-    p->last_progress = p->now;
+    plat_progress_mark(p);
     if (fatal) {
         p->st.fatal_faults++;
+        plat_classify_fatal(p, r.vpn, r.op != TRACE_OP_READ);
         if (!p->o.quiet && p->st.fatal_faults <= PLAT_MAX_REPORTED) {
             const sm_warp_t *w = &p->kern.warps[r.warp];
             plat_clear_progress(p);
@@ -148,7 +162,10 @@ static void count_events(plat_t *p, uint8_t ev) {
     p->st.ff_merges += (ev >> GMMU_EV_FF_MERGE) & 1;
     p->st.ff_drops += (ev >> GMMU_EV_FF_DROP) & 1;
     p->st.fb_overflows += (ev >> GMMU_EV_FB_OVF) & 1;
-    p->st.walk_restarts += (ev >> GMMU_EV_WALK_RESTART) & 1;
+    const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
+    p->st.walk_restarts += restart;
+    if (restart)
+        p->chaos_restarted = 1; /* the chaos agent's streak (plat_chaos) */
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -210,7 +227,9 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     int active = 0;
     uint8_t id;
     uint64_t data;
-    if (gpumem_pop_due(&p->gm, p->now, &id, &data)) {
+    /* --test-hang: from that cycle on the memory never answers (tests the watchdog) */
+    const int mem_hung = p->o.hang_at && p->now >= p->o.hang_at;
+    if (!mem_hung && gpumem_pop_due(&p->gm, p->now, &id, &data)) {
         in->mem_rsp_valid = 1;
         in->mem_rsp_id = id;
         in->mem_rsp_data = data;
@@ -244,7 +263,7 @@ static uint64_t next_event(const plat_t *p, uint64_t limit) {
         t = m;
     if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
         t = p->chaos_next;
-    const uint64_t wd = p->last_progress + p->cfg->watchdog_cycles + 1;
+    const uint64_t wd = p->wd_from + p->cfg->watchdog_cycles + 1;
     if (wd < t)
         t = wd;
     if (p->o.max_cycles && p->o.max_cycles < t)
@@ -305,29 +324,86 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
     }
 }
 
-static void watchdog(plat_t *p) {
+void plat_progress_mark(plat_t *p) {
+    p->last_progress = p->wd_from = p->now;
+    p->wd_busy_base = p->st.handler_calls + p->st.walk_restarts;
+    p->chaos_streak = 0;
+    p->chaos_restarted = 0;
+}
+
+/* Timed work that will end by itself (the run waits, it does not hang): a warp in its compute
+ * gap, a PTE read due later, a DMA in flight, the host's modeled CPU time or DMA wait. Returns the
+ * cycle the first such wait ends (the watchdog's quiet window starts there), 0 if none. */
+static uint64_t timed_wait(const plat_t *p) {
+    uint64_t end = UINT64_MAX;
+    for (uint32_t s = 0; s < p->prm.num_sm && p->kernel_active; s++) {
+        const uint64_t e = sm_next_event(&p->sm[s], &p->kern, p->now);
+        if (e < end)
+            end = e;
+    }
+    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) > p->now && gpumem_next_due(&p->gm) < end)
+        end = gpumem_next_due(&p->gm);
+    if (p->ndma && plat_dma_next_done(p) < end)
+        end = plat_dma_next_done(p) > p->now ? plat_dma_next_done(p) : p->now;
+    if (p->now < p->wait_until && p->wait_until < end)
+        end = p->wait_until;
+    return end == UINT64_MAX ? 0 : end;
+}
+
+/* watchdog_cycles after the last progress (a completed translation or instruction, a kernel
+ * launch; docs/cosim.md "Watchdog"): a livelock (the handler serviced or walks restarted at least
+ * PLAT_LIVELOCK_EVENTS times since) or a hang (nothing timed pending) stops the run; timed work
+ * postpones the check by watchdog_cycles. Returns 1 if the run stopped. */
+static int watchdog(plat_t *p) {
+    const uint64_t busy = p->st.handler_calls + p->st.walk_restarts - p->wd_busy_base;
+    const uint64_t wait_end = busy >= PLAT_LIVELOCK_EVENTS ? 0 : timed_wait(p);
+    if (wait_end) {
+        p->wd_from = wait_end > p->now ? wait_end : p->now;
+        return 0;
+    }
     plat_clear_progress(p);
-    fprintf(stderr,
-            "gmmu-sim: WATCHDOG: no progress (translation completed, DMA, handler action) for %llu "
-            "cycles, since cycle %llu\n",
-            (unsigned long long)p->cfg->watchdog_cycles, (unsigned long long)p->last_progress);
+    if (busy >= PLAT_LIVELOCK_EVENTS)
+        fprintf(stderr,
+                "gmmu-sim: WATCHDOG: livelock: no translation or instruction completed since "
+                "cycle %llu (%llu cycles, more than watchdog_cycles = %llu) while the handler "
+                "was called %llu times and walks restarted %llu times\n",
+                (unsigned long long)p->last_progress,
+                (unsigned long long)(p->now - p->last_progress),
+                (unsigned long long)p->cfg->watchdog_cycles,
+                (unsigned long long)(p->st.handler_calls), (unsigned long long)p->st.walk_restarts);
+    else
+        fprintf(stderr,
+                "gmmu-sim: WATCHDOG: hang: no translation or instruction completed for %llu "
+                "cycles (watchdog_cycles = %llu) since cycle %llu, and nothing is pending that "
+                "would end by itself (no warp in a compute gap, PTE read due, DMA or handler "
+                "delay); if the workload really waits longer, raise watchdog_cycles (--set "
+                "watchdog_cycles=N)\n",
+                (unsigned long long)(p->now - p->last_progress),
+                (unsigned long long)p->cfg->watchdog_cycles, (unsigned long long)p->last_progress);
     plat_dump_state(p, stderr);
-    plat_halt(p, 2, "FAIL (watchdog)");
+    plat_halt(p, PLAT_EXIT_TIMEOUT,
+              busy >= PLAT_LIVELOCK_EVENTS ? "FAIL (watchdog: livelock)" : "FAIL (watchdog: hang)");
+    return 1;
 }
 
 void plat_step(plat_t *p, uint64_t limit) {
     if (p->halted)
         return;
+    if (p->o.stop && *p->o.stop) {
+        plat_perr(p, "interrupted by signal %d", (int)*p->o.stop);
+        plat_halt(p, 128 + (int)*p->o.stop, "INTERRUPTED (signal)");
+        return;
+    }
     if (p->o.max_cycles && p->now >= p->o.max_cycles) {
         plat_perr(p, "--max-cycles %llu reached before the end of the trace",
                   (unsigned long long)p->o.max_cycles);
-        plat_halt(p, 3, "INCOMPLETE (max cycles)");
+        plat_halt(p, PLAT_EXIT_TIMEOUT, "INCOMPLETE (max cycles)");
         return;
     }
-    if (p->now > p->last_progress + p->cfg->watchdog_cycles) {
-        watchdog(p);
+    if (p->now > p->wd_from + p->cfg->watchdog_cycles && watchdog(p))
         return;
-    }
+    if (!p->chaos_running)
+        p->chaos_busy = 0; /* a cycle outside the chaos agent (plat_chaos) */
     plat_dma_completions(p);
     const gmmu_out_t *o = plat_outputs(p);
     if (p->halted)
@@ -354,16 +430,38 @@ void plat_step(plat_t *p, uint64_t limit) {
     plat_clock_engines(p);
 }
 
+/* The host waits (handler CPU time, a DMA) until t: timed work for the watchdog. */
 void plat_run_until(plat_t *p, uint64_t t) {
+    const uint64_t outer = p->wait_until;
+    if (t > p->wait_until)
+        p->wait_until = t;
     while (p->now < t && !p->halted)
         plat_step(p, t);
+    p->wait_until = outer;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* chaos agent, dumps, progress                                                               */
 
 void plat_chaos(plat_t *p) {
+    /* forward progress under invalidation storms (docs/cosim.md "Chaos agent"): a command after
+       which a walk restarted extends the streak, a completed translation ends it
+       (plat_progress_mark); at chaos_streak commands in a streak the agent holds back */
+    if (p->chaos_restarted) {
+        p->chaos_streak++;
+        p->chaos_restarted = 0;
+    }
+    /* commands longer than chaos_inval run back to back; after PLAT_CHAOS_BACK_TO_BACK of them
+       the next one waits for a cycle of the workload (else, with chaos_inval shorter than a
+       command, the host could never launch the next kernel) */
+    if (p->chaos_busy >= PLAT_CHAOS_BACK_TO_BACK)
+        return;
+    if (p->o.chaos_streak && p->chaos_streak >= p->o.chaos_streak) {
+        p->st.chaos_held++;
+        return;
+    }
     p->handler_running = 1; /* the handler cannot start meanwhile */
+    p->chaos_running = 1;
     uint32_t op = GMMU_CMD_INVAL_ALL;
     uint64_t vpn = 0;
     if (p->nrecent > 0 && rng_below(&p->chaos_rng, 4) != 0) {
@@ -380,6 +478,8 @@ void plat_chaos(plat_t *p) {
     while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
         ;
     p->handler_running = 0;
+    p->chaos_running = 0;
+    p->chaos_busy++;
 }
 
 void plat_dump_state(plat_t *p, FILE *f) {
@@ -410,13 +510,39 @@ void plat_dump_state(plat_t *p, FILE *f) {
     }
 }
 
+/* Thrashing note (issue 11 item 16): in the interval since the last progress output the handler
+ * evicted more pages than the GPU has frames while fewer instructions completed than pages
+ * migrated in. */
+static void thrashing_note(plat_t *p) {
+    const uvm_stats_t *h = hdrv_stats(p->host);
+    const uint64_t ev = h->evictions - p->prog_evictions, in = h->pages_h2d - p->prog_h2d;
+    const uint64_t ins = p->st.instructions - p->prog_instructions;
+    if (ev > p->cfg->gpu_mem_pages && ins < in) {
+        plat_clear_progress(p);
+        fprintf(stderr,
+                "gmmu-sim: note: thrashing: %llu pages evicted, %llu migrated in, %llu "
+                "instructions completed since the last report (working set larger than "
+                "gpu_mem_pages = %llu)\n",
+                (unsigned long long)ev, (unsigned long long)in, (unsigned long long)ins,
+                (unsigned long long)p->cfg->gpu_mem_pages);
+    }
+    p->prog_evictions = h->evictions;
+    p->prog_h2d = h->pages_h2d;
+    p->prog_instructions = p->st.instructions;
+}
+
 void plat_progress(plat_t *p) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     const double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    if (t - p->last_progress_print < 0.5)
+    if (p->last_progress_print == 0.0)
+        p->last_progress_print = t;
+    const double every = p->o.progress_every > 0 ? p->o.progress_every : PLAT_LOG_PROGRESS_S;
+    if (t - p->last_progress_print < (p->progress_tty ? 0.5 : every))
         return;
     p->last_progress_print = t;
+    if (!p->progress_tty || ++p->progress_ticks % 20 == 0)
+        thrashing_note(p); /* every 10 s on a terminal */
     char share[32];
     if (p->trace_total) {
         /* kernels are read as their warps run: the position read is the progress */
@@ -424,8 +550,9 @@ void plat_progress(plat_t *p) {
         snprintf(share, sizeof(share), "%5.1f%%", 100.0 * pos / (double)p->trace_total);
     } else
         snprintf(share, sizeof(share), "kernel %llu", (unsigned long long)p->st.kernels);
-    fprintf(stderr, "\r  cycle %12llu  trace %s  far-faults %8llu  instr %10llu ",
-            (unsigned long long)p->now, share, (unsigned long long)p->st.far_faults,
-            (unsigned long long)p->st.instructions);
-    p->progress_shown = 1;
+    fprintf(stderr, "%s  cycle %12llu  trace %s  far-faults %8llu  instr %10llu %s",
+            p->progress_tty ? "\r" : "gmmu-sim: progress:", (unsigned long long)p->now, share,
+            (unsigned long long)p->st.far_faults, (unsigned long long)p->st.instructions,
+            p->progress_tty ? "" : "\n");
+    p->progress_shown = p->progress_tty;
 }

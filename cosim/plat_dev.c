@@ -50,7 +50,6 @@ static void dev_csr_write(void *ctx, uint32_t addr, uint32_t value) {
     if (p->halted)
         return;
     plat_csr_write_cycle(p, addr, value);
-    p->last_progress = p->now;
 }
 
 static void dev_host_read(void *ctx, uint64_t addr, void *buf, size_t len) {
@@ -81,7 +80,6 @@ static void dev_gpu_write64(void *ctx, uint64_t pa, uint64_t value) {
                             (unsigned long long)pa);
         return;
     }
-    p->last_progress = p->now;
 }
 
 static uint64_t dev_gpu_read64(void *ctx, uint64_t pa) {

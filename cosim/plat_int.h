@@ -30,6 +30,10 @@
 #define PLAT_PAGE (1ull << GMMU_PAGE_SHIFT)
 #define PLAT_MAX_REPORTED 10 /* integrity errors / fatal faults printed in full */
 #define PLAT_RECENT_PAGES 64 /* recently translated pages, for the chaos agent */
+/* watchdog: handler calls + walk restarts without progress that make a livelock */
+#define PLAT_LIVELOCK_EVENTS 32
+#define PLAT_CHAOS_BACK_TO_BACK 4 /* chaos commands in a row without a workload cycle */
+#define PLAT_LOG_PROGRESS_S 10.0  /* progress line period when stderr is not a terminal */
 
 typedef struct {
     char name[TRACE_NAME_MAX];
@@ -47,7 +51,8 @@ typedef struct {
     uint64_t cycles, clocked_cycles, translations, l1_hits, miss_rsps, l2_hits, l2_misses, walks,
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
-        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls;
+        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
+        failed_accesses, chaos_held;
 } plat_stats_t;
 
 /* Everything the summary and the stats report, frozen when the run stops. */
@@ -108,8 +113,17 @@ struct plat {
     uint64_t chaos_next;
     uint64_t recent[PLAT_RECENT_PAGES];
     uint64_t nrecent;
+    uint64_t chaos_streak; /* commands followed by a walk restart since the last progress */
+    int chaos_restarted;   /* a walk restarted since the last command */
+    int chaos_busy;        /* commands with no cycle outside the chaos agent in between */
+    int chaos_running;     /* plat_chaos is issuing a command */
     /* time */
-    uint64_t now, clocked, last_progress;
+    uint64_t now, clocked;
+    /* watchdog (docs/cosim.md "Watchdog"; platform only, never compared) */
+    uint64_t last_progress; /* last completed translation or instruction, kernel launch */
+    uint64_t wd_from;       /* the watchdog's clock: last progress or postponement */
+    uint64_t wd_busy_base;  /* handler calls + walk restarts at the last progress */
+    uint64_t wait_until;    /* the host waits (handler CPU time, DMA) until this cycle */
     uint64_t mem_ready_seed, fb_ready_seed;
     uint64_t iter;
     /* diagnostics */
@@ -117,7 +131,8 @@ struct plat {
     plat_stats_t st;
     struct timespec t0;
     double last_progress_print;
-    int show_progress, progress_shown;
+    int show_progress, progress_shown, progress_tty;
+    uint64_t progress_ticks, prog_evictions, prog_h2d, prog_instructions; /* thrashing note */
     /* stop */
     int halted;
     int mismatch; /* halted on a lock-step mismatch */
@@ -139,6 +154,8 @@ const gmmu_out_t *plat_outputs(plat_t *p);
 void plat_clock_engines(plat_t *p);
 
 /* plat_cycle.c */
+/* Progress (a completed translation, a kernel launch): resets the watchdog and the chaos streak. */
+void plat_progress_mark(plat_t *p);
 /* Runs one cycle, or skips idle cycles up to (not beyond) limit. */
 void plat_step(plat_t *p, uint64_t limit);
 void plat_run_until(plat_t *p, uint64_t t);
@@ -169,6 +186,7 @@ uint32_t plat_csr_read(plat_t *p, uint32_t addr);
 
 /* plat_report.c */
 void plat_print_summary(const plat_t *p, FILE *f);
-void plat_write_stats(const plat_t *p);
+/* 0, or -1 (reported) when the file cannot be written. */
+int plat_write_stats(const plat_t *p);
 
 #endif

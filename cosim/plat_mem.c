@@ -101,7 +101,6 @@ static void apply_dma(plat_t *p, const plat_dma_t *d) {
             hostmem_set_page_tag(&p->hm, d->dst / PLAT_PAGE + i, d->tags[i]);
     }
     evr_add(&p->ring, p->now, EVR_DMA_DONE, (uint8_t)d->dir, 0, (uint32_t)d->handle, 0, 0);
-    p->last_progress = p->now;
 }
 
 void plat_dma_completions(plat_t *p) {
@@ -199,7 +198,6 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
         p->st.dma_d2h++;
     evr_add(&p->ring, p->now, EVR_DMA_SUB, (uint8_t)dir, (uint16_t)(n > 0xffff ? 0xffff : n),
             (uint32_t)d->handle, src, dst);
-    p->last_progress = p->now;
     return d->handle;
 }
 

@@ -46,8 +46,16 @@ void plat_print_summary(const plat_t *p, FILE *f) {
             (unsigned long long)h->pages_h2d, (unsigned long long)h->bytes_h2d,
             (unsigned long long)h->pages_d2h, (unsigned long long)h->bytes_d2h,
             (unsigned long long)h->evictions);
+    if (h->pages_prefetched)
+        fprintf(f, "  prefetch      %llu pages (%llu B) besides the faulted ones, %llu H2D DMAs\n",
+                (unsigned long long)h->pages_prefetched, (unsigned long long)h->bytes_prefetched,
+                (unsigned long long)s->dma_h2d);
     if (s->chaos_cmds)
-        fprintf(f, "  chaos         %llu invalidate commands\n", (unsigned long long)s->chaos_cmds);
+        fprintf(f, "  chaos         %llu invalidate commands (%llu held back: restart streak)\n",
+                (unsigned long long)s->chaos_cmds, (unsigned long long)s->chaos_held);
+    if (s->fatal_faults)
+        fprintf(f, "  fatal faults  %llu program faults, %llu valid accesses cancelled\n",
+                (unsigned long long)s->program_faults, (unsigned long long)s->failed_accesses);
     fprintf(f,
             "  checks        integrity errors %llu, mismatches %llu, platform errors %llu, model "
             "invariant violations %llu\n",
@@ -64,18 +72,30 @@ void plat_print_summary(const plat_t *p, FILE *f) {
     fflush(f);
 }
 
-void plat_write_stats(const plat_t *p) {
-    const char *result = p->fin.result;
-    const double wall = p->fin.wall;
-    FILE *f = fopen(p->o.stats_path, "w");
-    if (!f) {
-        fprintf(stderr, "gmmu-sim: cannot write %s: %s\n", p->o.stats_path, strerror(errno));
-        return;
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void json_str(FILE *f, const char *v) {
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
     }
+    fputc('"', f);
+}
+
+static void json_kv_str(FILE *f, const char *key, const char *v) {
+    fprintf(f, "  \"%s\": ", key);
+    json_str(f, v);
+    fprintf(f, ",\n");
+}
+
+static void write_counts(FILE *f, const plat_t *p) {
     const uvm_stats_t *h = &p->fin.hst;
     const plat_stats_t *s = &p->fin.st;
 #define U(name, v) fprintf(f, "  \"%s\": %llu,\n", name, (unsigned long long)(v))
-    fprintf(f, "{\n");
     U("cycles", s->cycles);
     U("clocked_cycles", s->clocked_cycles);
     U("translations", s->translations);
@@ -107,34 +127,53 @@ void plat_write_stats(const plat_t *p) {
     U("evictions", h->evictions);
     U("bytes_h2d", h->bytes_h2d);
     U("bytes_d2h", h->bytes_d2h);
+    U("pages_prefetched", h->pages_prefetched);
+    U("bytes_prefetched", h->bytes_prefetched);
     U("dma_h2d", s->dma_h2d);
     U("dma_d2h", s->dma_d2h);
     U("pt_pages_used", h->pt_pages_used);
     U("data_pages_resident", h->data_pages_resident);
     U("chaos_cmds", s->chaos_cmds);
+    U("chaos_held", s->chaos_held);
     U("req_stalls", s->req_stalls);
     U("integrity_errors", s->integrity_errors);
     U("mismatches", s->mismatches);
     U("platform_errors", s->platform_errors);
     U("model_violations", s->model_violations);
     U("fatal_faults", s->fatal_faults);
+    U("program_faults", s->program_faults);
+    U("failed_accesses", s->failed_accesses);
     U("instructions", s->instructions);
     U("kernels", s->kernels);
     U("trace_buffer_peak", p->fin.trace_buffer_peak);
     U("sim_time_ns", p->fin.sim_ns);
     U("seed", p->o.seed);
+    U("exit_status", p->fin.status);
 #undef U
-    fprintf(f, "  \"wall_seconds\": %.3f,\n", wall);
-    fprintf(f, "  \"engine\": \"%s\",\n", p->o.engine_name);
+}
+
+int plat_write_stats(const plat_t *p) {
+    FILE *f = fopen(p->o.stats_path, "w");
+    if (!f) {
+        fprintf(stderr, "gmmu-sim: cannot write %s: %s\n", p->o.stats_path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n");
+    write_counts(f, p);
+    fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
+    json_kv_str(f, "engine", p->o.engine_name);
     fprintf(f, "  \"no_skip\": %s,\n", p->o.no_skip ? "true" : "false");
     fprintf(f, "  \"no_quiet\": %s,\n", p->o.no_quiet ? "true" : "false");
-    fprintf(f, "  \"trace\": \"");
-    for (const char *c = p->o.trace_path; *c; c++)
-        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
-    fprintf(f, "\",\n  \"config_file\": \"%s\",\n", p->o.cfg_path);
-    fprintf(f, "  \"result\": \"%s\",\n", result);
+    json_kv_str(f, "trace", p->o.trace_path);
+    json_kv_str(f, "config_file", p->o.cfg_path);
+    json_kv_str(f, "result", p->fin.result);
     fprintf(f, "  \"config\": ");
     cfg_print_json(p->cfg, f, "  ");
     fprintf(f, "\n}\n");
-    fclose(f);
+    const int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "gmmu-sim: write error on %s\n", p->o.stats_path);
+        return -1;
+    }
+    return 0;
 }

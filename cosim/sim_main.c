@@ -5,6 +5,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,23 @@
 
 #define WAVE_WINDOW 4000ull /* clocked cycles of waveform before a mismatch */
 
+/* The one global of the program: the signal that asked the run to stop (0: none). The handler
+ * only stores it; the cycle loop checks it (plat_opts_t.stop) and the run ends normally. */
+static volatile sig_atomic_t g_stop_signal;
+
+static void on_signal(int sig) {
+    g_stop_signal = sig;
+}
+
+static void install_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static void usage(FILE *f) {
     fprintf(
         f,
@@ -30,6 +49,7 @@ static void usage(FILE *f) {
         "tb/traces/replay.trc)\n"
         "  --seed        seed of every random choice of the run (default 1)\n"
         "  --engine      cosim: RTL and C model in lock-step (default); cmodel; rtl;\n"
+        "                netlist (synthesized gmmu_top, gmmu-sim-netlist: make sim-netlist);\n"
         "                or engines separated by commas, the first driving (cosim = cmodel,rtl)\n"
         "  --waves       FST waveform of the whole run (RTL engines)\n"
         "  --state-compare  also compare every _q register of the RTL with the C model each\n"
@@ -39,8 +59,18 @@ static void usage(FILE *f) {
         "  --set         override a non-RTL configuration key\n"
         "  --no-skip     clock every cycle (no idle skipping)\n"
         "  --no-quiet-skip  cmodel engine: skip idle cycles only, not quiet ones\n"
-        "  --max-cycles  stop (exit 3) after N simulated cycles\n"
-        "  --quiet       no configuration listing, no progress line\n");
+        "  --max-cycles  stop (exit 4) after N simulated cycles\n"
+        "  --expect-fault  accesses outside every allocation / writes to read-only allocations\n"
+        "                are expected (otherwise the program faulted: exit 3)\n"
+        "  --chaos-streak N  chaos agent: hold back after N commands in a row that restart a\n"
+        "                walk without a completed translation (default 8, 0: no bound)\n"
+        "  --test-hang C testing the watchdog: from cycle C the memory never answers\n"
+        "  --progress-every S  seconds between progress lines when stderr is not a terminal\n"
+        "                (default 10)\n"
+        "  --quiet       no configuration listing, no progress line\n"
+        "exit status: 0 pass, 1 mismatch (hardware bug), 2 bad input or usage, 3 the program\n"
+        "faulted, 4 watchdog or --max-cycles, 5 integrity error, 6 platform or handler failure,\n"
+        "128+N signal N (docs/cosim.md)\n");
 }
 
 typedef struct {
@@ -101,6 +131,21 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
             fprintf(stderr, "gmmu-sim: --max-cycles %s: %s\n", v, num_strerror(rc));
             return -1;
         }
+    } else if (strcmp(opt, "--chaos-streak") == 0 || strcmp(opt, "--test-hang") == 0) {
+        uint64_t *dst = opt[2] == 'c' ? &o->chaos_streak : &o->hang_at;
+        const int rc = num_parse_u64(v, dst);
+        if (rc != NUM_OK) {
+            fprintf(stderr, "gmmu-sim: %s %s: %s\n", opt, v, num_strerror(rc));
+            return -1;
+        }
+    } else if (strcmp(opt, "--progress-every") == 0) {
+        char *end = NULL;
+        o->progress_every = strtod(v, &end);
+        if (end == v || *end || !(o->progress_every >= 0.01 && o->progress_every <= 86400)) {
+            fprintf(stderr, "gmmu-sim: --progress-every %s: expected seconds in [0.01, 86400]\n",
+                    v);
+            return -1;
+        }
     } else if (strcmp(opt, "--wave-rerun") == 0) {
         if (parse_rerun(a, v) != 0) {
             fprintf(stderr, "gmmu-sim: --wave-rerun %s: expected FROM:PATH\n", v);
@@ -128,6 +173,8 @@ static int parse_args(args_t *a, int argc, char **argv) {
             a->o.no_quiet = 1;
         else if (strcmp(opt, "--quiet") == 0)
             a->o.quiet = 1;
+        else if (strcmp(opt, "--expect-fault") == 0)
+            a->o.expect_fault = 1;
         else if (strcmp(opt, "--state-compare") == 0)
             a->o.state_compare = 1;
         else if (strcmp(opt, "--state-compare-partial") == 0)
@@ -231,6 +278,24 @@ static void mismatch_wave(const plat_opts_t *o, uint64_t clocked, int argc, char
         fprintf(stderr, "  could not write the waveform %s\n", path);
 }
 
+/* The stats file: a previous run's file is removed first (a stopped or failed run never leaves
+ * an old PASS behind) and the path must be writable before the run starts. 0 or -1 (reported). */
+static int prepare_stats(const char *path) {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "gmmu-sim: --stats %s: is a directory\n", path);
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gmmu-sim: --stats %s: cannot write: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(path);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     args_t a;
     char err[1024];
@@ -243,6 +308,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     a.o.trace_path = "tb/traces/replay.trc";
+    a.o.chaos_streak = 8;
+    a.o.stop = &g_stop_signal;
     const int prc = parse_args(&a, argc, argv);
     if (prc >= 0)
         return prc;
@@ -252,7 +319,10 @@ int main(int argc, char **argv) {
         a.o.quiet = 1;
     }
     if (load_config(&a) != 0)
-        return 2;
+        return PLAT_EXIT_INPUT;
+    if (a.o.stats_path && prepare_stats(a.o.stats_path) != 0)
+        return PLAT_EXIT_INPUT;
+    install_signals();
     print_header(&a.o);
     plat_t *p = plat_new(&a.o, err, sizeof(err));
     if (!p) {
@@ -263,8 +333,8 @@ int main(int argc, char **argv) {
     uint64_t clocked = 0;
     if (plat_mismatch_needs_wave(p, &clocked))
         mismatch_wave(&a.o, clocked, argc, argv);
-    plat_report(p);
+    const int wrc = plat_report(p);
     plat_free(p);
     fflush(stdout);
-    return rc;
+    return rc == 0 && wrc != 0 ? PLAT_EXIT_INPUT : rc;
 }

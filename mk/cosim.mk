@@ -65,7 +65,7 @@ sim-san: $(SIM_SAN_BIN)
 
 # The platform itself under ASan+UBSan: lock-step runs (tiny's Verilator model) of directed
 # traces that cover faults, chaos invalidations, eviction, fatal faults and a trace error.
-COSIM_SAN_RUNS := tiny:small:0 tiny:inval_walk:0 oversub:evict_inflight:0 tiny:fatal:0 \
+COSIM_SAN_RUNS := tiny:small:0 tiny:inval_walk:0 oversub:evict_inflight:0 tiny:fatal:3 \
                   tiny:fb_overflow:0 tiny:bad_record:2
 cosim-san:
 	@$(MAKE) --no-print-directory sim-san CONFIG=tiny

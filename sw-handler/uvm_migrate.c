@@ -6,6 +6,8 @@
  * DMA, then write the PTEs). migrate_max_pages = 1 (the default) submits every page as its own
  * 4 KB transfer right after its t_page_ns.
  */
+#include <inttypes.h>
+
 #include "uvm_priv.h"
 
 void uvm_migrate_begin(uvm_handler_t *h) {
@@ -22,6 +24,7 @@ static void submit_run(uvm_handler_t *h) {
     const uint64_t d =
         h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, first->vpn << GMMU_PAGE_SHIFT,
                           uvm_frame_pa(h, first->frame), (uint64_t)h->run_len * UVM_PAGE_BYTES);
+    h->irq_h2d_bytes += (uint64_t)h->run_len * UVM_PAGE_BYTES;
     for (uint32_t i = 0; i < h->run_len; i++) {
         h->pending[h->run_start + i].dma = d;
         h->pending[h->run_start + i].run_head = i == 0;
@@ -42,7 +45,7 @@ void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writab
         if (last->vpn + 1u != vpn || last->frame + 1u != frame)
             submit_run(h);
     }
-    h->pending[h->npending++] = (uvm_pending_t){vpn, 0, frame, writable, false};
+    h->pending[h->npending++] = (uvm_pending_t){vpn, 0, frame, writable, false, false};
     h->run_len++;
     if (h->run_len >= h->cfg.migrate_max_pages)
         submit_run(h);
@@ -60,8 +63,90 @@ void uvm_migrate_commit(uvm_handler_t *h) {
             uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
             continue;
         }
-        if (h->replay->page_done)
+        if (h->replay->page_done && !p->prefetched)
             h->replay->page_done(h, p->vpn);
     }
     uvm_migrate_begin(h);
+}
+
+bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
+    uint32_t fr = uvm_frame_get(h);
+    if (fr == UVM_NONE) {
+        /* every frame holds a page of this block: map what we have, then evict among them */
+        uvm_migrate_commit(h);
+        h->block_gen++;
+        fr = uvm_frame_get(h);
+    }
+    if (fr == UVM_NONE) {
+        uvm_logf(h, "uvm: no GPU frame for VA 0x%" PRIx64 "; left for the replay",
+                 vpn << GMMU_PAGE_SHIFT);
+        return false;
+    }
+    if (uvm_frame_assign(h, fr, vpn, !al->readonly) != 0) {
+        uvm_frame_release(h, fr);
+        uvm_logf(h, "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
+                 vpn << GMMU_PAGE_SHIFT);
+        return false;
+    }
+    uvm_migrate_add(h, vpn, fr, !al->readonly);
+    return true;
+}
+
+static bool all_set(const uint64_t *bm, uint32_t first, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (!uvm_bitmap_test(bm, first + i))
+            return false;
+    return true;
+}
+
+/* A chunk of consecutive frames for the aligned group of set starting at page p (2 MB, else
+ * 64 KB); *pages = its size; UVM_NONE if p starts no whole group or the allocator has none. */
+static uint32_t group_chunk(uvm_handler_t *h, const uint64_t *set, uint32_t p, uint32_t *pages) {
+    static const uvm_chunk_size_t cls[2] = {UVM_CHUNK_2M, UVM_CHUNK_64K};
+    for (int i = 0; i < 2; i++) {
+        const uint32_t n = uvm_chunk_frames(cls[i]);
+        if (p % n != 0 || h->pmm.nfree < n || !all_set(set, p, n))
+            continue;
+        const uint32_t f = uvm_pmm_alloc(&h->pmm, cls[i]);
+        if (f != UVM_NONE) {
+            *pages = n;
+            return f;
+        }
+    }
+    return UVM_NONE;
+}
+
+uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[UVM_BLOCK_WORDS],
+                         const uint64_t demand[UVM_BLOCK_WORDS]) {
+    const uint64_t base = blk_id << UVM_BLOCK_SHIFT;
+    uint32_t queued = 0;
+    uint32_t p = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
+    while (p < UVM_BLOCK_PAGES) {
+        uint32_t n = 1;
+        const uint32_t f = group_chunk(h, set, p, &n);
+        for (uint32_t i = 0; i < n; i++) {
+            const uint64_t vpn = base + p + i;
+            const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
+            bool ok = true;
+            if (f == UVM_NONE) {
+                ok = uvm_migrate_page(h, vpn, al);
+            } else if (uvm_frame_assign(h, f + i, vpn, !al->readonly) != 0) {
+                uvm_frame_release(h, f + i);
+                uvm_logf(h,
+                         "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
+                         vpn << GMMU_PAGE_SHIFT);
+                ok = false;
+            } else {
+                uvm_migrate_add(h, vpn, f + i, !al->readonly);
+            }
+            if (ok && !uvm_bitmap_test(demand, p + i)) {
+                h->pending[h->npending - 1u].prefetched = true;
+                h->stats.pages_prefetched++;
+                h->stats.bytes_prefetched += UVM_PAGE_BYTES;
+            }
+            queued += ok ? 1u : 0u;
+        }
+        p = uvm_bitmap_next(set, UVM_BLOCK_PAGES, p + n);
+    }
+    return queued;
 }

@@ -49,14 +49,11 @@ static const uvm_replay_ops_t replay_tab[] = {
 static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evict_random_ops};
 
 /* ------------------------------------------------------------------------------------------ */
-/* prefetch and thrashing: only "none" so far (the hooks are called by uvm_service.c)          */
+/* prefetch policies: uvm_prefetch.c; thrashing: only "none" so far (hook in uvm_service.c)    */
 
-static void prefetch_none(uvm_handler_t *h, const uvm_va_block_t *blk,
-                          uint64_t hint[UVM_BLOCK_WORDS]) {
-    (void)h;
-    (void)blk;
-    (void)hint; /* no page besides the faulted ones */
-}
+static const uvm_prefetch_ops_t *const prefetch_tab[] = {
+    &uvm_prefetch_none_ops, &uvm_prefetch_nvidia_ops, &uvm_prefetch_tbn_ops,
+    &uvm_prefetch_seq_local_ops, &uvm_prefetch_random_local_ops};
 
 static uvm_thrash_hint_t thrashing_none(uvm_handler_t *h, const uvm_va_block_t *blk,
                                         uint32_t page) {
@@ -66,7 +63,6 @@ static uvm_thrash_hint_t thrashing_none(uvm_handler_t *h, const uvm_va_block_t *
     return UVM_THRASH_NONE;
 }
 
-static const uvm_prefetch_ops_t prefetch_tab[] = {{"none", prefetch_none}};
 static const uvm_thrashing_ops_t thrashing_tab[] = {{"none", thrashing_none}};
 
 /* ------------------------------------------------------------------------------------------ */
@@ -87,7 +83,7 @@ static const void *evict_at(size_t i) {
     return evict_tab[i];
 }
 static const void *prefetch_at(size_t i) {
-    return &prefetch_tab[i];
+    return prefetch_tab[i];
 }
 static const void *thrashing_at(size_t i) {
     return &thrashing_tab[i];

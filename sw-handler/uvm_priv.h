@@ -23,6 +23,7 @@
 #define UVM_BLOCK_SHIFT (GMMU_LARGE_SHIFT - GMMU_PAGE_SHIFT) /* VPN bits inside a 2 MB block */
 #define UVM_BLOCK_PAGES (UINT32_C(1) << UVM_BLOCK_SHIFT)
 #define UVM_FB_WORDS (GMMU_FB_ENTRY_BYTES / 4u)
+#define UVM_BIG_PAGES 16u /* 4 KB pages per 64 KB big page (nvidia-uvm's UVM_BIG_PAGE_SIZE) */
 #define UVM_PTE_PPN_MASK                                                                           \
     (((UINT64_C(1) << (GMMU_PTE_PPN_MSB + 1u)) - 1u) & ~((UINT64_C(1) << GMMU_PTE_PPN_LSB) - 1u))
 
@@ -73,7 +74,8 @@ typedef struct {
     uint64_t dma; /* handle of the transfer carrying it (shared by a multi-page run) */
     uint32_t frame;
     bool writable;
-    bool run_head; /* first page of its transfer: the commit waits for dma here */
+    bool run_head;   /* first page of its transfer: the commit waits for dma here */
+    bool prefetched; /* grown or hinted, never faulted: no replay (page_done) for it */
 } uvm_pending_t;
 
 /* ---- per-2 MB VA block (uvm_va_block.c), what uvm_va_block_t is to nvidia-uvm ---- */
@@ -109,11 +111,42 @@ typedef struct {
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
 } uvm_evict_ops_t;
 
+/* What a prefetch policy sees of the block being serviced (docs/handler.md §6a). Page indices
+ * are block-relative (0..511); the block is 2 MB aligned in VA. */
+typedef struct {
+    const uvm_va_block_t *blk; /* resident bitmap, frames, per-page fault counts and times */
+    /* pages faulted in this batch that are not resident: they migrate on demand */
+    const uint64_t *faulted;
+    /* pages inside a managed allocation (the others can never be migrated) */
+    const uint64_t *managed;
+    uint64_t now_ns;        /* simulated time (dev.now_ns, 0 if the device has none) */
+    uint64_t seed;          /* the run's seed (cfg.seed) */
+    uint64_t irq_h2d_bytes; /* link state: bytes submitted H2D since this interrupt began */
+    uint64_t irq_start_ns;  /* link state: when this interrupt began */
+    void *priv;             /* the policy's handler-wide state (init), NULL if none */
+} uvm_prefetch_ctx_t;
+
 typedef struct {
     const char *name;
-    /* pages of blk to migrate besides its faulted ones (blk->faulted): sets bits in hint */
-    void (*hint)(uvm_handler_t *h, const uvm_va_block_t *blk, uint64_t hint[UVM_BLOCK_WORDS]);
+    /* optional handler-wide state: init 0 or -1 (out of memory); fini frees it */
+    int (*init)(uvm_handler_t *h, void **priv);
+    void (*fini)(void *priv);
+    /* pages of the block to migrate besides c->faulted: sets bits in hint. The service drops
+     * hinted pages that are faulted, resident or outside every allocation. */
+    void (*hint)(uvm_handler_t *h, const uvm_prefetch_ctx_t *c, uint64_t hint[UVM_BLOCK_WORDS]);
 } uvm_prefetch_ops_t;
+
+/* uvm_prefetch.c: the prefetch policies of the registry */
+extern const uvm_prefetch_ops_t uvm_prefetch_none_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_nvidia_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_tbn_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_seq_local_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_random_local_ops;
+/* nvidia-uvm's threshold: a subtree is filled when more than this % of it is resident/faulted */
+#define UVM_PREFETCH_NVIDIA_THRESHOLD 51u
+/* Sets in out the grow_pages-aligned groups of the pages of in, restricted to managed pages. */
+void uvm_prefetch_grow(const uint64_t *in, const uint64_t *managed, uint32_t grow_pages,
+                       uint64_t out[UVM_BLOCK_WORDS]);
 
 typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_hint_t;
 typedef struct {
@@ -171,6 +204,7 @@ struct uvm_handler {
     const uvm_evict_ops_t *evict;
     void *evict_priv;
     const uvm_prefetch_ops_t *prefetch;
+    void *prefetch_priv;
     const uvm_thrashing_ops_t *thrashing;
 
     /* event observers (the statistics are observer 0) */
@@ -196,7 +230,8 @@ struct uvm_handler {
     uvm_fault_t *batch;     /* batch_size raw-then-coalesced faults */
     uvm_pending_t *pending; /* UVM_BLOCK_PAGES */
     uint32_t npending;
-    uint32_t run_start, run_len; /* open multi-page run: pending[run_start, +run_len) */
+    uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
+    uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
 };
 
 /* uvm_handler.c: device access helpers */
@@ -286,6 +321,15 @@ void uvm_migrate_begin(uvm_handler_t *h);
 void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable);
 /* Submits the open run, waits for every DMA, maps every page (replay policy's page_done). */
 void uvm_migrate_commit(uvm_handler_t *h);
+/* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
+ * frame is pinned) and queues its migration. false if no frame could be had (logged). */
+bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);
+/* Migrates the pages of set (block-relative bits of the block blk_id) in VPN order; a naturally
+ * aligned 2 MB or 64 KB group wholly in set takes one chunk of consecutive frames when the
+ * allocator has one (so it goes as one run). Every page of set is inside an allocation and not
+ * resident. Pages not in demand count as prefetched (stats). Returns the pages queued. */
+uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[UVM_BLOCK_WORDS],
+                         const uint64_t demand[UVM_BLOCK_WORDS]);
 
 /* uvm_service.c */
 void uvm_service_impl(uvm_handler_t *h);

@@ -74,6 +74,10 @@ static uint32_t coalesce(uvm_handler_t *h, uint32_t n) {
 typedef struct {
     uvm_va_block_t *blk; /* NULL if it could not be created (out of host memory) */
     bool pt_checked, pt_ok;
+    /* deferred migration (a prefetch policy other than none, or growth): the faulted pages to
+     * migrate are gathered in demand, then migrated with the grown and hinted ones in VPN order */
+    bool defer;
+    uint64_t demand[UVM_BLOCK_WORDS];
 } blk_ctx_t;
 
 /* Checks once per block that the PT pool holds the chain the block still needs. */
@@ -91,29 +95,6 @@ static bool pt_room(uvm_handler_t *h, blk_ctx_t *c, uint64_t vpn) {
                      (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
     }
     return c->pt_ok;
-}
-
-/* Takes a frame for vpn (evicting if needed) and queues its migration. */
-static void migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
-    uint32_t fr = uvm_frame_get(h);
-    if (fr == UVM_NONE) {
-        /* every frame holds a page of this block: map what we have, then evict among them */
-        uvm_migrate_commit(h);
-        h->block_gen++;
-        fr = uvm_frame_get(h);
-    }
-    if (fr == UVM_NONE) {
-        uvm_logf(h, "uvm: no GPU frame for VA 0x%" PRIx64 "; left for the replay",
-                 vpn << GMMU_PAGE_SHIFT);
-        return;
-    }
-    if (uvm_frame_assign(h, fr, vpn, !al->readonly) != 0) {
-        uvm_frame_release(h, fr);
-        uvm_logf(h, "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
-                 vpn << GMMU_PAGE_SHIFT);
-        return;
-    }
-    uvm_migrate_add(h, vpn, fr, !al->readonly);
 }
 
 /* One faulting page: cancel (fatal), skip (stale), or migrate. */
@@ -149,34 +130,73 @@ static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) 
         uvm_cancel_page(h, vpn, "no page-table page left");
         return;
     }
-    migrate_page(h, vpn, al);
+    if (c->defer)
+        uvm_bitmap_set(c->demand, uvm_block_page(vpn));
+    else
+        (void)uvm_migrate_page(h, vpn, al);
 }
 
-/* Migrates the pages the prefetch policy adds (never faulted, resident or outside allocations). */
-static void service_prefetch(uvm_handler_t *h, blk_ctx_t *c) {
-    uint64_t hint[UVM_BLOCK_WORDS] = {0};
-    h->prefetch->hint(h, c->blk, hint);
-    const uint64_t base = c->blk->id << UVM_BLOCK_SHIFT;
-    for (uint32_t p = uvm_bitmap_next(hint, UVM_BLOCK_PAGES, 0); p < UVM_BLOCK_PAGES;
-         p = uvm_bitmap_next(hint, UVM_BLOCK_PAGES, p + 1u)) {
-        const uint64_t vpn = base + p;
-        const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
-        if (!al || uvm_bitmap_test(c->blk->faulted, p) || uvm_va_block_resident(h, vpn, NULL))
+/* Bit per page of block blk_id that lies inside a managed allocation. */
+static void block_managed(const uvm_handler_t *h, uint64_t blk_id, uint64_t m[UVM_BLOCK_WORDS]) {
+    const uint64_t base = blk_id << UVM_BLOCK_SHIFT;
+    memset(m, 0, UVM_BLOCK_WORDS * sizeof *m);
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
+        const uvm_alloc_t *al = uvm_find_alloc(h, base + p);
+        if (!al) {
+            p++;
             continue;
-        if (!pt_room(h, c, vpn))
-            break;
-        migrate_page(h, vpn, al);
+        }
+        /* every page up to the allocation's last one (or the block's end) */
+        const uint64_t last = (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT;
+        const uint32_t end =
+            last - base >= UVM_BLOCK_PAGES ? UVM_BLOCK_PAGES : (uint32_t)(last - base) + 1u;
+        for (; p < end; p++)
+            uvm_bitmap_set(m, p);
     }
+}
+
+/* Deferred migration: the demand pages, their growth (cfg.grow_pages) and the prefetch policy's
+ * hint, restricted to managed, non-resident pages, migrated together in VPN order. */
+static void service_deferred(uvm_handler_t *h, blk_ctx_t *c) {
+    uint64_t managed[UVM_BLOCK_WORDS], set[UVM_BLOCK_WORDS] = {0}, hint[UVM_BLOCK_WORDS] = {0};
+    block_managed(h, c->blk->id, managed);
+    if (h->cfg.grow_pages > 1)
+        uvm_prefetch_grow(c->demand, managed, h->cfg.grow_pages, set);
+    const uvm_prefetch_ctx_t pc = {c->blk,          c->demand,
+                                   managed,         h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0,
+                                   h->cfg.seed,     h->irq_h2d_bytes,
+                                   h->irq_start_ns, h->prefetch_priv};
+    h->prefetch->hint(h, &pc, hint);
+    bool any_extra = false;
+    for (uint32_t w = 0; w < UVM_BLOCK_WORDS; w++) {
+        const uint64_t extra =
+            (set[w] | hint[w]) & managed[w] & ~c->blk->resident[w] & ~c->demand[w];
+        any_extra = any_extra || extra != 0;
+        set[w] = extra | c->demand[w];
+    }
+    /* demand pages passed the page-table check; extra pages share their chain. A set larger
+     * than GPU memory would evict its own pages: then only the demand pages migrate. */
+    if (any_extra) {
+        const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
+        if (uvm_bitmap_count(set, UVM_BLOCK_WORDS) > h->cfg.gpu_data_pages ||
+            !pt_room(h, c, (c->blk->id << UVM_BLOCK_SHIFT) + first))
+            memcpy(set, c->demand, sizeof set);
+    }
+    uvm_migrate_set(h, c->blk->id, set, c->demand);
 }
 
 static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     h->block_gen++;
+    if (h->cfg.t_block_ns)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_ns);
     uvm_migrate_begin(h);
-    blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true};
+    blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true, false, {0}};
+    c.defer = c.blk && (h->prefetch != &uvm_prefetch_none_ops || h->cfg.grow_pages > 1);
     for (uint32_t i = 0; i < n; i++)
         service_fault(h, &c, &f[i]);
     if (c.blk) {
-        service_prefetch(h, &c);
+        if (c.defer)
+            service_deferred(h, &c);
         memset(c.blk->faulted, 0, sizeof c.blk->faulted);
     }
     uvm_migrate_commit(h);
@@ -196,6 +216,8 @@ static void service_batch(uvm_handler_t *h, uint32_t m) {
 
 void uvm_service_impl(uvm_handler_t *h) {
     h->stats.irqs++;
+    h->irq_h2d_bytes = 0;
+    h->irq_start_ns = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_irq_ns);
     bool replay_all_owed = false;
     for (uint32_t b = 0; b < h->cfg.max_batches_per_irq; b++) {
@@ -216,8 +238,13 @@ void uvm_service_impl(uvm_handler_t *h) {
         const uint32_t n = uvm_fb_fetch(h, put);
         h->stats.fault_batches++;
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_batch_ns + (uint64_t)n * h->cfg.t_fault_ns);
+        const uint64_t replays = h->stats.replays;
         service_batch(h, coalesce(h, n));
         h->replay->batch_done(h, &replay_all_owed);
+        /* a batch that replayed nothing (only fatal or unservable faults under `block`): the
+           requests dropped over quota come back only by a replay, so one is owed */
+        if (h->stats.replays == replays)
+            replay_all_owed = true;
     }
     if (replay_all_owed)
         uvm_replay_all(h);

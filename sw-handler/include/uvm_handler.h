@@ -12,7 +12,7 @@
 /* Policy kinds. Policies are looked up by name in the handler's registry (uvm_policy.c):
  *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
  *   evict      lru (default) | random                             (§6)
- *   prefetch   none (default)                                     (§6a)
+ *   prefetch   none (default) | nvidia | tbn | seq_local | random_local  (§6a)
  *   thrashing  none (default)                                     (§6a) */
 typedef enum {
     UVM_POLICY_REPLAY = 0,
@@ -31,8 +31,11 @@ typedef struct {
      * set with uvm_cfg_set_policy, checked against the registry by uvm_handler_new */
     char policy[UVM_POLICY_KINDS][UVM_POLICY_NAME_MAX];
     uint32_t migrate_max_pages; /* pages per H2D transfer (1: every page its own 4 KB DMA) */
-    uint64_t seed;              /* for random eviction */
-    uint64_t gpu_data_base_pa;  /* GPU frames for managed pages: [base, base + pages*4K) */
+    /* a faulted page grows to its naturally aligned group of grow_pages pages (inside its
+     * allocation, not resident): 1 (4 KB, no growth) or 16 (the 64 KB big page) */
+    uint32_t grow_pages;
+    uint64_t seed;             /* for random eviction and the random prefetchers */
+    uint64_t gpu_data_base_pa; /* GPU frames for managed pages: [base, base + pages*4K) */
     uint64_t gpu_data_pages;
     uint64_t gpu_pt_base_pa; /* GPU frames for page-table pages */
     uint64_t gpu_pt_pages;
@@ -45,6 +48,7 @@ typedef struct {
     uint64_t t_page_ns;  /* per page serviced: frame allocation, DMA setup */
     uint64_t t_pte_ns;   /* per PTE write */
     uint64_t t_evict_ns; /* per eviction, besides its DMA and invalidate */
+    uint64_t t_block_ns; /* per VA block serviced (block lock, CPU unmap of the range); 0: none */
 } uvm_cfg_t;
 
 typedef struct {
@@ -52,6 +56,8 @@ typedef struct {
     uint64_t pages_h2d, pages_d2h, bytes_h2d, bytes_d2h, evictions;
     uint64_t replays, invalidates, cancels, pte_writes, overflows;
     uint64_t pt_pages_used, data_pages_resident;
+    /* pages migrated H2D that did not fault (growth + prefetch hint), and their bytes */
+    uint64_t pages_prefetched, bytes_prefetched;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;

@@ -516,13 +516,19 @@ class Writer(unittest.TestCase):
                 w.mem(0, 0, 7, 0, 1, [0x1000])
             with self.assertRaisesRegex(import_common.TraceLibError, "2 addresses are given"):
                 w.mem(0, 0, 0, 0, 1, [0x1000, 0x2000])
+            # the shared record rule and the format's field widths (issue 11 items 1, 9)
+            with self.assertRaisesRegex(import_common.TraceLibError,
+                                        "lane 0 address 0x1000000000000 is outside the 48-bit"):
+                w.mem(0, 0, 0, 0, 1, [1 << 48])
+            with self.assertRaisesRegex(import_common.TraceLibError, "cta 8589934592 does not fit"):
+                w.mem(1 << 33, 0, 0, 0, 1, [0x1000])
             w.abort()
             self.assertFalse(os.path.exists(body))
             self.assertFalse(os.path.exists(out))
             w = import_common.TraceWriter(out, True)
             body = w.body_path
             w.add_alloc("a", 0x1000, 0)  # size 0: the C writer rejects it at close
-            with self.assertRaisesRegex(import_common.TraceLibError, "bad allocation size"):
+            with self.assertRaisesRegex(import_common.TraceLibError, "allocation 'a' of 0 bytes"):
                 w.close()
             self.assertFalse(os.path.exists(body))
             self.assertFalse(os.path.exists(out))

@@ -111,11 +111,15 @@ static void test_block_tracks_service(void **state) {
 /* A prefetch policy's hint is migrated with the faulted pages (same block, same commit), except
  * pages outside every allocation, faulted or already resident; a thrashing policy sees every
  * fault that is not cancelled. The policies are test doubles installed in the handler. */
-static void hint_pages(uvm_handler_t *h, const uvm_va_block_t *blk,
+static void hint_pages(uvm_handler_t *h, const uvm_prefetch_ctx_t *c,
                        uint64_t hint[UVM_BLOCK_WORDS]) {
     (void)h;
-    assert_true(uvm_bitmap_test(blk->faulted, 10)); /* the input: this batch's faulted pages */
-    const uint32_t pages[] = {10, 11, 12, 3, 300};  /* faulted, 2 new, resident, outside "a" */
+    assert_true(uvm_bitmap_test(c->faulted, 10)); /* the input: this batch's faulted pages */
+    assert_false(uvm_bitmap_test(c->faulted, 3)); /* resident: not a demand page */
+    assert_true(uvm_bitmap_test(c->blk->faulted, 3));
+    assert_true(uvm_bitmap_test(c->managed, 255)); /* "a" is 1 MB: pages 0..255 */
+    assert_false(uvm_bitmap_test(c->managed, 256));
+    const uint32_t pages[] = {10, 11, 12, 3, 300}; /* faulted, 2 new, resident, outside "a" */
     for (size_t i = 0; i < 5; i++)
         uvm_bitmap_set(hint, pages[i]);
 }
@@ -132,7 +136,7 @@ static uvm_thrash_hint_t count_faults(uvm_handler_t *h, const uvm_va_block_t *bl
 
 static void test_prefetch_and_thrashing_hooks(void **state) {
     (void)state;
-    static const uvm_prefetch_ops_t pf = {"test_hint", hint_pages};
+    static const uvm_prefetch_ops_t pf = {"test_hint", NULL, NULL, hint_pages};
     static const uvm_thrashing_ops_t th = {"test_count", count_faults};
     fx_t *x = fx_new();
     fx_start(x);

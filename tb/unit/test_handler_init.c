@@ -26,6 +26,7 @@ static void test_cfg_defaults(void **state) {
     assert_int_equal(c.t_page_ns, 3000);
     assert_int_equal(c.t_pte_ns, 250);
     assert_int_equal(c.t_evict_ns, 2000);
+    assert_int_equal(c.t_block_ns, 0);
 }
 
 static void test_new_rejects_bad_cfg(void **state) {

@@ -96,6 +96,30 @@ static void test_cost_model_unloaded_fault(void **state) {
     fx_done(x);
 }
 
+/* t_block_ns is charged once per VA block of a batch (two faults in one block, one in another) */
+static void test_cost_model_block(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.t_block_ns = 7000;
+    fx_start(x);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0, GMMU_AT_READ);
+    const uint64_t t0 = f->now;
+    uvm_handler_service(x->h);
+    assert_int_equal(f->now - t0, 4000 + 8600 + 7000 + 500 + 3000 + DMA_NS + 4 * 250);
+    fk_post(f, VPN0 + 1, GMMU_AT_READ);
+    fk_post(f, VPN0 + 2, GMMU_AT_READ);
+    fk_post(f, VPN0 + 512, GMMU_AT_READ);
+    const uint64_t t1 = f->now;
+    uvm_handler_service(x->h);
+    /* two blocks of the batch, each charged once: VPN0+1 and VPN0+2 share the first (two pages,
+     * two leaf PTEs); VPN0+512 is outside the 1 MB allocation (cancelled, no page) but its block
+     * is serviced all the same */
+    const uint64_t want = 4000 + 8600 + 3 * 500 + 2 * 7000 + 2 * (3000 + DMA_NS + 250);
+    assert_int_equal(f->now - t1, want);
+    fx_done(x);
+}
+
 static void post_four(fake_t *f) {
     fk_post(f, VPN0 + 9, GMMU_AT_READ);
     fk_post(f, VPN0 + 2, GMMU_AT_WRITE);
@@ -406,6 +430,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_coalesce_sort_dma_pte),
         cmocka_unit_test(test_cost_model_unloaded_fault),
+        cmocka_unit_test(test_cost_model_block),
         cmocka_unit_test(test_replay_block),
         cmocka_unit_test(test_replay_batch),
         cmocka_unit_test(test_replay_batch_flush),

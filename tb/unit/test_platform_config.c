@@ -114,7 +114,12 @@ static void test_errors(void **state) {
     expect_error("evict_policy = fifo\n", 15, "evict_policy: 'fifo' is not one of lru|random");
     expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 15,
                  "evict_policy: 'lru_but_much_longer_than_any_registered_name' is not one of");
-    expect_error("pcie_peak_gbps = 0\n", 15, "pcie_peak_gbps: '0' is not a positive number");
+    expect_error("pcie_peak_gbps = 0\n", 15,
+                 "pcie_peak_gbps: '0' is not a number in [0.001, 1e+06]");
+    expect_error("pcie_peak_gbps = 1e-300\n", 15,
+                 "pcie_peak_gbps: '1e-300' is not a number in [0.001, 1e+06]");
+    /* the handler's rule, found by the configuration check with its line (issue 11 item 13) */
+    expect_error("fb_entries = 1\n", 15, "fb_entries: 1 is out of range [2, 65536]");
     expect_error("mem_latency\n", 15, "expected 'key = value'");
     expect_error("mem_latency = \n", 15, "mem_latency: empty value");
     expect_error("mem_latency = 5\nmem_latency = 6\n", 16,

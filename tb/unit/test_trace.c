@@ -146,6 +146,39 @@ static void test_malformed_text(void **state) {
     expect_text_error(f, longname, (const char *const[]){"field 2 (name)", "longer", NULL});
 }
 
+/* The shared validation rule (trace_rec_check, issue 11 items 1, 9, 12, 14): the 48-bit space,
+ * 4 KB-aligned allocations, printable names, no control byte in a line. */
+static void test_validation_rule(void **state) {
+    fixture_t *f = *state;
+    expect_text_error(f, "alloc a 0x1000 0x1000\nkernel k\ns 0 0 R 0 0x1 0x1000000001000 4\n",
+                      (const char *const[]){"bad.trc:3:", "lane 0 address 0x1000000001000",
+                                            "outside the 48-bit", NULL});
+    expect_text_error(f, "alloc a 0xffffffff000 0x1000000000000\n",
+                      (const char *const[]){"bad.trc:1:", "outside the 48-bit", NULL});
+    expect_text_error(f, "alloc a 0x1000000000000 0x1000\n",
+                      (const char *const[]){"bad.trc:1:", "outside the 48-bit", NULL});
+    expect_text_error(f, "alloc a 0x1010 0x1000\n",
+                      (const char *const[]){"bad.trc:1:", "not 4 KB-aligned", NULL});
+    expect_text_error(f, "kernel k\x01x\n",
+                      (const char *const[]){"bad.trc:1: column 9: control byte 0x01", NULL});
+    static const char nul[] = "kernel k\0 junk\n";
+    char p[300];
+    snprintf(p, sizeof(p), "%s", tpath(f, "nul.trc"));
+    write_file(p, nul, sizeof(nul) - 1);
+    trace_rec_t r[4];
+    char err[256];
+    assert_int_equal(read_all(p, r, 4, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "control byte 0x00"));
+    expect_text_error(f, "kernel k\xc3\xa9\n",
+                      (const char *const[]){"field 2 (name)", "not printable", NULL});
+    /* the last valid address and a whole-space allocation are accepted */
+    static const char ok[] =
+        "alloc a 0x0 0x1000000000000\nkernel k\nm 0 0 R 0 0x1 0xffffffffffff\n";
+    snprintf(p, sizeof(p), "%s", tpath(f, "ok.trc"));
+    write_file(p, ok, sizeof(ok) - 1);
+    assert_int_equal(read_all(p, r, 4, err, sizeof(err)), 3);
+}
+
 /* exit records: "x cta warp" (text), type 6 + u32 cta + u32 warp (binary, 9 bytes) */
 static const char *k_exits = "alloc a 0x7f0000000000 0x100000\n"
                              "kernel k\n"
@@ -424,6 +457,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_text_parse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_validation_rule, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exit_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_binary, setup, teardown),

@@ -162,7 +162,12 @@ static void test_flat_rejects(void **state) {
     assert_int_equal(trace_write_kernel(w, "has blank", err, sizeof(err)), -1);
     assert_non_null(strstr(err, "record 1: name must be"));
     assert_int_equal(trace_write_alloc(w, "a", 0x1000, 0, 0, err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "record 1: bad allocation size 0x0"));
+    assert_non_null(strstr(err, "record 1: allocation 'a' of 0 bytes"));
+    /* the shared rule (trace_rec_check): 48-bit space, aligned base */
+    assert_int_equal(trace_write_alloc(w, "a", 0xfffffffff000, 0x2000, 0, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "record 1: allocation 'a' [0xfffffffff000, +0x2000) is outside"));
+    assert_int_equal(trace_write_alloc(w, "a", 0x1800, 0x2000, 0, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "not 4 KB-aligned"));
     assert_int_equal(trace_write_kernel(w, "k", err, sizeof(err)), 0);
     assert_int_equal(trace_write_mem(w, 0, 0, TRACE_OP_READ, 0, 1, NULL, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "null address list"));
@@ -171,6 +176,9 @@ static void test_flat_rejects(void **state) {
     assert_non_null(strstr(err, "record 2: bad op 3"));
     assert_int_equal(trace_write_mem(w, 0, 0, TRACE_OP_READ, 0, 0, &a, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "record 2: mask has no active lane"));
+    const uint64_t hi = 1ull << 48;
+    assert_int_equal(trace_write_mem(w, 0, 0, TRACE_OP_READ, 0, 1, &hi, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "record 2: lane 0 address 0x1000000000000 is outside the 48-bit"));
     assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
 }
 

@@ -38,6 +38,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from import_common import (OP_ATOMIC, OP_READ, OP_WRITE, TraceInputError,  # noqa: E402
                            open_text, write_trace)
+import trace_ctypes  # noqa: E402  (on the path import_common set up)
 
 MASK64 = (1 << 64) - 1
 
@@ -55,6 +56,9 @@ WINDOW = 32 << 20
 HEX_RE = re.compile(r"^(0[xX])?[0-9a-fA-F]+$")
 DEC_RE = re.compile(r"^[+-]?[0-9]+$")
 DIM_RE = re.compile(r"^\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$")
+
+
+MAX_RANGE_GRANULES = 1 << 20  # one MemcpyHtoD: 2 TB at the default 2 MB granule
 
 
 class Kernel:
@@ -113,6 +117,7 @@ class Importer:
                     addr = parse_hex(parts[1], list_path, ln, 2, "address")
                     size = parse_dec(parts[2], list_path, ln, 3, "bytes", 0)
                     if parts[0] == "MemcpyHtoD":
+                        self.check_range(addr, size, list_path, ln)
                         self.allocs.touch_range(addr, size)
                     elif parts[0] != "MemcpyDtoH":
                         raise TraceInputError(list_path, ln, "unknown command '%s'" % parts[0],
@@ -130,6 +135,21 @@ class Importer:
                 self.run_kernel(kpath)
         if kid == 0:
             raise TraceInputError(list_path, None, "no kernel listed")
+
+    def check_range(self, addr, size, path, ln):
+        """A MemcpyHtoD range must lie in the GPU's virtual address space (the trace library's
+        rule) and cover at most MAX_RANGE_GRANULES allocation granules (memory and time of the
+        allocation map stay bounded)."""
+        if addr + size > trace_ctypes.VA_LIMIT:
+            raise TraceInputError(path, ln, "MemcpyHtoD [0x%x, +%d) is outside the %d-bit "
+                                  "virtual address space" % (addr, size, trace_ctypes.VA_BITS),
+                                  3, "bytes")
+        n = (size >> self.allocs.shift) + 1
+        if n > MAX_RANGE_GRANULES:
+            raise TraceInputError(path, ln, "MemcpyHtoD of %d bytes covers %d granules of %d "
+                                  "bytes (at most %d: a larger --granule maps it)"
+                                  % (size, n, 1 << self.allocs.shift, MAX_RANGE_GRANULES),
+                                  3, "bytes")
 
     # ---------------------------------------------------------------- one kernel file
     def run_kernel(self, path):

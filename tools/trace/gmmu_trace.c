@@ -15,10 +15,13 @@
 #include "trace.h"
 #include "u64map.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define PAGE_SHIFT 12
 
@@ -35,17 +38,47 @@ static int usage(void) {
     return 2;
 }
 
+/* IN and OUT name the same file (converting in place would truncate the input first). */
+static int same_file(const char *in, const char *out) {
+    struct stat a, b;
+    if (strcmp(in, "-") == 0 || strcmp(out, "-") == 0)
+        return 0;
+    return stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* The output is written to a temporary file next to OUT and renamed at the end: a failed
+ * conversion leaves no output (and no shorter, valid-looking trace). */
 static int cmd_convert(const char *in, const char *out, int binary) {
     char err[512];
+    if (same_file(in, out)) {
+        fprintf(stderr, "gmmu-trace: convert: %s and %s are the same file\n", in, out);
+        return 2;
+    }
     trace_reader_t *r = trace_open(in, err, sizeof(err));
     if (!r) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         return 1;
     }
-    trace_writer_t *w = trace_create(out, binary, err, sizeof(err));
-    if (!w) {
-        fprintf(stderr, "gmmu-trace: %s\n", err);
+    const int to_stdout = strcmp(out, "-") == 0;
+    const size_t n = strlen(out);
+    char *tmp = malloc(n + 32);
+    if (!tmp) {
+        fprintf(stderr, "gmmu-trace: out of memory\n");
         trace_close(r);
+        return 1;
+    }
+    /* the temporary name keeps a .xz suffix (the writer compresses by name) */
+    const int xz = n > 3 && strcmp(out + n - 3, ".xz") == 0;
+    snprintf(tmp, n + 32, "%s.tmp%ld%s", out, (long)getpid(), xz ? ".xz" : "");
+    const char *wpath = to_stdout ? out : tmp;
+    trace_writer_t *w = trace_create(wpath, binary, err, sizeof(err));
+    if (!w) {
+        if (to_stdout)
+            fprintf(stderr, "gmmu-trace: %s\n", err);
+        else /* name the output, not the temporary file */
+            fprintf(stderr, "gmmu-trace: %s: cannot create: %s\n", out, strerror(errno));
+        trace_close(r);
+        free(tmp);
         return 1;
     }
     int rc = trace_copy(r, w, err, sizeof(err));
@@ -56,6 +89,15 @@ static int cmd_convert(const char *in, const char *out, int binary) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         rc = -1;
     }
+    if (!to_stdout) {
+        if (rc == 0 && rename(tmp, out) != 0) {
+            fprintf(stderr, "gmmu-trace: %s: cannot rename to %s: %s\n", tmp, out, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0)
+            remove(tmp);
+    }
+    free(tmp);
     return rc == 0 ? 0 : 1;
 }
 

@@ -11,6 +11,11 @@
 
 #define TRACE_LANES 32
 #define TRACE_NAME_MAX 64
+/* The GPU's virtual address space (docs/trace-format.md, "Validation"): every allocation and
+ * every lane address lies below 2^TRACE_VA_BITS (= GMMU_VA_W; the simulator asserts it). */
+#define TRACE_VA_BITS 48
+#define TRACE_VA_LIMIT (1ull << TRACE_VA_BITS)
+#define TRACE_PAGE_BYTES 4096ull
 
 typedef enum {
     TRACE_REC_ALLOC = 1,  /* allocation: name, base, size, readonly */
@@ -35,6 +40,15 @@ typedef struct {
     uint64_t addr[TRACE_LANES]; /* MEM: byte address of lane i (valid where mask bit i is set) */
     uint64_t line; /* position of the record in its file (line number or byte offset) */
 } trace_rec_t;
+
+/* The one validation rule of a record, shared by the reader (text and binary), the writer (so
+ * the generators and importers), gmmu-trace and the simulator: name 1..63 printable bytes without
+ * blanks or '#'; an allocation of > 0 bytes, base 4 KB-aligned, [base, base + size) inside the
+ * 48-bit space; a memory record with an active lane, a valid op and every active lane's address
+ * inside the 48-bit space. 0, or -1 with the reason in why (no position). */
+int trace_rec_check(const trace_rec_t *rec, char *why, size_t whylen);
+/* 1 if name is 1..TRACE_NAME_MAX-1 printable bytes without blanks or '#'. */
+int trace_name_valid(const char *name);
 
 typedef struct trace_reader trace_reader_t;
 typedef struct trace_writer trace_writer_t;

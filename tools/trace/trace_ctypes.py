@@ -13,6 +13,8 @@ import os
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DEFAULT_LIB = os.path.join(ROOT, "build", "lib", "libgmmu_trace.so")
 ERR_LEN = 512
+VA_BITS = 48  # TRACE_VA_BITS of trace.h: the library refuses records outside it
+VA_LIMIT = 1 << VA_BITS
 
 
 class TraceLibError(Exception):
@@ -56,6 +58,14 @@ def _load(path):
     return lib
 
 
+def _field(name, v, bits):
+    """A record field checked against its width in the format (the C side would truncate it
+    silently, or ctypes raise an ArgumentError): TraceLibError naming the field."""
+    if not isinstance(v, int) or v < 0 or v >> bits:
+        raise TraceLibError("%s %r does not fit the format's %d-bit field" % (name, v, bits))
+    return v
+
+
 def _path_arg(path):
     return os.fsencode(path)
 
@@ -77,6 +87,7 @@ class Writer:
             raise TraceLibError(self._err.value.decode(errors="replace"))
 
     def alloc(self, name, base, size, readonly=False):
+        base, size = _field("allocation base", base, 64), _field("allocation size", size, 64)
         self._check(self._lib.trace_write_alloc(self._w, name.encode(), base, size,
                                                 1 if readonly else 0, self._err, ERR_LEN))
 
@@ -88,12 +99,17 @@ class Writer:
         if len(addrs) != bin(mask).count("1"):
             raise TraceLibError("mask 0x%x has %d active lanes but %d addresses are given"
                                 % (mask, bin(mask).count("1"), len(addrs)))
+        cta, warp = _field("cta", cta, 32), _field("warp", warp, 32)
+        op, gap, mask = _field("op", op, 8), _field("gap", gap, 32), _field("mask", mask, 32)
+        for x in addrs:
+            _field("address", x, 64)
         a = self._addrs
         a[:len(addrs)] = addrs
         self._check(self._lib.trace_write_mem(self._w, cta, warp, op, gap, mask, a, self._err,
                                               ERR_LEN))
 
     def exit(self, cta, warp):
+        cta, warp = _field("cta", cta, 32), _field("warp", warp, 32)
         self._check(self._lib.trace_write_exit(self._w, cta, warp, self._err, ERR_LEN))
 
     def copy_from(self, path):

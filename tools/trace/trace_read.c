@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------------------------------------ */
 /* reader: buffered input */
@@ -56,6 +57,12 @@ trace_reader_t *trace_open(const char *path, char *err, size_t errlen) {
         r->src = SRC_FILE;
         if (!r->f) {
             err_setf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            trace_close(r);
+            return NULL;
+        }
+        struct stat sb;
+        if (fstat(fileno(r->f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            err_setf(err, errlen, "%s: is a directory, not a trace", path);
             trace_close(r);
             return NULL;
         }
@@ -136,6 +143,10 @@ int trace_is_binary(const trace_reader_t *r) {
 }
 
 int trace_rd_finish_stream(trace_reader_t *r, char *err, size_t errlen) {
+    if (r->f && r->src != SRC_PIPE && ferror(r->f)) {
+        err_setf(err, errlen, "%s: read error", r->path);
+        return -1;
+    }
     if (r->src == SRC_PIPE && r->f) {
         FILE *f = r->f;
         r->f = NULL;
@@ -336,7 +347,14 @@ int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
         err_setf(err, errlen, "trace_next: null argument");
         return -1;
     }
-    return r->binary ? rd_binary(r, rec, err, errlen) : trace_rd_text(r, rec, err, errlen);
+    const int rc = r->binary ? rd_binary(r, rec, err, errlen) : trace_rd_text(r, rec, err, errlen);
+    char why[256];
+    if (rc == 1 && trace_rec_check(rec, why, sizeof(why)) != 0) {
+        err_setf(err, errlen, "%s:%s%llu: %s", r->path, r->binary ? "offset " : "",
+                 (unsigned long long)rec->line, why);
+        return -1;
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */

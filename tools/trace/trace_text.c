@@ -40,6 +40,15 @@ static int rd_line(trace_reader_t *r, char *err, size_t errlen) {
     }
     r->text[n] = '\0';
     r->line++;
+    /* a control byte (a NUL would end the line early) is never part of a record or comment */
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char ch = (unsigned char)r->text[i];
+        if ((ch < ' ' && ch != '\t' && ch != '\r') || ch == 0x7f) {
+            err_setf(err, errlen, "%s:%llu: column %zu: control byte 0x%02x", r->path,
+                     (unsigned long long)r->line, i + 1, ch);
+            return -1;
+        }
+    }
     return 1;
 }
 
@@ -101,6 +110,8 @@ static int field_name(field_ctx_t *c, char **tok, int ntok, int idx, char *out) 
     size_t n = strlen(tok[idx]);
     if (n >= TRACE_NAME_MAX)
         return field_err(c, idx, "name", "longer than %d characters", TRACE_NAME_MAX - 1);
+    if (!trace_name_valid(tok[idx]))
+        return field_err(c, idx, "name", "'%s' is not printable characters without '#'", tok[idx]);
     memcpy(out, tok[idx], n + 1);
     return 0;
 }

@@ -80,3 +80,74 @@ void trace_expand(trace_rec_t *rec, uint64_t base, int64_t stride, int group, in
             rec->addr[i] = base + (uint64_t)(i % group) * (uint64_t)stride +
                            (uint64_t)(i / group) * (uint64_t)stride2;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* the validation rule of a record (trace.h) */
+
+int trace_name_valid(const char *name) {
+    const size_t n = strnlen(name, TRACE_NAME_MAX);
+    if (n == 0 || n >= TRACE_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char ch = (unsigned char)name[i];
+        if (ch <= ' ' || ch == '#' || ch >= 0x7f)
+            return 0;
+    }
+    return 1;
+}
+
+static int check_alloc(const trace_rec_t *rec, char *why, size_t whylen) {
+    if (rec->size == 0) {
+        err_setf(why, whylen, "allocation '%s' of 0 bytes", rec->name);
+        return -1;
+    }
+    if (rec->base >= TRACE_VA_LIMIT || rec->size > TRACE_VA_LIMIT - rec->base) {
+        err_setf(why, whylen,
+                 "allocation '%s' [0x%llx, +0x%llx) is outside the %d-bit virtual address space",
+                 rec->name, (unsigned long long)rec->base, (unsigned long long)rec->size,
+                 TRACE_VA_BITS);
+        return -1;
+    }
+    if (rec->base % TRACE_PAGE_BYTES != 0) {
+        err_setf(why, whylen,
+                 "allocation '%s' base 0x%llx is not 4 KB-aligned (a managed allocation starts "
+                 "on a page)",
+                 rec->name, (unsigned long long)rec->base);
+        return -1;
+    }
+    return 0;
+}
+
+int trace_rec_check(const trace_rec_t *rec, char *why, size_t whylen) {
+    switch (rec->kind) {
+    case TRACE_REC_ALLOC:
+    case TRACE_REC_KERNEL:
+        if (!trace_name_valid(rec->name)) {
+            err_setf(why, whylen, "name must be 1..%d printable characters without blanks or '#'",
+                     TRACE_NAME_MAX - 1);
+            return -1;
+        }
+        return rec->kind == TRACE_REC_ALLOC ? check_alloc(rec, why, whylen) : 0;
+    case TRACE_REC_MEM:
+        if (rec->mask == 0) {
+            err_setf(why, whylen, "mask has no active lane");
+            return -1;
+        }
+        if (rec->op != TRACE_OP_READ && rec->op != TRACE_OP_WRITE && rec->op != TRACE_OP_ATOMIC) {
+            err_setf(why, whylen, "bad op %d", (int)rec->op);
+            return -1;
+        }
+        for (int i = 0; i < TRACE_LANES; i++)
+            if ((rec->mask >> i & 1u) && rec->addr[i] >= TRACE_VA_LIMIT) {
+                err_setf(why, whylen,
+                         "lane %d address 0x%llx is outside the %d-bit virtual address space", i,
+                         (unsigned long long)rec->addr[i], TRACE_VA_BITS);
+                return -1;
+            }
+        return 0;
+    case TRACE_REC_EXIT:
+        return 0;
+    }
+    err_setf(why, whylen, "unknown record kind %d", (int)rec->kind);
+    return -1;
+}

@@ -161,55 +161,16 @@ static int trace_find_tile(const trace_rec_t *rec, uint64_t *base, int64_t *stri
     return 0;
 }
 
-static int valid_name(const char *name) {
-    size_t n = strnlen(name, TRACE_NAME_MAX);
-    if (n == 0 || n >= TRACE_NAME_MAX)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        if (ch <= ' ' || ch == '#' || ch >= 0x7f)
-            return 0;
-    }
-    return 1;
-}
-
-/* Checks what the writer could not encode; 0 or -1 with err. n: the record's number. */
+/* Checks what the writer may not encode (the shared rule, trace_rec_check); 0 or -1 with err.
+ * n: the record's number. */
 static int wr_check(const trace_writer_t *w, const trace_rec_t *rec, uint64_t n, char *err,
                     size_t errlen) {
-    switch (rec->kind) {
-    case TRACE_REC_ALLOC:
-    case TRACE_REC_KERNEL:
-        if (!valid_name(rec->name)) {
-            err_setf(err, errlen,
-                     "%s: record %llu: name must be 1..%d printable characters without blanks "
-                     "or '#'",
-                     w->path, (unsigned long long)n, TRACE_NAME_MAX - 1);
-            return -1;
-        }
-        if (rec->kind == TRACE_REC_ALLOC && (rec->size == 0 || rec->base + rec->size < rec->base)) {
-            err_setf(err, errlen, "%s: record %llu: bad allocation size 0x%llx", w->path,
-                     (unsigned long long)n, (unsigned long long)rec->size);
-            return -1;
-        }
-        return 0;
-    case TRACE_REC_MEM:
-        if (rec->mask == 0) {
-            err_setf(err, errlen, "%s: record %llu: mask has no active lane", w->path,
-                     (unsigned long long)n);
-            return -1;
-        }
-        if (rec->op != TRACE_OP_READ && rec->op != TRACE_OP_WRITE && rec->op != TRACE_OP_ATOMIC) {
-            err_setf(err, errlen, "%s: record %llu: bad op %d", w->path, (unsigned long long)n,
-                     (int)rec->op);
-            return -1;
-        }
-        return 0;
-    case TRACE_REC_EXIT:
-        return 0;
+    char why[256];
+    if (trace_rec_check(rec, why, sizeof(why)) != 0) {
+        err_setf(err, errlen, "%s: record %llu: %s", w->path, (unsigned long long)n, why);
+        return -1;
     }
-    err_setf(err, errlen, "%s: record %llu: unknown kind %d", w->path, (unsigned long long)n,
-             (int)rec->kind);
-    return -1;
+    return 0;
 }
 
 /* The encoding chosen for a memory record (docs/trace-format.md, "Encoding choice"). */

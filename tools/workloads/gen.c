@@ -6,6 +6,7 @@
 #include "gen.h"
 
 #include "err.h"
+#include "num.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,43 @@ void gen_note(gen_t *g, const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+uint64_t gen_param(gen_t *g, const char *key, uint64_t def) {
+    for (uint32_t i = 0; i < g->o.nparams; i++)
+        if (strcmp(g->o.params[i].key, key) == 0) {
+            g->o.params[i].used = 1;
+            return g->o.params[i].val;
+        }
+    return def;
+}
+
+int gen_param_add(gen_opts_t *o, const char *kv, char *err, size_t errlen) {
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv || (size_t)(eq - kv) >= GEN_PARAM_KEY) {
+        err_setf(err, errlen, "--param %s: expected key=value (key of 1..%d characters)", kv,
+                 GEN_PARAM_KEY - 1);
+        return -1;
+    }
+    if (o->nparams >= GEN_MAX_PARAMS) {
+        err_setf(err, errlen, "--param %s: more than %d parameters", kv, GEN_MAX_PARAMS);
+        return -1;
+    }
+    gen_param_t *p = &o->params[o->nparams];
+    memset(p, 0, sizeof(*p));
+    memcpy(p->key, kv, (size_t)(eq - kv));
+    for (uint32_t i = 0; i < o->nparams; i++)
+        if (strcmp(o->params[i].key, p->key) == 0) {
+            err_setf(err, errlen, "--param %s: '%s' given twice", kv, p->key);
+            return -1;
+        }
+    const int rc = num_parse_u64(eq + 1, &p->val);
+    if (rc != NUM_OK) {
+        err_setf(err, errlen, "--param %s: %s", kv, num_strerror(rc));
+        return -1;
+    }
+    o->nparams++;
+    return 0;
 }
 
 /* Writes one record; a failure is recorded with gen_fail. 0 or -1. */
@@ -223,6 +261,15 @@ static const gen_workload_t k_workloads[] = {
     {"sssp", "lonestar", 256, "frontier Bellman-Ford with atomicMin on an R-MAT graph", gen_sssp},
     {"bst", "micro", 2048, "binary-search-tree lookups (pointer chasing)", gen_bst},
     {"xsbench", "xsbench", 4096, "macroscopic cross-section lookups (unionized grid)", gen_xsbench},
+    {"chase", "h100probe", 1048576,
+     "dependent loads, one per stride block (random page), shuffled, passes (params stride_kb, "
+     "gap)",
+     gen_chase},
+    {"stream", "h100probe", 8192,
+     "grid-stride read of a buffer, one warp instruction per 4 KB page (params ctas, gap)",
+     gen_stream},
+    {"sparse", "h100probe", 262144,
+     "thread i reads page i*k of a buffer, all at once (params k, shuffle, gap)", gen_sparse},
     {NULL, NULL, 0, NULL, NULL},
 };
 const gen_workload_t *gen_workloads(void) {
@@ -246,6 +293,9 @@ int gen_run(gen_t *g, const gen_workload_t *wl, const char *out, int binary) {
         return -1;
     }
     wl->run(g);
+    for (uint32_t i = 0; i < g->o.nparams; i++)
+        if (!g->o.params[i].used)
+            gen_fail(g, "%s has no parameter '%s'", wl->name, g->o.params[i].key);
     if (trace_finish(g->w, err, sizeof(err)) != 0)
         gen_fail(g, "%s", err);
     g->w = NULL;

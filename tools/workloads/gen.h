@@ -50,12 +50,24 @@ struct gen_kernel {
     const void *arg; /* workload context */
 };
 
+#define GEN_MAX_PARAMS 8
+#define GEN_PARAM_KEY 32
+/* A workload parameter (--param key=value); `used` is set when the workload reads it: gen_run
+ * fails on a parameter the workload does not have. */
+typedef struct {
+    char key[GEN_PARAM_KEY];
+    uint64_t val;
+    int used;
+} gen_param_t;
+
 typedef struct {
     uint64_t size;   /* footprint target in bytes (0: the workload's default) */
     uint64_t seed;   /* input data seed */
     uint32_t iters;  /* iterations / steps / batches (0: the workload's default) */
     uint32_t window; /* resident CTAs (default 16) */
     int verbose;
+    gen_param_t params[GEN_MAX_PARAMS]; /* --param key=value, in command-line order */
+    uint32_t nparams;
 } gen_opts_t;
 
 typedef struct {
@@ -85,6 +97,10 @@ void gen_mem_strided(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint3
                      uint64_t base, int64_t stride);
 /* Records an error (first one wins); generation stops at the next gen_launch. */
 void gen_fail(gen_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Workload parameter `key` (--param key=value), or def if not given; marks it used. */
+uint64_t gen_param(gen_t *g, const char *key, uint64_t def);
+/* Adds --param "key=value" to o (value: num_parse_u64). 0, or -1 with a message in err. */
+int gen_param_add(gen_opts_t *o, const char *kv, char *err, size_t errlen);
 /* Optional progress / result line on stderr with --verbose. */
 void gen_note(gen_t *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -157,5 +173,9 @@ void gen_pagerank(gen_t *g);
 void gen_sssp(gen_t *g);
 void gen_bst(gen_t *g);
 void gen_xsbench(gen_t *g);
+/* the H100 probe's experiments (wl_calib.c, docs/calibration.md) */
+void gen_chase(gen_t *g);
+void gen_stream(gen_t *g);
+void gen_sparse(gen_t *g);
 
 #endif

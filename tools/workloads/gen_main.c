@@ -2,7 +2,7 @@
  * gen_main.c - gmmu-gen: command line of the workload trace generators (docs/workloads.md).
  *
  *   gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N] [-o OUT]
- *            [--text|--binary] [--verbose]
+ *            [--param key=value]... [--text|--binary] [--verbose]
  *   gmmu-gen list
  */
 #define _POSIX_C_SOURCE 200809L
@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GEN_MAX_SIZE_MB 32768 /* footprint bound of --size-mb */
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: gmmu-gen <workload> [--size-mb N] [--seed S] [--iters N] [--window N]\n"
-            "                [-o OUT] [--text|--binary] [--verbose]\n"
+            "                [--param key=value]... [-o OUT] [--text|--binary] [--verbose]\n"
             "       gmmu-gen list\n"
             "  --size-mb  footprint target in MB (decimals allowed; default: the workload's small\n"
             "             size, see 'list')\n"
@@ -27,6 +29,7 @@ static void usage(FILE *f) {
             "             seed, iters, window)\n"
             "  --iters    iterations / steps / batches (meaning per workload, docs/workloads.md)\n"
             "  --window   resident CTAs whose warps are interleaved (default 16)\n"
+            "  --param    a workload parameter (chase, stream, sparse: docs/workloads.md)\n"
             "  -o         output trace (default '-' = stdout; binary unless it ends in .txt)\n");
 }
 
@@ -62,9 +65,16 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--size-mb") == 0 && v) {
             char *end = NULL;
             errno = 0;
-            double mb = strtod(v, &end);
-            if (errno || *end || !(mb > 0) || mb > 1048576) {
-                fprintf(stderr, "gmmu-gen: --size-mb %s: expected a positive number\n", v);
+            /* decimal digits with at most one '.': no sign, exponent, hex or inf/nan */
+            const size_t nd = strspn(v, "0123456789.");
+            const char *dot = strchr(v, '.');
+            const int bad = v[nd] != '\0' || (dot && strchr(dot + 1, '.'));
+            const double mb = bad ? 0.0 : strtod(v, &end);
+            if (bad || errno || end == v || *end || !(mb > 0) || mb > GEN_MAX_SIZE_MB) {
+                fprintf(stderr,
+                        "gmmu-gen: --size-mb %s: expected a number in (0, %d] (twice the "
+                        "largest GPU memory the simulator models, gpu_mem_pages <= 2^22)\n",
+                        v, GEN_MAX_SIZE_MB);
                 return 2;
             }
             g.o.size = (uint64_t)(mb * (double)GEN_MB);
@@ -84,6 +94,13 @@ int main(int argc, char **argv) {
                 g.o.iters = (uint32_t)x;
             else
                 g.o.window = (uint32_t)x;
+            i++;
+        } else if (strcmp(a, "--param") == 0 && v) {
+            char err[256];
+            if (gen_param_add(&g.o, v, err, sizeof(err)) != 0) {
+                fprintf(stderr, "gmmu-gen: %s\n", err);
+                return 2;
+            }
             i++;
         } else if (strcmp(a, "-o") == 0 && v) {
             out = v;

@@ -1,0 +1,110 @@
+// Formal harness of one L1 TLB (gmmu_l1_tlb, tiny: 2 ports, 8 base + 2 large entries, 4-entry
+// request table) with the L2 side free: any grant (only for a presented request), any response
+// (OK/NACK, any vpn, ppn, large, w, nocache), replays, cancels, command cycles and flushes.
+// The bound properties of the arrays and the request table apply too.
+// Proved here: every ACCEPTED request (hit or miss) with a symbolic id X is answered exactly once
+// -- by hit_valid on its port the next cycle, or later by miss_valid -- : pending <= 1, no
+// answer without a pending request, never two answers in a cycle, and while pending, exactly one
+// place holds X (a hit register or a request-table entry). Host protocol (assumed): X is
+// presented on at most one port per cycle and not while a request with id X is outstanding.
+module fv_l1 (
+  input logic        clk_i,
+  input logic        rst_ni,
+  input logic [1:0]  req_valid_i,
+  input logic [2*gmmu_pkg::VPN_W-1:0] req_vpn_i,
+  input logic [1:0]  req_write_i,
+  input logic [2*gmmu_pkg::REQ_ID_W-1:0] req_id_i,
+  input logic        l2_gnt_in,
+  input logic        rsp_valid_i,
+  input logic        rsp_nack_i,
+  input logic [gmmu_pkg::VPN_W-1:0] rsp_vpn_i,
+  input logic        rsp_write_i,
+  input logic [gmmu_pkg::PPN_W-1:0] rsp_ppn_i,
+  input logic        rsp_large_i,
+  input logic        rsp_w_i,
+  input logic        rsp_nocache_i,
+  input logic        replay_i,
+  input logic        cancel_valid_i,
+  input logic [gmmu_pkg::VPN_W-1:0] cancel_vpn_i,
+  input logic        cmd_cycle_i,
+  input logic        flush_all_i,
+  input logic        flush_page_i,
+  input logic [gmmu_pkg::VPN_W-1:0] cmd_vpn_i
+);
+  localparam int unsigned IdW = gmmu_pkg::REQ_ID_W;
+  localparam int unsigned P = 2, R = 4;
+
+  logic init = 1'b1;
+  always_ff @(posedge clk_i) init <= 1'b0;
+  always_comb assume (rst_ni == !init);
+
+  logic req_ready, miss_valid, miss_fatal, l2_req_valid, l2_req_write, busy, l2_gnt;
+  logic [1:0] hit_valid;
+  logic [2*IdW-1:0] hit_id;
+  logic [2*gmmu_pkg::PPN_W-1:0] hit_ppn;
+  logic [IdW-1:0] miss_id;
+  logic [gmmu_pkg::PPN_W-1:0] miss_ppn;
+  logic [gmmu_pkg::VPN_W-1:0] l2_req_vpn;
+
+  assign l2_gnt = l2_gnt_in && l2_req_valid && !cmd_cycle_i;  // §2.1, §5.2
+
+  gmmu_l1_tlb #(.NumPorts(2), .L1Entries(8), .L1LargeEntries(2), .L1ReqEntries(4)) u_l1 (
+    .clk_i, .rst_ni, .req_valid_i, .req_vpn_i, .req_write_i, .req_id_i,
+    .req_ready_o (req_ready), .hit_valid_o (hit_valid), .hit_id_o (hit_id),
+    .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
+    .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .l2_req_valid_o (l2_req_valid),
+    .l2_req_vpn_o (l2_req_vpn), .l2_req_write_o (l2_req_write), .l2_gnt_i (l2_gnt),
+    .rsp_valid_i, .rsp_nack_i, .rsp_vpn_i, .rsp_write_i, .rsp_ppn_i, .rsp_large_i, .rsp_w_i,
+    .rsp_nocache_i, .replay_i, .cancel_valid_i, .cancel_vpn_i, .cmd_cycle_i, .flush_all_i,
+    .flush_page_i, .cmd_vpn_i, .busy_o (busy)
+  );
+
+  always_comb if (rst_ni) begin
+    env_flush_in_cmd: assume (!(flush_all_i || flush_page_i) || cmd_cycle_i);
+  end
+
+  // symbolic id (arbitrary constant)
+  logic [IdW-1:0] x;
+  always_ff @(posedge clk_i) x <= x;
+
+  logic [P-1:0] pres_x, acc_x, hit_x;
+  always_comb
+    for (int unsigned p = 0; p < P; p++) begin
+      pres_x[p] = req_valid_i[p] && req_id_i[p*IdW +: IdW] == x;
+      acc_x[p]  = pres_x[p] && req_ready;
+      hit_x[p]  = hit_valid[p] && hit_id[p*IdW +: IdW] == x;
+    end
+  logic miss_x;
+  assign miss_x = miss_valid && miss_id == x;
+
+  logic [1:0] pending_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pending_q <= '0;
+    else pending_q <= pending_q + 2'((acc_x != '0) ? 1 : 0)
+                      - 2'((hit_x != '0 || miss_x) ? 1 : 0);
+  end
+  always_comb if (rst_ni) begin
+    host_x_one_port: assume ($onehot0(pres_x));
+    host_x_not_outstanding: assume (pres_x == '0 || pending_q == '0 || hit_x != '0 || miss_x);
+  end
+
+  int unsigned n_hold;
+  always_comb begin
+    n_hold = 0;
+    for (int unsigned p = 0; p < P; p++)
+      if (u_l1.hv_q[p] && u_l1.hid_q[p] == x) n_hold++;
+    for (int unsigned i = 0; i < R; i++)
+      if (u_l1.u_req.state_q[i] != 3'd0 && u_l1.u_req.ent_q[i].id == x) n_hold++;
+  end
+  always_comb if (rst_ni) begin
+    l1_x_pending_le1: assert (pending_q <= 2'd1);
+    l1_x_answer_pending: assert (!(hit_x != '0 || miss_x) || pending_q == 2'd1);
+    l1_x_one_answer: assert ($onehot0({hit_x, miss_x}));
+    l1_x_held_once: assert (n_hold == int'(pending_q));
+  end
+  always_comb if (rst_ni) begin
+    c_l1_x_hit: cover (hit_x != '0);
+    c_l1_x_miss: cover (miss_x);
+    c_l1_both_ports_hit: cover (hit_valid == 2'b11);
+  end
+endmodule

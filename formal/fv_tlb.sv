@@ -1,0 +1,80 @@
+// Formal harness of the TLB arrays with the TINY geometry (configs/tiny.cfg) and the records of
+// spec/tlb.toml: the L1 base array (8 entries, 2 lookup ports), the L1 large array (2 entries,
+// 2 ports), the L2 large array (2 entries, 1 port) and the L2 base array (4 sets x 2 ways).
+// Every input is free (any fill, lookup, touch, flush sequence); the properties are bound
+// (formal/gmmu_tlb_props.sv).
+module fv_tlb
+  import gmmu_tlb_pkg::*;
+(
+  input logic clk_i,
+  input logic rst_ni,
+  // L1 base (FA 8 x 2 ports)
+  input logic [1:0] b_lk_valid, b_lk_write, b_touch,
+  input base_tag_t [1:0] b_lk_tag,
+  input logic b_fill, b_fill_w, b_flush_all, b_flush_page,
+  input base_tag_t b_fill_tag, b_flush_tag,
+  input base_data_t b_fill_data,
+  // L1 large (FA 2 x 2 ports)
+  input logic [1:0] l_lk_valid, l_lk_write, l_touch,
+  input large_tag_t [1:0] l_lk_tag,
+  input logic l_fill, l_fill_w, l_flush_all, l_flush_page,
+  input large_tag_t l_fill_tag, l_flush_tag,
+  input large_data_t l_fill_data,
+  // L2 large (FA 2 x 1 port)
+  input logic m_lk_valid, m_lk_write, m_touch,
+  input large_tag_t m_lk_tag,
+  input logic m_fill, m_fill_w, m_flush_all, m_flush_page,
+  input large_tag_t m_fill_tag, m_flush_tag,
+  input large_data_t m_fill_data,
+  // L2 base (SA 4 x 2)
+  input logic s_lk_valid, s_lk_write, s_touch,
+  input logic [1:0] s_lk_set, s_fill_set,
+  input base_tag_t s_lk_tag,
+  input logic s_fill, s_fill_w, s_flush_all, s_flush_page,
+  input base_tag_t s_fill_tag, s_flush_tag,
+  input base_data_t s_fill_data
+);
+  logic init = 1'b1;
+  always_ff @(posedge clk_i) init <= 1'b0;
+  always_comb assume (rst_ni == !init);
+
+  logic [1:0] b_hit, b_w, l_hit, l_w;
+  logic [1:0][2:0] b_idx;
+  logic [1:0][0:0] l_idx;
+  base_data_t [1:0] b_data;
+  large_data_t [1:0] l_data;
+  gmmu_tlb_fa #(.N(8), .NumLookup(2), .tag_t(base_tag_t), .data_t(base_data_t)) u_l1_base (
+    .clk_i, .rst_ni, .lk_valid_i (b_lk_valid), .lk_tag_i (b_lk_tag), .lk_write_i (b_lk_write),
+    .lk_hit_o (b_hit), .lk_idx_o (b_idx), .lk_data_o (b_data), .lk_w_o (b_w),
+    .fill_i (b_fill), .fill_tag_i (b_fill_tag), .fill_w_i (b_fill_w), .fill_data_i (b_fill_data),
+    .touch_i (b_touch & b_hit), .flush_all_i (b_flush_all), .flush_page_i (b_flush_page),
+    .flush_tag_i (b_flush_tag)
+  );
+  gmmu_tlb_fa #(.N(2), .NumLookup(2), .tag_t(large_tag_t), .data_t(large_data_t)) u_l1_large (
+    .clk_i, .rst_ni, .lk_valid_i (l_lk_valid), .lk_tag_i (l_lk_tag), .lk_write_i (l_lk_write),
+    .lk_hit_o (l_hit), .lk_idx_o (l_idx), .lk_data_o (l_data), .lk_w_o (l_w),
+    .fill_i (l_fill), .fill_tag_i (l_fill_tag), .fill_w_i (l_fill_w), .fill_data_i (l_fill_data),
+    .touch_i (l_touch & l_hit), .flush_all_i (l_flush_all), .flush_page_i (l_flush_page),
+    .flush_tag_i (l_flush_tag)
+  );
+  logic m_hit, m_w;
+  logic [0:0] m_idx;
+  large_data_t m_data;
+  gmmu_tlb_fa #(.N(2), .NumLookup(1), .tag_t(large_tag_t), .data_t(large_data_t)) u_l2_large (
+    .clk_i, .rst_ni, .lk_valid_i (m_lk_valid), .lk_tag_i (m_lk_tag), .lk_write_i (m_lk_write),
+    .lk_hit_o (m_hit), .lk_idx_o (m_idx), .lk_data_o (m_data), .lk_w_o (m_w),
+    .fill_i (m_fill), .fill_tag_i (m_fill_tag), .fill_w_i (m_fill_w), .fill_data_i (m_fill_data),
+    .touch_i (m_touch & m_hit), .flush_all_i (m_flush_all), .flush_page_i (m_flush_page),
+    .flush_tag_i (m_flush_tag)
+  );
+  logic s_hit, s_w;
+  logic [0:0] s_way;
+  base_data_t s_data;
+  gmmu_tlb_sa #(.Sets(4), .Ways(2), .tag_t(base_tag_t), .data_t(base_data_t)) u_l2_base (
+    .clk_i, .rst_ni, .lk_valid_i (s_lk_valid), .lk_set_i (s_lk_set), .lk_tag_i (s_lk_tag),
+    .lk_write_i (s_lk_write), .lk_hit_o (s_hit), .lk_way_o (s_way), .lk_data_o (s_data),
+    .lk_w_o (s_w), .fill_i (s_fill), .fill_set_i (s_fill_set), .fill_tag_i (s_fill_tag),
+    .fill_w_i (s_fill_w), .fill_data_i (s_fill_data), .touch_i (s_touch & s_hit),
+    .flush_all_i (s_flush_all), .flush_page_i (s_flush_page), .flush_tag_i (s_flush_tag)
+  );
+endmodule

@@ -1,0 +1,67 @@
+// No-multi-hit properties of the TLB arrays (docs/microarch.md §1.2, §1.3, §11), bound into every
+// gmmu_tlb_fa and gmmu_tlb_sa (formal/gmmu_tlb_bind.sv). Tags are passed flattened
+// ({>>{ent_tag}}: entry 0 in the top bits). Proved for every input sequence (fills with any
+// tag, data and set, lookups, touches, page and full flushes in any combination):
+//   tlb_unique_tag     no two valid entries carry the same tag (FA: whole array; SA: per set);
+//                      this state invariant makes the lookup property inductive
+//   tlb_no_multi_hit   a lookup matches at most one valid entry (per port; SA: in its set)
+module gmmu_tlb_fa_props #(
+  parameter int unsigned N         = 2,
+  parameter int unsigned NumLookup = 1,
+  parameter int unsigned TagW      = 1
+) (
+  input logic                         clk_i,
+  input logic                         rst_ni,
+  input logic [N-1:0]                 ent_valid,
+  input logic [N*TagW-1:0]            tag_flat,
+  input logic [NumLookup-1:0][N-1:0]  tag_match,
+  input logic                         fill_i,
+  input logic                         flush_all_i,
+  input logic                         flush_page_i
+);
+`include "fv_defs.svh"
+  for (genvar i = 0; i < N; i++) begin : g_i
+    for (genvar j = i + 1; j < N; j++) begin : g_j
+      `FV_ASSERT(tlb_unique_tag, !(ent_valid[i] && ent_valid[j] &&
+                 tag_flat[TagW*(N-1-i) +: TagW] == tag_flat[TagW*(N-1-j) +: TagW]))
+    end
+  end
+  for (genvar p = 0; p < NumLookup; p++) begin : g_p
+    `FV_ASSERT(tlb_no_multi_hit, $onehot0(tag_match[p]))
+  end
+  always_comb if (rst_ni) begin
+    c_tlb_full: cover (ent_valid == '1);
+    c_tlb_fill_full: cover (fill_i && ent_valid == '1);
+    c_tlb_flush_page: cover (flush_page_i && ent_valid != '0);
+  end
+endmodule
+
+module gmmu_tlb_sa_props #(
+  parameter int unsigned Sets = 4,
+  parameter int unsigned Ways = 2,
+  parameter int unsigned TagW = 1,
+  localparam int unsigned N   = Sets * Ways
+) (
+  input logic                clk_i,
+  input logic                rst_ni,
+  input logic [N-1:0]        ent_valid,
+  input logic [N*TagW-1:0]   tag_flat,
+  input logic [Ways-1:0]     tag_match,
+  input logic                fill_i
+);
+`include "fv_defs.svh"
+  for (genvar s = 0; s < Sets; s++) begin : g_s
+    for (genvar i = 0; i < Ways; i++) begin : g_i
+      for (genvar j = i + 1; j < Ways; j++) begin : g_j
+        localparam int unsigned A = s * Ways + i, B = s * Ways + j;
+        `FV_ASSERT(tlb_unique_tag, !(ent_valid[A] && ent_valid[B] &&
+                   tag_flat[TagW*(N-1-A) +: TagW] == tag_flat[TagW*(N-1-B) +: TagW]))
+      end
+    end
+  end
+  `FV_ASSERT(tlb_no_multi_hit, $onehot0(tag_match))
+  always_comb if (rst_ni) begin
+    c_tlb_full: cover (ent_valid == '1);
+    c_tlb_fill_full: cover (fill_i && ent_valid == '1);
+  end
+endmodule

@@ -1,0 +1,76 @@
+// OrangeCrab r0.2 (LFE5U-25F-8MG285C) top: 48 MHz oscillator divided by 2 (24 MHz logic clock,
+// see docs/fpga.md), UART on the Feather header (GPIO 0 = rx, GPIO 1 = tx, 3.3 V: connect a USB
+// serial adapter; the board's own USB goes straight to the FPGA), RGB LED (active low):
+// red = error, green = busy, blue = irq.
+module orangecrab_top #(
+  // gmmu_top configuration (make fpga passes FPGA_CONFIG's values with -G)
+  parameter int unsigned NumSm          = 2,
+  parameter int unsigned NumPorts       = 2,
+  parameter int unsigned L1Entries      = 8,
+  parameter int unsigned L1LargeEntries = 2,
+  parameter int unsigned L1ReqEntries   = 4,
+  parameter int unsigned L2Sets         = 4,
+  parameter int unsigned L2Ways         = 2,
+  parameter int unsigned L2LargeEntries = 2,
+  parameter int unsigned L2Latency      = 3,
+  parameter int unsigned L2MshrEntries  = 4,
+  parameter int unsigned NumWalkers     = 2,
+  parameter int unsigned FfEntries      = 4,
+  parameter int unsigned FfQuota        = 2,
+  parameter int unsigned NumAsids       = 1
+) (
+  input  logic clk48,
+  input  logic gpio_0,  // rx
+  output logic gpio_1,  // tx
+  output logic rgb_led0_r,
+  output logic rgb_led0_g,
+  output logic rgb_led0_b
+);
+  logic clk_div_q, clk, rst_n;
+  logic [3:0] led_d;
+
+  // 24 MHz from a toggle flip-flop (no reset: 0 after configuration)
+  always_ff @(posedge clk48) begin
+    clk_div_q <= !clk_div_q;
+  end
+  assign clk = clk_div_q;
+
+  gmmu_board_por u_por (
+    .clk_i  (clk),
+    .rst_no (rst_n)
+  );
+
+  gmmu_board #(
+    .NumSm          (NumSm),
+    .NumPorts       (NumPorts),
+    .L1Entries      (L1Entries),
+    .L1LargeEntries (L1LargeEntries),
+    .L1ReqEntries   (L1ReqEntries),
+    .L2Sets         (L2Sets),
+    .L2Ways         (L2Ways),
+    .L2LargeEntries (L2LargeEntries),
+    .L2Latency      (L2Latency),
+    .L2MshrEntries  (L2MshrEntries),
+    .NumWalkers     (NumWalkers),
+    .FfEntries      (FfEntries),
+    .FfQuota        (FfQuota),
+    .NumAsids       (NumAsids),
+    .ClkKhz        (24000),
+    .ClkDiv        (208),      // 24 MHz / 115200 (0.2 % off)
+    .TimeoutCycles (2400000),  // 100 ms
+    .FramesW       (6),
+    .PtPagesW      (3)
+  ) u_board (
+    .clk_i     (clk),
+    .rst_ni    (rst_n),
+    .uart_rx_i (gpio_0),
+    .uart_tx_o (gpio_1),
+    .led_o     (led_d)
+  );
+
+  logic unused_heartbeat;
+  assign unused_heartbeat = led_d[3];
+  assign rgb_led0_r = !led_d[2];
+  assign rgb_led0_g = !led_d[0];
+  assign rgb_led0_b = !led_d[1];
+endmodule

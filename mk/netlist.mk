@@ -1,0 +1,98 @@
+# mk/netlist.mk - post-synthesis simulation: the gate-level netlist of gmmu_top as the engine
+# `netlist` of gmmu-sim (cosim/engine_netlist.c, docs/cosim.md "The netlist engine").
+#
+#   $(BUILD)/<config>/vnetlist/gmmu_top_syn.v   Yosys netlist (scripts/synth.py --verilog: slang
+#                                                front end, generic synth -flatten, flip-flop
+#                                                count checked before the file is written)
+#   $(BUILD)/<config>/vnetlist/obj/              its Verilator model, --prefix V<config>_netlist
+#   $(BUILD)/<config>/vnetlist/vshim_ns.o        the shim in the name space "netlist"
+#   $(BUILD)/<config>/gmmu-sim-netlist           gmmu-sim with the RTL and the netlist models
+#
+## make sim-netlist CONFIG=x   gmmu-sim-netlist: gmmu-sim with the synthesized netlist linked in
+##                             as the engine `netlist` (--engine cmodel,netlist / rtl,netlist)
+## make test-netlist           the regression of configuration tiny in lock-step netlist vs C
+##                             model, one run netlist vs RTL, and the struct mis-synthesis check
+##                             (netlist of the old read_verilog front end caught)
+NL_CONFIG = $(if $(filter command line environment,$(origin CONFIG)),$(CONFIG),tiny)
+nl_prefix = $(call vl_prefix,$(1))_netlist
+# UNOPTFLAT: bit vectors of the flattened netlist that Verilator cannot split (speed only)
+NL_VL_OPTS := --cc --trace-fst --x-assign fast --x-initial fast -O3 -Wno-UNOPTFLAT \
+              --top-module gmmu_top
+NL_SIM_BIN = $(BUILD)/$(CONFIG)/gmmu-sim-netlist
+# mk/verilator.mk is read after this file: its variables are only used in recipes here ($$), and
+# prerequisites are spelled out (the RTL sources; SHIM_DEPS of mk/verilator.mk)
+NL_RTL_SRCS := $(wildcard rtl/*.sv rtl/gen/*.sv rtl/gen/*.svh) rtl/files.f
+NL_SHIM_DEPS := cosim/vshim.cpp cosim/vshim.h cmodel/include/gmmu_if.h $(GEN_H) \
+                cmodel/gen/gmmu_ports.h cmodel/gen/vshim_ports.inc scripts/cfg_vflags.py
+
+.PRECIOUS: $(BUILD)/%/vnetlist/gmmu_top_syn.v $(BUILD)/%/vnetlist-mut/gmmu_top_syn.v
+
+$(BUILD)/%/vnetlist/gmmu_top_syn.v: $(NL_RTL_SRCS) configs/%.cfg scripts/synth.py | gen $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "yosys: synthesizing gmmu_top for CONFIG=$* (netlist engine)"
+	$(PYTHON) scripts/synth.py --config configs/$*.cfg --out $(@D)/synth --verilog $@ \
+	  > $(@D)/synth.log 2>&1 || { cat $(@D)/synth.log; exit 1; }
+
+# the deliberately mis-synthesized netlist of make test-netlist (scripts/synth_mutate.py)
+$(BUILD)/%/vnetlist-mut/gmmu_top_syn.v: $(BUILD)/%/vnetlist/gmmu_top_syn.v scripts/synth_mutate.py
+	@mkdir -p $(@D)
+	$(PYTHON) scripts/synth_mutate.py $< $@
+
+# $(call nl_variant,dir,binary,C++ optimization): the Verilator model of $(BUILD)/<config>/<dir>/gmmu_top_syn.v,
+# its shim (name space "netlist") and $(BUILD)/<config>/<binary>: gmmu-sim with the RTL model
+# and this netlist model (the Verilator runtime objects of the RTL model: same Verilator)
+define nl_variant
+.PRECIOUS: $(BUILD)/%/$(1)/obj/.model $(BUILD)/%/$(1)/vshim_ns.o
+$(BUILD)/%/$(1)/obj/.model: $(BUILD)/%/$(1)/gmmu_top_syn.v mk/netlist.mk
+	@mkdir -p $$(@D)
+	@echo "verilator: building the gmmu_top netlist $(1) for CONFIG=$$* (--prefix $$(call nl_prefix,$$*))"
+	$$(VERILATOR) $(NL_VL_OPTS) -CFLAGS $(3) --prefix $$(call nl_prefix,$$*) --build -j 2 -Mdir $$(@D) $$< \
+	  > $$(@D)/../verilator.log 2>&1 || { cat $$(@D)/../verilator.log; exit 1; }
+	touch $$@
+$(BUILD)/%/$(1)/vshim_ns.o: $(BUILD)/%/$(1)/obj/.model $(NL_SHIM_DEPS)
+	$$(call shim_cxx,$$*,-UVSHIM_TOP -DVSHIM_TOP=$$(call nl_prefix,$$*) -DVSHIM_NS=netlist,$$@,$(1))
+$(BUILD)/$(CONFIG)/$(2): $(BUILD)/obj/cosim/sim_main.o $(call c_libs,$(SIM_LIBS)) \
+                         $(BUILD)/$(CONFIG)/vdut/libvdut.a $(BUILD)/$(CONFIG)/$(1)/vshim_ns.o
+	@mkdir -p $$(@D)
+	$(CXX) -o $$@ $(BUILD)/obj/cosim/sim_main.o $(BUILD)/$(CONFIG)/$(1)/vshim_ns.o \
+	  $(BUILD)/$(CONFIG)/$(1)/obj/$$(call nl_prefix,$(CONFIG))__ALL.a \
+	  $(call c_libs,$(SIM_LIBS)) $(BUILD)/$(CONFIG)/vdut/libvdut.a $$(VDUT_LDLIBS) -lm
+endef
+$(eval $(call nl_variant,vnetlist,gmmu-sim-netlist,-O2))
+# the mutant runs a few thousand cycles: compiled without optimization, it builds faster
+$(eval $(call nl_variant,vnetlist-mut,gmmu-sim-netlist-mut,-O0))
+
+.PHONY: sim-netlist sim-netlist-mut test-netlist
+sim-netlist: $(NL_SIM_BIN)
+sim-netlist-mut: $(BUILD)/$(CONFIG)/gmmu-sim-netlist-mut
+
+# The regression of configuration tiny (the tests on tiny's binary: oversub's too) in lock-step
+# cmodel,netlist, but for these, which take minutes in the gate-level model and whose mechanisms
+# other tests cover: oversub (1.8 M clocked cycles, 200 s; evictions: evict_inflight,
+# chaos_evict), quiet_equiv_chaos and quiet_equiv_stall (C model quiet skipping: their --no-skip
+# runs clock 2.8 M and 0.9 M cycles, 290 s and 100 s).
+NL_SKIP  := oversub quiet_equiv_chaos quiet_equiv_stall
+NL_TESTS := $(filter-out $(NL_SKIP),$(basename $(notdir $(wildcard tb/tests/*.test))))
+NL_RUN    = $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD) --netlist \
+            --only-binary tiny
+test-netlist: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory trace-lib sim sim-netlist sim-netlist-mut CONFIG=tiny
+	$(NL_RUN) --no-build -j 2 $(NL_TESTS)
+	$(NL_RUN) --no-build --engine rtl,netlist random_3
+	bash scripts/synth_mutate_test.sh $(BUILD)/tiny
+TEST_TARGETS += test-netlist
+
+## make fpga-util              ECP5 (synth_ecp5) and Xilinx 7-series (synth_xilinx) utilization of
+##                             gmmu_top out of context for FPGA_UTIL_CONFIGS, per block and total
+##                             -> build/fpga_util/; fails on > 5% LUT growth against
+##                             tb/golden/fpga_util.json (docs/fpga.md)
+## make fpga-util-baseline     re-run and record tb/golden/fpga_util.json (improvements, on purpose)
+FPGA_UTIL_CONFIGS ?= tiny,default
+FPGA_UTIL_ARCHS ?= ecp5,xilinx
+FPGA_UTIL = $(PYTHON) scripts/fpga_util.py --configs $(FPGA_UTIL_CONFIGS) --archs $(FPGA_UTIL_ARCHS) \
+            --out $(BUILD)/fpga_util --baseline tb/golden/fpga_util.json
+.PHONY: fpga-util fpga-util-baseline
+fpga-util: gen | $(DEPS_STAMP)
+	$(FPGA_UTIL)
+fpga-util-baseline: gen | $(DEPS_STAMP)
+	$(FPGA_UTIL) --update-baseline

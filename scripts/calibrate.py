@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""calibrate.py - the C model with configs/h100.cfg against the measured H100 (make calibrate).
+
+Runs every experiment row of ../shared/hw/h100-uvm.csv through the C model (gmmu-sim --engine
+cmodel, the workloads chase / stream / sparse of gmmu-gen), prints model vs measured
+median/min/max with the ratio, writes a plot, runs out-of-sample checks, and exits 1 when a
+prediction is outside [min/1.25, max*1.25] or an out-of-sample expectation fails.
+docs/calibration.md explains every figure and every constant below.
+
+Rows the simulator cannot run (host-side copies, cudaMemPrefetchAsync) are predicted by the
+stated closed-form models below, from the same configuration values; nothing is skipped.
+
+  calibrate.py --csv H --config C --sim gmmu-sim --gen gmmu-gen --work DIR
+               [--plot PNG] [--table MD] [--quick] [--jobs N]
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+
+BAND = 1.25  # a prediction passes inside [min / BAND, max * BAND]
+MB = 1 << 20
+PAGE = 4096
+BLOCK = 2 * MB
+
+# ---- workload-side physical figures (what the simulator does not model; docs/calibration.md) ----
+# kernel launch + the two cudaEventRecords around it, added to every simulated kernel time (the
+# probe times kernels with events); CUDA launch latency is ~5-10 us on Hopper with events
+LAUNCH_NS = 10000
+# the chase's data access after the translation: an L2 data hit (~240 cycles at 1.98 GHz;
+# Hopper/Ada L2 hits are measured at 220-340 cycles)
+CHASE_ACCESS_NS = 120
+# HBM3 read bandwidth the stream's loads get when resident: 3.35 TB/s (datasheet) x 0.9
+HBM_GBPS = 3015.0
+# cudaMemcpy from pageable memory: the driver copies the buffer into pinned staging buffers with
+# one CPU thread (a server core's memcpy: 6-10 GB/s) while the DMA of the previous chunk runs
+HOST_STAGING_GBPS = 7.5
+# stream scaling (tools/workloads/wl_calib.c): one model warp = 8 real warps
+STREAM_WARP_SCALE = 8
+# make test's cheap check: the isolated far-fault and the resident load, a 64 MB stream
+QUICK_ROWS = r"^chase_2MB_stride pass[01] |^stream \w+ 64MB "
+
+
+def die(msg):
+    sys.exit(f"calibrate: {msg}")
+
+
+def read_cfg(path):
+    cfg = {}
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if "=" not in line:
+                die(f"{path}:{ln}: expected key = value")
+            k, v = (x.strip() for x in line.split("=", 1))
+            cfg[k] = v
+    return cfg
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        die(f"{path} not found: the H100 measurements live in ../shared/hw beside the repository "
+            "(as in CI); pass HW_DIR=<dir> to make calibrate")
+    rows = []
+    with open(path) as f:
+        lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+    for r in csv.DictReader(lines):
+        for k in ("median", "min", "max"):
+            r[k] = float(r[k])
+        rows.append(r)
+    if not rows:
+        die(f"{path}: no experiment rows")
+    return rows
+
+
+# ---- the platform's PCIe model (cosim/pcie.c, pcie_model = table), for the stated models ----
+TBL_KB = [4, 16, 64, 256, 1024]
+TBL_GBPS = [3.22, 6.44, 8.48, 10.51, 11.22]
+
+
+def pcie_gbps(cfg, nbytes):
+    scale = float(cfg.get("pcie_peak_gbps", 16)) / 16.0
+    if cfg.get("pcie_model", "table") != "table":
+        die("the stated models implement pcie_model = table only")
+    kb = max(nbytes, 1) / 1024.0
+    if kb <= TBL_KB[0]:
+        return TBL_GBPS[0] * scale
+    if kb >= TBL_KB[-1]:
+        return TBL_GBPS[-1] * scale
+    i = 0
+    while kb > TBL_KB[i + 1]:
+        i += 1
+    t = (math.log(kb) - math.log(TBL_KB[i])) / (math.log(TBL_KB[i + 1]) - math.log(TBL_KB[i]))
+    return (TBL_GBPS[i] + t * (TBL_GBPS[i + 1] - TBL_GBPS[i])) * scale
+
+
+def pcie_ns(cfg, nbytes):
+    return float(cfg.get("pcie_latency_ns", 1000)) + nbytes / pcie_gbps(cfg, nbytes)
+
+
+class Model:
+    """Generates traces and runs the C model; results cached per run key."""
+
+    def __init__(self, a, cfg):
+        self.a, self.cfg = a, cfg
+        self.clock_ghz = float(cfg["clock_mhz"]) / 1000.0
+        self.runs = {}
+        self.wall = 0.0
+        os.makedirs(a.work, exist_ok=True)
+
+    def cycles(self, ns):
+        return int(round(ns * self.clock_ghz))
+
+    def stream_sets(self):
+        w = max(1, int(cfg_int(self.cfg, "warps_per_sm") // STREAM_WARP_SCALE))
+        return [f"warps_per_sm={w}"]
+
+    def stream_gap(self):
+        """Per model instruction (4 KB of loads by 8 real warps): the HBM time of the resident
+        model warps' loads, so that the resident stream runs at HBM_GBPS."""
+        resident = cfg_int(self.cfg, "num_sm") * int(self.stream_sets()[0].split("=")[1])
+        return self.cycles(resident * PAGE / HBM_GBPS)
+
+    def spec(self, wl, size_mb, iters, params=(), sets=()):
+        name = f"{wl}-{size_mb}mb-i{iters}" + "".join("-" + p.replace("=", "") for p in params)
+        return (name, wl, size_mb, iters, tuple(params), tuple(sets))
+
+    def run_one(self, spec):
+        name, wl, size_mb, iters, params, sets = spec
+        trc = os.path.join(self.a.work, name + ".trc")
+        js = os.path.join(self.a.work, name + ".json")
+        if self.a.reuse and os.path.exists(js):
+            with open(js) as f:
+                return name, json.load(f), 0.0
+        cmd = [self.a.gen, wl, "--size-mb", str(size_mb), "--iters", str(iters), "-o", trc]
+        for p in params:
+            cmd += ["--param", p]
+        t0 = time.time()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            die(f"{' '.join(cmd)}: {r.stderr.strip()}")
+        cmd = [self.a.sim, "--config", self.a.config, "--engine", "cmodel", "--trace", trc,
+               "--quiet", "--stats", js]
+        for s in self.a.set + list(sets):
+            cmd += ["--set", s]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        os.unlink(trc)
+        if r.returncode:
+            die(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+        with open(js) as f:
+            st = json.load(f)
+        if st.get("result") != "PASS" or st.get("integrity_errors") or st.get("fatal_faults"):
+            die(f"{name}: result {st.get('result')}, integrity errors "
+                f"{st.get('integrity_errors')}, fatal faults {st.get('fatal_faults')}")
+        return name, st, time.time() - t0
+
+    def run_all(self, specs):
+        todo = [s for s in dict.fromkeys(specs) if s[0] not in self.runs]
+        with concurrent.futures.ThreadPoolExecutor(self.a.jobs) as ex:
+            for name, st, dt in ex.map(self.run_one, todo):
+                self.runs[name] = st
+                self.wall += dt
+                print(f"  ran {name}: {st['sim_time_ns'] / 1e6:.3f} ms simulated, "
+                      f"{st['wall_seconds']:.1f} s", flush=True)
+
+    def st(self, spec):
+        return self.runs[spec[0]]
+
+
+def cfg_int(cfg, k):
+    if k not in cfg:
+        die(f"{k} missing from the configuration")
+    return int(cfg[k], 0)
+
+
+# ---- the experiments ---------------------------------------------------------------------------
+def chase_specs(m, passes, stride_kb=2048, size_mb=512):
+    gap = m.cycles(CHASE_ACCESS_NS)
+    p = (f"stride_kb={stride_kb}", f"gap={gap}")
+    return [m.spec("chase", size_mb, i, p) for i in range(1, passes + 1)]
+
+
+def stream_specs(m, size_mb):
+    p = (f"gap={m.stream_gap()}",)
+    return [m.spec("stream", size_mb, i, p, m.stream_sets()) for i in (1, 2)]
+
+
+def sparse_spec(m, k, shuffle=0, size_mb=1024):
+    p = (f"k={k}",) + (("shuffle=1",) if shuffle else ())
+    return m.spec("sparse", size_mb, 1, p)
+
+
+def row_specs(m, r):
+    """The simulator runs a row needs (none for the stated models)."""
+    exp, var = r["experiment"], r["variant"]
+    if exp == "chase_2MB_stride":
+        return chase_specs(m, int(var[4:]) + 1, size_mb=int(r["size_mb"]))
+    if exp == "stream" and var in ("um_demand", "um_resident", "device"):
+        return stream_specs(m, int(r["size_mb"]))
+    if exp == "sparse_ascending":
+        return [sparse_spec(m, int(r["k"]), size_mb=int(r["size_mb"]))]
+    return []
+
+
+def predict(m, r):
+    """(value in the row's unit, how) or (None, reason)."""
+    cfg = m.cfg
+    exp, var, metric = r["experiment"], r["variant"], r["metric"]
+    size = int(float(r["size_mb"] or 0)) * MB
+    if exp == "chase_2MB_stride":
+        specs = row_specs(m, r)
+        n, p = size // BLOCK, int(var[4:])
+        if metric == "bytes_h2d":
+            return m.st(specs[p])["bytes_h2d"], "simulated (bytes_h2d of pass 0)"
+        prev = m.st(specs[p - 1])["sim_time_ns"] if p else 0
+        lat = (m.st(specs[p])["sim_time_ns"] - prev) / n
+        how = "simulated: pass time / loads"
+        if metric != "mean_latency":
+            how += " (the model's loads of a pass are alike: p50 = mean)"
+        return lat, how
+    if exp == "stream":
+        blocks = size // BLOCK
+        if var in ("um_demand", "um_resident", "device"):
+            s1, s2 = (m.st(s) for s in row_specs(m, r))
+            if var == "um_demand":
+                return (s1["sim_time_ns"] + LAUNCH_NS) / 1e6, "simulated + launch"
+            t = (s2["sim_time_ns"] - s1["sim_time_ns"] + LAUNCH_NS) / 1e6
+            hbm = (size / HBM_GBPS + LAUNCH_NS) / 1e6
+            note = (f"; 4 KB mappings: one walk per page (HBM-bound with 2 MB mappings: "
+                    f"{hbm:.3g} ms)")
+            if var == "um_resident":
+                return t, "simulated (2nd pass) + launch" + note
+            return t, "= um_resident model (cudaMalloc memory: resident, no faults)" + note
+        if var == "memcpy_pinned":
+            return (pcie_ns(cfg, size) / 1e6,
+                    "stated: one DMA, pcie_transfer(size) (source of pcie_peak_gbps)")
+        if var == "memcpy_pageable":
+            t = size / HOST_STAGING_GBPS + pcie_ns(cfg, BLOCK)
+            return (t / 1e6, f"stated: host staging copy at {HOST_STAGING_GBPS} GB/s + the last "
+                    "2 MB DMA")
+        if var == "um_prefetch":
+            t = blocks * (cfg_int(cfg, "hdl_block_ns") + pcie_ns(cfg, BLOCK)
+                          + cfg_int(cfg, "hdl_pte_ns"))
+            return t / 1e6, "stated: per 2 MB block hdl_block_ns + DMA(2 MB) + 1 PTE"
+    if exp == "sparse_ascending":
+        st = m.st(row_specs(m, r)[0])
+        if metric == "bytes_h2d":
+            return st["bytes_h2d"], "simulated"
+        return (st["sim_time_ns"] + LAUNCH_NS) / 1e6, "simulated + launch"
+    return None, f"no model for {exp}/{var}/{metric}"
+
+
+def label_of(r):
+    size = f" {r['size_mb']}MB" if r["experiment"] == "stream" else ""
+    return f"{r['experiment']} {r['variant']}{size} {r['metric']}"
+
+
+# ---- out-of-sample checks: patterns not in the file, with a physically argued expectation ----
+OOS_MB = 256  # the shuffled-order checks run on 256 MB (1 GB in random order is slow to simulate)
+
+
+def oos_specs(m):
+    return [sparse_spec(m, 1, size_mb=OOS_MB), sparse_spec(m, 1, shuffle=1, size_mb=OOS_MB),
+            sparse_spec(m, 32, size_mb=OOS_MB), sparse_spec(m, 32, shuffle=1, size_mb=OOS_MB),
+            sparse_spec(m, 256), *chase_specs(m, 1, stride_kb=64, size_mb=32), *chase_specs(m, 1)]
+
+
+def oos_checks(m, rows):
+    meas = {(r["experiment"], r["variant"], r["metric"]): r for r in rows}
+    out = []
+    asc1 = m.st(sparse_spec(m, 1, size_mb=OOS_MB))
+    rnd1 = m.st(sparse_spec(m, 1, shuffle=1, size_mb=OOS_MB))
+    out.append((f"sparse k=1, shuffled order ({OOS_MB} MB)",
+                f"{rnd1['sim_time_ns'] / 1e6:.1f} ms, {rnd1['bytes_h2d'] / MB:.0f} MB",
+                "same bytes as ascending (every page is touched); not faster than ascending "
+                f"({asc1['sim_time_ns'] / 1e6:.1f} ms): a random batch spreads over many VA "
+                "blocks, so per-block costs are paid more often and prefetch has less to work on",
+                rnd1["bytes_h2d"] == asc1["bytes_h2d"]
+                and rnd1["sim_time_ns"] >= asc1["sim_time_ns"]))
+    asc = m.st(sparse_spec(m, 32, size_mb=OOS_MB))
+    rnd = m.st(sparse_spec(m, 32, shuffle=1, size_mb=OOS_MB))
+    out.append((f"sparse k=32, shuffled order ({OOS_MB} MB)",
+                f"{rnd['sim_time_ns'] / 1e6:.1f} ms, {rnd['bytes_h2d'] / MB:.0f} MB",
+                "the same 2048 touched pages as ascending; each grows to its own 64 KB big page "
+                "and no subtree passes 51% in either order, so the same bytes "
+                f"({asc['bytes_h2d'] / MB:.0f} MB); at least the ascending time "
+                f"({asc['sim_time_ns'] / 1e6:.1f} ms)",
+                rnd["bytes_h2d"] == asc["bytes_h2d"]
+                and rnd["sim_time_ns"] >= 0.95 * asc["sim_time_ns"]))
+    s256 = m.st(sparse_spec(m, 256))
+    lo = meas[("sparse_ascending", "touch1of512", "kernel_time")]["median"]
+    hi = meas[("sparse_ascending", "touch1of128", "kernel_time")]["median"]
+    t = (s256["sim_time_ns"] + LAUNCH_NS) / 1e6
+    out.append(("sparse k=256 (1 GB, between two measured rows)",
+                f"{t:.1f} ms, {s256['bytes_h2d'] / MB:.0f} MB",
+                "1024 isolated faults, 2 per VA block: between the measured k=512 and k=128 "
+                f"medians ({lo:.1f}..{hi:.1f} ms, widened by {BAND}) and 64 KB per fault (64 MB)",
+                lo / BAND <= t <= hi * BAND and s256["bytes_h2d"] == 1024 * 65536))
+    c64 = m.st(chase_specs(m, 1, stride_kb=64, size_mb=32)[0])
+    c2m = m.st(chase_specs(m, 1)[0])
+    lat64, lat2m = c64["sim_time_ns"] / 512, c2m["sim_time_ns"] / 256
+    out.append(("chase, 64 KB stride, 32 MB (512 loads in 16 VA blocks)",
+                f"pass 0 {lat64 / 1e3:.1f} us/load, {c64['bytes_h2d'] / MB:.1f} MB",
+                "every 64 KB big page at most once (<= 32 MB moved), and a lower mean latency "
+                f"than the 2 MB stride ({lat2m / 1e3:.1f} us): once a block's tree passes 51% "
+                "the rest of the block arrives with the same fault",
+                c64["bytes_h2d"] <= 32 * MB and lat64 < lat2m))
+    return out
+
+
+# ---- output ------------------------------------------------------------------------------------
+def fmt(v, unit):
+    if unit == "B":
+        return f"{v / MB:.1f} MB"
+    return f"{v:.4g} {unit}"
+
+
+def plot(results, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        die("matplotlib is missing (make deps installs it)")
+    res = [x for x in results if x["model"] is not None]
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(max(10, 0.33 * len(res)), 10), sharex=True)
+    xs = range(len(res))
+    for i, x in zip(xs, res):
+        r = x["row"]
+        col = "tab:green" if x["ok"] else "tab:red"
+        for a_, k in ((ax, 1.0), (ax2, r["median"])):  # absolute, then relative to the median
+            a_.plot([i, i], [r["min"] / k, r["max"] / k], color="tab:blue", lw=6, alpha=0.45,
+                    solid_capstyle="butt")
+            a_.plot([i, i], [r["min"] / BAND / k, r["max"] * BAND / k], color="tab:blue", lw=1,
+                    alpha=0.6)
+            a_.plot(i, r["median"] / k, "_", color="tab:blue", ms=10)
+            a_.plot(i, x["model"] / k, "o", color=col, ms=6)
+    for a_ in (ax, ax2):
+        a_.set_yscale("log")
+    ax.set_ylabel("value in the row's unit (ns, ms or bytes)")
+    ax2.set_ylabel("relative to the measured median")
+    ax2.axhline(1.0, color="grey", lw=0.5)
+    ax2.set_xticks(list(xs))
+    ax2.set_xticklabels([x["label"] for x in res], rotation=75, ha="right", fontsize=7)
+    ax.set_title("configs/h100.cfg (C model) vs H100: thick bar = measured min..max, thin = band "
+                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside)", fontsize=9)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fig.savefig(path, dpi=110)
+    print(f"calibrate: plot {path}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--plot")
+    ap.add_argument("--table")
+    ap.add_argument("--quick", action="store_true",
+                    help="the isolated far-fault (chase passes 0-1) and the 64 MB stream only "
+                    "(make test)")
+    ap.add_argument("--rows", help="only the rows whose label matches this regular expression "
+                    "(no out-of-sample checks)")
+    ap.add_argument("--oos", action="store_true",
+                    help="with --rows: run the out-of-sample checks too")
+    ap.add_argument("--reuse", action="store_true",
+                    help="reuse the statistics files already in --work (only valid when the "
+                    "configuration, the --set values and both binaries are unchanged)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a configuration key in every run and in the stated models")
+    a = ap.parse_args()
+    rows = read_csv(a.csv)
+    for p in (a.sim, a.gen, a.config):
+        if not os.path.exists(p):
+            die(f"{p} not found")
+    cfg = read_cfg(a.config)
+    for kv in a.set:
+        if "=" not in kv:
+            die(f"--set {kv}: expected key=value")
+        k, v = kv.split("=", 1)
+        cfg[k] = v
+    m = Model(a, cfg)
+    t0 = time.time()
+    sel = QUICK_ROWS if a.quick else (a.rows or ".")
+    chosen = [r for r in rows if re.search(sel, label_of(r))]
+    if not chosen:
+        die(f"no row matches '{sel}'")
+    specs = [s for r in chosen for s in row_specs(m, r)]
+    run_oos = not a.quick and (not a.rows or a.oos)
+    if run_oos:
+        specs += oos_specs(m)
+    # the longest runs first: two jobs finish together
+    m.run_all(sorted(dict.fromkeys(specs), key=lambda s: -s[2] * (2 if s[1] == "stream" else 1)))
+    results, bad = [], 0
+    for r in rows:
+        if r not in chosen:
+            results.append({"row": r, "label": label_of(r), "model": None, "ok": None,
+                            "how": "not run (--rows)"})
+            continue
+        v, how = predict(m, r)
+        if v is None:
+            results.append({"row": r, "label": label_of(r), "model": None, "how": how, "ok": None})
+            continue
+        ok = r["min"] / BAND <= v <= r["max"] * BAND
+        bad += not ok
+        results.append({"row": r, "label": label_of(r), "model": v, "how": how, "ok": ok,
+                        "ratio": v / r["median"]})
+    lines = ["| experiment | model | measured median [min, max] | ratio | band | how |",
+             "|---|---|---|---|---|---|"]
+    for x in results:
+        r, u = x["row"], x["row"]["unit"]
+        if r not in chosen and a.quick:
+            continue
+        meas = f"{fmt(r['median'], u)} [{fmt(r['min'], u)}, {fmt(r['max'], u)}]"
+        if x["model"] is None:
+            how = x["how"].replace("|", "\\|")
+            lines.append(f"| {x['label']} | - | {meas} | - | not predicted | {how} |")
+            continue
+        lines.append(f"| {x['label']} | {fmt(x['model'], u)} | {meas} | {x['ratio']:.2f} | "
+                     f"{'in' if x['ok'] else '**OUT**'} | {x['how']} |")
+    oos = oos_checks(m, rows) if run_oos else []
+    if oos:
+        lines += ["", "Out-of-sample checks (patterns not in the file):", "",
+                  "| pattern | model | expectation | result |", "|---|---|---|---|"]
+        for name, val, expect, ok in oos:
+            lines.append(f"| {name} | {val} | {expect} | {'pass' if ok else '**FAIL**'} |")
+    print("\n".join(lines))
+    if a.table:
+        os.makedirs(os.path.dirname(a.table) or ".", exist_ok=True)
+        with open(a.table, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if a.plot:
+        plot(results, a.plot)
+    oos_bad = sum(1 for o in oos if not o[3])
+    npred = sum(1 for x in results if x["model"] is not None)
+    print(f"calibrate: {npred} of {len(rows)} rows predicted, {bad} outside [min/{BAND}, "
+          f"max*{BAND}], {len(chosen) - npred} not predicted, {len(rows) - len(chosen)} not "
+          f"selected (--rows '{sel}'); {len(oos)} out-of-sample checks, {oos_bad} "
+          f"failed; {time.time() - t0:.0f} s ({m.wall:.0f} s of runs)")
+    return 1 if bad or oos_bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# tb/badinput/run.sh - bad input and valid input that went wrong (issue 11, items 1-19 and the
+# watchdog): each case runs a tool on one input and checks its exit status and message
+# (docs/cosim.md "Bad input"). make test-badinput; outputs in build/badinput/.
+#   run.sh [BUILD]      BUILD = the build folder (build/tiny/gmmu-sim, build/bin/gmmu-*)
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+SIM=$B/tiny/gmmu-sim
+TRC=$B/bin/gmmu-trace
+GEN=$B/bin/gmmu-gen
+PY=${PYTHON:-python3}
+T=$B/badinput
+rm -rf "$T" && mkdir -p "$T"
+CFG=configs/tiny.cfg
+pass=0 fail=0
+
+# check NAME WANT_RC PATTERN -- CMD...: runs CMD (output in $T/NAME.log), wants exit WANT_RC and a
+# line matching the extended regex PATTERN ('' = any) in its output
+check() {
+    local name=$1 want=$2 pat=$3
+    shift 4
+    local rc=0
+    "$@" > "$T/$name.log" 2>&1 || rc=$?
+    if [ "$rc" != "$want" ]; then
+        echo "FAIL  $name: exit $rc, want $want ($T/$name.log)"; tail -5 "$T/$name.log"
+        fail=$((fail + 1)); return 1
+    fi
+    if [ -n "$pat" ] && ! grep -q -E -- "$pat" "$T/$name.log"; then
+        echo "FAIL  $name: no line matching '$pat' ($T/$name.log)"; tail -5 "$T/$name.log"
+        fail=$((fail + 1)); return 1
+    fi
+    if grep -q -E 'Traceback|ERROR: AddressSanitizer|runtime error' "$T/$name.log"; then
+        echo "FAIL  $name: traceback or sanitizer report ($T/$name.log)"; fail=$((fail + 1))
+        return 1
+    fi
+    echo "ok    $name (exit $rc)"; pass=$((pass + 1))
+}
+# ok NAME COND-CMD...: a plain assertion
+ok() {
+    local name=$1; shift
+    if "$@"; then echo "ok    $name"; pass=$((pass + 1)); else
+        echo "FAIL  $name"; fail=$((fail + 1)); fi
+}
+stat_of() { $PY -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+sim() { "$SIM" --config "$CFG" --quiet "$@"; }
+
+A=0x90000000
+# ---- 1, 9: the 48-bit space, one rule in the reader, gmmu-trace check and the writer ------------
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 R 1 0x1 0x1000090000000 4\n' $A > "$T/hi.trc"
+check 1-sim-addr-48 2 'lane 0 address 0x1000090000000 is outside the 48-bit' -- sim --trace "$T/hi.trc"
+check 1-check-addr-48 1 'hi.trc:3: lane 0 address .* outside the 48-bit' -- "$TRC" check "$T/hi.trc"
+printf 'alloc a 0xfffffffff000 0x2000\nkernel k\n' > "$T/hialloc.trc"
+check 9-check-alloc-48 1 'hialloc.trc:1: allocation .* outside the 48-bit' -- "$TRC" check "$T/hialloc.trc"
+check 9-sim-alloc-48 2 'outside the 48-bit' -- sim --trace "$T/hialloc.trc"
+mkdir -p "$T/nv"
+sed 's/0x00007f6a9c000200 /0x01007f6a9c000200 /' tb/import/nvbit-memtrace/memtrace.log > "$T/nv/memtrace.log"
+check 9-nvbit-addr-48 1 'outside the 48-bit' -- $PY tools/import/import_nvbit.py "$T/nv/memtrace.log" -o "$T/nv.trc" --binary
+ok 9-nvbit-no-output test ! -e "$T/nv.trc"
+check 9-ctypes-width 0 'does not fit the format.s 32-bit field' -- $PY -c "
+import sys; sys.path.insert(0, 'tools/trace'); import trace_ctypes as t
+w = t.Writer('$T/ct.trc', True); w.kernel('k')
+try: w.mem(1 << 33, 0, 0, 0, 1, [0x1000])
+except t.TraceLibError as e: print(e)"
+# ---- 2: a pipe or FIFO is read once (> 64 KB) --------------------------------------------------
+"$GEN" backprop -o "$T/big.txt" > /dev/null 2>&1
+ok 2-trace-over-64k test "$(stat -c %s "$T/big.txt")" -gt 65536
+sim --engine cmodel --trace "$T/big.txt" --stats "$T/big-file.json" > /dev/null 2>&1
+check 2-process-substitution 0 'RESULT +PASS' -- sim --engine cmodel --trace <(cat "$T/big.txt") --stats "$T/big-pipe.json"
+mkfifo "$T/fifo"
+(cat "$T/big.txt" > "$T/fifo" &)
+check 2-fifo 0 'RESULT +PASS' -- sim --engine cmodel --trace "$T/fifo" --stats "$T/big-fifo.json"
+ok 2-same-instructions test "$(stat_of "$T/big-file.json" instructions)" = "$(stat_of "$T/big-pipe.json" instructions)" -a \
+    "$(stat_of "$T/big-file.json" instructions)" = "$(stat_of "$T/big-fifo.json" instructions)"
+# ---- 3: the watchdog: timed waits longer than watchdog_cycles pass; a hang and a livelock stop ---
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 R 1 0x1 %s 4\ns 0 0 R 50000 0x1 0x90001000 4\n' $A $A > "$T/gap.trc"
+check 3-compute-gap 0 'RESULT +PASS$' -- sim --trace "$T/gap.trc" --set watchdog_cycles=10000
+check 3-mem-latency 0 'RESULT +PASS$' -- sim --trace "$T/gap.trc" --set watchdog_cycles=10000 --set mem_latency=20000
+check 3-handler-time 0 'RESULT +PASS$' -- sim --trace "$T/gap.trc" --set watchdog_cycles=10000 --set hdl_irq_ns=40000
+check 3-hang 4 'WATCHDOG: hang: .*watchdog_cycles = 3000' -- sim --trace tb/traces/small.trc --set watchdog_cycles=3000 --test-hang 30000
+# ---- 16: invalidation storms: a chaos command every 40 cycles restarts every walk (4 levels of
+# 100-cycle reads); the restart-streak bound guarantees progress, without it the watchdog reports
+# the livelock --------------------------------------------------------------------------------------
+$PY scripts/gen_random_trace.py --seed 1 -o "$T/rand1.trc" > /dev/null
+n=$("$TRC" stats "$T/rand1.trc" | awk '/^instructions/ {print $2}')
+STORM=(--trace "$T/rand1.trc" --set chaos_inval=40 --set mem_latency=100)
+check 16-chaos-storm 0 'RESULT +PASS' -- sim "${STORM[@]}" --stats "$T/storm.json"
+ok 16-storm-all-instructions test "$(stat_of "$T/storm.json" instructions)" = "$n"
+ok 16-storm-held-back test "$(stat_of "$T/storm.json" chaos_held)" -gt 0
+check 3-livelock 4 'WATCHDOG: livelock: .*watchdog_cycles = 200000' -- sim "${STORM[@]}" --chaos-streak 0 --set watchdog_cycles=200000
+check 16-chaos-every-cycle 0 'RESULT +PASS' -- sim --trace tb/traces/small.trc --set chaos_inval=1
+# ---- 4: a directory, an empty trace ---------------------------------------------------------------
+check 4-directory 2 'is a directory' -- sim --trace "$T"
+: > "$T/empty.trc"
+check 4-empty 2 'no kernel: nothing was simulated' -- sim --trace "$T/empty.trc"
+# ---- 5: a program fault fails the run unless expected ------------------------------------------
+check 5-program-fault 3 'RESULT +FAIL \(program fault\)' -- sim --trace tb/traces/fatal.trc
+check 5-expected-fault 0 'RESULT +PASS \(program faults expected\)' -- sim --trace tb/traces/fatal.trc --expect-fault
+# ---- 6: pcie_peak_gbps range --------------------------------------------------------------------
+check 6-pcie-tiny 2 'pcie_peak_gbps: .* not a number in \[0.001' -- sim --set pcie_peak_gbps=1e-300
+# ---- 7: --stats unwritable; JSON escaped ----------------------------------------------------------
+check 7-stats-unwritable 2 'cannot write' -- sim --trace tb/traces/small.trc --stats "$T/no/such/dir/s.json"
+mkdir -p "$T/q\"d"; cp $CFG "$T/q\"d/c.cfg"
+check 7-json-escaped 0 'RESULT +PASS' -- "$SIM" --config "$T/q\"d/c.cfg" --quiet --trace tb/traces/small.trc --stats "$T/q.json"
+ok 7-json-valid $PY -c "import json,sys; assert 'q\"d' in json.load(open(sys.argv[1]))['config_file']" "$T/q.json"
+# ---- 8: convert IN IN refused; a failed convert leaves nothing --------------------------------------
+cp tb/traces/small.trc "$T/same.trc"; sum=$(md5sum < "$T/same.trc")
+check 8-convert-same 2 'are the same file' -- "$TRC" convert "$T/same.trc" "$T/same.trc"
+ok 8-input-intact test "$(md5sum < "$T/same.trc")" = "$sum"
+check 8-convert-fails 1 'bad_record.trc:7' -- "$TRC" convert tb/traces/bad_record.trc "$T/out.bin"
+ok 8-no-output test -z "$(ls "$T" | grep '^out\.bin')"
+# ---- 10: huge sizes bounded ---------------------------------------------------------------------
+mkdir -p "$T/as"; cp tb/import/accelsim-modes/kernel-* "$T/as/"
+printf 'MemcpyHtoD,0x00007f0000000000,100000000000000000\nkernel-1.traceg\n' > "$T/as/kernelslist.g"
+check 10-memcpy-huge 1 'outside the 48-bit' -- timeout 60 $PY tools/import/import_accelsim.py "$T/as" -o "$T/as.trc"
+printf 'MemcpyHtoD,0x0000000000000000,100000000000000\nkernel-1.traceg\n' > "$T/as/kernelslist.g"
+check 10-memcpy-granules 1 'granules' -- timeout 60 $PY tools/import/import_accelsim.py "$T/as" -o "$T/as.trc" --granule 4096
+check 10-gen-size 2 'size-mb 1048576: expected a number in' -- "$GEN" backprop --size-mb 1048576 -o "$T/g.trc"
+# ---- 11: make cosim TEST=x TRACE=y does not inherit the test's exit, sets, args ------------------
+mkdir -p "$T/rt" && ln -s "$(pwd)/$B/tiny" "$T/rt/tiny"
+check 11-trace-override 0 'test watchdog: PASS' -- $PY scripts/run_test.py --no-build --build "$T/rt" watchdog --trace tb/traces/small.trc
+check 11-no-expect-fault 1 'exited 3, expected 0' -- $PY scripts/run_test.py --no-build --build "$T/rt" fatal --trace tb/traces/fatal.trc
+check 11-unknown-config 2 'configs/nosuch.cfg: no such configuration' -- $PY scripts/run_test.py --no-build --build "$T/rt" fatal --config nosuch
+# ---- further surfaces (docs/cosim.md "Bad input") ----------------------------------------------
+check x-convert-no-dir 1 'gmmu-trace: /nonexistent/x.trc: cannot create' -- "$TRC" convert tb/traces/small.trc /nonexistent/x.trc
+check x-gen-size-hex 2 'size-mb 0x10: expected a number' -- "$GEN" backprop --size-mb 0x10 -o "$T/g.trc"
+# ---- 12: control bytes and NUL in a text trace ------------------------------------------------------
+printf 'kernel k\001x\n' > "$T/ctl.trc"
+check 12-control-byte 2 'ctl.trc:1: column 9: control byte 0x01' -- sim --trace "$T/ctl.trc"
+printf 'alloc a %s 0x8000\nkernel k\000 junk\n' $A > "$T/nul.trc"
+check 12-nul-byte 1 'nul.trc:2: column 9: control byte 0x00' -- "$TRC" check "$T/nul.trc"
+# ---- 13, 6: configuration ranges with file:line -----------------------------------------------------
+sed 's/^fb_entries.*//' $CFG > "$T/fb.cfg"; echo "fb_entries = 1" >> "$T/fb.cfg"
+check 13-fb-entries-1 2 'fb.cfg:[0-9]+: fb_entries: 1 is out of range \[2,' -- "$SIM" --config "$T/fb.cfg" --quiet
+# ---- 14: allocation base not page-aligned --------------------------------------------------------
+printf 'alloc a 0x90000010 0x8000\nkernel k\ns 0 0 R 1 0x1 0x90000010 4\n' > "$T/unal.trc"
+check 14-alloc-unaligned 2 'unal.trc:1: allocation .a. base 0x90000010 is not 4 KB-aligned' -- sim --trace "$T/unal.trc"
+# ---- 15: leading zeros: the C parser (common/num.c, every key) and scripts/cfg_vflags.py (the
+# RTL keys of the Verilator build) give the same answer: decimal or 0x hex, never octal ----------
+for v in 010 08 0x10 00 1e3 -1 0o7 " "; do
+    crc=0; "$SIM" --config $CFG --engine cmodel --set "chaos_inval=$v" --trace tb/traces/small.trc > "$T/lz-c.log" 2>&1 || crc=$?
+    cval=$(awk '$1 == "chaos_inval" {print $3}' "$T/lz-c.log")
+    prc=0; pval=$($PY -c "import sys; sys.path.insert(0, 'scripts'); import cfg_vflags; print(cfg_vflags.cfg_int(sys.argv[1]))" "$v" 2>/dev/null) || prc=$?
+    # the same acceptance, and the same value when accepted
+    if { [ $crc = 2 ] && [ $prc != 0 ]; } || { [ $crc = 0 ] && [ $prc = 0 ] && [ "$cval" = "$pval" ]; }; then
+        ok "15-number-'$v'" true
+    else ok "15-number-'$v' (C exit $crc value '$cval', cfg_vflags exit $prc value '$pval')" false; fi
+done
+# ---- 17: replay_policy = block with a batch of only fatal faults (quota drops) ---------------------
+printf 'alloc a %s 0x8000\nkernel k\nm 0 0 R 1 0xf 0x99000000 0x99001000 0x99002000 0x99003000\n' $A > "$T/blk.trc"
+check 17-block-fatal-batch 0 'RESULT +PASS' -- sim --trace "$T/blk.trc" --set replay_policy=block --expect-fault --stats "$T/blk.json" --set watchdog_cycles=200000
+ok 17-all-faults-cancelled test "$(stat_of "$T/blk.json" fatal_faults)" = 4 -a "$(stat_of "$T/blk.json" ff_drops)" -gt 0
+# ---- 18: out of page-table pages --------------------------------------------------------------------
+printf 'alloc a %s 0x8000\nalloc b 0x7f0000000000 0x8000\nkernel k\ns 0 0 R 1 0x1 %s 4\ns 0 1 R 1 0x1 0x7f0000000000 4\n' $A $A > "$T/pt.trc"
+check 18-out-of-pt-pages 6 'RESULT +FAIL \(valid accesses cancelled\)' -- sim --trace "$T/pt.trc" --set pt_pages=4
+# ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
+echo '{"result": "PASS"}' > "$T/sig.json"
+"$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &
+pid=$!
+sleep 1
+ok 19-old-stats-removed test ! -e "$T/sig.json"
+kill -TERM $pid; rc=0; wait $pid || rc=$?
+ok 19-sigterm-exit-143 test $rc = 143
+ok 19-sigterm-summary grep -q 'RESULT *INTERRUPTED (signal)' "$T/sig.log"
+ok 19-progress-in-log grep -q '^gmmu-sim: progress: *cycle' "$T/sig.log"
+ok 19-sigterm-stats test "$(stat_of "$T/sig.json" result)" = "INTERRUPTED (signal)"
+echo "test-badinput: $pass passed, $fail failed"
+[ $fail = 0 ]
