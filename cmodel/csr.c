@@ -8,6 +8,13 @@
 void csr_init(csr_t *c, const gmmu_params_t *p) {
     memset(c, 0, sizeof(*c));
     c->asid_mask = (uint8_t)(p->num_asids - 1u);
+    /* stored bits of CMD_ARG_HI (§14.4): VPN[35:32], ASID & (NumAsids-1), SCOPE only with
+     * several address spaces; the others read 0 */
+    c->arg_hi_keep = (uint32_t)GMMU_CSR_CMD_ARG_HI_VPN_MASK << GMMU_CSR_CMD_ARG_HI_VPN_LSB |
+                     (uint32_t)c->asid_mask << GMMU_CSR_CMD_ARG_HI_ASID_LSB |
+                     (p->num_asids > 1u ? (uint32_t)GMMU_CSR_CMD_ARG_HI_SCOPE_MASK
+                                              << GMMU_CSR_CMD_ARG_HI_SCOPE_LSB
+                                        : 0u);
     c->params_word =
         (p->num_sm & GMMU_CSR_PARAMS_NUM_SM_MASK) << GMMU_CSR_PARAMS_NUM_SM_LSB |
         (p->num_ports & GMMU_CSR_PARAMS_NUM_PORTS_MASK) << GMMU_CSR_PARAMS_NUM_PORTS_LSB |
@@ -147,7 +154,7 @@ static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr) {
         *pt = (*pt & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
         break;
     case GMMU_CSR_ASID_SEL:
-        c->asid_sel = (uint8_t)wd;
+        c->asid_sel = (uint8_t)(wd & c->asid_mask); /* keeps ASID & (NumAsids-1), §14.2 */
         break;
     case GMMU_CSR_FB_BASE_LO:
         c->fb_base = (c->fb_base & ~UINT64_C(0xffffffff)) | wd;
@@ -173,7 +180,7 @@ static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr) {
         c->arg_lo = wd;
         break;
     case GMMU_CSR_CMD_ARG_HI:
-        c->arg_hi = wd;
+        c->arg_hi = wd & c->arg_hi_keep;
         break;
     case GMMU_CSR_CMD: /* from the _q arguments: a CMD write is the only write of its cycle */
         c->cmd_valid = 1;

@@ -14,6 +14,7 @@ typedef struct {
     uint32_t params_word;                       /* PARAMS register (constant) */
     uint64_t pt_base[GMMU_PARAM_NUM_ASIDS_MAX]; /* 48 bits, one per address space (§14.2) */
     uint8_t asid_mask;                          /* NumAsids - 1 */
+    uint32_t arg_hi_keep;                       /* stored CMD_ARG_HI bits (§14.4) */
     uint8_t asid_sel;                           /* ASID_SEL */
     uint64_t fb_base;                           /* 48 bits */
     uint32_t fb_size;                           /* 17 bits */

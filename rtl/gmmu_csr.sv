@@ -61,6 +61,12 @@ module gmmu_csr #(
   localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
   localparam int unsigned AIdxW  = (NumAsids > 1) ? $clog2(NumAsids) : 1;
   localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  // stored bits of CMD_ARG_HI (§14.4): VPN[35:32], ASID & (NumAsids-1), SCOPE if NumAsids > 1;
+  // the others read 0 (ASID_SEL likewise keeps ASID & (NumAsids-1)): one address space costs
+  // no flip-flop, synthesis removes the constant-0 ones
+  localparam logic [ArgHiW-1:0] ArgHiKeep = ArgHiW'(
+      (32'(NumAsids > 1) << gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB) |
+      (32'(AsidMask) << gmmu_pkg::CSR_CMD_ARG_HI_ASID_LSB) | ((32'(1) << VpnHiW) - 32'(1)));
   localparam int unsigned IeW    = gmmu_pkg::CSR_INT_ENABLE_OVERFLOW_LSB + 1;  // INT_ENABLE width
 
   // ---------------------------------------------------------------- state
@@ -281,15 +287,15 @@ module gmmu_csr #(
       blocking_q  <= 1'b0;
     end else begin
       pt_base_q   <= pt_base_d;
-      asid_sel_q  <= asid_sel_d;
+      asid_sel_q  <= asid_sel_d & AsidMask;
       cmd_asid_q  <= cmd_asid_d;
-      cmd_scope_q <= cmd_scope_d;
+      cmd_scope_q <= cmd_scope_d && (NumAsids > 1);
       fb_base_q   <= fb_base_d;
       fb_size_q   <= fb_size_d;
       get_q       <= get_d;
       ie_q        <= ie_d;
       arg_lo_q    <= arg_lo_d;
-      arg_hi_q    <= arg_hi_d;
+      arg_hi_q    <= arg_hi_d & ArgHiKeep;
       cmd_valid_q <= cmd_valid_d;
       cmd_op_q    <= cmd_op_d;
       cmd_vpn_q   <= cmd_vpn_d;

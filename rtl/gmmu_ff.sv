@@ -5,6 +5,7 @@ module gmmu_ff #(
   parameter int unsigned NumSm     = 2,
   parameter int unsigned FfEntries = 4,
   parameter int unsigned FfQuota   = 2,
+  parameter int unsigned NumAsids  = 1,
   localparam int unsigned FtW      = gmmu_pkg::FB_FAULT_TYPE_W,
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
@@ -60,6 +61,10 @@ module gmmu_ff #(
   localparam int unsigned SmW   = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned AccW  = gmmu_pkg::FB_ACCESS_W;
   localparam int unsigned AsidW = gmmu_pkg::ASID_W;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
 
   // ---------------------------------------------------------------- state
   logic [FfEntries-1:0] e_valid_q, e_valid_d;
@@ -282,6 +287,12 @@ module gmmu_ff #(
   end
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] e_asid_k [FfEntries];
+  always_comb begin
+    for (int unsigned i = 0; i < FfEntries; i++) e_asid_k[i] = e_asid_d[i] & AsidMask;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       e_valid_q      <= '0;
@@ -308,20 +319,20 @@ module gmmu_ff #(
     end else begin
       e_valid_q      <= e_valid_d;
       e_vpn_q        <= e_vpn_d;
-      e_asid_q       <= e_asid_d;
+      e_asid_q       <= e_asid_k;
       e_mask_q       <= e_mask_d;
       dropped_q      <= dropped_d;
       replay_q       <= replay_d;
       cancel_valid_q <= cancel_valid_d;
       cancel_vpn_q   <= cancel_vpn_d;
-      cancel_asid_q  <= cancel_asid_d;
+      cancel_asid_q  <= cancel_asid_d & AsidMask;
       put_q          <= put_d;
       overflow_q     <= overflow_d;
       fw_valid_q     <= fw_valid_d;
       fw_addr_q      <= fw_addr_d;
       fw_set_q       <= fw_set_d;
       fw_vpn_q       <= fw_vpn_d;
-      fw_asid_q      <= fw_asid_d;
+      fw_asid_q      <= fw_asid_d & AsidMask;
       fw_time_q      <= fw_time_d;
       fw_mask_q      <= fw_mask_d;
       fw_ft_q        <= fw_ft_d;

@@ -10,7 +10,8 @@
 //   (a) output   (b) send   (c) response   (d) replay   (e) cancel   (f) allocate   (g) flush
 module gmmu_l1_req_table #(
   parameter int unsigned NumPorts = 2,
-  parameter int unsigned Entries  = 4
+  parameter int unsigned Entries  = 4,
+  parameter int unsigned NumAsids = 1
 ) (
   input  logic                                   clk_i,
   input  logic                                   rst_ni,
@@ -62,6 +63,11 @@ module gmmu_l1_req_table #(
   localparam int unsigned IdW   = gmmu_pkg::REQ_ID_W;
   localparam int unsigned AsidW = gmmu_pkg::ASID_W;
   localparam int unsigned RIdxW = (Entries > 1) ? $clog2(Entries) : 1;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  localparam gmmu_tlb_pkg::l1_req_entry_t EntKeep = '{asid: AsidMask, default: '1};
   localparam int unsigned CntW  = $clog2(Entries + 1);
 
   typedef enum logic [2:0] {
@@ -218,6 +224,12 @@ module gmmu_l1_req_table #(
   end
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (EntKeep)
+  gmmu_tlb_pkg::l1_req_entry_t ent_k [Entries];
+  always_comb begin
+    for (int unsigned i = 0; i < Entries; i++) ent_k[i] = ent_d[i] & EntKeep;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= '{default: ReqFree};
@@ -225,7 +237,7 @@ module gmmu_l1_req_table #(
       flt_q   <= '0;
     end else begin
       state_q <= state_d;
-      ent_q   <= ent_d;
+      ent_q   <= ent_k;
       flt_q   <= flt_d;
     end
   end

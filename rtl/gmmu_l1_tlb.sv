@@ -64,6 +64,9 @@ module gmmu_l1_tlb #(
   localparam int unsigned AsidW = gmmu_pkg::ASID_W;
   // a request's address space is req_asid & (NumAsids-1) (docs/microarch.md §14.1)
   localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  // stored tag bits: the ASID bits above log2(NumAsids) are always 0 (§14.1, gmmu_tlb_store)
+  localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
+  localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
   localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1;
   localparam int unsigned LIdxW = (L1LargeEntries > 1) ? $clog2(L1LargeEntries) : 1;
 
@@ -145,7 +148,8 @@ module gmmu_l1_tlb #(
     .N         (L1Entries),
     .NumLookup (NumPorts),
     .tag_t     (gmmu_tlb_pkg::base_tag_t),
-    .data_t    (gmmu_tlb_pkg::base_data_t)
+    .data_t    (gmmu_tlb_pkg::base_data_t),
+    .TagKeep   (BKeep)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -171,7 +175,8 @@ module gmmu_l1_tlb #(
     .N         (L1LargeEntries),
     .NumLookup (NumPorts),
     .tag_t     (gmmu_tlb_pkg::large_tag_t),
-    .data_t    (gmmu_tlb_pkg::large_data_t)
+    .data_t    (gmmu_tlb_pkg::large_data_t),
+    .TagKeep   (LKeep)
   ) u_large (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -198,7 +203,8 @@ module gmmu_l1_tlb #(
 
   gmmu_l1_req_table #(
     .NumPorts (NumPorts),
-    .Entries  (L1ReqEntries)
+    .Entries  (L1ReqEntries),
+    .NumAsids (NumAsids)
   ) u_req (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

@@ -9,6 +9,7 @@ module gmmu_l2_tlb #(
   parameter int unsigned L2LargeEntries = 2,
   parameter int unsigned L2Latency      = 3,
   parameter int unsigned L2MshrEntries  = 4,
+  parameter int unsigned NumAsids       = 1,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
   localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
@@ -73,6 +74,12 @@ module gmmu_l2_tlb #(
   localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
   localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
   localparam int unsigned Lat    = L2Latency;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
+  localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
@@ -274,8 +281,9 @@ module gmmu_l2_tlb #(
   gmmu_tlb_sa #(
     .Sets   (L2Sets),
     .Ways   (L2Ways),
-    .tag_t  (gmmu_tlb_pkg::base_tag_t),
-    .data_t (gmmu_tlb_pkg::base_data_t)
+    .tag_t   (gmmu_tlb_pkg::base_tag_t),
+    .data_t  (gmmu_tlb_pkg::base_data_t),
+    .TagKeep (BKeep)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -319,7 +327,8 @@ module gmmu_l2_tlb #(
     .N         (L2LargeEntries),
     .NumLookup (1),
     .tag_t     (gmmu_tlb_pkg::large_tag_t),
-    .data_t    (gmmu_tlb_pkg::large_data_t)
+    .data_t    (gmmu_tlb_pkg::large_data_t),
+    .TagKeep   (LKeep)
   ) u_large (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -471,6 +480,18 @@ module gmmu_l2_tlb #(
   assign busy_o = busy_mshr || rsp_valid_q || (|pv_q);
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] pasid_k [Lat];
+  always_comb begin
+    for (int unsigned k = 0; k < Lat; k++) pasid_k[k] = pasid_d[k] & AsidMask;
+  end
+
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] m_asid_k [L2MshrEntries];
+  always_comb begin
+    for (int unsigned i = 0; i < L2MshrEntries; i++) m_asid_k[i] = m_asid_d[i] & AsidMask;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pv_q          <= '0;
@@ -505,12 +526,12 @@ module gmmu_l2_tlb #(
       psm_q         <= psm_d;
       pvpn_q        <= pvpn_d;
       pwrite_q      <= pwrite_d;
-      pasid_q       <= pasid_d;
+      pasid_q       <= pasid_k;
       rr_q          <= rr_d;
       m_state_q     <= m_state_d;
       m_vpn_q       <= m_vpn_d;
       m_write_q     <= m_write_d;
-      m_asid_q      <= m_asid_d;
+      m_asid_q      <= m_asid_k;
       m_mask_q      <= m_mask_d;
       m_fault_q     <= m_fault_d;
       m_ppn_q       <= m_ppn_d;
@@ -522,7 +543,7 @@ module gmmu_l2_tlb #(
       rsp_mask_q    <= rsp_mask_d;
       rsp_vpn_q     <= rsp_vpn_d;
       rsp_write_q   <= rsp_write_d;
-      rsp_asid_q    <= rsp_asid_d;
+      rsp_asid_q    <= rsp_asid_d & AsidMask;
       rsp_nack_q    <= rsp_nack_d;
       rsp_ppn_q     <= rsp_ppn_d;
       rsp_large_q   <= rsp_large_d;

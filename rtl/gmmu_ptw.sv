@@ -62,6 +62,10 @@ module gmmu_ptw #(
   localparam int unsigned PpnMsb  = gmmu_pkg::PTE_PPN_MSB;
   localparam int unsigned AsidW   = gmmu_pkg::ASID_W;
   localparam int unsigned AIdxW   = (NumAsids > 1) ? $clog2(NumAsids) : 1;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
 
   typedef enum logic [1:0] {
     WkIdle    = 2'd0,
@@ -275,6 +279,12 @@ module gmmu_ptw #(
   assign unused_pte = ^{pte[63:PpnMsb+1], pte[PpnLsb-1:gmmu_pkg::PTE_D+1]};
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] w_asid_k [NumWalkers];
+  always_comb begin
+    for (int unsigned k = 0; k < NumWalkers; k++) w_asid_k[k] = w_asid_d[k] & AsidMask;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w_write_q  <= '0;
@@ -293,7 +303,7 @@ module gmmu_ptw #(
       w_state_q  <= w_state_d;
       w_vpn_q    <= w_vpn_d;
       w_write_q  <= w_write_d;
-      w_asid_q   <= w_asid_d;
+      w_asid_q   <= w_asid_k;
       w_mshr_q   <= w_mshr_d;
       w_level_q  <= w_level_d;
       w_lmode_q  <= w_lmode_d;

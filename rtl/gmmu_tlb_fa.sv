@@ -19,6 +19,7 @@ module gmmu_tlb_fa #(
   parameter int unsigned NumLookup = 1,
   parameter type         tag_t     = logic,
   parameter type         data_t    = logic,
+  parameter tag_t        TagKeep   = '1,  // stored tag bits (gmmu_tlb_store)
   localparam int unsigned IdxW     = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic                            clk_i,
@@ -125,8 +126,9 @@ module gmmu_tlb_fa #(
   // ---------------------------------------------------------------- FA-3 fill, FA-5 flush
   gmmu_tlb_store #(
     .N      (N),
-    .tag_t  (tag_t),
-    .data_t (data_t)
+    .tag_t   (tag_t),
+    .data_t  (data_t),
+    .TagKeep (TagKeep)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

@@ -23,6 +23,7 @@ module gmmu_tlb_sa #(
   parameter int unsigned Ways   = 2,
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
+  parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store)
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
@@ -142,8 +143,9 @@ module gmmu_tlb_sa #(
   // ---------------------------------------------------------------- SA-3 fill, SA-5 flush
   gmmu_tlb_store #(
     .N      (N),
-    .tag_t  (tag_t),
-    .data_t (data_t)
+    .tag_t   (tag_t),
+    .data_t  (data_t),
+    .TagKeep (TagKeep)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),

@@ -11,6 +11,10 @@ module gmmu_tlb_store #(
   parameter int unsigned N      = 2,
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
+  // tag bits that are stored: the others are 0 in every tag written (the ASID bits above
+  // log2(NumAsids), docs/microarch.md §14.1), the register keeps tag_d & TagKeep and synthesis
+  // removes the constant-0 flip-flops
+  parameter tag_t         TagKeep = '1,
   localparam int unsigned IdxW  = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic            clk_i,
@@ -64,6 +68,12 @@ module gmmu_tlb_store #(
     end
   end
 
+  // the register's D input: the stored bits only (TagKeep)
+  tag_t tag_k [N];
+  always_comb begin
+    for (int unsigned i = 0; i < N; i++) tag_k[i] = tag_d[i] & TagKeep;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
@@ -72,7 +82,7 @@ module gmmu_tlb_store #(
       data_q  <= '{default: '0};
     end else begin
       valid_q <= valid_d;
-      tag_q   <= tag_d;
+      tag_q   <= tag_k;
       w_q     <= w_d;
       data_q  <= data_d;
     end

@@ -216,7 +216,8 @@ module gmmu_top #(
     .L2Ways         (L2Ways),
     .L2LargeEntries (L2LargeEntries),
     .L2Latency      (L2Latency),
-    .L2MshrEntries  (L2MshrEntries)
+    .L2MshrEntries  (L2MshrEntries),
+    .NumAsids       (NumAsids)
   ) u_l2 (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -315,7 +316,8 @@ module gmmu_top #(
   gmmu_ff #(
     .NumSm     (NumSm),
     .FfEntries (FfEntries),
-    .FfQuota   (FfQuota)
+    .FfQuota   (FfQuota),
+    .NumAsids  (NumAsids)
   ) u_ff (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

@@ -67,16 +67,15 @@ def expected_ffs(p, k):
     ft = bin(ft_or).count("1")
     e, le, r = p["L1Entries"], p["L1LargeEntries"], p["L1ReqEntries"]
     # address spaces (docs/microarch.md §14): every ASID in the machine is reduced to
-    # asid & (NumAsids-1) at the L1 (requests) and at the CSR block (commands), so only cl(A)
-    # bits of a stored ASID can be 1. Yosys removes the constant bits only where the register's
-    # D input is the masked value itself (cmd_asid_q, and cancel_asid_q loaded from it): there
-    # they take ab = cl(A) bits. Every other stored ASID (TLB tags, request-table record,
-    # pipeline, MSHRs, rsp_q, walkers, far-fault entries, fw_asid) holds its value through a
-    # hold / fill multiplexer and keeps all ASID_W bits (measured, tiny: docs/rtl.md).
+    # asid & (NumAsids-1) (at the L1 for requests, at the CSR block for commands) and every
+    # register holding one keeps only those bits (its D input is x_d & (NumAsids-1), the TLB
+    # tags through gmmu_tlb_store's TagKeep): a stored ASID costs ab = cl(A) flip-flops, none
+    # with one address space; the tag / record widths of spec/tlb.toml keep ASID_W bits, of
+    # which aw - ab are constant 0 and removed by synthesis
     n_as = p["NumAsids"]
     ab = cl(n_as)
     aw = k["ASID_W"]
-    asid_drop = 0
+    asid_drop = aw - ab
     l1 = {"hit registers (hv, hid, hppn)": P * (1 + rid + ppn)}
     # TLB records (spec/tlb.toml): widths of the tags, payloads and the request-table entry
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
@@ -98,44 +97,43 @@ def expected_ffs(p, k):
     l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
     l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
-        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + aw),
+        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + ab),
         "rr": cl(S),
         "MSHRs (state[2], vpn, write, asid, mask, kind, ppn, large, w, nocache, fault_type)":
-            m * (2 + vpn + 1 + aw + S + 1 + ppn + 1 + 1 + 1 + ft),
+            m * (2 + vpn + 1 + ab + S + 1 + ppn + 1 + 1 + 1 + ft),
         "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
-            1 + S + vpn + 1 + aw + 1 + ppn + 1 + 1 + 1,
+            1 + S + vpn + 1 + ab + 1 + ppn + 1 + 1 + 1,
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
     ptw = {
         "walkers (state[2], vpn, write, asid, mshr, level, large_mode, addr[47:3], poison)":
-            w * (2 + vpn + 1 + aw + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
+            w * (2 + vpn + 1 + ab + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
         "memory request (mr_valid, mr_addr[47:3], mr_id)": 1 + pte_addr + cl(w),
     }
     f = p["FfEntries"]
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
     ff = {
-        "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + aw + S),
+        "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + ab + S),
         "dropped, replay": 2 * S,
         "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
         "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
         "fault-entry data (flags, vpn, time, mask, fault_type, client, write, asid)":
-            1 + vpn + 64 + S + ft + cl(S) + 1 + aw,
+            1 + vpn + 64 + S + ft + cl(S) + 1 + ab,
     }
     err_w = max(v for n, v in k.items() if n.startswith("ERR_")) + 1
     cmd_w = cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1)
     ie_w = max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1
     csr = {
         "pt_base[47:12] per address space": n_as * (k["PA_W"] - k["PAGE_SHIFT"]),
-        "asid_sel (ASID_SEL)": k["ASID_W"],
+        "asid_sel (ASID_SEL, ASID & (NumAsids-1))": ab,
         "fb_base[47:5]": fb_addr,
         "fb_size, get": (k["FB_IDX_W"] + 1) + k["FB_IDX_W"],
         "ie": ie_w,
-        # arg_hi_q keeps CMD_ARG_HI[16:0] (its must-be-0 bits [7:4] included: they are 0 by
-        # the write check, which Yosys does not fold into the register)
-        "arg_lo, arg_hi[16:0] (vpn, ASID, SCOPE)": 32 + k["CSR_CMD_ARG_HI_SCOPE_LSB"] + 1,
-        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + 1,
+        # arg_hi_q keeps CMD_ARG_HI VPN[35:32], ASID & (NumAsids-1) and SCOPE if NumAsids > 1
+        "arg_lo, arg_hi (vpn, ASID, SCOPE)": 32 + (vpn - 32) + ab + (n_as > 1),
+        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + (n_as > 1),
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,

@@ -75,6 +75,12 @@ static int find_miss(const th_t *h, uint32_t sm, uint8_t id) {
     return -1;
 }
 
+/* a CMD_ARG_HI word: VPN[35:32], ASID, SCOPE */
+static uint32_t arg_hi_word(uint32_t vpn_hi, uint32_t asid, uint32_t scope) {
+    return vpn_hi << GMMU_CSR_CMD_ARG_HI_VPN_LSB | asid << GMMU_CSR_CMD_ARG_HI_ASID_LSB |
+           scope << GMMU_CSR_CMD_ARG_HI_SCOPE_LSB;
+}
+
 static void test_pt_base_table(void **state) {
     (void)state;
     th_t h;
@@ -84,18 +90,25 @@ static void test_pt_base_table(void **state) {
     th_csr_write(&h, GMMU_CSR_ASID_SEL, 1);
     assert_int_equal(th_csr_read(&h, GMMU_CSR_PT_BASE_LO), 0); /* ASID 1: reset 0 */
     th_csr_write(&h, GMMU_CSR_PT_BASE_LO, (uint32_t)ROOT1);
-    th_csr_write(&h, GMMU_CSR_ASID_SEL, 5); /* 5 & (4 - 1) = entry 1 */
-    assert_int_equal(th_csr_read(&h, GMMU_CSR_ASID_SEL), 5);
+    th_csr_write(&h, GMMU_CSR_ASID_SEL, 5);                  /* 5 & (4 - 1) = entry 1 */
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_ASID_SEL), 1); /* keeps ASID & (NumAsids-1) */
     assert_int_equal(th_csr_read(&h, GMMU_CSR_PT_BASE_LO), (uint32_t)ROOT1);
     th_csr_write(&h, GMMU_CSR_ASID_SEL, 0);
     assert_int_equal(th_csr_read(&h, GMMU_CSR_PT_BASE_LO), (uint32_t)ROOT0);
     th_csr_write(&h, GMMU_CSR_ASID_SEL, 0x100); /* must-be-0 bits */
     assert_int_equal(th_csr_read(&h, GMMU_CSR_ERR_STATUS), 1u << GMMU_ERR_BAD_VALUE);
+    /* CMD_ARG_HI keeps VPN[35:32], ASID & (NumAsids-1) and SCOPE (§14.4) */
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_HI, arg_hi_word(0x3, 5, 1));
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_CMD_ARG_HI), arg_hi_word(0x3, 1, 1));
     done(&h);
-    /* one address space: every ASID_SEL value selects the one entry (the old PT_BASE) */
+    /* one address space: every ASID_SEL value selects the one entry (the old PT_BASE), and
+     * neither ASID_SEL nor the ASID / SCOPE fields of CMD_ARG_HI are stored (they read 0) */
     init(&h, 1);
     th_csr_write(&h, GMMU_CSR_ASID_SEL, 3);
     assert_int_equal(th_csr_read(&h, GMMU_CSR_PT_BASE_LO), (uint32_t)ROOT0);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_ASID_SEL), 0);
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_HI, arg_hi_word(0x3, 5, 1));
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_CMD_ARG_HI), arg_hi_word(0x3, 0, 0));
     done(&h);
 }
 
