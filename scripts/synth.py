@@ -49,7 +49,7 @@ def cl(n):
     return 0 if n <= 1 else math.ceil(math.log2(n))
 
 
-def expected_ffs(p, k):
+def expected_ffs(p, k, prep=False):
     """Expected flip-flop bits per block. p: RTL parameters, k: package constants.
 
     Every line is one register of the state list in docs/microarch.md; the notes say where the
@@ -75,7 +75,12 @@ def expected_ffs(p, k):
     n_as = p["NumAsids"]
     ab = cl(n_as)
     aw = k["ASID_W"]
-    asid_drop = aw - ab
+    # prep=True: the count after Yosys `prep` (formal/run_formal.py elab job), which keeps the
+    # constant-0 bits of the registers whose D input is masked (every stored ASID sb = ASID_W
+    # bits, ASID_SEL ASID_W, CMD_ARG_HI[16:0], cmd_scope_q); only cmd_asid_q / cancel_asid_q
+    # (loaded from a masked value inside a hold multiplexer) are reduced there too
+    sb = aw if prep else ab
+    asid_drop = aw - sb
     l1 = {"hit registers (hv, hid, hppn)": P * (1 + rid + ppn)}
     # TLB records (spec/tlb.toml): widths of the tags, payloads and the request-table entry
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
@@ -97,43 +102,44 @@ def expected_ffs(p, k):
     l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
     l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
-        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + ab),
+        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + sb),
         "rr": cl(S),
         "MSHRs (state[2], vpn, write, asid, mask, kind, ppn, large, w, nocache, fault_type)":
-            m * (2 + vpn + 1 + ab + S + 1 + ppn + 1 + 1 + 1 + ft),
+            m * (2 + vpn + 1 + sb + S + 1 + ppn + 1 + 1 + 1 + ft),
         "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
-            1 + S + vpn + 1 + ab + 1 + ppn + 1 + 1 + 1,
+            1 + S + vpn + 1 + sb + 1 + ppn + 1 + 1 + 1,
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
     ptw = {
         "walkers (state[2], vpn, write, asid, mshr, level, large_mode, addr[47:3], poison)":
-            w * (2 + vpn + 1 + ab + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
+            w * (2 + vpn + 1 + sb + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
         "memory request (mr_valid, mr_addr[47:3], mr_id)": 1 + pte_addr + cl(w),
     }
     f = p["FfEntries"]
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
     ff = {
-        "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + ab + S),
+        "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + sb + S),
         "dropped, replay": 2 * S,
         "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
         "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
         "fault-entry data (flags, vpn, time, mask, fault_type, client, write, asid)":
-            1 + vpn + 64 + S + ft + cl(S) + 1 + ab,
+            1 + vpn + 64 + S + ft + cl(S) + 1 + sb,
     }
     err_w = max(v for n, v in k.items() if n.startswith("ERR_")) + 1
     cmd_w = cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1)
     ie_w = max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1
     csr = {
         "pt_base[47:12] per address space": n_as * (k["PA_W"] - k["PAGE_SHIFT"]),
-        "asid_sel (ASID_SEL, ASID & (NumAsids-1))": ab,
+        "asid_sel (ASID_SEL, ASID & (NumAsids-1))": sb,
         "fb_base[47:5]": fb_addr,
         "fb_size, get": (k["FB_IDX_W"] + 1) + k["FB_IDX_W"],
         "ie": ie_w,
         # arg_hi_q keeps CMD_ARG_HI VPN[35:32], ASID & (NumAsids-1) and SCOPE if NumAsids > 1
-        "arg_lo, arg_hi (vpn, ASID, SCOPE)": 32 + (vpn - 32) + ab + (n_as > 1),
-        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + (n_as > 1),
+        "arg_lo, arg_hi (vpn, ASID, SCOPE)":
+            32 + (k["CSR_CMD_ARG_HI_SCOPE_LSB"] + 1 if prep else (vpn - 32) + ab + (n_as > 1)),
+        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + (prep or n_as > 1),
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,
