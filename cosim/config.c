@@ -70,6 +70,7 @@ static const cfg_key_t keys[] = {
     {"prefetch_policy", T_POLICY, O(prefetch_policy), UVM_POLICY_PREFETCH, 0, 0, NULL},
     {"migrate_grow", T_ENUM, O(migrate_grow), 0, 0, 0, grow_names},
     {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
+    {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
@@ -107,9 +108,15 @@ void cfg_defaults(cfg_t *c) {
     memcpy(c->prefetch_policy, hd.policy[UVM_POLICY_PREFETCH], sizeof c->prefetch_policy);
     c->migrate_grow = hd.grow_pages > 1 ? CFG_GROW_64K : CFG_GROW_4K;
     c->migrate_max_pages = hd.migrate_max_pages;
+    c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
     c->hdl_block_ns = CFG_HDL_DEFAULT;
+}
+
+uint32_t cfg_transfer_set_pages(const cfg_t *c) {
+    const double pages = c->pcie_peak_gbps * 1e3 * (double)c->transfer_set_us / 4096.0;
+    return pages < 1.0 ? 1u : pages > 1e9 ? 1000000000u : (uint32_t)pages;
 }
 
 static const cfg_key_t *find_key(const char *name) {

@@ -51,6 +51,7 @@ typedef struct {
     char prefetch_policy[UVM_POLICY_NAME_MAX];
     cfg_grow_t migrate_grow;    /* a faulted page grows to 4 KB (none) or its 64 KB big page */
     uint32_t migrate_max_pages; /* pages per H2D transfer */
+    uint32_t transfer_set_us;   /* Zheng's service interval: transfer set = link x interval */
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
     uint64_t hdl_block_ns;
 } cfg_t;
@@ -73,5 +74,9 @@ void cfg_print(const cfg_t *c, FILE *f, const char *prefix);
 void cfg_print_json(const cfg_t *c, FILE *f, const char *indent);
 /* Value of key as text (for messages); 0, or -1 if the key is unknown. */
 int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len);
+
+/* Zheng's transfer set in 4 KB pages: what the link moves at pcie_peak_gbps in transfer_set_us
+ * (16 GB/s x 20 us = 320 000 B = 78 pages; at least 1). */
+uint32_t cfg_transfer_set_pages(const cfg_t *c);
 
 #endif

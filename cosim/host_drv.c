@@ -45,6 +45,10 @@ int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, in
     return uvm_handler_add_alloc(h->hdl, name, base, size, readonly, err, errlen);
 }
 
+int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen) {
+    return uvm_handler_set_page_order(h->hdl, vpns, n, err, errlen);
+}
+
 void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value) {
     h->fault_ctrl = value;
 }

@@ -56,6 +56,8 @@ void hdrv_free(hdrv_t *h);
 /* Declares a managed allocation of the workload (uvm_handler_add_alloc). 0 or -1 + err. */
 int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, int readonly,
                    char *err, size_t errlen);
+/* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
+int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
 /* The whole run: launch, program the device, service interrupts until the workload is done,
  * check ERR_STATUS. */
 hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen);

@@ -348,6 +348,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
            sizeof hc.policy[UVM_POLICY_PREFETCH]);
     hc.grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
     hc.migrate_max_pages = c->migrate_max_pages;
+    hc.transfer_set_pages = cfg_transfer_set_pages(c);
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;
@@ -391,6 +392,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
     if (new_engines(p, err, errlen) != 0 || new_models(p, err, errlen) != 0 ||
         new_host(p, err, errlen) != 0)
+        goto fail;
+    if (plat_oracle_order(p, o->trace_path, err, errlen) != 0)
         goto fail;
     p->tr = trace_open(o->trace_path, err, errlen);
     if (!p->tr)

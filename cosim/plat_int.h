@@ -168,6 +168,9 @@ void plat_dump_state(plat_t *p, FILE *f);
 /* plat_mem.c */
 const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va);
 int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
+/* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in
+ * first-touch order (plat_oracle.c); nothing for the other policies. 0 or -1 + err. */
+int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
 /* The access of one page, performed when its translation arrives. */
 void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn);
 void plat_dma_completions(plat_t *p);

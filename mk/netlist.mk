@@ -73,11 +73,18 @@ sim-netlist-mut: $(BUILD)/$(CONFIG)/gmmu-sim-netlist-mut
 # runs clock 2.8 M and 0.9 M cycles, 290 s and 100 s).
 NL_SKIP  := oversub quiet_equiv_chaos quiet_equiv_stall
 NL_TESTS := $(filter-out $(NL_SKIP),$(basename $(notdir $(wildcard tb/tests/*.test))))
+# make test runs the tests below 100 k clocked cycles without a --no-skip twin (the twins clock
+# 0.5-2 M cycles at gate level); make test-netlist-full runs NL_TESTS
+NL_FULL_ONLY := skip_equiv block_skip_equiv quiet_equiv block_quiet_equiv prefetch_tbn \
+                grow_64k_channels prefetch_nvidia
+NL_QUICK := $(filter-out $(NL_FULL_ONLY),$(NL_TESTS))
 NL_RUN    = $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD) --netlist \
             --only-binary tiny
-test-netlist: | $(DEPS_STAMP)
+.PHONY: test-netlist-full
+## make test-netlist-full      test-netlist with every tiny test but the 3 slowest (about 2x longer)
+test-netlist test-netlist-full: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory trace-lib sim sim-netlist sim-netlist-mut CONFIG=tiny
-	$(NL_RUN) --no-build -j 2 $(NL_TESTS)
+	$(NL_RUN) --no-build -j 2 $(if $(filter test-netlist-full,$@),$(NL_TESTS),$(NL_QUICK))
 	$(NL_RUN) --no-build --engine rtl,netlist random_3
 	bash scripts/synth_mutate_test.sh $(BUILD)/tiny
 TEST_TARGETS += test-netlist

@@ -109,6 +109,7 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     memcpy(cfg->policy[UVM_POLICY_THRASHING], "none", sizeof "none");
     cfg->migrate_max_pages = 1;
     cfg->grow_pages = 1;
+    cfg->transfer_set_pages = 80; /* 16 GB/s x 20 us / 4 KB (docs/handler.md §6d) */
     cfg->seed = 1;
     /* memory layout: the platform normally overrides these from its configuration */
     cfg->gpu_pt_base_pa = UINT64_C(0x000100000000);
@@ -260,6 +261,8 @@ void uvm_handler_free(uvm_handler_t *h) {
     free(h->batch);
     free(h->pending);
     u64map_free(&h->pt_tables);
+    free(h->page_order);
+    u64map_free(&h->page_pos);
     uvm_mem_free(h);
     uvm_va_blocks_free(h);
     if (h->evict && h->evict_priv)

@@ -52,8 +52,9 @@ static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evic
 /* prefetch policies: uvm_prefetch.c; thrashing: only "none" so far (hook in uvm_service.c)    */
 
 static const uvm_prefetch_ops_t *const prefetch_tab[] = {
-    &uvm_prefetch_none_ops, &uvm_prefetch_nvidia_ops, &uvm_prefetch_tbn_ops,
-    &uvm_prefetch_seq_local_ops, &uvm_prefetch_random_local_ops};
+    &uvm_prefetch_none_ops,       &uvm_prefetch_nvidia_ops,       &uvm_prefetch_tbn_ops,
+    &uvm_prefetch_seq_local_ops,  &uvm_prefetch_random_local_ops, &uvm_prefetch_random_ops,
+    &uvm_prefetch_sequential_ops, &uvm_prefetch_locality_ops,     &uvm_prefetch_oracle_ops};
 
 static uvm_thrash_hint_t thrashing_none(uvm_handler_t *h, const uvm_va_block_t *blk,
                                         uint32_t page) {

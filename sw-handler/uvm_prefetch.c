@@ -259,9 +259,10 @@ static void hint_random_local(uvm_handler_t *h, const uvm_prefetch_ctx_t *c,
 /* ------------------------------------------------------------------------------------------ */
 /* the registry's entries                                                                      */
 
-const uvm_prefetch_ops_t uvm_prefetch_none_ops = {"none", NULL, NULL, hint_none};
-const uvm_prefetch_ops_t uvm_prefetch_nvidia_ops = {"nvidia", NULL, NULL, hint_nvidia};
-const uvm_prefetch_ops_t uvm_prefetch_tbn_ops = {"tbn", NULL, NULL, hint_tbn};
-const uvm_prefetch_ops_t uvm_prefetch_seq_local_ops = {"seq_local", NULL, NULL, hint_seq_local};
+const uvm_prefetch_ops_t uvm_prefetch_none_ops = {"none", NULL, NULL, hint_none, NULL};
+const uvm_prefetch_ops_t uvm_prefetch_nvidia_ops = {"nvidia", NULL, NULL, hint_nvidia, NULL};
+const uvm_prefetch_ops_t uvm_prefetch_tbn_ops = {"tbn", NULL, NULL, hint_tbn, NULL};
+const uvm_prefetch_ops_t uvm_prefetch_seq_local_ops = {"seq_local", NULL, NULL, hint_seq_local,
+                                                       NULL};
 const uvm_prefetch_ops_t uvm_prefetch_random_local_ops = {"random_local", random_init, random_fini,
-                                                          hint_random_local};
+                                                          hint_random_local, NULL};

@@ -126,6 +126,13 @@ typedef struct {
     void *priv;             /* the policy's handler-wide state (init), NULL if none */
 } uvm_prefetch_ctx_t;
 
+/* What an allocation-wide prefetch policy sees of the fault batch just serviced. */
+typedef struct {
+    uint64_t last_vpn; /* the batch's last serviced fault (in arrival order: the latest) */
+    bool any_fault;    /* false: the batch had no serviceable fault (last_vpn meaningless) */
+    void *priv;        /* the policy's handler-wide state (init), NULL if none */
+} uvm_alloc_hint_ctx_t;
+
 typedef struct {
     const char *name;
     /* optional handler-wide state: init 0 or -1 (out of memory); fini frees it */
@@ -134,6 +141,12 @@ typedef struct {
     /* pages of the block to migrate besides c->faulted: sets bits in hint. The service drops
      * hinted pages that are faulted, resident or outside every allocation. */
     void (*hint)(uvm_handler_t *h, const uvm_prefetch_ctx_t *c, uint64_t hint[UVM_BLOCK_WORDS]);
+    /* optional allocation-wide hook (docs/handler.md §6d), called once per fault batch after
+     * its demand pages were migrated: writes up to max VPNs (anywhere in the managed
+     * allocations, in the order to migrate) into vpns and returns their number. The service
+     * skips VPNs that are resident or outside every allocation. */
+    uint32_t (*alloc_hint)(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint64_t *vpns,
+                           uint32_t max);
 } uvm_prefetch_ops_t;
 
 /* uvm_prefetch.c: the prefetch policies of the registry */
@@ -142,6 +155,13 @@ extern const uvm_prefetch_ops_t uvm_prefetch_nvidia_ops;
 extern const uvm_prefetch_ops_t uvm_prefetch_tbn_ops;
 extern const uvm_prefetch_ops_t uvm_prefetch_seq_local_ops;
 extern const uvm_prefetch_ops_t uvm_prefetch_random_local_ops;
+/* uvm_prefetch_zheng.c: Zheng et al.'s allocation-wide prefetchers with transfer sets */
+extern const uvm_prefetch_ops_t uvm_prefetch_random_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_sequential_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_locality_ops;
+extern const uvm_prefetch_ops_t uvm_prefetch_oracle_ops;
+/* Zheng's locality prefetcher: the pages after the last fault */
+#define UVM_PREFETCH_LOCALITY_PAGES 128u
 /* nvidia-uvm's threshold: a subtree is filled when more than this % of it is resident/faulted */
 #define UVM_PREFETCH_NVIDIA_THRESHOLD 51u
 /* Sets in out the grow_pages-aligned groups of the pages of in, restricted to managed pages. */
@@ -223,6 +243,11 @@ struct uvm_handler {
     uvm_frame_t *frames;
     uvm_pmm_t pmm;   /* free frames, in chunks */
     u64map_t blocks; /* VA block id -> uvm_va_block_t * */
+    /* the oracle prefetcher's input (uvm_handler_set_page_order): pages in first-touch order,
+     * and vpn -> index in it */
+    uint64_t *page_order;
+    size_t npage_order;
+    u64map_t page_pos;
     uint64_t mig_seq;
     uint64_t block_gen;
 

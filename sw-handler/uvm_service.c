@@ -202,6 +202,57 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     uvm_migrate_commit(h);
 }
 
+/* Migrates the prefetch pages of one block (set, block-relative) outside any demand. */
+static void prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *set) {
+    const uint64_t none[UVM_BLOCK_WORDS] = {0};
+    const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
+    if (first >= UVM_BLOCK_PAGES)
+        return;
+    h->block_gen++;
+    uvm_migrate_begin(h);
+    blk_ctx_t c = {
+        uvm_va_block_get(h, (blk_id << UVM_BLOCK_SHIFT) + first, true), false, true, false, {0}};
+    if (c.blk && pt_room(h, &c, (blk_id << UVM_BLOCK_SHIFT) + first))
+        uvm_migrate_set(h, blk_id, set, none);
+    uvm_migrate_commit(h);
+}
+
+/* Zheng's transfer set (docs/handler.md §6d): after the demand pages of the batch (h2d0 = the
+ * interrupt's H2D bytes before the batch), the allocation-wide prefetch pages, while the set
+ * stays within cfg.transfer_set_pages and free frames remain (a prefetch never evicts). */
+static void service_transfer_set(uvm_handler_t *h, uint32_t m, uint64_t h2d0) {
+    const uint64_t demand = (h->irq_h2d_bytes - h2d0) / UVM_PAGE_BYTES;
+    uint32_t max =
+        demand >= h->cfg.transfer_set_pages ? 0u : h->cfg.transfer_set_pages - (uint32_t)demand;
+    if (max > h->pmm.nfree)
+        max = h->pmm.nfree;
+    if (max == 0)
+        return;
+    uvm_alloc_hint_ctx_t c = {0, false, h->prefetch_priv};
+    uint64_t ts = 0;
+    for (uint32_t i = 0; i < m; i++)
+        if (uvm_find_alloc(h, h->batch[i].vpn) && (!c.any_fault || h->batch[i].timestamp >= ts)) {
+            c.last_vpn = h->batch[i].vpn;
+            ts = h->batch[i].timestamp;
+            c.any_fault = true;
+        }
+    uint64_t vpns[UVM_BLOCK_PAGES];
+    const uint32_t n =
+        h->prefetch->alloc_hint(h, &c, vpns, max < UVM_BLOCK_PAGES ? max : UVM_BLOCK_PAGES);
+    uint64_t set[UVM_BLOCK_WORDS] = {0}, blk_id = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!uvm_find_alloc(h, vpns[i]) || uvm_va_block_resident(h, vpns[i], NULL))
+            continue;
+        if ((vpns[i] >> UVM_BLOCK_SHIFT) != blk_id) {
+            prefetch_block(h, blk_id, set);
+            memset(set, 0, sizeof set);
+            blk_id = vpns[i] >> UVM_BLOCK_SHIFT;
+        }
+        uvm_bitmap_set(set, uvm_block_page(vpns[i]));
+    }
+    prefetch_block(h, blk_id, set);
+}
+
 static void service_batch(uvm_handler_t *h, uint32_t m) {
     uint32_t i = 0;
     while (i < m) {
@@ -239,7 +290,11 @@ void uvm_service_impl(uvm_handler_t *h) {
         h->stats.fault_batches++;
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_batch_ns + (uint64_t)n * h->cfg.t_fault_ns);
         const uint64_t replays = h->stats.replays;
-        service_batch(h, coalesce(h, n));
+        const uint64_t h2d0 = h->irq_h2d_bytes;
+        const uint32_t m = coalesce(h, n);
+        service_batch(h, m);
+        if (h->prefetch->alloc_hint)
+            service_transfer_set(h, m, h2d0);
         h->replay->batch_done(h, &replay_all_owed);
         /* a batch that replayed nothing (only fatal or unservable faults under `block`): the
            requests dropped over quota come back only by a replay, so one is owed */

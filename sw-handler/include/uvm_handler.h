@@ -34,6 +34,10 @@ typedef struct {
     /* a faulted page grows to its naturally aligned group of grow_pages pages (inside its
      * allocation, not resident): 1 (4 KB, no growth) or 16 (the 64 KB big page) */
     uint32_t grow_pages;
+    /* Zheng's transfer set: pages the link moves per service interval (one fault batch), demand
+     * pages first, then allocation-wide prefetch pages; default 80 = 16 GB/s x 20 us / 4 KB
+     * (docs/handler.md §6d). Used only by the allocation-wide prefetchers. */
+    uint32_t transfer_set_pages;
     uint64_t seed;             /* for random eviction and the random prefetchers */
     uint64_t gpu_data_base_pa; /* GPU frames for managed pages: [base, base + pages*4K) */
     uint64_t gpu_data_pages;
@@ -104,6 +108,11 @@ void uvm_handler_free(uvm_handler_t *h);
  * 48-bit VA space are errors (-1 + err naming the allocation). */
 int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uint64_t size,
                           int readonly, char *err, size_t errlen);
+/* The oracle prefetcher's input (docs/handler.md §6d): the pages (VPNs) of the workload in
+ * first-touch order, e.g. from a first pass over the trace; repeated VPNs keep their first
+ * position. Replaces an earlier order. 0, or -1 + err (out of memory). */
+int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
+                               size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */

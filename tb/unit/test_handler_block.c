@@ -136,7 +136,7 @@ static uvm_thrash_hint_t count_faults(uvm_handler_t *h, const uvm_va_block_t *bl
 
 static void test_prefetch_and_thrashing_hooks(void **state) {
     (void)state;
-    static const uvm_prefetch_ops_t pf = {"test_hint", NULL, NULL, hint_pages};
+    static const uvm_prefetch_ops_t pf = {"test_hint", NULL, NULL, hint_pages, NULL};
     static const uvm_thrashing_ops_t th = {"test_count", count_faults};
     fx_t *x = fx_new();
     fx_start(x);

@@ -51,7 +51,9 @@ static void test_unknown_names_list_known(void **state) {
     assert_int_equal(uvm_policy_check(UVM_POLICY_EVICT, "LRU", err, sizeof err), -1);
     assert_string_equal(err, "'LRU' is not one of lru|random");
     assert_int_equal(uvm_policy_check(UVM_POLICY_PREFETCH, "tree", err, sizeof err), -1);
-    assert_string_equal(err, "'tree' is not one of none|nvidia|tbn|seq_local|random_local");
+    assert_string_equal(err,
+                        "'tree' is not one of "
+                        "none|nvidia|tbn|seq_local|random_local|random|sequential|locality|oracle");
     assert_int_equal(uvm_policy_check(UVM_POLICY_THRASHING, "", err, sizeof err), -1);
     assert_string_equal(err, "'' is not one of none");
     assert_int_equal(uvm_policy_check(UVM_POLICY_KINDS, "none", err, sizeof err), -1);
