@@ -32,6 +32,8 @@ typedef struct {
 static const char *const pcie_names[] = {"table", "atan", NULL};
 static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 static const char *const grow_names[] = {"4k", "64k", NULL};
+static const char *const frame_alloc_names[] = {"any", "cocoa", NULL};    /* uvm_frame_alloc_t */
+static const char *const page_size_names[] = {"4k", "2m", "cocoa", NULL}; /* uvm_page_size_t */
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -71,6 +73,8 @@ static const cfg_key_t keys[] = {
     {"migrate_grow", T_ENUM, O(migrate_grow), 0, 0, 0, grow_names},
     {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
     {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
+    {"frame_alloc", T_ENUM, O(frame_alloc), 0, 0, 0, frame_alloc_names},
+    {"page_size", T_ENUM, O(page_size), 0, 0, 0, page_size_names},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
@@ -109,6 +113,8 @@ void cfg_defaults(cfg_t *c) {
     c->migrate_grow = hd.grow_pages > 1 ? CFG_GROW_64K : CFG_GROW_4K;
     c->migrate_max_pages = hd.migrate_max_pages;
     c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
+    c->frame_alloc = hd.frame_alloc;
+    c->page_size = hd.page_size;
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
     c->hdl_block_ns = CFG_HDL_DEFAULT;

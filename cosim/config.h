@@ -19,6 +19,7 @@ typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
  */
 typedef enum { CFG_FAULT_REPLAYABLE = 0, CFG_FAULT_BLOCKING = 1 } cfg_fault_mode_t;
 typedef enum { CFG_GROW_4K = 0, CFG_GROW_64K = 1 } cfg_grow_t; /* migrate_grow */
+/* frame_alloc and page_size: the handler's enumerations (uvm_frame_alloc_t, uvm_page_size_t) */
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -52,6 +53,8 @@ typedef struct {
     cfg_grow_t migrate_grow;    /* a faulted page grows to 4 KB (none) or its 64 KB big page */
     uint32_t migrate_max_pages; /* pages per H2D transfer */
     uint32_t transfer_set_us;   /* Zheng's service interval: transfer set = link x interval */
+    uint32_t frame_alloc;       /* any | cocoa (uvm_frame_alloc_t) */
+    uint32_t page_size;         /* 4k | 2m | cocoa (uvm_page_size_t) */
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
     uint64_t hdl_block_ns;
 } cfg_t;

@@ -98,7 +98,7 @@ static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
         p->st.failed_accesses++;
 }
 
-static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
+static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal, int l1_hit) {
     sm_resp_t r;
     if (sm_response(&p->sm[s], &p->kern, id, p->now, &r) != 0) {
         plat_platform_error(p, "SM %u: response with id %u, which is not outstanding", s, id);
@@ -108,6 +108,12 @@ static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal)
         return;
     p->st.translations++;
     plat_progress_mark(p);
+    if (!fatal && p->cfg->page_size != UVM_PSIZE_4K && plat_region_large(p, r.vpn)) {
+        if (l1_hit)
+            p->st.l1_hits_large++;
+        else
+            p->st.miss_rsps_large++;
+    }
     if (fatal) {
         p->st.fatal_faults++;
         plat_classify_fatal(p, r.vpn, r.op != TRACE_OP_READ);
@@ -138,7 +144,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
             evr_add(&p->ring, p->now, EVR_HIT, (uint8_t)s, (uint16_t)q, o->hit_id[s][q],
                     o->hit_ppn[s][q], 0);
             p->st.l1_hits++;
-            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0);
+            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0, 1);
             if (p->halted)
                 return;
         }
@@ -146,7 +152,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
             evr_add(&p->ring, p->now, EVR_MISS, (uint8_t)s, 0, o->miss_id[s], o->miss_ppn[s],
                     o->miss_fatal[s]);
             p->st.miss_rsps++;
-            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s]);
+            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s], 0);
             if (p->halted)
                 return;
         }
@@ -234,6 +240,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         in->mem_rsp_id = id;
         in->mem_rsp_data = data;
         active = 1;
+        p->st.walks_large += (data >> GMMU_PTE_L) & 1u; /* only level-3 entries carry L */
         evr_add(&p->ring, p->now, EVR_MEM_RSP, 0, 0, id, data, 0);
     }
     if (p->kernel_active && sm_inputs(p, o, stalled))

@@ -53,6 +53,9 @@ typedef struct {
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
         model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
         failed_accesses, chaos_held;
+    /* large pages (docs/cosim.md "Large pages"): PTE reads answered with L = 1 (a walk turning
+     * into a 2 MB walk), L1 hit / miss responses on a page whose region is mapped large */
+    uint64_t walks_large, l1_hits_large, miss_rsps_large;
 } plat_stats_t;
 
 /* Everything the summary and the stats report, frozen when the run stops. */
@@ -107,6 +110,7 @@ struct plat {
     uint64_t handler_start, idle_handler_at; /* the handler returned without using any time */
     int csr_valid, csr_write;
     uint32_t csr_addr, csr_wdata;
+    uint64_t pt_root; /* PT_BASE as the host wrote it (large-page statistics only) */
     uint64_t hdl_log_lines;
     /* chaos agent */
     rng_t chaos_rng;
@@ -166,6 +170,9 @@ void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
 
 /* plat_mem.c */
+/* 1 if the 2 MB region of vpn is mapped by a large PTE now (a walk of GPU memory from PT_BASE
+ * that ends on a level-3 entry with L = 1). */
+int plat_region_large(const plat_t *p, uint64_t vpn);
 const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va);
 int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
 /* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in

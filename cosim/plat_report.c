@@ -46,6 +46,15 @@ void plat_print_summary(const plat_t *p, FILE *f) {
             (unsigned long long)h->pages_h2d, (unsigned long long)h->bytes_h2d,
             (unsigned long long)h->pages_d2h, (unsigned long long)h->bytes_d2h,
             (unsigned long long)h->evictions);
+    if (p->cfg->page_size != UVM_PSIZE_4K || p->cfg->frame_alloc != UVM_FRAME_ANY)
+        fprintf(f,
+                "  large pages   %llu mapped whole, %llu coalesced, %llu splintered, %llu evicted "
+                "whole, %llu CoCoA fallbacks; walks ending large %llu, L1 hits %llu / miss "
+                "responses %llu on large regions\n",
+                (unsigned long long)h->large_maps, (unsigned long long)h->coalesces,
+                (unsigned long long)h->splinters, (unsigned long long)h->large_evictions,
+                (unsigned long long)h->cocoa_fallbacks, (unsigned long long)s->walks_large,
+                (unsigned long long)s->l1_hits_large, (unsigned long long)s->miss_rsps_large);
     if (h->pages_prefetched)
         fprintf(f, "  prefetch      %llu pages (%llu B) besides the faulted ones, %llu H2D DMAs\n",
                 (unsigned long long)h->pages_prefetched, (unsigned long long)h->bytes_prefetched,
@@ -133,6 +142,14 @@ static void write_counts(FILE *f, const plat_t *p) {
     U("dma_d2h", s->dma_d2h);
     U("pt_pages_used", h->pt_pages_used);
     U("data_pages_resident", h->data_pages_resident);
+    U("large_maps", h->large_maps);
+    U("coalesces", h->coalesces);
+    U("splinters", h->splinters);
+    U("large_evictions", h->large_evictions);
+    U("cocoa_fallbacks", h->cocoa_fallbacks);
+    U("walks_large", s->walks_large);
+    U("l1_hits_large", s->l1_hits_large);
+    U("l1_miss_responses_large", s->miss_rsps_large);
     U("chaos_cmds", s->chaos_cmds);
     U("chaos_held", s->chaos_held);
     U("req_stalls", s->req_stalls);

@@ -126,6 +126,7 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
     cfg->t_pte_ns = 250;
     cfg->t_evict_ns = 2000;
     cfg->t_block_ns = 0;
+    cfg->compact_pct = 25;
 }
 
 static bool is_pow2(uint64_t x) {
@@ -210,6 +211,18 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
             return -1;
         }
     }
+    if (c->frame_alloc > UVM_FRAME_COCOA || c->page_size > UVM_PSIZE_COCOA) {
+        err_setf(err, errlen, "uvm: frame_alloc %" PRIu32 " / page_size %" PRIu32 " out of range",
+                 c->frame_alloc, c->page_size);
+        return -1;
+    }
+    if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
+        (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
+        err_setf(err, errlen,
+                 "uvm: gpu_data base 0x%" PRIx64 " must be 2 MB aligned for 2 MB frames",
+                 c->gpu_data_base_pa);
+        return -1;
+    }
     const uint64_t pt_end = c->gpu_pt_base_pa + (c->gpu_pt_pages << GMMU_PAGE_SHIFT);
     const uint64_t da_end = c->gpu_data_base_pa + (c->gpu_data_pages << GMMU_PAGE_SHIFT);
     if (c->gpu_pt_base_pa < da_end && c->gpu_data_base_pa < pt_end) {
@@ -243,7 +256,8 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     h->pending = calloc(UVM_BLOCK_PAGES, sizeof *h->pending);
     if (!h->batch || !h->pending || u64map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
-        uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
+        uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
+        h->evict->init(h, &h->evict_priv) != 0 ||
         (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0)) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");

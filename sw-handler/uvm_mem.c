@@ -18,21 +18,30 @@ int uvm_mem_init(uvm_handler_t *h) {
     h->frames = calloc(n, sizeof *h->frames);
     if (!h->frames)
         return -1;
+    if (uvm_cocoa_init(&h->cocoa, n) != 0)
+        return -1;
     return uvm_pmm_init(&h->pmm, n); /* 4 KB order: frame 0 first, then last freed first */
+}
+
+bool uvm_mem_cocoa(const uvm_handler_t *h) {
+    return h->cfg.frame_alloc == UVM_FRAME_COCOA || h->cfg.page_size == UVM_PSIZE_COCOA;
 }
 
 void uvm_mem_free(uvm_handler_t *h) {
     free(h->frames);
     h->frames = NULL;
     uvm_pmm_fini(&h->pmm);
+    uvm_cocoa_fini(&h->cocoa);
 }
 
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
     return h->frames[f].pin_block == h->block_gen;
 }
 
-/* Drops the residency of frame f's page (block bitmap, eviction policy). */
-static void unmake_resident(uvm_handler_t *h, uint32_t f) {
+/* Drops the residency of frame f's page (block bitmap, eviction policy). In CoCoA mode the frame
+ * goes back to its owner: its 2 MB frame (which returns to the allocator with its last page) or
+ * the allocator (a 4 KB fallback frame outside every 2 MB frame). */
+void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f) {
     uvm_frame_t *fr = &h->frames[f];
     uvm_va_block_t *blk = uvm_va_block_get(h, fr->vpn, false);
     if (blk)
@@ -40,11 +49,26 @@ static void unmake_resident(uvm_handler_t *h, uint32_t f) {
     h->evict->on_unmap(h, h->evict_priv, f);
     fr->resident = false;
     h->stats.data_pages_resident--;
+    if (!uvm_mem_cocoa(h))
+        return;
+    if (uvm_cocoa_reserved(&h->cocoa, f))
+        uvm_cocoa_unuse(&h->cocoa, &h->pmm, f);
+    else if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0)
+        uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", f);
 }
 
 static void evict(uvm_handler_t *h, uint32_t f) {
     const uvm_frame_t *fr = &h->frames[f];
     const uint64_t vpn = fr->vpn;
+    uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
+    if (blk && blk->large) {
+        if (h->cfg.page_size == UVM_PSIZE_2M) {
+            uvm_large_evict(h, blk); /* a 2 MB page goes whole */
+            return;
+        }
+        /* a coalesced region is splintered first, then the 4 KB victim goes (§6e) */
+        (void)uvm_splinter(h, 0, (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
+    }
     /* 1. unmap, 2. shoot down the GPU TLBs and wait, 3. write back, 4. reuse */
     uvm_pt_unmap(h, vpn);
     uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
@@ -60,20 +84,32 @@ static void evict(uvm_handler_t *h, uint32_t f) {
     }
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
     const bool wb = fr->writable;
-    unmake_resident(h, f);
+    uvm_mem_unmake_resident(h, f);
     uvm_event_emit(
         h, &(uvm_event_t){
                .kind = UVM_EVENT_EVICT, .vpn = vpn, .pages = 1, .frame = f, .writeback = wb});
 }
 
-uint32_t uvm_frame_get(uvm_handler_t *h) {
-    const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
-    if (f != UVM_NONE)
-        return f;
-    const uint32_t v = h->evict->pick(h, h->evict_priv, 1u);
-    if (v != UVM_NONE)
+void uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
+    evict(h, f);
+}
+
+uint32_t uvm_frame_get(uvm_handler_t *h, uint64_t vpn) {
+    if (uvm_mem_cocoa(h))
+        return uvm_cocoa_frame_get(h, vpn);
+    for (;;) {
+        const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
+        if (f != UVM_NONE)
+            return f;
+        const uint32_t v = h->evict->pick(h, h->evict_priv, 1u);
+        if (v == UVM_NONE)
+            return v;
+        const uvm_va_block_t *blk = uvm_va_block_get(h, h->frames[v].vpn, false);
+        const bool whole = blk && blk->large; /* a 2 MB page: its chunk returns to the allocator */
         evict(h, v);
-    return v;
+        if (!whole)
+            return v; /* the victim's frame is handed over */
+    }
 }
 
 int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) {
@@ -92,12 +128,25 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->pin_block = h->block_gen;
     h->evict->on_map(h, h->evict_priv, f);
     h->stats.data_pages_resident++;
+    if (uvm_mem_cocoa(h))
+        uvm_cocoa_use(&h->cocoa, f);
     return 0;
 }
 
 void uvm_frame_release(uvm_handler_t *h, uint32_t f) {
+    if (uvm_mem_cocoa(h)) {
+        if (h->frames[f].resident) {
+            uvm_mem_unmake_resident(h, f); /* returns the frame to its owner */
+        } else if (uvm_cocoa_reserved(&h->cocoa, f)) {
+            uvm_cocoa_use(&h->cocoa, f); /* never used: drop an empty reservation */
+            uvm_cocoa_unuse(&h->cocoa, &h->pmm, f);
+        } else if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0) {
+            uvm_logf(h, "uvm: internal: frame %" PRIu32 " released twice", f);
+        }
+        return;
+    }
     if (h->frames[f].resident)
-        unmake_resident(h, f);
+        uvm_mem_unmake_resident(h, f);
     if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0)
         uvm_logf(h, "uvm: internal: frame %" PRIu32 " released twice", f);
 }

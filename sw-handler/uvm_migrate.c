@@ -70,12 +70,12 @@ void uvm_migrate_commit(uvm_handler_t *h) {
 }
 
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
-    uint32_t fr = uvm_frame_get(h);
+    uint32_t fr = uvm_frame_get(h, vpn);
     if (fr == UVM_NONE) {
         /* every frame holds a page of this block: map what we have, then evict among them */
         uvm_migrate_commit(h);
         h->block_gen++;
-        fr = uvm_frame_get(h);
+        fr = uvm_frame_get(h, vpn);
     }
     if (fr == UVM_NONE) {
         uvm_logf(h, "uvm: no GPU frame for VA 0x%" PRIx64 "; left for the replay",
@@ -103,6 +103,8 @@ static bool all_set(const uint64_t *bm, uint32_t first, uint32_t n) {
  * 64 KB); *pages = its size; UVM_NONE if p starts no whole group or the allocator has none. */
 static uint32_t group_chunk(uvm_handler_t *h, const uint64_t *set, uint32_t p, uint32_t *pages) {
     static const uvm_chunk_size_t cls[2] = {UVM_CHUNK_2M, UVM_CHUNK_64K};
+    if (uvm_mem_cocoa(h) || h->cfg.page_size == UVM_PSIZE_2M)
+        return UVM_NONE; /* CoCoA places every page at its offset; 2m keeps chunks for 2 MB pages */
     for (int i = 0; i < 2; i++) {
         const uint32_t n = uvm_chunk_frames(cls[i]);
         if (p % n != 0 || h->pmm.nfree < n || !all_set(set, p, n))
@@ -120,6 +122,9 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
                          const uint64_t demand[UVM_BLOCK_WORDS]) {
     const uint64_t base = blk_id << UVM_BLOCK_SHIFT;
     uint32_t queued = 0;
+    bool w = false;
+    if (h->cfg.page_size == UVM_PSIZE_2M && uvm_large_region_ok(h, base, &w))
+        return 0; /* a 2m region moves as one 2 MB page, at its first fault only */
     uint32_t p = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
     while (p < UVM_BLOCK_PAGES) {
         uint32_t n = 1;

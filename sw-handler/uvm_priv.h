@@ -88,6 +88,7 @@ typedef struct uvm_va_block {
     uint32_t fault_count[UVM_BLOCK_PAGES]; /* serviced faults (coalesced entries count once) */
     uint64_t last_fault[UVM_BLOCK_PAGES];  /* device timestamp of the latest fault */
     void *policy_priv[UVM_POLICY_KINDS];   /* per-policy private state (malloc'ed; freed with it) */
+    bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6e) */
 } uvm_va_block_t;
 
 /* ---- policy interfaces (uvm_policy.c holds the registry) ---- */
@@ -205,6 +206,37 @@ uint32_t uvm_pmm_alloc(uvm_pmm_t *p, uvm_chunk_size_t c);
  * any of its frames is already free. */
 int uvm_pmm_free(uvm_pmm_t *p, uint32_t first, uvm_chunk_size_t c);
 
+/* CoCoA (docs/handler.md §6e): 2 MB frames (free 2 MB chunks of the allocator) reserved for one
+ * 2 MB VA region of one address space; a page of the region goes to the frame at its offset. */
+#define UVM_COCOA_NONE UINT64_MAX
+typedef struct {
+    u64map_t chunk_of; /* uvm_cocoa_key(asid, vpn) -> chunk (first frame / 512) */
+    uint64_t *owner;   /* per chunk: the key owning it, UVM_COCOA_NONE if not reserved */
+    uint32_t *used;    /* per chunk: resident frames in it (of its region or borrowed) */
+    uint32_t nchunks;
+    uint32_t *emerg; /* the emergency free-frame list (compaction destinations only) */
+    uint32_t nemerg;
+} uvm_cocoa_t;
+int uvm_cocoa_init(uvm_cocoa_t *c, uint32_t frames); /* 0 or -1 (out of memory; call fini) */
+void uvm_cocoa_fini(uvm_cocoa_t *c);
+static inline uint64_t uvm_cocoa_key(uint32_t asid, uint64_t vpn) {
+    return ((uint64_t)asid << 40) | (vpn >> (GMMU_LARGE_SHIFT - GMMU_PAGE_SHIFT));
+}
+/* First frame of the 2 MB frame reserved for key, reserving a free 2 MB chunk of p if it has
+ * none. UVM_NONE if none (no free 2 MB chunk). */
+uint32_t uvm_cocoa_chunk(uvm_cocoa_t *c, uvm_pmm_t *p, uint64_t key);
+/* First frame of the 2 MB frame reserved for key, UVM_NONE if it has none. */
+uint32_t uvm_cocoa_lookup(const uvm_cocoa_t *c, uint64_t key);
+/* true if frame f lies in a reserved 2 MB frame. */
+bool uvm_cocoa_reserved(const uvm_cocoa_t *c, uint32_t f);
+/* A frame of a reserved chunk became resident / stopped being resident; when the last resident
+ * frame of a chunk goes, the chunk returns to p (its region loses the reservation). */
+void uvm_cocoa_use(uvm_cocoa_t *c, uint32_t f);
+void uvm_cocoa_unuse(uvm_cocoa_t *c, uvm_pmm_t *p, uint32_t f);
+/* uvm_frame_get under CoCoA (frame_alloc or page_size cocoa): the frame at vpn's offset in its
+ * region's 2 MB frame, else a fallback frame, evicting as needed. UVM_NONE if none. */
+uint32_t uvm_cocoa_frame_get(uvm_handler_t *h, uint64_t vpn);
+
 typedef struct {
     uvm_event_fn_t fn;
     void *ctx;
@@ -241,8 +273,9 @@ struct uvm_handler {
 
     /* data frames */
     uvm_frame_t *frames;
-    uvm_pmm_t pmm;   /* free frames, in chunks */
-    u64map_t blocks; /* VA block id -> uvm_va_block_t * */
+    uvm_pmm_t pmm;     /* free frames, in chunks */
+    uvm_cocoa_t cocoa; /* CoCoA reservations (frame_alloc cocoa, page_size cocoa) */
+    u64map_t blocks;   /* VA block id -> uvm_va_block_t * */
     /* the oracle prefetcher's input (uvm_handler_set_page_order): pages in first-touch order,
      * and vpn -> index in it */
     uint64_t *page_order;
@@ -333,7 +366,13 @@ void uvm_mem_free(uvm_handler_t *h);
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
 /* Pops a free frame, or evicts a victim (never one pinned in the current block). UVM_NONE if
  * every resident frame is pinned: the caller commits its pending pages and retries. */
-uint32_t uvm_frame_get(uvm_handler_t *h);
+uint32_t uvm_frame_get(uvm_handler_t *h, uint64_t vpn);
+/* true if frames are placed by CoCoA (frame_alloc cocoa or page_size cocoa). */
+bool uvm_mem_cocoa(const uvm_handler_t *h);
+/* Evicts every resident page of frame f's 2 MB page or 4 KB page (uvm_mem.c). */
+void uvm_mem_evict(uvm_handler_t *h, uint32_t f);
+/* Drops the residency of frame f (block bitmap, eviction policy, CoCoA count). */
+void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
 /* Marks frame as holding vpn (resident, pinned in the current block, newest in LRU order). */
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
@@ -355,6 +394,34 @@ bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);
  * resident. Pages not in demand count as prefetched (stats). Returns the pages queued. */
 uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[UVM_BLOCK_WORDS],
                          const uint64_t demand[UVM_BLOCK_WORDS]);
+
+/* uvm_pt.c: large pages */
+void uvm_pt_write(uvm_handler_t *h, uint64_t pa, uint64_t value); /* t_pte_ns, pte_writes */
+/* A level-4 entry: V | W (writable) | PPN of frame_pa. */
+uint64_t uvm_pt_leaf(uint64_t frame_pa, bool writable);
+/* PA of the level-4 table of vpn's region and of its level-3 entry; false if not built. */
+bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64_t *parent);
+/* Maps vpn's 2 MB region as one large page at chunk_pa (2 MB aligned): builds the chain, entry 0
+ * of the level-4 table = V | W | D | chunk_pa, then the level-3 entry = V | L | table. 0 or -1. */
+int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable);
+
+/* uvm_large.c: page-size modes (docs/handler.md §6e) */
+/* The region of vpn can be one large page: it holds managed pages, all of one writability
+ * (*writable). */
+bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable);
+/* page_size 2m: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
+ * if no 2 MB frame could be had (logged). */
+bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
+/* page_size cocoa: coalesces blk's region if it is fully populated at its CoCoA offsets. */
+void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
+/* Evicts the 2 MB page of block blk whole (page_size 2m). */
+void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk);
+
+/* uvm_compact.c: contiguity-aware compaction (docs/handler.md §6f) */
+/* Takes cfg.emergency_frames frames for the emergency list (CoCoA only). 0 or -1. */
+int uvm_compact_init(uvm_handler_t *h);
+/* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct. */
+void uvm_compact(uvm_handler_t *h, uint32_t asid);
 
 /* uvm_service.c */
 void uvm_service_impl(uvm_handler_t *h);

@@ -58,9 +58,31 @@ static void write_pte(uvm_handler_t *h, uint64_t pa, uint64_t value) {
     h->stats.pte_writes++;
 }
 
-int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
+void uvm_pt_write(uvm_handler_t *h, uint64_t pa, uint64_t value) {
+    write_pte(h, pa, value);
+}
+
+uint64_t uvm_pt_leaf(uint64_t frame_pa, bool writable) {
+    return (frame_pa & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) |
+           (writable ? PTE_BIT(GMMU_PTE_W) : 0);
+}
+
+bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64_t *parent) {
+    uint64_t t3 = 0, t2 = 0;
+    if (!u64map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &t3) ||
+        !u64map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 2u), &t2))
+        return false;
+    *table = t3;
+    *parent = t2 + 8u * level_index(vpn, GMMU_PT_LEVELS - 2u);
+    return true;
+}
+
+/* Builds the chain of vpn down to the table of level `last` (linking each new table into its
+ * parent once zeroed, except the table of level `last` when link_last is false); *table = its
+ * PA. 0, or -1 (logged). */
+static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, uint64_t *out) {
     uint64_t table = uvm_pt_page_pa(h, 0); /* root */
-    for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
+    for (uint32_t l = 1; l <= last; l++) {
         uint64_t child = 0;
         const uint64_t key = table_key(vpn, l);
         if (!u64map_get(&h->pt_tables, key, &child)) {
@@ -76,15 +98,33 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
                 return -1;
             }
             /* the parent entry is written only after the child table is zeroed */
-            write_pte(h, table + 8u * level_index(vpn, l - 1u),
-                      (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V));
+            if (l < last || link_last)
+                write_pte(h, table + 8u * level_index(vpn, l - 1u),
+                          (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V));
         }
         table = child;
     }
-    uint64_t leaf = (frame_pa & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V);
-    if (writable)
-        leaf |= PTE_BIT(GMMU_PTE_W);
-    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), leaf);
+    *out = table;
+    return 0;
+}
+
+int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
+    uint64_t table = 0;
+    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, true, &table) != 0)
+        return -1;
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u),
+              uvm_pt_leaf(frame_pa, writable));
+    return 0;
+}
+
+int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable) {
+    uint64_t table = 0, dummy = 0, parent = 0;
+    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, false, &table) != 0 ||
+        !uvm_pt_region(h, vpn, &dummy, &parent))
+        return -1;
+    /* entry 0 first, then the level-3 entry with L: a walk sees the whole page or none */
+    write_pte(h, table, uvm_pt_leaf(chunk_pa, writable) | PTE_BIT(GMMU_PTE_D));
+    write_pte(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L));
     return 0;
 }
 

@@ -130,6 +130,15 @@ static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) 
         uvm_cancel_page(h, vpn, "no page-table page left");
         return;
     }
+    bool w = false;
+    if (h->cfg.page_size == UVM_PSIZE_2M && c->blk &&
+        uvm_bitmap_count(c->blk->resident, UVM_BLOCK_WORDS) == 0 &&
+        uvm_large_region_ok(h, vpn, &w)) {
+        /* the first fault of a 2m region brings the whole 2 MB page (§6e) */
+        if (uvm_large_migrate(h, vpn, w) && h->replay->page_done)
+            h->replay->page_done(h, vpn);
+        return;
+    }
     if (c->defer)
         uvm_bitmap_set(c->demand, uvm_block_page(vpn));
     else
@@ -200,6 +209,7 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
         memset(c.blk->faulted, 0, sizeof c.blk->faulted);
     }
     uvm_migrate_commit(h);
+    uvm_large_maybe_coalesce(h, c.blk);
 }
 
 /* Migrates the prefetch pages of one block (set, block-relative) outside any demand. */
@@ -215,6 +225,7 @@ static void prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *se
     if (c.blk && pt_room(h, &c, (blk_id << UVM_BLOCK_SHIFT) + first))
         uvm_migrate_set(h, blk_id, set, none);
     uvm_migrate_commit(h);
+    uvm_large_maybe_coalesce(h, c.blk);
 }
 
 /* Zheng's transfer set (docs/handler.md §6d): after the demand pages of the batch (h2d0 = the

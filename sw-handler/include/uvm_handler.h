@@ -24,6 +24,14 @@ typedef enum {
 
 #define UVM_POLICY_NAME_MAX 32 /* bytes, including the terminating NUL */
 
+/* GPU frame allocation (docs/handler.md §6e): any free 4 KB frame (the default), or CoCoA: the
+ * pages of a 2 MB VA region go to one 2 MB frame owned by its address space, at their offsets. */
+typedef enum { UVM_FRAME_ANY = 0, UVM_FRAME_COCOA = 1 } uvm_frame_alloc_t;
+/* Page-size mode (§6e): 4 KB pages only (the default); 2 MB pages only (a whole large page is
+ * migrated and mapped at the first fault of a region); CoCoA (4 KB pages in the region's CoCoA
+ * frame, coalesced into a large page when the region is fully populated; implies CoCoA frames). */
+typedef enum { UVM_PSIZE_4K = 0, UVM_PSIZE_2M = 1, UVM_PSIZE_COCOA = 2 } uvm_page_size_t;
+
 typedef struct {
     uint32_t batch_size;          /* faults fetched per batch (256) */
     uint32_t max_batches_per_irq; /* (20) */
@@ -46,13 +54,20 @@ typedef struct {
     uint64_t fb_host_addr; /* fault ring in host memory, 32-byte aligned */
     uint32_t fb_entries;   /* power of two */
     /* modeled host CPU time, ns */
-    uint64_t t_irq_ns;   /* interrupt entry and exit */
-    uint64_t t_batch_ns; /* per batch: fetch, sort, bookkeeping */
-    uint64_t t_fault_ns; /* per fault entry read and coalesced */
-    uint64_t t_page_ns;  /* per page serviced: frame allocation, DMA setup */
-    uint64_t t_pte_ns;   /* per PTE write */
-    uint64_t t_evict_ns; /* per eviction, besides its DMA and invalidate */
-    uint64_t t_block_ns; /* per VA block serviced (block lock, CPU unmap of the range); 0: none */
+    uint64_t t_irq_ns;    /* interrupt entry and exit */
+    uint64_t t_batch_ns;  /* per batch: fetch, sort, bookkeeping */
+    uint64_t t_fault_ns;  /* per fault entry read and coalesced */
+    uint64_t t_page_ns;   /* per page serviced: frame allocation, DMA setup */
+    uint64_t t_pte_ns;    /* per PTE write */
+    uint64_t t_evict_ns;  /* per eviction, besides its DMA and invalidate */
+    uint64_t t_block_ns;  /* per VA block serviced (block lock, CPU unmap of the range); 0: none */
+    uint32_t frame_alloc; /* uvm_frame_alloc_t (UVM_FRAME_ANY) */
+    uint32_t page_size;   /* uvm_page_size_t (UVM_PSIZE_4K) */
+    /* contiguity-aware compaction after a free (docs/handler.md §6f): a CoCoA 2 MB frame with
+     * fewer resident frames than compact_pct % of 512 is emptied into other 2 MB frames of its
+     * address space (or the emergency frames) and returned (25; 0 = never) */
+    uint32_t compact_pct;
+    uint32_t emergency_frames; /* 4 KB frames CoCoA keeps back for compaction only (0) */
 } uvm_cfg_t;
 
 typedef struct {
@@ -62,6 +77,13 @@ typedef struct {
     uint64_t pt_pages_used, data_pages_resident;
     /* pages migrated H2D that did not fault (growth + prefetch hint), and their bytes */
     uint64_t pages_prefetched, bytes_prefetched;
+    /* large pages (docs/handler.md §6e): 2 MB pages mapped whole (page_size 2m), host-side
+     * coalesces and splinters (cocoa), 2 MB pages evicted whole, 4 KB frames CoCoA could not
+     * place at their offset (fallback) */
+    uint64_t large_maps, coalesces, splinters, large_evictions, cocoa_fallbacks;
+    /* frees and compaction (§6f): pages released by frees, 2 MB frames freed by compaction,
+     * pages moved by it */
+    uint64_t pages_freed, compactions, pages_compacted;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -118,6 +140,19 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
 void uvm_handler_service(uvm_handler_t *h);
 const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h);
+/* The application frees the allocation `name` (cudaFree; docs/handler.md §6f): its resident
+ * pages are unmapped (a coalesced region splintered first, a 2m page evicted whole) and their
+ * frames released without write-back, the allocation is removed, then CoCoA frames that fell
+ * below cfg.compact_pct are compacted. 0, or -1 + err (unknown name). */
+int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t errlen);
+/* Host-side coalescing of the 2 MB region at va_2m of address space asid (docs/handler.md §6e):
+ * D = 1 in its 512 level-4 entries, then L = 1 in its level-3 entry (no TLB flush: D-marked base
+ * translations stay correct). The region must be CoCoA-placed and fully populated. 0, or -1 and
+ * a log line (nothing written). The single entry point: a hardware command may take over later. */
+int uvm_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m);
+/* Splinters a coalesced region: L = 0, INVAL_PAGE of the region (flushes its large entries),
+ * then D = 0 (resident pages get their base PTE back, the others 0). 0, or -1 and a log line. */
+int uvm_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m);
 /* Subscribes fn(ctx, event) to the event kinds in mask. 0, or -1 if the observer table is full
  * (UVM_EVENT_MAX_OBSERVERS) or the arguments are invalid. */
 int uvm_handler_subscribe(uvm_handler_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);

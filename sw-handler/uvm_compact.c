@@ -1,0 +1,156 @@
+/*
+ * uvm_compact.c - frees and Mosaic's Contiguity-Aware Compaction (docs/handler.md §6f).
+ *
+ * uvm_handler_free_alloc: the application frees an allocation; its resident pages are unmapped
+ * and their frames released (no write-back: the data is dead). Then every CoCoA 2 MB frame of
+ * the address space whose resident frames fell below cfg.compact_pct % of 512 is compacted: a
+ * coalesced owner region is splintered, each resident page is moved (unmap, INVAL_PAGE, copy
+ * through the host: D2H if writable, then H2D, map) into an unused frame of the fullest other
+ * 2 MB frame of the same address space, or else into a frame of the emergency free-frame list
+ * (cfg.emergency_frames, taken at initialization, used by compaction only); when the last page
+ * leaves, the 2 MB frame returns to the allocator whole (uvm_cocoa_unuse).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "uvm_priv.h"
+
+int uvm_compact_init(uvm_handler_t *h) {
+    uvm_cocoa_t *c = &h->cocoa;
+    if (!uvm_mem_cocoa(h) || h->cfg.emergency_frames == 0)
+        return 0;
+    c->emerg = malloc((size_t)h->cfg.emergency_frames * sizeof *c->emerg);
+    if (!c->emerg)
+        return -1;
+    /* the allocator's lowest frames: the 2 MB frame they split is no longer a CoCoA frame (the
+     * price of the reserve; a multiple of 512 costs nothing more) */
+    while (c->nemerg < h->cfg.emergency_frames && h->pmm.nfree > 0) {
+        const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
+        if (f == UVM_NONE)
+            break;
+        c->emerg[c->nemerg++] = f;
+    }
+    return 0;
+}
+
+/* A destination for a page leaving chunk `from`: an unused frame of the fullest other 2 MB frame
+ * of address space asid, else an emergency frame; UVM_NONE if none. */
+static uint32_t destination(uvm_handler_t *h, uint32_t asid, uint32_t from) {
+    uvm_cocoa_t *c = &h->cocoa;
+    uint32_t best = UVM_NONE;
+    for (uint32_t k = 0; k < c->nchunks; k++)
+        if (k != from && c->owner[k] != UVM_COCOA_NONE && (c->owner[k] >> 40) == asid &&
+            c->used[k] < UVM_BLOCK_PAGES && (best == UVM_NONE || c->used[k] > c->used[best]))
+            best = k;
+    if (best != UVM_NONE)
+        for (uint32_t i = 0; i < UVM_BLOCK_PAGES; i++)
+            if (!h->frames[best * UVM_BLOCK_PAGES + i].resident)
+                return best * UVM_BLOCK_PAGES + i;
+    return c->nemerg > 0 ? c->emerg[--c->nemerg] : UVM_NONE;
+}
+
+/* Moves the page of frame f to frame dst (unmap, shoot down, copy through the host, map). */
+static void move_page(uvm_handler_t *h, uint32_t f, uint32_t dst) {
+    const uint64_t vpn = h->frames[f].vpn;
+    const bool w = h->frames[f].writable;
+    uvm_pt_unmap(h, vpn);
+    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
+    h->stats.invalidates++;
+    const uint64_t va = vpn << GMMU_PAGE_SHIFT;
+    if (w) {
+        const uint64_t d =
+            h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f), va, UVM_PAGE_BYTES);
+        uvm_event_emit(
+            h,
+            &(uvm_event_t){
+                .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = f, .dir = UVM_DMA_D2H});
+        h->dev.dma_wait(h->dev.ctx, d);
+    }
+    const uint64_t d =
+        h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, va, uvm_frame_pa(h, dst), UVM_PAGE_BYTES);
+    uvm_event_emit(
+        h,
+        &(uvm_event_t){
+            .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = dst, .dir = UVM_DMA_H2D});
+    h->dev.dma_wait(h->dev.ctx, d);
+    uvm_mem_unmake_resident(h, f);          /* the last page of the 2 MB frame returns it */
+    (void)uvm_frame_assign(h, dst, vpn, w); /* its block exists: cannot fail */
+    if (uvm_pt_map(h, vpn, uvm_frame_pa(h, dst), w) != 0)
+        uvm_logf(h, "uvm: compaction: cannot map VA 0x%" PRIx64 " again", va);
+    h->stats.pages_compacted++;
+}
+
+static void compact_chunk(uvm_handler_t *h, uint32_t asid, uint32_t k) {
+    uvm_cocoa_t *c = &h->cocoa;
+    const uint64_t owner = c->owner[k];
+    const uint64_t region_va = (owner & ((UINT64_C(1) << 40) - 1u)) << GMMU_LARGE_SHIFT;
+    const uvm_va_block_t *blk = uvm_va_block_get(h, region_va >> GMMU_PAGE_SHIFT, false);
+    if (blk && blk->large)
+        (void)uvm_splinter(h, asid, region_va);
+    for (uint32_t i = 0; i < UVM_BLOCK_PAGES && c->owner[k] == owner; i++) {
+        const uint32_t f = k * UVM_BLOCK_PAGES + i;
+        if (!h->frames[f].resident)
+            continue;
+        const uint32_t dst = destination(h, asid, k);
+        if (dst == UVM_NONE) {
+            uvm_logf(h, "uvm: compaction of the 2 MB frame at %" PRIu32 " stopped: no free frame",
+                     k * UVM_BLOCK_PAGES);
+            return;
+        }
+        move_page(h, f, dst);
+    }
+    if (c->owner[k] != owner)
+        h->stats.compactions++;
+}
+
+void uvm_compact(uvm_handler_t *h, uint32_t asid) {
+    uvm_cocoa_t *c = &h->cocoa;
+    if (!uvm_mem_cocoa(h) || h->cfg.compact_pct == 0)
+        return;
+    const uint64_t limit = (uint64_t)h->cfg.compact_pct * UVM_BLOCK_PAGES / 100u;
+    for (uint32_t k = 0; k < c->nchunks; k++)
+        if (c->owner[k] != UVM_COCOA_NONE && (c->owner[k] >> 40) == asid && c->used[k] > 0 &&
+            c->used[k] < limit)
+            compact_chunk(h, asid, k);
+}
+
+/* Unmaps and releases the resident pages of [first, last] (VPNs). */
+static void free_pages(uvm_handler_t *h, uint64_t first, uint64_t last) {
+    for (uint64_t vpn = first; vpn <= last; vpn++) {
+        uint32_t f = 0;
+        if (!uvm_va_block_resident(h, vpn, &f) || uvm_find_alloc(h, vpn))
+            continue; /* not resident, or shared with another allocation */
+        uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
+        const uint64_t region_va = (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT;
+        if (blk->large && h->cfg.page_size == UVM_PSIZE_2M) {
+            uvm_mem_evict(h, f); /* the 2 MB page goes whole (its other pages written back) */
+            continue;
+        }
+        if (blk->large)
+            (void)uvm_splinter(h, 0, region_va);
+        uvm_pt_unmap(h, vpn);
+        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
+        h->stats.invalidates++;
+        uvm_frame_release(h, f);
+        h->stats.pages_freed++;
+    }
+}
+
+int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t errlen) {
+    size_t i = 0;
+    while (h && name && i < h->nallocs && strcmp(h->allocs[i].name, name) != 0)
+        i++;
+    if (!h || !name || i == h->nallocs) {
+        err_setf(err, errlen, "uvm: free of '%s': no such allocation", name ? name : "(null)");
+        return -1;
+    }
+    const uvm_alloc_t al = h->allocs[i];
+    memmove(&h->allocs[i], &h->allocs[i + 1], (h->nallocs - i - 1u) * sizeof *h->allocs);
+    h->nallocs--;
+    free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
+    free(al.name);
+    uvm_compact(h, 0);
+    return 0;
+}

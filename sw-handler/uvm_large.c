@@ -1,0 +1,238 @@
+/*
+ * uvm_large.c - large pages in the handler (docs/handler.md §6e): the page-size modes 2m (a whole
+ * 2 MB page migrated and mapped at the first fault of its region, evicted whole) and cocoa (4 KB
+ * pages placed by CoCoA at their offsets in the region's 2 MB frame, coalesced on the host when
+ * the region is fully populated, splintered before one of its pages is evicted).
+ *
+ * PTE formats (spec/gmmu.toml [pte], docs/microarch.md §6): L in a level-3 entry makes the walk
+ * read entry 0 of the level-4 table it points to, whose PPN[35:9] is the 2 MB frame; D in a
+ * level-4 entry means "covered by a coalesced page": the base translation is correct but never
+ * cached. One address space (ASID 0) until the platform drives more.
+ */
+#include <inttypes.h>
+
+#include "uvm_priv.h"
+
+#define PTE_BIT(b) (UINT64_C(1) << (b))
+
+bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable) {
+    const uint64_t base = (vpn >> UVM_BLOCK_SHIFT) << UVM_BLOCK_SHIFT;
+    bool any = false, w = false;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++) {
+        const uvm_alloc_t *al = uvm_find_alloc(h, base + p);
+        if (!al)
+            continue;
+        if (any && w != !al->readonly)
+            return false; /* one large PTE has one W bit */
+        w = !al->readonly;
+        any = true;
+    }
+    *writable = w;
+    return any;
+}
+
+/* A free 2 MB chunk, evicting whole 2 MB groups of frames (never the current block's) until the
+ * allocator can merge one. UVM_NONE if none can be had. */
+static uint32_t large_chunk(uvm_handler_t *h) {
+    for (uint32_t tries = 0; tries <= h->pmm.frames / UVM_BLOCK_PAGES; tries++) {
+        const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M);
+        if (f != UVM_NONE)
+            return f;
+        const uint32_t g = h->evict->pick(h, h->evict_priv, UVM_BLOCK_PAGES);
+        if (g == UVM_NONE)
+            return UVM_NONE;
+        for (uint32_t i = 0; i < UVM_BLOCK_PAGES; i++) {
+            if (!h->frames[g + i].resident)
+                continue;
+            const uvm_va_block_t *blk = uvm_va_block_get(h, h->frames[g + i].vpn, false);
+            const bool whole = blk && blk->large; /* frees its own chunk */
+            uvm_mem_evict(h, g + i);
+            if (!whole && uvm_pmm_free(&h->pmm, g + i, UVM_CHUNK_4K) != 0)
+                uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", g + i);
+        }
+    }
+    return UVM_NONE;
+}
+
+/* Copies the managed pages of the region at base (VPN) to / from the 2 MB frame at first: one
+ * DMA per run of managed pages, all submitted, then all waited for. */
+static void copy_managed(uvm_handler_t *h, uvm_dma_dir_t dir, uint64_t base, uint32_t first) {
+    uint64_t handles[UVM_BLOCK_PAGES];
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
+        if (!uvm_find_alloc(h, base + p)) {
+            p++;
+            continue;
+        }
+        uint32_t e = p + 1u;
+        while (e < UVM_BLOCK_PAGES && uvm_find_alloc(h, base + e))
+            e++;
+        const uint64_t va = (base + p) << GMMU_PAGE_SHIFT, pa = uvm_frame_pa(h, first + p);
+        const uint64_t bytes = (uint64_t)(e - p) * UVM_PAGE_BYTES;
+        handles[n++] = dir == UVM_DMA_H2D ? h->dev.dma_submit(h->dev.ctx, dir, va, pa, bytes)
+                                          : h->dev.dma_submit(h->dev.ctx, dir, pa, va, bytes);
+        if (dir == UVM_DMA_H2D)
+            h->irq_h2d_bytes += bytes;
+        uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
+                                         .vpn = base + p,
+                                         .pages = e - p,
+                                         .frame = first + p,
+                                         .dir = dir});
+        p = e;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        h->dev.dma_wait(h->dev.ctx, handles[i]);
+}
+
+bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable) {
+    const uint64_t base = (vpn >> UVM_BLOCK_SHIFT) << UVM_BLOCK_SHIFT;
+    uvm_va_block_t *blk = uvm_va_block_get(h, vpn, true);
+    const uint32_t first = blk ? large_chunk(h) : UVM_NONE;
+    if (first == UVM_NONE) {
+        uvm_logf(h, "uvm: no 2 MB frame for VA 0x%" PRIx64 "; left for the replay",
+                 base << GMMU_PAGE_SHIFT);
+        return false;
+    }
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+        (void)uvm_frame_assign(h, first + p, base + p, writable); /* blk exists: cannot fail */
+    /* one frame allocation: t_page_ns once; the managed part of the region as one transfer per
+     * run of managed pages (the rest of the 2 MB frame is bloat: it holds no data) */
+    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_page_ns);
+    copy_managed(h, UVM_DMA_H2D, base, first);
+    if (uvm_pt_map_large(h, base, uvm_frame_pa(h, first), writable) != 0) {
+        for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+            uvm_mem_unmake_resident(h, first + p);
+        (void)uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M);
+        uvm_cancel_page(h, vpn, "cannot build its page-table chain");
+        return false;
+    }
+    blk->large = true;
+    h->stats.large_maps++;
+    return true;
+}
+
+void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
+    const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
+    const uint32_t first = blk->frame[0];
+    uint64_t table = 0, parent = 0;
+    const bool wb = h->frames[first].writable;
+    /* 1. entry 0 invalid (the level-3 entry keeps L: the next walk faults), 2. shoot down the
+     * region's large entries (a page invalidate matches large entries by region), 3. write back
+     * the 2 MB as one transfer, 4. the chunk returns to the allocator */
+    if (uvm_pt_region(h, base, &table, &parent))
+        uvm_pt_write(h, table, 0);
+    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, base, true);
+    h->stats.invalidates++;
+    if (wb)
+        copy_managed(h, UVM_DMA_D2H, base, first);
+    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+        if (uvm_bitmap_test(blk->resident, p))
+            uvm_mem_unmake_resident(h, blk->frame[p]);
+    blk->large = false;
+    if (uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M) != 0)
+        uvm_logf(h, "uvm: internal: 2 MB frame %" PRIu32 " freed twice", first);
+    h->stats.large_evictions++;
+    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_EVICT,
+                                     .vpn = base,
+                                     .pages = UVM_BLOCK_PAGES,
+                                     .frame = first,
+                                     .writeback = wb});
+}
+
+/* The region's CoCoA frame if every managed page of blk is resident at its offset in it and
+ * the region is one writability (*writable); else UVM_NONE. */
+static uint32_t populated(const uvm_handler_t *h, const uvm_va_block_t *blk, bool *writable) {
+    const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
+    if (!uvm_large_region_ok(h, base, writable))
+        return UVM_NONE;
+    const uint32_t first = uvm_cocoa_lookup(&h->cocoa, uvm_cocoa_key(0, base));
+    if (first == UVM_NONE)
+        return UVM_NONE;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++) {
+        if (!uvm_find_alloc(h, base + p))
+            continue;
+        if (!uvm_bitmap_test(blk->resident, p) || blk->frame[p] != first + p)
+            return UVM_NONE;
+    }
+    return first;
+}
+
+void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk) {
+    bool w = false;
+    if (h->cfg.page_size == UVM_PSIZE_COCOA && blk && !blk->large &&
+        populated(h, blk, &w) != UVM_NONE)
+        (void)uvm_coalesce(h, 0, (blk->id << UVM_BLOCK_SHIFT) << GMMU_PAGE_SHIFT);
+}
+
+/* The block of a 2 MB-aligned VA of address space asid, with its level-4 table and level-3
+ * entry; NULL (logged) if the arguments are wrong or nothing is mapped there. */
+static uvm_va_block_t *region(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, const char *op,
+                              uint64_t *table, uint64_t *parent) {
+    const uint64_t vpn = va_2m >> GMMU_PAGE_SHIFT;
+    uvm_va_block_t *blk = NULL;
+    if (asid != 0 || (va_2m & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0 ||
+        va_2m >= UVM_VA_LIMIT || !(blk = uvm_va_block_get(h, vpn, false)) ||
+        !uvm_pt_region(h, vpn, table, parent)) {
+        uvm_logf(h,
+                 "uvm: %s of ASID %" PRIu32 " VA 0x%" PRIx64 " refused (not a mapped 2 MB region"
+                 " of address space 0)",
+                 op, asid, va_2m);
+        return NULL;
+    }
+    return blk;
+}
+
+int uvm_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m) {
+    uint64_t table = 0, parent = 0;
+    uvm_va_block_t *blk = region(h, asid, va_2m, "coalesce", &table, &parent);
+    bool w = false;
+    const uint32_t first = blk && !blk->large ? populated(h, blk, &w) : UVM_NONE;
+    if (first == UVM_NONE) {
+        if (blk)
+            uvm_logf(h,
+                     "uvm: coalesce of VA 0x%" PRIx64 " refused (not fully populated in its "
+                     "CoCoA frame, or already large)",
+                     va_2m);
+        return -1;
+    }
+    /* 1. D = 1 in every level-4 entry (the whole 2 MB frame, at the offsets): a walk that still
+     * reads a base entry gets a correct translation that is not cached; 2. L = 1 in the level-3
+     * entry: from now on walks end on entry 0 (the 2 MB frame). Each walk reads each entry once,
+     * so no walk sees a mix; cached base entries stay correct (no TLB flush). */
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+        uvm_pt_write(h, table + 8u * p,
+                     uvm_pt_leaf(uvm_frame_pa(h, first + p), w) | PTE_BIT(GMMU_PTE_D));
+    uvm_pt_write(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L));
+    blk->large = true;
+    h->stats.coalesces++;
+    return 0;
+}
+
+int uvm_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m) {
+    uint64_t table = 0, parent = 0;
+    uvm_va_block_t *blk = region(h, asid, va_2m, "splinter", &table, &parent);
+    if (!blk || !blk->large || h->cfg.page_size != UVM_PSIZE_COCOA) {
+        if (blk)
+            uvm_logf(h, "uvm: splinter of VA 0x%" PRIx64 " refused (not a coalesced region)",
+                     va_2m);
+        return -1;
+    }
+    const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
+    /* 1. L = 0: new walks read the D-marked base entries (correct, not cached); 2. INVAL_PAGE of
+     * the region: the page flush matches large entries by region (docs/microarch.md §4 (g),
+     * §5.3, §6), so every cached large translation and every walk in flight on it goes;
+     * 3. D = 0: resident pages get their base PTE back, the others none. */
+    uvm_pt_write(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V));
+    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, base, true);
+    h->stats.invalidates++;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++) {
+        const bool res = uvm_bitmap_test(blk->resident, p);
+        const uint32_t f = blk->frame[p];
+        uvm_pt_write(h, table + 8u * p,
+                     res ? uvm_pt_leaf(uvm_frame_pa(h, f), h->frames[f].writable) : 0);
+    }
+    blk->large = false;
+    h->stats.splinters++;
+    return 0;
+}

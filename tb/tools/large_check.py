@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""large_check.py - checks the statistics of a large-page run of the workload suite
+(make traces-check-large / test-traces-large, docs/cosim.md "Large pages").
+
+usage: large_check.py CHECK_DIR MODE      (MODE: 2m, cocoa or cocoa-oversub)
+
+l2_hits_large is derived where the counters determine it (see l2_hits_large()).
+Every run: zero mismatches, integrity errors, platform errors and model invariant violations.
+Over the runs: large pages formed (2m: large_maps; cocoa: coalesces; cocoa-oversub: coalesces,
+splinters and evictions), walks ended on a large entry (walks_large), and translations on large
+regions were answered from the L1 (l1_hits_large) and by L1 miss responses (from the L2 or a walk).
+Prints one line per run. Exit status 1 if a check fails.
+"""
+import glob
+import json
+import os
+import sys
+
+RUN_ZERO = ("mismatches", "integrity_errors", "platform_errors", "model_violations")
+SUM_POSITIVE = {
+    "2m": ("large_maps", "walks_large", "l1_hits_large", "l2_hits_large",
+           "l1_miss_responses_large"),
+    "cocoa": ("coalesces", "walks_large", "l1_hits_large", "l1_miss_responses_large"),
+    "cocoa-oversub": ("coalesces", "splinters", "evictions", "walks_large", "l1_hits_large"),
+}
+COLS = ("cycles", "large_maps", "coalesces", "splinters", "large_evictions", "evictions",
+        "walks", "walks_large", "l1_hits", "l1_hits_large", "l2_hits", "l2_hits_large",
+        "l1_miss_responses_large", "pages_h2d", "cocoa_fallbacks")
+
+
+def l2_hits_large(mode, st):
+    """L2 hits on large entries, where the counters determine it: in 2m mode a region mapped
+    large never had a base mapping, so when every translation of the run was on a large region
+    (L1 hits + L1 miss responses on large regions = translations), every L2 hit was a hit of
+    the large array. Otherwise 0 (not determined: the GMMU has no large-hit event)."""
+    on_large = st.get("l1_hits_large", 0) + st.get("l1_miss_responses_large", 0)
+    if mode == "2m" and on_large == st.get("translations", -1):
+        return st.get("l2_hits", 0)
+    return 0
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in SUM_POSITIVE:
+        sys.exit(__doc__)
+    files = sorted(glob.glob(os.path.join(sys.argv[1], "*.cosim.json")))
+    if not files:
+        sys.exit("large_check: no *.cosim.json under %s" % sys.argv[1])
+    bad = []
+    total = dict.fromkeys(COLS, 0)
+    print("%-28s " % "run" + " ".join("%9s" % c[:9] for c in COLS))
+    for p in files:
+        name = os.path.basename(p)[:-len(".cosim.json")]
+        with open(p) as f:
+            st = json.load(f)
+        st["l2_hits_large"] = l2_hits_large(sys.argv[2], st)
+        for k in RUN_ZERO:
+            if st.get(k, 1) != 0:
+                bad.append("%s: %s = %s" % (name, k, st.get(k)))
+        for c in COLS:
+            total[c] += st.get(c, 0)
+        print("%-28s " % name + " ".join("%9d" % st.get(c, 0) for c in COLS))
+    print("%-28s " % "total" + " ".join("%9d" % total[c] for c in COLS))
+    for k in SUM_POSITIVE[sys.argv[2]]:
+        if total.get(k, 0) <= 0:
+            bad.append("no run has %s > 0" % k)
+    for b in bad:
+        print("large_check: FAIL " + b)
+    print("large_check: %s, %d runs, %s" % (sys.argv[2], len(files), "FAIL" if bad else "ok"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

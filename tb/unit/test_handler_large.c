@@ -1,0 +1,375 @@
+/*
+ * test_handler_large.c - large pages in the host fault handler (docs/handler.md §6e): the CoCoA
+ * frame allocator, host-side coalesce / splinter (PTE contents and order), the 2m page-size mode
+ * (whole 2 MB page mapped and evicted) and eviction of a coalesced region, against the fake device.
+ */
+#include "test_handler_fake.h"
+
+#include "../../sw-handler/uvm_priv.h"
+
+#define PTE_L_BIT (UINT64_C(1) << GMMU_PTE_L)
+#define PTE_D_BIT (UINT64_C(1) << GMMU_PTE_D)
+#define REGION_PAGES 512u
+
+/* handler with page_size / frame_alloc, `frames` data frames and the allocations given as
+ * (size in pages) at ALLOC_BASE + i * 2 MB, all writable */
+static fx_t *large_fx(uint32_t page_size, uint32_t frame_alloc, uint32_t frames,
+                      const uint32_t *pages, size_t nallocs) {
+    fx_t *x = fx_new();
+    x->cfg.page_size = page_size;
+    x->cfg.frame_alloc = frame_alloc;
+    x->cfg.gpu_data_pages = frames;
+    x->fk.max_dma_bytes = UINT64_C(2) << 20;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    for (size_t i = 0; i < nallocs; i++) {
+        char name[8] = {(char)('a' + i), 0};
+        assert_int_equal(uvm_handler_add_alloc(x->h, name, ALLOC_BASE + (i << 21),
+                                               (uint64_t)pages[i] * PAGE, 0, x->err, sizeof x->err),
+                         0);
+    }
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    x->fk.nev = 0;
+    return x;
+}
+
+/* the level-3 entry (parent of the level-4 table) of vpn's region, by walking the fake memory */
+static uint64_t parent_entry(fake_t *f, uint64_t vpn, uint64_t *pa) {
+    uint64_t table = PT_BASE;
+    uint64_t e = 0;
+    for (unsigned l = 0; l < 3; l++) {
+        const uint64_t idx = (vpn >> (36 - 9 * (l + 1))) & 511u;
+        *pa = table + 8 * idx;
+        e = fk_gpu_read64(f, *pa);
+        if (!(e & PTE_V_BIT))
+            return 0;
+        table = e & PPN_MASK;
+    }
+    return e;
+}
+
+/* migrates and maps pages [from, to) of the region at vpn base one by one (no faults) */
+static void populate(fx_t *x, uint64_t base, uint32_t from, uint32_t to) {
+    for (uint32_t p = from; p < to; p++) {
+        uvm_migrate_begin(x->h);
+        x->h->block_gen++;
+        assert_true(uvm_migrate_page(x->h, base + p, uvm_find_alloc(x->h, base + p)));
+        uvm_migrate_commit(x->h);
+        uvm_large_maybe_coalesce(x->h, uvm_va_block_get(x->h, base, false));
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* CoCoA allocator                                                                             */
+
+static void test_cocoa_reservations(void **state) {
+    (void)state;
+    uvm_pmm_t p;
+    uvm_cocoa_t c;
+    assert_int_equal(uvm_pmm_init(&p, 1024 + 7), 0); /* 2 chunks and 7 tail frames */
+    assert_int_equal(uvm_cocoa_init(&c, 1024 + 7), 0);
+    assert_int_equal(c.nchunks, 2);
+    const uint64_t k1 = uvm_cocoa_key(0, VPN0), k2 = uvm_cocoa_key(0, VPN0 + 512);
+    assert_int_equal(uvm_cocoa_key(0, VPN0 + 511), k1);
+    assert_int_not_equal(uvm_cocoa_key(1, VPN0), k1); /* keyed by address space */
+    assert_int_equal(uvm_cocoa_lookup(&c, k1), UVM_NONE);
+    assert_int_equal(uvm_cocoa_chunk(&c, &p, k1), 0);
+    assert_int_equal(uvm_cocoa_chunk(&c, &p, k1), 0); /* the same reservation */
+    assert_int_equal(uvm_cocoa_chunk(&c, &p, k2), 512);
+    assert_int_equal(uvm_cocoa_chunk(&c, &p, uvm_cocoa_key(0, VPN0 + 1024)), UVM_NONE);
+    assert_true(uvm_cocoa_reserved(&c, 511));
+    assert_false(uvm_cocoa_reserved(&c, 1024)); /* a tail frame */
+    assert_int_equal(p.nfree, 7);
+    uvm_cocoa_use(&c, 512 + 3);
+    uvm_cocoa_use(&c, 512 + 9);
+    uvm_cocoa_unuse(&c, &p, 512 + 3);
+    assert_int_equal(uvm_cocoa_lookup(&c, k2), 512); /* one page left */
+    uvm_cocoa_unuse(&c, &p, 512 + 9);
+    assert_int_equal(uvm_cocoa_lookup(&c, k2), UVM_NONE); /* the last page went: freed */
+    assert_int_equal(p.nfree, 512 + 7);
+    assert_int_equal(uvm_pmm_alloc(&p, UVM_CHUNK_2M), 512);
+    uvm_cocoa_fini(&c);
+    uvm_pmm_fini(&p);
+}
+
+static void test_cocoa_offsets_and_fallback(void **state) {
+    (void)state;
+    const uint32_t pages[3] = {512, 512, 512};
+    fx_t *x = large_fx(UVM_PSIZE_4K, UVM_FRAME_COCOA, 1024, pages, 3);
+    uvm_handler_t *h = x->h;
+    /* pages of a region land at their offsets in the region's 2 MB frame, whatever the order */
+    const uint64_t r0 = VPN0, r1 = VPN0 + 512, r2 = VPN0 + 1024;
+    populate(x, r0, 37, 38);
+    populate(x, r1, 5, 6);
+    populate(x, r0, 2, 3);
+    uint32_t f = 0;
+    assert_true(uvm_va_block_resident(h, r0 + 37, &f));
+    assert_int_equal(f, 37);
+    assert_true(uvm_va_block_resident(h, r0 + 2, &f));
+    assert_int_equal(f, 2);
+    assert_true(uvm_va_block_resident(h, r1 + 5, &f));
+    assert_int_equal(f, 512 + 5);
+    assert_int_equal(st(x)->cocoa_fallbacks, 0);
+    /* a third region finds no free 2 MB frame: it borrows the lowest unused frame of one */
+    populate(x, r2, 9, 10);
+    assert_true(uvm_va_block_resident(h, r2 + 9, &f));
+    assert_int_equal(f, 0);
+    assert_int_equal(st(x)->cocoa_fallbacks, 1);
+    assert_int_equal(st(x)->coalesces, 0); /* frame_alloc alone never coalesces */
+    fx_done(x);
+}
+
+static void test_any_alloc_unchanged(void **state) {
+    (void)state;
+    const uint32_t pages[2] = {512, 512};
+    fx_t *x = large_fx(UVM_PSIZE_4K, UVM_FRAME_ANY, 1024, pages, 2);
+    populate(x, VPN0 + 512, 5, 6);
+    populate(x, VPN0, 37, 38);
+    uint32_t f = 0;
+    assert_true(uvm_va_block_resident(x->h, VPN0 + 512 + 5, &f));
+    assert_int_equal(f, 0); /* lowest free frame first, as before */
+    assert_true(uvm_va_block_resident(x->h, VPN0 + 37, &f));
+    assert_int_equal(f, 1);
+    fx_done(x);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* coalesce and splinter                                                                       */
+
+static void test_coalesce_splinter_ptes(void **state) {
+    (void)state;
+    const uint32_t pages[1] = {300}; /* 300 managed pages, 212 of bloat */
+    fx_t *x = large_fx(UVM_PSIZE_COCOA, UVM_FRAME_ANY, 1024, pages, 1);
+    fake_t *fk = &x->fk;
+    uvm_handler_t *h = x->h;
+    populate(x, VPN0, 0, 299);
+    assert_int_equal(st(x)->coalesces, 0); /* one managed page missing */
+    assert_int_equal(uvm_coalesce(h, 0, ALLOC_BASE), -1);
+    const size_t ev0 = fk->nev;
+    populate(x, VPN0, 299, 300); /* the last one: coalesced after its commit */
+    assert_int_equal(st(x)->coalesces, 1);
+    uint64_t ppa = 0, leaf_pa = 0;
+    const uint64_t par = parent_entry(fk, VPN0, &ppa);
+    assert_true(par & PTE_L_BIT);
+    assert_true(par & PTE_V_BIT);
+    (void)walk(fk, VPN0, &leaf_pa);
+    const uint64_t table = leaf_pa;
+    assert_int_equal(par & PPN_MASK, table);
+    size_t last_d = 0;
+    for (uint32_t p = 0; p < REGION_PAGES; p++) {
+        const uint64_t e = fk_gpu_read64(fk, table + 8 * p);
+        assert_int_equal(e, (DATA_BASE + p * PAGE) | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+        const size_t w = ev_find(fk, ev0, EV_GPU_W, table + 8 * p, 1, e);
+        assert_true(w != SIZE_MAX);
+        last_d = w > last_d ? w : last_d;
+    }
+    /* every D write precedes the L write, which is the last write */
+    const size_t lw = ev_find(fk, ev0, EV_GPU_W, ppa, 1, par);
+    assert_true(lw != SIZE_MAX && last_d < lw);
+    assert_int_equal(count_cmds(fk, GMMU_CMD_INVAL_PAGE), 0); /* no TLB flush */
+    assert_int_equal(uvm_coalesce(h, 0, ALLOC_BASE), -1);     /* already large */
+    assert_int_equal(uvm_coalesce(h, 1, ALLOC_BASE), -1);     /* one address space */
+
+    /* splinter: L = 0, then INVAL_PAGE of the region, then D = 0 */
+    const size_t ev1 = fk->nev, c1 = fk->ncmd;
+    assert_int_equal(uvm_splinter(h, 0, ALLOC_BASE), 0);
+    assert_int_equal(st(x)->splinters, 1);
+    const uint64_t par2 = parent_entry(fk, VPN0, &ppa);
+    assert_int_equal(par2, table | PTE_V_BIT);
+    const size_t lw2 = ev_find(fk, ev1, EV_GPU_W, ppa, 1, par2);
+    assert_int_equal(fk->ncmd, c1 + 1);
+    assert_int_equal(fk->cmd[c1].op, GMMU_CMD_INVAL_PAGE);
+    assert_int_equal(fk->cmd[c1].arg, VPN0);
+    assert_true(lw2 < fk->cmd[c1].ev);
+    for (uint32_t p = 0; p < REGION_PAGES; p++) {
+        const uint64_t e = fk_gpu_read64(fk, table + 8 * p);
+        const uint64_t want = p < 300 ? (DATA_BASE + p * PAGE) | PTE_V_BIT | PTE_W_BIT : 0;
+        assert_int_equal(e, want);
+        assert_true(ev_find(fk, ev1, EV_GPU_W, table + 8 * p, 1, want) > fk->cmd[c1].ev);
+    }
+    assert_int_equal(uvm_splinter(h, 0, ALLOC_BASE), -1);        /* not coalesced any more */
+    assert_int_equal(uvm_coalesce(h, 0, ALLOC_BASE + 4096), -1); /* not 2 MB aligned */
+    assert_int_equal(uvm_coalesce(h, 0, ALLOC_BASE), 0);         /* re-coalesce by hand */
+    assert_int_equal(st(x)->coalesces, 2);
+    fx_done(x);
+}
+
+static void test_cocoa_evict_splinters_first(void **state) {
+    (void)state;
+    const uint32_t pages[2] = {512, 16};
+    fx_t *x = large_fx(UVM_PSIZE_COCOA, UVM_FRAME_ANY, 512, pages, 2);
+    fake_t *fk = &x->fk;
+    populate(x, VPN0, 0, 512);
+    assert_int_equal(st(x)->coalesces, 1);
+    /* a fault in the second region: no free frame, the LRU page (page 0) goes, after a splinter */
+    fk_post(fk, VPN0 + 512 + 3, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_int_equal(st(x)->splinters, 1);
+    assert_int_equal(st(x)->evictions, 1);
+    assert_int_equal(st(x)->cocoa_fallbacks, 1); /* placed in the freed frame 0 */
+    uint64_t ppa = 0;
+    assert_false(parent_entry(fk, VPN0, &ppa) & PTE_L_BIT);
+    assert_int_equal(walk(fk, VPN0, NULL), 0);
+    assert_int_equal(walk(fk, VPN0 + 1, NULL), (DATA_BASE + PAGE) | PTE_V_BIT | PTE_W_BIT);
+    assert_int_equal(walk(fk, VPN0 + 512 + 3, NULL), DATA_BASE | PTE_V_BIT | PTE_W_BIT);
+    fx_done(x);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* page_size 2m                                                                                */
+
+static void test_2m_fault_maps_whole_region(void **state) {
+    (void)state;
+    const uint32_t pages[2] = {256, 512};
+    fx_t *x = large_fx(UVM_PSIZE_2M, UVM_FRAME_ANY, 512, pages, 2);
+    fake_t *fk = &x->fk;
+    fk_post(fk, VPN0 + 7, GMMU_AT_WRITE);
+    uvm_handler_service(x->h);
+    const uvm_stats_t *s = st(x);
+    assert_int_equal(s->large_maps, 1);
+    assert_int_equal(s->pages_h2d, 256); /* the managed part, one transfer */
+    assert_int_equal(s->data_pages_resident, 512);
+    assert_int_equal(fk->ndma, 1);
+    assert_int_equal(fk->dma[0].bytes, 256 * PAGE);
+    uint64_t ppa = 0;
+    const uint64_t par = parent_entry(fk, VPN0, &ppa);
+    assert_true(par & PTE_L_BIT);
+    assert_int_equal(fk_gpu_read64(fk, par & PPN_MASK),
+                     DATA_BASE | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+    /* the second region needs the only 2 MB frame: the first 2 MB page is evicted whole */
+    const size_t c0 = fk->ncmd, d0 = fk->ndma;
+    fk_post(fk, VPN0 + 512 + 1, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_int_equal(s->large_evictions, 1);
+    assert_int_equal(s->evictions, 1);
+    assert_int_equal(s->pages_d2h, 256);
+    assert_int_equal(fk->cmd[c0].op, GMMU_CMD_INVAL_PAGE);
+    assert_int_equal(fk->cmd[c0].arg, VPN0);
+    assert_int_equal(fk->dma[d0].dir, UVM_DMA_D2H);
+    assert_int_equal(fk->dma[d0].bytes, 256 * PAGE);
+    assert_int_equal(fk_gpu_read64(fk, par & PPN_MASK), 0); /* entry 0 of region 0 cleared */
+    assert_int_equal(s->large_maps, 2);
+    assert_int_equal(s->data_pages_resident, 512);
+    fx_done(x);
+}
+
+static void test_2m_mixed_writability_stays_4k(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.page_size = UVM_PSIZE_2M;
+    x->cfg.gpu_data_pages = 512;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(uvm_handler_add_alloc(x->h, "rw", ALLOC_BASE, 16 * PAGE, 0, x->err, 256), 0);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "ro", ALLOC_BASE + 16 * PAGE, 16 * PAGE, 1, x->err, 256), 0);
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    bool w = true;
+    assert_false(uvm_large_region_ok(x->h, VPN0, &w));
+    fk_post(&x->fk, VPN0 + 3, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_int_equal(st(x)->large_maps, 0);
+    assert_int_equal(st(x)->pages_h2d, 1);
+    fx_done(x);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* frees and compaction                                                                        */
+
+static void test_free_and_compaction(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.page_size = UVM_PSIZE_COCOA;
+    x->cfg.gpu_data_pages = 1024;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    uvm_handler_t *h = x->h;
+    fake_t *fk = &x->fk;
+    /* region 0: a0 (400 pages) + a1 (100 pages); region 1: b (300 pages) */
+    assert_int_equal(uvm_handler_add_alloc(h, "a0", ALLOC_BASE, 400 * PAGE, 0, x->err, 256), 0);
+    assert_int_equal(
+        uvm_handler_add_alloc(h, "a1", ALLOC_BASE + 400 * PAGE, 100 * PAGE, 0, x->err, 256), 0);
+    assert_int_equal(
+        uvm_handler_add_alloc(h, "b", ALLOC_BASE + (1u << 21), 300 * PAGE, 0, x->err, 256), 0);
+    assert_int_equal(uvm_handler_init_device(h, x->err, sizeof x->err), 0);
+    populate(x, VPN0, 0, 500);
+    populate(x, VPN0 + 512, 0, 300);
+    assert_int_equal(st(x)->coalesces, 2);
+    assert_int_equal(uvm_handler_free_alloc(h, "nope", x->err, sizeof x->err), -1);
+    const size_t d0 = fk->ndma;
+    /* a0 goes: region 0 is splintered, 400 pages released; the 2 MB frame keeps 100 < 25 % of
+     * 512: a1's pages move into the other 2 MB frame of the address space, the frame is freed */
+    assert_int_equal(uvm_handler_free_alloc(h, "a0", x->err, sizeof x->err), 0);
+    const uvm_stats_t *s = st(x);
+    assert_int_equal(s->splinters, 1);
+    assert_int_equal(s->pages_freed, 400);
+    assert_int_equal(s->compactions, 1);
+    assert_int_equal(s->pages_compacted, 100);
+    assert_int_equal(s->data_pages_resident, 400);
+    assert_null(uvm_find_alloc(h, VPN0));
+    assert_int_equal(walk(fk, VPN0, NULL), 0);
+    for (uint32_t i = 0; i < 100; i++) {
+        uint32_t f = 0;
+        assert_true(uvm_va_block_resident(h, VPN0 + 400 + i, &f));
+        assert_int_equal(f, 512 + 300 + i); /* the fullest other 2 MB frame, first free frames */
+        assert_int_equal(walk(fk, VPN0 + 400 + i, NULL),
+                         (DATA_BASE + (512 + 300 + i) * PAGE) | PTE_V_BIT | PTE_W_BIT);
+    }
+    /* free frames: the whole first 2 MB frame; the second keeps its 112 unused frames reserved */
+    assert_int_equal(h->pmm.nfree, 512);
+    /* each moved page went through the host: D2H of its old frame, then H2D to the new one */
+    assert_int_equal(fk->ndma, d0 + 200);
+    assert_int_equal(fk->dma[d0].dir, UVM_DMA_D2H);
+    assert_int_equal(fk->dma[d0].src, DATA_BASE + 400 * PAGE);
+    assert_int_equal(fk->dma[d0].dst, (VPN0 + 400) << 12);
+    assert_int_equal(fk->dma[d0 + 1].dir, UVM_DMA_H2D);
+    assert_int_equal(fk->dma[d0 + 1].dst, DATA_BASE + 812 * PAGE);
+    /* the other region is still coalesced; the freed 2 MB frame serves a new region whole */
+    uint64_t ppa = 0;
+    assert_true(parent_entry(fk, VPN0 + 512, &ppa) & PTE_L_BIT);
+    assert_int_equal(uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M), 0);
+    fx_done(x);
+}
+
+static void test_emergency_frames(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.page_size = UVM_PSIZE_COCOA;
+    x->cfg.gpu_data_pages = 1024 + 512;
+    x->cfg.emergency_frames = 4;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(x->h->cocoa.nemerg, 4);
+    assert_int_equal(x->h->pmm.nfree, 1024 + 512 - 4);
+    for (uint32_t i = 0; i < 4; i++)
+        assert_true(x->h->cocoa.emerg[i] < 512); /* the lowest frames */
+    fx_done(x);
+}
+
+static void test_config_checks(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.page_size = 3;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    x->cfg.page_size = UVM_PSIZE_COCOA;
+    x->cfg.gpu_data_base_pa = DATA_BASE + PAGE;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "2 MB aligned"));
+    free(x);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cocoa_reservations),
+        cmocka_unit_test(test_cocoa_offsets_and_fallback),
+        cmocka_unit_test(test_any_alloc_unchanged),
+        cmocka_unit_test(test_coalesce_splinter_ptes),
+        cmocka_unit_test(test_cocoa_evict_splinters_first),
+        cmocka_unit_test(test_2m_fault_maps_whole_region),
+        cmocka_unit_test(test_2m_mixed_writability_stays_4k),
+        cmocka_unit_test(test_free_and_compaction),
+        cmocka_unit_test(test_emergency_frames),
+        cmocka_unit_test(test_config_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
