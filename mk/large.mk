@@ -15,7 +15,7 @@
 LRG_DIR := $(BUILD)/large
 lrg_comma := ,
 LRG_MODES := 2m cocoa
-LRG_QUICK := sgemm,accelsim-vectoradd-100-32,accelsim-matrixmul-32-32
+LRG_QUICK := sgemm,pagerank,accelsim-vectoradd-100-32
 
 $(LRG_DIR)/tiny-%.cfg: configs/tiny.cfg
 	@mkdir -p $(@D)
@@ -27,7 +27,7 @@ $(LRG_DIR)/tiny-cocoa-oversub.cfg: configs/tiny.cfg
 	{ echo "gpu_mem_pages = 1024"; echo "page_size = cocoa"; } >> $@
 
 # $(1) mode, $(2) config, $(3) trace names, $(4) extra traces_check.py arguments
-lrg_run = mkdir -p $(LRG_DIR)/$(1)/traces && rm -f $(LRG_DIR)/$(1)/traces/*.trc && \
+lrg_run = mkdir -p $(LRG_DIR)/$(1)/traces && rm -f $(LRG_DIR)/$(1)/traces/*.trc $(LRG_DIR)/$(1)/traces/check/*.json && \
   for t in $(3); do ln -s $(abspath $(WL_TRACE_DIR))/$$t.trc $(LRG_DIR)/$(1)/traces/$$t.trc; done && \
   $(PYTHON) tb/tools/traces_check.py --sim $(WL_CHECK_SIM) --gen $(WL_GEN) \
     --traces $(LRG_DIR)/$(1)/traces --small-config $(2) --only small $(4) && \
