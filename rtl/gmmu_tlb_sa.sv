@@ -23,7 +23,7 @@ module gmmu_tlb_sa #(
   parameter int unsigned Ways   = 2,
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
-  parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store)
+  parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store); compares use only these
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
@@ -79,7 +79,7 @@ module gmmu_tlb_sa #(
     tag_match = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       e            = idx(lk_set_i, WayW'(w));
-      tag_match[w] = ent_valid[e] && ent_tag[e] == lk_tag_i;
+      tag_match[w] = ent_valid[e] && (ent_tag[e] & TagKeep) == (lk_tag_i & TagKeep);
       if (!lk_hit_o && tag_match[w] && (!lk_write_i || ent_w[e])) begin
         lk_hit_o = 1'b1;
         lk_way_o = WayW'(w);
@@ -96,7 +96,8 @@ module gmmu_tlb_sa #(
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
       set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
-      set_same[w]  = (ent_tag[idx(fill_set_i, WayW'(w))] == fill_tag_i);
+      set_same[w]  = ((ent_tag[idx(fill_set_i, WayW'(w))] & TagKeep) ==
+                      (fill_tag_i & TagKeep));
     end
   end
 

@@ -55,13 +55,14 @@ module gmmu_tlb_store #(
     data_d  = data_q;
     if (fill_i) begin
       valid_d[fill_idx_i] = 1'b1;
-      tag_d[fill_idx_i]   = fill_tag_i;
+      tag_d[fill_idx_i]   = fill_tag_i & TagKeep;
       w_d[fill_idx_i]     = fill_w_i;
       data_d[fill_idx_i]  = fill_data_i;
     end
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < N; i++) begin
-        if (flush_all_i || ((tag_d[i] & flush_mask_i) == (flush_tag_i & flush_mask_i))) begin
+        if (flush_all_i || ((tag_d[i] & flush_mask_i & TagKeep) ==
+                            (flush_tag_i & flush_mask_i & TagKeep))) begin
           valid_d[i] = 1'b0;
         end
       end
