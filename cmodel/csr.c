@@ -7,6 +7,14 @@
 
 void csr_init(csr_t *c, const gmmu_params_t *p) {
     memset(c, 0, sizeof(*c));
+    c->asid_mask = (uint8_t)(p->num_asids - 1u);
+    /* stored bits of CMD_ARG_HI (§14.4): VPN[35:32], ASID & (NumAsids-1), SCOPE only with
+     * several address spaces; the others read 0 */
+    c->arg_hi_keep = (uint32_t)GMMU_CSR_CMD_ARG_HI_VPN_MASK << GMMU_CSR_CMD_ARG_HI_VPN_LSB |
+                     (uint32_t)c->asid_mask << GMMU_CSR_CMD_ARG_HI_ASID_LSB |
+                     (p->num_asids > 1u ? (uint32_t)GMMU_CSR_CMD_ARG_HI_SCOPE_MASK
+                                              << GMMU_CSR_CMD_ARG_HI_SCOPE_LSB
+                                        : 0u);
     c->params_word =
         (p->num_sm & GMMU_CSR_PARAMS_NUM_SM_MASK) << GMMU_CSR_PARAMS_NUM_SM_LSB |
         (p->num_ports & GMMU_CSR_PARAMS_NUM_PORTS_MASK) << GMMU_CSR_PARAMS_NUM_PORTS_LSB |
@@ -36,10 +44,13 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
         *val = c->params_word;
         return 1;
     case GMMU_CSR_PT_BASE_LO:
-        *val = (uint32_t)(c->pt_base & 0xffffffffu);
+        *val = (uint32_t)(c->pt_base[c->asid_sel & c->asid_mask] & 0xffffffffu);
         return 1;
     case GMMU_CSR_PT_BASE_HI:
-        *val = (uint32_t)(c->pt_base >> 32);
+        *val = (uint32_t)(c->pt_base[c->asid_sel & c->asid_mask] >> 32);
+        return 1;
+    case GMMU_CSR_ASID_SEL:
+        *val = c->asid_sel;
         return 1;
     case GMMU_CSR_FB_BASE_LO:
         *val = (uint32_t)(c->fb_base & 0xffffffffu);
@@ -133,13 +144,17 @@ static int csr_legal(const csr_t *c, const csr_ffview_t *ff, const gmmu_csr_deco
 }
 
 /* A legal write of a writable register; wd holds only its writable bits. */
-static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, uint64_t arg_q, csr_ring_wr_t *wr) {
+static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr) {
+    uint64_t *pt = csr_pt_base_sel(c);
     switch (addr) {
     case GMMU_CSR_PT_BASE_LO:
-        c->pt_base = (c->pt_base & ~UINT64_C(0xffffffff)) | wd;
+        *pt = (*pt & ~UINT64_C(0xffffffff)) | wd;
         break;
     case GMMU_CSR_PT_BASE_HI:
-        c->pt_base = (c->pt_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        *pt = (*pt & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        break;
+    case GMMU_CSR_ASID_SEL:
+        c->asid_sel = (uint8_t)(wd & c->asid_mask); /* keeps ASID & (NumAsids-1), §14.2 */
         break;
     case GMMU_CSR_FB_BASE_LO:
         c->fb_base = (c->fb_base & ~UINT64_C(0xffffffff)) | wd;
@@ -165,12 +180,19 @@ static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, uint64_t arg_q, csr_
         c->arg_lo = wd;
         break;
     case GMMU_CSR_CMD_ARG_HI:
-        c->arg_hi = (uint8_t)wd;
+        c->arg_hi = wd & c->arg_hi_keep;
         break;
-    case GMMU_CSR_CMD:
+    case GMMU_CSR_CMD: /* from the _q arguments: a CMD write is the only write of its cycle */
         c->cmd_valid = 1;
         c->cmd_op = (uint8_t)wd;
-        c->cmd_vpn = arg_q;
+        c->cmd_vpn =
+            ((uint64_t)((c->arg_hi >> GMMU_CSR_CMD_ARG_HI_VPN_LSB) & GMMU_CSR_CMD_ARG_HI_VPN_MASK)
+             << 32) |
+            c->arg_lo;
+        c->cmd_asid = (uint8_t)((c->arg_hi >> GMMU_CSR_CMD_ARG_HI_ASID_LSB) &
+                                GMMU_CSR_CMD_ARG_HI_ASID_MASK & c->asid_mask);
+        c->cmd_scope = (uint8_t)((c->arg_hi >> GMMU_CSR_CMD_ARG_HI_SCOPE_LSB) &
+                                 GMMU_CSR_CMD_ARG_HI_SCOPE_MASK);
         break;
     case GMMU_CSR_ERR_STATUS:
         c->err &= (uint8_t)~wd;
@@ -185,7 +207,6 @@ static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, uint64_t arg_q, csr_
 
 void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr) {
     const uint8_t cmd_valid_q = c->cmd_valid;
-    const uint64_t arg_q = ((uint64_t)c->arg_hi << 32) | c->arg_lo;
     const uint32_t addr = in->csr_addr & ((1u << GMMU_CSR_ADDR_W) - 1u);
     const uint32_t wd = in->csr_wdata;
     memset(wr, 0, sizeof(*wr));
@@ -219,16 +240,26 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
     else if (!csr_legal(c, ff, d, wd))
         set_err(c, d->legal_err, addr);
     else
-        csr_write(c, addr, wd & d->wmask, arg_q, wr);
+        csr_write(c, addr, wd & d->wmask, wr);
 }
 
 /* The RTL keeps the address bits above the alignment only: PT_BASE[47:12], FB_BASE[47:5]. */
-int csr_state_get(const csr_t *c, const char *reg, uint64_t *val) {
+int csr_state_get(const csr_t *c, const char *reg, uint32_t i, uint64_t *val) {
+    if (strcmp(reg, "pt_base_q") == 0) {
+        if (i > c->asid_mask)
+            return -1;
+        *val = c->pt_base[i] >> GMMU_PAGE_SHIFT;
+        return 0;
+    }
+    if (i != 0)
+        return -1;
     const struct {
         const char *name;
         uint64_t v;
     } t[] = {
-        {"pt_base_q", c->pt_base >> GMMU_PAGE_SHIFT},
+        {"asid_sel_q", c->asid_sel},
+        {"cmd_asid_q", c->cmd_asid},
+        {"cmd_scope_q", c->cmd_scope},
         {"fb_base_q", c->fb_base >> GMMU_CSR_FB_BASE_LO_ADDR_LSB},
         {"fb_size_q", c->fb_size},
         {"get_q", c->get},
@@ -255,10 +286,12 @@ int csr_state_get(const csr_t *c, const char *reg, uint64_t *val) {
 
 void csr_dump(const csr_t *c, FILE *f) {
     fprintf(f,
-            "csr: pt_base=0x%llx fb_base=0x%llx fb_size=%u get=%u ie=%u arg=0x%x_%08x\n"
-            "  cmd valid=%u op=%u vpn=0x%llx err=0x%x err_addr=0x%x rvalid=%u rdata=0x%x "
-            "blocking=%u\n",
-            (unsigned long long)c->pt_base, (unsigned long long)c->fb_base, c->fb_size, c->get,
-            c->ie, c->arg_hi, c->arg_lo, c->cmd_valid, c->cmd_op, (unsigned long long)c->cmd_vpn,
-            c->err, c->err_addr, c->rvalid, c->rdata, c->blocking);
+            "csr: pt_base[0]=0x%llx asid_sel=%u fb_base=0x%llx fb_size=%u get=%u ie=%u "
+            "arg=0x%x_%08x\n"
+            "  cmd valid=%u op=%u asid=%u scope=%u vpn=0x%llx err=0x%x err_addr=0x%x rvalid=%u "
+            "rdata=0x%x blocking=%u\n",
+            (unsigned long long)c->pt_base[0], c->asid_sel, (unsigned long long)c->fb_base,
+            c->fb_size, c->get, c->ie, c->arg_hi, c->arg_lo, c->cmd_valid, c->cmd_op, c->cmd_asid,
+            c->cmd_scope, (unsigned long long)c->cmd_vpn, c->err, c->err_addr, c->rvalid, c->rdata,
+            c->blocking);
 }

@@ -11,18 +11,22 @@
 #include "gmmu_int.h"
 
 typedef struct {
-    uint32_t params_word; /* PARAMS register (constant) */
-    uint64_t pt_base;     /* 48 bits */
-    uint64_t fb_base;     /* 48 bits */
-    uint32_t fb_size;     /* 17 bits */
+    uint32_t params_word;                       /* PARAMS register (constant) */
+    uint64_t pt_base[GMMU_PARAM_NUM_ASIDS_MAX]; /* 48 bits, one per address space (§14.2) */
+    uint8_t asid_mask;                          /* NumAsids - 1 */
+    uint32_t arg_hi_keep;                       /* stored CMD_ARG_HI bits (§14.4) */
+    uint8_t asid_sel;                           /* ASID_SEL */
+    uint64_t fb_base;                           /* 48 bits */
+    uint32_t fb_size;                           /* 17 bits */
     uint16_t get;
     uint8_t ie; /* 2 bits */
     uint32_t arg_lo;
-    uint8_t arg_hi; /* 4 bits */
+    uint32_t arg_hi; /* VPN[3:0], ASID[15:8], SCOPE[16] */
     uint8_t cmd_valid, cmd_op;
     uint64_t cmd_vpn;
-    uint8_t err;       /* 5 bits */
-    uint16_t err_addr; /* 12 bits */
+    uint8_t cmd_asid, cmd_scope; /* §14.4 */
+    uint8_t err;                 /* 5 bits */
+    uint16_t err_addr;           /* 12 bits */
     uint8_t rvalid;
     uint32_t rdata;
     uint8_t blocking; /* FAULT_CTRL.BLOCKING: the fault mode (§4.1) */
@@ -46,7 +50,12 @@ int csr_busy(const csr_t *c);
 uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff);
 void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr);
 void csr_dump(const csr_t *c, FILE *f);
-/* State accessor (gmmu_model_state_get): register reg of u_csr. 0, or -1 if there is none. */
-int csr_state_get(const csr_t *c, const char *reg, uint64_t *val);
+/* The PT_BASE table entry ASID_SEL selects (PT_BASE_LO/HI, §14.2). */
+static inline uint64_t *csr_pt_base_sel(csr_t *c) {
+    return &c->pt_base[c->asid_sel & c->asid_mask];
+}
+/* State accessor (gmmu_model_state_get): element i of register reg of u_csr. 0, or -1 if there
+ * is none. */
+int csr_state_get(const csr_t *c, const char *reg, uint32_t i, uint64_t *val);
 
 #endif

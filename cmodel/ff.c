@@ -23,20 +23,21 @@ void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy) {
     f->cancel_valid = 0;
 }
 
-static int find_vpn(const ff_t *f, uint64_t vpn) {
+static int find_vpn(const ff_t *f, uint8_t asid, uint64_t vpn) {
     for (uint64_t m = f->valid; m; m &= m - 1u) {
         const unsigned i = gmmu_ctz64(m);
-        if (f->vpn[i] == vpn)
+        if (f->vpn[i] == vpn && f->asid[i] == asid)
             return (int)i;
     }
     return -1;
 }
 
-int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint64_t vpn,
-             uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev, gmmu_viol_t *v) {
+int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
+             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev,
+             gmmu_viol_t *v) {
     (void)v;
     /* 1. merge */
-    const int hit = find_vpn(f, vpn);
+    const int hit = find_vpn(f, asid, vpn);
     if (hit >= 0) {
         f->mask[hit] |= mask;
         f->write[hit] |= write;
@@ -74,12 +75,14 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
     const unsigned i = gmmu_ctz64(free_m);
     f->valid |= GMMU_BIT(i);
     f->vpn[i] = vpn;
+    f->asid[i] = asid;
     f->mask[i] = a;
     f->write[i] = write;
     f->dropped |= mask & ~a;
     f->fw_valid = 1;
     f->fw_addr = (ring->fb_base + (uint64_t)GMMU_FB_ENTRY_BYTES * f->put) & GMMU_PA_MASK;
     memset(f->fw_data, 0, sizeof(f->fw_data));
+    f->fw_data[GMMU_FB_W0_ASID] = (uint32_t)asid << GMMU_FB_ASID_LSB;
     f->fw_data[GMMU_FB_W2_VPN_LO] = (uint32_t)(vpn & 0xffffffffu);
     f->fw_data[GMMU_FB_W3_VPN_HI] = (uint32_t)(vpn >> 32);
     f->fw_data[GMMU_FB_W4_TS_LO] = (uint32_t)(time & 0xffffffffu);
@@ -94,10 +97,10 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
     return 0;
 }
 
-void ff_command(ff_t *f, uint32_t op, uint64_t vpn) {
+void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn) {
     const uint32_t all_sm = f->n_sm >= 32u ? 0xffffffffu : ((UINT32_C(1) << f->n_sm) - 1u);
     if (op == GMMU_CMD_REPLAY_PAGE) {
-        const int i = find_vpn(f, vpn);
+        const int i = find_vpn(f, asid, vpn);
         uint32_t r = f->dropped;
         if (i >= 0) {
             r |= f->mask[i];
@@ -110,11 +113,12 @@ void ff_command(ff_t *f, uint32_t op, uint64_t vpn) {
         f->replay = all_sm;
         f->dropped = 0;
     } else if (op == GMMU_CMD_CANCEL_PAGE) {
-        const int i = find_vpn(f, vpn);
+        const int i = find_vpn(f, asid, vpn);
         if (i >= 0)
             f->valid &= ~GMMU_BIT(i);
         f->cancel_valid = 1;
         f->cancel_vpn = vpn;
+        f->cancel_asid = asid;
     }
 }
 
@@ -128,8 +132,8 @@ void ff_dump(const ff_t *f, FILE *fp) {
         fprintf(fp, "%08x%s", f->fw_data[k], k ? "_" : "\n");
     for (uint64_t m = f->valid; m; m &= m - 1u) {
         const unsigned i = gmmu_ctz64(m);
-        fprintf(fp, "  entry[%u] vpn=0x%llx mask=0x%x write=%u\n", i, (unsigned long long)f->vpn[i],
-                f->mask[i], f->write[i]);
+        fprintf(fp, "  entry[%u] asid=%u vpn=0x%llx mask=0x%x write=%u\n", i, f->asid[i],
+                (unsigned long long)f->vpn[i], f->mask[i], f->write[i]);
     }
 }
 
@@ -145,6 +149,7 @@ static int ff_fw_get(const ff_t *f, const char *reg, uint64_t *val) {
         {"fw_addr_q", f->fw_addr >> GMMU_CSR_FB_BASE_LO_ADDR_LSB},
         {"fw_set_q", (fl >> GMMU_FB_REPLAYABLE_LSB) & GMMU_FB_REPLAYABLE_MASK},
         {"fw_vpn_q", d[GMMU_FB_W2_VPN_LO] | ((uint64_t)d[GMMU_FB_W3_VPN_HI] << 32)},
+        {"fw_asid_q", (d[GMMU_FB_W0_ASID] >> GMMU_FB_ASID_LSB) & GMMU_FB_ASID_MASK},
         {"fw_time_q", d[GMMU_FB_W4_TS_LO] | ((uint64_t)d[GMMU_FB_W5_TS_HI] << 32)},
         {"fw_mask_q", d[GMMU_FB_W6_SM_MASK]},
         {"fw_ft_q", (fl >> GMMU_FB_FAULT_TYPE_LSB) & GMMU_FB_FAULT_TYPE_MASK},
@@ -168,7 +173,7 @@ int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint64_t *val) {
         } t[] = {{"e_valid_q", f->valid},         {"dropped_q", f->dropped},
                  {"replay_q", f->replay},         {"cancel_valid_q", f->cancel_valid},
                  {"cancel_vpn_q", f->cancel_vpn}, {"put_q", f->put},
-                 {"overflow_q", f->overflow}};
+                 {"overflow_q", f->overflow},     {"cancel_asid_q", f->cancel_asid}};
         for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
             if (strcmp(reg, t[k].name) == 0) {
                 *val = t[k].v;
@@ -182,6 +187,8 @@ int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint64_t *val) {
         return -1;
     if (strcmp(reg, "e_vpn_q") == 0)
         *val = f->vpn[i];
+    else if (strcmp(reg, "e_asid_q") == 0)
+        *val = f->asid[i];
     else if (strcmp(reg, "e_mask_q") == 0)
         *val = f->mask[i];
     else

@@ -16,10 +16,12 @@ typedef struct {
     uint32_t n, n_sm, quota;
     uint64_t valid; /* bit i = entry i valid */
     uint64_t vpn[FF_MAX];
+    uint8_t asid[FF_MAX]; /* far-fault entries are per (asid, vpn) (§14.3) */
     uint32_t mask[FF_MAX];
     uint8_t write[FF_MAX];
     uint32_t dropped, replay; /* dropped_q[S], replay_q[S] */
     uint8_t cancel_valid;
+    uint8_t cancel_asid;
     uint64_t cancel_vpn;
     /* fault-entry write register -> fb_wr_*_o */
     uint8_t fw_valid;
@@ -47,10 +49,12 @@ int ff_busy(const ff_t *f);
 /* Start of the cycle: default next values (fw_valid cleared on transfer, replay and cancel 0). */
 void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy);
 /* Offer of a fault from the L2 (§7); returns 1 if blocked (no state change), 0 otherwise. */
-int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint64_t vpn,
-             uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev, gmmu_viol_t *v);
-/* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op). */
-void ff_command(ff_t *f, uint32_t op, uint64_t vpn);
+int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
+             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev,
+             gmmu_viol_t *v);
+/* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op);
+ * the page commands name the page (asid, vpn). */
+void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn);
 void ff_dump(const ff_t *f, FILE *fp);
 /* State accessor (gmmu_model_state_get): element i of register reg of u_ff. The RTL keeps the
  * fault-entry write register as fields (fw_vpn_q, fw_time_q, ...), the model as the 32-byte

@@ -210,7 +210,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     /* signals shared inside the cycle (§2.1), all from _q */
     const uint8_t cmd_cycle = m->csr.cmd_valid;
     const uint32_t cmd_op = m->csr.cmd_op;
-    gmmu_flush_t fl = {GMMU_FLUSH_NONE, m->csr.cmd_vpn};
+    gmmu_flush_t fl = {GMMU_FLUSH_NONE, m->csr.cmd_vpn, m->csr.cmd_asid, m->csr.cmd_scope};
     if (cmd_cycle && cmd_op == GMMU_CMD_INVAL_PAGE)
         fl.kind = GMMU_FLUSH_PAGE;
     else if (cmd_cycle && cmd_op == GMMU_CMD_INVAL_ALL)
@@ -219,6 +219,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     const uint32_t replay_q = m->ff.replay;
     const uint8_t cancel_valid_q = m->ff.cancel_valid;
     const uint64_t cancel_vpn_q = m->ff.cancel_vpn;
+    const uint8_t cancel_asid_q = m->ff.cancel_asid;
     const ff_ring_t ring = {m->csr.fb_base, m->csr.fb_size, m->csr.get};
     csr_ffview_t ffq;
     ffview(m, &ffq);
@@ -229,16 +230,12 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
 
     /* L1s (§4) */
     for (uint32_t s = 0; s < S; s++) {
-        const l1_in_t li = {in->req_valid[s],
-                            in->req_write[s],
-                            in->req_id[s],
-                            in->req_vpn[s],
-                            (uint8_t)(pl.grant == (int)s),
-                            &rsp_q,
-                            (uint8_t)((replay_q >> s) & 1u),
-                            cancel_valid_q,
-                            cancel_vpn_q,
-                            fl,
+        const l1_in_t li = {in->req_valid[s], in->req_write[s],
+                            in->req_id[s],    in->req_asid[s],
+                            in->req_vpn[s],   (uint8_t)(pl.grant == (int)s),
+                            &rsp_q,           (uint8_t)((replay_q >> s) & 1u),
+                            cancel_valid_q,   cancel_asid_q,
+                            cancel_vpn_q,     fl,
                             m->csr.blocking};
         l1_step(&m->l1[s], &c[s], &li, &m->viol);
     }
@@ -259,6 +256,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     if (pl.need_walk >= 0) {
         pi.nw_vpn = m->l2.m_vpn[pl.need_walk];
         pi.nw_write = m->l2.m_write[pl.need_walk];
+        pi.nw_asid = m->l2.m_asid[pl.need_walk];
     }
     pi.flush = fl;
     ptw_out_t po;
@@ -268,15 +266,16 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     int blocked = 0;
     if (pl.resp_sel >= 0 && m->l2.m_res[pl.resp_sel].fault) {
         const uint32_t k = (uint32_t)pl.resp_sel;
-        blocked = ff_offer(&m->ff, &fc, &ring, in->time, m->l2.m_vpn[k], m->l2.m_write[k],
-                           m->l2.m_mask[k], m->l2.m_res[k].fault_type, &ev, &m->viol);
+        blocked =
+            ff_offer(&m->ff, &fc, &ring, in->time, m->l2.m_asid[k], m->l2.m_vpn[k],
+                     m->l2.m_write[k], m->l2.m_mask[k], m->l2.m_res[k].fault_type, &ev, &m->viol);
     }
     l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, blocked, &fl, &ev,
               &m->viol);
 
     /* host command (§7) */
     if (cmd_cycle)
-        ff_command(&m->ff, cmd_op, m->csr.cmd_vpn);
+        ff_command(&m->ff, cmd_op, m->csr.cmd_asid, m->csr.cmd_vpn);
 
     /* CSR (§8), ring writes applied after the far-fault unit's own updates */
     csr_ring_wr_t wr;
@@ -336,7 +335,7 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
     if (scope[0] == '\0')
         return (strcmp(reg, "ev_q") == 0 && i == 0 && word == 0) ? (*val = m->ev, 0) : -1;
     if (strcmp(scope, "u_csr") == 0)
-        return i == 0 && word == 0 ? csr_state_get(&m->csr, reg, val) : -1;
+        return word == 0 ? csr_state_get(&m->csr, reg, i, val) : -1;
     if (strcmp(scope, "u_ptw") == 0)
         return word == 0 ? ptw_state_get(&m->ptw, reg, i, val) : -1;
     if (strcmp(scope, "u_ff") == 0)

@@ -38,13 +38,16 @@ typedef enum { GMMU_FLUSH_NONE = 0, GMMU_FLUSH_PAGE = 1, GMMU_FLUSH_ALL = 2 } gm
 
 typedef struct {
     gmmu_flush_kind_t kind;
-    uint64_t vpn; /* cmd_vpn_q */
+    uint64_t vpn;  /* cmd_vpn_q */
+    uint8_t asid;  /* cmd_asid_q (§14.4) */
+    uint8_t scope; /* cmd_scope_q: 1 = only address space asid */
 } gmmu_flush_t;
 
-/* Region match of §2.1 (every vpn matches a full flush). */
-static inline int gmmu_flush_region_match(const gmmu_flush_t *f, uint64_t vpn) {
-    return f->kind == GMMU_FLUSH_ALL ||
-           (f->kind == GMMU_FLUSH_PAGE && gmmu_region(vpn) == gmmu_region(f->vpn));
+/* Match of §2.1 and §14.4: region match (every vpn matches a full flush) and asid_match. */
+static inline int gmmu_flush_match(const gmmu_flush_t *f, uint8_t asid, uint64_t vpn) {
+    if (f->kind == GMMU_FLUSH_NONE || (f->scope && asid != f->asid))
+        return 0;
+    return f->kind == GMMU_FLUSH_ALL || gmmu_region(vpn) == gmmu_region(f->vpn);
 }
 
 /* L2 -> L1 response bus rsp_q (§2.1, §5.4). Every field is 0 when !valid. */
@@ -55,6 +58,7 @@ typedef struct {
     uint8_t large;
     uint8_t w;
     uint8_t nocache;
+    uint8_t asid;  /* address space (§14.3) */
     uint32_t mask; /* bit s = SM s */
     uint64_t vpn;
     uint64_t ppn;

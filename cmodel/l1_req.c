@@ -27,7 +27,7 @@ unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp, uint8_t blocking) {
     for (uint64_t m = r->m_wait | r->m_infl; m; m &= m - 1u) {
         const uint32_t i = gmmu_ctz64(m);
         l1_req_entry_t *e = &r->ent[i];
-        if (e->vpn != rsp->vpn || e->write != rsp->write)
+        if (e->vpn != rsp->vpn || e->write != rsp->write || e->asid != rsp->asid)
             continue;
         matched++;
         r->m_wait &= ~GMMU_BIT(i);
@@ -46,10 +46,10 @@ unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp, uint8_t blocking) {
     return matched;
 }
 
-void l1_req_cancel(l1_req_t *r, uint64_t vpn) {
+void l1_req_cancel(l1_req_t *r, uint8_t asid, uint64_t vpn) {
     for (uint64_t m = r->m_nack; m; m &= m - 1u) {
         const uint32_t i = gmmu_ctz64(m);
-        if (r->ent[i].vpn == vpn) {
+        if (r->ent[i].vpn == vpn && r->ent[i].asid == asid) {
             r->m_nack &= ~GMMU_BIT(i);
             r->m_done |= GMMU_BIT(i);
             r->ent[i].fatal = 1;
@@ -58,26 +58,27 @@ void l1_req_cancel(l1_req_t *r, uint64_t vpn) {
     }
 }
 
-int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint64_t vpn, uint8_t write, uint8_t id) {
+int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint8_t asid, uint64_t vpn, uint8_t write,
+                 uint8_t id) {
     if (!*free_q)
         return -1;
     const uint32_t i = gmmu_ctz64(*free_q);
     *free_q &= *free_q - 1u;
     r->m_wait |= GMMU_BIT(i);
     r->m_flt &= ~GMMU_BIT(i);
-    r->ent[i] = (l1_req_entry_t){.vpn = vpn, .ppn = 0, .write = write, .id = id, .fatal = 0};
+    r->ent[i] =
+        (l1_req_entry_t){.asid = asid, .vpn = vpn, .ppn = 0, .write = write, .id = id, .fatal = 0};
     return 0;
 }
 
 void l1_req_flush(l1_req_t *r, const gmmu_flush_t *fl) {
-    if (fl->kind == GMMU_FLUSH_ALL) {
+    if (fl->kind == GMMU_FLUSH_ALL && !fl->scope) {
         r->m_wait |= r->m_done;
         r->m_done = 0;
-    } else if (fl->kind == GMMU_FLUSH_PAGE) {
-        const uint64_t region = gmmu_region(fl->vpn);
+    } else if (fl->kind != GMMU_FLUSH_NONE) {
         for (uint64_t m = r->m_done; m; m &= m - 1u) {
             const uint32_t i = gmmu_ctz64(m);
-            if (gmmu_region(r->ent[i].vpn) == region) {
+            if (gmmu_flush_match(fl, r->ent[i].asid, r->ent[i].vpn)) {
                 r->m_done &= ~GMMU_BIT(i);
                 r->m_wait |= GMMU_BIT(i);
             }
@@ -92,23 +93,21 @@ void l1_req_dump(const l1_req_t *r, FILE *f) {
         const l1_state_t st = l1_req_state(r, i);
         const l1_req_entry_t *e = &r->ent[i];
         if (st != L1_FREE)
-            fprintf(f, "  req[%u] %s vpn=0x%llx write=%u id=%u ppn=0x%llx fatal=%u flt=%u\n", i,
-                    l1_state_name[st], (unsigned long long)e->vpn, e->write, e->id,
+            fprintf(f,
+                    "  req[%u] %s asid=%u vpn=0x%llx write=%u id=%u ppn=0x%llx fatal=%u flt=%u\n",
+                    i, l1_state_name[st], e->asid, (unsigned long long)e->vpn, e->write, e->id,
                     (unsigned long long)e->ppn, e->fatal, (unsigned)((r->m_flt >> i) & 1u));
     }
 }
 
 /* Bits [64 * word + 63 : 64 * word] of entry e as the RTL's packed l1_req_entry_t (spec/tlb.toml:
- * the first field is the most significant: {vpn, write, id, ppn, fatal}). */
+ * the first field is the most significant: {asid, vpn, write, id, ppn, fatal}). */
 static uint64_t l1_req_entry_word(const l1_req_entry_t *e, uint32_t word) {
     const struct {
         uint64_t v;
         unsigned w;
-    } f[] = {{e->fatal, 1},
-             {e->ppn, GMMU_PPN_W},
-             {e->id, GMMU_REQ_ID_W},
-             {e->write, 1},
-             {e->vpn, GMMU_VPN_W}}; /* least significant first */
+    } f[] = {{e->fatal, 1},        {e->ppn, GMMU_PPN_W},  {e->id, GMMU_REQ_ID_W}, {e->write, 1},
+             {e->vpn, GMMU_VPN_W}, {e->asid, GMMU_ASID_W}}; /* least significant first */
     uint64_t out = 0;
     unsigned lsb = 0;
     for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {

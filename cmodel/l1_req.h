@@ -21,7 +21,7 @@
 
 typedef enum { L1_FREE = 0, L1_WAIT = 1, L1_INFL = 2, L1_DONE = 3, L1_NACK = 4 } l1_state_t;
 
-/* One entry record (RTL req_entry_t): spec/tlb.toml [l1_req_entry], key = (vpn, write). */
+/* One entry record (RTL req_entry_t): spec/tlb.toml [l1_req_entry], key = (asid, vpn, write). */
 typedef gmmu_l1_req_entry_t l1_req_entry_t;
 
 typedef struct {
@@ -46,7 +46,8 @@ static inline uint64_t l1_req_free_mask(const l1_req_t *r) {
 l1_state_t l1_req_state(const l1_req_t *r, uint32_t i);
 /* (the small per-cycle functions are inline: they run for every L1 on every edge) */
 static inline int l1_req_same_key(const l1_req_t *r, uint32_t i, uint32_t j) {
-    return r->ent[i].vpn == r->ent[j].vpn && r->ent[i].write == r->ent[j].write;
+    return r->ent[i].vpn == r->ent[j].vpn && r->ent[i].write == r->ent[j].write &&
+           r->ent[i].asid == r->ent[j].asid;
 }
 static inline void l1_req_comb(const l1_req_t *r, uint32_t n_ports, uint8_t cmd_cycle,
                                l1_req_comb_t *c) {
@@ -96,12 +97,14 @@ static inline void l1_req_replay(l1_req_t *r) {
     r->m_wait |= r->m_nack;
     r->m_nack = 0;
 }
-/* (e) every NACK entry with this vpn -> DONE, fatal 1, ppn 0. */
-void l1_req_cancel(l1_req_t *r, uint64_t vpn);
+/* (e) every NACK entry with this (asid, vpn) -> DONE, fatal 1, ppn 0. */
+void l1_req_cancel(l1_req_t *r, uint8_t asid, uint64_t vpn);
 /* (f) the lowest entry of *free_q (FREE in _q, not taken yet) -> WAIT with the request; it is
  * removed from *free_q. Returns -1 if *free_q is empty (a violation). */
-int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint64_t vpn, uint8_t write, uint8_t id);
-/* (g) full flush: every DONE -> WAIT; page flush: DONE entries whose vpn region-matches. */
+int l1_req_alloc(l1_req_t *r, uint64_t *free_q, uint8_t asid, uint64_t vpn, uint8_t write,
+                 uint8_t id);
+/* (g) full flush: every DONE -> WAIT; page flush: DONE entries whose vpn region-matches; both
+ * only in the command's address space if its scope is one ASID (§14.4). */
 void l1_req_flush(l1_req_t *r, const gmmu_flush_t *fl);
 void l1_req_dump(const l1_req_t *r, FILE *f);
 /* State accessor: bits [64 * word + 63 : 64 * word] of element i of register reg of u_req

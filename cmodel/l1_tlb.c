@@ -13,6 +13,7 @@ int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p) {
     l->n_base = p->l1_entries;
     l->n_large = p->l1_large_entries;
     l->n_req = p->l1_req_entries;
+    l->asid_mask = (uint8_t)(p->num_asids - 1u);
     l1_req_init(&l->req, l->n_req);
     if (tlb_fa_init(&l->base, l->n_base) || tlb_fa_init(&l->large, l->n_large)) {
         l1_free(l);
@@ -35,6 +36,7 @@ void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c) {
     c->req_valid = c->send >= 0;
     c->req_vpn = c->send >= 0 ? l->req.ent[c->send].vpn : 0;
     c->req_write = c->send >= 0 ? l->req.ent[c->send].write : 0;
+    c->req_asid = c->send >= 0 ? l->req.ent[c->send].asid : 0;
 }
 
 void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out) {
@@ -97,12 +99,13 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
         if (!lk->acc[p])
             continue;
         const uint64_t vpn = in->req_vpn[p] & GMMU_VPN_MASK;
+        const uint8_t asid = in->req_asid[p] & l->asid_mask;
         const uint8_t wr = in->req_write[p] ? 1u : 0u;
         unsigned nb = 0, ng = 0;
         uint32_t bi = 0, gi = 0;
         /* FA-1 in both arrays; base hit wins */
-        const int bh = tlb_fa_lookup(&l->base, tlb_base_tag(vpn), wr, &bi, &nb);
-        const int gh = tlb_fa_lookup(&l->large, tlb_large_tag(vpn), wr, &gi, &ng);
+        const int bh = tlb_fa_lookup(&l->base, tlb_base_tag(asid, vpn), wr, &bi, &nb);
+        const int gh = tlb_fa_lookup(&l->large, tlb_large_tag(asid, vpn), wr, &gi, &ng);
         if (bh) {
             lk->hk[p] = HIT_BASE;
             lk->hidx[p] = bi;
@@ -130,13 +133,13 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
             v->orphan_rsp++;
         if (!r->nack && !r->nocache) {
             if (r->large) {
-                const uint64_t tag = tlb_large_tag(r->vpn);
+                const uint64_t tag = tlb_large_tag(r->asid, r->vpn);
                 fill = HIT_LARGE;
                 *fill_idx = tlb_fa_fill_pick(&l->large, tag);
                 tlb_fa_fill(&l->large, *fill_idx, tag, r->w, tlb_large_data(r->ppn));
             } else {
                 fill = HIT_BASE;
-                const uint64_t tag = tlb_base_tag(r->vpn);
+                const uint64_t tag = tlb_base_tag(r->asid, r->vpn);
                 *fill_idx = tlb_fa_fill_pick(&l->base, tag);
                 tlb_fa_fill(&l->base, *fill_idx, tag, r->w, tlb_base_data(r->ppn));
             }
@@ -172,7 +175,7 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
 
     /* (e) cancel */
     if (in->cancel_valid)
-        l1_req_cancel(&l->req, in->cancel_vpn);
+        l1_req_cancel(&l->req, in->cancel_asid, in->cancel_vpn);
 
     /* (f) allocate + hit registers */
     for (uint32_t p = 0; p < P; p++) {
@@ -187,8 +190,8 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
             l->hppn[p] = hppn[p];
             continue;
         }
-        if (l1_req_alloc(&l->req, &free_q, in->req_vpn[p] & GMMU_VPN_MASK,
-                         in->req_write[p] ? 1u : 0u, in->req_id[p]))
+        if (l1_req_alloc(&l->req, &free_q, in->req_asid[p] & l->asid_mask,
+                         in->req_vpn[p] & GMMU_VPN_MASK, in->req_write[p] ? 1u : 0u, in->req_id[p]))
             gmmu_viol(v, "l1[%u]: accepted miss on port %u finds no FREE entry", l->sm, p);
     }
 
@@ -206,9 +209,13 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
 
     /* (g) flush, on the _d values above */
     const gmmu_flush_t *fl = &in->flush;
-    if (fl->kind != GMMU_FLUSH_NONE) { /* FA-5 */
-        tlb_fa_flush(&l->base, fl->kind == GMMU_FLUSH_ALL, tlb_base_tag(fl->vpn));
-        tlb_fa_flush(&l->large, fl->kind == GMMU_FLUSH_ALL, tlb_large_tag(fl->vpn));
+    if (fl->kind != GMMU_FLUSH_NONE) { /* FA-5, selective with the masks of §14.4 */
+        const int all = fl->kind == GMMU_FLUSH_ALL && !fl->scope;
+        const int page = fl->kind == GMMU_FLUSH_PAGE;
+        tlb_fa_flush(&l->base, all, tlb_base_tag(fl->asid, fl->vpn),
+                     tlb_base_flush_mask(page, fl->scope));
+        tlb_fa_flush(&l->large, all, tlb_large_tag(fl->asid, fl->vpn),
+                     tlb_large_flush_mask(page, fl->scope));
     }
     l1_req_flush(&l->req, fl);
 }

@@ -15,8 +15,9 @@
 
 typedef struct {
     uint32_t sm, n_ports, n_base, n_large, n_req;
-    tlb_fa_t base;  /* u_base: tag vpn, data ppn (§4) */
-    tlb_fa_t large; /* u_large: tag region vpn[35:9], data lppn */
+    uint8_t asid_mask; /* NumAsids - 1: a request's asid is req_asid & asid_mask (§14.1) */
+    tlb_fa_t base;     /* u_base: tag vpn, data ppn (§4) */
+    tlb_fa_t large;    /* u_large: tag region vpn[35:9], data lppn */
     /* hit response registers */
     uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS];
     uint64_t hppn[GMMU_MAX_PORTS];
@@ -30,17 +31,19 @@ typedef struct {
     uint8_t ready; /* req_ready_o */
     uint8_t req_valid;
     uint8_t req_write;
+    uint8_t req_asid;
     uint64_t req_vpn; /* L1 -> L2 request */
 } l1_comb_t;
 
 /* Inputs of one L1 for one edge. */
 typedef struct {
-    const uint8_t *req_valid, *req_write, *req_id; /* [n_ports] */
+    const uint8_t *req_valid, *req_write, *req_id, *req_asid; /* [n_ports] */
     const uint64_t *req_vpn;
     uint8_t grant;
     const gmmu_rsp_t *rsp; /* rsp_q */
     uint8_t replay;        /* replay_q[s] */
     uint8_t cancel_valid;
+    uint8_t cancel_asid;
     uint64_t cancel_vpn;
     gmmu_flush_t flush;
     uint8_t blocking; /* blocking_q: the fault mode (FAULT_CTRL.BLOCKING, §4.1) */

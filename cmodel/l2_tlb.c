@@ -21,8 +21,9 @@ int l2_init(l2_t *l2, const gmmu_params_t *p) {
     l2->pv = zalloc(l2->lat, 1);
     l2->psm = zalloc(l2->lat, 1);
     l2->pwrite = zalloc(l2->lat, 1);
+    l2->pasid = zalloc(l2->lat, 1);
     l2->pvpn = zalloc(l2->lat, sizeof(uint64_t));
-    if (!l2->pv || !l2->psm || !l2->pwrite || !l2->pvpn ||
+    if (!l2->pv || !l2->psm || !l2->pwrite || !l2->pasid || !l2->pvpn ||
         tlb_sa_init(&l2->base, l2->sets, l2->ways) || tlb_fa_init(&l2->large, l2->n_large)) {
         l2_free(l2);
         return -1;
@@ -36,6 +37,7 @@ void l2_free(l2_t *l2) {
     free(l2->pv);
     free(l2->psm);
     free(l2->pwrite);
+    free(l2->pasid);
     free(l2->pvpn);
     memset(l2, 0, sizeof(*l2));
 }
@@ -63,15 +65,16 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         pl->last = 1;
         const uint64_t vpn = l2->pvpn[L];
         const uint8_t wr = l2->pwrite[L];
+        const uint8_t asid = l2->pasid[L];
         const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
         unsigned nb = 0, ng = 0;
         uint32_t bw = 0, gi = 0;
         /* SA-1 in the set, then FA-1 in the large array; base hit wins */
-        if (tlb_fa_lookup(tlb_sa_set_c(&l2->base, set), tlb_base_tag(vpn), wr, &bw, &nb)) {
+        if (tlb_fa_lookup(tlb_sa_set_c(&l2->base, set), tlb_base_tag(asid, vpn), wr, &bw, &nb)) {
             pl->hit = 1;
             pl->hit_idx = set * l2->ways + bw;
         }
-        if (tlb_fa_lookup(&l2->large, tlb_large_tag(vpn), wr, &gi, &ng) && !pl->hit) {
+        if (tlb_fa_lookup(&l2->large, tlb_large_tag(asid, vpn), wr, &gi, &ng) && !pl->hit) {
             pl->hit = 1;
             pl->hit_large = 1;
             pl->hit_idx = gi;
@@ -82,7 +85,7 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         if (!pl->hit) {
             for (uint32_t m = 0; m < l2->n_mshr; m++) {
                 if ((l2->m_state[m] == L2M_NEED_WALK || l2->m_state[m] == L2M_WALKING) &&
-                    l2->m_vpn[m] == vpn && l2->m_write[m] == wr) {
+                    l2->m_vpn[m] == vpn && l2->m_write[m] == wr && l2->m_asid[m] == asid) {
                     pl->merge = (int)m;
                     break;
                 }
@@ -145,6 +148,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
         rsp.mask = UINT32_C(1) << l2->psm[L];
         rsp.vpn = l2->pvpn[L];
         rsp.write = l2->pwrite[L];
+        rsp.asid = l2->pasid[L];
         if (pl->hit_large) {
             rsp.ppn = (uint64_t)gmmu_large_data_unpack(l2->large.data[pl->hit_idx]).lppn
                       << GMMU_PT_IDX_W;
@@ -167,6 +171,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
             rsp.mask = l2->m_mask[m];
             rsp.vpn = l2->m_vpn[m];
             rsp.write = l2->m_write[m];
+            rsp.asid = l2->m_asid[m];
             rsp.ppn = l2->m_res[m].ppn;
             rsp.large = l2->m_res[m].large;
             rsp.w = l2->m_res[m].w;
@@ -178,6 +183,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
             rsp.mask = l2->m_mask[m];
             rsp.vpn = l2->m_vpn[m];
             rsp.write = l2->m_write[m];
+            rsp.asid = l2->m_asid[m];
             l2->m_state[m] = L2M_FREE;
         }
     }
@@ -202,8 +208,9 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
             l2->m_res[m] = *done;
             if (!done->fault && !done->nocache) {
                 const uint64_t vpn = l2->m_vpn[m];
+                const uint8_t asid = l2->m_asid[m];
                 if (done->large) {
-                    const uint64_t tag = tlb_large_tag(vpn);
+                    const uint64_t tag = tlb_large_tag(asid, vpn);
                     fill = 2;
                     fill_idx = tlb_fa_fill_pick(&l2->large, tag); /* FA-2, FA-3 */
                     tlb_fa_fill(&l2->large, fill_idx, tag, done->w, tlb_large_data(done->ppn));
@@ -211,7 +218,7 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
                     const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
                     fill = 1;
                     tlb_fa_t *bs = tlb_sa_set(&l2->base, set);
-                    const uint64_t tag = tlb_base_tag(vpn);
+                    const uint64_t tag = tlb_base_tag(asid, vpn);
                     const uint32_t way = tlb_fa_fill_pick(bs, tag); /* SA-2, SA-3 */
                     tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn));
                     fill_idx = set * l2->ways + way;
@@ -233,6 +240,7 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
             l2->psm[k] = l2->psm[k - 1u];
             l2->pvpn[k] = l2->pvpn[k - 1u];
             l2->pwrite[k] = l2->pwrite[k - 1u];
+            l2->pasid[k] = l2->pasid[k - 1u];
         }
         if (pl->grant >= 0) {
             const uint32_t s = (uint32_t)pl->grant;
@@ -240,12 +248,14 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
             l2->psm[0] = (uint8_t)s;
             l2->pvpn[0] = l1c[s].req_vpn;
             l2->pwrite[0] = l1c[s].req_write;
+            l2->pasid[0] = l1c[s].req_asid;
             l2->rr = (s + 1u) % l2->n_sm;
         } else {
             l2->pv[0] = 0;
             l2->psm[0] = 0;
             l2->pvpn[0] = 0;
             l2->pwrite[0] = 0;
+            l2->pasid[0] = 0;
         }
     }
 }
@@ -277,6 +287,7 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         l2->m_state[m] = L2M_NEED_WALK;
         l2->m_vpn[m] = l2->pvpn[L];
         l2->m_write[m] = l2->pwrite[L];
+        l2->m_asid[m] = l2->pasid[L];
         l2->m_mask[m] = UINT32_C(1) << l2->psm[L];
     }
 
@@ -296,14 +307,17 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
     l2_advance(l2, pl, l1c);
 
     /* 6. flush, on _d */
-    if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5 */
-        tlb_sa_flush(&l2->base, fl->kind == GMMU_FLUSH_ALL, (uint32_t)(fl->vpn & (l2->sets - 1u)),
-                     tlb_base_tag(fl->vpn));
-        tlb_fa_flush(&l2->large, fl->kind == GMMU_FLUSH_ALL, tlb_large_tag(fl->vpn));
-        /* RESP entries with an OK result whose vpn region-matches -> NEED_WALK */
+    if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5, selective with the masks of §14.4 */
+        const int all = fl->kind == GMMU_FLUSH_ALL && !fl->scope;
+        const int page = fl->kind == GMMU_FLUSH_PAGE;
+        tlb_sa_flush(&l2->base, all, page ? (int)(fl->vpn & (l2->sets - 1u)) : -1,
+                     tlb_base_tag(fl->asid, fl->vpn), tlb_base_flush_mask(page, fl->scope));
+        tlb_fa_flush(&l2->large, all, tlb_large_tag(fl->asid, fl->vpn),
+                     tlb_large_flush_mask(page, fl->scope));
+        /* RESP entries with an OK result that match (region, asid) -> NEED_WALK */
         for (uint32_t m = 0; m < l2->n_mshr; m++)
             if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&
-                gmmu_flush_region_match(fl, l2->m_vpn[m]))
+                gmmu_flush_match(fl, l2->m_asid[m], l2->m_vpn[m]))
                 l2->m_state[m] = L2M_NEED_WALK;
     }
 
@@ -317,18 +331,18 @@ void l2_dump(const l2_t *l2, FILE *f) {
     fprintf(f, "l2: rr=%u\n", l2->rr);
     for (uint32_t k = 0; k < l2->lat; k++)
         if (l2->pv[k])
-            fprintf(f, "  stage%u sm=%u vpn=0x%llx write=%u\n", k + 1u, l2->psm[k],
-                    (unsigned long long)l2->pvpn[k], l2->pwrite[k]);
+            fprintf(f, "  stage%u sm=%u asid=%u vpn=0x%llx write=%u\n", k + 1u, l2->psm[k],
+                    l2->pasid[k], (unsigned long long)l2->pvpn[k], l2->pwrite[k]);
     for (uint32_t m = 0; m < l2->n_mshr; m++) {
         if (l2->m_state[m] == L2M_FREE)
             continue;
         const gmmu_walk_result_t *r = &l2->m_res[m];
         fprintf(f,
-                "  mshr[%u] %s vpn=0x%llx write=%u mask=0x%x | fault=%u ppn=0x%llx large=%u "
-                "w=%u nocache=%u ft=%u\n",
-                m, l2_state_name[l2->m_state[m]], (unsigned long long)l2->m_vpn[m], l2->m_write[m],
-                l2->m_mask[m], r->fault, (unsigned long long)r->ppn, r->large, r->w, r->nocache,
-                r->fault_type);
+                "  mshr[%u] %s asid=%u vpn=0x%llx write=%u mask=0x%x | fault=%u ppn=0x%llx "
+                "large=%u w=%u nocache=%u ft=%u\n",
+                m, l2_state_name[l2->m_state[m]], l2->m_asid[m], (unsigned long long)l2->m_vpn[m],
+                l2->m_write[m], l2->m_mask[m], r->fault, (unsigned long long)r->ppn, r->large, r->w,
+                r->nocache, r->fault_type);
     }
     if (l2->rsp.valid)
         fprintf(f, "  rsp %s mask=0x%x vpn=0x%llx write=%u ppn=0x%llx large=%u w=%u nocache=%u\n",
@@ -372,7 +386,8 @@ static int l2_rsp_get(const gmmu_rsp_t *r, const char *reg, uint64_t *val) {
         uint64_t v;
     } t[] = {{"rsp_valid_q", r->valid}, {"rsp_mask_q", r->mask}, {"rsp_vpn_q", r->vpn},
              {"rsp_write_q", r->write}, {"rsp_nack_q", r->nack}, {"rsp_ppn_q", r->ppn},
-             {"rsp_large_q", r->large}, {"rsp_w_q", r->w},       {"rsp_nocache_q", r->nocache}};
+             {"rsp_large_q", r->large}, {"rsp_w_q", r->w},       {"rsp_nocache_q", r->nocache},
+             {"rsp_asid_q", r->asid}};
     for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
         if (strcmp(reg, t[k].name) == 0) {
             *val = t[k].v;
@@ -405,12 +420,16 @@ int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint64_t *val) {
         *val = l2->psm[i];
     else if (i < l2->lat && strcmp(reg, "pvpn_q") == 0)
         *val = l2->pvpn[i];
+    else if (i < l2->lat && strcmp(reg, "pasid_q") == 0)
+        *val = l2->pasid[i];
     else if (i >= l2->n_mshr)
         return -1;
     else if (strcmp(reg, "m_state_q") == 0)
         *val = l2->m_state[i];
     else if (strcmp(reg, "m_vpn_q") == 0)
         *val = l2->m_vpn[i];
+    else if (strcmp(reg, "m_asid_q") == 0)
+        *val = l2->m_asid[i];
     else if (strcmp(reg, "m_mask_q") == 0)
         *val = l2->m_mask[i];
     else if (strcmp(reg, "m_ppn_q") == 0)

@@ -23,11 +23,11 @@ typedef struct {
     tlb_sa_t base;  /* u_base: tag vpn, data ppn, set vpn & (sets - 1) */
     tlb_fa_t large; /* u_large: tag region vpn[35:9], data lppn */
     /* pipeline, index k-1 = stage k */
-    uint8_t *pv, *psm, *pwrite;
+    uint8_t *pv, *psm, *pwrite, *pasid;
     uint64_t *pvpn;
     uint32_t rr;
     /* MSHRs */
-    uint8_t m_state[L2_MAX_MSHR], m_write[L2_MAX_MSHR];
+    uint8_t m_state[L2_MAX_MSHR], m_write[L2_MAX_MSHR], m_asid[L2_MAX_MSHR];
     uint32_t m_mask[L2_MAX_MSHR];
     uint64_t m_vpn[L2_MAX_MSHR];
     gmmu_walk_result_t m_res[L2_MAX_MSHR];

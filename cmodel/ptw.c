@@ -31,10 +31,11 @@ static uint64_t pte_next(uint64_t pte) {
     return pte & (GMMU_PA_MASK & ~((UINT64_C(1) << GMMU_PAGE_SHIFT) - 1u));
 }
 
-static void restart(ptw_t *w, uint32_t k, uint64_t pt_base) {
+/* level 0 in the root of the walker's address space (§6, §14.2) */
+static void restart(ptw_t *w, uint32_t k, const uint64_t *pt_base) {
     w->level[k] = 0;
     w->large_mode[k] = 0;
-    w->addr[k] = pte_addr(pt_base, level_index(w->vpn[k], 0));
+    w->addr[k] = pte_addr(pt_base[w->asid[k]], level_index(w->vpn[k], 0));
 }
 
 static void complete(ptw_t *w, uint32_t k, ptw_out_t *o, int fault, uint8_t ft) {
@@ -115,6 +116,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
         w->poison[k] = 0;
         w->vpn[k] = in->nw_vpn;
         w->write[k] = in->nw_write;
+        w->asid[k] = in->nw_asid;
         w->mshr[k] = (uint8_t)in->need_walk;
         restart(w, k, in->pt_base);
         o->assigned = 1;
@@ -124,7 +126,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
     /* 4. flush, on _d */
     if (in->flush.kind != GMMU_FLUSH_NONE) {
         for (uint32_t k = 0; k < w->n; k++) {
-            if (!gmmu_flush_region_match(&in->flush, w->vpn[k]))
+            if (!gmmu_flush_match(&in->flush, w->asid[k], w->vpn[k]))
                 continue;
             if (w->state[k] == PTW_WAIT_RSP)
                 w->poison[k] = 1;
@@ -142,11 +144,11 @@ void ptw_dump(const ptw_t *w, FILE *f) {
     for (uint32_t k = 0; k < w->n; k++)
         if (w->state[k] != PTW_IDLE)
             fprintf(f,
-                    "  walker[%u] %s vpn=0x%llx write=%u mshr=%u level=%u large_mode=%u "
+                    "  walker[%u] %s asid=%u vpn=0x%llx write=%u mshr=%u level=%u large_mode=%u "
                     "addr=0x%llx poison=%u\n",
-                    k, ptw_state_name[w->state[k]], (unsigned long long)w->vpn[k], w->write[k],
-                    w->mshr[k], w->level[k], w->large_mode[k], (unsigned long long)w->addr[k],
-                    w->poison[k]);
+                    k, ptw_state_name[w->state[k]], w->asid[k], (unsigned long long)w->vpn[k],
+                    w->write[k], w->mshr[k], w->level[k], w->large_mode[k],
+                    (unsigned long long)w->addr[k], w->poison[k]);
 }
 
 /* RTL PteOffW: w_addr_q and mr_addr_q keep PA[47:3] of the 8-byte PTE. */
@@ -175,6 +177,8 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
         *val = w->state[i];
     else if (strcmp(reg, "w_vpn_q") == 0)
         *val = w->vpn[i];
+    else if (strcmp(reg, "w_asid_q") == 0)
+        *val = w->asid[i];
     else if (strcmp(reg, "w_mshr_q") == 0)
         *val = w->mshr[i];
     else if (strcmp(reg, "w_level_q") == 0)

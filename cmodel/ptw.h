@@ -18,7 +18,7 @@ typedef enum { PTW_IDLE = 0, PTW_ISSUE = 1, PTW_WAIT_RSP = 2 } ptw_state_t;
 typedef struct {
     uint32_t n;
     uint8_t state[PTW_MAX], write[PTW_MAX], mshr[PTW_MAX], level[PTW_MAX];
-    uint8_t large_mode[PTW_MAX], poison[PTW_MAX];
+    uint8_t large_mode[PTW_MAX], poison[PTW_MAX], asid[PTW_MAX];
     uint64_t vpn[PTW_MAX], addr[PTW_MAX];
     /* memory request register -> mem_req_*_o */
     uint8_t mr_valid, mr_id;
@@ -30,10 +30,11 @@ typedef struct {
     uint8_t mem_rsp_valid;
     uint8_t mem_rsp_id;
     uint64_t mem_rsp_data;
-    uint64_t pt_base; /* pt_base_q */
-    int need_walk;    /* lowest NEED_WALK L2 MSHR (_q) or -1 */
+    const uint64_t *pt_base; /* pt_base_q[NumAsids]: the root of each address space (§14.2) */
+    int need_walk;           /* lowest NEED_WALK L2 MSHR (_q) or -1 */
     uint64_t nw_vpn;
     uint8_t nw_write;
+    uint8_t nw_asid;
     gmmu_flush_t flush;
 } ptw_in_t;
 

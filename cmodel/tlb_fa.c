@@ -37,13 +37,13 @@ uint32_t tlb_fa_fill_pick(const tlb_fa_t *a, uint64_t tag) {
     return plru_fill_pick(a->valid, a->tag, a->n, tag, a->plru);
 }
 
-void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag) {
+void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag, uint64_t mask) {
     if (all) {
         memset(a->valid, 0, a->n);
         return;
     }
     for (uint32_t i = 0; i < a->n; i++)
-        if (a->tag[i] == tag)
+        if ((a->tag[i] & mask) == (tag & mask))
             a->valid[i] = 0;
 }
 

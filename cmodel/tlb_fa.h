@@ -59,8 +59,9 @@ static inline void tlb_fa_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag, uint8_t 
 static inline void tlb_fa_touch(tlb_fa_t *a, uint32_t idx) {
     plru_touch(a->plru, a->n, idx);
 }
-/* FA-5: all = every entry invalid; else entries whose tag equals `tag`. PLRU unchanged. */
-void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag);
+/* FA-5: all = every entry invalid; else the entries whose tag equals `tag` in the bits of
+ * `mask` (a selective flush, §14.4). PLRU unchanged. */
+void tlb_fa_flush(tlb_fa_t *a, int all, uint64_t tag, uint64_t mask);
 /* Prints the valid entries as "  <name>[i] <tag_name>=0x.. <data_name>=0x.. w=.." lines. */
 void tlb_fa_dump(const tlb_fa_t *a, FILE *f, const char *name, const char *tag_name,
                  const char *data_name);

@@ -36,11 +36,11 @@ void tlb_sa_free(tlb_sa_t *a) {
     memset(a, 0, sizeof(*a));
 }
 
-void tlb_sa_flush(tlb_sa_t *a, int all, uint32_t set, uint64_t tag) {
-    if (all)
-        tlb_fa_flush(&a->all, 1, 0);
+void tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask) {
+    if (all || set < 0)
+        tlb_fa_flush(&a->all, all, tag, mask);
     else
-        tlb_fa_flush(&a->set[set], 0, tag);
+        tlb_fa_flush(&a->set[set], 0, tag, mask);
 }
 
 void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_name,

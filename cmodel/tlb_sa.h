@@ -29,9 +29,10 @@ static inline tlb_fa_t *tlb_sa_set(tlb_sa_t *a, uint32_t set) {
 static inline const tlb_fa_t *tlb_sa_set_c(const tlb_sa_t *a, uint32_t set) {
     return &a->set[set];
 }
-/* SA-5: all = every entry invalid; else the entries of `set` whose tag equals `tag` (an entry
- * with that tag can only live in its set). PLRU unchanged. */
-void tlb_sa_flush(tlb_sa_t *a, int all, uint32_t set, uint64_t tag);
+/* SA-5: all = every entry invalid; else the entries whose tag equals `tag` in the bits of
+ * `mask`. set >= 0: only that set is looked at (a mask with every vpn bit: such an entry can
+ * only live in its set); set < 0: every set (a flush by ASID, §14.4). PLRU unchanged. */
+void tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask);
 /* Prints the valid entries as "  <name>[set s way w] <tag_name>=.. <data_name>=.. w=..". */
 void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_name,
                  const char *data_name);

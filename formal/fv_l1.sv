@@ -45,6 +45,7 @@ module fv_l1 (
   logic [IdW-1:0] miss_id;
   logic [gmmu_pkg::PPN_W-1:0] miss_ppn;
   logic [gmmu_pkg::VPN_W-1:0] l2_req_vpn;
+  logic [gmmu_pkg::ASID_W-1:0] unused_asid;
 
   assign l2_gnt = l2_gnt_in && l2_req_valid && !cmd_cycle_i;  // §2.1, §5.2
 
@@ -56,7 +57,10 @@ module fv_l1 (
     .l2_req_vpn_o (l2_req_vpn), .l2_req_write_o (l2_req_write), .l2_gnt_i (l2_gnt),
     .rsp_valid_i, .rsp_nack_i, .rsp_vpn_i, .rsp_write_i, .rsp_ppn_i, .rsp_large_i, .rsp_w_i,
     .rsp_nocache_i, .replay_i, .cancel_valid_i, .cancel_vpn_i, .cmd_cycle_i, .flush_all_i,
-    .flush_page_i, .cmd_vpn_i, .busy_o (busy)
+    .flush_page_i, .cmd_vpn_i, .busy_o (busy),
+    // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
+    .req_asid_i ('0), .l2_req_asid_o (unused_asid), .rsp_asid_i ('0), .cancel_asid_i ('0),
+    .cmd_asid_i ('0), .cmd_scope_i (1'b0)
   );
 
   always_comb if (rst_ni) begin

@@ -30,7 +30,9 @@ module fv_ring #(
   always_ff @(posedge clk_i) init <= 1'b0;
   always_comb assume (rst_ni == !init);
 
-  logic [gmmu_pkg::PPN_W-1:0] pt_base;
+  logic [gmmu_pkg::PPN_W-1:0] pt_base [1];  // one address space (NumAsids = 1, §14.8)
+  logic [gmmu_pkg::ASID_W-1:0] cmd_asid, cancel_asid;
+  logic cmd_scope;
   logic [FbAddrW-1:0] fb_base;
   logic [IdxW:0]      fb_size;
   logic [IdxW-1:0]    fb_get, fb_put;
@@ -48,7 +50,7 @@ module fv_ring #(
     .fb_size_wr_o (fb_size_wr), .ovf_clr_o (ovf_clr), .cmd_cycle_o (cmd_cycle),
     .cmd_vpn_o (cmd_vpn), .flush_all_o (flush_all), .flush_page_o (flush_page),
     .replay_page_o (replay_page), .replay_all_o (replay_all), .cancel_page_o (cancel_page),
-    .busy_o (busy)
+    .busy_o (busy), .cmd_asid_o (cmd_asid), .cmd_scope_o (cmd_scope)
   );
 
   // the L2 offers nothing in a command cycle (§2.1): the one assumption on the offer timing
@@ -71,7 +73,7 @@ module fv_ring #(
     .cancel_valid_o (cancel_valid), .cancel_vpn_o (cancel_vpn), .fb_wr_valid_o (fb_wr_valid),
     .fb_wr_ready_i, .fb_wr_addr_o (fb_wr_addr), .fb_wr_data_o (fb_wr_data),
     .ev_new_o (ev_new), .ev_merge_o (ev_merge), .ev_drop_o (ev_drop), .ev_ovf_o (ev_ovf),
-    .busy_o (ff_busy)
+    .busy_o (ff_busy), .offer_asid_i ('0), .cmd_asid_i (cmd_asid), .cancel_asid_o (cancel_asid)
   );
 
   // CSR legality of the ring registers (§8): whatever the host writes, FB_SIZE is 0 or a power

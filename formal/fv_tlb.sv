@@ -48,14 +48,16 @@ module fv_tlb
     .lk_hit_o (b_hit), .lk_idx_o (b_idx), .lk_data_o (b_data), .lk_w_o (b_w),
     .fill_i (b_fill), .fill_tag_i (b_fill_tag), .fill_w_i (b_fill_w), .fill_data_i (b_fill_data),
     .touch_i (b_touch & b_hit), .flush_all_i (b_flush_all), .flush_page_i (b_flush_page),
-    .flush_tag_i (b_flush_tag)
+    .flush_tag_i (b_flush_tag),
+    .flush_mask_i ('1)  // the whole tag, as before §14.4
   );
   gmmu_tlb_fa #(.N(2), .NumLookup(2), .tag_t(large_tag_t), .data_t(large_data_t)) u_l1_large (
     .clk_i, .rst_ni, .lk_valid_i (l_lk_valid), .lk_tag_i (l_lk_tag), .lk_write_i (l_lk_write),
     .lk_hit_o (l_hit), .lk_idx_o (l_idx), .lk_data_o (l_data), .lk_w_o (l_w),
     .fill_i (l_fill), .fill_tag_i (l_fill_tag), .fill_w_i (l_fill_w), .fill_data_i (l_fill_data),
     .touch_i (l_touch & l_hit), .flush_all_i (l_flush_all), .flush_page_i (l_flush_page),
-    .flush_tag_i (l_flush_tag)
+    .flush_tag_i (l_flush_tag),
+    .flush_mask_i ('1)  // the whole tag, as before §14.4
   );
   logic m_hit, m_w;
   logic [0:0] m_idx;
@@ -65,7 +67,8 @@ module fv_tlb
     .lk_hit_o (m_hit), .lk_idx_o (m_idx), .lk_data_o (m_data), .lk_w_o (m_w),
     .fill_i (m_fill), .fill_tag_i (m_fill_tag), .fill_w_i (m_fill_w), .fill_data_i (m_fill_data),
     .touch_i (m_touch & m_hit), .flush_all_i (m_flush_all), .flush_page_i (m_flush_page),
-    .flush_tag_i (m_flush_tag)
+    .flush_tag_i (m_flush_tag),
+    .flush_mask_i ('1)  // the whole tag, as before §14.4
   );
   logic s_hit, s_w;
   logic [0:0] s_way;
@@ -75,6 +78,7 @@ module fv_tlb
     .lk_write_i (s_lk_write), .lk_hit_o (s_hit), .lk_way_o (s_way), .lk_data_o (s_data),
     .lk_w_o (s_w), .fill_i (s_fill), .fill_set_i (s_fill_set), .fill_tag_i (s_fill_tag),
     .fill_w_i (s_fill_w), .fill_data_i (s_fill_data), .touch_i (s_touch & s_hit),
-    .flush_all_i (s_flush_all), .flush_page_i (s_flush_page), .flush_tag_i (s_flush_tag)
+    .flush_all_i (s_flush_all), .flush_page_i (s_flush_page), .flush_tag_i (s_flush_tag),
+    .flush_mask_i ('1)  // the whole tag, as before §14.4
   );
 endmodule

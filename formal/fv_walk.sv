@@ -63,6 +63,7 @@ module fv_walk #(
   logic mem_req_valid, ev_walk, ev_restart, ptw_busy;
   logic [gmmu_pkg::PA_W-1:0] mem_req_addr;
   logic [gmmu_pkg::MEM_ID_W-1:0] mem_req_id;
+  logic [gmmu_pkg::ASID_W-1:0] rsp_asid, walk_asid, ff_asid;
 
   assign ff_blocked = ff_blocked_in && ff_valid;
 
@@ -80,11 +81,15 @@ module fv_walk #(
     .ff_vpn_o (ff_vpn), .ff_write_o (ff_write), .ff_mask_o (ff_mask), .ff_ft_o (ff_ft),
     .ff_blocked_i (ff_blocked), .cmd_cycle_i (cmd_cycle), .flush_all_i (flush_all),
     .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_hit_o (ev_hit),
-    .ev_miss_o (ev_miss), .busy_o (l2_busy)
+    .ev_miss_o (ev_miss), .busy_o (l2_busy),
+    // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
+    .l1_req_asid_i ('0), .rsp_asid_o (rsp_asid), .walk_asid_o (walk_asid), .ff_asid_o (ff_asid),
+    .cmd_asid_i ('0), .cmd_scope_i (1'b0)
   );
 
   gmmu_ptw #(.NumWalkers(Wk), .L2MshrEntries(Mshr)) u_ptw (
-    .clk_i, .rst_ni, .pt_base_i (pt_base), .walk_valid_i (walk_valid), .walk_vpn_i (walk_vpn),
+    .clk_i, .rst_ni, .pt_base_i ('{pt_base}), .walk_asid_i (walk_asid), .cmd_asid_i ('0),
+    .cmd_scope_i (1'b0), .walk_valid_i (walk_valid), .walk_vpn_i (walk_vpn),
     .walk_write_i (walk_write), .walk_mshr_i (walk_mshr), .walk_ready_o (walk_ready),
     .cpl_valid_o (cpl_valid), .cpl_mshr_o (cpl_mshr), .cpl_fault_o (cpl_fault),
     .cpl_ppn_o (cpl_ppn), .cpl_large_o (cpl_large), .cpl_w_o (cpl_w),

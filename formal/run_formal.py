@@ -51,7 +51,9 @@ def elab_check(out):
     read_slang and `prep` exactly as the .sby files do, and its flip-flop bits are compared with
     the formula of scripts/synth.py (docs/rtl.md) plus the fault-type bits that are constant 0
     (synthesis removes them, prep keeps them: FB_FAULT_TYPE_W - ft bits in each of the
-    L2MshrEntries MSHR results and in the fault-entry register). Returns (ok, message)."""
+    L2MshrEntries MSHR results and in the fault-entry register), and with prep=True the ASID
+    bits above cl(NumAsids) that synthesis removes and prep keeps (scripts/synth.py).
+    Returns (ok, message)."""
     import shutil
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import cfg_vflags  # noqa: E402
@@ -66,7 +68,8 @@ def elab_check(out):
     os.chdir(ROOT)  # synth.expected_ffs reads spec/ relative to the repository root
     try:
         consts = synth.pkg_consts("rtl/gen/gmmu_pkg.sv")
-        exp = sum(sum(b.values()) for b in synth.expected_ffs(params, consts).values())
+        exp = sum(sum(b.values())
+                  for b in synth.expected_ffs(params, consts, prep=True).values())
     finally:
         os.chdir(cwd)
     ft_or = 0

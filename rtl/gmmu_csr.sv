@@ -7,6 +7,7 @@ module gmmu_csr #(
   parameter int unsigned NumWalkers = 2,
   parameter int unsigned FfEntries  = 4,
   parameter int unsigned FfQuota    = 2,
+  parameter int unsigned NumAsids   = 1,
   localparam int unsigned FbOffW    = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW   = gmmu_pkg::PA_W - FbOffW,
   localparam int unsigned FCntW     = $clog2(FfEntries + 1)
@@ -26,7 +27,7 @@ module gmmu_csr #(
   input  logic                                overflow_i,
   input  logic [FCntW-1:0]                    ff_count_i,
   // configuration
-  output logic [gmmu_pkg::PPN_W-1:0]          pt_base_o,   // PT_BASE[47:12]
+  output logic [gmmu_pkg::PPN_W-1:0]          pt_base_o [NumAsids],  // PT_BASE[47:12] per ASID
   output logic [FbAddrW-1:0]                  fb_base_o,   // FB_BASE[47:5]
   output logic [gmmu_pkg::FB_IDX_W:0]         fb_size_o,
   output logic [gmmu_pkg::FB_IDX_W-1:0]       get_o,
@@ -35,6 +36,8 @@ module gmmu_csr #(
   // command cycle (cmd_valid_q) and its decoded opcode
   output logic                                cmd_cycle_o,
   output logic [gmmu_pkg::VPN_W-1:0]          cmd_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]         cmd_asid_o,   // §14.4, reduced to NumAsids
+  output logic                                cmd_scope_o,
   output logic                                flush_all_o,
   output logic                                flush_page_o,
   output logic                                replay_page_o,
@@ -53,11 +56,23 @@ module gmmu_csr #(
   localparam int unsigned ErrW   = gmmu_pkg::ERR_BAD_OPCODE + 1;  // highest ERR_* bit + 1
   localparam int unsigned ErrIdxW = $clog2(ErrW);
   localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_CANCEL_PAGE + 1);
-  localparam int unsigned ArgHiW = gmmu_pkg::CSR_CMD_ARG_HI_VPN_W;
+  localparam int unsigned ArgHiW = gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB + 1;  // VPN, ASID, SCOPE
+  localparam int unsigned VpnHiW = gmmu_pkg::CSR_CMD_ARG_HI_VPN_W;
+  localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
+  localparam int unsigned AIdxW  = (NumAsids > 1) ? $clog2(NumAsids) : 1;
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  // stored bits of CMD_ARG_HI (§14.4): VPN[35:32], ASID & (NumAsids-1), SCOPE if NumAsids > 1;
+  // the others read 0 (ASID_SEL likewise keeps ASID & (NumAsids-1)): one address space costs
+  // no flip-flop, synthesis removes the constant-0 ones
+  localparam logic [ArgHiW-1:0] ArgHiKeep = ArgHiW'(
+      (32'(NumAsids > 1) << gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB) |
+      (32'(AsidMask) << gmmu_pkg::CSR_CMD_ARG_HI_ASID_LSB) | ((32'(1) << VpnHiW) - 32'(1)));
   localparam int unsigned IeW    = gmmu_pkg::CSR_INT_ENABLE_OVERFLOW_LSB + 1;  // INT_ENABLE width
 
   // ---------------------------------------------------------------- state
-  logic [PaW-PgW-1:0]   pt_base_q, pt_base_d;    // PT_BASE[47:12] (PT_BASE[11:0] must be 0)
+  logic [PaW-PgW-1:0]   pt_base_q [NumAsids];    // PT_BASE[47:12] per ASID (PT_BASE[11:0] = 0)
+  logic [PaW-PgW-1:0]   pt_base_d [NumAsids];
+  logic [AsidW-1:0]     asid_sel_q, asid_sel_d;  // ASID_SEL: the PT_BASE entry of LO/HI
   logic [FbAddrW-1:0]   fb_base_q, fb_base_d;    // FB_BASE[47:5]  (FB_BASE[4:0] must be 0)
   logic [IdxW:0]        fb_size_q, fb_size_d;
   logic [IdxW-1:0]      get_q, get_d;
@@ -67,6 +82,8 @@ module gmmu_csr #(
   logic                 cmd_valid_q, cmd_valid_d;
   logic [CmdW-1:0]      cmd_op_q, cmd_op_d;
   logic [VpnW-1:0]      cmd_vpn_q, cmd_vpn_d;
+  logic [AsidW-1:0]     cmd_asid_q, cmd_asid_d;
+  logic                 cmd_scope_q, cmd_scope_d;
   logic [ErrW-1:0]      err_q, err_d;
   logic [AddrW-1:0]     err_addr_q, err_addr_d;
   logic                 rvalid_q, rvalid_d;
@@ -79,6 +96,8 @@ module gmmu_csr #(
   assign get_o         = get_q;
   assign cmd_cycle_o   = cmd_valid_q;
   assign cmd_vpn_o     = cmd_vpn_q;
+  assign cmd_asid_o    = cmd_asid_q;
+  assign cmd_scope_o   = cmd_scope_q;
   assign flush_all_o   = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_INVAL_ALL);
   assign flush_page_o  = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_INVAL_PAGE);
   assign replay_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_PAGE);
@@ -90,6 +109,10 @@ module gmmu_csr #(
   assign irq_o         = (ie_q[gmmu_pkg::BIT_INT_FAULT] && put_i != get_q) ||
                          (ie_q[gmmu_pkg::BIT_INT_OVERFLOW] && overflow_i);
   assign busy_o        = cmd_valid_q || rvalid_q;
+
+  // the PT_BASE entry ASID_SEL selects (§14.2)
+  logic [AIdxW-1:0] sel;
+  assign sel = (NumAsids > 1) ? AIdxW'(asid_sel_q & AsidMask) : '0;
 
   // ---------------------------------------------------------------- read data (from _q)
   logic        rd_mapped;
@@ -111,8 +134,9 @@ module gmmu_csr #(
         rd_val[gmmu_pkg::CSR_PARAMS_FF_QUOTA_LSB +: gmmu_pkg::CSR_PARAMS_FF_QUOTA_W] =
           gmmu_pkg::CSR_PARAMS_FF_QUOTA_W'(FfQuota);
       end
-      gmmu_pkg::CSR_PT_BASE_LO: rd_val = {pt_base_q[31-PgW:0], PgW'(0)};
-      gmmu_pkg::CSR_PT_BASE_HI: rd_val = 32'(pt_base_q[PaW-PgW-1:32-PgW]);
+      gmmu_pkg::CSR_PT_BASE_LO: rd_val = {pt_base_q[sel][31-PgW:0], PgW'(0)};
+      gmmu_pkg::CSR_PT_BASE_HI: rd_val = 32'(pt_base_q[sel][PaW-PgW-1:32-PgW]);
+      gmmu_pkg::CSR_ASID_SEL:   rd_val = 32'(asid_sel_q);
       gmmu_pkg::CSR_FB_BASE_LO: rd_val = {fb_base_q[31-FbOffW:0], FbOffW'(0)};
       gmmu_pkg::CSR_FB_BASE_HI: rd_val = 32'(fb_base_q[FbAddrW-1:32-FbOffW]);
       gmmu_pkg::CSR_FB_SIZE:    rd_val = 32'(fb_size_q);
@@ -165,6 +189,7 @@ module gmmu_csr #(
   always_comb begin
     logic [ErrW-1:0] err_set;
     pt_base_d    = pt_base_q;
+    asid_sel_d   = asid_sel_q;
     fb_base_d    = fb_base_q;
     fb_size_d    = fb_size_q;
     get_d        = get_q;
@@ -174,6 +199,8 @@ module gmmu_csr #(
     cmd_valid_d  = 1'b0;  // a command executes for one cycle
     cmd_op_d     = cmd_op_q;
     cmd_vpn_d    = cmd_vpn_q;
+    cmd_asid_d   = cmd_asid_q;
+    cmd_scope_d  = cmd_scope_q;
     err_d        = err_q;
     err_addr_d   = err_addr_q;
     rvalid_d     = 1'b0;
@@ -202,8 +229,9 @@ module gmmu_csr #(
         err_set[dec.legal_err[ErrIdxW-1:0]] = 1'b1;
       end else begin
         unique case (csr_addr_i)
-          gmmu_pkg::CSR_PT_BASE_LO: pt_base_d[31-PgW:0] = wd_w[31:PgW];
-          gmmu_pkg::CSR_PT_BASE_HI: pt_base_d[PaW-PgW-1:32-PgW] = wd_w[PaW-33:0];
+          gmmu_pkg::CSR_PT_BASE_LO: pt_base_d[sel][31-PgW:0] = wd_w[31:PgW];
+          gmmu_pkg::CSR_PT_BASE_HI: pt_base_d[sel][PaW-PgW-1:32-PgW] = wd_w[PaW-33:0];
+          gmmu_pkg::CSR_ASID_SEL:   asid_sel_d = wd_w[AsidW-1:0];
           gmmu_pkg::CSR_FB_BASE_LO: fb_base_d[31-FbOffW:0] = wd_w[31:FbOffW];
           gmmu_pkg::CSR_FB_BASE_HI: fb_base_d[FbAddrW-1:32-FbOffW] = wd_w[PaW-33:0];
           gmmu_pkg::CSR_FB_SIZE: begin
@@ -219,7 +247,9 @@ module gmmu_csr #(
           gmmu_pkg::CSR_CMD: begin
             cmd_valid_d = 1'b1;
             cmd_op_d    = wd_w[CmdW-1:0];
-            cmd_vpn_d   = {arg_hi_q, arg_lo_q};
+            cmd_vpn_d   = {arg_hi_q[VpnHiW-1:0], arg_lo_q};
+            cmd_asid_d  = arg_hi_q[gmmu_pkg::CSR_CMD_ARG_HI_ASID_LSB +: AsidW] & AsidMask;
+            cmd_scope_d = arg_hi_q[gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB];
           end
           gmmu_pkg::CSR_ERR_STATUS: err_d = err_q & ~wd_w[ErrW-1:0];
           gmmu_pkg::CSR_FAULT_CTRL: blocking_d = wd_w[gmmu_pkg::CSR_FAULT_CTRL_BLOCKING_LSB];
@@ -237,7 +267,10 @@ module gmmu_csr #(
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pt_base_q   <= '0;
+      pt_base_q   <= '{default: '0};
+      asid_sel_q  <= '0;
+      cmd_asid_q  <= '0;
+      cmd_scope_q <= 1'b0;
       fb_base_q   <= '0;
       fb_size_q   <= '0;
       get_q       <= '0;
@@ -254,12 +287,15 @@ module gmmu_csr #(
       blocking_q  <= 1'b0;
     end else begin
       pt_base_q   <= pt_base_d;
+      asid_sel_q  <= asid_sel_d & AsidMask;
+      cmd_asid_q  <= cmd_asid_d;
+      cmd_scope_q <= cmd_scope_d && (NumAsids > 1);
       fb_base_q   <= fb_base_d;
       fb_size_q   <= fb_size_d;
       get_q       <= get_d;
       ie_q        <= ie_d;
       arg_lo_q    <= arg_lo_d;
-      arg_hi_q    <= arg_hi_d;
+      arg_hi_q    <= arg_hi_d & ArgHiKeep;
       cmd_valid_q <= cmd_valid_d;
       cmd_op_q    <= cmd_op_d;
       cmd_vpn_q   <= cmd_vpn_d;

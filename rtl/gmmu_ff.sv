@@ -5,6 +5,7 @@ module gmmu_ff #(
   parameter int unsigned NumSm     = 2,
   parameter int unsigned FfEntries = 4,
   parameter int unsigned FfQuota   = 2,
+  parameter int unsigned NumAsids  = 1,
   localparam int unsigned FtW      = gmmu_pkg::FB_FAULT_TYPE_W,
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
@@ -17,6 +18,7 @@ module gmmu_ff #(
   // fault offer from the L2 MSHRs
   input  logic                            offer_valid_i,
   input  logic [gmmu_pkg::VPN_W-1:0]      offer_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]     offer_asid_i,
   input  logic                            offer_write_i,
   input  logic [NumSm-1:0]                offer_mask_i,
   input  logic [FtW-1:0]                  offer_ft_i,
@@ -26,6 +28,7 @@ module gmmu_ff #(
   input  logic                            replay_all_i,
   input  logic                            cancel_page_i,
   input  logic [gmmu_pkg::VPN_W-1:0]      cmd_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]     cmd_asid_i,
   // ring registers in gmmu_csr
   input  logic [FbAddrW-1:0]              fb_base_i,
   input  logic [gmmu_pkg::FB_IDX_W:0]     fb_size_i,
@@ -39,6 +42,7 @@ module gmmu_ff #(
   output logic [NumSm-1:0]                replay_o,
   output logic                            cancel_valid_o,
   output logic [gmmu_pkg::VPN_W-1:0]      cancel_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]     cancel_asid_o,
   // fault-entry write port
   output logic                            fb_wr_valid_o,
   input  logic                            fb_wr_ready_i,
@@ -56,17 +60,25 @@ module gmmu_ff #(
   localparam int unsigned FIdxW = (FfEntries > 1) ? $clog2(FfEntries) : 1;
   localparam int unsigned SmW   = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned AccW  = gmmu_pkg::FB_ACCESS_W;
+  localparam int unsigned AsidW = gmmu_pkg::ASID_W;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
 
   // ---------------------------------------------------------------- state
   logic [FfEntries-1:0] e_valid_q, e_valid_d;
   logic [VpnW-1:0]      e_vpn_q [FfEntries];
   logic [VpnW-1:0]      e_vpn_d [FfEntries];
+  logic [AsidW-1:0]     e_asid_q [FfEntries];  // entries are per (asid, vpn), §14.3
+  logic [AsidW-1:0]     e_asid_d [FfEntries];
   logic [NumSm-1:0]     e_mask_q [FfEntries];
   logic [NumSm-1:0]     e_mask_d [FfEntries];
   logic [NumSm-1:0]     dropped_q, dropped_d;
   logic [NumSm-1:0]     replay_q, replay_d;
   logic                 cancel_valid_q, cancel_valid_d;
   logic [VpnW-1:0]      cancel_vpn_q, cancel_vpn_d;
+  logic [AsidW-1:0]     cancel_asid_q, cancel_asid_d;
   logic [IdxW-1:0]      put_q, put_d;
   logic                 overflow_q, overflow_d;
   // fault-entry write register; fw_data is kept as its variable fields (see docs/rtl.md)
@@ -74,6 +86,7 @@ module gmmu_ff #(
   logic [FbAddrW-1:0]   fw_addr_q, fw_addr_d;
   logic                 fw_set_q, fw_set_d;       // constant flag bits (REPLAYABLE, VALID)
   logic [VpnW-1:0]      fw_vpn_q, fw_vpn_d;
+  logic [AsidW-1:0]     fw_asid_q, fw_asid_d;
   logic [63:0]          fw_time_q, fw_time_d;
   logic [NumSm-1:0]     fw_mask_q, fw_mask_d;
   logic [FtW-1:0]       fw_ft_q, fw_ft_d;
@@ -85,6 +98,7 @@ module gmmu_ff #(
   assign replay_o       = replay_q;
   assign cancel_valid_o = cancel_valid_q;
   assign cancel_vpn_o   = cancel_vpn_q;
+  assign cancel_asid_o  = cancel_asid_q;
   assign fb_wr_valid_o  = fw_valid_q;
   assign fb_wr_addr_o   = {fw_addr_q, FbOffW'(0)};
   assign busy_o         = fw_valid_q || cancel_valid_q || (|replay_q);
@@ -92,6 +106,7 @@ module gmmu_ff #(
   // fault-buffer entry: every field at its place of spec/gmmu.toml [fb_field] (FB_<field>_BIT)
   always_comb begin
     fb_wr_data_o = '0;
+    fb_wr_data_o[gmmu_pkg::FB_ASID_BIT +: gmmu_pkg::FB_ASID_W] = fw_asid_q;
     fb_wr_data_o[gmmu_pkg::FB_VPN_LO_BIT +: gmmu_pkg::FB_VPN_LO_W] =
       fw_vpn_q[gmmu_pkg::FB_VPN_LO_W-1:0];
     fb_wr_data_o[gmmu_pkg::FB_VPN_HI_BIT +: gmmu_pkg::FB_VPN_HI_W] =
@@ -127,7 +142,7 @@ module gmmu_ff #(
     free_idx    = '0;
     count       = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
-      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_vpn_i;
+      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_vpn_i && e_asid_q[i] == offer_asid_i;
       if (e_valid_q[i]) count = count + 1'b1;
       if (!merge_found && vpn_match[i]) begin
         merge_found = 1'b1;
@@ -193,17 +208,20 @@ module gmmu_ff #(
   always_comb begin
     e_valid_d      = e_valid_q;
     e_vpn_d        = e_vpn_q;
+    e_asid_d       = e_asid_q;
     e_mask_d       = e_mask_q;
     dropped_d      = dropped_q;
     replay_d       = '0;
     cancel_valid_d = 1'b0;
     cancel_vpn_d   = cancel_vpn_q;
+    cancel_asid_d  = cancel_asid_q;
     put_d          = put_q;
     overflow_d     = overflow_q;
     fw_valid_d     = fw_valid_q && !fb_wr_ready_i;
     fw_addr_d      = fw_addr_q;
     fw_set_d       = fw_set_q;
     fw_vpn_d       = fw_vpn_q;
+    fw_asid_d      = fw_asid_q;
     fw_time_d      = fw_time_q;
     fw_mask_d      = fw_mask_q;
     fw_ft_d        = fw_ft_q;
@@ -219,12 +237,14 @@ module gmmu_ff #(
     if (o_post) begin
       e_valid_d[free_idx] = 1'b1;
       e_vpn_d[free_idx]   = offer_vpn_i;
+      e_asid_d[free_idx]  = offer_asid_i;
       e_mask_d[free_idx]  = avail;
       dropped_d           = dropped_q | (offer_mask_i & ~avail);
       fw_valid_d          = 1'b1;
       fw_addr_d           = fb_base_i + FbAddrW'(put_q);
       fw_set_d            = 1'b1;
       fw_vpn_d            = offer_vpn_i;
+      fw_asid_d           = offer_asid_i;
       fw_time_d           = time_i;
       fw_mask_d           = avail;
       fw_ft_d             = offer_ft_i;
@@ -237,7 +257,7 @@ module gmmu_ff #(
       replay_d  = dropped_q;
       dropped_d = '0;
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i) begin
+        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i && e_asid_q[i] == cmd_asid_i) begin
           e_valid_d[i] = 1'b0;
           replay_d     = replay_d | e_mask_q[i];
         end
@@ -250,10 +270,13 @@ module gmmu_ff #(
     end
     if (cancel_page_i) begin
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i) e_valid_d[i] = 1'b0;
+        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i && e_asid_q[i] == cmd_asid_i) begin
+          e_valid_d[i] = 1'b0;
+        end
       end
       cancel_valid_d = 1'b1;
       cancel_vpn_d   = cmd_vpn_i;
+      cancel_asid_d  = cmd_asid_i;
     end
     // host CSR writes, applied after the unit's own updates
     if (fb_size_wr_i) begin
@@ -264,6 +287,12 @@ module gmmu_ff #(
   end
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] e_asid_k [FfEntries];
+  always_comb begin
+    for (int unsigned i = 0; i < FfEntries; i++) e_asid_k[i] = e_asid_d[i] & AsidMask;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       e_valid_q      <= '0;
@@ -271,33 +300,39 @@ module gmmu_ff #(
       replay_q       <= '0;
       cancel_valid_q <= 1'b0;
       cancel_vpn_q   <= '0;
+      cancel_asid_q  <= '0;
       put_q          <= '0;
       overflow_q     <= 1'b0;
       fw_valid_q     <= 1'b0;
       fw_addr_q      <= '0;
       fw_set_q       <= 1'b0;
       fw_vpn_q       <= '0;
+      fw_asid_q      <= '0;
       fw_time_q      <= '0;
       fw_mask_q      <= '0;
       fw_ft_q        <= '0;
       fw_client_q    <= '0;
       fw_write_q     <= 1'b0;
       e_vpn_q        <= '{default: '0};
+      e_asid_q       <= '{default: '0};
       e_mask_q       <= '{default: '0};
     end else begin
       e_valid_q      <= e_valid_d;
       e_vpn_q        <= e_vpn_d;
+      e_asid_q       <= e_asid_k;
       e_mask_q       <= e_mask_d;
       dropped_q      <= dropped_d;
       replay_q       <= replay_d;
       cancel_valid_q <= cancel_valid_d;
       cancel_vpn_q   <= cancel_vpn_d;
+      cancel_asid_q  <= cancel_asid_d & AsidMask;
       put_q          <= put_d;
       overflow_q     <= overflow_d;
       fw_valid_q     <= fw_valid_d;
       fw_addr_q      <= fw_addr_d;
       fw_set_q       <= fw_set_d;
       fw_vpn_q       <= fw_vpn_d;
+      fw_asid_q      <= fw_asid_d & AsidMask;
       fw_time_q      <= fw_time_d;
       fw_mask_q      <= fw_mask_d;
       fw_ft_q        <= fw_ft_d;

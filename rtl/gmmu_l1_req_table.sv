@@ -1,6 +1,6 @@
 // L1 request table ("miss MSHRs") of docs/microarch.md §4: R entries, state FREE / WAIT / INFL /
-// DONE / NACK plus an entry record gmmu_tlb_pkg::l1_req_entry_t (spec/tlb.toml: vpn, write, id,
-// ppn, fatal; key = (vpn, write)) and a faulted bit flt_q per entry (blocking fault mode, §4.1:
+// DONE / NACK plus an entry record gmmu_tlb_pkg::l1_req_entry_t (spec/tlb.toml: asid, vpn, write,
+// id, ppn, fatal; key = (asid, vpn, write), docs/microarch.md §14.3) and a faulted bit flt_q per entry (blocking fault mode, §4.1:
 // set by a NACK while blocking_i, cleared when the entry is output; any set bit blocks ready_o).
 // Instance u_req of gmmu_l1_tlb. C model mirror: cmodel/l1_req.c (l1_req_*), same step letters.
 //
@@ -10,7 +10,8 @@
 //   (a) output   (b) send   (c) response   (d) replay   (e) cancel   (f) allocate   (g) flush
 module gmmu_l1_req_table #(
   parameter int unsigned NumPorts = 2,
-  parameter int unsigned Entries  = 4
+  parameter int unsigned Entries  = 4,
+  parameter int unsigned NumAsids = 1
 ) (
   input  logic                                   clk_i,
   input  logic                                   rst_ni,
@@ -23,6 +24,7 @@ module gmmu_l1_req_table #(
   output logic                                   out_fatal_o,
   output logic                                   send_valid_o,
   output logic [gmmu_pkg::VPN_W-1:0]             send_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]            send_asid_o,
   output logic                                   send_write_o,
   output logic                                   busy_o,
   // (b) grant of the send candidate
@@ -31,6 +33,7 @@ module gmmu_l1_req_table #(
   input  logic                                   rsp_valid_i,
   input  logic                                   rsp_nack_i,
   input  logic [gmmu_pkg::VPN_W-1:0]             rsp_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]            rsp_asid_i,
   input  logic                                   rsp_write_i,
   input  logic [gmmu_pkg::PPN_W-1:0]             rsp_ppn_i,
   input  logic                                   rsp_large_i,
@@ -38,23 +41,36 @@ module gmmu_l1_req_table #(
   input  logic                                   replay_i,
   input  logic                                   cancel_valid_i,
   input  logic [gmmu_pkg::VPN_W-1:0]             cancel_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]            cancel_asid_i,
   // (c) blocking fault mode: a NACK sets the entry's flt bit
   input  logic                                   blocking_i,
   // (f) allocate: accepted misses, per port
   input  logic [NumPorts-1:0]                    alloc_i,
   input  logic [NumPorts*gmmu_pkg::VPN_W-1:0]    alloc_vpn_i,
+  input  logic [NumPorts*gmmu_pkg::ASID_W-1:0]   alloc_asid_i,   // already reduced (§14.1)
   input  logic [NumPorts-1:0]                    alloc_write_i,
   input  logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0] alloc_id_i,
   // (g) flush
   input  logic                                   flush_all_i,
   input  logic                                   flush_page_i,
-  input  logic [gmmu_pkg::LVPN_W-1:0]            flush_region_i  // cmd_vpn_q[35:9]
+  input  logic [gmmu_pkg::LVPN_W-1:0]            flush_region_i, // cmd_vpn_q[35:9]
+  input  logic                                   flush_scope_i,  // only ASID flush_asid_i (§14.4)
+  input  logic [gmmu_pkg::ASID_W-1:0]            flush_asid_i
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
   localparam int unsigned OffW  = gmmu_pkg::PT_IDX_W;
   localparam int unsigned IdW   = gmmu_pkg::REQ_ID_W;
+  localparam int unsigned AsidW = gmmu_pkg::ASID_W;
   localparam int unsigned RIdxW = (Entries > 1) ? $clog2(Entries) : 1;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  localparam gmmu_tlb_pkg::l1_req_entry_t EntKeep = '{asid: AsidMask, default: '1};
+  // the ASID inputs are masked the same way where they are compared with a stored ASID: a no-op
+  // on values (they are reduced already), but it lets a per-block synthesis (make fpga-util,
+  // -noflatten) remove the compare logic of the constant bits
   localparam int unsigned CntW  = $clog2(Entries + 1);
 
   typedef enum logic [2:0] {
@@ -100,7 +116,7 @@ module gmmu_l1_req_table #(
         blocked = 1'b0;
         for (int unsigned j = 0; j < Entries; j++) begin
           if (state_q[j] == ReqInfl && ent_q[j].vpn == ent_q[i].vpn &&
-              ent_q[j].write == ent_q[i].write) begin
+              ent_q[j].write == ent_q[i].write && ent_q[j].asid == ent_q[i].asid) begin
             blocked = 1'b1;
           end
         end
@@ -119,6 +135,7 @@ module gmmu_l1_req_table #(
   assign out_fatal_o  = out_found && ent_q[out_idx].fatal;
   assign send_valid_o = send_found;
   assign send_vpn_o   = send_found ? ent_q[send_idx].vpn : '0;
+  assign send_asid_o  = send_found ? ent_q[send_idx].asid : '0;
   assign send_write_o = send_found && ent_q[send_idx].write;
 
   // ---------------------------------------------------------------- next state (§4, in order)
@@ -145,7 +162,8 @@ module gmmu_l1_req_table #(
     if (rsp_valid_i) begin
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] inside {ReqWait, ReqInfl} &&
-            ent_q[i].vpn == rsp_vpn_i && ent_q[i].write == rsp_write_i) begin
+            ent_q[i].vpn == rsp_vpn_i && ent_q[i].write == rsp_write_i &&
+            ent_q[i].asid == (rsp_asid_i & AsidMask)) begin
           if (rsp_nack_i) begin
             state_d[i] = ReqNack;
             if (blocking_i) flt_d[i] = 1'b1;
@@ -167,7 +185,8 @@ module gmmu_l1_req_table #(
     // (e) cancel
     if (cancel_valid_i) begin
       for (int unsigned i = 0; i < Entries; i++) begin
-        if (state_d[i] == ReqNack && ent_q[i].vpn == cancel_vpn_i) begin
+        if (state_d[i] == ReqNack && ent_q[i].vpn == cancel_vpn_i &&
+            ent_q[i].asid == (cancel_asid_i & AsidMask)) begin
           state_d[i]     = ReqDone;
           ent_d[i].fatal = 1'b1;
           ent_d[i].ppn   = '0;
@@ -184,6 +203,7 @@ module gmmu_l1_req_table #(
             taken[i]       = 1'b1;
             state_d[i]     = ReqWait;
             ent_d[i].vpn   = alloc_vpn_i[p*VpnW +: VpnW];
+            ent_d[i].asid  = alloc_asid_i[p*AsidW +: AsidW];
             ent_d[i].write = alloc_write_i[p];
             ent_d[i].id    = alloc_id_i[p*IdW +: IdW];
             ent_d[i].ppn   = '0;
@@ -194,11 +214,12 @@ module gmmu_l1_req_table #(
         if (!found) alloc_fail = 1'b1;
       end
     end
-    // (g) flush, applied to the _d values above: DONE entries (region match) -> WAIT
+    // (g) flush, applied to the _d values above: DONE entries (region match, asid_match) -> WAIT
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] == ReqDone &&
-            (flush_all_i || ent_d[i].vpn[VpnW-1:OffW] == flush_region_i)) begin
+            (flush_all_i || ent_d[i].vpn[VpnW-1:OffW] == flush_region_i) &&
+            (!flush_scope_i || ent_d[i].asid == (flush_asid_i & AsidMask))) begin
           state_d[i] = ReqWait;
         end
       end
@@ -206,6 +227,12 @@ module gmmu_l1_req_table #(
   end
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (EntKeep)
+  gmmu_tlb_pkg::l1_req_entry_t ent_k [Entries];
+  always_comb begin
+    for (int unsigned i = 0; i < Entries; i++) ent_k[i] = ent_d[i] & EntKeep;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= '{default: ReqFree};
@@ -213,7 +240,7 @@ module gmmu_l1_req_table #(
       flt_q   <= '0;
     end else begin
       state_q <= state_d;
-      ent_q   <= ent_d;
+      ent_q   <= ent_k;
       flt_q   <= flt_d;
     end
   end

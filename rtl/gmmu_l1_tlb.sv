@@ -5,7 +5,8 @@ module gmmu_l1_tlb #(
   parameter int unsigned NumPorts       = 2,
   parameter int unsigned L1Entries      = 8,
   parameter int unsigned L1LargeEntries = 2,
-  parameter int unsigned L1ReqEntries   = 4
+  parameter int unsigned L1ReqEntries   = 4,
+  parameter int unsigned NumAsids       = 1
 ) (
   input  logic                                      clk_i,
   input  logic                                      rst_ni,
@@ -14,6 +15,7 @@ module gmmu_l1_tlb #(
   input  logic [NumPorts*gmmu_pkg::VPN_W-1:0]       req_vpn_i,
   input  logic [NumPorts-1:0]                       req_write_i,
   input  logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0]    req_id_i,
+  input  logic [NumPorts*gmmu_pkg::ASID_W-1:0]      req_asid_i,
   output logic                                      req_ready_o,
   output logic [NumPorts-1:0]                       hit_valid_o,
   output logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0]    hit_id_o,
@@ -25,12 +27,14 @@ module gmmu_l1_tlb #(
   // request to the L2 (combinational from _q) and grant
   output logic                                      l2_req_valid_o,
   output logic [gmmu_pkg::VPN_W-1:0]                l2_req_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]               l2_req_asid_o,
   output logic                                      l2_req_write_o,
   input  logic                                      l2_gnt_i,
   // registered L2 response (rsp_q), already qualified with mask[s]
   input  logic                                      rsp_valid_i,
   input  logic                                      rsp_nack_i,
   input  logic [gmmu_pkg::VPN_W-1:0]                rsp_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]               rsp_asid_i,
   input  logic                                      rsp_write_i,
   input  logic [gmmu_pkg::PPN_W-1:0]                rsp_ppn_i,
   input  logic                                      rsp_large_i,
@@ -40,11 +44,14 @@ module gmmu_l1_tlb #(
   input  logic                                      replay_i,
   input  logic                                      cancel_valid_i,
   input  logic [gmmu_pkg::VPN_W-1:0]                cancel_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]               cancel_asid_i,
   // command cycle
   input  logic                                      cmd_cycle_i,
   input  logic                                      flush_all_i,
   input  logic                                      flush_page_i,
   input  logic [gmmu_pkg::VPN_W-1:0]                cmd_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]               cmd_asid_i,
+  input  logic                                      cmd_scope_i,
   // fault mode: blocking (FAULT_CTRL.BLOCKING, §4.1)
   input  logic                                      blocking_i,
   // idle contribution (§9)
@@ -54,6 +61,12 @@ module gmmu_l1_tlb #(
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
   localparam int unsigned OffW  = gmmu_pkg::PT_IDX_W; // vpn[8:0] inside a 2 MB region
   localparam int unsigned IdW   = gmmu_pkg::REQ_ID_W;
+  localparam int unsigned AsidW = gmmu_pkg::ASID_W;
+  // a request's address space is req_asid & (NumAsids-1) (docs/microarch.md §14.1)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  // stored tag bits: the ASID bits above log2(NumAsids) are always 0 (§14.1, gmmu_tlb_store)
+  localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
+  localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
   localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1;
   localparam int unsigned LIdxW = (L1LargeEntries > 1) ? $clog2(L1LargeEntries) : 1;
 
@@ -81,26 +94,43 @@ module gmmu_l1_tlb #(
   gmmu_tlb_pkg::base_data_t  [NumPorts-1:0] b_lk_data;
   gmmu_tlb_pkg::large_tag_t  [NumPorts-1:0] l_lk_tag;
   gmmu_tlb_pkg::large_data_t [NumPorts-1:0] l_lk_data;
-  gmmu_tlb_pkg::base_tag_t   b_fill_tag, b_flush_tag;
+  gmmu_tlb_pkg::base_tag_t   b_fill_tag, b_flush_tag, b_flush_mask;
   gmmu_tlb_pkg::base_data_t  b_fill_data;
-  gmmu_tlb_pkg::large_tag_t  l_fill_tag, l_flush_tag;
+  gmmu_tlb_pkg::large_tag_t  l_fill_tag, l_flush_tag, l_flush_mask;
+  logic [NumPorts*AsidW-1:0] lk_asid;  // reduced request ASIDs (§14.1)
+  logic                      arr_flush_all, arr_flush_sel;
   gmmu_tlb_pkg::large_data_t l_fill_data;
   logic [PpnW-1:0]     hit_ppn [NumPorts];
   logic                fill_b, fill_l;  // step (c) fills the base / large array
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_lookup
     assign lk_vpn[p]    = req_vpn_i[p*VpnW +: VpnW];
+    assign lk_asid[p*AsidW +: AsidW] = req_asid_i[p*AsidW +: AsidW] & AsidMask;
+    assign b_lk_tag[p].asid   = lk_asid[p*AsidW +: AsidW];
     assign b_lk_tag[p].vpn    = lk_vpn[p];
+    assign l_lk_tag[p].asid   = lk_asid[p*AsidW +: AsidW];
     assign l_lk_tag[p].region = lk_vpn[p][VpnW-1:OffW];
     assign acc[p]             = req_valid_i[p] && req_ready_o;
     assign hit_ppn[p] = bhit[p] ? b_lk_data[p].ppn : {l_lk_data[p].lppn, lk_vpn[p][OffW-1:0]};
   end
+  assign b_fill_tag.asid    = rsp_asid_i;
   assign b_fill_tag.vpn     = rsp_vpn_i;
   assign b_fill_data.ppn    = rsp_ppn_i;
+  assign b_flush_tag.asid   = cmd_asid_i;
   assign b_flush_tag.vpn    = cmd_vpn_i;
+  assign l_fill_tag.asid    = rsp_asid_i;
   assign l_fill_tag.region  = rsp_vpn_i[VpnW-1:OffW];
   assign l_fill_data.lppn   = rsp_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.asid   = cmd_asid_i;
   assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
+  // FA-5 with the masks of §14.4: the page bits for INVAL_PAGE, the ASID bits if SCOPE = 1;
+  // an unscoped INVAL_ALL is the full flush
+  assign arr_flush_all        = flush_all_i && !cmd_scope_i;
+  assign arr_flush_sel        = flush_page_i || (flush_all_i && cmd_scope_i);
+  assign b_flush_mask.asid    = cmd_scope_i ? '1 : '0;
+  assign b_flush_mask.vpn     = flush_page_i ? '1 : '0;
+  assign l_flush_mask.asid    = cmd_scope_i ? '1 : '0;
+  assign l_flush_mask.region  = flush_page_i ? '1 : '0;
 
   assign fill_b = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && !rsp_large_i;
   assign fill_l = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && rsp_large_i;
@@ -118,7 +148,8 @@ module gmmu_l1_tlb #(
     .N         (L1Entries),
     .NumLookup (NumPorts),
     .tag_t     (gmmu_tlb_pkg::base_tag_t),
-    .data_t    (gmmu_tlb_pkg::base_data_t)
+    .data_t    (gmmu_tlb_pkg::base_data_t),
+    .TagKeep   (BKeep)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -134,16 +165,18 @@ module gmmu_l1_tlb #(
     .fill_w_i     (rsp_w_i),
     .fill_data_i  (b_fill_data),
     .touch_i      (b_touch),
-    .flush_all_i  (flush_all_i),
-    .flush_page_i (flush_page_i),
-    .flush_tag_i  (b_flush_tag)
+    .flush_all_i  (arr_flush_all),
+    .flush_page_i (arr_flush_sel),
+    .flush_tag_i  (b_flush_tag),
+    .flush_mask_i (b_flush_mask)
   );
 
   gmmu_tlb_fa #(
     .N         (L1LargeEntries),
     .NumLookup (NumPorts),
     .tag_t     (gmmu_tlb_pkg::large_tag_t),
-    .data_t    (gmmu_tlb_pkg::large_data_t)
+    .data_t    (gmmu_tlb_pkg::large_data_t),
+    .TagKeep   (LKeep)
   ) u_large (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -159,9 +192,10 @@ module gmmu_l1_tlb #(
     .fill_w_i     (rsp_w_i),
     .fill_data_i  (l_fill_data),
     .touch_i      (l_touch),
-    .flush_all_i  (flush_all_i),
-    .flush_page_i (flush_page_i),
-    .flush_tag_i  (l_flush_tag)
+    .flush_all_i  (arr_flush_all),
+    .flush_page_i (arr_flush_sel),
+    .flush_tag_i  (l_flush_tag),
+    .flush_mask_i (l_flush_mask)
   );
 
   // ---------------------------------------------------------------- request table (§4)
@@ -169,7 +203,8 @@ module gmmu_l1_tlb #(
 
   gmmu_l1_req_table #(
     .NumPorts (NumPorts),
-    .Entries  (L1ReqEntries)
+    .Entries  (L1ReqEntries),
+    .NumAsids (NumAsids)
   ) u_req (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -181,26 +216,32 @@ module gmmu_l1_tlb #(
     .out_fatal_o    (miss_fatal_o),
     .send_valid_o   (l2_req_valid_o),
     .send_vpn_o     (l2_req_vpn_o),
+    .send_asid_o    (l2_req_asid_o),
     .send_write_o   (l2_req_write_o),
     .busy_o         (busy_tab),
     .send_gnt_i     (l2_gnt_i),
     .rsp_valid_i    (rsp_valid_i),
     .rsp_nack_i     (rsp_nack_i),
     .rsp_vpn_i      (rsp_vpn_i),
+    .rsp_asid_i     (rsp_asid_i),
     .rsp_write_i    (rsp_write_i),
     .rsp_ppn_i      (rsp_ppn_i),
     .rsp_large_i    (rsp_large_i),
     .replay_i       (replay_i),
     .cancel_valid_i (cancel_valid_i),
     .cancel_vpn_i   (cancel_vpn_i),
+    .cancel_asid_i  (cancel_asid_i),
     .blocking_i     (blocking_i),
     .alloc_i        (acc & ~(bhit | lhit)),
     .alloc_vpn_i    (req_vpn_i),
+    .alloc_asid_i   (lk_asid),
     .alloc_write_i  (req_write_i),
     .alloc_id_i     (req_id_i),
     .flush_all_i    (flush_all_i),
     .flush_page_i   (flush_page_i),
-    .flush_region_i (cmd_vpn_i[VpnW-1:OffW])
+    .flush_region_i (cmd_vpn_i[VpnW-1:OffW]),
+    .flush_scope_i  (cmd_scope_i),
+    .flush_asid_i   (cmd_asid_i)
   );
 
   assign busy_o = busy_tab || (|hv_q);

@@ -9,6 +9,7 @@ module gmmu_l2_tlb #(
   parameter int unsigned L2LargeEntries = 2,
   parameter int unsigned L2Latency      = 3,
   parameter int unsigned L2MshrEntries  = 4,
+  parameter int unsigned NumAsids       = 1,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
   localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
@@ -18,12 +19,14 @@ module gmmu_l2_tlb #(
   // L1 requests (combinational from the L1s' _q) and one-hot grant
   input  logic [NumSm-1:0]                  l1_req_valid_i,
   input  logic [NumSm*gmmu_pkg::VPN_W-1:0]  l1_req_vpn_i,
+  input  logic [NumSm*gmmu_pkg::ASID_W-1:0] l1_req_asid_i,
   input  logic [NumSm-1:0]                  l1_req_write_i,
   output logic [NumSm-1:0]                  l1_gnt_o,
   // response register rsp_q
   output logic                              rsp_valid_o,
   output logic [NumSm-1:0]                  rsp_mask_o,
   output logic [gmmu_pkg::VPN_W-1:0]        rsp_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]       rsp_asid_o,
   output logic                              rsp_write_o,
   output logic                              rsp_nack_o,
   output logic [gmmu_pkg::PPN_W-1:0]        rsp_ppn_o,
@@ -33,6 +36,7 @@ module gmmu_l2_tlb #(
   // walk request to the PTW (lowest NEED_WALK entry) and whether a walker takes it
   output logic                              walk_valid_o,
   output logic [gmmu_pkg::VPN_W-1:0]        walk_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]       walk_asid_o,
   output logic                              walk_write_o,
   output logic [MIdxW-1:0]                  walk_mshr_o,
   input  logic                              walk_ready_i,
@@ -48,6 +52,7 @@ module gmmu_l2_tlb #(
   // fault offer to the far-fault unit
   output logic                              ff_valid_o,
   output logic [gmmu_pkg::VPN_W-1:0]        ff_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]       ff_asid_o,
   output logic                              ff_write_o,
   output logic [NumSm-1:0]                  ff_mask_o,
   output logic [FtW-1:0]                    ff_ft_o,
@@ -57,6 +62,8 @@ module gmmu_l2_tlb #(
   input  logic                              flush_all_i,
   input  logic                              flush_page_i,
   input  logic [gmmu_pkg::VPN_W-1:0]        cmd_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]       cmd_asid_i,
+  input  logic                              cmd_scope_i,
   // events and idle contribution
   output logic                              ev_hit_o,
   output logic                              ev_miss_o,
@@ -65,7 +72,14 @@ module gmmu_l2_tlb #(
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW   = gmmu_pkg::PPN_W;
   localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
+  localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
   localparam int unsigned Lat    = L2Latency;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
+  localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
@@ -87,6 +101,8 @@ module gmmu_l2_tlb #(
   logic [VpnW-1:0]           pvpn_q [Lat];
   logic [VpnW-1:0]           pvpn_d [Lat];
   logic [Lat-1:0]            pwrite_q, pwrite_d;
+  logic [AsidW-1:0]          pasid_q [Lat];
+  logic [AsidW-1:0]          pasid_d [Lat];
   logic [SmW-1:0]            rr_q, rr_d;
   // MSHRs
   mshr_state_e               m_state_q [L2MshrEntries];
@@ -94,6 +110,8 @@ module gmmu_l2_tlb #(
   logic [VpnW-1:0]           m_vpn_q [L2MshrEntries];
   logic [VpnW-1:0]           m_vpn_d [L2MshrEntries];
   logic [L2MshrEntries-1:0]  m_write_q, m_write_d;
+  logic [AsidW-1:0]          m_asid_q [L2MshrEntries];
+  logic [AsidW-1:0]          m_asid_d [L2MshrEntries];
   logic [NumSm-1:0]          m_mask_q [L2MshrEntries];
   logic [NumSm-1:0]          m_mask_d [L2MshrEntries];
   logic [L2MshrEntries-1:0]  m_fault_q, m_fault_d;  // result kind: 1 = FAULT, 0 = OK
@@ -109,6 +127,7 @@ module gmmu_l2_tlb #(
   logic [NumSm-1:0]          rsp_mask_q, rsp_mask_d;
   logic [VpnW-1:0]           rsp_vpn_q, rsp_vpn_d;
   logic                      rsp_write_q, rsp_write_d;
+  logic [AsidW-1:0]          rsp_asid_q, rsp_asid_d;
   logic                      rsp_nack_q, rsp_nack_d;
   logic [PpnW-1:0]           rsp_ppn_q, rsp_ppn_d;
   logic                      rsp_large_q, rsp_large_d;
@@ -119,6 +138,7 @@ module gmmu_l2_tlb #(
   assign rsp_mask_o    = rsp_mask_q;
   assign rsp_vpn_o     = rsp_vpn_q;
   assign rsp_write_o   = rsp_write_q;
+  assign rsp_asid_o    = rsp_asid_q;
   assign rsp_nack_o    = rsp_nack_q;
   assign rsp_ppn_o     = rsp_ppn_q;
   assign rsp_large_o   = rsp_large_q;
@@ -129,6 +149,7 @@ module gmmu_l2_tlb #(
   logic             ls_valid;
   logic [VpnW-1:0]  ls_vpn;
   logic             ls_write;
+  logic [AsidW-1:0] ls_asid;
   logic [SmW-1:0]   ls_sm;
   logic [SetW-1:0]  ls_set;
   logic             bhit, lhit, hit, miss;
@@ -137,6 +158,7 @@ module gmmu_l2_tlb #(
   assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
   assign ls_vpn   = pvpn_q[Lat-1];
   assign ls_write = pwrite_q[Lat-1];
+  assign ls_asid  = pasid_q[Lat-1];
   assign ls_sm    = psm_q[Lat-1];
   assign ls_set   = (L2Sets > 1) ? ls_vpn[SetW-1:0] : '0;
 
@@ -158,7 +180,7 @@ module gmmu_l2_tlb #(
     nw_idx      = '0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
       if (!merge_found && m_state_q[i] inside {MshrNeedWalk, MshrWalking} &&
-          m_vpn_q[i] == ls_vpn && m_write_q[i] == ls_write) begin
+          m_vpn_q[i] == ls_vpn && m_write_q[i] == ls_write && m_asid_q[i] == ls_asid) begin
         merge_found = 1'b1;
         merge_idx   = MIdxW'(i);
       end
@@ -183,6 +205,7 @@ module gmmu_l2_tlb #(
 
   assign walk_valid_o = nw_found;
   assign walk_vpn_o   = nw_found ? m_vpn_q[nw_idx] : '0;
+  assign walk_asid_o  = nw_found ? m_asid_q[nw_idx] : '0;
   assign walk_write_o = nw_found && m_write_q[nw_idx];
   assign walk_mshr_o  = nw_idx;
 
@@ -191,6 +214,7 @@ module gmmu_l2_tlb #(
   assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
   assign ff_valid_o = resp_sel && m_fault_q[resp_idx];
   assign ff_vpn_o   = ff_valid_o ? m_vpn_q[resp_idx] : '0;
+  assign ff_asid_o  = ff_valid_o ? m_asid_q[resp_idx] : '0;
   assign ff_write_o = ff_valid_o && m_write_q[resp_idx];
   assign ff_mask_o  = ff_valid_o ? m_mask_q[resp_idx] : '0;
   assign ff_ft_o    = ff_valid_o ? m_ft_q[resp_idx] : '0;
@@ -221,9 +245,11 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- fill (step 2)
   logic             fill_b, fill_l;
   logic [VpnW-1:0]  fill_vpn;
+  logic [AsidW-1:0] fill_asid;
   logic [SetW-1:0]  fill_set;
 
-  assign fill_vpn = m_vpn_q[cpl_mshr_i];
+  assign fill_vpn  = m_vpn_q[cpl_mshr_i];
+  assign fill_asid = m_asid_q[cpl_mshr_i];
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
   assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
   assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
@@ -232,21 +258,32 @@ module gmmu_l2_tlb #(
   // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
   // hit touch of step 5 (then the fill touch), flush of step 6
   // records of spec/tlb.toml
-  gmmu_tlb_pkg::base_tag_t  b_lk_tag, b_fill_tag, b_flush_tag;
+  gmmu_tlb_pkg::base_tag_t  b_lk_tag, b_fill_tag, b_flush_tag, b_flush_mask;
   gmmu_tlb_pkg::base_data_t b_lk_data, b_fill_data;
   logic                     b_lk_w;
 
-  assign b_lk_tag.vpn    = ls_vpn;
-  assign b_fill_tag.vpn  = fill_vpn;
-  assign b_fill_data.ppn = cpl_ppn_i;
-  assign b_flush_tag.vpn = cmd_vpn_i;
+  // flushes with the masks of §14.4 (an unscoped INVAL_ALL is the full flush)
+  logic arr_flush_all, arr_flush_sel;
+  assign arr_flush_all = flush_all_i && !cmd_scope_i;
+  assign arr_flush_sel = flush_page_i || (flush_all_i && cmd_scope_i);
+
+  assign b_lk_tag.asid     = ls_asid;
+  assign b_lk_tag.vpn      = ls_vpn;
+  assign b_fill_tag.asid   = fill_asid;
+  assign b_fill_tag.vpn    = fill_vpn;
+  assign b_fill_data.ppn   = cpl_ppn_i;
+  assign b_flush_tag.asid  = cmd_asid_i;
+  assign b_flush_tag.vpn   = cmd_vpn_i;
+  assign b_flush_mask.asid = cmd_scope_i ? '1 : '0;
+  assign b_flush_mask.vpn  = flush_page_i ? '1 : '0;
   logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
 
   gmmu_tlb_sa #(
     .Sets   (L2Sets),
     .Ways   (L2Ways),
-    .tag_t  (gmmu_tlb_pkg::base_tag_t),
-    .data_t (gmmu_tlb_pkg::base_data_t)
+    .tag_t   (gmmu_tlb_pkg::base_tag_t),
+    .data_t  (gmmu_tlb_pkg::base_data_t),
+    .TagKeep (BKeep)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -264,27 +301,34 @@ module gmmu_l2_tlb #(
     .fill_w_i     (cpl_w_i),
     .fill_data_i  (b_fill_data),
     .touch_i      (hit && bhit),
-    .flush_all_i  (flush_all_i),
-    .flush_page_i (flush_page_i),
-    .flush_tag_i  (b_flush_tag)
+    .flush_all_i  (arr_flush_all),
+    .flush_page_i (arr_flush_sel),
+    .flush_tag_i  (b_flush_tag),
+    .flush_mask_i (b_flush_mask)
   );
 
   // ---------------------------------------------------------------- large array (§1.2)
   // tag region vpn[35:9], data lppn; lookup at the last stage, fill at step 2, touches of step 5
-  gmmu_tlb_pkg::large_tag_t  l_lk_tag, l_fill_tag, l_flush_tag;
+  gmmu_tlb_pkg::large_tag_t  l_lk_tag, l_fill_tag, l_flush_tag, l_flush_mask;
   gmmu_tlb_pkg::large_data_t l_lk_data, l_fill_data;
   logic                      l_lk_w;
 
-  assign l_lk_tag.region    = ls_vpn[VpnW-1:OffW];
-  assign l_fill_tag.region  = fill_vpn[VpnW-1:OffW];
-  assign l_fill_data.lppn   = cpl_ppn_i[PpnW-1:OffW];
-  assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
+  assign l_lk_tag.asid       = ls_asid;
+  assign l_lk_tag.region     = ls_vpn[VpnW-1:OffW];
+  assign l_fill_tag.asid     = fill_asid;
+  assign l_fill_tag.region   = fill_vpn[VpnW-1:OffW];
+  assign l_fill_data.lppn    = cpl_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.asid    = cmd_asid_i;
+  assign l_flush_tag.region  = cmd_vpn_i[VpnW-1:OffW];
+  assign l_flush_mask.asid   = cmd_scope_i ? '1 : '0;
+  assign l_flush_mask.region = flush_page_i ? '1 : '0;
 
   gmmu_tlb_fa #(
     .N         (L2LargeEntries),
     .NumLookup (1),
     .tag_t     (gmmu_tlb_pkg::large_tag_t),
-    .data_t    (gmmu_tlb_pkg::large_data_t)
+    .data_t    (gmmu_tlb_pkg::large_data_t),
+    .TagKeep   (LKeep)
   ) u_large (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -300,9 +344,10 @@ module gmmu_l2_tlb #(
     .fill_w_i     (cpl_w_i),
     .fill_data_i  (l_fill_data),
     .touch_i      (hit && !bhit && lhit),
-    .flush_all_i  (flush_all_i),
-    .flush_page_i (flush_page_i),
-    .flush_tag_i  (l_flush_tag)
+    .flush_all_i  (arr_flush_all),
+    .flush_page_i (arr_flush_sel),
+    .flush_tag_i  (l_flush_tag),
+    .flush_mask_i (l_flush_mask)
   );
 
   // ---------------------------------------------------------------- next state (§5.3, in order)
@@ -310,6 +355,7 @@ module gmmu_l2_tlb #(
     m_state_d  = m_state_q;
     m_vpn_d    = m_vpn_q;
     m_write_d  = m_write_q;
+    m_asid_d   = m_asid_q;
     m_mask_d   = m_mask_q;
     m_fault_d  = m_fault_q;
     m_ppn_d    = m_ppn_q;
@@ -321,6 +367,7 @@ module gmmu_l2_tlb #(
     rsp_mask_d    = '0;
     rsp_vpn_d     = '0;
     rsp_write_d   = 1'b0;
+    rsp_asid_d    = '0;
     rsp_nack_d    = 1'b0;
     rsp_ppn_d     = '0;
     rsp_large_d   = 1'b0;
@@ -333,6 +380,7 @@ module gmmu_l2_tlb #(
       rsp_mask_d  = NumSm'(1) << ls_sm;
       rsp_vpn_d   = ls_vpn;
       rsp_write_d = ls_write;
+      rsp_asid_d  = ls_asid;
       if (bhit) begin
         rsp_ppn_d = b_lk_data.ppn;
         rsp_w_d   = b_lk_w;
@@ -348,6 +396,7 @@ module gmmu_l2_tlb #(
       rsp_mask_d  = m_mask_q[resp_idx];
       rsp_vpn_d   = m_vpn_q[resp_idx];
       rsp_write_d = m_write_q[resp_idx];
+      rsp_asid_d  = m_asid_q[resp_idx];
       if (m_fault_q[resp_idx]) begin
         rsp_nack_d = 1'b1;
       end else begin
@@ -379,6 +428,7 @@ module gmmu_l2_tlb #(
         m_state_d[free_idx] = MshrNeedWalk;
         m_vpn_d[free_idx]   = ls_vpn;
         m_write_d[free_idx] = ls_write;
+        m_asid_d[free_idx]  = ls_asid;
         m_mask_d[free_idx]  = NumSm'(1) << ls_sm;
       end
     end
@@ -386,7 +436,8 @@ module gmmu_l2_tlb #(
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
-            (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW])) begin
+            (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+            (!cmd_scope_i || m_asid_d[i] == cmd_asid_i)) begin
           m_state_d[i] = MshrNeedWalk;
         end
       end
@@ -399,6 +450,7 @@ module gmmu_l2_tlb #(
     psm_d    = psm_q;
     pvpn_d   = pvpn_q;
     pwrite_d = pwrite_q;
+    pasid_d  = pasid_q;
     rr_d     = rr_q;
     if (advance) begin
       for (int unsigned k = Lat - 1; k >= 1; k--) begin
@@ -406,12 +458,14 @@ module gmmu_l2_tlb #(
         psm_d[k]    = psm_q[k-1];
         pvpn_d[k]   = pvpn_q[k-1];
         pwrite_d[k] = pwrite_q[k-1];
+        pasid_d[k]  = pasid_q[k-1];
       end
       // stage 1 takes the granted request, or becomes invalid (fields 0)
       pv_d[0]     = gnt_found;
       psm_d[0]    = gnt_found ? gnt_idx : '0;
       pvpn_d[0]   = gnt_found ? l1_req_vpn_i[int'(gnt_idx)*VpnW +: VpnW] : '0;
       pwrite_d[0] = gnt_found && l1_req_write_i[gnt_idx];
+      pasid_d[0]  = gnt_found ? l1_req_asid_i[int'(gnt_idx)*AsidW +: AsidW] : '0;
       if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
     end
   end
@@ -426,6 +480,18 @@ module gmmu_l2_tlb #(
   assign busy_o = busy_mshr || rsp_valid_q || (|pv_q);
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] pasid_k [Lat];
+  always_comb begin
+    for (int unsigned k = 0; k < Lat; k++) pasid_k[k] = pasid_d[k] & AsidMask;
+  end
+
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] m_asid_k [L2MshrEntries];
+  always_comb begin
+    for (int unsigned i = 0; i < L2MshrEntries; i++) m_asid_k[i] = m_asid_d[i] & AsidMask;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pv_q          <= '0;
@@ -440,6 +506,7 @@ module gmmu_l2_tlb #(
       rsp_mask_q    <= '0;
       rsp_vpn_q     <= '0;
       rsp_write_q   <= 1'b0;
+      rsp_asid_q    <= '0;
       rsp_nack_q    <= 1'b0;
       rsp_ppn_q     <= '0;
       rsp_large_q   <= 1'b0;
@@ -447,6 +514,8 @@ module gmmu_l2_tlb #(
       rsp_nocache_q <= 1'b0;
       psm_q         <= '{default: '0};
       pvpn_q        <= '{default: '0};
+      pasid_q       <= '{default: '0};
+      m_asid_q      <= '{default: '0};
       m_state_q     <= '{default: MshrFree};
       m_vpn_q       <= '{default: '0};
       m_mask_q      <= '{default: '0};
@@ -457,10 +526,12 @@ module gmmu_l2_tlb #(
       psm_q         <= psm_d;
       pvpn_q        <= pvpn_d;
       pwrite_q      <= pwrite_d;
+      pasid_q       <= pasid_k;
       rr_q          <= rr_d;
       m_state_q     <= m_state_d;
       m_vpn_q       <= m_vpn_d;
       m_write_q     <= m_write_d;
+      m_asid_q      <= m_asid_k;
       m_mask_q      <= m_mask_d;
       m_fault_q     <= m_fault_d;
       m_ppn_q       <= m_ppn_d;
@@ -472,6 +543,7 @@ module gmmu_l2_tlb #(
       rsp_mask_q    <= rsp_mask_d;
       rsp_vpn_q     <= rsp_vpn_d;
       rsp_write_q   <= rsp_write_d;
+      rsp_asid_q    <= rsp_asid_d & AsidMask;
       rsp_nack_q    <= rsp_nack_d;
       rsp_ppn_q     <= rsp_ppn_d;
       rsp_large_q   <= rsp_large_d;

@@ -4,16 +4,19 @@
 module gmmu_ptw #(
   parameter int unsigned NumWalkers    = 2,
   parameter int unsigned L2MshrEntries = 4,
+  parameter int unsigned NumAsids      = 1,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,
-  // page-table root (PT_BASE[47:12]; PT_BASE[11:0] is 0 by construction, see gmmu_csr)
-  input  logic [gmmu_pkg::PPN_W-1:0]         pt_base_i,
+  // page-table root of each address space (PT_BASE[47:12]; PT_BASE[11:0] is 0 by construction,
+  // see gmmu_csr; docs/microarch.md §14.2)
+  input  logic [gmmu_pkg::PPN_W-1:0]         pt_base_i [NumAsids],
   // walk request from the L2 MSHRs
   input  logic                               walk_valid_i,
   input  logic [gmmu_pkg::VPN_W-1:0]         walk_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]        walk_asid_i,
   input  logic                               walk_write_i,
   input  logic [MIdxW-1:0]                   walk_mshr_i,
   output logic                               walk_ready_o,
@@ -38,6 +41,8 @@ module gmmu_ptw #(
   input  logic                               flush_all_i,
   input  logic                               flush_page_i,
   input  logic [gmmu_pkg::VPN_W-1:0]         cmd_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]        cmd_asid_i,
+  input  logic                               cmd_scope_i,
   // events and idle contribution
   output logic                               ev_walk_o,
   output logic                               ev_restart_o,
@@ -55,6 +60,12 @@ module gmmu_ptw #(
   localparam int unsigned WIdxW   = (NumWalkers > 1) ? $clog2(NumWalkers) : 1;
   localparam int unsigned PpnLsb  = gmmu_pkg::PTE_PPN_LSB;
   localparam int unsigned PpnMsb  = gmmu_pkg::PTE_PPN_MSB;
+  localparam int unsigned AsidW   = gmmu_pkg::ASID_W;
+  localparam int unsigned AIdxW   = (NumAsids > 1) ? $clog2(NumAsids) : 1;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
 
   typedef enum logic [1:0] {
     WkIdle    = 2'd0,
@@ -66,6 +77,13 @@ module gmmu_ptw #(
   function automatic logic [AddrW-1:0] pte_addr(logic [PpnW-1:0] base, logic [IdxW-1:0] idx);
     return {base, idx};
   endfunction
+  // the root of an address space: pt_base_i[asid] (asid < NumAsids: reduced by the L1, so the
+  // bits above the table index are 0)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [PpnW-1:0] root(logic [AsidW-1:0] asid);
+    return pt_base_i[(NumAsids > 1) ? AIdxW'(asid) : '0];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
   // table index of level l: vpn[35-9l -: 9]
   function automatic logic [IdxW-1:0] lvl_idx(logic [VpnW-1:0] vpn, logic [LvlW-1:0] l);
     return IdxW'(vpn >> (IdxW * (Levels - 1 - int'(l))));
@@ -77,6 +95,8 @@ module gmmu_ptw #(
   logic [VpnW-1:0]        w_vpn_q [NumWalkers];
   logic [VpnW-1:0]        w_vpn_d [NumWalkers];
   logic [NumWalkers-1:0]  w_write_q, w_write_d;
+  logic [AsidW-1:0]       w_asid_q [NumWalkers];
+  logic [AsidW-1:0]       w_asid_d [NumWalkers];
   logic [MIdxW-1:0]       w_mshr_q [NumWalkers];
   logic [MIdxW-1:0]       w_mshr_d [NumWalkers];
   logic [LvlW-1:0]        w_level_q [NumWalkers];
@@ -182,6 +202,7 @@ module gmmu_ptw #(
     w_state_d  = w_state_q;
     w_vpn_d    = w_vpn_q;
     w_write_d  = w_write_q;
+    w_asid_d   = w_asid_q;
     w_mshr_d   = w_mshr_q;
     w_level_d  = w_level_q;
     w_lmode_d  = w_lmode_q;
@@ -206,7 +227,7 @@ module gmmu_ptw #(
       w_level_d[rk]  = '0;
       w_lmode_d[rk]  = 1'b0;
       w_poison_d[rk] = 1'b0;
-      w_addr_d[rk]   = pte_addr(pt_base_i, lvl_idx(w_vpn_q[rk], '0));
+      w_addr_d[rk]   = pte_addr(root(w_asid_q[rk]), lvl_idx(w_vpn_q[rk], '0));
     end
     if (rsp_fault || rsp_done) begin
       w_state_d[rk] = WkIdle;
@@ -229,19 +250,21 @@ module gmmu_ptw #(
       w_poison_d[idle_idx] = 1'b0;
       w_vpn_d[idle_idx]    = walk_vpn_i;
       w_write_d[idle_idx]  = walk_write_i;
+      w_asid_d[idle_idx]   = walk_asid_i;
       w_mshr_d[idle_idx]   = walk_mshr_i;
-      w_addr_d[idle_idx]   = pte_addr(pt_base_i, lvl_idx(walk_vpn_i, '0));
+      w_addr_d[idle_idx]   = pte_addr(root(walk_asid_i), lvl_idx(walk_vpn_i, '0));
     end
     // 4. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
       for (int unsigned k = 0; k < NumWalkers; k++) begin
-        if (flush_all_i || w_vpn_d[k][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) begin
+        if ((flush_all_i || w_vpn_d[k][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+            (!cmd_scope_i || w_asid_d[k] == cmd_asid_i)) begin
           if (w_state_d[k] == WkWaitRsp) begin
             w_poison_d[k] = 1'b1;
           end else if (w_state_d[k] == WkIssue) begin
             w_level_d[k] = '0;
             w_lmode_d[k] = 1'b0;
-            w_addr_d[k]  = pte_addr(pt_base_i, lvl_idx(w_vpn_d[k], '0));
+            w_addr_d[k]  = pte_addr(root(w_asid_d[k]), lvl_idx(w_vpn_d[k], '0));
           end
         end
       end
@@ -256,6 +279,12 @@ module gmmu_ptw #(
   assign unused_pte = ^{pte[63:PpnMsb+1], pte[PpnLsb-1:gmmu_pkg::PTE_D+1]};
 
   // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] w_asid_k [NumWalkers];
+  always_comb begin
+    for (int unsigned k = 0; k < NumWalkers; k++) w_asid_k[k] = w_asid_d[k] & AsidMask;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w_write_q  <= '0;
@@ -266,6 +295,7 @@ module gmmu_ptw #(
       mr_id_q    <= '0;
       w_state_q  <= '{default: WkIdle};
       w_vpn_q    <= '{default: '0};
+      w_asid_q   <= '{default: '0};
       w_mshr_q   <= '{default: '0};
       w_level_q  <= '{default: '0};
       w_addr_q   <= '{default: '0};
@@ -273,6 +303,7 @@ module gmmu_ptw #(
       w_state_q  <= w_state_d;
       w_vpn_q    <= w_vpn_d;
       w_write_q  <= w_write_d;
+      w_asid_q   <= w_asid_k;
       w_mshr_q   <= w_mshr_d;
       w_level_q  <= w_level_d;
       w_lmode_q  <= w_lmode_d;

@@ -9,7 +9,8 @@
 //   FA-3 fill     (fill_i): entry FA-2 <- valid, fill_tag_i, fill_w_i, fill_data_i
 //   FA-4 PLRU     touches in port order (touch_i[p] at lk_idx_o[p]), then the fill touch
 //   FA-5 flush    on the _d values of FA-3: all entries (flush_all_i) or those whose tag equals
-//                 flush_tag_i (flush_page_i) become invalid; PLRU bits are not changed
+//                 flush_tag_i in the bits of flush_mask_i (flush_page_i: a page, an ASID or a
+//                 page of an ASID, docs/microarch.md §14.4) become invalid; PLRU bits unchanged
 //
 // Storage: the entries are in u_store (gmmu_tlb_store: the CAM part valid/tag/w stays in
 // flip-flops, the payload is the LUT-RAM candidate); the PLRU bits (plru_q) are here.
@@ -18,6 +19,7 @@ module gmmu_tlb_fa #(
   parameter int unsigned NumLookup = 1,
   parameter type         tag_t     = logic,
   parameter type         data_t    = logic,
+  parameter tag_t        TagKeep   = '1,  // stored tag bits (gmmu_tlb_store); compares use only these
   localparam int unsigned IdxW     = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic                            clk_i,
@@ -40,7 +42,8 @@ module gmmu_tlb_fa #(
   // FA-5 flush
   input  logic                            flush_all_i,
   input  logic                            flush_page_i,
-  input  tag_t                            flush_tag_i
+  input  tag_t                            flush_tag_i,
+  input  tag_t                            flush_mask_i
 );
   localparam int unsigned PlW = (N > 1) ? N - 1 : 1;
 
@@ -60,7 +63,7 @@ module gmmu_tlb_fa #(
       lk_idx_o[p]  = '0;
       tag_match[p] = '0;
       for (int unsigned i = 0; i < N; i++) begin
-        tag_match[p][i] = ent_valid[i] && (ent_tag[i] == lk_tag_i[p]);
+        tag_match[p][i] = ent_valid[i] && ((ent_tag[i] & TagKeep) == (lk_tag_i[p] & TagKeep));
         if (!lk_hit_o[p] && tag_match[p][i] && (!lk_write_i[p] || ent_w[i])) begin
           lk_hit_o[p] = 1'b1;
           lk_idx_o[p] = IdxW'(i);
@@ -76,7 +79,7 @@ module gmmu_tlb_fa #(
   logic [IdxW-1:0] fill_idx, victim;
 
   always_comb begin
-    for (int unsigned i = 0; i < N; i++) fill_same[i] = (ent_tag[i] == fill_tag_i);
+    for (int unsigned i = 0; i < N; i++) fill_same[i] = ((ent_tag[i] & TagKeep) == (fill_tag_i & TagKeep));
   end
 
   gmmu_fill_pick #(.N(N)) u_fill_pick (
@@ -123,8 +126,9 @@ module gmmu_tlb_fa #(
   // ---------------------------------------------------------------- FA-3 fill, FA-5 flush
   gmmu_tlb_store #(
     .N      (N),
-    .tag_t  (tag_t),
-    .data_t (data_t)
+    .tag_t   (tag_t),
+    .data_t  (data_t),
+    .TagKeep (TagKeep)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -139,7 +143,8 @@ module gmmu_tlb_fa #(
     .fill_data_i  (fill_data_i),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (flush_tag_i)
+    .flush_tag_i  (flush_tag_i),
+    .flush_mask_i (flush_mask_i)
   );
 
   // ---------------------------------------------------------------- registers

@@ -11,8 +11,8 @@
 //   SA-4 PLRU     the hit touch (touch_i, at (lk_set_i, lk_way_o)), then the fill touch; when both
 //                 are in one set the fill touch applies to the result of the hit touch
 //   SA-5 flush    on the _d values of SA-3: all entries (flush_all_i) or those whose tag equals
-//                 flush_tag_i (flush_page_i; such entries can only be in the tag's set, every
-//                 entry is compared); PLRU bits are not changed
+//                 flush_tag_i in the bits of flush_mask_i (flush_page_i; every entry is
+//                 compared: a flush by ASID is not set-local, §14.4); PLRU bits are not changed
 //
 // Storage: the entries are in u_store (gmmu_tlb_store), flip-flops with asynchronous reset read
 // combinationally; the per-set PLRU bits (plru_q) are here. A block-RAM mapping (tag
@@ -23,6 +23,7 @@ module gmmu_tlb_sa #(
   parameter int unsigned Ways   = 2,
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
+  parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store); compares use only these
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
@@ -48,7 +49,8 @@ module gmmu_tlb_sa #(
   // SA-5 flush
   input  logic            flush_all_i,
   input  logic            flush_page_i,
-  input  tag_t            flush_tag_i
+  input  tag_t            flush_tag_i,
+  input  tag_t            flush_mask_i
 );
   localparam int unsigned N    = Sets * Ways;
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1;
@@ -77,7 +79,7 @@ module gmmu_tlb_sa #(
     tag_match = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       e            = idx(lk_set_i, WayW'(w));
-      tag_match[w] = ent_valid[e] && ent_tag[e] == lk_tag_i;
+      tag_match[w] = ent_valid[e] && (ent_tag[e] & TagKeep) == (lk_tag_i & TagKeep);
       if (!lk_hit_o && tag_match[w] && (!lk_write_i || ent_w[e])) begin
         lk_hit_o = 1'b1;
         lk_way_o = WayW'(w);
@@ -94,7 +96,8 @@ module gmmu_tlb_sa #(
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
       set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
-      set_same[w]  = (ent_tag[idx(fill_set_i, WayW'(w))] == fill_tag_i);
+      set_same[w]  = ((ent_tag[idx(fill_set_i, WayW'(w))] & TagKeep) ==
+                      (fill_tag_i & TagKeep));
     end
   end
 
@@ -141,8 +144,9 @@ module gmmu_tlb_sa #(
   // ---------------------------------------------------------------- SA-3 fill, SA-5 flush
   gmmu_tlb_store #(
     .N      (N),
-    .tag_t  (tag_t),
-    .data_t (data_t)
+    .tag_t   (tag_t),
+    .data_t  (data_t),
+    .TagKeep (TagKeep)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -157,7 +161,8 @@ module gmmu_tlb_sa #(
     .fill_data_i  (fill_data_i),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (flush_tag_i)
+    .flush_tag_i  (flush_tag_i),
+    .flush_mask_i (flush_mask_i)
   );
 
   // ---------------------------------------------------------------- registers

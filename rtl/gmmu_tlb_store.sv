@@ -11,6 +11,10 @@ module gmmu_tlb_store #(
   parameter int unsigned N      = 2,
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
+  // tag bits that are stored: the others are 0 in every tag written (the ASID bits above
+  // log2(NumAsids), docs/microarch.md §14.1), the register keeps tag_d & TagKeep and synthesis
+  // removes the constant-0 flip-flops
+  parameter tag_t         TagKeep = '1,
   localparam int unsigned IdxW  = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic            clk_i,
@@ -28,8 +32,9 @@ module gmmu_tlb_store #(
   input  data_t           fill_data_i,
   // flush (FA-5 / SA-5), on the values after the fill
   input  logic            flush_all_i,
-  input  logic            flush_page_i,
-  input  tag_t            flush_tag_i
+  input  logic            flush_page_i,   // selective flush: tag == flush_tag_i in flush_mask_i
+  input  tag_t            flush_tag_i,
+  input  tag_t            flush_mask_i
 );
   logic [N-1:0] valid_q, valid_d;
   tag_t         tag_q [N];
@@ -50,15 +55,24 @@ module gmmu_tlb_store #(
     data_d  = data_q;
     if (fill_i) begin
       valid_d[fill_idx_i] = 1'b1;
-      tag_d[fill_idx_i]   = fill_tag_i;
+      tag_d[fill_idx_i]   = fill_tag_i & TagKeep;
       w_d[fill_idx_i]     = fill_w_i;
       data_d[fill_idx_i]  = fill_data_i;
     end
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < N; i++) begin
-        if (flush_all_i || tag_d[i] == flush_tag_i) valid_d[i] = 1'b0;
+        if (flush_all_i || ((tag_d[i] & flush_mask_i & TagKeep) ==
+                            (flush_tag_i & flush_mask_i & TagKeep))) begin
+          valid_d[i] = 1'b0;
+        end
       end
     end
+  end
+
+  // the register's D input: the stored bits only (TagKeep)
+  tag_t tag_k [N];
+  always_comb begin
+    for (int unsigned i = 0; i < N; i++) tag_k[i] = tag_d[i] & TagKeep;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -69,7 +83,7 @@ module gmmu_tlb_store #(
       data_q  <= '{default: '0};
     end else begin
       valid_q <= valid_d;
-      tag_q   <= tag_d;
+      tag_q   <= tag_k;
       w_q     <= w_d;
       data_q  <= data_d;
     end

@@ -14,7 +14,8 @@ module gmmu_top #(
   parameter int unsigned L2MshrEntries  = 4,
   parameter int unsigned NumWalkers     = 2,
   parameter int unsigned FfEntries      = 4,
-  parameter int unsigned FfQuota        = 2
+  parameter int unsigned FfQuota        = 2,
+  parameter int unsigned NumAsids       = 1
 ) (
   input  logic                                            clk_i,
   input  logic                                            rst_ni,
@@ -24,6 +25,7 @@ module gmmu_top #(
   input  logic [NumSm*NumPorts*gmmu_pkg::VPN_W-1:0]       req_vpn_i,
   input  logic [NumSm*NumPorts-1:0]                       req_write_i,
   input  logic [NumSm*NumPorts*gmmu_pkg::REQ_ID_W-1:0]    req_id_i,
+  input  logic [NumSm*NumPorts*gmmu_pkg::ASID_W-1:0]      req_asid_i,
   output logic [NumSm-1:0]                                req_ready_o,
   output logic [NumSm*NumPorts-1:0]                       hit_valid_o,
   output logic [NumSm*NumPorts*gmmu_pkg::REQ_ID_W-1:0]    hit_id_o,
@@ -59,6 +61,7 @@ module gmmu_top #(
   localparam int unsigned VpnW    = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW    = gmmu_pkg::PPN_W;
   localparam int unsigned IdW     = gmmu_pkg::REQ_ID_W;
+  localparam int unsigned AsidW   = gmmu_pkg::ASID_W;
   localparam int unsigned P       = NumPorts;
   localparam int unsigned MIdxW   = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1;
   localparam int unsigned FtW     = gmmu_pkg::FB_FAULT_TYPE_W;
@@ -71,7 +74,7 @@ module gmmu_top #(
 `include "gmmu_params_check.svh"
 
   // ---------------------------------------------------------------- CSR block
-  logic [PpnW-1:0]    pt_base;
+  logic [PpnW-1:0]    pt_base [NumAsids];
   logic [FbAddrW-1:0] fb_base;
   logic [IdxW:0]      fb_size;
   logic [IdxW-1:0]    fb_get, fb_put;
@@ -80,6 +83,8 @@ module gmmu_top #(
   logic               cmd_cycle, flush_all, flush_page, replay_page, replay_all, cancel_page;
   logic               blocking;  // fault mode (§4.1)
   logic [VpnW-1:0]    cmd_vpn;
+  logic [AsidW-1:0]   cmd_asid;
+  logic               cmd_scope;
   logic               csr_busy;
 
   gmmu_csr #(
@@ -87,7 +92,8 @@ module gmmu_top #(
     .NumPorts   (NumPorts),
     .NumWalkers (NumWalkers),
     .FfEntries  (FfEntries),
-    .FfQuota    (FfQuota)
+    .FfQuota    (FfQuota),
+    .NumAsids   (NumAsids)
   ) u_csr (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -109,6 +115,8 @@ module gmmu_top #(
     .ovf_clr_o     (ovf_clr),
     .cmd_cycle_o   (cmd_cycle),
     .cmd_vpn_o     (cmd_vpn),
+    .cmd_asid_o    (cmd_asid),
+    .cmd_scope_o   (cmd_scope),
     .flush_all_o   (flush_all),
     .flush_page_o  (flush_page),
     .replay_page_o (replay_page),
@@ -122,21 +130,25 @@ module gmmu_top #(
   logic              rsp_valid, rsp_write, rsp_nack, rsp_large, rsp_w, rsp_nocache;
   logic [NumSm-1:0]  rsp_mask;
   logic [VpnW-1:0]   rsp_vpn;
+  logic [AsidW-1:0]  rsp_asid;
   logic [PpnW-1:0]   rsp_ppn;
   logic [NumSm-1:0]  replay;
   logic              cancel_valid;
   logic [VpnW-1:0]   cancel_vpn;
+  logic [AsidW-1:0]  cancel_asid;
 
   // ---------------------------------------------------------------- L1 TLBs
   logic [NumSm-1:0]      l1_req_valid, l1_req_write, l1_gnt, l1_busy;
   logic [NumSm*VpnW-1:0] l1_req_vpn;
+  logic [NumSm*AsidW-1:0] l1_req_asid;
 
   for (genvar s = 0; s < NumSm; s++) begin : g_l1
     gmmu_l1_tlb #(
       .NumPorts       (NumPorts),
       .L1Entries      (L1Entries),
       .L1LargeEntries (L1LargeEntries),
-      .L1ReqEntries   (L1ReqEntries)
+      .L1ReqEntries   (L1ReqEntries),
+      .NumAsids       (NumAsids)
     ) u_l1 (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
@@ -144,6 +156,7 @@ module gmmu_top #(
       .req_vpn_i      (req_vpn_i[s*P*VpnW +: P*VpnW]),
       .req_write_i    (req_write_i[s*P +: P]),
       .req_id_i       (req_id_i[s*P*IdW +: P*IdW]),
+      .req_asid_i     (req_asid_i[s*P*AsidW +: P*AsidW]),
       .req_ready_o    (req_ready_o[s]),
       .hit_valid_o    (hit_valid_o[s*P +: P]),
       .hit_id_o       (hit_id_o[s*P*IdW +: P*IdW]),
@@ -154,11 +167,13 @@ module gmmu_top #(
       .miss_fatal_o   (miss_fatal_o[s]),
       .l2_req_valid_o (l1_req_valid[s]),
       .l2_req_vpn_o   (l1_req_vpn[s*VpnW +: VpnW]),
+      .l2_req_asid_o  (l1_req_asid[s*AsidW +: AsidW]),
       .l2_req_write_o (l1_req_write[s]),
       .l2_gnt_i       (l1_gnt[s]),
       .rsp_valid_i    (rsp_valid && rsp_mask[s]),
       .rsp_nack_i     (rsp_nack),
       .rsp_vpn_i      (rsp_vpn),
+      .rsp_asid_i     (rsp_asid),
       .rsp_write_i    (rsp_write),
       .rsp_ppn_i      (rsp_ppn),
       .rsp_large_i    (rsp_large),
@@ -167,10 +182,13 @@ module gmmu_top #(
       .replay_i       (replay[s]),
       .cancel_valid_i (cancel_valid),
       .cancel_vpn_i   (cancel_vpn),
+      .cancel_asid_i  (cancel_asid),
       .cmd_cycle_i    (cmd_cycle),
       .flush_all_i    (flush_all),
       .flush_page_i   (flush_page),
       .cmd_vpn_i      (cmd_vpn),
+      .cmd_asid_i     (cmd_asid),
+      .cmd_scope_i    (cmd_scope),
       .blocking_i     (blocking),
       .busy_o         (l1_busy[s])
     );
@@ -179,6 +197,7 @@ module gmmu_top #(
   // ---------------------------------------------------------------- L2 TLB
   logic             walk_valid, walk_write, walk_ready;
   logic [VpnW-1:0]  walk_vpn;
+  logic [AsidW-1:0] walk_asid;
   logic [MIdxW-1:0] walk_mshr;
   logic             cpl_valid, cpl_fault, cpl_large, cpl_w, cpl_nocache;
   logic [MIdxW-1:0] cpl_mshr;
@@ -186,6 +205,7 @@ module gmmu_top #(
   logic [FtW-1:0]   cpl_ft;
   logic             ff_valid, ff_write, ff_blocked;
   logic [VpnW-1:0]  ff_vpn;
+  logic [AsidW-1:0] ff_asid;
   logic [NumSm-1:0] ff_mask;
   logic [FtW-1:0]   ff_ft;
   logic             ev_l2_hit, ev_l2_miss, l2_busy;
@@ -196,17 +216,20 @@ module gmmu_top #(
     .L2Ways         (L2Ways),
     .L2LargeEntries (L2LargeEntries),
     .L2Latency      (L2Latency),
-    .L2MshrEntries  (L2MshrEntries)
+    .L2MshrEntries  (L2MshrEntries),
+    .NumAsids       (NumAsids)
   ) u_l2 (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .l1_req_valid_i (l1_req_valid),
     .l1_req_vpn_i   (l1_req_vpn),
+    .l1_req_asid_i  (l1_req_asid),
     .l1_req_write_i (l1_req_write),
     .l1_gnt_o       (l1_gnt),
     .rsp_valid_o    (rsp_valid),
     .rsp_mask_o     (rsp_mask),
     .rsp_vpn_o      (rsp_vpn),
+    .rsp_asid_o     (rsp_asid),
     .rsp_write_o    (rsp_write),
     .rsp_nack_o     (rsp_nack),
     .rsp_ppn_o      (rsp_ppn),
@@ -215,6 +238,7 @@ module gmmu_top #(
     .rsp_nocache_o  (rsp_nocache),
     .walk_valid_o   (walk_valid),
     .walk_vpn_o     (walk_vpn),
+    .walk_asid_o    (walk_asid),
     .walk_write_o   (walk_write),
     .walk_mshr_o    (walk_mshr),
     .walk_ready_i   (walk_ready),
@@ -228,6 +252,7 @@ module gmmu_top #(
     .cpl_ft_i       (cpl_ft),
     .ff_valid_o     (ff_valid),
     .ff_vpn_o       (ff_vpn),
+    .ff_asid_o      (ff_asid),
     .ff_write_o     (ff_write),
     .ff_mask_o      (ff_mask),
     .ff_ft_o        (ff_ft),
@@ -236,6 +261,8 @@ module gmmu_top #(
     .flush_all_i    (flush_all),
     .flush_page_i   (flush_page),
     .cmd_vpn_i      (cmd_vpn),
+    .cmd_asid_i     (cmd_asid),
+    .cmd_scope_i    (cmd_scope),
     .ev_hit_o       (ev_l2_hit),
     .ev_miss_o      (ev_l2_miss),
     .busy_o         (l2_busy)
@@ -246,13 +273,15 @@ module gmmu_top #(
 
   gmmu_ptw #(
     .NumWalkers    (NumWalkers),
-    .L2MshrEntries (L2MshrEntries)
+    .L2MshrEntries (L2MshrEntries),
+    .NumAsids      (NumAsids)
   ) u_ptw (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .pt_base_i       (pt_base),
     .walk_valid_i    (walk_valid),
     .walk_vpn_i      (walk_vpn),
+    .walk_asid_i     (walk_asid),
     .walk_write_i    (walk_write),
     .walk_mshr_i     (walk_mshr),
     .walk_ready_o    (walk_ready),
@@ -274,6 +303,8 @@ module gmmu_top #(
     .flush_all_i     (flush_all),
     .flush_page_i    (flush_page),
     .cmd_vpn_i       (cmd_vpn),
+    .cmd_asid_i      (cmd_asid),
+    .cmd_scope_i     (cmd_scope),
     .ev_walk_o       (ev_walk),
     .ev_restart_o    (ev_walk_restart),
     .busy_o          (ptw_busy)
@@ -285,13 +316,15 @@ module gmmu_top #(
   gmmu_ff #(
     .NumSm     (NumSm),
     .FfEntries (FfEntries),
-    .FfQuota   (FfQuota)
+    .FfQuota   (FfQuota),
+    .NumAsids  (NumAsids)
   ) u_ff (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .time_i         (time_i),
     .offer_valid_i  (ff_valid),
     .offer_vpn_i    (ff_vpn),
+    .offer_asid_i   (ff_asid),
     .offer_write_i  (ff_write),
     .offer_mask_i   (ff_mask),
     .offer_ft_i     (ff_ft),
@@ -300,6 +333,7 @@ module gmmu_top #(
     .replay_all_i   (replay_all),
     .cancel_page_i  (cancel_page),
     .cmd_vpn_i      (cmd_vpn),
+    .cmd_asid_i     (cmd_asid),
     .fb_base_i      (fb_base),
     .fb_size_i      (fb_size),
     .get_i          (fb_get),
@@ -311,6 +345,7 @@ module gmmu_top #(
     .replay_o       (replay),
     .cancel_valid_o (cancel_valid),
     .cancel_vpn_o   (cancel_vpn),
+    .cancel_asid_o  (cancel_asid),
     .fb_wr_valid_o  (fb_wr_valid_o),
     .fb_wr_ready_i  (fb_wr_ready_i),
     .fb_wr_addr_o   (fb_wr_addr_o),

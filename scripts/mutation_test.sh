@@ -87,4 +87,48 @@ mutate rtl/gmmu_l1_req_table.sv 's/            if (blocking_i) flt_d\[i\] = 1.b1
 mutate cmodel/l1_req.h 's/^    r->m_nack = 0;$/    r->m_nack = 0; r->m_flt = 0;/' \
     "model: a replay releases a blocked SM (instead of the faulted translation's output)" \
     tb/traces/small.trc "--set fault_mode=blocking"
+# address spaces (docs/microarch.md §14): the platform drives one address space (ASID 0), so the
+# mutations are ones that one address space sees: the fault entry's ASID field, the command's ASID
+mutate rtl/gmmu_ff.sv 's/FB_ASID_W\] = fw_asid_q;/FB_ASID_W] = ~fw_asid_q;/' \
+    "RTL: the fault entry carries the complement of the fault's ASID (FB_ASID, word 0)"
+mutate cmodel/csr.c 's/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask);/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask) ^ 1u;/' \
+    "model: a command names ASID 1 instead of CMD_ARG_HI.ASID (CANCEL_PAGE misses the fault's entry)" \
+    tb/traces/fatal.trc
+
+# several address spaces: the platform cannot drive them yet (docs/microarch.md §14.9), so these
+# mutations must make the lock-step ASID test fail (make test-asid-lockstep: the scenarios of
+# test_cmodel_asid.c, RTL of configs/asid4.cfg beside the C model, every port every cycle)
+[ -d "$root/build/asid4" ] && rm -rf "${work:?}/build/asid4" && cp -a "$root/build/asid4" "$work/build/"
+mutate_ls() { # file, sed expression (exactly one line), description
+    local file=$1 expr=$2 what=$3
+    cp "$root/$file" "$work/$file"
+    sed -i "$expr" "$work/$file"
+    local n
+    n=$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)
+    if [ "$n" != 1 ]; then
+        echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
+        cp "$root/$file" "$work/$file"
+        fail=1
+        return
+    fi
+    echo "== mutation (ASID lock-step): $what ($file)"
+    diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
+    local log=$work/run-ls.log
+    set +e
+    (cd "$work" && make -s test-asid-lockstep) > "$log" 2>&1
+    local rc=$?
+    set -e
+    if [ $rc -ne 0 ] && grep -q "lock-step mismatch at cycle" "$log"; then
+        grep -m1 "lock-step mismatch at cycle" "$log" | sed 's/^.*\(lock-step mismatch\)/   caught: \1/'
+    else
+        echo "mutation_test: '$what' was NOT caught by test-asid-lockstep (exit $rc)" >&2
+        tail -20 "$log" >&2
+        fail=1
+    fi
+    cp "$root/$file" "$work/$file"
+}
+mutate_ls rtl/gmmu_l1_tlb.sv "s/    assign b_lk_tag\[p\].asid   = lk_asid\[p\*AsidW +: AsidW\];/    assign b_lk_tag[p].asid   = '0;/" \
+    "RTL: the L1 base lookup ignores the request's ASID (looks up ASID 0)"
+mutate_ls cmodel/l2_tlb.c 's/ && l2->m_asid\[m\] == asid) {/) {/' \
+    "model: an L2 miss merges into an MSHR of another address space (key without the ASID)"
 exit $fail

@@ -49,7 +49,7 @@ def cl(n):
     return 0 if n <= 1 else math.ceil(math.log2(n))
 
 
-def expected_ffs(p, k):
+def expected_ffs(p, k, prep=False):
     """Expected flip-flop bits per block. p: RTL parameters, k: package constants.
 
     Every line is one register of the state list in docs/microarch.md; the notes say where the
@@ -66,6 +66,21 @@ def expected_ffs(p, k):
             ft_or |= v
     ft = bin(ft_or).count("1")
     e, le, r = p["L1Entries"], p["L1LargeEntries"], p["L1ReqEntries"]
+    # address spaces (docs/microarch.md §14): every ASID in the machine is reduced to
+    # asid & (NumAsids-1) (at the L1 for requests, at the CSR block for commands) and every
+    # register holding one keeps only those bits (its D input is x_d & (NumAsids-1), the TLB
+    # tags through gmmu_tlb_store's TagKeep): a stored ASID costs ab = cl(A) flip-flops, none
+    # with one address space; the tag / record widths of spec/tlb.toml keep ASID_W bits, of
+    # which aw - ab are constant 0 and removed by synthesis
+    n_as = p["NumAsids"]
+    ab = cl(n_as)
+    aw = k["ASID_W"]
+    # prep=True: the count after Yosys `prep` (formal/run_formal.py elab job), which keeps the
+    # constant-0 bits of the registers whose D input is masked (every stored ASID sb = ASID_W
+    # bits, ASID_SEL ASID_W, CMD_ARG_HI[16:0], cmd_scope_q); only cmd_asid_q / cancel_asid_q
+    # (loaded from a masked value inside a hold multiplexer) are reduced there too
+    sb = aw if prep else ab
+    asid_drop = aw - sb
     l1 = {"hit registers (hv, hid, hppn)": P * (1 + rid + ppn)}
     # TLB records (spec/tlb.toml): widths of the tags, payloads and the request-table entry
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
@@ -73,53 +88,58 @@ def expected_ffs(p, k):
         return rec[n]["bits"]
     def rdesc(n):
         return ", ".join(f["name"] for f in rec[n]["fields"])
-    btag, bdat = (rbits("base_tag"), rdesc("base_tag")), (rbits("base_data"), rdesc("base_data"))
-    ltag, ldat = (rbits("large_tag"), rdesc("large_tag")), (rbits("large_data"), rdesc("large_data"))
+    btag = (rbits("base_tag") - asid_drop, rdesc("base_tag"))
+    bdat = (rbits("base_data"), rdesc("base_data"))
+    ltag = (rbits("large_tag") - asid_drop, rdesc("large_tag"))
+    ldat = (rbits("large_data"), rdesc("large_data"))
     l1_base = tlb_array_ffs(e, 1, btag[0], bdat[0], btag[1], bdat[1])
     l1_large = tlb_array_ffs(le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l1_req = {f"request table (state[3], ent: {rdesc('l1_req_entry')})":
-              r * (3 + rbits("l1_req_entry")),
+              r * (3 + rbits("l1_req_entry") - asid_drop),
               "faulted bits flt (blocking fault mode)": r}
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
     l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
     l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
-        "pipeline (pv, psm, pvpn, pwrite)": lat * (1 + cl(S) + vpn + 1),
+        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + sb),
         "rr": cl(S),
-        "MSHRs (state[2], vpn, write, mask, kind, ppn, large, w, nocache, fault_type)":
-            m * (2 + vpn + 1 + S + 1 + ppn + 1 + 1 + 1 + ft),
-        "rsp_q (valid, mask, vpn, write, kind, ppn, large, w, nocache)":
-            1 + S + vpn + 1 + 1 + ppn + 1 + 1 + 1,
+        "MSHRs (state[2], vpn, write, asid, mask, kind, ppn, large, w, nocache, fault_type)":
+            m * (2 + vpn + 1 + sb + S + 1 + ppn + 1 + 1 + 1 + ft),
+        "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
+            1 + S + vpn + 1 + sb + 1 + ppn + 1 + 1 + 1,
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
     ptw = {
-        "walkers (state[2], vpn, write, mshr, level, large_mode, addr[47:3], poison)":
-            w * (2 + vpn + 1 + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
+        "walkers (state[2], vpn, write, asid, mshr, level, large_mode, addr[47:3], poison)":
+            w * (2 + vpn + 1 + sb + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
         "memory request (mr_valid, mr_addr[47:3], mr_id)": 1 + pte_addr + cl(w),
     }
     f = p["FfEntries"]
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
     ff = {
-        "far-fault MSHRs (valid, vpn, mask)": f * (1 + vpn + S),
+        "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + sb + S),
         "dropped, replay": 2 * S,
-        "cancel (valid, vpn)": 1 + vpn,
+        "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
         "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
-        "fault-entry data (flags, vpn, time, mask, fault_type, client, write)":
-            1 + vpn + 64 + S + ft + cl(S) + 1,
+        "fault-entry data (flags, vpn, time, mask, fault_type, client, write, asid)":
+            1 + vpn + 64 + S + ft + cl(S) + 1 + sb,
     }
     err_w = max(v for n, v in k.items() if n.startswith("ERR_")) + 1
     cmd_w = cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1)
     ie_w = max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1
     csr = {
-        "pt_base[47:12]": k["PA_W"] - k["PAGE_SHIFT"],
+        "pt_base[47:12] per address space": n_as * (k["PA_W"] - k["PAGE_SHIFT"]),
+        "asid_sel (ASID_SEL, ASID & (NumAsids-1))": sb,
         "fb_base[47:5]": fb_addr,
         "fb_size, get": (k["FB_IDX_W"] + 1) + k["FB_IDX_W"],
         "ie": ie_w,
-        "arg_lo, arg_hi": 32 + (vpn - 32),
-        "cmd (valid, op, vpn)": 1 + cmd_w + vpn,
+        # arg_hi_q keeps CMD_ARG_HI VPN[35:32], ASID & (NumAsids-1) and SCOPE if NumAsids > 1
+        "arg_lo, arg_hi (vpn, ASID, SCOPE)":
+            32 + (k["CSR_CMD_ARG_HI_SCOPE_LSB"] + 1 if prep else (vpn - 32) + ab + (n_as > 1)),
+        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + (prep or n_as > 1),
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,

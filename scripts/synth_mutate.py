@@ -22,8 +22,16 @@ import sys
 def mutate(text, reg, a, b):
     """Swaps the next-state expressions of reg[a] and reg[b] (write_verilog -noattr flip-flops:
     `else <reg> [i] <= <expr>;`). Returns the new text or raises ValueError."""
+    # a register whose other bits are constant (e.g. the ASID bits above log2(NumAsids), which
+    # synthesis removes) is written one flip-flop per bit, named with "_reg" before its first
+    # index: `else \g_l1_reg[0].u_l1.u_req.ent_q[1]  <= <expr>;`
+    i = reg.find("[")
+    split = (reg[:i] + "_reg" + reg[i:]) if i >= 0 else reg + "_reg"
+
     def rx(bit):
-        return re.compile(r"(\n\s*else " + re.escape(reg) + r" \[" + str(bit) + r"\] <= )([^;]+);")
+        whole = re.escape(reg) + r" \[" + str(bit) + r"\]"
+        single = re.escape(split) + r"\[" + str(bit) + r"\]"
+        return re.compile(r"(\n\s*else (?:" + whole + "|" + single + r") +<= )([^;]+);")
     found = {}
     for bit in (a, b):
         hits = rx(bit).findall(text)

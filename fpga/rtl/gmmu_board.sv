@@ -27,6 +27,7 @@ module gmmu_board #(
   parameter int unsigned NumWalkers     = 2,
   parameter int unsigned FfEntries      = 4,
   parameter int unsigned FfQuota        = 2,
+  parameter int unsigned NumAsids       = 1,
   // board
   parameter int unsigned ClkKhz         = 25000,
   parameter int unsigned ClkDiv         = 217,      // UART: clock cycles per bit
@@ -133,7 +134,8 @@ module gmmu_board #(
     .L2MshrEntries  (L2MshrEntries),
     .NumWalkers     (NumWalkers),
     .FfEntries      (FfEntries),
-    .FfQuota        (FfQuota)
+    .FfQuota        (FfQuota),
+    .NumAsids       (NumAsids)
   ) u_gmmu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -142,6 +144,7 @@ module gmmu_board #(
     .req_vpn_i       (req_vpn),
     .req_write_i     (req_write),
     .req_id_i        (req_id),
+    .req_asid_i      ('0),  // one address space on the board (docs/microarch.md §14)
     .req_ready_o     (req_ready),
     .hit_valid_o     (hit_valid),
     .hit_id_o        (hit_id),

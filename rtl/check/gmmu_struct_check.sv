@@ -117,6 +117,7 @@ module gmmu_struct_check #(
     .touch_i      (touch_i),
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
-    .flush_tag_i  (fill_tag)
+    .flush_tag_i  (fill_tag),
+    .flush_mask_i ('1)
   );
 endmodule

@@ -39,8 +39,8 @@ static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
 static int offer(ft_t *t, int ready, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
     t->ev = 0;
     ff_begin(&t->f, (uint8_t)ready, &t->cy);
-    return ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, vpn, (uint8_t)write, mask, ft,
-                    &t->ev, &t->v);
+    return ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, 0, vpn, (uint8_t)write, mask,
+                    ft, &t->ev, &t->v);
 }
 
 static void test_post_entry(void **state) {
@@ -161,17 +161,17 @@ static void test_commands(void **state) {
     offer(&t, 1, 0x20, 0, 0x2, 0);
     t.f.dropped = 0x4;
     ff_begin(&t.f, 1, &t.cy);
-    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0x20);
+    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x20);
     assert_int_equal(t.f.replay, 0x6);
     assert_int_equal(t.f.dropped, 0);
     assert_int_equal(t.f.valid, 0x1);
     ff_begin(&t.f, 1, &t.cy); /* replay lasts one cycle */
     assert_int_equal(t.f.replay, 0);
-    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0x30); /* no entry: only dropped (0) */
+    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x30); /* no entry: only dropped (0) */
     assert_int_equal(t.f.replay, 0);
     assert_int_equal(t.f.valid, 0x1);
     ff_begin(&t.f, 1, &t.cy);
-    ff_command(&t.f, GMMU_CMD_CANCEL_PAGE, 0x10);
+    ff_command(&t.f, GMMU_CMD_CANCEL_PAGE, 0, 0x10);
     assert_int_equal(t.f.cancel_valid, 1);
     assert_int_equal(t.f.cancel_vpn, 0x10);
     assert_int_equal(t.f.valid, 0);
@@ -180,14 +180,14 @@ static void test_commands(void **state) {
     offer(&t, 1, 0x10, 0, 0x1, 0);
     t.f.dropped = 1;
     ff_begin(&t.f, 1, &t.cy);
-    ff_command(&t.f, GMMU_CMD_REPLAY_ALL, 0);
+    ff_command(&t.f, GMMU_CMD_REPLAY_ALL, 0, 0);
     assert_int_equal(t.f.replay, 0x7);
     assert_int_equal(t.f.valid, 0);
     assert_int_equal(t.f.dropped, 0);
     /* INVAL / NOP do nothing here */
     ff_begin(&t.f, 1, &t.cy);
-    ff_command(&t.f, GMMU_CMD_NOP, 0);
-    ff_command(&t.f, GMMU_CMD_INVAL_ALL, 0);
+    ff_command(&t.f, GMMU_CMD_NOP, 0, 0);
+    ff_command(&t.f, GMMU_CMD_INVAL_ALL, 0, 0);
     assert_int_equal(t.f.replay, 0);
     assert_int_equal(t.v.count, 0);
 }

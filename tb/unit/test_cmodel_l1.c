@@ -17,11 +17,12 @@ typedef struct {
     l1_t l;
     gmmu_viol_t v;
     /* inputs of the current cycle (cleared after each step) */
-    uint8_t rv[GMMU_MAX_PORTS], rw[GMMU_MAX_PORTS], rid[GMMU_MAX_PORTS];
+    uint8_t rv[GMMU_MAX_PORTS], rw[GMMU_MAX_PORTS], rid[GMMU_MAX_PORTS], rasid[GMMU_MAX_PORTS];
     uint64_t rvpn[GMMU_MAX_PORTS];
     uint8_t grant, replay, cancel, cmd;
     uint8_t blocking; /* blocking_q (held across steps) */
     uint64_t cancel_vpn;
+    uint8_t cancel_asid;
     gmmu_rsp_t rsp;
     gmmu_flush_t fl;
     /* outputs of the current cycle */
@@ -46,12 +47,14 @@ static void lt_init(lt_t *t, uint32_t ports, uint32_t req) {
 
 static void lt_step(lt_t *t) {
     l1_comb(&t->l, t->cmd, &t->c);
-    const l1_in_t in = {t->rv,     t->rw,     t->rid,        t->rvpn, t->grant,   &t->rsp,
-                        t->replay, t->cancel, t->cancel_vpn, t->fl,   t->blocking};
+    const l1_in_t in = {t->rv,         t->rw,   t->rid,     t->rasid,  t->rvpn,
+                        t->grant,      &t->rsp, t->replay,  t->cancel, t->cancel_asid,
+                        t->cancel_vpn, t->fl,   t->blocking};
     l1_step(&t->l, &t->c, &in, &t->v);
     memset(t->rv, 0, sizeof(t->rv));
     memset(t->rw, 0, sizeof(t->rw));
     memset(t->rid, 0, sizeof(t->rid));
+    memset(t->rasid, 0, sizeof(t->rasid));
     memset(t->rvpn, 0, sizeof(t->rvpn));
     memset(&t->rsp, 0, sizeof(t->rsp));
     t->grant = t->replay = t->cancel = t->cmd = 0;

@@ -70,12 +70,12 @@ static void test_fa_flush(void **state) {
     tlb_fa_fill(&a, 0, 0x7, 1, 1);
     tlb_fa_fill(&a, 1, 0x8, 1, 2);
     a.plru[0] = 1;
-    tlb_fa_flush(&a, 0, 0x8); /* page flush: only the matching tag */
+    tlb_fa_flush(&a, 0, 0x8, ~UINT64_C(0)); /* page flush: only the matching tag */
     assert_int_equal(a.valid[0], 1);
     assert_int_equal(a.valid[1], 0);
     assert_int_equal(a.tag[1], 0x8); /* tag and data kept, only valid cleared */
     tlb_fa_fill(&a, 1, 0x9, 1, 3);
-    tlb_fa_flush(&a, 1, 0); /* full flush */
+    tlb_fa_flush(&a, 1, 0, 0); /* full flush */
     assert_int_equal(a.valid[0] | a.valid[1], 0);
     assert_int_equal(a.plru[0], 1); /* PLRU unchanged */
     tlb_fa_free(&a);
@@ -104,10 +104,10 @@ static void test_sa_sets(void **state) {
     assert_int_equal(tlb_fa_fill_pick(s2, 0x9), 0);
     /* SA-5: a page flush looks in the tag's set only; a full flush clears every set */
     tlb_fa_fill(s2, 0, 0x5, 1, 0x66);
-    tlb_sa_flush(&a, 0, 1, 0x5);
+    tlb_sa_flush(&a, 0, 1, 0x5, ~UINT64_C(0));
     assert_int_equal(a.all.valid[2], 0);
     assert_int_equal(a.all.valid[4], 1);
-    tlb_sa_flush(&a, 1, 0, 0);
+    tlb_sa_flush(&a, 1, 0, 0, 0);
     assert_int_equal(a.all.valid[4], 0);
     tlb_sa_free(&a);
 }
@@ -123,8 +123,8 @@ static void test_req_steps(void **state) {
     assert_int_equal(c.send, -1);
     /* (f) allocate: k-th miss -> k-th lowest FREE entry of _q */
     uint64_t fr = l1_req_free_mask(&r);
-    assert_int_equal(l1_req_alloc(&r, &fr, 0x40, 0, 1), 0);
-    assert_int_equal(l1_req_alloc(&r, &fr, 0x40, 0, 2), 0);
+    assert_int_equal(l1_req_alloc(&r, &fr, 0, 0x40, 0, 1), 0);
+    assert_int_equal(l1_req_alloc(&r, &fr, 0, 0x40, 0, 2), 0);
     assert_int_equal(l1_req_state(&r, 0), L1_WAIT);
     assert_int_equal(r.ent[1].id, 2);
     l1_req_comb(&r, 2, 0, &c);
@@ -152,9 +152,9 @@ static void test_req_steps(void **state) {
     const gmmu_rsp_t nack = {.valid = 1, .nack = 1, .vpn = 0x40, .mask = 1};
     assert_int_equal(l1_req_response(&r, &nack, 0), 2);
     assert_int_equal(l1_req_state(&r, 0), L1_NACK);
-    l1_req_cancel(&r, 0x41); /* other vpn: nothing */
+    l1_req_cancel(&r, 0, 0x41); /* other vpn: nothing */
     assert_int_equal(l1_req_state(&r, 0), L1_NACK);
-    l1_req_cancel(&r, 0x40);
+    l1_req_cancel(&r, 0, 0x40);
     assert_int_equal(l1_req_state(&r, 0), L1_DONE);
     assert_int_equal(r.ent[0].fatal, 1);
     assert_int_equal(r.ent[0].ppn, 0);
@@ -167,7 +167,7 @@ static void test_req_steps(void **state) {
     assert_int_equal(l1_req_state(&r, 1), L1_DONE);
     /* no FREE entry left in the mask: a violation for the caller */
     fr = 0;
-    assert_int_equal(l1_req_alloc(&r, &fr, 0x1, 0, 0), -1);
+    assert_int_equal(l1_req_alloc(&r, &fr, 0, 0x1, 0, 0), -1);
 }
 
 int main(void) {

@@ -21,7 +21,7 @@ static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n
                                     "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
                                     "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
                                     "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                                    "ff_quota = 2\n";
+                                    "ff_quota = 2\nnum_asids = 1\n";
 
 /* Writes text to a temporary file; path (64 bytes) receives its name. */
 static void write_tmp(char *path, const char *text) {
@@ -99,32 +99,32 @@ static void expect_error(const char *extra, unsigned line, const char *rest) {
 
 static void test_errors(void **state) {
     (void)state;
-    expect_error("bogus = 1\n", 14, "bogus: unknown key");
-    expect_error("mem_latency = abc\n", 14, "mem_latency: 'abc' is not a decimal or 0x hex number");
-    expect_error("mem_latency = -5\n", 14, "mem_latency: '-5' is not a decimal or 0x hex number");
-    expect_error("mem_latency = 12x\n", 14, "mem_latency: '12x' is not a decimal or 0x hex number");
-    expect_error("mem_latency = 0\n", 14, "mem_latency: 0 is out of range");
-    expect_error("mem_ready_pct = 101\n", 14, "mem_ready_pct: 101 is out of range");
-    expect_error("fb_entries = 48\n", 14, "fb_entries: 48 is not a power of two");
-    expect_error("pcie_model = fast\n", 14, "pcie_model: 'fast' is not one of table|atan");
-    expect_error("fault_mode = sometimes\n", 14,
+    expect_error("bogus = 1\n", 15, "bogus: unknown key");
+    expect_error("mem_latency = abc\n", 15, "mem_latency: 'abc' is not a decimal or 0x hex number");
+    expect_error("mem_latency = -5\n", 15, "mem_latency: '-5' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 12x\n", 15, "mem_latency: '12x' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 0\n", 15, "mem_latency: 0 is out of range");
+    expect_error("mem_ready_pct = 101\n", 15, "mem_ready_pct: 101 is out of range");
+    expect_error("fb_entries = 48\n", 15, "fb_entries: 48 is not a power of two");
+    expect_error("pcie_model = fast\n", 15, "pcie_model: 'fast' is not one of table|atan");
+    expect_error("fault_mode = sometimes\n", 15,
                  "fault_mode: 'sometimes' is not one of replayable|blocking");
-    expect_error("replay_policy = never\n", 14,
+    expect_error("replay_policy = never\n", 15,
                  "replay_policy: 'never' is not one of block|batch|batch_flush|once");
-    expect_error("evict_policy = fifo\n", 14, "evict_policy: 'fifo' is not one of lru|random");
-    expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 14,
+    expect_error("evict_policy = fifo\n", 15, "evict_policy: 'fifo' is not one of lru|random");
+    expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 15,
                  "evict_policy: 'lru_but_much_longer_than_any_registered_name' is not one of");
-    expect_error("pcie_peak_gbps = 0\n", 14,
+    expect_error("pcie_peak_gbps = 0\n", 15,
                  "pcie_peak_gbps: '0' is not a number in [0.001, 1e+06]");
-    expect_error("pcie_peak_gbps = 1e-300\n", 14,
+    expect_error("pcie_peak_gbps = 1e-300\n", 15,
                  "pcie_peak_gbps: '1e-300' is not a number in [0.001, 1e+06]");
     /* the handler's rule, found by the configuration check with its line (issue 11 item 13) */
-    expect_error("fb_entries = 1\n", 14, "fb_entries: 1 is out of range [2, 65536]");
-    expect_error("mem_latency\n", 14, "expected 'key = value'");
-    expect_error("mem_latency = \n", 14, "mem_latency: empty value");
-    expect_error("mem_latency = 5\nmem_latency = 6\n", 15,
-                 "mem_latency: duplicate key (first set on line 14)");
-    expect_error("num_sm = 3\n", 14, "num_sm: duplicate key");
+    expect_error("fb_entries = 1\n", 15, "fb_entries: 1 is out of range [2, 65536]");
+    expect_error("mem_latency\n", 15, "expected 'key = value'");
+    expect_error("mem_latency = \n", 15, "mem_latency: empty value");
+    expect_error("mem_latency = 5\nmem_latency = 6\n", 16,
+                 "mem_latency: duplicate key (first set on line 15)");
+    expect_error("num_sm = 3\n", 15, "num_sm: duplicate key");
 }
 
 /* Numbers follow the trace format's rule (common/num.h): decimal or 0x hex; a leading zero does
@@ -139,11 +139,11 @@ static void test_numbers_decimal_or_hex(void **state) {
     assert_int_equal(c.mem_latency, 10);
     assert_int_equal(c.mem_jitter, 31);
     assert_int_equal(c.chaos_inval, 0);
-    expect_error("mem_latency = 0o17\n", 14,
+    expect_error("mem_latency = 0o17\n", 15,
                  "mem_latency: '0o17' is not a decimal or 0x hex number");
-    expect_error("mem_latency = +5\n", 14, "mem_latency: '+5' is not a decimal or 0x hex number");
-    expect_error("mem_latency = 0x\n", 14, "mem_latency: '0x' is not a decimal or 0x hex number");
-    expect_error("watchdog_cycles = 18446744073709551616\n", 14,
+    expect_error("mem_latency = +5\n", 15, "mem_latency: '+5' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 0x\n", 15, "mem_latency: '0x' is not a decimal or 0x hex number");
+    expect_error("watchdog_cycles = 18446744073709551616\n", 15,
                  "watchdog_cycles: '18446744073709551616' is above 2^64-1");
 }
 
@@ -168,7 +168,7 @@ static void test_rtl_range_points_at_line(void **state) {
     write_tmp(path, "num_sm = 2\nnum_ports = 2\nl1_entries = 12\nl1_large_entries = 2\n"
                     "l1_req_entries = 4\nl2_sets = 4\nl2_ways = 2\nl2_large_entries = 2\n"
                     "l2_latency = 3\nl2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                    "ff_quota = 2\n");
+                    "ff_quota = 2\nnum_asids = 1\n");
     cfg_defaults(&c);
     assert_int_equal(cfg_load(&c, path, err, sizeof(err)), -1);
     unlink(path);

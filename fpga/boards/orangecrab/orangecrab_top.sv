@@ -16,7 +16,8 @@ module orangecrab_top #(
   parameter int unsigned L2MshrEntries  = 4,
   parameter int unsigned NumWalkers     = 2,
   parameter int unsigned FfEntries      = 4,
-  parameter int unsigned FfQuota        = 2
+  parameter int unsigned FfQuota        = 2,
+  parameter int unsigned NumAsids       = 1
 ) (
   input  logic clk48,
   input  logic gpio_0,  // rx
@@ -53,6 +54,7 @@ module orangecrab_top #(
     .NumWalkers     (NumWalkers),
     .FfEntries      (FfEntries),
     .FfQuota        (FfQuota),
+    .NumAsids       (NumAsids),
     .ClkKhz        (24000),
     .ClkDiv        (208),      // 24 MHz / 115200 (0.2 % off)
     .TimeoutCycles (2400000),  // 100 ms

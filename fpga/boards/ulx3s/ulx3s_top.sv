@@ -14,7 +14,8 @@ module ulx3s_top #(
   parameter int unsigned L2MshrEntries  = 4,
   parameter int unsigned NumWalkers     = 2,
   parameter int unsigned FfEntries      = 4,
-  parameter int unsigned FfQuota        = 2
+  parameter int unsigned FfQuota        = 2,
+  parameter int unsigned NumAsids       = 1
 ) (
   input  logic       clk_25mhz,
   input  logic       ftdi_txd,   // from the FTDI: the board receives
@@ -43,6 +44,7 @@ module ulx3s_top #(
     .NumWalkers     (NumWalkers),
     .FfEntries      (FfEntries),
     .FfQuota        (FfQuota),
+    .NumAsids       (NumAsids),
     .ClkKhz        (25000),
     .ClkDiv        (217),       // 25 MHz / 115200
     .TimeoutCycles (2500000)    // 100 ms, as LiteX's UARTBone
