@@ -47,8 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (prc < 0 && load_config(a) == 0) {
         char cerr[1024];
         if (cfg_check(&a->o.cfg, cerr, sizeof(cerr)) != 0) {
-            fprintf(stderr, "fuzz: a configuration gmmu-sim accepted fails cfg_check: %s\n",
-                    cerr);
+            fprintf(stderr, "fuzz: a configuration gmmu-sim accepted fails cfg_check: %s\n", cerr);
             abort();
         }
         if (!a->o.stats_path || prepare_stats(a->o.stats_path) == 0)

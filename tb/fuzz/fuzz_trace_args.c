@@ -89,8 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     for (size_t i = 0; i < N_SEED; i++) {
         const int same_in_out = argc >= 4 && strcmp(argv[1], "convert") == 0 &&
-                                strcmp(argv[2], k_seed[i]) == 0 &&
-                                strcmp(argv[3], k_seed[i]) == 0;
+                                strcmp(argv[2], k_seed[i]) == 0 && strcmp(argv[3], k_seed[i]) == 0;
         if (same_in_out && before[i] != after[i]) {
             fprintf(stderr, "fuzz: gmmu-trace convert %s %s changed it (%ld -> %ld bytes)\n",
                     k_seed[i], k_seed[i], before[i], after[i]);

@@ -29,8 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
         char why[256];
         if (trace_rec_check(&rec, why, sizeof(why)) != 0) {
-            fprintf(stderr, "fuzz: the reader returned a record its own check refuses: %s\n",
-                    why);
+            fprintf(stderr, "fuzz: the reader returned a record its own check refuses: %s\n", why);
             abort();
         }
         n++;
