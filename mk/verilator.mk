@@ -12,24 +12,17 @@ VL_ROOT     := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)
 VDUT_DIR     = $(BUILD)/$(CONFIG)/vdut
 VDUT_LIB     = $(VDUT_DIR)/libvdut.a
 VDUT_LDLIBS := -lz -lpthread
-RTL_SRCS     = $(RTL_GEN) $(wildcard rtl/*.sv) rtl/files.f $(VL_COV_DEPS)
-# Coverage hooks, empty here; the coverage build (mk/coverage.mk, its own BUILD directory) sets
-# them on its make command line: VL_COV_OPTS (Verilator flags), VL_COV_DEPS (the cover-point
-# bind file, read after the RTL), VL_COV_RUNTIME (verilated_cov.o), VL_SHIM_DEFS (shim flags)
-VL_COV_OPTS ?=
-VL_COV_RUNTIME ?=
-VL_SHIM_DEFS ?=
-VL_COV_DEPS ?=
+RTL_SRCS     = $(RTL_GEN) $(wildcard rtl/*.sv) rtl/files.f
 VL_OPTS     := --cc --assert --trace-fst --x-assign fast --x-initial fast -O3 \
-               --top-module gmmu_top -CFLAGS -O2 $(VL_COV_OPTS)
+               --top-module gmmu_top -CFLAGS -O2
 vl_prefix    = V$(subst -,_,$(1))
-VL_RUNTIME   = verilated.o verilated_fst_c.o verilated_threads.o $(VL_COV_RUNTIME)
+VL_RUNTIME   = verilated.o verilated_fst_c.o verilated_threads.o
 SHIM_DEPS   := cosim/vshim.cpp cosim/vshim.h cmodel/include/gmmu_if.h $(GEN_H) \
                cmodel/gen/gmmu_ports.h cmodel/gen/vshim_ports.inc scripts/cfg_vflags.py
 # $(call shim_cxx,config,extra flags,output[,model directory: vdut])
 shim_cxx = $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
   -c cosim/vshim.cpp -o $(3) -I$(BUILD)/$(1)/$(or $(4),vdut)/obj -I$(VL_ROOT)/include \
-  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) $(VL_SHIM_DEFS) \
+  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) \
   $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg)
 
 ## make vdut CONFIG=x          the Verilator model of gmmu_top + shim -> build/x/vdut/libvdut.a
@@ -43,7 +36,7 @@ $(BUILD)/%/vdut/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.py mk/v
 	@mkdir -p $(@D)
 	@echo "verilator: building gmmu_top for CONFIG=$* (--prefix $(call vl_prefix,$*))"
 	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) -f rtl/files.f \
-	  $(VL_COV_DEPS) $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) > $(@D)/../verilator.log 2>&1 \
+	  $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) > $(@D)/../verilator.log 2>&1 \
 	  || { cat $(@D)/../verilator.log; exit 1; }
 	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
 	touch $@
