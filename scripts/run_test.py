@@ -79,31 +79,40 @@ def parse_test(path):
     t = {"name": os.path.splitext(os.path.basename(path))[0], "config": "tiny", "trace": None,
          "random": None, "seed": "1", "engine": "cosim", "set": [], "expect": [],
          "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": []}
-    with open(path) as f:
-        for n, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            if "=" not in line:
-                raise TestError(f"{path}:{n}: expected 'key = value'")
-            k, v = (x.strip() for x in line.split("=", 1))
-            if k in ("set", "expect"):
-                if k == "expect":
-                    m = re.fullmatch(r"(\w+)\s*(>=|<=|==|!=|>|<)\s*(-?[0-9.]+)", v)
-                    if not m:
-                        raise TestError(f"{path}:{n}: expect: '{v}' is not 'stat op number'")
-                    v = (m.group(1), m.group(2), float(m.group(3)), n)
-                t[k].append(v)
-            elif k in ("config", "trace", "seed", "engine", "random", "mode"):
-                t[k] = v
-            elif k == "exit":
-                t[k] = int(v)
-            elif k == "expect_fault":
-                t[k] = v in ("1", "yes", "true")
-            elif k == "args":
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except UnicodeDecodeError as e:
+        raise TestError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})")
+    for n, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" not in line:
+            raise TestError(f"{path}:{n}: expected 'key = value'")
+        k, v = (x.strip() for x in line.split("=", 1))
+        if k in ("set", "expect"):
+            if k == "expect":
+                m = re.fullmatch(r"(\w+)\s*(>=|<=|==|!=|>|<)\s*(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+))", v)
+                if not m:
+                    raise TestError(f"{path}:{n}: expect: '{v}' is not 'stat op number'")
+                v = (m.group(1), m.group(2), float(m.group(3)), n)
+            t[k].append(v)
+        elif k in ("config", "trace", "seed", "engine", "random", "mode"):
+            t[k] = v
+        elif k == "exit":
+            if not re.fullmatch(r"[0-9]{1,3}", v) or int(v) > 255:
+                raise TestError(f"{path}:{n}: exit: '{v}' is not an exit status 0..255")
+            t[k] = int(v)
+        elif k == "expect_fault":
+            t[k] = v in ("1", "yes", "true")
+        elif k == "args":
+            try:
                 t[k] += shlex.split(v)
-            else:
-                raise TestError(f"{path}:{n}: {k}: unknown key")
+            except ValueError as e:
+                raise TestError(f"{path}:{n}: args: {e}")
+        else:
+            raise TestError(f"{path}:{n}: {k}: unknown key")
     if t["mode"] not in ("normal", "skip_equiv"):
         raise TestError(f"{path}: mode: '{t['mode']}' is not normal or skip_equiv")
     if not t["trace"] and t["random"] is None:
