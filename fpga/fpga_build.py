@@ -114,7 +114,7 @@ def main():
     gflags = subprocess.run([sys.executable, "scripts/cfg_vflags.py", a.config],
                             capture_output=True, text=True, check=True).stdout.split()
     gflags = " ".join(f"-G {g[2:]}" for g in gflags)  # Verilator -GX=1 -> slang -G X=1
-    files = rtl_files() + FPGA_RTL + [f"fpga/boards/{a.board}/{top}.sv"]
+    files = rtl_files() + ["-I fpga/gen"] + FPGA_RTL + [f"fpga/boards/{a.board}/{top}.sv"]
     js, cfg, bit = (os.path.join(out, f"{a.board}.{e}") for e in ("json", "config", "bit"))
     rep_path = os.path.join(out, f"{a.board}_report.json")
     script = os.path.join(out, "synth.ys")

