@@ -8,6 +8,10 @@ Usage: fpga_params.py --decl fpga/gen/gmmu_top_params.svh --pass fpga/gen/gmmu_t
   --pass  the overrides `.NumSm (NumSm), ...` (no trailing comma), included where those modules
           instantiate the next level (gmmu_board, gmmu_top)
 so a parameter added to spec/params.toml reaches the board without a hand edit (docs/fpga.md).
+
+       fpga_params.py --check-core gmmu.core
+  checks that the FuseSoC board targets of gmmu.core (ulx3s, orangecrab) set every parameter of
+  spec/params.toml to the value of the board's configs/fpga_<board>.cfg (exit 1 otherwise).
 """
 import argparse
 import os
@@ -41,31 +45,58 @@ def gen_pass(params):
     return "\n".join(lines) + "\n"
 
 
-def write_if_changed(path, text):
-    """Keep the timestamp of an unchanged file (make does not rebuild what includes it)."""
-    try:
-        with open(path) as f:
-            if f.read() == text:
-                return
-    except OSError:
-        pass
+def write(path, text):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
 
 
+def check_core(core, params, boards=("ulx3s", "orangecrab")):
+    """Differences between the board targets' parameters in the core file and the configs."""
+    import yaml  # FuseSoC's dependency (make deps installs fusesoc)
+    import cfg_vflags
+    with open(core) as f:
+        targets = yaml.safe_load(f).get("targets", {})
+    errs = []
+    for b in boards:
+        t = targets.get(b)
+        if t is None:
+            errs.append(f"{core}: no target '{b}'")
+            continue
+        got = dict(str(x).split("=", 1) for x in t.get("parameters", []) if "=" in str(x))
+        cfg = f"configs/fpga_{b}.cfg"
+        vals = cfg_vflags.parse(os.path.join(spec_params.ROOT, cfg))
+        for p in params:
+            want = str(cfg_vflags.cfg_int(vals[p["key"]][0]))
+            if got.get(p["sv"]) != want:
+                errs.append(f"{core}: target {b}: {p['sv']}={got.get(p['sv'], '(missing)')}, "
+                            f"{cfg} has {p['key']} = {want}")
+    return errs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--params", default=spec_params.PARAMS_TOML)
-    ap.add_argument("--decl", required=True)
-    ap.add_argument("--pass", dest="pass_", required=True)
+    ap.add_argument("--decl")
+    ap.add_argument("--pass", dest="pass_")
+    ap.add_argument("--check-core")
     a = ap.parse_args()
     try:
         params = spec_params.load(a.params)
     except spec_params.SpecError as e:
         sys.exit(f"fpga_params: {e}")
-    write_if_changed(a.decl, gen_decl(params))
-    write_if_changed(a.pass_, gen_pass(params))
+    if a.check_core:
+        errs = check_core(a.check_core, params)
+        for e in errs:
+            print(f"fpga_params: {e}")
+        if errs:
+            sys.exit(1)
+        print(f"fpga_params: {a.check_core}: the board targets match configs/fpga_*.cfg")
+        return
+    if not a.decl or not a.pass_:
+        sys.exit("fpga_params: --decl and --pass are needed")
+    write(a.decl, gen_decl(params))
+    write(a.pass_, gen_pass(params))
 
 
 if __name__ == "__main__":
