@@ -262,6 +262,9 @@ def main():
         print(f"fpga_report: baseline {a.baseline} recorded")
         return
     if a.baseline:
+        if not os.path.exists(a.baseline):
+            sys.exit(f"fpga_report: no baseline {a.baseline}: record one on purpose with "
+                     "make fpga-report FPGA_BASELINE=1")
         try:
             base = load(a.baseline)
         except ReportError as e:
