@@ -13,21 +13,9 @@
 //   0x0002_0000 fault ring        0x0004_0000 content tags (frame f: +8f low, +8f+4 high)
 //   0x0010_0000 PT memory (+ PA; the 32-bit halves of each 64-bit PTE, low first)
 module gmmu_board #(
-  // gmmu_top parameters (the board's configuration)
-  parameter int unsigned NumSm          = 2,
-  parameter int unsigned NumPorts       = 2,
-  parameter int unsigned L1Entries      = 8,
-  parameter int unsigned L1LargeEntries = 2,
-  parameter int unsigned L1ReqEntries   = 4,
-  parameter int unsigned L2Sets         = 4,
-  parameter int unsigned L2Ways         = 2,
-  parameter int unsigned L2LargeEntries = 2,
-  parameter int unsigned L2Latency      = 3,
-  parameter int unsigned L2MshrEntries  = 4,
-  parameter int unsigned NumWalkers     = 2,
-  parameter int unsigned FfEntries      = 4,
-  parameter int unsigned FfQuota        = 2,
-  parameter int unsigned NumAsids       = 1,
+  // gmmu_top parameters (the board's configuration): generated from spec/params.toml
+  `include "gmmu_top_params.svh"
+  ,
   // board
   parameter int unsigned ClkKhz         = 25000,
   parameter int unsigned ClkDiv         = 217,      // UART: clock cycles per bit
@@ -122,20 +110,7 @@ module gmmu_board #(
   logic [gmmu_pkg::EV_W-1:0]        unused_ev;
 
   gmmu_top #(
-    .NumSm          (NumSm),
-    .NumPorts       (NumPorts),
-    .L1Entries      (L1Entries),
-    .L1LargeEntries (L1LargeEntries),
-    .L1ReqEntries   (L1ReqEntries),
-    .L2Sets         (L2Sets),
-    .L2Ways         (L2Ways),
-    .L2LargeEntries (L2LargeEntries),
-    .L2Latency      (L2Latency),
-    .L2MshrEntries  (L2MshrEntries),
-    .NumWalkers     (NumWalkers),
-    .FfEntries      (FfEntries),
-    .FfQuota        (FfQuota),
-    .NumAsids       (NumAsids)
+    `include "gmmu_top_params_pass.svh"
   ) u_gmmu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
