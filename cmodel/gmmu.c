@@ -322,8 +322,19 @@ static int l2_scope_get(const l2_t *l2, const char *rest, const char *reg, uint3
         return word ? -1 : l2_state_get(l2, reg, i, val);
     if (strcmp(rest, ".u_base") == 0)
         return tlb_sa_state_get(&l2->base, reg, i, word, val);
-    if (strcmp(rest, ".u_base.u_store") == 0)
+    if (strcmp(rest, ".u_base.u_store") == 0) {
+        /* the payload is in the RAMs (§1.3): w_q / data_q of this u_store are constant 0 */
+        if (strcmp(reg, "w_q") == 0 || strcmp(reg, "data_q") == 0)
+            return (*val = 0, 0);
         return tlb_store_state_get(&l2->base.all, reg, i, word, val);
+    }
+    if (strncmp(rest, ".u_base.g_way[", 14) == 0) {
+        char *end = NULL;
+        const unsigned long way = strtoul(rest + 14, &end, 10);
+        if (!end || strcmp(end, "].u_ram") != 0)
+            return -1;
+        return tlb_sa_ram_state_get(&l2->base, (uint32_t)way, GMMU_PPN_W, reg, i, word, val);
+    }
     if (strncmp(rest, ".u_large", 8) == 0)
         return fa_state_get(&l2->large, rest + 8, reg, i, word, val);
     return -1;

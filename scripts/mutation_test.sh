@@ -72,8 +72,13 @@ mutate rtl/gmmu_l1_req_table.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > Cnt
 # one mutation inside each shared TLB block (RTL and C model)
 mutate rtl/gmmu_tlb_fa.sv 's/      lk_data_o\[p\] = ent_data\[lk_idx_o\[p\]\];/      lk_data_o[p] = ent_data[0];/' \
     "RTL: fully associative array returns entry 0's payload on every hit (gmmu_tlb_fa FA-1)"
-mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = ent_data\[idx(lk_set_i, lk_way_o)\];/  assign lk_data_o = ent_data[idx(lk_set_i, '0)];/" \
+mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = rd_data\[lk_way_o\];/  assign lk_data_o = rd_data[0];/" \
     "RTL: set-associative array returns way 0's payload on every hit (gmmu_tlb_sa SA-1)"
+# the L2 base array's payload RAM read path (docs/microarch.md §1.3 "payload RAM")
+mutate rtl/gmmu_ram_1r1w.sv 's/    rdata_q <= (we_i && waddr_i == raddr_i) ? wdata_i : mem\[raddr_i\];/    rdata_q <= mem[raddr_i];/' \
+    "RTL: payload RAM is read-first (a fill and the read of its set in one cycle read the old word)"
+mutate cmodel/l2_tlb.c 's/    tlb_sa_ram_read(&l2->base, (uint32_t)(l2->pvpn\[L\] & (l2->sets - 1u)));/    tlb_sa_ram_read(\&l2->base, (uint32_t)(l2->pvpn[0] \& (l2->sets - 1u)));/' \
+    "model: payload RAM read address = the set of stage 1 instead of the next last stage"
 mutate cmodel/tlb_fa.h 's/            \*idx = i;/            *idx = 0;/' \
     "model: fully associative lookup reports entry 0 on every hit (tlb_fa FA-1)"
 mutate cmodel/tlb_sa.c 's/\.data = a->all\.data + b,/.data = a->all.data,/' \

@@ -1,0 +1,569 @@
+// Shared L2 TLB (docs/microarch.md §5): round-robin arbiter over the L1s, Lat-stage lookup
+// pipeline, set-associative base array + fully associative large array (tree PLRU), MSHRs that
+// hand walks to the PTW and faults to the far-fault unit, and the registered response bus rsp_q.
+// C model mirror: cmodel/l2_tlb.c.
+module gmmu_l2_tlb #(
+  parameter int unsigned NumSm          = 2,
+  parameter int unsigned L2Sets         = 4,
+  parameter int unsigned L2Ways         = 2,
+  parameter int unsigned L2LargeEntries = 2,
+  parameter int unsigned L2Latency      = 3,
+  parameter int unsigned L2MshrEntries  = 4,
+  parameter int unsigned NumAsids       = 1,
+  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
+  // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
+  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
+) (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+  // L1 requests (combinational from the L1s' _q) and one-hot grant
+  input  logic [NumSm-1:0]                  l1_req_valid_i,
+  input  logic [NumSm*gmmu_pkg::VPN_W-1:0]  l1_req_vpn_i,
+  input  logic [NumSm*gmmu_pkg::ASID_W-1:0] l1_req_asid_i,
+  input  logic [NumSm-1:0]                  l1_req_write_i,
+  output logic [NumSm-1:0]                  l1_gnt_o,
+  // response register rsp_q
+  output logic                              rsp_valid_o,
+  output logic [NumSm-1:0]                  rsp_mask_o,
+  output logic [gmmu_pkg::VPN_W-1:0]        rsp_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]       rsp_asid_o,
+  output logic                              rsp_write_o,
+  output logic                              rsp_nack_o,
+  output logic [gmmu_pkg::PPN_W-1:0]        rsp_ppn_o,
+  output logic                              rsp_large_o,
+  output logic                              rsp_w_o,
+  output logic                              rsp_nocache_o,
+  // walk request to the PTW (lowest NEED_WALK entry) and whether a walker takes it
+  output logic                              walk_valid_o,
+  output logic [gmmu_pkg::VPN_W-1:0]        walk_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]       walk_asid_o,
+  output logic                              walk_write_o,
+  output logic [MIdxW-1:0]                  walk_mshr_o,
+  input  logic                              walk_ready_i,
+  // walk completion from the PTW
+  input  logic                              cpl_valid_i,
+  input  logic [MIdxW-1:0]                  cpl_mshr_i,
+  input  logic                              cpl_fault_i,
+  input  logic [gmmu_pkg::PPN_W-1:0]        cpl_ppn_i,
+  input  logic                              cpl_large_i,
+  input  logic                              cpl_w_i,
+  input  logic                              cpl_nocache_i,
+  input  logic [FtW-1:0]                    cpl_ft_i,
+  // fault offer to the far-fault unit
+  output logic                              ff_valid_o,
+  output logic [gmmu_pkg::VPN_W-1:0]        ff_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]       ff_asid_o,
+  output logic                              ff_write_o,
+  output logic [NumSm-1:0]                  ff_mask_o,
+  output logic [FtW-1:0]                    ff_ft_o,
+  input  logic                              ff_blocked_i,
+  // command cycle
+  input  logic                              cmd_cycle_i,
+  input  logic                              flush_all_i,
+  input  logic                              flush_page_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]        cmd_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]       cmd_asid_i,
+  input  logic                              cmd_scope_i,
+  // events and idle contribution
+  output logic                              ev_hit_o,
+  output logic                              ev_miss_o,
+  output logic                              busy_o
+);
+  localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
+  localparam int unsigned PpnW   = gmmu_pkg::PPN_W;
+  localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
+  localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
+  localparam int unsigned Lat    = L2Latency;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+  localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
+  localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
+  localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
+  localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
+  localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
+  localparam int unsigned LIdxW  = (L2LargeEntries > 1) ? $clog2(L2LargeEntries) : 1;
+
+  typedef enum logic [1:0] {
+    MshrFree     = 2'd0,
+    MshrNeedWalk = 2'd1,
+    MshrWalking  = 2'd2,
+    MshrResp     = 2'd3
+  } mshr_state_e;
+
+  // ---------------------------------------------------------------- state
+  // the base array is u_base (gmmu_tlb_sa), the large array u_large (gmmu_tlb_fa)
+  // pipeline, index k-1 = stage k (index Lat-1 = last stage)
+  logic [Lat-1:0]            pv_q, pv_d;
+  logic [SmW-1:0]            psm_q [Lat];
+  logic [SmW-1:0]            psm_d [Lat];
+  logic [VpnW-1:0]           pvpn_q [Lat];
+  logic [VpnW-1:0]           pvpn_d [Lat];
+  logic [Lat-1:0]            pwrite_q, pwrite_d;
+  logic [AsidW-1:0]          pasid_q [Lat];
+  logic [AsidW-1:0]          pasid_d [Lat];
+  logic [SmW-1:0]            rr_q, rr_d;
+  // MSHRs
+  mshr_state_e               m_state_q [L2MshrEntries];
+  mshr_state_e               m_state_d [L2MshrEntries];
+  logic [VpnW-1:0]           m_vpn_q [L2MshrEntries];
+  logic [VpnW-1:0]           m_vpn_d [L2MshrEntries];
+  logic [L2MshrEntries-1:0]  m_write_q, m_write_d;
+  logic [AsidW-1:0]          m_asid_q [L2MshrEntries];
+  logic [AsidW-1:0]          m_asid_d [L2MshrEntries];
+  logic [NumSm-1:0]          m_mask_q [L2MshrEntries];
+  logic [NumSm-1:0]          m_mask_d [L2MshrEntries];
+  logic [L2MshrEntries-1:0]  m_fault_q, m_fault_d;  // result kind: 1 = FAULT, 0 = OK
+  logic [PpnW-1:0]           m_ppn_q [L2MshrEntries];
+  logic [PpnW-1:0]           m_ppn_d [L2MshrEntries];
+  logic [L2MshrEntries-1:0]  m_large_q, m_large_d;
+  logic [L2MshrEntries-1:0]  m_w_q, m_w_d;
+  logic [L2MshrEntries-1:0]  m_nocache_q, m_nocache_d;
+  logic [FtW-1:0]            m_ft_q [L2MshrEntries];
+  logic [FtW-1:0]            m_ft_d [L2MshrEntries];
+  // response register
+  logic                      rsp_valid_q, rsp_valid_d;
+  logic [NumSm-1:0]          rsp_mask_q, rsp_mask_d;
+  logic [VpnW-1:0]           rsp_vpn_q, rsp_vpn_d;
+  logic                      rsp_write_q, rsp_write_d;
+  logic [AsidW-1:0]          rsp_asid_q, rsp_asid_d;
+  logic                      rsp_nack_q, rsp_nack_d;
+  logic [PpnW-1:0]           rsp_ppn_q, rsp_ppn_d;
+  logic                      rsp_large_q, rsp_large_d;
+  logic                      rsp_w_q, rsp_w_d;
+  logic                      rsp_nocache_q, rsp_nocache_d;
+
+  assign rsp_valid_o   = rsp_valid_q;
+  assign rsp_mask_o    = rsp_mask_q;
+  assign rsp_vpn_o     = rsp_vpn_q;
+  assign rsp_write_o   = rsp_write_q;
+  assign rsp_asid_o    = rsp_asid_q;
+  assign rsp_nack_o    = rsp_nack_q;
+  assign rsp_ppn_o     = rsp_ppn_q;
+  assign rsp_large_o   = rsp_large_q;
+  assign rsp_w_o       = rsp_w_q;
+  assign rsp_nocache_o = rsp_nocache_q;
+
+  // ---------------------------------------------------------------- last stage lookup (§5.1)
+  logic             ls_valid;
+  logic [VpnW-1:0]  ls_vpn;
+  logic             ls_write;
+  logic [AsidW-1:0] ls_asid;
+  logic [SmW-1:0]   ls_sm;
+  logic [SetW-1:0]  ls_set;
+  logic             bhit, lhit, hit, miss;
+  logic [LIdxW-1:0] unused_lway;  // the large hit index is only used inside u_large
+
+  assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
+  assign ls_vpn   = pvpn_q[Lat-1];
+  assign ls_write = pwrite_q[Lat-1];
+  assign ls_asid  = pasid_q[Lat-1];
+  assign ls_sm    = psm_q[Lat-1];
+  assign ls_set   = (L2Sets > 1) ? ls_vpn[SetW-1:0] : '0;
+
+  assign hit  = ls_valid && (bhit || lhit);
+  assign miss = ls_valid && !bhit && !lhit;
+
+  // ---------------------------------------------------------------- MSHR selection (from _q)
+  logic             merge_found, free_found, resp_found, nw_found, stall;
+  logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
+
+  always_comb begin
+    merge_found = 1'b0;
+    merge_idx   = '0;
+    free_found  = 1'b0;
+    free_idx    = '0;
+    resp_found  = 1'b0;
+    resp_idx    = '0;
+    nw_found    = 1'b0;
+    nw_idx      = '0;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      if (!merge_found && m_state_q[i] inside {MshrNeedWalk, MshrWalking} &&
+          m_vpn_q[i] == ls_vpn && m_write_q[i] == ls_write && m_asid_q[i] == ls_asid) begin
+        merge_found = 1'b1;
+        merge_idx   = MIdxW'(i);
+      end
+      if (!free_found && m_state_q[i] == MshrFree) begin
+        free_found = 1'b1;
+        free_idx   = MIdxW'(i);
+      end
+      if (!resp_found && m_state_q[i] == MshrResp) begin
+        resp_found = 1'b1;
+        resp_idx   = MIdxW'(i);
+      end
+      if (!nw_found && m_state_q[i] == MshrNeedWalk) begin
+        nw_found = 1'b1;
+        nw_idx   = MIdxW'(i);
+      end
+    end
+  end
+
+  assign stall     = miss && !merge_found && !free_found;
+  assign ev_hit_o  = hit;
+  assign ev_miss_o = miss && !stall;
+
+  assign walk_valid_o = nw_found;
+  assign walk_vpn_o   = nw_found ? m_vpn_q[nw_idx] : '0;
+  assign walk_asid_o  = nw_found ? m_asid_q[nw_idx] : '0;
+  assign walk_write_o = nw_found && m_write_q[nw_idx];
+  assign walk_mshr_o  = nw_idx;
+
+  // response selection candidate (§5.3 step 1)
+  logic resp_sel;
+  assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
+  assign ff_valid_o = resp_sel && m_fault_q[resp_idx];
+  assign ff_vpn_o   = ff_valid_o ? m_vpn_q[resp_idx] : '0;
+  assign ff_asid_o  = ff_valid_o ? m_asid_q[resp_idx] : '0;
+  assign ff_write_o = ff_valid_o && m_write_q[resp_idx];
+  assign ff_mask_o  = ff_valid_o ? m_mask_q[resp_idx] : '0;
+  assign ff_ft_o    = ff_valid_o ? m_ft_q[resp_idx] : '0;
+
+  // ---------------------------------------------------------------- arbitration (§5.2)
+  logic           advance, gnt_found;
+  logic [SmW-1:0] gnt_idx;
+
+  assign advance = !cmd_cycle_i && !stall;
+
+  always_comb begin
+    int unsigned sm;
+    sm        = 0;
+    gnt_found = 1'b0;
+    gnt_idx   = '0;
+    for (int unsigned i = 0; i < NumSm; i++) begin
+      sm = int'(rr_q) + i;
+      if (sm >= NumSm) sm = sm - NumSm;
+      if (!gnt_found && l1_req_valid_i[sm]) begin
+        gnt_found = 1'b1;
+        gnt_idx   = SmW'(sm);
+      end
+    end
+    l1_gnt_o = '0;
+    if (advance && gnt_found) l1_gnt_o[gnt_idx] = 1'b1;
+  end
+
+  // ---------------------------------------------------------------- fill (step 2)
+  logic             fill_b, fill_l;
+  logic [VpnW-1:0]  fill_vpn;
+  logic [AsidW-1:0] fill_asid;
+  logic [SetW-1:0]  fill_set;
+
+  assign fill_vpn  = m_vpn_q[cpl_mshr_i];
+  assign fill_asid = m_asid_q[cpl_mshr_i];
+  assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
+  assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
+  assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
+
+  // ---------------------------------------------------------------- base array (§1.3)
+  // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
+  // hit touch of step 5 (then the fill touch), flush of step 6
+  // records of spec/tlb.toml
+  gmmu_tlb_pkg::base_tag_t  b_lk_tag, b_fill_tag, b_flush_tag, b_flush_mask;
+  gmmu_tlb_pkg::base_data_t b_lk_data, b_fill_data;
+  logic                     b_lk_w;
+
+  // flushes with the masks of §14.4 (an unscoped INVAL_ALL is the full flush)
+  logic arr_flush_all, arr_flush_sel;
+  assign arr_flush_all = flush_all_i && !cmd_scope_i;
+  assign arr_flush_sel = flush_page_i || (flush_all_i && cmd_scope_i);
+
+  assign b_lk_tag.asid     = ls_asid;
+  assign b_lk_tag.vpn      = ls_vpn;
+  assign b_fill_tag.asid   = fill_asid;
+  assign b_fill_tag.vpn    = fill_vpn;
+  assign b_fill_data.ppn   = cpl_ppn_i;
+  assign b_flush_tag.asid  = cmd_asid_i;
+  assign b_flush_tag.vpn   = cmd_vpn_i;
+  assign b_flush_mask.asid = cmd_scope_i ? '1 : '0;
+  assign b_flush_mask.vpn  = flush_page_i ? '1 : '0;
+  logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
+  // the set the last stage looks up in the next cycle: that of pvpn_d[Lat-1] (= pvpn_q[Lat-1]
+  // when the pipeline holds); u_base reads its payload RAMs with it (§1.3 "payload RAM")
+  logic [SetW-1:0] rd_set;
+  assign rd_set = (L2Sets > 1) ? pvpn_d[Lat-1][SetW-1:0] : '0;
+
+  gmmu_tlb_sa #(
+    .Sets   (L2Sets),
+    .Ways   (L2Ways),
+    .tag_t   (gmmu_tlb_pkg::base_tag_t),
+    .data_t  (gmmu_tlb_pkg::base_data_t),
+    .TagKeep (BKeep)
+  ) u_base (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (ls_valid),
+    .lk_set_i     (ls_set),
+    .rd_set_i     (rd_set),
+    .lk_tag_i     (b_lk_tag),
+    .lk_write_i   (ls_write),
+    .lk_hit_o     (bhit),
+    .lk_way_o     (unused_bway),
+    .lk_data_o    (b_lk_data),
+    .lk_w_o       (b_lk_w),
+    .fill_i       (fill_b),
+    .fill_set_i   (fill_set),
+    .fill_tag_i   (b_fill_tag),
+    .fill_w_i     (cpl_w_i),
+    .fill_data_i  (b_fill_data),
+    .touch_i      (hit && bhit),
+    .flush_all_i  (arr_flush_all),
+    .flush_page_i (arr_flush_sel),
+    .flush_tag_i  (b_flush_tag),
+    .flush_mask_i (b_flush_mask)
+  );
+
+  // ---------------------------------------------------------------- large array (§1.2)
+  // tag region vpn[35:9], data lppn; lookup at the last stage, fill at step 2, touches of step 5
+  gmmu_tlb_pkg::large_tag_t  l_lk_tag, l_fill_tag, l_flush_tag, l_flush_mask;
+  gmmu_tlb_pkg::large_data_t l_lk_data, l_fill_data;
+  logic                      l_lk_w;
+
+  assign l_lk_tag.asid       = ls_asid;
+  assign l_lk_tag.region     = ls_vpn[VpnW-1:OffW];
+  assign l_fill_tag.asid     = fill_asid;
+  assign l_fill_tag.region   = fill_vpn[VpnW-1:OffW];
+  assign l_fill_data.lppn    = cpl_ppn_i[PpnW-1:OffW];
+  assign l_flush_tag.asid    = cmd_asid_i;
+  assign l_flush_tag.region  = cmd_vpn_i[VpnW-1:OffW];
+  assign l_flush_mask.asid   = cmd_scope_i ? '1 : '0;
+  assign l_flush_mask.region = flush_page_i ? '1 : '0;
+
+  gmmu_tlb_fa #(
+    .N         (L2LargeEntries),
+    .NumLookup (1),
+    .tag_t     (gmmu_tlb_pkg::large_tag_t),
+    .data_t    (gmmu_tlb_pkg::large_data_t),
+    .TagKeep   (LKeep)
+  ) u_large (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .lk_valid_i   (ls_valid),
+    .lk_tag_i     (l_lk_tag),
+    .lk_write_i   (ls_write),
+    .lk_hit_o     (lhit),
+    .lk_idx_o     (unused_lway),
+    .lk_data_o    (l_lk_data),
+    .lk_w_o       (l_lk_w),
+    .fill_i       (fill_l),
+    .fill_tag_i   (l_fill_tag),
+    .fill_w_i     (cpl_w_i),
+    .fill_data_i  (l_fill_data),
+    .touch_i      (hit && !bhit && lhit),
+    .flush_all_i  (arr_flush_all),
+    .flush_page_i (arr_flush_sel),
+    .flush_tag_i  (l_flush_tag),
+    .flush_mask_i (l_flush_mask)
+  );
+
+  // ---------------------------------------------------------------- next state (§5.3, in order)
+  always_comb begin
+    m_state_d  = m_state_q;
+    m_vpn_d    = m_vpn_q;
+    m_write_d  = m_write_q;
+    m_asid_d   = m_asid_q;
+    m_mask_d   = m_mask_q;
+    m_fault_d  = m_fault_q;
+    m_ppn_d    = m_ppn_q;
+    m_large_d  = m_large_q;
+    m_w_d      = m_w_q;
+    m_nocache_d = m_nocache_q;
+    m_ft_d     = m_ft_q;
+    rsp_valid_d   = 1'b0;
+    rsp_mask_d    = '0;
+    rsp_vpn_d     = '0;
+    rsp_write_d   = 1'b0;
+    rsp_asid_d    = '0;
+    rsp_nack_d    = 1'b0;
+    rsp_ppn_d     = '0;
+    rsp_large_d   = 1'b0;
+    rsp_w_d       = 1'b0;
+    rsp_nocache_d = 1'b0;
+
+    // last-stage hit response (has priority on the response bus)
+    if (hit) begin
+      rsp_valid_d = 1'b1;
+      rsp_mask_d  = NumSm'(1) << ls_sm;
+      rsp_vpn_d   = ls_vpn;
+      rsp_write_d = ls_write;
+      rsp_asid_d  = ls_asid;
+      if (bhit) begin
+        rsp_ppn_d = b_lk_data.ppn;
+        rsp_w_d   = b_lk_w;
+      end else begin
+        rsp_ppn_d   = {l_lk_data.lppn, OffW'(0)};
+        rsp_large_d = 1'b1;
+        rsp_w_d     = l_lk_w;
+      end
+    end
+    // 1. response selection
+    if (resp_sel && !(m_fault_q[resp_idx] && ff_blocked_i)) begin
+      rsp_valid_d = 1'b1;
+      rsp_mask_d  = m_mask_q[resp_idx];
+      rsp_vpn_d   = m_vpn_q[resp_idx];
+      rsp_write_d = m_write_q[resp_idx];
+      rsp_asid_d  = m_asid_q[resp_idx];
+      if (m_fault_q[resp_idx]) begin
+        rsp_nack_d = 1'b1;
+      end else begin
+        rsp_ppn_d     = m_ppn_q[resp_idx];
+        rsp_large_d   = m_large_q[resp_idx];
+        rsp_w_d       = m_w_q[resp_idx];
+        rsp_nocache_d = m_nocache_q[resp_idx];
+      end
+      m_state_d[resp_idx] = MshrFree;
+    end
+    // 2. walker completion (+ fill)
+    if (cpl_valid_i) begin
+      m_state_d[cpl_mshr_i]   = MshrResp;
+      m_fault_d[cpl_mshr_i]   = cpl_fault_i;
+      m_ppn_d[cpl_mshr_i]     = cpl_ppn_i;
+      m_large_d[cpl_mshr_i]   = cpl_large_i;
+      m_w_d[cpl_mshr_i]       = cpl_w_i;
+      m_nocache_d[cpl_mshr_i] = cpl_nocache_i;
+      m_ft_d[cpl_mshr_i]      = cpl_ft_i;
+    end
+    // (the fill of u_base / u_large happens inside the arrays, SA-3 / FA-3)
+    // 3. walker assignment
+    if (nw_found && walk_ready_i) m_state_d[nw_idx] = MshrWalking;
+    // 4. merge / allocate
+    if (miss) begin
+      if (merge_found) begin
+        m_mask_d[merge_idx] = m_mask_d[merge_idx] | (NumSm'(1) << ls_sm);
+      end else if (free_found) begin
+        m_state_d[free_idx] = MshrNeedWalk;
+        m_vpn_d[free_idx]   = ls_vpn;
+        m_write_d[free_idx] = ls_write;
+        m_asid_d[free_idx]  = ls_asid;
+        m_mask_d[free_idx]  = NumSm'(1) << ls_sm;
+      end
+    end
+    // 6. flush, applied to the _d values above
+    if (flush_all_i || flush_page_i) begin
+      for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+        if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
+            (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+            (!cmd_scope_i || m_asid_d[i] == cmd_asid_i)) begin
+          m_state_d[i] = MshrNeedWalk;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- pipeline advance (§5.2)
+  always_comb begin
+    pv_d     = pv_q;
+    psm_d    = psm_q;
+    pvpn_d   = pvpn_q;
+    pwrite_d = pwrite_q;
+    pasid_d  = pasid_q;
+    rr_d     = rr_q;
+    if (advance) begin
+      for (int unsigned k = Lat - 1; k >= 1; k--) begin
+        pv_d[k]     = pv_q[k-1];
+        psm_d[k]    = psm_q[k-1];
+        pvpn_d[k]   = pvpn_q[k-1];
+        pwrite_d[k] = pwrite_q[k-1];
+        pasid_d[k]  = pasid_q[k-1];
+      end
+      // stage 1 takes the granted request, or becomes invalid (fields 0)
+      pv_d[0]     = gnt_found;
+      psm_d[0]    = gnt_found ? gnt_idx : '0;
+      pvpn_d[0]   = gnt_found ? l1_req_vpn_i[int'(gnt_idx)*VpnW +: VpnW] : '0;
+      pwrite_d[0] = gnt_found && l1_req_write_i[gnt_idx];
+      pasid_d[0]  = gnt_found ? l1_req_asid_i[int'(gnt_idx)*AsidW +: AsidW] : '0;
+      if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
+    end
+  end
+
+  logic busy_mshr;
+  always_comb begin
+    busy_mshr = 1'b0;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      if (m_state_q[i] != MshrFree) busy_mshr = 1'b1;
+    end
+  end
+  assign busy_o = busy_mshr || rsp_valid_q || (|pv_q);
+
+  // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] pasid_k [Lat];
+  always_comb begin
+    for (int unsigned k = 0; k < Lat; k++) pasid_k[k] = pasid_d[k] & AsidMask;
+  end
+
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] m_asid_k [L2MshrEntries];
+  always_comb begin
+    for (int unsigned i = 0; i < L2MshrEntries; i++) m_asid_k[i] = m_asid_d[i] & AsidMask;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pv_q          <= '0;
+      pwrite_q      <= '0;
+      rr_q          <= '0;
+      m_write_q     <= '0;
+      m_fault_q     <= '0;
+      m_large_q     <= '0;
+      m_w_q         <= '0;
+      m_nocache_q   <= '0;
+      rsp_valid_q   <= 1'b0;
+      rsp_mask_q    <= '0;
+      rsp_vpn_q     <= '0;
+      rsp_write_q   <= 1'b0;
+      rsp_asid_q    <= '0;
+      rsp_nack_q    <= 1'b0;
+      rsp_ppn_q     <= '0;
+      rsp_large_q   <= 1'b0;
+      rsp_w_q       <= 1'b0;
+      rsp_nocache_q <= 1'b0;
+      psm_q         <= '{default: '0};
+      pvpn_q        <= '{default: '0};
+      pasid_q       <= '{default: '0};
+      m_asid_q      <= '{default: '0};
+      m_state_q     <= '{default: MshrFree};
+      m_vpn_q       <= '{default: '0};
+      m_mask_q      <= '{default: '0};
+      m_ppn_q       <= '{default: '0};
+      m_ft_q        <= '{default: '0};
+    end else begin
+      pv_q          <= pv_d;
+      psm_q         <= psm_d;
+      pvpn_q        <= pvpn_d;
+      pwrite_q      <= pwrite_d;
+      pasid_q       <= pasid_k;
+      rr_q          <= rr_d;
+      m_state_q     <= m_state_d;
+      m_vpn_q       <= m_vpn_d;
+      m_write_q     <= m_write_d;
+      m_asid_q      <= m_asid_k;
+      m_mask_q      <= m_mask_d;
+      m_fault_q     <= m_fault_d;
+      m_ppn_q       <= m_ppn_d;
+      m_large_q     <= m_large_d;
+      m_w_q         <= m_w_d;
+      m_nocache_q   <= m_nocache_d;
+      m_ft_q        <= m_ft_d;
+      rsp_valid_q   <= rsp_valid_d;
+      rsp_mask_q    <= rsp_mask_d;
+      rsp_vpn_q     <= rsp_vpn_d;
+      rsp_write_q   <= rsp_write_d;
+      rsp_asid_q    <= rsp_asid_d & AsidMask;
+      rsp_nack_q    <= rsp_nack_d;
+      rsp_ppn_q     <= rsp_ppn_d;
+      rsp_large_q   <= rsp_large_d;
+      rsp_w_q       <= rsp_w_d;
+      rsp_nocache_q <= rsp_nocache_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- assertions (§11)
+`ifndef SYNTHESIS
+  a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
+  // no multi-hit: in u_base (gmmu_tlb_sa) and u_large (gmmu_tlb_fa)
+  // a walk completes only into an MSHR entry in WALKING
+  logic cpl_bad;
+  assign cpl_bad = cpl_valid_i && (m_state_q[cpl_mshr_i] != MshrWalking);
+  a_cpl_walking: assert property (@(posedge clk_i) disable iff (!rst_ni) !cpl_bad);
+`endif
+endmodule

@@ -1,0 +1,324 @@
+// Page-table walkers (docs/microarch.md §6): NumWalkers independent walkers sharing one memory
+// request register. 4-level radix walk (5 reads for a large page, Mosaic), poison/restart on a
+// flush. C model mirror: cmodel/ptw.c.
+module gmmu_ptw #(
+  parameter int unsigned NumWalkers    = 2,
+  parameter int unsigned L2MshrEntries = 4,
+  parameter int unsigned NumAsids      = 1,
+  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
+  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
+) (
+  input  logic                               clk_i,
+  input  logic                               rst_ni,
+  // page-table root of each address space (PT_BASE[47:12]; PT_BASE[11:0] is 0 by construction,
+  // see gmmu_csr; docs/microarch.md §14.2)
+  input  logic [gmmu_pkg::PPN_W-1:0]         pt_base_i [NumAsids],
+  // walk request from the L2 MSHRs
+  input  logic                               walk_valid_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]         walk_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]        walk_asid_i,
+  input  logic                               walk_write_i,
+  input  logic [MIdxW-1:0]                   walk_mshr_i,
+  output logic                               walk_ready_o,
+  // completion to the L2 MSHRs
+  output logic                               cpl_valid_o,
+  output logic [MIdxW-1:0]                   cpl_mshr_o,
+  output logic                               cpl_fault_o,
+  output logic [gmmu_pkg::PPN_W-1:0]         cpl_ppn_o,
+  output logic                               cpl_large_o,
+  output logic                               cpl_w_o,
+  output logic                               cpl_nocache_o,
+  output logic [FtW-1:0]                     cpl_ft_o,
+  // PTE memory port
+  output logic                               mem_req_valid_o,
+  input  logic                               mem_req_ready_i,
+  output logic [gmmu_pkg::PA_W-1:0]          mem_req_addr_o,
+  output logic [gmmu_pkg::MEM_ID_W-1:0]      mem_req_id_o,
+  input  logic                               mem_rsp_valid_i,
+  input  logic [gmmu_pkg::MEM_ID_W-1:0]      mem_rsp_id_i,
+  input  logic [63:0]                        mem_rsp_data_i,
+  // flush (command cycle)
+  input  logic                               flush_all_i,
+  input  logic                               flush_page_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]         cmd_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]        cmd_asid_i,
+  input  logic                               cmd_scope_i,
+  // events and idle contribution
+  output logic                               ev_walk_o,
+  output logic                               ev_restart_o,
+  output logic                               busy_o
+);
+  localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
+  localparam int unsigned PpnW   = gmmu_pkg::PPN_W;
+  localparam int unsigned IdxW   = gmmu_pkg::PT_IDX_W;
+  localparam int unsigned OffW   = gmmu_pkg::PT_IDX_W;
+  localparam int unsigned Levels = gmmu_pkg::PT_LEVELS;
+  localparam int unsigned LvlW   = $clog2(gmmu_pkg::PT_LEVELS);
+  // PTE addresses are 8-byte aligned (pte_addr = base + 8*idx): bits [2:0] are not stored
+  localparam int unsigned PteOffW = 3;
+  localparam int unsigned AddrW   = gmmu_pkg::PA_W - PteOffW;
+  localparam int unsigned WIdxW   = (NumWalkers > 1) ? $clog2(NumWalkers) : 1;
+  localparam int unsigned PpnLsb  = gmmu_pkg::PTE_PPN_LSB;
+  localparam int unsigned PpnMsb  = gmmu_pkg::PTE_PPN_MSB;
+  localparam int unsigned AsidW   = gmmu_pkg::ASID_W;
+  localparam int unsigned AIdxW   = (NumAsids > 1) ? $clog2(NumAsids) : 1;
+  // stored ASIDs keep only their log2(NumAsids) low bits (docs/microarch.md §14.1): every ASID
+  // here is already reduced, the registers take x_d & AsidMask so that synthesis removes the
+  // constant-0 flip-flops (none with one address space)
+  localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
+
+  typedef enum logic [1:0] {
+    WkIdle    = 2'd0,
+    WkIssue   = 2'd1,
+    WkWaitRsp = 2'd2
+  } walker_state_e;
+
+  // pte_addr(base, idx) = base + 8*idx: base is 4 KB aligned and 8*idx < 4 KB, so no carry
+  function automatic logic [AddrW-1:0] pte_addr(logic [PpnW-1:0] base, logic [IdxW-1:0] idx);
+    return {base, idx};
+  endfunction
+  // the root of an address space: pt_base_i[asid] (asid < NumAsids: reduced by the L1, so the
+  // bits above the table index are 0)
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [PpnW-1:0] root(logic [AsidW-1:0] asid);
+    return pt_base_i[(NumAsids > 1) ? AIdxW'(asid) : '0];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  // table index of level l: vpn[35-9l -: 9]
+  function automatic logic [IdxW-1:0] lvl_idx(logic [VpnW-1:0] vpn, logic [LvlW-1:0] l);
+    return IdxW'(vpn >> (IdxW * (Levels - 1 - int'(l))));
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  walker_state_e          w_state_q [NumWalkers];
+  walker_state_e          w_state_d [NumWalkers];
+  logic [VpnW-1:0]        w_vpn_q [NumWalkers];
+  logic [VpnW-1:0]        w_vpn_d [NumWalkers];
+  logic [NumWalkers-1:0]  w_write_q, w_write_d;
+  logic [AsidW-1:0]       w_asid_q [NumWalkers];
+  logic [AsidW-1:0]       w_asid_d [NumWalkers];
+  logic [MIdxW-1:0]       w_mshr_q [NumWalkers];
+  logic [MIdxW-1:0]       w_mshr_d [NumWalkers];
+  logic [LvlW-1:0]        w_level_q [NumWalkers];
+  logic [LvlW-1:0]        w_level_d [NumWalkers];
+  logic [NumWalkers-1:0]  w_lmode_q, w_lmode_d;   // large_mode
+  logic [AddrW-1:0]       w_addr_q [NumWalkers];
+  logic [AddrW-1:0]       w_addr_d [NumWalkers];
+  logic [NumWalkers-1:0]  w_poison_q, w_poison_d;
+  logic                   mr_valid_q, mr_valid_d;
+  logic [AddrW-1:0]       mr_addr_q, mr_addr_d;
+  logic [WIdxW-1:0]       mr_id_q, mr_id_d;
+
+  assign mem_req_valid_o = mr_valid_q;
+  assign mem_req_addr_o  = {mr_addr_q, PteOffW'(0)};
+  assign mem_req_id_o    = gmmu_pkg::MEM_ID_W'(mr_id_q);
+
+  // ---------------------------------------------------------------- selections (from _q)
+  logic             iss_found, idle_found, busy_w;
+  logic [WIdxW-1:0] iss_idx, idle_idx;
+
+  always_comb begin
+    iss_found  = 1'b0;
+    iss_idx    = '0;
+    idle_found = 1'b0;
+    idle_idx   = '0;
+    busy_w     = 1'b0;
+    for (int unsigned k = 0; k < NumWalkers; k++) begin
+      if (w_state_q[k] != WkIdle) busy_w = 1'b1;
+      if (!iss_found && w_state_q[k] == WkIssue) begin
+        iss_found = 1'b1;
+        iss_idx   = WIdxW'(k);
+      end
+      if (!idle_found && w_state_q[k] == WkIdle) begin
+        idle_found = 1'b1;
+        idle_idx   = WIdxW'(k);
+      end
+    end
+  end
+
+  assign walk_ready_o = idle_found;
+  assign busy_o       = busy_w || mr_valid_q;
+
+  // ---------------------------------------------------------------- response decode (step 2)
+  logic             rsp_ok;     // response addressed to a walker in WAIT_RSP
+  logic [WIdxW-1:0] rk;
+  logic [63:0]      pte;
+  logic [PpnW-1:0]  pte_next;   // next table base / frame: pte[47:12]
+  logic             rsp_poison, rsp_fault, rsp_down, rsp_done;
+  logic [FtW-1:0]   rsp_ft;
+  logic [LvlW-1:0]  rk_level;
+  logic             rk_lmode;
+
+  assign rk       = WIdxW'(mem_rsp_id_i);
+  assign rsp_ok   = mem_rsp_valid_i && (int'(mem_rsp_id_i) < NumWalkers) &&
+                    (w_state_q[rk] == WkWaitRsp);
+  assign pte      = mem_rsp_data_i;
+  assign pte_next = pte[PpnMsb:PpnLsb];
+  assign rk_level = w_level_q[rk];
+  assign rk_lmode = w_lmode_q[rk];
+
+  always_comb begin
+    rsp_poison = 1'b0;
+    rsp_fault  = 1'b0;
+    rsp_down   = 1'b0;  // go one level down (or into the large-page level 3)
+    rsp_done   = 1'b0;  // complete OK
+    rsp_ft     = '0;
+    if (rsp_ok) begin
+      if (w_poison_q[rk]) begin
+        rsp_poison = 1'b1;
+      end else if (int'(rk_level) < Levels - 1) begin
+        if (!pte[gmmu_pkg::PTE_V]) begin
+          rsp_fault = 1'b1;
+          rsp_ft    = FtW'(gmmu_pkg::FT_PDE);
+        end else begin
+          rsp_down = 1'b1;
+        end
+      end else if (!pte[gmmu_pkg::PTE_V]) begin
+        rsp_fault = 1'b1;
+        rsp_ft    = FtW'(gmmu_pkg::FT_PTE);
+      end else if (w_write_q[rk] && !pte[gmmu_pkg::PTE_W]) begin
+        rsp_fault = 1'b1;
+        rsp_ft    = FtW'(gmmu_pkg::FT_RO_VIOLATION);
+      end else begin
+        rsp_done = 1'b1;
+      end
+    end
+  end
+
+  assign cpl_valid_o   = rsp_fault || rsp_done;
+  assign cpl_mshr_o    = w_mshr_q[rk];
+  assign cpl_fault_o   = rsp_fault;
+  assign cpl_ft_o      = rsp_ft;
+  assign cpl_large_o   = rsp_done && rk_lmode;
+  assign cpl_ppn_o     = !rsp_done ? '0 :
+                         rk_lmode ? {pte[PpnMsb:PpnLsb+OffW], OffW'(0)} : pte_next;
+  assign cpl_w_o       = rsp_done && pte[gmmu_pkg::PTE_W];
+  assign cpl_nocache_o = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
+  assign ev_restart_o  = rsp_poison;
+  assign ev_walk_o     = walk_valid_i && idle_found;
+
+  // ---------------------------------------------------------------- next state (§6, in order)
+  always_comb begin
+    w_state_d  = w_state_q;
+    w_vpn_d    = w_vpn_q;
+    w_write_d  = w_write_q;
+    w_asid_d   = w_asid_q;
+    w_mshr_d   = w_mshr_q;
+    w_level_d  = w_level_q;
+    w_lmode_d  = w_lmode_q;
+    w_addr_d   = w_addr_q;
+    w_poison_d = w_poison_q;
+    mr_valid_d = mr_valid_q;
+    mr_addr_d  = mr_addr_q;
+    mr_id_d    = mr_id_q;
+
+    // 1. memory request
+    if ((!mr_valid_q || mem_req_ready_i) && iss_found) begin
+      w_state_d[iss_idx] = WkWaitRsp;
+      mr_valid_d         = 1'b1;
+      mr_addr_d          = w_addr_q[iss_idx];
+      mr_id_d            = iss_idx;
+    end else if (mr_valid_q && mem_req_ready_i) begin
+      mr_valid_d = 1'b0;
+    end
+    // 2. response
+    if (rsp_poison) begin
+      w_state_d[rk]  = WkIssue;
+      w_level_d[rk]  = '0;
+      w_lmode_d[rk]  = 1'b0;
+      w_poison_d[rk] = 1'b0;
+      w_addr_d[rk]   = pte_addr(root(w_asid_q[rk]), lvl_idx(w_vpn_q[rk], '0));
+    end
+    if (rsp_fault || rsp_done) begin
+      w_state_d[rk] = WkIdle;
+    end
+    if (rsp_down) begin
+      w_state_d[rk] = WkIssue;
+      w_level_d[rk] = rk_level + 1'b1;
+      if (int'(rk_level) == Levels - 2 && pte[gmmu_pkg::PTE_L]) begin
+        w_lmode_d[rk] = 1'b1;
+        w_addr_d[rk]  = pte_addr(pte_next, '0);
+      end else begin
+        w_addr_d[rk]  = pte_addr(pte_next, lvl_idx(w_vpn_q[rk], rk_level + 1'b1));
+      end
+    end
+    // 3. assignment
+    if (walk_valid_i && idle_found) begin
+      w_state_d[idle_idx]  = WkIssue;
+      w_level_d[idle_idx]  = '0;
+      w_lmode_d[idle_idx]  = 1'b0;
+      w_poison_d[idle_idx] = 1'b0;
+      w_vpn_d[idle_idx]    = walk_vpn_i;
+      w_write_d[idle_idx]  = walk_write_i;
+      w_asid_d[idle_idx]   = walk_asid_i;
+      w_mshr_d[idle_idx]   = walk_mshr_i;
+      w_addr_d[idle_idx]   = pte_addr(root(walk_asid_i), lvl_idx(walk_vpn_i, '0));
+    end
+    // 4. flush, applied to the _d values above
+    if (flush_all_i || flush_page_i) begin
+      for (int unsigned k = 0; k < NumWalkers; k++) begin
+        if ((flush_all_i || w_vpn_d[k][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+            (!cmd_scope_i || w_asid_d[k] == cmd_asid_i)) begin
+          if (w_state_d[k] == WkWaitRsp) begin
+            w_poison_d[k] = 1'b1;
+          end else if (w_state_d[k] == WkIssue) begin
+            w_level_d[k] = '0;
+            w_lmode_d[k] = 1'b0;
+            w_addr_d[k]  = pte_addr(root(w_asid_d[k]), lvl_idx(w_vpn_d[k], '0));
+          end
+        end
+      end
+    end
+  end
+
+  // only the 2 MB region of the command vpn matters to a walker
+  logic unused_cmd_vpn;
+  assign unused_cmd_vpn = ^cmd_vpn_i[OffW-1:0];
+  // PTE bits no walker looks at
+  logic unused_pte;
+  assign unused_pte = ^{pte[63:PpnMsb+1], pte[PpnLsb-1:gmmu_pkg::PTE_D+1]};
+
+  // ---------------------------------------------------------------- registers
+  // the register's D input: the stored bits only (AsidMask)
+  logic [AsidW-1:0] w_asid_k [NumWalkers];
+  always_comb begin
+    for (int unsigned k = 0; k < NumWalkers; k++) w_asid_k[k] = w_asid_d[k] & AsidMask;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_write_q  <= '0;
+      w_lmode_q  <= '0;
+      w_poison_q <= '0;
+      mr_valid_q <= 1'b0;
+      mr_addr_q  <= '0;
+      mr_id_q    <= '0;
+      w_state_q  <= '{default: WkIdle};
+      w_vpn_q    <= '{default: '0};
+      w_asid_q   <= '{default: '0};
+      w_mshr_q   <= '{default: '0};
+      w_level_q  <= '{default: '0};
+      w_addr_q   <= '{default: '0};
+    end else begin
+      w_state_q  <= w_state_d;
+      w_vpn_q    <= w_vpn_d;
+      w_write_q  <= w_write_d;
+      w_asid_q   <= w_asid_k;
+      w_mshr_q   <= w_mshr_d;
+      w_level_q  <= w_level_d;
+      w_lmode_q  <= w_lmode_d;
+      w_addr_q   <= w_addr_d;
+      w_poison_q <= w_poison_d;
+      mr_valid_q <= mr_valid_d;
+      mr_addr_q  <= mr_addr_d;
+      mr_id_q    <= mr_id_d;
+    end
+  end
+
+  // ---------------------------------------------------------------- assertions (§11)
+`ifndef SYNTHESIS
+  // no lost / spurious memory response: only to a walker in WAIT_RSP
+  a_rsp_to_waiting_walker: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    mem_rsp_valid_i |-> rsp_ok);
+`endif
+endmodule

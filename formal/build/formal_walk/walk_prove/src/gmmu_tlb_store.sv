@@ -1,0 +1,106 @@
+// Entry storage of a TLB array (docs/microarch.md §1.2 FA-3/FA-5, §1.3 SA-3/SA-5): N entries
+// valid, tag, w, data; a fill writes one entry, then a flush invalidates on the filled (_d)
+// values. Instance u_store of gmmu_tlb_fa and gmmu_tlb_sa, which add the lookup, the fill choice
+// and the PLRU. C model: the valid/tag/w/data members of tlb_fa_t, tlb_fa_fill, tlb_fa_flush.
+//
+// The CAM part (valid_q, tag_q) is compared by every lookup port and by the page flush and
+// must stay in flip-flops; the payload (w_q, data_q) is only read at the looked-up entries.
+// Payload = 0 (gmmu_tlb_sa, the L2 base array): w and data are not stored here but in the
+// owner's synchronous-read RAMs (gmmu_ram_1r1w, docs/microarch.md §1.3 "payload RAM"); w_o and
+// data_o are then 0. Everything stored here is reset flip-flops.
+module gmmu_tlb_store #(
+  parameter int unsigned N      = 2,
+  parameter type         tag_t  = logic,
+  parameter type         data_t = logic,
+  // tag bits that are stored: the others are 0 in every tag written (the ASID bits above
+  // log2(NumAsids), docs/microarch.md §14.1), the register keeps tag_d & TagKeep and synthesis
+  // removes the constant-0 flip-flops
+  parameter tag_t         TagKeep = '1,
+  // 1: w and data in flip-flops here; 0: not stored (the owner keeps them in RAM)
+  parameter bit           Payload = 1'b1,
+  localparam int unsigned IdxW  = (N > 1) ? $clog2(N) : 1
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // registered state (_q)
+  output logic [N-1:0]    valid_o,
+  output tag_t            tag_o [N],
+  output logic [N-1:0]    w_o,
+  output data_t           data_o [N],
+  // fill (FA-3 / SA-3)
+  input  logic            fill_i,
+  input  logic [IdxW-1:0] fill_idx_i,
+  input  tag_t            fill_tag_i,
+  input  logic            fill_w_i,
+  input  data_t           fill_data_i,
+  // flush (FA-5 / SA-5), on the values after the fill
+  input  logic            flush_all_i,
+  input  logic            flush_page_i,   // selective flush: tag == flush_tag_i in flush_mask_i
+  input  tag_t            flush_tag_i,
+  input  tag_t            flush_mask_i
+);
+  logic [N-1:0] valid_q, valid_d;
+  tag_t         tag_q [N];
+  tag_t         tag_d [N];
+  logic [N-1:0] w_q, w_d;
+  data_t        data_q [N];
+  data_t        data_d [N];
+
+  assign valid_o = valid_q;
+  assign tag_o   = tag_q;
+  assign w_o     = w_q;
+  assign data_o  = data_q;
+
+  always_comb begin
+    valid_d = valid_q;
+    tag_d   = tag_q;
+    w_d     = w_q;
+    data_d  = data_q;
+    if (fill_i) begin
+      valid_d[fill_idx_i] = 1'b1;
+      tag_d[fill_idx_i]   = fill_tag_i;
+      w_d[fill_idx_i]     = fill_w_i;
+      data_d[fill_idx_i]  = fill_data_i;
+    end
+    if (flush_all_i || flush_page_i) begin
+      for (int unsigned i = 0; i < N; i++) begin
+        if (flush_all_i || ((tag_d[i] & flush_mask_i) == (flush_tag_i & flush_mask_i))) begin
+          valid_d[i] = 1'b0;
+        end
+      end
+    end
+  end
+
+  // the register's D input: the stored bits only (TagKeep)
+  tag_t tag_k [N];
+  always_comb begin
+    for (int unsigned i = 0; i < N; i++) tag_k[i] = tag_d[i] & TagKeep;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      tag_q   <= '{default: '0};
+    end else begin
+      valid_q <= valid_d;
+      tag_q   <= tag_k;
+    end
+  end
+
+  if (Payload) begin : g_payload
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        w_q    <= '0;
+        data_q <= '{default: '0};
+      end else begin
+        w_q    <= w_d;
+        data_q <= data_d;
+      end
+    end
+  end else begin : g_no_payload
+    assign w_q    = '0;
+    assign data_q = '{default: '0};
+    logic unused_payload;
+    assign unused_payload = ^w_d ^ ^data_d[0];
+  end
+endmodule
