@@ -32,6 +32,7 @@ typedef struct {
 static const char *const pcie_names[] = {"table", "atan", NULL};
 static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 static const char *const grow_names[] = {"4k", "64k", NULL};
+static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -59,6 +60,7 @@ static const cfg_key_t keys[] = {
     {"copy_channels", T_U32, O(copy_channels), 1, PCIE_MAX_CHANNELS, 0, NULL},
     {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
     {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
+    {"run_mode", T_ENUM, O(run_mode), 0, 0, 0, run_mode_names},
     /* host handler */
     /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
     {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
@@ -97,6 +99,7 @@ void cfg_defaults(cfg_t *c) {
     c->copy_channels = 1;
     c->watchdog_cycles = 2000000;
     c->chaos_inval = 0;
+    c->run_mode = CFG_RUN_DEMAND;
     c->fb_entries = 1024;
     c->batch_size = 256;
     c->max_batches_per_irq = 20;

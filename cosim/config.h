@@ -19,6 +19,9 @@ typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
  */
 typedef enum { CFG_FAULT_REPLAYABLE = 0, CFG_FAULT_BLOCKING = 1 } cfg_fault_mode_t;
 typedef enum { CFG_GROW_4K = 0, CFG_GROW_64K = 1 } cfg_grow_t; /* migrate_grow */
+/* run_mode: demand paging (every page migrated on its far-fault, the default) or the memcpy
+ * baseline (every allocation copied to GPU memory and mapped before each kernel launch) */
+typedef enum { CFG_RUN_DEMAND = 0, CFG_RUN_MEMCPY = 1 } cfg_run_mode_t;
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -40,6 +43,7 @@ typedef struct {
     uint32_t copy_channels; /* DMA copy channels per direction */
     uint64_t watchdog_cycles;
     uint64_t chaos_inval;
+    cfg_run_mode_t run_mode;
     /* host handler */
     uint32_t fb_entries;
     uint32_t batch_size;

@@ -194,10 +194,44 @@ static void svc_online(void *ctx) {
     plat_progress_mark(ctx);
 }
 
+/* memcpy mode: the workload up to the next kernel; the copy starts now. */
+static int svc_declare(void *ctx) {
+    plat_t *p = ctx;
+    p->launch_due = 0;
+    const int k = plat_declare_kernel(p);
+    if (k <= 0)
+        return k;
+    uint64_t pages = 0;
+    for (size_t i = 0; i < p->nalloc; i++)
+        pages += (p->allocs[i].size + PLAT_PAGE - 1) / PLAT_PAGE;
+    if (pages > p->cfg->gpu_mem_pages) {
+        plat_perr(p,
+                  "run_mode = memcpy: the allocations need %llu pages, GPU memory holds %llu "
+                  "(gpu_mem_pages): it is oversubscribed, and a program that copies its data "
+                  "before the kernel cannot run (cudaMalloc fails); use run_mode = demand",
+                  (unsigned long long)pages, (unsigned long long)p->cfg->gpu_mem_pages);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (memcpy: GPU memory oversubscribed)");
+        return -1;
+    }
+    p->copy_from = p->now;
+    p->copy_bytes_from = hdrv_stats(p->host)->bytes_h2d;
+    return 1;
+}
+
+/* memcpy mode: the copy is over, the kernel starts. */
+static int svc_start(void *ctx) {
+    plat_t *p = ctx;
+    p->st.copy_cycles += p->now - p->copy_from;
+    p->st.copy_bytes += hdrv_stats(p->host)->bytes_h2d - p->copy_bytes_from;
+    return plat_start_kernel(p);
+}
+
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
 static hdrv_wait_t svc_wait(void *ctx) {
     plat_t *p = ctx;
     while (!p->trace_done && !p->halted) {
+        if (p->launch_due)
+            return HDRV_WAIT_LAUNCH;
         if ((++p->iter & 1023) == 0 && p->show_progress)
             plat_progress(p);
         const gmmu_out_t *o = plat_outputs(p);
@@ -335,9 +369,9 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
 static int new_host(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
     plat_dev_init(p, &p->dev);
-    const hdrv_svc_t svc = {p,         svc_launch,        svc_online,
-                            svc_wait,  svc_service_begin, svc_service_end,
-                            svc_error, svc_halted};
+    const hdrv_svc_t svc = {
+        p,         svc_launch, svc_online,  svc_wait, svc_service_begin, svc_service_end,
+        svc_error, svc_halted, svc_declare, svc_start};
     uvm_cfg_t hc;
     uvm_cfg_defaults(&hc);
     hc.batch_size = c->batch_size;
@@ -373,6 +407,8 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
     if (p->host && c->fault_mode == CFG_FAULT_BLOCKING)
         hdrv_set_fault_ctrl(p->host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);
+    if (p->host && c->run_mode == CFG_RUN_MEMCPY && hdrv_set_memcpy(p->host, err, errlen) != 0)
+        return -1;
     return p->host ? 0 : -1;
 }
 
@@ -474,6 +510,11 @@ int plat_run(plat_t *p) {
     }
     if (hs == HDRV_HALTED || p->halted)
         return p->fin.status;
+    if (hs == HDRV_COPY_FAILED) {
+        plat_perr(p, "run_mode = memcpy: %s", err);
+        p->st.platform_errors++;
+        return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (memcpy: copy failed)");
+    }
     for (unsigned i = 0; i < p->neng; i++) {
         if (!p->eng[i]->ops->violations)
             continue;

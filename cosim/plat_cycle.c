@@ -47,33 +47,48 @@ static int kern_check(plat_t *p) {
     return -1;
 }
 
-void plat_next_kernel(plat_t *p) {
+int plat_declare_kernel(plat_t *p) {
     char err[512];
-    for (;;) {
-        const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
-        if (p->halted)
-            return;
-        if (rc < 0) {
-            plat_perr(p, "%s", err);
-            plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
-            return;
-        }
-        if (rc == 0) {
-            p->trace_done = 1;
-            p->kernel_active = 0;
-            return;
-        }
-        p->st.kernels++;
-        evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
-        for (uint32_t s = 0; s < p->prm.num_sm; s++)
-            sm_start_kernel(&p->sm[s], &p->kern, p->now);
-        if (kern_check(p) != 0)
-            return;
-        if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
-            continue; /* empty kernel */
-        p->kernel_active = 1;
-        plat_progress_mark(p);
-        return;
+    const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
+    if (p->halted)
+        return -1;
+    if (rc < 0) {
+        plat_perr(p, "%s", err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return -1;
+    }
+    if (rc == 0) {
+        p->trace_done = 1;
+        p->kernel_active = 0;
+    }
+    return rc;
+}
+
+int plat_start_kernel(plat_t *p) {
+    p->st.kernels++;
+    evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
+    for (uint32_t s = 0; s < p->prm.num_sm; s++)
+        sm_start_kernel(&p->sm[s], &p->kern, p->now);
+    if (kern_check(p) != 0)
+        return -1;
+    if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
+        return 0; /* empty kernel */
+    p->kernel_active = 1;
+    p->kernel_from = p->now;
+    plat_progress_mark(p);
+    return 1;
+}
+
+/* The running kernel has completed: its time counts in kernel_cycles. */
+static void kernel_end(plat_t *p) {
+    p->st.kernel_cycles += p->now - p->kernel_from;
+    p->kernel_active = 0;
+}
+
+void plat_next_kernel(plat_t *p) {
+    if (p->kernel_active)
+        kernel_end(p);
+    while (plat_declare_kernel(p) > 0 && plat_start_kernel(p) == 0) {
     }
 }
 
@@ -416,9 +431,17 @@ void plat_step(plat_t *p, uint64_t limit) {
     /* The next kernel is launched by the host: not while a host agent (the handler) runs, which
        also keeps allocations from being declared to the handler in the middle of a service. */
     if (p->kernel_active && !p->handler_running && kernel_complete(p)) {
-        plat_next_kernel(p);
-        if (p->halted)
-            return;
+        if (p->cfg->run_mode == CFG_RUN_MEMCPY) {
+            /* the host copies, then launches (svc_wait returns to it after this cycle, which
+               is clocked: no skip past the launch) */
+            kernel_end(p);
+            p->launch_due = 1;
+            limit = p->now;
+        } else {
+            plat_next_kernel(p);
+            if (p->halted)
+                return;
+        }
     }
     uint64_t stalled = 0;
     const int active = compute_inputs(p, o, &stalled);

@@ -53,6 +53,9 @@ typedef struct {
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
         model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
         failed_accesses, chaos_held;
+    /* run time split (docs/cosim.md "Run modes"): cycles with a kernel running; cycles and H2D
+     * bytes of the memcpy mode's copies before the launches */
+    uint64_t kernel_cycles, copy_cycles, copy_bytes;
 } plat_stats_t;
 
 /* Everything the summary and the stats report, frozen when the run stops. */
@@ -98,6 +101,12 @@ struct plat {
     kern_t kern;
     sm_t sm[GMMU_MAX_SM];
     int kernel_active, trace_done;
+    uint64_t kernel_from; /* launch cycle of the running kernel */
+    /* memcpy mode: a kernel completed and the host has not launched the next one yet; the
+     * copy before the next launch started at copy_from with the handler's bytes_h2d at
+     * copy_bytes_from */
+    int launch_due;
+    uint64_t copy_from, copy_bytes_from;
     uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
     int trace_binary;
     /* host */
@@ -159,8 +168,14 @@ void plat_progress_mark(plat_t *p);
 /* Runs one cycle, or skips idle cycles up to (not beyond) limit. */
 void plat_step(plat_t *p, uint64_t limit);
 void plat_run_until(plat_t *p, uint64_t t);
-/* Loads and starts the next kernel, or marks the trace done. */
+/* Loads and starts the next kernel, or marks the trace done (demand mode: the platform
+ * launches; the completed kernel's time is counted). */
 void plat_next_kernel(plat_t *p);
+/* The two halves of a launch (memcpy mode: the host copies in between). declare: reads up to
+ * the next kernel record, declaring the allocations on the way; 1 a kernel is ready, 0 end of
+ * trace (trace_done), -1 halted. start: starts it on the SMs; 1 running, 0 empty, -1 halted. */
+int plat_declare_kernel(plat_t *p);
+int plat_start_kernel(plat_t *p);
 void plat_chaos(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);

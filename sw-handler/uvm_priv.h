@@ -298,6 +298,11 @@ uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn);
 uint64_t uvm_pt_free_pages(const uvm_handler_t *h);
 /* Builds the chain down to the level-3 table (on demand) and writes the leaf. 0 or -1. */
 int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable);
+/* uvm_pt_map; charge = false writes the PTEs without t_pte_ns of CPU time (populate). */
+int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
+                       bool charge);
+/* Table pages still missing to map every page of [first, last] (VPNs, inclusive). */
+uint64_t uvm_pt_missing_range(const uvm_handler_t *h, uint64_t first, uint64_t last);
 /* Clears the leaf PTE of a mapped vpn (gpu_write64 0). */
 void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn);
 

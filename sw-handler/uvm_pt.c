@@ -52,13 +52,31 @@ uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn) {
     return n;
 }
 
-static void write_pte(uvm_handler_t *h, uint64_t pa, uint64_t value) {
+uint64_t uvm_pt_missing_range(const uvm_handler_t *h, uint64_t first, uint64_t last) {
+    uint64_t n = 0;
+    for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
+        const uint32_t sh = GMMU_VPN_W - GMMU_PT_IDX_W * l; /* VPN bits a level-l table covers */
+        for (uint64_t k = first >> sh; k <= last >> sh; k++)
+            if (!u64map_get(&h->pt_tables, table_key(k << sh, l), NULL))
+                n++;
+    }
+    return n;
+}
+
+/* charge: t_pte_ns of CPU time (every PTE write but those of uvm_handler_populate) */
+static void write_pte(uvm_handler_t *h, uint64_t pa, uint64_t value, bool charge) {
     h->dev.gpu_write64(h->dev.ctx, pa, value);
-    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_ns);
+    if (charge)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_ns);
     h->stats.pte_writes++;
 }
 
 int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
+    return uvm_pt_map_charged(h, vpn, frame_pa, writable, true);
+}
+
+int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
+                       bool charge) {
     uint64_t table = uvm_pt_page_pa(h, 0); /* root */
     for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
         uint64_t child = 0;
@@ -77,14 +95,14 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
             }
             /* the parent entry is written only after the child table is zeroed */
             write_pte(h, table + 8u * level_index(vpn, l - 1u),
-                      (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V));
+                      (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V), charge);
         }
         table = child;
     }
     uint64_t leaf = (frame_pa & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V);
     if (writable)
         leaf |= PTE_BIT(GMMU_PTE_W);
-    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), leaf);
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), leaf, charge);
     return 0;
 }
 
@@ -94,5 +112,5 @@ void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
         uvm_logf(h, "uvm: unmap of VA 0x%" PRIx64 " without a leaf table", vpn << GMMU_PAGE_SHIFT);
         return;
     }
-    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0);
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0, true);
 }

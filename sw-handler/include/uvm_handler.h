@@ -113,6 +113,16 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
  * position. Replaces an earlier order. 0, or -1 + err (out of memory). */
 int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
                                size_t errlen);
+/* The programmer-directed copy of the memcpy baseline (cudaMalloc + cudaMemcpy H2D,
+ * docs/handler.md §6e): gives every non-resident page of the allocation based at `base` a GPU
+ * frame (2 MB / 64 KB chunks where whole groups fit), copies them (a run of consecutive pages
+ * and frames of a 2 MB block is one DMA; every DMA submitted before the first wait), then maps
+ * them; no per-page or per-PTE CPU time, no eviction. Needs uvm_handler_init_device first.
+ * *pages = pages copied. 0, or -1 + err: unknown allocation, not enough free GPU frames (GPU
+ * memory oversubscribed: a cudaMalloc would fail), page-table pool too small; after an error
+ * the allocation may be left partly populated (the run is to stop). */
+int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
+                         size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
