@@ -191,7 +191,14 @@ static void svc_launch(void *ctx) {
 }
 
 static void svc_online(void *ctx) {
-    plat_progress_mark(ctx);
+    plat_t *p = ctx;
+    char err[512];
+    if (p->npreloads && plat_preload(p, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s", err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return;
+    }
+    plat_progress_mark(p);
 }
 
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
@@ -307,8 +314,12 @@ static int new_engines(plat_t *p, char *err, size_t errlen) {
 
 static int new_models(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
-    if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, c->gpu_mem_pages,
-                    c->mem_latency, c->mem_jitter, p->o.seed) != 0 ||
+    /* --preload: platform frames above the handler's, 2 MB-aligned */
+    p->pl_frame_base = (c->gpu_mem_pages + 511u) / 512u * 512u;
+    const uint64_t frames =
+        p->o.npreload ? p->pl_frame_base + PLAT_PRELOAD_FRAMES : c->gpu_mem_pages;
+    if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, frames, c->mem_latency,
+                    c->mem_jitter, p->o.seed) != 0 ||
         hostmem_init(&p->hm, PLAT_FB_HOST_ADDR, (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES) !=
             0) {
         snprintf(err, errlen, "out of memory for the memory models");
@@ -319,6 +330,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
     pcie_dma_set_channels(&p->dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
+    (void)u64map_init(&p->pl_tables, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
@@ -353,7 +365,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;
     hc.gpu_pt_base_pa = PLAT_PT_BASE_PA;
-    hc.gpu_pt_pages = c->pt_pages;
+    hc.gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
     hc.fb_host_addr = PLAT_FB_HOST_ADDR;
     hc.fb_entries = c->fb_entries;
     if (c->hdl_irq_ns != CFG_HDL_DEFAULT)
@@ -390,8 +402,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     p->show_progress = !o->quiet && !o->rerun;
     p->progress_tty = isatty(2);
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
-    if (new_engines(p, err, errlen) != 0 || new_models(p, err, errlen) != 0 ||
-        new_host(p, err, errlen) != 0)
+    if (plat_script_init(p, err, errlen) != 0 || new_engines(p, err, errlen) != 0 ||
+        new_models(p, err, errlen) != 0 || new_host(p, err, errlen) != 0)
         goto fail;
     if (plat_oracle_order(p, o->trace_path, err, errlen) != 0)
         goto fail;
@@ -424,6 +436,7 @@ void plat_free(plat_t *p) {
     plat_dma_free(p);
     free(p->allocs);
     u64map_free(&p->truth);
+    u64map_free(&p->pl_tables);
     gpumem_free(&p->gm);
     hostmem_free(&p->hm);
     free(p);
@@ -483,6 +496,7 @@ int plat_run(plat_t *p) {
         if (n)
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
+    (void)plat_script_end(p);
     return run_result(p);
 }
 

@@ -27,6 +27,11 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
     char err[256];
     if (p->halted)
         return;
+    if (plat_preload_check_alloc(p, rec->name, rec->base, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s:%llu: %s", p->o.trace_path, (unsigned long long)rec->line, err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return;
+    }
     if (hdrv_add_alloc(p->host, rec->name, rec->base, rec->size, rec->readonly, err, sizeof(err)) !=
         0) {
         plat_perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path,
@@ -242,7 +247,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     in->csr_write = (uint8_t)p->csr_write;
     in->csr_addr = (uint16_t)p->csr_addr;
     in->csr_wdata = p->csr_wdata;
-    if (p->csr_valid)
+    if (p->csr_valid || plat_script_drive(p, in))
         active = 1;
     return active;
 }
@@ -263,6 +268,9 @@ static uint64_t next_event(const plat_t *p, uint64_t limit) {
         t = m;
     if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
         t = p->chaos_next;
+    const uint64_t sc = plat_script_next(p);
+    if (sc > p->now && sc < t)
+        t = sc;
     const uint64_t wd = p->wd_from + p->cfg->watchdog_cycles + 1;
     if (wd < t)
         t = wd;
@@ -410,6 +418,7 @@ void plat_step(plat_t *p, uint64_t limit) {
         return;
     if (o->ev)
         count_events(p, o->ev);
+    plat_script_outputs(p, o);
     deliver_responses(p, o);
     if (p->halted)
         return;

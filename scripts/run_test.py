@@ -17,6 +17,8 @@ A test file has `key = value` lines (`#` comments):
   exit = 0                       expected exit status of gmmu-sim (default 0)
   expect_fault = 1               the trace faults on purpose (gmmu-sim --expect-fault)
   args = --opt value             extra gmmu-sim options (e.g. --test-hang 5000)
+  csr = CYCLE:w:REG:VALUE[:EV]   a scripted host CSR access (gmmu-sim --csr; repeatable, in order)
+  preload = ALLOC:large|nocache  the platform maps ALLOC itself (gmmu-sim --preload; repeatable)
 Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
 the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
 expectation but those on mismatches and integrity_errors are dropped: they describe the test's own
@@ -102,6 +104,8 @@ def parse_test(path):
                 t[k] = v in ("1", "yes", "true")
             elif k == "args":
                 t[k] += shlex.split(v)
+            elif k in ("csr", "preload"):  # gmmu-sim --csr STEP / --preload ALLOC:KIND
+                t["args"] += ["--" + k, v]
             else:
                 raise TestError(f"{path}:{n}: {k}: unknown key")
     if t["mode"] not in ("normal", "skip_equiv"):
