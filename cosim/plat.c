@@ -331,6 +331,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     pcie_dma_set_channels(&p->dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
     (void)u64map_init(&p->pl_tables, 0);
+    (void)u64map_init(&p->ro_cancels, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
@@ -437,6 +438,7 @@ void plat_free(plat_t *p) {
     free(p->allocs);
     u64map_free(&p->truth);
     u64map_free(&p->pl_tables);
+    u64map_free(&p->ro_cancels);
     gpumem_free(&p->gm);
     hostmem_free(&p->hm);
     free(p);
@@ -497,6 +499,7 @@ int plat_run(plat_t *p) {
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
     (void)plat_script_end(p);
+    plat_collateral(p);
     return run_result(p);
 }
 

@@ -101,6 +101,24 @@ static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
         p->st.program_faults++;
     else
         p->st.failed_accesses++;
+    /* CANCEL_PAGE cancels every request of the page (docs/microarch.md §4 (e)): a read of a
+       read-only page cancelled with a write to it is the program's fault too (plat_collateral) */
+    if (a && a->ro) {
+        uint64_t v = 0;
+        u64map_get(&p->ro_cancels, vpn, &v);
+        if (u64map_put(&p->ro_cancels, vpn, write ? v | 1u : v + 2u) != 0)
+            plat_platform_error(p, "out of memory");
+    }
+}
+
+void plat_collateral(plat_t *p) {
+    size_t pos = 0;
+    uint64_t vpn = 0, v = 0;
+    while (u64map_next(&p->ro_cancels, &pos, &vpn, &v))
+        if ((v & 1u) && v >= 2u) {
+            p->st.failed_accesses -= v >> 1;
+            p->st.program_faults += v >> 1;
+        }
 }
 
 static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {

@@ -107,7 +107,8 @@ struct plat {
     plat_dma_t *dmas;
     size_t ndma, capdma;
     uint64_t next_handle;
-    u64map_t truth; /* vpn -> content version */
+    u64map_t truth;      /* vpn -> content version */
+    u64map_t ro_cancels; /* read-only vpn -> 2 * cancelled reads | a write was cancelled */
     plat_alloc_t *allocs;
     size_t nalloc, capalloc;
     /* workload */
@@ -190,6 +191,9 @@ void plat_run_until(plat_t *p, uint64_t t);
 /* Loads and starts the next kernel, or marks the trace done. */
 void plat_next_kernel(plat_t *p);
 void plat_chaos(plat_t *p);
+/* End of run: cancelled reads of a read-only page whose write was cancelled too count as program
+ * faults, not as failed accesses. */
+void plat_collateral(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
 
