@@ -187,18 +187,20 @@ int plat_mismatch_needs_wave(const plat_t *p, uint64_t *clocked) {
 /* platform services of the host program                                                      */
 
 static void svc_launch(void *ctx) {
-    plat_next_kernel(ctx);
+    plat_t *p = ctx;
+    char err[512];
+    plat_next_kernel(p);
+    /* the allocations of the first kernel are known, no cycle has run: the preloaded mappings
+       exist before any walk (the root entries they use survive the handler's zeroing of its
+       root, plat_preload_root) */
+    if (p->npreloads && !p->preload_done && !p->halted && plat_preload(p, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s", err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+    }
 }
 
 static void svc_online(void *ctx) {
-    plat_t *p = ctx;
-    char err[512];
-    if (p->npreloads && plat_preload(p, err, sizeof(err)) != 0) {
-        plat_perr(p, "%s", err);
-        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
-        return;
-    }
-    plat_progress_mark(p);
+    plat_progress_mark(ctx);
 }
 
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */

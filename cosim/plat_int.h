@@ -232,6 +232,9 @@ void plat_script_outputs(plat_t *p, const gmmu_out_t *o);
 int plat_script_end(plat_t *p);
 /* Maps the --preload allocations (when the device is online, before the first kernel runs). */
 int plat_preload(plat_t *p, char *err, size_t errlen);
+/* A handler write of a page-table word: a root entry of a preloaded slot keeps the platform's
+ * value (the handler zeroes its root page at initialization, after the preload). */
+uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value);
 /* A later allocation may not share the root slot of a preloaded one. 0 or -1 + err. */
 int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
                              size_t errlen);

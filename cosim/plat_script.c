@@ -322,6 +322,15 @@ int plat_preload(plat_t *p, char *err, size_t errlen) {
     return 0;
 }
 
+uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value) {
+    if (pa < p->gm.pt_base || pa >= p->gm.pt_base + PLAT_PAGE || value != 0)
+        return value;
+    const uint64_t slot = (pa - p->gm.pt_base) / 8u;
+    uint64_t child = 0;
+    return u64map_get(&p->pl_tables, UINT64_C(1) << 40 | slot, &child) ? child | PTE_BIT(GMMU_PTE_V)
+                                                                       : value;
+}
+
 /* A later allocation in the slot of a preloaded one: refused (the handler would relink it). */
 int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
                              size_t errlen) {
