@@ -7,7 +7,10 @@
 # MUT_SET=quick (default, make test-mutation in make test): the base mutations and the C model
 # mutations of the issue 11 holes (cheap: no Verilator rebuild). MUT_SET=full (make mutation):
 # also the RTL mutations of the holes (one Verilator rebuild each, about 2-3 min each).
+# MUT_SET=models: every C model mutation of the holes, no RTL one. MUT_BASE=0 skips the base set.
 # The holes table of docs/verification.md lists each hole, its test and its mutations.
+# MUT_RANDOM=N (measurement, any set): also run N seeds of the random mix
+# (scripts/random_lockstep.py) on each mutant and count the mutants it catches.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${MUT_WORK:-$root/build/mutation}
@@ -34,6 +37,8 @@ done
 [ -d "$root/build/$config" ] && rm -rf "${work:?}/build/$config" && cp -a "$root/build/$config" "$work/build/"
 
 fail=0
+rnd_caught=0
+rnd_total=0
 mutate() { # file, sed expression (must change exactly one line), description[, trace[, gmmu-sim
            # options]] (default: the replay trace, no options)
     local file=$1 expr=$2 what=$3 mtrace=${4:-$trace} opts=${5:-}
@@ -63,6 +68,18 @@ mutate() { # file, sed expression (must change exactly one line), description[, 
             grep -m1 "MISMATCH at cycle" "$log" | sed 's/^/   caught: /'
         else
             echo "mutation_test: '$what' was NOT caught (exit $rc)" >&2; tail -20 "$log" >&2; fail=1
+        fi
+        if [ -n "${MUT_RANDOM:-}" ]; then # measurement: would the random mix catch it too?
+            (cd "$work" && python3 scripts/random_lockstep.py --seeds "$MUT_RANDOM" \
+                --build "$work/build") > "$work/random.log" 2>&1 || true
+            if grep -q "MISMATCH at cycle" "$work/random.log"; then
+                echo "   random mix ($MUT_RANDOM seeds): caught by seed" \
+                    "$(grep -m1 -o 'random seed [0-9]*: FAIL' "$work/random.log" | grep -o '[0-9]*')"
+                rnd_caught=$((rnd_caught + 1))
+            else
+                echo "   random mix ($MUT_RANDOM seeds): not caught"
+            fi
+            rnd_total=$((rnd_total + 1))
         fi
     fi
     cp "$root/$file" "$work/$file"   # restore for the next mutation
@@ -115,7 +132,10 @@ PY
 hole() { # kind (model: quick set, model2 / rtl: full set only), test, file, sed expression,
          # description
     local kind=$1 test=$2 file=$3 expr=$4 what=$5 topts
-    [ "$kind" != model ] && [ "$set_" != full ] && return 0
+    case "$set_:$kind" in
+        full:* | models:model* | quick:model) ;;
+        *) return 0 ;;
+    esac
     topts=$(test_opts "$test")
     local opts=""
     [ "${topts#* }" != "$topts" ] && opts=${topts#* }
@@ -163,4 +183,5 @@ hole rtl fb_race rtl/gmmu_ff.sv 's/if (ovf_clr_i \&\& !o_ovf) overflow_d = 1.b0;
     "RTL: OVERFLOW W1C wins over the unit's set in the same cycle"
 hole rtl fb_race rtl/gmmu_csr.sv 's/assign get_o         = get_q;/assign get_o         = get_d;/' \
     "RTL: the far-fault unit sees a same-cycle FB_GET write (GET forwarded from get_d)"
+[ -n "${MUT_RANDOM:-}" ] && echo "random mix ($MUT_RANDOM seeds) caught $rnd_caught of $rnd_total mutations"
 exit $fail

@@ -89,6 +89,9 @@ def main():
             print(line, flush=True)
             if not ok:
                 failed.append(seed)
+                mism = [x for x in log.splitlines() if "MISMATCH at cycle" in x]
+                if mism:
+                    print("    " + mism[0])
                 print("\n".join("    " + x for x in log.strip().splitlines()[-15:]))
                 print(f"  reproduce: python3 scripts/random_lockstep.py --seed {seed}   # or:")
                 print("  cd " + shlex.quote(ROOT) + " && python3 scripts/gen_random_trace.py "
