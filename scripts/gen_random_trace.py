@@ -12,7 +12,8 @@ of the same seed, plus the run's knobs (mix_knobs): a few hot pages read and wri
 warp (reads and writes to the same pages, across SMs), writes and atomics to read-only
 allocations (RO violations on cached translations: the run expects program faults), and, when
 the knobs say so, an allocation the platform maps with 2 MB pages or nocache PTEs
-(gmmu-sim --preload) in a page-table root slot of its own. The plain mode is unchanged (the
+(gmmu-sim --preload) in a page-table root slot of its own; mix_csr gives a few illegal CSR
+accesses at random cycles (gmmu-sim --csr). The plain mode is unchanged (the
 random_N tests' statistics are in tb/golden/stats.json).
 """
 import argparse
@@ -86,6 +87,25 @@ def mix_knobs(seed):
             f"fault_mode={r.choice(['replayable', 'replayable', 'blocking'])}"]
     preload = r.choice([None, None, "large", "nocache"])
     return sets, preload
+
+
+# CSR accesses that are illegal at any time and change no state but ERR_STATUS / ERR_ADDR
+# (never CMD, FB_STATUS or a legal ring write: the handler's own accesses must keep working)
+MIX_BAD_CSR = ["w:0xffc:1", "r:0x100", "w:ID:1", "w:FB_PUT:3", "w:INT_STATUS:1",
+               "w:PT_BASE_LO:0x1", "w:FB_BASE_LO:0x8", "w:CMD_ARG_HI:0x30", "w:FB_SIZE:3",
+               "w:FB_SIZE:0x20000", "w:FB_GET:0x10000", "r:0x7fc"]
+
+
+def mix_csr(seed):
+    """Scripted CSR steps of a --mix run (gmmu-sim --csr): a few illegal accesses at random cycles
+    in the first 20000 (every run with a far-fault is longer), each followed by ERR_STATUS and
+    ERR_ADDR read back (compared in lock-step) and cleared."""
+    r = random.Random(seed * 31337 + 5)
+    steps = []
+    for c in sorted(r.randrange(100, 20000) for _ in range(r.randint(0, 6))):
+        steps += [f"{c}:{r.choice(MIX_BAD_CSR)}", f"{c}:r:ERR_STATUS", f"{c}:r:ERR_ADDR",
+                  f"{c}:w:ERR_STATUS:0x1f"]
+    return steps
 
 
 def gen_mix(seed, scale=1.0):

@@ -3,7 +3,7 @@
 each run in lock-step (C model and RTL compared every cycle) on configs/tiny.cfg with the knobs
 of its seed (gen_random_trace.mix_knobs: ring size 2..4 or 64, every replay policy, chaos
 invalidations, eviction, memory back-pressure and jitter, blocking fault mode, 2 MB / nocache
-preloaded allocations). Every run has a time limit (--max-cycles and a wall-clock timeout).
+preloaded allocations, illegal CSR accesses at random cycles). Every run has a time limit (--max-cycles and a wall-clock timeout).
 
   random_lockstep.py [--seeds N] [--first S] [--seed S] [--jobs J] [--build build]
 
@@ -39,6 +39,8 @@ def command(seed, build, outdir):
         cmd += ["--set", s]
     if preload:
         cmd += ["--preload", f"pre:{preload}"]
+    for step in gen_random_trace.mix_csr(seed):
+        cmd += ["--csr", step]
     return trc, cmd
 
 
