@@ -9,6 +9,7 @@
 # also the RTL mutations of the holes (one Verilator rebuild each, about 2-3 min each).
 # MUT_SET=models: every C model mutation of the holes, no RTL one. MUT_BASE=0 skips the base set.
 # The holes table of docs/verification.md lists each hole, its test and its mutations.
+# MUT_ONLY=REGEX: only the mutations whose description matches (e.g. MUT_ONLY='^RTL').
 # MUT_RANDOM=N (measurement, any set): also run N seeds of the random mix
 # (scripts/random_lockstep.py) on each mutant and count the mutants it catches.
 set -euo pipefail
@@ -42,6 +43,9 @@ rnd_total=0
 mutate() { # file, sed expression (must change exactly one line), description[, trace[, gmmu-sim
            # options]] (default: the replay trace, no options)
     local file=$1 expr=$2 what=$3 mtrace=${4:-$trace} opts=${5:-}
+    if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
+        return 0
+    fi
     cp "$root/$file" "$work/$file"
     sed -i "$expr" "$work/$file"
     local n
