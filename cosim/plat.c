@@ -187,7 +187,16 @@ int plat_mismatch_needs_wave(const plat_t *p, uint64_t *clocked) {
 /* platform services of the host program                                                      */
 
 static void svc_launch(void *ctx) {
-    plat_next_kernel(ctx);
+    plat_t *p = ctx;
+    char err[512];
+    plat_next_kernel(p);
+    /* the allocations of the first kernel are known, no cycle has run: the preloaded mappings
+       exist before any walk (the root entries they use survive the handler's zeroing of its
+       root, plat_preload_root) */
+    if (p->npreloads && !p->preload_done && !p->halted && plat_preload(p, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s", err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+    }
 }
 
 static void svc_online(void *ctx) {
@@ -341,8 +350,12 @@ static int new_engines(plat_t *p, char *err, size_t errlen) {
 
 static int new_models(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
-    if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, c->gpu_mem_pages,
-                    c->mem_latency, c->mem_jitter, p->o.seed) != 0 ||
+    /* --preload: platform frames above the handler's, 2 MB-aligned */
+    p->pl_frame_base = (c->gpu_mem_pages + 511u) / 512u * 512u;
+    const uint64_t frames =
+        p->o.npreload ? p->pl_frame_base + PLAT_PRELOAD_FRAMES : c->gpu_mem_pages;
+    if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, frames, c->mem_latency,
+                    c->mem_jitter, p->o.seed) != 0 ||
         hostmem_init(&p->hm, PLAT_FB_HOST_ADDR, (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES) !=
             0) {
         snprintf(err, errlen, "out of memory for the memory models");
@@ -353,6 +366,8 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
     pcie_dma_set_channels(&p->dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
+    (void)u64map_init(&p->pl_tables, 0);
+    (void)u64map_init(&p->ro_cancels, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
@@ -387,7 +402,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;
     hc.gpu_pt_base_pa = PLAT_PT_BASE_PA;
-    hc.gpu_pt_pages = c->pt_pages;
+    hc.gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
     hc.fb_host_addr = PLAT_FB_HOST_ADDR;
     hc.fb_entries = c->fb_entries;
     if (c->hdl_irq_ns != CFG_HDL_DEFAULT)
@@ -426,8 +441,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     p->show_progress = !o->quiet && !o->rerun;
     p->progress_tty = isatty(2);
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
-    if (new_engines(p, err, errlen) != 0 || new_models(p, err, errlen) != 0 ||
-        new_host(p, err, errlen) != 0)
+    if (plat_script_init(p, err, errlen) != 0 || new_engines(p, err, errlen) != 0 ||
+        new_models(p, err, errlen) != 0 || new_host(p, err, errlen) != 0)
         goto fail;
     if (plat_oracle_order(p, o->trace_path, err, errlen) != 0)
         goto fail;
@@ -460,6 +475,8 @@ void plat_free(plat_t *p) {
     plat_dma_free(p);
     free(p->allocs);
     u64map_free(&p->truth);
+    u64map_free(&p->pl_tables);
+    u64map_free(&p->ro_cancels);
     gpumem_free(&p->gm);
     hostmem_free(&p->hm);
     free(p);
@@ -524,6 +541,8 @@ int plat_run(plat_t *p) {
         if (n)
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
+    (void)plat_script_end(p);
+    plat_collateral(p);
     return run_result(p);
 }
 

@@ -27,6 +27,11 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
     char err[256];
     if (p->halted)
         return;
+    if (plat_preload_check_alloc(p, rec->name, rec->base, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s:%llu: %s", p->o.trace_path, (unsigned long long)rec->line, err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return;
+    }
     if (hdrv_add_alloc(p->host, rec->name, rec->base, rec->size, rec->readonly, err, sizeof(err)) !=
         0) {
         plat_perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path,
@@ -111,6 +116,24 @@ static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
         p->st.program_faults++;
     else
         p->st.failed_accesses++;
+    /* CANCEL_PAGE cancels every request of the page (docs/microarch.md §4 (e)): a read of a
+       read-only page cancelled with a write to it is the program's fault too (plat_collateral) */
+    if (a && a->ro) {
+        uint64_t v = 0;
+        u64map_get(&p->ro_cancels, vpn, &v);
+        if (u64map_put(&p->ro_cancels, vpn, write ? v | 1u : v + 2u) != 0)
+            plat_platform_error(p, "out of memory");
+    }
+}
+
+void plat_collateral(plat_t *p) {
+    size_t pos = 0;
+    uint64_t vpn = 0, v = 0;
+    while (u64map_next(&p->ro_cancels, &pos, &vpn, &v))
+        if ((v & 1u) && v >= 2u) {
+            p->st.failed_accesses -= v >> 1;
+            p->st.program_faults += v >> 1;
+        }
 }
 
 static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
@@ -257,7 +280,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     in->csr_write = (uint8_t)p->csr_write;
     in->csr_addr = (uint16_t)p->csr_addr;
     in->csr_wdata = p->csr_wdata;
-    if (p->csr_valid)
+    if (p->csr_valid || plat_script_drive(p, in))
         active = 1;
     return active;
 }
@@ -278,6 +301,9 @@ static uint64_t next_event(const plat_t *p, uint64_t limit) {
         t = m;
     if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
         t = p->chaos_next;
+    const uint64_t sc = plat_script_next(p);
+    if (sc > p->now && sc < t)
+        t = sc;
     const uint64_t wd = p->wd_from + p->cfg->watchdog_cycles + 1;
     if (wd < t)
         t = wd;
@@ -425,6 +451,7 @@ void plat_step(plat_t *p, uint64_t limit) {
         return;
     if (o->ev)
         count_events(p, o->ev);
+    plat_script_outputs(p, o);
     deliver_responses(p, o);
     if (p->halted)
         return;

@@ -75,6 +75,8 @@ static void dev_gpu_write64(void *ctx, uint64_t pa, uint64_t value) {
     if (p->halted)
         return;
     evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, pa, value);
+    if (p->preload_done)
+        value = plat_preload_root(p, pa, value);
     if (gpumem_write64(&p->gm, pa, value) != 0) {
         plat_platform_error(p, "handler gpu_write64 at 0x%llx: not page-table memory",
                             (unsigned long long)pa);

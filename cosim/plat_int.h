@@ -35,11 +35,29 @@
 #define PLAT_CHAOS_BACK_TO_BACK 4 /* chaos commands in a row without a workload cycle */
 #define PLAT_LOG_PROGRESS_S 10.0  /* progress line period when stderr is not a terminal */
 
+#define PLAT_PRELOAD_PT_PAGES 32u /* page-table pages kept for --preload (top of the pool) */
+#define PLAT_PRELOAD_FRAMES 4096u /* frames for --preload, above the handler's (16 MB) */
+
 typedef struct {
     char name[TRACE_NAME_MAX];
     uint64_t base, size;
     int ro;
+    int preloaded; /* mapped by the platform (--preload) */
 } plat_alloc_t;
+
+/* One --csr step (plat_script.c). */
+typedef struct {
+    uint64_t cycle;   /* the first cycle it may be done in */
+    uint64_t done_at; /* the cycle it was driven */
+    uint32_t addr, value, mask, got;
+    int write, check; /* a read with an expected value (under mask) */
+    int race_ev;      /* a write: EV_* bit that must happen in its cycle, or -1 */
+} plat_csr_step_t;
+
+typedef struct {
+    char name[TRACE_NAME_MAX];
+    int large; /* 1: 2 MB pages, 0: 4 KB nocache pages */
+} plat_preload_t;
 
 typedef struct {
     uint64_t handle, done, src, dst, npages;
@@ -92,7 +110,8 @@ struct plat {
     plat_dma_t *dmas;
     size_t ndma, capdma;
     uint64_t next_handle;
-    u64map_t truth; /* vpn -> content version */
+    u64map_t truth;      /* vpn -> content version */
+    u64map_t ro_cancels; /* read-only vpn -> 2 * cancelled reads | a write was cancelled */
     plat_alloc_t *allocs;
     size_t nalloc, capalloc;
     /* workload */
@@ -117,6 +136,16 @@ struct plat {
     int csr_valid, csr_write;
     uint32_t csr_addr, csr_wdata;
     uint64_t hdl_log_lines;
+    /* scripted CSR accesses and preloaded mappings (plat_script.c) */
+    plat_csr_step_t steps[PLAT_CSR_STEPS_MAX];
+    unsigned nsteps, next_step;
+    int step_issued; /* steps[next_step] was driven in the last clocked cycle */
+    plat_preload_t preloads[PLAT_PRELOADS_MAX];
+    unsigned npreloads;
+    int preload_done;
+    u64map_t pl_tables;                  /* (level, VPN prefix) -> platform table PA */
+    uint64_t pl_pt_used, pl_frames_used; /* platform page-table pages, frames used */
+    uint64_t pl_frame_base;              /* first platform frame (index in the data frames) */
     /* chaos agent */
     rng_t chaos_rng;
     uint64_t chaos_next;
@@ -177,6 +206,9 @@ void plat_next_kernel(plat_t *p);
 int plat_declare_kernel(plat_t *p);
 int plat_start_kernel(plat_t *p);
 void plat_chaos(plat_t *p);
+/* End of run: cancelled reads of a read-only page whose write was cancelled too count as program
+ * faults, not as failed accesses. */
+void plat_collateral(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
 
@@ -201,6 +233,26 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev);
 /* One clocked cycle with a CSR write of the host (the chaos agent uses it too). */
 void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value);
 uint32_t plat_csr_read(plat_t *p, uint32_t addr);
+
+/* plat_script.c */
+/* Parses the --csr steps and the --preload specifications. 0 or -1 + err. */
+int plat_script_init(plat_t *p, char *err, size_t errlen);
+/* The first cycle of the next pending step (UINT64_MAX: none). */
+uint64_t plat_script_next(const plat_t *p);
+/* Drives the due step on the CSR port if the host leaves it free this cycle; 1 if driven. */
+int plat_script_drive(plat_t *p, gmmu_in_t *in);
+/* The outputs of the cycle after a driven step: its checks. */
+void plat_script_outputs(plat_t *p, const gmmu_out_t *o);
+/* End of run: every step done (else a platform error). 0 or -1. */
+int plat_script_end(plat_t *p);
+/* Maps the --preload allocations (when the device is online, before the first kernel runs). */
+int plat_preload(plat_t *p, char *err, size_t errlen);
+/* A handler write of a page-table word: a root entry of a preloaded slot keeps the platform's
+ * value (the handler zeroes its root page at initialization, after the preload). */
+uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value);
+/* A later allocation may not share the root slot of a preloaded one. 0 or -1 + err. */
+int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
+                             size_t errlen);
 
 /* plat_report.c */
 void plat_print_summary(const plat_t *p, FILE *f);

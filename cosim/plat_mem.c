@@ -33,6 +33,7 @@ int plat_add_alloc(plat_t *p, const trace_rec_t *rec) {
     a->base = rec->base;
     a->size = rec->size;
     a->ro = rec->readonly;
+    a->preloaded = 0;
     return 0;
 }
 

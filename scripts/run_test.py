@@ -17,6 +17,11 @@ A test file has `key = value` lines (`#` comments):
   exit = 0                       expected exit status of gmmu-sim (default 0)
   expect_fault = 1               the trace faults on purpose (gmmu-sim --expect-fault)
   args = --opt value             extra gmmu-sim options (e.g. --test-hang 5000)
+  timeout = 1800                 wall-clock limit of each gmmu-sim run in s (default 1800; 0: none;
+                                 run_test.py --timeout overrides); the simulated-time limit is
+                                 the watchdog (watchdog_cycles, exit 4)
+  csr = CYCLE:w:REG:VALUE[:EV]   a scripted host CSR access (gmmu-sim --csr; repeatable, in order)
+  preload = ALLOC:large|nocache  the platform maps ALLOC itself (gmmu-sim --preload; repeatable)
 Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
 the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
 expectation but those on mismatches and integrity_errors are dropped: they describe the test's own
@@ -78,7 +83,8 @@ def import_if_foreign(path, build):
 def parse_test(path):
     t = {"name": os.path.splitext(os.path.basename(path))[0], "config": "tiny", "trace": None,
          "random": None, "seed": "1", "engine": "cosim", "set": [], "expect": [],
-         "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": []}
+         "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": [],
+         "timeout": WALL_LIMIT_S}
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.readlines()
@@ -104,6 +110,10 @@ def parse_test(path):
             if not re.fullmatch(r"[0-9]{1,3}", v) or int(v) > 255:
                 raise TestError(f"{path}:{n}: exit: '{v}' is not an exit status 0..255")
             t[k] = int(v)
+        elif k == "timeout":
+            if not re.fullmatch(r"[0-9]{1,6}", v) or int(v) == 0:
+                raise TestError(f"{path}:{n}: timeout: '{v}' is not a number of seconds 1..999999")
+            t[k] = int(v)
         elif k == "expect_fault":
             t[k] = v in ("1", "yes", "true")
         elif k == "args":
@@ -111,6 +121,8 @@ def parse_test(path):
                 t[k] += shlex.split(v)
             except ValueError as e:
                 raise TestError(f"{path}:{n}: args: {e}")
+        elif k in ("csr", "preload"):  # gmmu-sim --csr STEP / --preload ALLOC:KIND
+            t["args"] += ["--" + k, v]
         else:
             raise TestError(f"{path}:{n}: {k}: unknown key")
     if t["mode"] not in ("normal", "skip_equiv"):
@@ -177,6 +189,8 @@ def resolve(t, args, build):
         v = getattr(args, k)
         if v:
             t[k] = v
+    if getattr(args, "timeout", None) is not None:
+        t["timeout"] = args.timeout
     if not os.path.exists(os.path.join(ROOT, "configs", t["config"] + ".cfg")):
         raise TestError(f"{t['name']}: configs/{t['config']}.cfg: no such configuration (configs: "
                         + " ".join(sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "configs"))
@@ -221,21 +235,37 @@ def run_sim(t, build, outdir, extra, waves, capture, tag=""):
         with open(log, "w") as f:
             f.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
             f.flush()
-            r = subprocess.run(cmd + ["--quiet"], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+            rc = run_limited(cmd + ["--quiet"], t, stdout=f, stderr=subprocess.STDOUT)
     else:
         print("$ " + " ".join(shlex.quote(c) for c in cmd), flush=True)
-        r = subprocess.run(cmd, cwd=ROOT)
+        rc = run_limited(cmd, t)
     dt = time.time() - t0
     st = None
     if os.path.exists(stats):
         with open(stats) as f:
             st = json.load(f)
-    return r.returncode, st, dt, log
+    return rc, st, dt, log
+
+
+WALL_LIMIT_S = 1800  # default wall-clock limit of one gmmu-sim run (--timeout, test key timeout)
+RC_TIMEOUT = -124
+
+
+def run_limited(cmd, t, **kw):
+    """gmmu-sim with the test's wall-clock limit (the simulated-time limit is the watchdog)."""
+    limit = t.get("timeout", WALL_LIMIT_S) or None
+    try:
+        return subprocess.run(cmd, cwd=ROOT, timeout=limit, **kw).returncode
+    except subprocess.TimeoutExpired:
+        return RC_TIMEOUT
 
 
 def check(t, rc, st):
     errs = []
-    if rc != t["exit"]:
+    if rc == RC_TIMEOUT:
+        errs.append(f"gmmu-sim ran longer than the wall-clock limit of {t.get('timeout')} s "
+                    "(test key timeout, run_test.py --timeout)")
+    elif rc != t["exit"]:
         errs.append(f"gmmu-sim exited {rc}, expected {t['exit']}")
     if st is None:
         errs.append("no stats file written")
@@ -297,6 +327,9 @@ def main():
     ap.add_argument("--seed")
     ap.add_argument("--engine")
     ap.add_argument("--waves", action="store_true")
+    ap.add_argument("--timeout", type=int,
+                    help=f"wall-clock limit of each gmmu-sim run in s (default: the test's "
+                         f"timeout key, else {WALL_LIMIT_S}; 0: none)")
     ap.add_argument("--state-compare", action="store_true",
                     help="gmmu-sim-state --state-compare (cosim tests; outputs in cosim-state/)")
     ap.add_argument("--netlist", action="store_true",
