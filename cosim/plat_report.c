@@ -1,8 +1,10 @@
 /*
  * plat_report.c - the end of a run (see plat_int.h): the one-screen summary and the JSON stats
- * file, both from the statistics frozen when the run stopped (plat_final_t). Every key and line
+ * file, both from the statistics frozen when the run stopped (plat_final_t); the state dump and
+ * the progress line. Every key and line
  * is listed in docs/cosim.md; scripts/stats_golden.py compares them across versions.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <string.h>
 
@@ -202,4 +204,80 @@ int plat_write_stats(const plat_t *p) {
         return -1;
     }
     return 0;
+}
+
+/* Moved from plat_cycle.c (size limit): the state dump and the progress line. */
+void plat_dump_state(plat_t *p, FILE *f) {
+    fprintf(f, "platform state at cycle %llu (clocked %llu):\n", (unsigned long long)p->now,
+            (unsigned long long)p->clocked);
+    fprintf(f, "  kernel %llu '%s' active %d, trace done %d, handler running %d\n",
+            (unsigned long long)p->st.kernels, p->kern.name, p->kernel_active, p->trace_done,
+            p->handler_running);
+    if (p->kernel_active)
+        for (uint32_t s = 0; s < p->prm.num_sm; s++)
+            sm_dump(&p->sm[s], &p->kern, f, p->now);
+    fprintf(f, "  PTE reads pending %zu, DMAs pending %zu\n", gpumem_pending(&p->gm), p->ndma);
+    for (size_t i = 0; i < p->ndma; i++)
+        fprintf(f, "    DMA #%llu %s %llu pages done at cycle %llu\n",
+                (unsigned long long)p->dmas[i].handle, p->dmas[i].dir ? "D2H" : "H2D",
+                (unsigned long long)p->dmas[i].npages, (unsigned long long)p->dmas[i].done);
+    const gmmu_out_t *o = p->out;
+    fprintf(f, "  device outputs: idle %u irq %u req_ready", o->idle, o->irq);
+    for (uint32_t s = 0; s < p->prm.num_sm; s++)
+        fprintf(f, " %u", o->req_ready[s]);
+    fprintf(f, "\n");
+    evr_print(&p->ring, f);
+    for (unsigned i = 0; i < p->neng; i++) {
+        if (!p->eng[i]->ops->dump)
+            continue;
+        fprintf(f, "%s state:\n", p->eng[i]->ops->label);
+        p->eng[i]->ops->dump(p->eng[i], f);
+    }
+}
+
+/* Thrashing note (issue 11 item 16): in the interval since the last progress output the handler
+ * evicted more pages than the GPU has frames while fewer instructions completed than pages
+ * migrated in. */
+static void thrashing_note(plat_t *p) {
+    const uvm_stats_t *h = hdrv_stats(p->host);
+    const uint64_t ev = h->evictions - p->prog_evictions, in = h->pages_h2d - p->prog_h2d;
+    const uint64_t ins = p->st.instructions - p->prog_instructions;
+    if (ev > p->cfg->gpu_mem_pages && ins < in) {
+        plat_clear_progress(p);
+        fprintf(stderr,
+                "gmmu-sim: note: thrashing: %llu pages evicted, %llu migrated in, %llu "
+                "instructions completed since the last report (working set larger than "
+                "gpu_mem_pages = %llu)\n",
+                (unsigned long long)ev, (unsigned long long)in, (unsigned long long)ins,
+                (unsigned long long)p->cfg->gpu_mem_pages);
+    }
+    p->prog_evictions = h->evictions;
+    p->prog_h2d = h->pages_h2d;
+    p->prog_instructions = p->st.instructions;
+}
+
+void plat_progress(plat_t *p) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (p->last_progress_print == 0.0)
+        p->last_progress_print = t;
+    const double every = p->o.progress_every > 0 ? p->o.progress_every : PLAT_LOG_PROGRESS_S;
+    if (t - p->last_progress_print < (p->progress_tty ? 0.5 : every))
+        return;
+    p->last_progress_print = t;
+    if (!p->progress_tty || ++p->progress_ticks % 20 == 0)
+        thrashing_note(p); /* every 10 s on a terminal */
+    char share[32];
+    if (p->trace_total) {
+        /* kernels are read as their warps run: the position read is the progress */
+        const double pos = (double)p->ks.last_pos;
+        snprintf(share, sizeof(share), "%5.1f%%", 100.0 * pos / (double)p->trace_total);
+    } else
+        snprintf(share, sizeof(share), "kernel %llu", (unsigned long long)p->st.kernels);
+    fprintf(stderr, "%s  cycle %12llu  trace %s  far-faults %8llu  instr %10llu %s",
+            p->progress_tty ? "\r" : "gmmu-sim: progress:", (unsigned long long)p->now, share,
+            (unsigned long long)p->st.far_faults, (unsigned long long)p->st.instructions,
+            p->progress_tty ? "" : "\n");
+    p->progress_shown = p->progress_tty;
 }
