@@ -77,7 +77,7 @@ def expected_ffs(p, k, prep=False):
     aw = k["ASID_W"]
     # prep=True: the count after Yosys `prep` (formal/run_formal.py elab job), which keeps the
     # constant-0 bits of the registers whose D input is masked (every stored ASID sb = ASID_W
-    # bits, ASID_SEL ASID_W, CMD_ARG_HI[16:0], cmd_scope_q); only cmd_asid_q / cancel_asid_q
+    # bits, ASID_SEL ASID_W, CMD_ARG_HI[16:0], cmd_scope_q); only cancel_asid_q
     # (loaded from a masked value inside a hold multiplexer) are reduced there too
     sb = aw if prep else ab
     asid_drop = aw - sb
@@ -108,12 +108,16 @@ def expected_ffs(p, k, prep=False):
         l2_base["payload RAM output registers rdata_q (w, data)"] = ways * (1 + bdat[0])
     l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
-        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + sb),
+        # after `prep` (flattened), the pipeline's ASID bits above ab are read by nothing but the
+        # masked compares except in stage 0, and rsp_q's by nothing: prep keeps aw bits of
+        # stage 0's pasid only (measured with formal/run_formal.py --only elab)
+        "pipeline (pv, psm, pvpn, pwrite, pasid)":
+            lat * (1 + cl(S) + vpn + 1) + ((aw + (lat - 1) * ab) if prep else lat * ab),
         "rr": cl(S),
         "MSHRs (state[2], vpn, write, asid, mask, kind, ppn, large, w, nocache, fault_type)":
             m * (2 + vpn + 1 + sb + S + 1 + ppn + 1 + 1 + 1 + ft),
         "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
-            1 + S + vpn + 1 + sb + 1 + ppn + 1 + 1 + 1,
+            1 + S + vpn + 1 + ab + 1 + ppn + 1 + 1 + 1,
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
@@ -145,7 +149,9 @@ def expected_ffs(p, k, prep=False):
         # arg_hi_q keeps CMD_ARG_HI VPN[35:32], ASID & (NumAsids-1) and SCOPE if NumAsids > 1
         "arg_lo, arg_hi (vpn, ASID, SCOPE)":
             32 + (k["CSR_CMD_ARG_HI_SCOPE_LSB"] + 1 if prep else (vpn - 32) + ab + (n_as > 1)),
-        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + (prep or n_as > 1),
+        # prep keeps cmd_asid_q whole (its masked-compare readers are in other blocks)
+        "cmd (valid, op, vpn, asid, scope)":
+            1 + cmd_w + vpn + (aw if prep else ab) + (prep or n_as > 1),
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,
