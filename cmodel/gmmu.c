@@ -134,7 +134,7 @@ void gmmu_model_free(gmmu_model_t *m) {
 static void ffview(const gmmu_model_t *m, csr_ffview_t *v) {
     v->put = m->ff.put;
     v->overflow = m->ff.overflow;
-    v->ff_count = gmmu_popcount64(m->ff.valid);
+    v->ff_count = ff_count(&m->ff);
 }
 
 static int model_idle(const gmmu_model_t *m) {
@@ -350,7 +350,7 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
     if (strcmp(scope, "u_ptw") == 0)
         return word == 0 ? ptw_state_get(&m->ptw, reg, i, val) : -1;
     if (strcmp(scope, "u_ff") == 0)
-        return word == 0 ? ff_state_get(&m->ff, reg, i, val) : -1;
+        return ff_state_get(&m->ff, reg, i, word, val);
     if (strncmp(scope, "u_l2", 4) == 0)
         return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
     /* "g_l1[<s>].u_l1..." (parsed by hand: this runs for every element every cycle) */

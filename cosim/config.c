@@ -33,6 +33,7 @@ static const char *const pcie_names[] = {"table", "atan", NULL};
 static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 static const char *const grow_names[] = {"4k", "64k", NULL};
 static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
+static const char *const copy_wait_names[] = {"block", "batch", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -72,6 +73,7 @@ static const cfg_key_t keys[] = {
     {"prefetch_policy", T_POLICY, O(prefetch_policy), UVM_POLICY_PREFETCH, 0, 0, NULL},
     {"migrate_grow", T_ENUM, O(migrate_grow), 0, 0, 0, grow_names},
     {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
+    {"copy_wait", T_ENUM, O(copy_wait), 0, 0, 0, copy_wait_names},
     {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
@@ -111,6 +113,7 @@ void cfg_defaults(cfg_t *c) {
     memcpy(c->prefetch_policy, hd.policy[UVM_POLICY_PREFETCH], sizeof c->prefetch_policy);
     c->migrate_grow = hd.grow_pages > 1 ? CFG_GROW_64K : CFG_GROW_4K;
     c->migrate_max_pages = hd.migrate_max_pages;
+    c->copy_wait = hd.copy_wait == UVM_COPY_WAIT_BATCH ? CFG_COPY_WAIT_BATCH : CFG_COPY_WAIT_BLOCK;
     c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;

@@ -397,6 +397,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
            sizeof hc.policy[UVM_POLICY_PREFETCH]);
     hc.grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
     hc.migrate_max_pages = c->migrate_max_pages;
+    hc.copy_wait = c->copy_wait == CFG_COPY_WAIT_BATCH ? UVM_COPY_WAIT_BATCH : UVM_COPY_WAIT_BLOCK;
     hc.transfer_set_pages = cfg_transfer_set_pages(c);
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;

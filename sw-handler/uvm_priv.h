@@ -253,8 +253,8 @@ struct uvm_handler {
 
     /* per-batch / per-block scratch */
     uvm_fault_t *batch;     /* batch_size raw-then-coalesced faults */
-    uvm_pending_t *pending; /* UVM_BLOCK_PAGES */
-    uint32_t npending;
+    uvm_pending_t *pending; /* pending_cap: UVM_BLOCK_PAGES, or a batch's worth (copy_wait batch) */
+    uint32_t npending, pending_cap;
     uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
     uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
 };
@@ -349,8 +349,16 @@ void uvm_migrate_begin(uvm_handler_t *h);
 /* Charges t_page_ns and queues vpn -> frame; a run of consecutive pages and frames goes as one
  * DMA of up to cfg.migrate_max_pages pages, submitted as soon as it cannot grow. */
 void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable);
-/* Submits the open run, waits for every DMA, maps every page (replay policy's page_done). */
+/* End of a block: submits the open run; with copy_wait block, then waits for every DMA and maps
+ * every page (uvm_migrate_flush); with copy_wait batch the copies stay in flight. */
 void uvm_migrate_commit(uvm_handler_t *h);
+/* Submits the open run, waits for every pending DMA, maps every pending page (replay policy's
+ * page_done). The batch end calls it (a no-op with copy_wait block: nothing is pending). */
+void uvm_migrate_flush(uvm_handler_t *h);
+/* Starts the pin generation of a block (copy_wait block) or of a batch (copy_wait batch: the
+ * frames of every block of the batch stay pinned until the batch's flush). */
+void uvm_migrate_pin_block(uvm_handler_t *h);
+void uvm_migrate_pin_batch(uvm_handler_t *h);
 /* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
  * frame is pinned) and queues its migration. false if no frame could be had (logged). */
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);

@@ -24,6 +24,14 @@ typedef enum {
 
 #define UVM_POLICY_NAME_MAX 32 /* bytes, including the terminating NUL */
 
+/* When the copies of a VA block are waited for (nvidia-uvm: the block's tracker merged into the
+ * batch tracker, waited once before the replay). */
+typedef enum {
+    UVM_COPY_WAIT_BLOCK = 0, /* each block waits for its own copies, then maps (the default) */
+    UVM_COPY_WAIT_BATCH = 1  /* copies stay in flight while the next blocks are serviced; every
+                                copy is waited for and every page mapped once, at the batch end */
+} uvm_copy_wait_t;
+
 typedef struct {
     uint32_t batch_size;          /* faults fetched per batch (256) */
     uint32_t max_batches_per_irq; /* (20) */
@@ -31,6 +39,7 @@ typedef struct {
      * set with uvm_cfg_set_policy, checked against the registry by uvm_handler_new */
     char policy[UVM_POLICY_KINDS][UVM_POLICY_NAME_MAX];
     uint32_t migrate_max_pages; /* pages per H2D transfer (1: every page its own 4 KB DMA) */
+    uvm_copy_wait_t copy_wait;  /* block (default) or batch */
     /* a faulted page grows to its naturally aligned group of grow_pages pages (inside its
      * allocation, not resident): 1 (4 KB, no growth) or 16 (the 64 KB big page) */
     uint32_t grow_pages;
