@@ -154,7 +154,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
 }
 
 /* ev_o: events of the previous cycle. */
-static void count_events(plat_t *p, uint8_t ev) {
+static void count_events(plat_t *p, uint16_t ev) {
     p->st.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
     p->st.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
     p->st.walks += (ev >> GMMU_EV_WALK) & 1;
