@@ -3,8 +3,8 @@
  * policy names), allocations and device initialization against the fake device
  * (test_handler_fake.h).
  */
-#include "test_handler_fake.h"
 #include "../../sw-handler/uvm_priv.h"
+#include "test_handler_fake.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* configuration, allocations, initialization                                                  */
