@@ -64,7 +64,7 @@ static int find_vpn(const ff_t *f, uint8_t asid, uint64_t vpn) {
 }
 
 int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
-             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev,
+             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint16_t *ev,
              gmmu_viol_t *v) {
     (void)v;
     /* 1. merge */
@@ -72,7 +72,7 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
     if (hit >= 0) {
         f->mask[hit] |= mask;
         f->write[hit] |= write;
-        *ev |= (uint8_t)(1u << GMMU_EV_FF_MERGE);
+        *ev |= (uint16_t)(1u << GMMU_EV_FF_MERGE);
         return 0;
     }
     /* 2. A = SMs of the mask under their quota (cnt on _q: nothing changed before the offer) */
@@ -90,7 +90,7 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
     const int free_i = lowest_free(f);
     if (!a || free_i < 0) {
         f->dropped |= mask;
-        *ev |= (uint8_t)(1u << GMMU_EV_FF_DROP);
+        *ev |= (uint16_t)(1u << GMMU_EV_FF_DROP);
         return 0;
     }
     if (ring->fb_size == 0u || ((f->put + 1u) & (ring->fb_size - 1u)) == ring->get) {
@@ -124,7 +124,7 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
         ((uint32_t)__builtin_ctz(a) << GMMU_FB_F_CLIENT_LSB) |
         ((write ? GMMU_AT_WRITE : GMMU_AT_READ) << GMMU_FB_F_ACCESS_LSB) | (1u << GMMU_FB_F_VALID);
     f->put = (uint16_t)((f->put + 1u) & (ring->fb_size - 1u));
-    *ev |= (uint8_t)(1u << GMMU_EV_FF_NEW);
+    *ev |= (uint16_t)(1u << GMMU_EV_FF_NEW);
     return 0;
 }
 

@@ -53,7 +53,7 @@ uint32_t ff_count(const ff_t *f);
 void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy);
 /* Offer of a fault from the L2 (§7); returns 1 if blocked (no state change), 0 otherwise. */
 int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
-             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev,
+             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint16_t *ev,
              gmmu_viol_t *v);
 /* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op);
  * the page commands name the page (asid, vpn). */

@@ -142,7 +142,7 @@ static void touch_base(l2_t *l2, uint32_t idx) {
 /* §5.1 last-stage hit (the response of this cycle, priority over the MSHR), then step 1: the
  * response selection of an MSHR. */
 static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t *rsp_out,
-                       uint8_t *ev) {
+                       uint16_t *ev) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp = *rsp_out;
     if (pl->hit) {
@@ -156,15 +156,16 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
                       << GMMU_PT_IDX_W;
             rsp.large = 1;
             rsp.w = l2->large.w[pl->hit_idx];
+            *ev |= (uint16_t)(1u << GMMU_EV_L2_LARGE_HIT);
         } else {
             /* the payload RAM output registers of the last stage's set (§1.3) */
             const uint32_t way = pl->hit_idx % l2->ways;
             rsp.ppn = gmmu_base_data_unpack(l2->base.rd_data[way]).ppn;
             rsp.w = l2->base.rd_w[way];
         }
-        *ev |= (uint8_t)(1u << GMMU_EV_L2_HIT);
+        *ev |= (uint16_t)(1u << GMMU_EV_L2_HIT);
     } else if (pl->last && !pl->stall) {
-        *ev |= (uint8_t)(1u << GMMU_EV_L2_MISS);
+        *ev |= (uint16_t)(1u << GMMU_EV_L2_MISS);
     }
 
     /* 1. response selection */
@@ -266,7 +267,7 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
 
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
                uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
-               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v) {
+               const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp;
     memset(&rsp, 0, sizeof(rsp));

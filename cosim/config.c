@@ -62,6 +62,9 @@ static const cfg_key_t keys[] = {
     {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
     {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
     {"run_mode", T_ENUM, O(run_mode), 0, 0, 0, run_mode_names},
+    {"coalesce_at", T_U64, O(coalesce_at), 0, 1ull << 62, 0, NULL},
+    {"splinter_at", T_U64, O(splinter_at), 0, 1ull << 62, 0, NULL},
+    {"co_vpn", T_U64, O(co_vpn), 0, (1ull << GMMU_VPN_W) - 1u, 0, NULL},
     /* host handler */
     /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
     {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
@@ -102,6 +105,9 @@ void cfg_defaults(cfg_t *c) {
     c->watchdog_cycles = 2000000;
     c->chaos_inval = 0;
     c->run_mode = CFG_RUN_DEMAND;
+    c->coalesce_at = 0;
+    c->splinter_at = 0;
+    c->co_vpn = 0;
     c->fb_entries = 1024;
     c->batch_size = 256;
     c->max_batches_per_irq = 20;

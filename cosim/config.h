@@ -45,6 +45,9 @@ typedef struct {
     uint64_t watchdog_cycles;
     uint64_t chaos_inval;
     cfg_run_mode_t run_mode;
+    /* test hook of the coalesce unit (docs/microarch.md §15, docs/cosim.md): COALESCE / SPLINTER
+       of the region of co_vpn at the first host point at or after these cycles (0 = never) */
+    uint64_t coalesce_at, splinter_at, co_vpn;
     /* host handler */
     uint32_t fb_entries;
     uint32_t batch_size;

@@ -248,6 +248,11 @@ static hdrv_wait_t svc_wait(void *ctx) {
             break;
         if (o->irq && p->now != p->idle_handler_at)
             return HDRV_WAIT_IRQ;
+        const uint64_t co = plat_co_next(p);
+        if (co && p->now >= co) {
+            plat_co_hook(p);
+            continue;
+        }
         if (p->cfg->chaos_inval && p->now >= p->chaos_next) {
             while (p->chaos_next <= p->now)
                 p->chaos_next += p->cfg->chaos_inval;
@@ -378,6 +383,8 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     p->fb_ready_seed = rng_hash2(p->o.seed, 0x666272647900ull);
     rng_seed(&p->chaos_rng, p->o.seed, 0x6368616f73ull);
     p->chaos_next = c->chaos_inval;
+    p->co_next[0] = c->coalesce_at;
+    p->co_next[1] = c->splinter_at;
     return 0;
 }
 

@@ -192,7 +192,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
 }
 
 /* ev_o: events of the previous cycle. */
-static void count_events(plat_t *p, uint8_t ev) {
+static void count_events(plat_t *p, uint16_t ev) {
     p->st.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
     p->st.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
     p->st.walks += (ev >> GMMU_EV_WALK) & 1;
@@ -200,6 +200,10 @@ static void count_events(plat_t *p, uint8_t ev) {
     p->st.ff_merges += (ev >> GMMU_EV_FF_MERGE) & 1;
     p->st.ff_drops += (ev >> GMMU_EV_FF_DROP) & 1;
     p->st.fb_overflows += (ev >> GMMU_EV_FB_OVF) & 1;
+    p->st.l1_large_hit_cycles += (ev >> GMMU_EV_L1_LARGE_HIT) & 1;
+    p->st.l2_large_hits += (ev >> GMMU_EV_L2_LARGE_HIT) & 1;
+    p->st.walks_large += (ev >> GMMU_EV_WALK_LARGE) & 1;
+    p->st.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
     const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
     p->st.walk_restarts += restart;
     if (restart)
@@ -304,6 +308,9 @@ static uint64_t next_event(const plat_t *p, uint64_t limit) {
     const uint64_t sc = plat_script_next(p);
     if (sc > p->now && sc < t)
         t = sc;
+    const uint64_t co = plat_co_next(p);
+    if (co > p->now && co < t)
+        t = co;
     const uint64_t wd = p->wd_from + p->cfg->watchdog_cycles + 1;
     if (wd < t)
         t = wd;
@@ -329,9 +336,16 @@ static int try_skip(plat_t *p, const gmmu_out_t *o, uint64_t stalled, uint64_t l
     return 1;
 }
 
-/* Handshakes at this edge: a PTE read, a fault-entry write. */
+/* Handshakes at this edge: a PTE read or write, a fault-entry write. */
 static void transfers(plat_t *p, const gmmu_out_t *o) {
-    if (o->mem_req_valid && p->in.mem_req_ready) {
+    if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write) {
+        /* a PTE write of the coalesce unit: performed now, no response (§15.2) */
+        evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, o->mem_req_addr, o->mem_req_wdata);
+        p->st.gmmu_pte_writes++;
+        if (gpumem_write64(&p->gm, o->mem_req_addr, o->mem_req_wdata) != 0)
+            plat_platform_error(p, "PTE write at 0x%llx: not page-table memory",
+                                (unsigned long long)o->mem_req_addr);
+    } else if (o->mem_req_valid && p->in.mem_req_ready) {
         evr_add(&p->ring, p->now, EVR_MEM_REQ, 0, 0, o->mem_req_id, o->mem_req_addr, 0);
         p->st.mem_reads++;
         const int rc = gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id);

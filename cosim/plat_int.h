@@ -70,7 +70,8 @@ typedef struct {
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
         model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
-        failed_accesses, chaos_held;
+        failed_accesses, chaos_held, l1_large_hit_cycles, l2_large_hits, walks_large, co_done,
+        gmmu_pte_writes, co_cmds, co_errors;
     /* run time split (docs/cosim.md "Run modes"): cycles with a kernel running; cycles and H2D
      * bytes of the memcpy mode's copies before the launches */
     uint64_t kernel_cycles, copy_cycles, copy_bytes;
@@ -155,6 +156,8 @@ struct plat {
     int chaos_restarted;   /* a walk restarted since the last command */
     int chaos_busy;        /* commands with no cycle outside the chaos agent in between */
     int chaos_running;     /* plat_chaos is issuing a command */
+    /* coalesce test hook (plat_co.c): cycles of the pending commands, 0 = none */
+    uint64_t co_next[2]; /* [0] COALESCE, [1] SPLINTER */
     /* time */
     uint64_t now, clocked;
     /* watchdog (docs/cosim.md "Watchdog"; platform only, never compared) */
@@ -209,6 +212,10 @@ void plat_chaos(plat_t *p);
 /* End of run: cancelled reads of a read-only page whose write was cancelled too count as program
  * faults, not as failed accesses. */
 void plat_collateral(plat_t *p);
+/* The coalesce test hook (plat_co.c): the earliest pending command cycle (0 = none), and issuing
+ * every command due at now (host context: the handler is not running). */
+uint64_t plat_co_next(const plat_t *p);
+void plat_co_hook(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
 

@@ -135,6 +135,13 @@ static void write_counts(FILE *f, const plat_t *p) {
     U("fb_overflows", s->fb_overflows);
     U("fb_writes", s->fb_writes);
     U("pte_reads", s->mem_reads);
+    U("l1_large_hit_cycles", s->l1_large_hit_cycles);
+    U("l2_large_hits", s->l2_large_hits);
+    U("walks_large", s->walks_large);
+    U("gmmu_pte_writes", s->gmmu_pte_writes);
+    U("co_cmds", s->co_cmds);
+    U("co_done", s->co_done);
+    U("co_errors", s->co_errors);
     U("irqs", h->irqs);
     U("handler_calls", s->handler_calls);
     U("fault_batches", h->fault_batches);

@@ -67,6 +67,7 @@ module gmmu_l2_tlb #(
   // events and idle contribution
   output logic                              ev_hit_o,
   output logic                              ev_miss_o,
+  output logic                              ev_large_hit_o,  // EV_L2_LARGE_HIT (§15.6)
   output logic                              busy_o
 );
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
@@ -202,6 +203,7 @@ module gmmu_l2_tlb #(
   assign stall     = miss && !merge_found && !free_found;
   assign ev_hit_o  = hit;
   assign ev_miss_o = miss && !stall;
+  assign ev_large_hit_o = hit && !bhit;
 
   assign walk_valid_o = nw_found;
   assign walk_vpn_o   = nw_found ? m_vpn_q[nw_idx] : '0;

@@ -126,6 +126,15 @@ mutate rtl/gmmu_ff.sv 's/FB_ASID_W\] = fw_asid_q;/FB_ASID_W] = ~fw_asid_q;/' \
 mutate cmodel/csr.c 's/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask);/GMMU_CSR_CMD_ARG_HI_ASID_MASK \& c->asid_mask) ^ 1u;/' \
     "model: a command names ASID 1 instead of CMD_ARG_HI.ASID (CANCEL_PAGE misses the fault's entry)" \
     tb/traces/fatal.trc
+# the coalesce unit (docs/microarch.md §15), run with the coalesce test hook during kernel k2 of
+# the coalesce trace (tb/tests/coalesce_walks.test)
+co_opts="--set co_vpn=0x10000 --set coalesce_at=7300000"
+mutate rtl/gmmu_co.sv 's/          co_dat_d\[gmmu_pkg::PTE_D\]   = !co_op_q;/          co_dat_d[gmmu_pkg::PTE_D]   = co_op_q;/' \
+    "RTL: COALESCE clears the disabled bits instead of setting them (gmmu_co ERD)" \
+    tb/traces/coalesce.trc "$co_opts"
+mutate cmodel/co.c 's/            c->state = c->op == 0 ? CO_CHECK : CO_LRD;/            c->state = c->op == 0 ? CO_ERD : CO_LRD;/' \
+    "model: COALESCE skips its check pass (writes before it knows the region is mapped)" \
+    tb/traces/coalesce.trc "$co_opts"
 
 # several address spaces: the platform cannot drive them yet (docs/microarch.md §14.9), so these
 # mutations must make the lock-step ASID test fail (make test-asid-lockstep: the scenarios of

@@ -124,7 +124,17 @@ def expected_ffs(p, k, prep=False):
     ptw = {
         "walkers (state[2], vpn, write, asid, mshr, level, large_mode, addr[47:3], poison)":
             w * (2 + vpn + 1 + sb + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
-        "memory request (mr_valid, mr_addr[47:3], mr_id)": 1 + pte_addr + cl(w),
+        "memory request (mr_valid, mr_addr[47:3], mr_id, mr_write, mr_co)":
+            1 + pte_addr + cl(w) + 2,
+    }
+    # coalesce unit (docs/microarch.md §15.3)
+    lvpn, ppn_w = k["LVPN_W"], k["PPN_W"]
+    co = {
+        # co_asid_q is loaded from the masked cmd_asid inside a hold multiplexer: prep reduces
+        # it too (like cmd_asid_q)
+        "state[3], op, asid, region, lvl[2], idx[9]": 3 + 1 + ab + lvpn + 2 + k["PT_IDX_W"],
+        "tbl, l4 (table bases), dat[64]": 2 * ppn_w + 64,
+        "lppn, w0, pend, err[2]": lvpn + 1 + 1 + 2,
     }
     f = p["FfEntries"]
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
@@ -156,8 +166,11 @@ def expected_ffs(p, k, prep=False):
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,
     }
+    # ev_q: synthesis removes the bits above the highest EV_* bit (constant 0), prep keeps them
+    ev_used = k["EV_W"] if prep else max(v for n, v in k.items()
+                                         if n.startswith("EV_") and n != "EV_W") + 1
     blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
-              "u_ptw": ptw, "u_ff": ff, "top": {"ev_q": k["EV_W"]}}
+              "u_ptw": ptw, "u_co": co, "u_ff": ff, "top": {"ev_q (EV_* bits defined; the rest of EV_W is constant 0)": ev_used}}
     for s in range(S):
         blocks[f"g_l1[{s}].u_l1"] = l1
         blocks[f"g_l1[{s}].u_l1.u_base"] = l1_base

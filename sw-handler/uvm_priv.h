@@ -343,6 +343,12 @@ uint32_t uvm_frame_get(uvm_handler_t *h);
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
 void uvm_frame_release(uvm_handler_t *h, uint32_t frame);
+/* coalesce_by = gmmu (docs/microarch.md §15): the GMMU's COALESCE (or SPLINTER) of the 2 MB
+ * region holding va_2m in address space asid; polls CMD_STATUS until BUSY clears. Returns the
+ * CMD_STATUS.CO_ERR code (GMMU_CO_OK, GMMU_CO_NOT_MAPPED, GMMU_CO_NOT_CONTIG), or -1 if the
+ * device stayed busy (logged). A coalesced region needs no TLB shoot-down; a splinter flushes
+ * the region's large entries itself. */
+int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter);
 
 /* uvm_migrate.c: multi-page H2D migration of the current block */
 void uvm_migrate_begin(uvm_handler_t *h);

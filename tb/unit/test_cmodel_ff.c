@@ -21,7 +21,7 @@ typedef struct {
     ff_cycle_t cy;
     ff_ring_t ring;
     gmmu_viol_t v;
-    uint8_t ev;
+    uint16_t ev;
 } ft_t;
 
 static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
