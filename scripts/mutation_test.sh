@@ -208,13 +208,13 @@ hole model large_pages cmodel/ptw.c 's/((pte >> GMMU_PTE_D) \& 1u);/((pte >> GMM
     "model: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole model2 large_pages cmodel/l1_tlb.c 's/^                (vpn \& GMMU_IDX_MASK);/                (vpn \& 0u);/' \
     "model: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
-hole model2 large_pages cmodel/l1_tlb.c 's/tlb_large_tag(fl->vpn));/tlb_large_tag(fl->vpn >> 1));/' \
+hole model2 large_pages cmodel/l1_tlb.c 's/tlb_large_tag(fl->asid, fl->vpn),/tlb_large_tag(fl->asid, fl->vpn >> 1),/' \
     "model: L1 page invalidate of the large array compares the wrong region"
 hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_nocache_o = rsp_done \&\& !rk_lmode \&\& pte\[gmmu_pkg::PTE_D\];/assign cpl_nocache_o = rsp_done \&\& !rk_lmode \&\& pte[gmmu_pkg::PTE_A];/' \
     "RTL: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[OffW-1:0\]}/{l_lk_data[p].lppn, {OffW{1'"'"'b0}}}/' \
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
-hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region = cmd_vpn_i\[VpnW-1:OffW\];/assign l_flush_tag.region = cmd_vpn_i[VpnW-2:OffW-1];/' \
+hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = cmd_vpn_i\[VpnW-1:OffW\];/assign l_flush_tag.region  = cmd_vpn_i[VpnW-2:OffW-1];/' \
     "RTL: L2 page invalidate of the large array compares the wrong region"
 hole rtl large_pages rtl/gmmu_ptw.sv 's/if (int.(rk_level) == Levels - 2 \&\& pte\[gmmu_pkg::PTE_L\]) begin/if (int'"'"'(rk_level) == Levels - 1 \&\& pte[gmmu_pkg::PTE_L]) begin/' \
     "RTL: walker takes the large path at the wrong level (a large PDE read as a table pointer)"
@@ -228,11 +228,11 @@ hole rtl ro_hit rtl/gmmu_ptw.sv 's/end else if (w_write_q\[rk\] \&\& !pte\[gmmu_
 hole rtl ro_hit rtl/gmmu_tlb_fa.sv 's/(!lk_write_i\[p\] || ent_w\[i\])/(!lk_write_i[p] || 1'"'"'b1)/' \
     "RTL: L1 / L2 large lookup ignores the W bit (a write hits a read-only entry)"
 # hole 3: CSR error paths (csr_errors: scripted CSR accesses)
-hole model csr_errors cmodel/csr.c 's/else if (addr == GMMU_CSR_CMD \&\& cmd_valid_q)/else if (addr == GMMU_CSR_CMD_STATUS \&\& cmd_valid_q)/' \
+hole model csr_errors cmodel/csr.c 's/else if (addr == GMMU_CSR_CMD \&\& (cmd_valid_q || ff->co_busy))/else if (addr == GMMU_CSR_CMD_STATUS \&\& (cmd_valid_q || ff->co_busy))/' \
     "model: CMD busy check on the wrong address (ERR_CMD_BUSY never set)"
 hole model2 csr_errors cmodel/csr.c 's/^            set_err(c, GMMU_ERR_BAD_ADDR, addr);/            set_err(c, GMMU_ERR_RO_WRITE, addr);/' \
     "model: a read of an unmapped address sets ERR_RO_WRITE instead of ERR_BAD_ADDR"
-hole rtl csr_errors rtl/gmmu_csr.sv 's/end else if (csr_addr_i == gmmu_pkg::CSR_CMD \&\& cmd_valid_q) begin/end else if (csr_addr_i == gmmu_pkg::CSR_CMD_STATUS \&\& cmd_valid_q) begin/' \
+hole rtl csr_errors rtl/gmmu_csr.sv 's/end else if (csr_addr_i == gmmu_pkg::CSR_CMD \&\& (cmd_valid_q || co_busy_i)) begin/end else if (csr_addr_i == gmmu_pkg::CSR_CMD_STATUS \&\& (cmd_valid_q || co_busy_i)) begin/' \
     "RTL: CMD busy check on the wrong address (ERR_CMD_BUSY never set)"
 hole rtl csr_errors rtl/gmmu_csr.sv 's/if (!rd_mapped) err_set\[gmmu_pkg::ERR_BAD_ADDR\] = 1.b1;/if (!rd_mapped) err_set[gmmu_pkg::ERR_RO_WRITE] = 1'"'"'b1;/' \
     "RTL: a read of an unmapped address sets ERR_RO_WRITE instead of ERR_BAD_ADDR"
