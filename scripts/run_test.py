@@ -336,6 +336,9 @@ def main():
                     help="gmmu-sim-netlist, engines cmodel,netlist (outputs in cosim-netlist/)")
     ap.add_argument("--only-binary", metavar="CONFIG",
                     help="only the tests that run on this configuration's binary")
+    ap.add_argument("--skip-config", metavar="CONFIGS", default="",
+                    help="comma-separated configurations whose tests --all leaves out (make test "
+                         "leaves out the slow-to-build ones; cosim-regress-full runs them)")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -358,6 +361,8 @@ def main():
                                                 if f.endswith(".test"))) + ")")
             t = resolve(parse_test(path), args, build)
             if args.only_binary and sim_config(t["config"]) != args.only_binary:
+                continue
+            if args.all and sim_config(t["config"]) in args.skip_config.split(","):
                 continue
             t["state"] = "netlist" if args.netlist else args.state_compare
             if args.netlist and not args.engine:
