@@ -111,7 +111,7 @@ clean:
 # Behaviour-preservation check (scripts/stats_golden.py): the stats of every directed test, every
 # small workload trace and the real traces must equal tb/golden/stats.json (the snapshot taken
 # before a refactoring). stats-golden re-takes the snapshot after an intended change.
-STATS_RUNS = $(MAKE) --no-print-directory cosim-regress && \
+STATS_RUNS = $(MAKE) --no-print-directory cosim-regress-full && \
              $(MAKE) --no-print-directory traces-check TRACES_CHECK_ARGS="--only small"
 ## make stats-check            every directed test, small workload and real trace: stats equal to
 ##                             tb/golden/stats.json (behaviour preserved by a refactoring)

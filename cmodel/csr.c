@@ -87,7 +87,8 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
         *val = 0;
         return 1;
     case GMMU_CSR_CMD_STATUS:
-        *val = (uint32_t)c->cmd_valid << GMMU_BIT_CMD_STATUS_BUSY;
+        *val = (uint32_t)(c->cmd_valid || ff->co_busy) << GMMU_BIT_CMD_STATUS_BUSY |
+               (uint32_t)ff->co_err << GMMU_CSR_CMD_STATUS_CO_ERR_LSB;
         return 1;
     case GMMU_CSR_ERR_STATUS:
         *val = c->err;
@@ -233,7 +234,7 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
         set_err(c, GMMU_ERR_BAD_ADDR, addr);
     else if (d->access == GMMU_CSR_ACC_RO)
         set_err(c, GMMU_ERR_RO_WRITE, addr);
-    else if (addr == GMMU_CSR_CMD && cmd_valid_q)
+    else if (addr == GMMU_CSR_CMD && (cmd_valid_q || ff->co_busy))
         set_err(c, GMMU_ERR_CMD_BUSY, addr);
     else if (wd & d->mbz)
         set_err(c, GMMU_ERR_BAD_VALUE, addr);
@@ -241,6 +242,14 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
         set_err(c, d->legal_err, addr);
     else
         csr_write(c, addr, wd & d->wmask, wr);
+}
+
+void csr_co_flush(csr_t *c, uint32_t region, uint8_t asid) {
+    c->cmd_valid = 1;
+    c->cmd_op = GMMU_CMD_INVAL_PAGE;
+    c->cmd_vpn = (uint64_t)region << GMMU_PT_IDX_W;
+    c->cmd_asid = asid & c->asid_mask;
+    c->cmd_scope = c->asid_mask != 0;
 }
 
 /* The RTL keeps the address bits above the alignment only: PT_BASE[47:12], FB_BASE[47:5]. */

@@ -37,6 +37,8 @@ typedef struct {
     uint16_t put;
     uint8_t overflow;
     uint32_t ff_count;
+    uint8_t co_busy; /* the coalesce unit is running (CMD_STATUS.BUSY, §15.1) */
+    uint8_t co_err;  /* co_err_q (CMD_STATUS.CO_ERR) */
 } csr_ffview_t;
 
 /* Ring bookkeeping written by the host this cycle, applied to gmmu_ff after its own updates. */
@@ -50,6 +52,8 @@ int csr_busy(const csr_t *c);
 uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff);
 void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr_t *wr);
 void csr_dump(const csr_t *c, FILE *f);
+/* co_flush (§15.4), after csr_step: the command register takes an INVAL_PAGE of the region. */
+void csr_co_flush(csr_t *c, uint32_t region, uint8_t asid);
 /* The PT_BASE table entry ASID_SEL selects (PT_BASE_LO/HI, §14.2). */
 static inline uint64_t *csr_pt_base_sel(csr_t *c) {
     return &c->pt_base[c->asid_sel & c->asid_mask];

@@ -14,6 +14,36 @@ int ff_busy(const ff_t *f) {
     return f->fw_valid || f->replay || f->cancel_valid;
 }
 
+uint32_t ff_count(const ff_t *f) {
+    uint32_t n = 0;
+    for (unsigned w = 0; w < FF_WORDS; w++)
+        n += gmmu_popcount64(f->valid[w]);
+    return n;
+}
+
+/* Entry i valid / set / clear. */
+static int e_valid(const ff_t *f, unsigned i) {
+    return (int)((f->valid[i / 64u] >> (i % 64u)) & 1u);
+}
+static void e_set(ff_t *f, unsigned i) {
+    f->valid[i / 64u] |= GMMU_BIT(i % 64u);
+}
+static void e_clear(ff_t *f, unsigned i) {
+    f->valid[i / 64u] &= ~GMMU_BIT(i % 64u);
+}
+
+/* Lowest FREE entry of the n, or -1. */
+static int lowest_free(const ff_t *f) {
+    for (unsigned w = 0; w < FF_WORDS && 64u * w < f->n; w++) {
+        const unsigned left = f->n - 64u * w;
+        const uint64_t all = left >= 64u ? ~UINT64_C(0) : (GMMU_BIT(left) - 1u);
+        const uint64_t free_m = all & ~f->valid[w];
+        if (free_m)
+            return (int)(64u * w + gmmu_ctz64(free_m));
+    }
+    return -1;
+}
+
 void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy) {
     cy->fw_free = !f->fw_valid || fb_wr_ready;
     cy->ovf_set = 0;
@@ -24,16 +54,17 @@ void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy) {
 }
 
 static int find_vpn(const ff_t *f, uint8_t asid, uint64_t vpn) {
-    for (uint64_t m = f->valid; m; m &= m - 1u) {
-        const unsigned i = gmmu_ctz64(m);
-        if (f->vpn[i] == vpn && f->asid[i] == asid)
-            return (int)i;
-    }
+    for (unsigned w = 0; w < FF_WORDS; w++)
+        for (uint64_t m = f->valid[w]; m; m &= m - 1u) {
+            const unsigned i = 64u * w + gmmu_ctz64(m);
+            if (f->vpn[i] == vpn && f->asid[i] == asid)
+                return (int)i;
+        }
     return -1;
 }
 
 int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
-             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev,
+             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint16_t *ev,
              gmmu_viol_t *v) {
     (void)v;
     /* 1. merge */
@@ -41,7 +72,7 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
     if (hit >= 0) {
         f->mask[hit] |= mask;
         f->write[hit] |= write;
-        *ev |= (uint8_t)(1u << GMMU_EV_FF_MERGE);
+        *ev |= (uint16_t)(1u << GMMU_EV_FF_MERGE);
         return 0;
     }
     /* 2. A = SMs of the mask under their quota (cnt on _q: nothing changed before the offer) */
@@ -50,16 +81,16 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
         if (!((mask >> s) & 1u))
             continue;
         uint32_t cnt = 0;
-        for (uint64_t m = f->valid; m; m &= m - 1u)
-            cnt += (f->mask[gmmu_ctz64(m)] >> s) & 1u;
+        for (unsigned w = 0; w < FF_WORDS; w++)
+            for (uint64_t m = f->valid[w]; m; m &= m - 1u)
+                cnt += (f->mask[64u * w + gmmu_ctz64(m)] >> s) & 1u;
         if (cnt < f->quota)
             a |= UINT32_C(1) << s;
     }
-    const uint64_t all = f->n >= 64u ? ~UINT64_C(0) : (GMMU_BIT(f->n) - 1u);
-    const uint64_t free_m = all & ~f->valid;
-    if (!a || !free_m) {
+    const int free_i = lowest_free(f);
+    if (!a || free_i < 0) {
         f->dropped |= mask;
-        *ev |= (uint8_t)(1u << GMMU_EV_FF_DROP);
+        *ev |= (uint16_t)(1u << GMMU_EV_FF_DROP);
         return 0;
     }
     if (ring->fb_size == 0u || ((f->put + 1u) & (ring->fb_size - 1u)) == ring->get) {
@@ -72,8 +103,8 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
     if (!cy->fw_free)
         return 1;
     /* post */
-    const unsigned i = gmmu_ctz64(free_m);
-    f->valid |= GMMU_BIT(i);
+    const unsigned i = (unsigned)free_i;
+    e_set(f, i);
     f->vpn[i] = vpn;
     f->asid[i] = asid;
     f->mask[i] = a;
@@ -93,7 +124,7 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint
         ((uint32_t)__builtin_ctz(a) << GMMU_FB_F_CLIENT_LSB) |
         ((write ? GMMU_AT_WRITE : GMMU_AT_READ) << GMMU_FB_F_ACCESS_LSB) | (1u << GMMU_FB_F_VALID);
     f->put = (uint16_t)((f->put + 1u) & (ring->fb_size - 1u));
-    *ev |= (uint8_t)(1u << GMMU_EV_FF_NEW);
+    *ev |= (uint16_t)(1u << GMMU_EV_FF_NEW);
     return 0;
 }
 
@@ -104,18 +135,18 @@ void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn) {
         uint32_t r = f->dropped;
         if (i >= 0) {
             r |= f->mask[i];
-            f->valid &= ~GMMU_BIT(i);
+            e_clear(f, (unsigned)i);
         }
         f->replay = r;
         f->dropped = 0;
     } else if (op == GMMU_CMD_REPLAY_ALL) {
-        f->valid = 0;
+        memset(f->valid, 0, sizeof(f->valid));
         f->replay = all_sm;
         f->dropped = 0;
     } else if (op == GMMU_CMD_CANCEL_PAGE) {
         const int i = find_vpn(f, asid, vpn);
         if (i >= 0)
-            f->valid &= ~GMMU_BIT(i);
+            e_clear(f, (unsigned)i);
         f->cancel_valid = 1;
         f->cancel_vpn = vpn;
         f->cancel_asid = asid;
@@ -130,11 +161,10 @@ void ff_dump(const ff_t *f, FILE *fp) {
             f->overflow, f->fw_valid, (unsigned long long)f->fw_addr);
     for (int k = 7; k >= 0; k--)
         fprintf(fp, "%08x%s", f->fw_data[k], k ? "_" : "\n");
-    for (uint64_t m = f->valid; m; m &= m - 1u) {
-        const unsigned i = gmmu_ctz64(m);
-        fprintf(fp, "  entry[%u] asid=%u vpn=0x%llx mask=0x%x write=%u\n", i, f->asid[i],
-                (unsigned long long)f->vpn[i], f->mask[i], f->write[i]);
-    }
+    for (unsigned i = 0; i < f->n; i++)
+        if (e_valid(f, i))
+            fprintf(fp, "  entry[%u] asid=%u vpn=0x%llx mask=0x%x write=%u\n", i, f->asid[i],
+                    (unsigned long long)f->vpn[i], f->mask[i], f->write[i]);
 }
 
 /* fw_*_q: the fields of the entry being written, decoded from fw_data (spec fault-entry layout). */
@@ -165,15 +195,26 @@ static int ff_fw_get(const ff_t *f, const char *reg, uint64_t *val) {
     return -1;
 }
 
-int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint64_t *val) {
+int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "e_valid_q") == 0) {
+        if (i != 0 || word >= FF_WORDS || 64u * word >= f->n)
+            return -1;
+        *val = f->valid[word];
+        return 0;
+    }
+    if (word != 0)
+        return -1;
     if (i == 0) {
         const struct {
             const char *name;
             uint64_t v;
-        } t[] = {{"e_valid_q", f->valid},         {"dropped_q", f->dropped},
-                 {"replay_q", f->replay},         {"cancel_valid_q", f->cancel_valid},
-                 {"cancel_vpn_q", f->cancel_vpn}, {"put_q", f->put},
-                 {"overflow_q", f->overflow},     {"cancel_asid_q", f->cancel_asid}};
+        } t[] = {{"dropped_q", f->dropped},
+                 {"replay_q", f->replay},
+                 {"cancel_valid_q", f->cancel_valid},
+                 {"cancel_vpn_q", f->cancel_vpn},
+                 {"put_q", f->put},
+                 {"overflow_q", f->overflow},
+                 {"cancel_asid_q", f->cancel_asid}};
         for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
             if (strcmp(reg, t[k].name) == 0) {
                 *val = t[k].v;

@@ -10,11 +10,12 @@
 #include "gmmu_if.h"
 #include "gmmu_int.h"
 
-#define FF_MAX 64
+#define FF_MAX 256
+#define FF_WORDS (FF_MAX / 64)
 
 typedef struct {
     uint32_t n, n_sm, quota;
-    uint64_t valid; /* bit i = entry i valid */
+    uint64_t valid[FF_WORDS]; /* bit i % 64 of word i / 64 = entry i valid */
     uint64_t vpn[FF_MAX];
     uint8_t asid[FF_MAX]; /* far-fault entries are per (asid, vpn) (§14.3) */
     uint32_t mask[FF_MAX];
@@ -46,19 +47,22 @@ typedef struct {
 
 void ff_init(ff_t *f, const gmmu_params_t *p);
 int ff_busy(const ff_t *f);
+/* Number of valid entries (FF_COUNT). */
+uint32_t ff_count(const ff_t *f);
 /* Start of the cycle: default next values (fw_valid cleared on transfer, replay and cancel 0). */
 void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy);
 /* Offer of a fault from the L2 (§7); returns 1 if blocked (no state change), 0 otherwise. */
 int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
-             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint8_t *ev,
+             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint16_t *ev,
              gmmu_viol_t *v);
 /* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op);
  * the page commands name the page (asid, vpn). */
 void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn);
 void ff_dump(const ff_t *f, FILE *fp);
-/* State accessor (gmmu_model_state_get): element i of register reg of u_ff. The RTL keeps the
+/* State accessor (gmmu_model_state_get): element i, 64-bit word `word` (e_valid_q is FfEntries
+ * bits wide; every other register fits word 0) of register reg of u_ff. The RTL keeps the
  * fault-entry write register as fields (fw_vpn_q, fw_time_q, ...), the model as the 32-byte
  * entry fw_data: the accessor decodes it. 0, or -1 if there is none. */
-int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint64_t *val);
+int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
 
 #endif

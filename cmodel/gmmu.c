@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "co.h"
 #include "csr.h"
 #include "err.h"
 #include "ff.h"
@@ -32,7 +33,8 @@ struct gmmu_model {
     l2_t l2;
     ptw_t ptw;
     ff_t ff;
-    uint8_t ev; /* ev_q */
+    co_t co;
+    uint16_t ev; /* ev_q */
     gmmu_viol_t viol;
     l1_comb_t *comb; /* [num_sm]: each L1's combinational signals on the current _q state */
 };
@@ -105,6 +107,7 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     csr_init(&m->csr, p);
     ptw_init(&m->ptw, p);
     ff_init(&m->ff, p);
+    co_init(&m->co, p);
     m->l1 = calloc(p->num_sm, sizeof(l1_t));
     m->comb = calloc(p->num_sm, sizeof(l1_comb_t));
     int bad = !m->l1 || !m->comb || l2_init(&m->l2, p);
@@ -134,7 +137,9 @@ void gmmu_model_free(gmmu_model_t *m) {
 static void ffview(const gmmu_model_t *m, csr_ffview_t *v) {
     v->put = m->ff.put;
     v->overflow = m->ff.overflow;
-    v->ff_count = gmmu_popcount64(m->ff.valid);
+    v->ff_count = ff_count(&m->ff);
+    v->co_busy = (uint8_t)co_busy(&m->co);
+    v->co_err = m->co.err;
 }
 
 static int model_idle(const gmmu_model_t *m) {
@@ -142,12 +147,13 @@ static int model_idle(const gmmu_model_t *m) {
         if (l1_busy(&m->l1[s]))
             return 0;
     return !l2_busy(&m->l2) && !ptw_busy(&m->ptw) && !ff_busy(&m->ff) && !csr_busy(&m->csr) &&
-           !m->ev;
+           !co_busy(&m->co) && !m->ev;
 }
 
 /* docs/cmodel.md "Quiet cycles": a sufficient condition for step(idle inputs) == identity. */
 int gmmu_model_quiet(const gmmu_model_t *m) {
-    if (m->ev || csr_busy(&m->csr) || ff_busy(&m->ff) || m->l2.rsp.valid || m->ptw.mr_valid)
+    if (m->ev || csr_busy(&m->csr) || ff_busy(&m->ff) || co_busy(&m->co) || m->l2.rsp.valid ||
+        m->ptw.mr_valid)
         return 0;
     int walker_idle = 0;
     for (uint32_t k = 0; k < m->ptw.n; k++) {
@@ -191,6 +197,8 @@ void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     out->mem_req_valid = m->ptw.mr_valid;
     out->mem_req_addr = m->ptw.mr_addr;
     out->mem_req_id = m->ptw.mr_id;
+    out->mem_req_write = m->ptw.mr_write;
+    out->mem_req_wdata = m->co.dat;
     out->fb_wr_valid = m->ff.fw_valid;
     out->fb_wr_addr = m->ff.fw_addr;
     memcpy(out->fb_wr_data, m->ff.fw_data, sizeof(out->fb_wr_data));
@@ -203,9 +211,23 @@ void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     out->ev = m->ev;
 }
 
+/* The coalesce unit's step (§15.3), after the walkers (co_taken). */
+static void step_co(gmmu_model_t *m, const gmmu_in_t *in, uint8_t co_taken, uint16_t *ev) {
+    const uint8_t op = m->csr.cmd_op;
+    const co_in_t ci = {m->csr.cmd_valid && (op == GMMU_CMD_COALESCE || op == GMMU_CMD_SPLINTER),
+                        op,
+                        m->csr.cmd_asid,
+                        m->csr.cmd_vpn,
+                        m->csr.pt_base,
+                        co_taken,
+                        (uint8_t)(in->mem_rsp_valid && in->mem_rsp_id == GMMU_CO_MEM_ID),
+                        in->mem_rsp_data};
+    co_step(&m->co, &ci, ev, &m->viol);
+}
+
 void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     const uint32_t S = m->p.num_sm;
-    uint8_t ev = 0;
+    uint16_t ev = 0;
 
     /* signals shared inside the cycle (§2.1), all from _q */
     const uint8_t cmd_cycle = m->csr.cmd_valid;
@@ -237,7 +259,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
                             cancel_valid_q,   cancel_asid_q,
                             cancel_vpn_q,     fl,
                             m->csr.blocking};
-        l1_step(&m->l1[s], &c[s], &li, &m->viol);
+        if (l1_step(&m->l1[s], &c[s], &li, &m->viol))
+            ev |= (uint16_t)(1u << GMMU_EV_L1_LARGE_HIT);
     }
 
     /* far-fault unit defaults (§7) */
@@ -259,8 +282,19 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
         pi.nw_asid = m->l2.m_asid[pl.need_walk];
     }
     pi.flush = fl;
+    co_req_t cr;
+    co_req(&m->co, &cr);
+    pi.co_req_valid = cr.valid;
+    pi.co_req_write = cr.write;
+    pi.co_req_addr = cr.addr;
     ptw_out_t po;
     ptw_step(&m->ptw, &pi, &po, &ev, &m->viol);
+
+    /* coalesce unit (§15.3); its flush request is read from _q before the step */
+    const int co_fl = co_flush(&m->co);
+    const uint32_t co_region = m->co.region;
+    const uint8_t co_asid = m->co.asid;
+    step_co(m, in, po.co_taken, &ev);
 
     /* L2 response selection offers a fault to the far-fault unit (§5.3 step 1) */
     int blocked = 0;
@@ -286,6 +320,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     }
     if (wr.ovf_w1c && !fc.ovf_set)
         m->ff.overflow = 0;
+    if (co_fl)
+        csr_co_flush(&m->csr, co_region, co_asid);
 
     m->ev = ev; /* §10 */
     refresh_comb(m);
@@ -322,8 +358,19 @@ static int l2_scope_get(const l2_t *l2, const char *rest, const char *reg, uint3
         return word ? -1 : l2_state_get(l2, reg, i, val);
     if (strcmp(rest, ".u_base") == 0)
         return tlb_sa_state_get(&l2->base, reg, i, word, val);
-    if (strcmp(rest, ".u_base.u_store") == 0)
+    if (strcmp(rest, ".u_base.u_store") == 0) {
+        /* the payload is in the RAMs (§1.3): w_q / data_q of this u_store are constant 0 */
+        if (strcmp(reg, "w_q") == 0 || strcmp(reg, "data_q") == 0)
+            return (*val = 0, 0);
         return tlb_store_state_get(&l2->base.all, reg, i, word, val);
+    }
+    if (strncmp(rest, ".u_base.g_way[", 14) == 0) {
+        char *end = NULL;
+        const unsigned long way = strtoul(rest + 14, &end, 10);
+        if (!end || strcmp(end, "].u_ram") != 0)
+            return -1;
+        return tlb_sa_ram_state_get(&l2->base, (uint32_t)way, GMMU_PPN_W, reg, i, word, val);
+    }
     if (strncmp(rest, ".u_large", 8) == 0)
         return fa_state_get(&l2->large, rest + 8, reg, i, word, val);
     return -1;
@@ -339,7 +386,9 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
     if (strcmp(scope, "u_ptw") == 0)
         return word == 0 ? ptw_state_get(&m->ptw, reg, i, val) : -1;
     if (strcmp(scope, "u_ff") == 0)
-        return word == 0 ? ff_state_get(&m->ff, reg, i, val) : -1;
+        return ff_state_get(&m->ff, reg, i, word, val);
+    if (strcmp(scope, "u_co") == 0)
+        return word == 0 ? co_state_get(&m->co, reg, i, val) : -1;
     if (strncmp(scope, "u_l2", 4) == 0)
         return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
     /* "g_l1[<s>].u_l1..." (parsed by hand: this runs for every element every cycle) */
@@ -362,7 +411,7 @@ unsigned gmmu_model_violations(const gmmu_model_t *m, char *first, size_t len) {
 void gmmu_model_dump(const gmmu_model_t *m, FILE *f) {
     gmmu_out_t o;
     gmmu_model_outputs(m, &o);
-    fprintf(f, "gmmu model: idle=%u irq=%u ev_q=0x%02x violations=%u orphan_rsp=%llu\n", o.idle,
+    fprintf(f, "gmmu model: idle=%u irq=%u ev_q=0x%04x violations=%u orphan_rsp=%llu\n", o.idle,
             o.irq, m->ev, m->viol.count, (unsigned long long)m->viol.orphan_rsp);
     if (m->viol.count)
         fprintf(f, "  first violation: %s\n", m->viol.first);
@@ -372,4 +421,5 @@ void gmmu_model_dump(const gmmu_model_t *m, FILE *f) {
     l2_dump(&m->l2, f);
     ptw_dump(&m->ptw, f);
     ff_dump(&m->ff, f);
+    co_dump(&m->co, f);
 }

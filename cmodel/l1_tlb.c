@@ -148,7 +148,7 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
     return fill;
 }
 
-void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
+int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
     const uint32_t P = l->n_ports;
     uint64_t free_q = l1_req_free_mask(&l->req);
     l1_lookup_t lk;
@@ -196,11 +196,14 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
     }
 
     /* 7. PLRU (FA-4): hits in port order, then the fill */
+    int large_hit = 0;
     for (uint32_t p = 0; p < P; p++) {
-        if (hk[p] == HIT_BASE)
+        if (hk[p] == HIT_BASE) {
             tlb_fa_touch(&l->base, hidx[p]);
-        else if (hk[p] == HIT_LARGE)
+        } else if (hk[p] == HIT_LARGE) {
             tlb_fa_touch(&l->large, hidx[p]);
+            large_hit = 1;
+        }
     }
     if (fill == HIT_BASE)
         tlb_fa_touch(&l->base, fill_idx);
@@ -218,6 +221,7 @@ void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
                      tlb_large_flush_mask(page, fl->scope));
     }
     l1_req_flush(&l->req, fl);
+    return large_hit;
 }
 
 void l1_dump(const l1_t *l, FILE *f) {

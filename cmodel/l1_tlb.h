@@ -57,7 +57,8 @@ int l1_busy(const l1_t *l); /* contributes to !idle (§9) */
 /* No hit register and no DONE entry: the L1 changes only on a grant or an input
  * (gmmu_model_quiet). */
 int l1_quiet(const l1_t *l);
-void l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v);
+/* Returns 1 if some accepted port hit a large entry (EV_L1_LARGE_HIT, §15.6). */
+int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v);
 void l1_dump(const l1_t *l, FILE *f);
 /* State accessor: element i of register reg of g_l1[sm].u_l1 itself (hit registers hv_q,
  * hid_q, hppn_q). 0, or -1 if there is none. */

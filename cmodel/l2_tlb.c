@@ -69,8 +69,10 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
         unsigned nb = 0, ng = 0;
         uint32_t bw = 0, gi = 0;
-        /* SA-1 in the set, then FA-1 in the large array; base hit wins */
-        if (tlb_fa_lookup(tlb_sa_set_c(&l2->base, set), tlb_base_tag(asid, vpn), wr, &bw, &nb)) {
+        /* SA-1 in the set (payloads from the RAM output registers, §1.3), then FA-1 in the large
+         * array; base hit wins */
+        const tlb_fa_t bset = tlb_sa_lookup_view(&l2->base, set);
+        if (tlb_fa_lookup(&bset, tlb_base_tag(asid, vpn), wr, &bw, &nb)) {
             pl->hit = 1;
             pl->hit_idx = set * l2->ways + bw;
         }
@@ -140,7 +142,7 @@ static void touch_base(l2_t *l2, uint32_t idx) {
 /* §5.1 last-stage hit (the response of this cycle, priority over the MSHR), then step 1: the
  * response selection of an MSHR. */
 static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t *rsp_out,
-                       uint8_t *ev) {
+                       uint16_t *ev) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp = *rsp_out;
     if (pl->hit) {
@@ -154,13 +156,16 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
                       << GMMU_PT_IDX_W;
             rsp.large = 1;
             rsp.w = l2->large.w[pl->hit_idx];
+            *ev |= (uint16_t)(1u << GMMU_EV_L2_LARGE_HIT);
         } else {
-            rsp.ppn = gmmu_base_data_unpack(l2->base.all.data[pl->hit_idx]).ppn;
-            rsp.w = l2->base.all.w[pl->hit_idx];
+            /* the payload RAM output registers of the last stage's set (§1.3) */
+            const uint32_t way = pl->hit_idx % l2->ways;
+            rsp.ppn = gmmu_base_data_unpack(l2->base.rd_data[way]).ppn;
+            rsp.w = l2->base.rd_w[way];
         }
-        *ev |= (uint8_t)(1u << GMMU_EV_L2_HIT);
+        *ev |= (uint16_t)(1u << GMMU_EV_L2_HIT);
     } else if (pl->last && !pl->stall) {
-        *ev |= (uint8_t)(1u << GMMU_EV_L2_MISS);
+        *ev |= (uint16_t)(1u << GMMU_EV_L2_MISS);
     }
 
     /* 1. response selection */
@@ -262,7 +267,7 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
 
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
                uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
-               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v) {
+               const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp;
     memset(&rsp, 0, sizeof(rsp));
@@ -305,6 +310,9 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
 
     /* 5.2 advance and grant */
     l2_advance(l2, pl, l1c);
+    /* the base array's payload RAMs read the set of the new last stage, after the fill of step
+     * 2 (write-first, §1.3 "payload RAM"); the flush below does not touch payloads */
+    tlb_sa_ram_read(&l2->base, (uint32_t)(l2->pvpn[L] & (l2->sets - 1u)));
 
     /* 6. flush, on _d */
     if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5, selective with the masks of §14.4 */

@@ -59,7 +59,7 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
  * ff_blocked: the far-fault unit replied blocked to the offer of pl->resp_sel. */
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
                uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
-               const gmmu_flush_t *fl, uint8_t *ev, gmmu_viol_t *v);
+               const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v);
 void l2_dump(const l2_t *l2, FILE *f);
 /* State accessor (gmmu_model_state_get): element i of register reg of u_l2 itself (pipeline,
  * MSHRs, response register; its arrays: tlb_sa_state_get, tlb_fa_state_get). 0, or -1. */

@@ -47,7 +47,31 @@ static void complete(ptw_t *w, uint32_t k, ptw_out_t *o, int fault, uint8_t ft) 
     o->res.fault_type = fault ? ft : 0u;
 }
 
-void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol_t *v) {
+/* §6 step 1 with the coalesce unit's request (§15.2): walkers first */
+static void mem_request(ptw_t *w, const ptw_in_t *in, int issue, ptw_out_t *o, uint16_t *ev) {
+    const int mr_free = !w->mr_valid || in->mem_req_ready;
+    if (mr_free && issue >= 0) {
+        w->state[issue] = PTW_WAIT_RSP;
+        w->mr_valid = 1;
+        w->mr_addr = w->addr[issue];
+        w->mr_id = (uint8_t)issue;
+        w->mr_write = 0;
+        w->mr_co = 0;
+    } else if (mr_free && in->co_req_valid) {
+        w->mr_valid = 1;
+        w->mr_addr = in->co_req_addr;
+        w->mr_id = GMMU_CO_MEM_ID;
+        w->mr_write = in->co_req_write;
+        w->mr_co = 1;
+        o->co_taken = 1;
+        if (in->co_req_write)
+            *ev |= (uint16_t)(1u << GMMU_EV_PTE_WRITE);
+    } else if (w->mr_valid && in->mem_req_ready) {
+        w->mr_valid = 0;
+    }
+}
+
+void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_viol_t *v) {
     memset(o, 0, sizeof(*o));
     /* choices on _q, before any update */
     int issue = -1, idle = -1;
@@ -57,21 +81,15 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
         if (idle < 0 && w->state[k] == PTW_IDLE)
             idle = (int)k;
     }
-    const int rsp_k = in->mem_rsp_valid ? (int)in->mem_rsp_id : -1;
+    /* a response with CO_MEM_ID is the coalesce unit's (§15.2) */
+    const int rsp_k =
+        in->mem_rsp_valid && in->mem_rsp_id != GMMU_CO_MEM_ID ? (int)in->mem_rsp_id : -1;
     const int rsp_ok = rsp_k >= 0 && (uint32_t)rsp_k < w->n && w->state[rsp_k] == PTW_WAIT_RSP;
     if (rsp_k >= 0 && !rsp_ok)
         gmmu_viol(v, "ptw: memory response id %d for a walker not in WAIT_RSP", rsp_k);
 
     /* 1. memory request */
-    const int mr_free = !w->mr_valid || in->mem_req_ready;
-    if (mr_free && issue >= 0) {
-        w->state[issue] = PTW_WAIT_RSP;
-        w->mr_valid = 1;
-        w->mr_addr = w->addr[issue];
-        w->mr_id = (uint8_t)issue;
-    } else if (w->mr_valid && in->mem_req_ready) {
-        w->mr_valid = 0;
-    }
+    mem_request(w, in, issue, o, ev);
 
     /* 2. response */
     if (rsp_ok) {
@@ -83,7 +101,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
             restart(w, k, in->pt_base);
             w->poison[k] = 0;
             w->state[k] = PTW_ISSUE;
-            *ev |= (uint8_t)(1u << GMMU_EV_WALK_RESTART);
+            *ev |= (uint16_t)(1u << GMMU_EV_WALK_RESTART);
         } else if (lv < 3u && !pv) {
             complete(w, k, o, 1, GMMU_FT_PDE);
         } else if (lv == 2u && ((pte >> GMMU_PTE_L) & 1u)) {
@@ -106,6 +124,8 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
             o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
             o->res.w = (pte >> GMMU_PTE_W) & 1u;
             o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
+            if (w->large_mode[k])
+                *ev |= (uint16_t)(1u << GMMU_EV_WALK_LARGE);
         }
     }
 
@@ -120,7 +140,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
         w->mshr[k] = (uint8_t)in->need_walk;
         restart(w, k, in->pt_base);
         o->assigned = 1;
-        *ev |= (uint8_t)(1u << GMMU_EV_WALK);
+        *ev |= (uint16_t)(1u << GMMU_EV_WALK);
     }
 
     /* 4. flush, on _d */
@@ -139,8 +159,8 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol
 static const char *const ptw_state_name[] = {"IDLE", "ISSUE", "WAIT_RSP"};
 
 void ptw_dump(const ptw_t *w, FILE *f) {
-    fprintf(f, "ptw: mr valid=%u addr=0x%llx id=%u\n", w->mr_valid, (unsigned long long)w->mr_addr,
-            w->mr_id);
+    fprintf(f, "ptw: mr valid=%u addr=0x%llx id=%u write=%u co=%u\n", w->mr_valid,
+            (unsigned long long)w->mr_addr, w->mr_id, w->mr_write, w->mr_co);
     for (uint32_t k = 0; k < w->n; k++)
         if (w->state[k] != PTW_IDLE)
             fprintf(f,
@@ -159,6 +179,10 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
         const char *name;
         const uint8_t *b; /* packed bit vector of per-walker flags */
     } bits[] = {{"w_write_q", w->write}, {"w_lmode_q", w->large_mode}, {"w_poison_q", w->poison}};
+    if (strcmp(reg, "mr_write_q") == 0 || strcmp(reg, "mr_co_q") == 0) {
+        *val = reg[3] == 'w' ? w->mr_write : w->mr_co;
+        return i == 0 ? 0 : -1;
+    }
     for (size_t k = 0; k < sizeof(bits) / sizeof(bits[0]); k++) {
         if (strcmp(reg, bits[k].name) == 0) {
             *val = gmmu_pack_bits(bits[k].b, w->n);
@@ -167,8 +191,9 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
     }
     if (strcmp(reg, "mr_valid_q") == 0 || strcmp(reg, "mr_addr_q") == 0 ||
         strcmp(reg, "mr_id_q") == 0) {
-        *val =
-            reg[3] == 'v' ? w->mr_valid : (reg[3] == 'a' ? w->mr_addr >> PTW_PTE_OFF_W : w->mr_id);
+        *val = reg[3] == 'v'
+                   ? w->mr_valid
+                   : (reg[3] == 'a' ? w->mr_addr >> PTW_PTE_OFF_W : (w->mr_co ? 0u : w->mr_id));
         return i == 0 ? 0 : -1;
     }
     if (i >= w->n)

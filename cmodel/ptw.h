@@ -21,7 +21,8 @@ typedef struct {
     uint8_t large_mode[PTW_MAX], poison[PTW_MAX], asid[PTW_MAX];
     uint64_t vpn[PTW_MAX], addr[PTW_MAX];
     /* memory request register -> mem_req_*_o */
-    uint8_t mr_valid, mr_id;
+    uint8_t mr_valid, mr_id; /* mr_id: the walker index, or CO_MEM_ID if mr_co (§15.2) */
+    uint8_t mr_write, mr_co;
     uint64_t mr_addr;
 } ptw_t;
 
@@ -36,6 +37,9 @@ typedef struct {
     uint8_t nw_write;
     uint8_t nw_asid;
     gmmu_flush_t flush;
+    /* the coalesce unit's request (§15.2, from its _q state) */
+    uint8_t co_req_valid, co_req_write;
+    uint64_t co_req_addr;
 } ptw_in_t;
 
 typedef struct {
@@ -43,11 +47,12 @@ typedef struct {
     uint32_t done_mshr;
     gmmu_walk_result_t res;
     uint8_t assigned; /* a walker took need_walk */
+    uint8_t co_taken; /* the request register took the coalesce unit's request */
 } ptw_out_t;
 
 void ptw_init(ptw_t *w, const gmmu_params_t *p);
 int ptw_busy(const ptw_t *w);
-void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint8_t *ev, gmmu_viol_t *v);
+void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_viol_t *v);
 void ptw_dump(const ptw_t *w, FILE *f);
 /* State accessor: element i of register reg of u_ptw. 0, or -1 if there is none. */
 int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val);

@@ -13,7 +13,9 @@ int tlb_sa_init(tlb_sa_t *a, uint32_t sets, uint32_t ways) {
     const size_t nbits = (size_t)sets * (ways - 1u);
     a->plru = calloc(nbits ? nbits : 1u, 1);
     a->set = calloc(sets ? sets : 1u, sizeof(tlb_fa_t));
-    if (!a->plru || !a->set || tlb_fa_init(&a->all, sets * ways)) {
+    a->rd_w = calloc(ways ? ways : 1u, 1);
+    a->rd_data = calloc(ways ? ways : 1u, sizeof(uint64_t));
+    if (!a->plru || !a->set || !a->rd_w || !a->rd_data || tlb_fa_init(&a->all, sets * ways)) {
         tlb_sa_free(a);
         return -1;
     }
@@ -33,7 +35,17 @@ void tlb_sa_free(tlb_sa_t *a) {
     tlb_fa_free(&a->all);
     free(a->plru);
     free(a->set);
+    free(a->rd_w);
+    free(a->rd_data);
     memset(a, 0, sizeof(*a));
+}
+
+void tlb_sa_ram_read(tlb_sa_t *a, uint32_t set) {
+    const tlb_fa_t *s = &a->set[set];
+    for (uint32_t w = 0; w < a->ways; w++) {
+        a->rd_w[w] = s->w[w];
+        a->rd_data[w] = s->data[w];
+    }
 }
 
 void tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask) {
@@ -63,5 +75,13 @@ int tlb_sa_state_get(const tlb_sa_t *a, const char *reg, uint32_t i, uint32_t wo
         return -1;
     const uint32_t nodes = a->ways > 1 ? a->ways - 1u : 1u;
     *val = gmmu_pack_bits_word(a->plru + (size_t)i * (a->ways - 1u), nodes, word);
+    return 0;
+}
+
+int tlb_sa_ram_state_get(const tlb_sa_t *a, uint32_t way, uint32_t data_bits, const char *reg,
+                         uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "rdata_q") != 0 || way >= a->ways || i != 0 || word != 0 || data_bits >= 64)
+        return -1;
+    *val = ((uint64_t)(a->rd_w[way] & 1u) << data_bits) | a->rd_data[way];
     return 0;
 }

@@ -34,6 +34,8 @@ static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 static const char *const grow_names[] = {"4k", "64k", NULL};
 static const char *const frame_alloc_names[] = {"any", "cocoa", NULL};    /* uvm_frame_alloc_t */
 static const char *const page_size_names[] = {"4k", "2m", "cocoa", NULL}; /* uvm_page_size_t */
+static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
+static const char *const copy_wait_names[] = {"block", "batch", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -61,6 +63,10 @@ static const cfg_key_t keys[] = {
     {"copy_channels", T_U32, O(copy_channels), 1, PCIE_MAX_CHANNELS, 0, NULL},
     {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
     {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
+    {"run_mode", T_ENUM, O(run_mode), 0, 0, 0, run_mode_names},
+    {"coalesce_at", T_U64, O(coalesce_at), 0, 1ull << 62, 0, NULL},
+    {"splinter_at", T_U64, O(splinter_at), 0, 1ull << 62, 0, NULL},
+    {"co_vpn", T_U64, O(co_vpn), 0, (1ull << GMMU_VPN_W) - 1u, 0, NULL},
     /* host handler */
     /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
     {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
@@ -72,6 +78,7 @@ static const cfg_key_t keys[] = {
     {"prefetch_policy", T_POLICY, O(prefetch_policy), UVM_POLICY_PREFETCH, 0, 0, NULL},
     {"migrate_grow", T_ENUM, O(migrate_grow), 0, 0, 0, grow_names},
     {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
+    {"copy_wait", T_ENUM, O(copy_wait), 0, 0, 0, copy_wait_names},
     {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
     {"frame_alloc", T_ENUM, O(frame_alloc), 0, 0, 0, frame_alloc_names},
     {"page_size", T_ENUM, O(page_size), 0, 0, 0, page_size_names},
@@ -101,6 +108,10 @@ void cfg_defaults(cfg_t *c) {
     c->copy_channels = 1;
     c->watchdog_cycles = 2000000;
     c->chaos_inval = 0;
+    c->run_mode = CFG_RUN_DEMAND;
+    c->coalesce_at = 0;
+    c->splinter_at = 0;
+    c->co_vpn = 0;
     c->fb_entries = 1024;
     c->batch_size = 256;
     c->max_batches_per_irq = 20;
@@ -112,6 +123,7 @@ void cfg_defaults(cfg_t *c) {
     memcpy(c->prefetch_policy, hd.policy[UVM_POLICY_PREFETCH], sizeof c->prefetch_policy);
     c->migrate_grow = hd.grow_pages > 1 ? CFG_GROW_64K : CFG_GROW_4K;
     c->migrate_max_pages = hd.migrate_max_pages;
+    c->copy_wait = hd.copy_wait == UVM_COPY_WAIT_BATCH ? CFG_COPY_WAIT_BATCH : CFG_COPY_WAIT_BLOCK;
     c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
     c->frame_alloc = hd.frame_alloc;
     c->page_size = hd.page_size;

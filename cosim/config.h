@@ -20,6 +20,10 @@ typedef enum { CFG_PCIE_TABLE = 0, CFG_PCIE_ATAN = 1 } cfg_pcie_model_t;
 typedef enum { CFG_FAULT_REPLAYABLE = 0, CFG_FAULT_BLOCKING = 1 } cfg_fault_mode_t;
 typedef enum { CFG_GROW_4K = 0, CFG_GROW_64K = 1 } cfg_grow_t; /* migrate_grow */
 /* frame_alloc and page_size: the handler's enumerations (uvm_frame_alloc_t, uvm_page_size_t) */
+/* run_mode: demand paging (every page migrated on its far-fault, the default) or the memcpy
+ * baseline (every allocation copied to GPU memory and mapped before each kernel launch) */
+typedef enum { CFG_RUN_DEMAND = 0, CFG_RUN_MEMCPY = 1 } cfg_run_mode_t;
+typedef enum { CFG_COPY_WAIT_BLOCK = 0, CFG_COPY_WAIT_BATCH = 1 } cfg_copy_wait_t; /* copy_wait */
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -41,6 +45,10 @@ typedef struct {
     uint32_t copy_channels; /* DMA copy channels per direction */
     uint64_t watchdog_cycles;
     uint64_t chaos_inval;
+    cfg_run_mode_t run_mode;
+    /* test hook of the coalesce unit (docs/microarch.md §15, docs/cosim.md): COALESCE / SPLINTER
+       of the region of co_vpn at the first host point at or after these cycles (0 = never) */
+    uint64_t coalesce_at, splinter_at, co_vpn;
     /* host handler */
     uint32_t fb_entries;
     uint32_t batch_size;
@@ -52,6 +60,7 @@ typedef struct {
     char prefetch_policy[UVM_POLICY_NAME_MAX];
     cfg_grow_t migrate_grow;    /* a faulted page grows to 4 KB (none) or its 64 KB big page */
     uint32_t migrate_max_pages; /* pages per H2D transfer */
+    cfg_copy_wait_t copy_wait;  /* a block's copies waited per block (block) or per batch */
     uint32_t transfer_set_us;   /* Zheng's service interval: transfer set = link x interval */
     uint32_t frame_alloc;       /* any | cocoa (uvm_frame_alloc_t) */
     uint32_t page_size;         /* 4k | 2m | cocoa (uvm_page_size_t) */

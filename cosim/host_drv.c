@@ -14,6 +14,9 @@ struct hdrv {
     uvm_dev_t dev;
     hdrv_svc_t svc;
     uint32_t fault_ctrl; /* FAULT_CTRL written at initialization (0: no write) */
+    int memcpy;          /* hdrv_set_memcpy */
+    uint64_t *copy;      /* memcpy mode: bases of the allocations not copied yet */
+    size_t ncopy, capcopy;
 };
 
 hdrv_t *hdrv_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, const hdrv_svc_t *svc, char *err,
@@ -37,12 +40,37 @@ void hdrv_free(hdrv_t *h) {
     if (!h)
         return;
     uvm_handler_free(h->hdl);
+    free(h->copy);
     free(h);
 }
 
 int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, int readonly,
                    char *err, size_t errlen) {
-    return uvm_handler_add_alloc(h->hdl, name, base, size, readonly, err, errlen);
+    if (uvm_handler_add_alloc(h->hdl, name, base, size, readonly, err, errlen) != 0)
+        return -1;
+    if (!h->memcpy)
+        return 0;
+    if (h->ncopy == h->capcopy) {
+        const size_t cap = h->capcopy ? 2u * h->capcopy : 16u;
+        uint64_t *c = realloc(h->copy, cap * sizeof *c);
+        if (!c) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        h->copy = c;
+        h->capcopy = cap;
+    }
+    h->copy[h->ncopy++] = base;
+    return 0;
+}
+
+int hdrv_set_memcpy(hdrv_t *h, char *err, size_t errlen) {
+    if (!h->svc.declare || !h->svc.start) {
+        snprintf(err, errlen, "run_mode = memcpy: the platform has no declare/start services");
+        return -1;
+    }
+    h->memcpy = 1;
+    return 0;
 }
 
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen) {
@@ -77,12 +105,36 @@ static hdrv_status_t check_err_status(hdrv_t *h) {
     return HDRV_OK;
 }
 
-hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
+/* memcpy mode: declare the next kernel's allocations, copy every allocation not copied yet,
+ * launch the kernel (the next one if it is empty). */
+static hdrv_status_t copy_and_launch(hdrv_t *h, char *err, size_t errlen) {
     const hdrv_svc_t *s = &h->svc;
-    /* allocations before the first kernel, then the device, then the first kernel runs */
-    s->launch(s->ctx);
-    if (s->halted(s->ctx))
-        return HDRV_HALTED;
+    for (;;) {
+        const int k = s->declare(s->ctx);
+        if (k < 0 || s->halted(s->ctx))
+            return HDRV_HALTED;
+        if (k == 0)
+            return HDRV_OK; /* the workload has ended: the next wait says done */
+        for (size_t i = 0; i < h->ncopy; i++) {
+            uint64_t pages = 0;
+            const int rc = uvm_handler_populate(h->hdl, h->copy[i], &pages, err, errlen);
+            if (s->halted(s->ctx))
+                return HDRV_HALTED;
+            if (rc != 0)
+                return HDRV_COPY_FAILED;
+        }
+        h->ncopy = 0;
+        const int st = s->start(s->ctx);
+        if (st < 0 || s->halted(s->ctx))
+            return HDRV_HALTED;
+        if (st > 0)
+            return HDRV_OK;
+    }
+}
+
+/* Programs the device and writes FAULT_CTRL. */
+static hdrv_status_t init_device(hdrv_t *h, char *err, size_t errlen) {
+    const hdrv_svc_t *s = &h->svc;
     const int rc = uvm_handler_init_device(h->hdl, err, errlen);
     if (s->halted(s->ctx))
         return HDRV_HALTED;
@@ -93,13 +145,39 @@ hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
         if (s->halted(s->ctx))
             return HDRV_HALTED;
     }
-    s->online(s->ctx);
+    return HDRV_OK;
+}
+
+hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
+    const hdrv_svc_t *s = &h->svc;
+    hdrv_status_t st;
+    if (h->memcpy) {
+        /* the device first: the copies need its page tables */
+        if ((st = init_device(h, err, errlen)) != HDRV_OK)
+            return st;
+        s->online(s->ctx);
+        if ((st = copy_and_launch(h, err, errlen)) != HDRV_OK)
+            return st;
+    } else {
+        /* allocations before the first kernel, then the device, then the first kernel runs */
+        s->launch(s->ctx);
+        if (s->halted(s->ctx))
+            return HDRV_HALTED;
+        if ((st = init_device(h, err, errlen)) != HDRV_OK)
+            return st;
+        s->online(s->ctx);
+    }
     for (;;) {
         const hdrv_wait_t w = s->wait(s->ctx);
         if (w == HDRV_WAIT_HALTED)
             return HDRV_HALTED;
         if (w == HDRV_WAIT_DONE)
             break;
+        if (w == HDRV_WAIT_LAUNCH) {
+            if ((st = copy_and_launch(h, err, errlen)) != HDRV_OK)
+                return st;
+            continue;
+        }
         s->service_begin(s->ctx);
         uvm_handler_service(h->hdl);
         s->service_end(s->ctx);

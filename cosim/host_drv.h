@@ -17,9 +17,10 @@
 #include "uvm_handler.h"
 
 typedef enum {
-    HDRV_WAIT_IRQ = 0,   /* the interrupt is pending and may be serviced now */
-    HDRV_WAIT_DONE = 1,  /* the workload has finished */
-    HDRV_WAIT_HALTED = 2 /* the platform stopped on an error (already reported) */
+    HDRV_WAIT_IRQ = 0,    /* the interrupt is pending and may be serviced now */
+    HDRV_WAIT_DONE = 1,   /* the workload has finished */
+    HDRV_WAIT_HALTED = 2, /* the platform stopped on an error (already reported) */
+    HDRV_WAIT_LAUNCH = 3  /* memcpy mode: a kernel finished, the host launches the next one */
 } hdrv_wait_t;
 
 /* Platform services: what the host program needs besides the device. */
@@ -39,12 +40,20 @@ typedef struct {
     void (*error)(void *ctx, const char *msg);
     /* 1 once the platform has stopped on an error inside a device call: the program returns. */
     int (*halted)(void *ctx);
+    /* memcpy mode only (hdrv_set_memcpy; NULL otherwise): launch split in two so the host copies
+     * the allocations in between, as a cudaMemcpy program does. declare reads the workload up
+     * to its next kernel, declaring the allocations on the way (hdrv_add_alloc): 1 a kernel is
+     * ready, 0 the workload has ended, -1 the platform stopped. start launches it: 1 running,
+     * 0 an empty kernel (declare the next), -1 the platform stopped. */
+    int (*declare)(void *ctx);
+    int (*start)(void *ctx);
 } hdrv_svc_t;
 
 typedef enum {
     HDRV_OK = 0,          /* the workload finished (errors found at the end were reported) */
     HDRV_INIT_FAILED = 1, /* the handler could not program the device (err) */
-    HDRV_HALTED = 2       /* the platform stopped on an error */
+    HDRV_HALTED = 2,      /* the platform stopped on an error */
+    HDRV_COPY_FAILED = 3  /* memcpy mode: an allocation could not be copied (err) */
 } hdrv_status_t;
 
 typedef struct hdrv hdrv_t;
@@ -58,8 +67,12 @@ int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, in
                    char *err, size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
+/* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since
+ * the previous one is copied to GPU memory and mapped (uvm_handler_populate), so the kernel
+ * takes no far-fault. Needs the declare and start services. 0, or -1 + err if they are missing. */
+int hdrv_set_memcpy(hdrv_t *h, char *err, size_t errlen);
 /* The whole run: launch, program the device, service interrupts until the workload is done,
- * check ERR_STATUS. */
+ * check ERR_STATUS. In memcpy mode: program the device, then per kernel declare, copy, start. */
 hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen);
 const uvm_stats_t *hdrv_stats(const hdrv_t *h);
 /* The value hdrv_run writes to FAULT_CTRL after the handler has programmed the device (before

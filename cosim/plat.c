@@ -187,17 +187,60 @@ int plat_mismatch_needs_wave(const plat_t *p, uint64_t *clocked) {
 /* platform services of the host program                                                      */
 
 static void svc_launch(void *ctx) {
-    plat_next_kernel(ctx);
+    plat_t *p = ctx;
+    char err[512];
+    plat_next_kernel(p);
+    /* the allocations of the first kernel are known, no cycle has run: the preloaded mappings
+       exist before any walk (the root entries they use survive the handler's zeroing of its
+       root, plat_preload_root) */
+    if (p->npreloads && !p->preload_done && !p->halted && plat_preload(p, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s", err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+    }
 }
 
 static void svc_online(void *ctx) {
     plat_progress_mark(ctx);
 }
 
+/* memcpy mode: the workload up to the next kernel; the copy starts now. */
+static int svc_declare(void *ctx) {
+    plat_t *p = ctx;
+    p->launch_due = 0;
+    const int k = plat_declare_kernel(p);
+    if (k <= 0)
+        return k;
+    uint64_t pages = 0;
+    for (size_t i = 0; i < p->nalloc; i++)
+        pages += (p->allocs[i].size + PLAT_PAGE - 1) / PLAT_PAGE;
+    if (pages > p->cfg->gpu_mem_pages) {
+        plat_perr(p,
+                  "run_mode = memcpy: the allocations need %llu pages, GPU memory holds %llu "
+                  "(gpu_mem_pages): it is oversubscribed, and a program that copies its data "
+                  "before the kernel cannot run (cudaMalloc fails); use run_mode = demand",
+                  (unsigned long long)pages, (unsigned long long)p->cfg->gpu_mem_pages);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (memcpy: GPU memory oversubscribed)");
+        return -1;
+    }
+    p->copy_from = p->now;
+    p->copy_bytes_from = hdrv_stats(p->host)->bytes_h2d;
+    return 1;
+}
+
+/* memcpy mode: the copy is over, the kernel starts. */
+static int svc_start(void *ctx) {
+    plat_t *p = ctx;
+    p->st.copy_cycles += p->now - p->copy_from;
+    p->st.copy_bytes += hdrv_stats(p->host)->bytes_h2d - p->copy_bytes_from;
+    return plat_start_kernel(p);
+}
+
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
 static hdrv_wait_t svc_wait(void *ctx) {
     plat_t *p = ctx;
     while (!p->trace_done && !p->halted) {
+        if (p->launch_due)
+            return HDRV_WAIT_LAUNCH;
         if ((++p->iter & 1023) == 0 && p->show_progress)
             plat_progress(p);
         const gmmu_out_t *o = plat_outputs(p);
@@ -205,6 +248,11 @@ static hdrv_wait_t svc_wait(void *ctx) {
             break;
         if (o->irq && p->now != p->idle_handler_at)
             return HDRV_WAIT_IRQ;
+        const uint64_t co = plat_co_next(p);
+        if (co && p->now >= co) {
+            plat_co_hook(p);
+            continue;
+        }
         if (p->cfg->chaos_inval && p->now >= p->chaos_next) {
             while (p->chaos_next <= p->now)
                 p->chaos_next += p->cfg->chaos_inval;
@@ -307,8 +355,12 @@ static int new_engines(plat_t *p, char *err, size_t errlen) {
 
 static int new_models(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
-    if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, c->gpu_mem_pages,
-                    c->mem_latency, c->mem_jitter, p->o.seed) != 0 ||
+    /* --preload: platform frames above the handler's, 2 MB-aligned */
+    p->pl_frame_base = (c->gpu_mem_pages + 511u) / 512u * 512u;
+    const uint64_t frames =
+        p->o.npreload ? p->pl_frame_base + PLAT_PRELOAD_FRAMES : c->gpu_mem_pages;
+    if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, frames, c->mem_latency,
+                    c->mem_jitter, p->o.seed) != 0 ||
         hostmem_init(&p->hm, PLAT_FB_HOST_ADDR, (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES) !=
             0) {
         snprintf(err, errlen, "out of memory for the memory models");
@@ -319,6 +371,8 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
     pcie_dma_set_channels(&p->dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
+    (void)u64map_init(&p->pl_tables, 0);
+    (void)u64map_init(&p->ro_cancels, 0);
     kern_init(&p->kern);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
@@ -329,15 +383,17 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     p->fb_ready_seed = rng_hash2(p->o.seed, 0x666272647900ull);
     rng_seed(&p->chaos_rng, p->o.seed, 0x6368616f73ull);
     p->chaos_next = c->chaos_inval;
+    p->co_next[0] = c->coalesce_at;
+    p->co_next[1] = c->splinter_at;
     return 0;
 }
 
 static int new_host(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
     plat_dev_init(p, &p->dev);
-    const hdrv_svc_t svc = {p,         svc_launch,        svc_online,
-                            svc_wait,  svc_service_begin, svc_service_end,
-                            svc_error, svc_halted};
+    const hdrv_svc_t svc = {
+        p,         svc_launch, svc_online,  svc_wait, svc_service_begin, svc_service_end,
+        svc_error, svc_halted, svc_declare, svc_start};
     uvm_cfg_t hc;
     uvm_cfg_defaults(&hc);
     hc.batch_size = c->batch_size;
@@ -348,6 +404,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
            sizeof hc.policy[UVM_POLICY_PREFETCH]);
     hc.grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
     hc.migrate_max_pages = c->migrate_max_pages;
+    hc.copy_wait = c->copy_wait == CFG_COPY_WAIT_BATCH ? UVM_COPY_WAIT_BATCH : UVM_COPY_WAIT_BLOCK;
     hc.transfer_set_pages = cfg_transfer_set_pages(c);
     hc.frame_alloc = c->frame_alloc;
     hc.page_size = c->page_size;
@@ -355,7 +412,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;
     hc.gpu_pt_base_pa = PLAT_PT_BASE_PA;
-    hc.gpu_pt_pages = c->pt_pages;
+    hc.gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
     hc.fb_host_addr = PLAT_FB_HOST_ADDR;
     hc.fb_entries = c->fb_entries;
     if (c->hdl_irq_ns != CFG_HDL_DEFAULT)
@@ -375,6 +432,8 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
     if (p->host && c->fault_mode == CFG_FAULT_BLOCKING)
         hdrv_set_fault_ctrl(p->host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);
+    if (p->host && c->run_mode == CFG_RUN_MEMCPY && hdrv_set_memcpy(p->host, err, errlen) != 0)
+        return -1;
     return p->host ? 0 : -1;
 }
 
@@ -392,8 +451,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     p->show_progress = !o->quiet && !o->rerun;
     p->progress_tty = isatty(2);
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
-    if (new_engines(p, err, errlen) != 0 || new_models(p, err, errlen) != 0 ||
-        new_host(p, err, errlen) != 0)
+    if (plat_script_init(p, err, errlen) != 0 || new_engines(p, err, errlen) != 0 ||
+        new_models(p, err, errlen) != 0 || new_host(p, err, errlen) != 0)
         goto fail;
     if (plat_oracle_order(p, o->trace_path, err, errlen) != 0)
         goto fail;
@@ -426,6 +485,8 @@ void plat_free(plat_t *p) {
     plat_dma_free(p);
     free(p->allocs);
     u64map_free(&p->truth);
+    u64map_free(&p->pl_tables);
+    u64map_free(&p->ro_cancels);
     gpumem_free(&p->gm);
     hostmem_free(&p->hm);
     free(p);
@@ -476,6 +537,11 @@ int plat_run(plat_t *p) {
     }
     if (hs == HDRV_HALTED || p->halted)
         return p->fin.status;
+    if (hs == HDRV_COPY_FAILED) {
+        plat_perr(p, "run_mode = memcpy: %s", err);
+        p->st.platform_errors++;
+        return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (memcpy: copy failed)");
+    }
     for (unsigned i = 0; i < p->neng; i++) {
         if (!p->eng[i]->ops->violations)
             continue;
@@ -485,6 +551,8 @@ int plat_run(plat_t *p) {
         if (n)
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
+    (void)plat_script_end(p);
+    plat_collateral(p);
     return run_result(p);
 }
 

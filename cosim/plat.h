@@ -16,6 +16,9 @@
 #include "config.h"
 #include "engine.h"
 
+#define PLAT_CSR_STEPS_MAX 128
+#define PLAT_PRELOADS_MAX 8
+
 typedef struct {
     cfg_t cfg;
     const char *cfg_path;
@@ -36,8 +39,12 @@ typedef struct {
     uint64_t chaos_streak;   /* chaos agent: at most this many commands in a row that restart a
                               * walk without a completed translation (0: no bound) */
     uint64_t hang_at;        /* testing the watchdog: from this cycle the memory never answers */
-    double progress_every;   /* seconds between progress lines when stderr is not a terminal
-                              * (0: PLAT_LOG_PROGRESS_S) */
+    const char *csr[PLAT_CSR_STEPS_MAX]; /* --csr steps (docs/cosim.md "Scripted CSR accesses") */
+    unsigned ncsr;
+    const char *preload[PLAT_PRELOADS_MAX]; /* --preload ALLOC:large|nocache */
+    unsigned npreload;
+    double progress_every;       /* seconds between progress lines when stderr is not a terminal
+                                  * (0: PLAT_LOG_PROGRESS_S) */
     volatile sig_atomic_t *stop; /* set to a signal number: stop, report, exit 128 + signal */
     /* waveform re-run after a mismatch: open the FST (waves_path) at this clocked cycle, stop
      * silently at the mismatch, print no summary */

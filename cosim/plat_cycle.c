@@ -27,6 +27,11 @@ static void on_alloc(void *ctx, const trace_rec_t *rec) {
     char err[256];
     if (p->halted)
         return;
+    if (plat_preload_check_alloc(p, rec->name, rec->base, err, sizeof(err)) != 0) {
+        plat_perr(p, "%s:%llu: %s", p->o.trace_path, (unsigned long long)rec->line, err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return;
+    }
     if (hdrv_add_alloc(p->host, rec->name, rec->base, rec->size, rec->readonly, err, sizeof(err)) !=
         0) {
         plat_perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path,
@@ -47,33 +52,48 @@ static int kern_check(plat_t *p) {
     return -1;
 }
 
-void plat_next_kernel(plat_t *p) {
+int plat_declare_kernel(plat_t *p) {
     char err[512];
-    for (;;) {
-        const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
-        if (p->halted)
-            return;
-        if (rc < 0) {
-            plat_perr(p, "%s", err);
-            plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
-            return;
-        }
-        if (rc == 0) {
-            p->trace_done = 1;
-            p->kernel_active = 0;
-            return;
-        }
-        p->st.kernels++;
-        evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
-        for (uint32_t s = 0; s < p->prm.num_sm; s++)
-            sm_start_kernel(&p->sm[s], &p->kern, p->now);
-        if (kern_check(p) != 0)
-            return;
-        if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
-            continue; /* empty kernel */
-        p->kernel_active = 1;
-        plat_progress_mark(p);
-        return;
+    const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
+    if (p->halted)
+        return -1;
+    if (rc < 0) {
+        plat_perr(p, "%s", err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return -1;
+    }
+    if (rc == 0) {
+        p->trace_done = 1;
+        p->kernel_active = 0;
+    }
+    return rc;
+}
+
+int plat_start_kernel(plat_t *p) {
+    p->st.kernels++;
+    evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
+    for (uint32_t s = 0; s < p->prm.num_sm; s++)
+        sm_start_kernel(&p->sm[s], &p->kern, p->now);
+    if (kern_check(p) != 0)
+        return -1;
+    if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
+        return 0; /* empty kernel */
+    p->kernel_active = 1;
+    p->kernel_from = p->now;
+    plat_progress_mark(p);
+    return 1;
+}
+
+/* The running kernel has completed: its time counts in kernel_cycles. */
+static void kernel_end(plat_t *p) {
+    p->st.kernel_cycles += p->now - p->kernel_from;
+    p->kernel_active = 0;
+}
+
+void plat_next_kernel(plat_t *p) {
+    if (p->kernel_active)
+        kernel_end(p);
+    while (plat_declare_kernel(p) > 0 && plat_start_kernel(p) == 0) {
     }
 }
 
@@ -96,9 +116,27 @@ static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
         p->st.program_faults++;
     else
         p->st.failed_accesses++;
+    /* CANCEL_PAGE cancels every request of the page (docs/microarch.md §4 (e)): a read of a
+       read-only page cancelled with a write to it is the program's fault too (plat_collateral) */
+    if (a && a->ro) {
+        uint64_t v = 0;
+        u64map_get(&p->ro_cancels, vpn, &v);
+        if (u64map_put(&p->ro_cancels, vpn, write ? v | 1u : v + 2u) != 0)
+            plat_platform_error(p, "out of memory");
+    }
 }
 
-static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal, int l1_hit) {
+void plat_collateral(plat_t *p) {
+    size_t pos = 0;
+    uint64_t vpn = 0, v = 0;
+    while (u64map_next(&p->ro_cancels, &pos, &vpn, &v))
+        if ((v & 1u) && v >= 2u) {
+            p->st.failed_accesses -= v >> 1;
+            p->st.program_faults += v >> 1;
+        }
+}
+
+static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
     sm_resp_t r;
     if (sm_response(&p->sm[s], &p->kern, id, p->now, &r) != 0) {
         plat_platform_error(p, "SM %u: response with id %u, which is not outstanding", s, id);
@@ -108,12 +146,6 @@ static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal,
         return;
     p->st.translations++;
     plat_progress_mark(p);
-    if (!fatal && p->cfg->page_size != UVM_PSIZE_4K && plat_region_large(p, r.vpn)) {
-        if (l1_hit)
-            p->st.l1_hits_large++;
-        else
-            p->st.miss_rsps_large++;
-    }
     if (fatal) {
         p->st.fatal_faults++;
         plat_classify_fatal(p, r.vpn, r.op != TRACE_OP_READ);
@@ -144,7 +176,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
             evr_add(&p->ring, p->now, EVR_HIT, (uint8_t)s, (uint16_t)q, o->hit_id[s][q],
                     o->hit_ppn[s][q], 0);
             p->st.l1_hits++;
-            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0, 1);
+            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0);
             if (p->halted)
                 return;
         }
@@ -152,7 +184,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
             evr_add(&p->ring, p->now, EVR_MISS, (uint8_t)s, 0, o->miss_id[s], o->miss_ppn[s],
                     o->miss_fatal[s]);
             p->st.miss_rsps++;
-            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s], 0);
+            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s]);
             if (p->halted)
                 return;
         }
@@ -160,7 +192,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
 }
 
 /* ev_o: events of the previous cycle. */
-static void count_events(plat_t *p, uint8_t ev) {
+static void count_events(plat_t *p, uint16_t ev) {
     p->st.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
     p->st.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
     p->st.walks += (ev >> GMMU_EV_WALK) & 1;
@@ -168,6 +200,10 @@ static void count_events(plat_t *p, uint8_t ev) {
     p->st.ff_merges += (ev >> GMMU_EV_FF_MERGE) & 1;
     p->st.ff_drops += (ev >> GMMU_EV_FF_DROP) & 1;
     p->st.fb_overflows += (ev >> GMMU_EV_FB_OVF) & 1;
+    p->st.l1_large_hit_cycles += (ev >> GMMU_EV_L1_LARGE_HIT) & 1;
+    p->st.l2_large_hits += (ev >> GMMU_EV_L2_LARGE_HIT) & 1;
+    p->st.walks_large += (ev >> GMMU_EV_WALK_LARGE) & 1;
+    p->st.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
     const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
     p->st.walk_restarts += restart;
     if (restart)
@@ -240,7 +276,6 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         in->mem_rsp_id = id;
         in->mem_rsp_data = data;
         active = 1;
-        p->st.walks_large += (data >> GMMU_PTE_L) & 1u; /* only level-3 entries carry L */
         evr_add(&p->ring, p->now, EVR_MEM_RSP, 0, 0, id, data, 0);
     }
     if (p->kernel_active && sm_inputs(p, o, stalled))
@@ -249,7 +284,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     in->csr_write = (uint8_t)p->csr_write;
     in->csr_addr = (uint16_t)p->csr_addr;
     in->csr_wdata = p->csr_wdata;
-    if (p->csr_valid)
+    if (p->csr_valid || plat_script_drive(p, in))
         active = 1;
     return active;
 }
@@ -270,6 +305,12 @@ static uint64_t next_event(const plat_t *p, uint64_t limit) {
         t = m;
     if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
         t = p->chaos_next;
+    const uint64_t sc = plat_script_next(p);
+    if (sc > p->now && sc < t)
+        t = sc;
+    const uint64_t co = plat_co_next(p);
+    if (co > p->now && co < t)
+        t = co;
     const uint64_t wd = p->wd_from + p->cfg->watchdog_cycles + 1;
     if (wd < t)
         t = wd;
@@ -295,9 +336,16 @@ static int try_skip(plat_t *p, const gmmu_out_t *o, uint64_t stalled, uint64_t l
     return 1;
 }
 
-/* Handshakes at this edge: a PTE read, a fault-entry write. */
+/* Handshakes at this edge: a PTE read or write, a fault-entry write. */
 static void transfers(plat_t *p, const gmmu_out_t *o) {
-    if (o->mem_req_valid && p->in.mem_req_ready) {
+    if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write) {
+        /* a PTE write of the coalesce unit: performed now, no response (§15.2) */
+        evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, o->mem_req_addr, o->mem_req_wdata);
+        p->st.gmmu_pte_writes++;
+        if (gpumem_write64(&p->gm, o->mem_req_addr, o->mem_req_wdata) != 0)
+            plat_platform_error(p, "PTE write at 0x%llx: not page-table memory",
+                                (unsigned long long)o->mem_req_addr);
+    } else if (o->mem_req_valid && p->in.mem_req_ready) {
         evr_add(&p->ring, p->now, EVR_MEM_REQ, 0, 0, o->mem_req_id, o->mem_req_addr, 0);
         p->st.mem_reads++;
         const int rc = gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id);
@@ -417,15 +465,24 @@ void plat_step(plat_t *p, uint64_t limit) {
         return;
     if (o->ev)
         count_events(p, o->ev);
+    plat_script_outputs(p, o);
     deliver_responses(p, o);
     if (p->halted)
         return;
     /* The next kernel is launched by the host: not while a host agent (the handler) runs, which
        also keeps allocations from being declared to the handler in the middle of a service. */
     if (p->kernel_active && !p->handler_running && kernel_complete(p)) {
-        plat_next_kernel(p);
-        if (p->halted)
-            return;
+        if (p->cfg->run_mode == CFG_RUN_MEMCPY) {
+            /* the host copies, then launches (svc_wait returns to it after this cycle, which
+               is clocked: no skip past the launch) */
+            kernel_end(p);
+            p->launch_due = 1;
+            limit = p->now;
+        } else {
+            plat_next_kernel(p);
+            if (p->halted)
+                return;
+        }
     }
     uint64_t stalled = 0;
     const int active = compute_inputs(p, o, &stalled);
@@ -487,79 +544,4 @@ void plat_chaos(plat_t *p) {
     p->handler_running = 0;
     p->chaos_running = 0;
     p->chaos_busy++;
-}
-
-void plat_dump_state(plat_t *p, FILE *f) {
-    fprintf(f, "platform state at cycle %llu (clocked %llu):\n", (unsigned long long)p->now,
-            (unsigned long long)p->clocked);
-    fprintf(f, "  kernel %llu '%s' active %d, trace done %d, handler running %d\n",
-            (unsigned long long)p->st.kernels, p->kern.name, p->kernel_active, p->trace_done,
-            p->handler_running);
-    if (p->kernel_active)
-        for (uint32_t s = 0; s < p->prm.num_sm; s++)
-            sm_dump(&p->sm[s], &p->kern, f, p->now);
-    fprintf(f, "  PTE reads pending %zu, DMAs pending %zu\n", gpumem_pending(&p->gm), p->ndma);
-    for (size_t i = 0; i < p->ndma; i++)
-        fprintf(f, "    DMA #%llu %s %llu pages done at cycle %llu\n",
-                (unsigned long long)p->dmas[i].handle, p->dmas[i].dir ? "D2H" : "H2D",
-                (unsigned long long)p->dmas[i].npages, (unsigned long long)p->dmas[i].done);
-    const gmmu_out_t *o = p->out;
-    fprintf(f, "  device outputs: idle %u irq %u req_ready", o->idle, o->irq);
-    for (uint32_t s = 0; s < p->prm.num_sm; s++)
-        fprintf(f, " %u", o->req_ready[s]);
-    fprintf(f, "\n");
-    evr_print(&p->ring, f);
-    for (unsigned i = 0; i < p->neng; i++) {
-        if (!p->eng[i]->ops->dump)
-            continue;
-        fprintf(f, "%s state:\n", p->eng[i]->ops->label);
-        p->eng[i]->ops->dump(p->eng[i], f);
-    }
-}
-
-/* Thrashing note (issue 11 item 16): in the interval since the last progress output the handler
- * evicted more pages than the GPU has frames while fewer instructions completed than pages
- * migrated in. */
-static void thrashing_note(plat_t *p) {
-    const uvm_stats_t *h = hdrv_stats(p->host);
-    const uint64_t ev = h->evictions - p->prog_evictions, in = h->pages_h2d - p->prog_h2d;
-    const uint64_t ins = p->st.instructions - p->prog_instructions;
-    if (ev > p->cfg->gpu_mem_pages && ins < in) {
-        plat_clear_progress(p);
-        fprintf(stderr,
-                "gmmu-sim: note: thrashing: %llu pages evicted, %llu migrated in, %llu "
-                "instructions completed since the last report (working set larger than "
-                "gpu_mem_pages = %llu)\n",
-                (unsigned long long)ev, (unsigned long long)in, (unsigned long long)ins,
-                (unsigned long long)p->cfg->gpu_mem_pages);
-    }
-    p->prog_evictions = h->evictions;
-    p->prog_h2d = h->pages_h2d;
-    p->prog_instructions = p->st.instructions;
-}
-
-void plat_progress(plat_t *p) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    const double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    if (p->last_progress_print == 0.0)
-        p->last_progress_print = t;
-    const double every = p->o.progress_every > 0 ? p->o.progress_every : PLAT_LOG_PROGRESS_S;
-    if (t - p->last_progress_print < (p->progress_tty ? 0.5 : every))
-        return;
-    p->last_progress_print = t;
-    if (!p->progress_tty || ++p->progress_ticks % 20 == 0)
-        thrashing_note(p); /* every 10 s on a terminal */
-    char share[32];
-    if (p->trace_total) {
-        /* kernels are read as their warps run: the position read is the progress */
-        const double pos = (double)p->ks.last_pos;
-        snprintf(share, sizeof(share), "%5.1f%%", 100.0 * pos / (double)p->trace_total);
-    } else
-        snprintf(share, sizeof(share), "kernel %llu", (unsigned long long)p->st.kernels);
-    fprintf(stderr, "%s  cycle %12llu  trace %s  far-faults %8llu  instr %10llu %s",
-            p->progress_tty ? "\r" : "gmmu-sim: progress:", (unsigned long long)p->now, share,
-            (unsigned long long)p->st.far_faults, (unsigned long long)p->st.instructions,
-            p->progress_tty ? "" : "\n");
-    p->progress_shown = p->progress_tty;
 }

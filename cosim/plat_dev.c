@@ -30,10 +30,6 @@ uint32_t plat_csr_read(plat_t *p, uint32_t addr) {
 
 void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value) {
     evr_add(&p->ring, p->now, EVR_CSR_WR, 0, 0, addr, value, 0);
-    if (addr == GMMU_CSR_PT_BASE_LO)
-        p->pt_root = (p->pt_root & ~0xffffffffull) | value;
-    else if (addr == GMMU_CSR_PT_BASE_HI)
-        p->pt_root = (p->pt_root & 0xffffffffull) | ((uint64_t)value << 32);
     p->csr_valid = 1;
     p->csr_write = 1;
     p->csr_addr = addr;
@@ -79,6 +75,8 @@ static void dev_gpu_write64(void *ctx, uint64_t pa, uint64_t value) {
     if (p->halted)
         return;
     evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, pa, value);
+    if (p->preload_done)
+        value = plat_preload_root(p, pa, value);
     if (gpumem_write64(&p->gm, pa, value) != 0) {
         plat_platform_error(p, "handler gpu_write64 at 0x%llx: not page-table memory",
                             (unsigned long long)pa);

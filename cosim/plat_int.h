@@ -35,11 +35,29 @@
 #define PLAT_CHAOS_BACK_TO_BACK 4 /* chaos commands in a row without a workload cycle */
 #define PLAT_LOG_PROGRESS_S 10.0  /* progress line period when stderr is not a terminal */
 
+#define PLAT_PRELOAD_PT_PAGES 32u /* page-table pages kept for --preload (top of the pool) */
+#define PLAT_PRELOAD_FRAMES 4096u /* frames for --preload, above the handler's (16 MB) */
+
 typedef struct {
     char name[TRACE_NAME_MAX];
     uint64_t base, size;
     int ro;
+    int preloaded; /* mapped by the platform (--preload) */
 } plat_alloc_t;
+
+/* One --csr step (plat_script.c). */
+typedef struct {
+    uint64_t cycle;   /* the first cycle it may be done in */
+    uint64_t done_at; /* the cycle it was driven */
+    uint32_t addr, value, mask, got;
+    int write, check; /* a read with an expected value (under mask) */
+    int race_ev;      /* a write: EV_* bit that must happen in its cycle, or -1 */
+} plat_csr_step_t;
+
+typedef struct {
+    char name[TRACE_NAME_MAX];
+    int large; /* 1: 2 MB pages, 0: 4 KB nocache pages */
+} plat_preload_t;
 
 typedef struct {
     uint64_t handle, done, src, dst, npages;
@@ -52,10 +70,11 @@ typedef struct {
         walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
         integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
         model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
-        failed_accesses, chaos_held;
-    /* large pages (docs/cosim.md "Large pages"): PTE reads answered with L = 1 (a walk turning
-     * into a 2 MB walk), L1 hit / miss responses on a page whose region is mapped large */
-    uint64_t walks_large, l1_hits_large, miss_rsps_large;
+        failed_accesses, chaos_held, l1_large_hit_cycles, l2_large_hits, walks_large, co_done,
+        gmmu_pte_writes, co_cmds, co_errors;
+    /* run time split (docs/cosim.md "Run modes"): cycles with a kernel running; cycles and H2D
+     * bytes of the memcpy mode's copies before the launches */
+    uint64_t kernel_cycles, copy_cycles, copy_bytes;
 } plat_stats_t;
 
 /* Everything the summary and the stats report, frozen when the run stops. */
@@ -92,7 +111,8 @@ struct plat {
     plat_dma_t *dmas;
     size_t ndma, capdma;
     uint64_t next_handle;
-    u64map_t truth; /* vpn -> content version */
+    u64map_t truth;      /* vpn -> content version */
+    u64map_t ro_cancels; /* read-only vpn -> 2 * cancelled reads | a write was cancelled */
     plat_alloc_t *allocs;
     size_t nalloc, capalloc;
     /* workload */
@@ -101,6 +121,12 @@ struct plat {
     kern_t kern;
     sm_t sm[GMMU_MAX_SM];
     int kernel_active, trace_done;
+    uint64_t kernel_from; /* launch cycle of the running kernel */
+    /* memcpy mode: a kernel completed and the host has not launched the next one yet; the
+     * copy before the next launch started at copy_from with the handler's bytes_h2d at
+     * copy_bytes_from */
+    int launch_due;
+    uint64_t copy_from, copy_bytes_from;
     uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
     int trace_binary;
     /* host */
@@ -110,8 +136,17 @@ struct plat {
     uint64_t handler_start, idle_handler_at; /* the handler returned without using any time */
     int csr_valid, csr_write;
     uint32_t csr_addr, csr_wdata;
-    uint64_t pt_root; /* PT_BASE as the host wrote it (large-page statistics only) */
     uint64_t hdl_log_lines;
+    /* scripted CSR accesses and preloaded mappings (plat_script.c) */
+    plat_csr_step_t steps[PLAT_CSR_STEPS_MAX];
+    unsigned nsteps, next_step;
+    int step_issued; /* steps[next_step] was driven in the last clocked cycle */
+    plat_preload_t preloads[PLAT_PRELOADS_MAX];
+    unsigned npreloads;
+    int preload_done;
+    u64map_t pl_tables;                  /* (level, VPN prefix) -> platform table PA */
+    uint64_t pl_pt_used, pl_frames_used; /* platform page-table pages, frames used */
+    uint64_t pl_frame_base;              /* first platform frame (index in the data frames) */
     /* chaos agent */
     rng_t chaos_rng;
     uint64_t chaos_next;
@@ -121,6 +156,8 @@ struct plat {
     int chaos_restarted;   /* a walk restarted since the last command */
     int chaos_busy;        /* commands with no cycle outside the chaos agent in between */
     int chaos_running;     /* plat_chaos is issuing a command */
+    /* coalesce test hook (plat_co.c): cycles of the pending commands, 0 = none */
+    uint64_t co_next[2]; /* [0] COALESCE, [1] SPLINTER */
     /* time */
     uint64_t now, clocked;
     /* watchdog (docs/cosim.md "Watchdog"; platform only, never compared) */
@@ -163,16 +200,26 @@ void plat_progress_mark(plat_t *p);
 /* Runs one cycle, or skips idle cycles up to (not beyond) limit. */
 void plat_step(plat_t *p, uint64_t limit);
 void plat_run_until(plat_t *p, uint64_t t);
-/* Loads and starts the next kernel, or marks the trace done. */
+/* Loads and starts the next kernel, or marks the trace done (demand mode: the platform
+ * launches; the completed kernel's time is counted). */
 void plat_next_kernel(plat_t *p);
+/* The two halves of a launch (memcpy mode: the host copies in between). declare: reads up to
+ * the next kernel record, declaring the allocations on the way; 1 a kernel is ready, 0 end of
+ * trace (trace_done), -1 halted. start: starts it on the SMs; 1 running, 0 empty, -1 halted. */
+int plat_declare_kernel(plat_t *p);
+int plat_start_kernel(plat_t *p);
 void plat_chaos(plat_t *p);
+/* End of run: cancelled reads of a read-only page whose write was cancelled too count as program
+ * faults, not as failed accesses. */
+void plat_collateral(plat_t *p);
+/* The coalesce test hook (plat_co.c): the earliest pending command cycle (0 = none), and issuing
+ * every command due at now (host context: the handler is not running). */
+uint64_t plat_co_next(const plat_t *p);
+void plat_co_hook(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
 
 /* plat_mem.c */
-/* 1 if the 2 MB region of vpn is mapped by a large PTE now (a walk of GPU memory from PT_BASE
- * that ends on a level-3 entry with L = 1). */
-int plat_region_large(const plat_t *p, uint64_t vpn);
 const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va);
 int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
 /* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in
@@ -193,6 +240,26 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev);
 /* One clocked cycle with a CSR write of the host (the chaos agent uses it too). */
 void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value);
 uint32_t plat_csr_read(plat_t *p, uint32_t addr);
+
+/* plat_script.c */
+/* Parses the --csr steps and the --preload specifications. 0 or -1 + err. */
+int plat_script_init(plat_t *p, char *err, size_t errlen);
+/* The first cycle of the next pending step (UINT64_MAX: none). */
+uint64_t plat_script_next(const plat_t *p);
+/* Drives the due step on the CSR port if the host leaves it free this cycle; 1 if driven. */
+int plat_script_drive(plat_t *p, gmmu_in_t *in);
+/* The outputs of the cycle after a driven step: its checks. */
+void plat_script_outputs(plat_t *p, const gmmu_out_t *o);
+/* End of run: every step done (else a platform error). 0 or -1. */
+int plat_script_end(plat_t *p);
+/* Maps the --preload allocations (when the device is online, before the first kernel runs). */
+int plat_preload(plat_t *p, char *err, size_t errlen);
+/* A handler write of a page-table word: a root entry of a preloaded slot keeps the platform's
+ * value (the handler zeroes its root page at initialization, after the preload). */
+uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value);
+/* A later allocation may not share the root slot of a preloaded one. 0 or -1 + err. */
+int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
+                             size_t errlen);
 
 /* plat_report.c */
 void plat_print_summary(const plat_t *p, FILE *f);

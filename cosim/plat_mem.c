@@ -19,22 +19,6 @@ const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va) {
     return NULL;
 }
 
-int plat_region_large(const plat_t *p, uint64_t vpn) {
-    uint64_t table = p->pt_root;
-    for (uint32_t l = 0; l + 1u < GMMU_PT_LEVELS; l++) {
-        const uint32_t shift = GMMU_VPN_W - GMMU_PT_IDX_W * (l + 1u);
-        const uint64_t idx = (vpn >> shift) & ((1ull << GMMU_PT_IDX_W) - 1u);
-        uint64_t pte = 0;
-        if (gpumem_read64(&p->gm, table + 8u * idx, &pte) != 0 || !((pte >> GMMU_PTE_V) & 1u))
-            return 0;
-        if (l + 2u == GMMU_PT_LEVELS)
-            return (int)((pte >> GMMU_PTE_L) & 1u);
-        table =
-            pte & (((1ull << (GMMU_PTE_PPN_MSB + 1u)) - 1u) & ~((1ull << GMMU_PTE_PPN_LSB) - 1u));
-    }
-    return 0;
-}
-
 int plat_add_alloc(plat_t *p, const trace_rec_t *rec) {
     if (p->nalloc == p->capalloc) {
         const size_t cap = p->capalloc ? p->capalloc * 2 : 8;
@@ -49,6 +33,7 @@ int plat_add_alloc(plat_t *p, const trace_rec_t *rec) {
     a->base = rec->base;
     a->size = rec->size;
     a->ro = rec->readonly;
+    a->preloaded = 0;
     return 0;
 }
 

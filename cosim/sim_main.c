@@ -65,6 +65,10 @@ static void usage(FILE *f) {
         "  --chaos-streak N  chaos agent: hold back after N commands in a row that restart a\n"
         "                walk without a completed translation (default 8, 0: no bound)\n"
         "  --test-hang C testing the watchdog: from cycle C the memory never answers\n"
+        "  --csr STEP    a host CSR access at a cycle: CYCLE:w:REG:VALUE[:EVENT] (EVENT: an ev_o\n"
+        "                bit that must happen in the same cycle) or CYCLE:r:REG[:VALUE[/MASK]]\n"
+        "  --preload A:K the platform maps allocation A itself: K = large (2 MB pages) or\n"
+        "                nocache (4 KB pages with the PTE D bit)\n"
         "  --progress-every S  seconds between progress lines when stderr is not a terminal\n"
         "                (default 10)\n"
         "  --quiet       no configuration listing, no progress line\n"
@@ -138,6 +142,17 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
             fprintf(stderr, "gmmu-sim: %s %s: %s\n", opt, v, num_strerror(rc));
             return -1;
         }
+    } else if (strcmp(opt, "--csr") == 0 || strcmp(opt, "--preload") == 0) {
+        const int csr = opt[2] == 'c';
+        unsigned *n = csr ? &o->ncsr : &o->npreload;
+        if (*n == (csr ? PLAT_CSR_STEPS_MAX : PLAT_PRELOADS_MAX)) {
+            fprintf(stderr, "gmmu-sim: too many %s\n", opt);
+            return -1;
+        }
+        if (csr)
+            o->csr[(*n)++] = v;
+        else
+            o->preload[(*n)++] = v;
     } else if (strcmp(opt, "--progress-every") == 0) {
         char *end = NULL;
         o->progress_every = strtod(v, &end);

@@ -18,6 +18,12 @@
 #include "gmmu_consts.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#ifdef VSHIM_COVERAGE
+#include <cstdlib>
+#include <unistd.h>
+
+#include "verilated_cov.h"
+#endif
 #ifdef VSHIM_STATE
 #include "verilated_syms.h"
 #endif
@@ -136,6 +142,14 @@ void VSHIM_FN(free)(vshim_t *v) {
     if (!v) return;
     VSHIM_FN(trace_close)(v);
     top(v)->final();
+#ifdef VSHIM_COVERAGE
+    // the coverage build (make coverage, mk/coverage.mk): one data file per model instance
+    if (const char *dir = std::getenv("GMMU_COVERAGE_DIR")) {
+        char path[1024];
+        std::snprintf(path, sizeof(path), "%s/cov-%ld-%p.dat", dir, (long)getpid(), (void *)v);
+        v->ctx->coveragep()->write(path);
+    }
+#endif
     delete top(v);
     delete[] v->state;
     delete v->ctx;

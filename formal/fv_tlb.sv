@@ -28,7 +28,7 @@ module fv_tlb
   input large_data_t m_fill_data,
   // L2 base (SA 4 x 2)
   input logic s_lk_valid, s_lk_write, s_touch,
-  input logic [1:0] s_lk_set, s_fill_set,
+  input logic [1:0] s_lk_set, s_rd_set, s_fill_set,
   input base_tag_t s_lk_tag,
   input logic s_fill, s_fill_w, s_flush_all, s_flush_page,
   input base_tag_t s_fill_tag, s_flush_tag,
@@ -74,7 +74,8 @@ module fv_tlb
   logic [0:0] s_way;
   base_data_t s_data;
   gmmu_tlb_sa #(.Sets(4), .Ways(2), .tag_t(base_tag_t), .data_t(base_data_t)) u_l2_base (
-    .clk_i, .rst_ni, .lk_valid_i (s_lk_valid), .lk_set_i (s_lk_set), .lk_tag_i (s_lk_tag),
+    .clk_i, .rst_ni, .lk_valid_i (s_lk_valid), .lk_set_i (s_lk_set), .rd_set_i (s_rd_set),
+    .lk_tag_i (s_lk_tag),
     .lk_write_i (s_lk_write), .lk_hit_o (s_hit), .lk_way_o (s_way), .lk_data_o (s_data),
     .lk_w_o (s_w), .fill_i (s_fill), .fill_set_i (s_fill_set), .fill_tag_i (s_fill_tag),
     .fill_w_i (s_fill_w), .fill_data_i (s_fill_data), .touch_i (s_touch & s_hit),

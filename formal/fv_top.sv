@@ -51,7 +51,9 @@ module fv_top (
     .mem_rsp_valid_i, .mem_rsp_id_i, .mem_rsp_data_i, .fb_wr_valid_o (fb_wr_valid),
     .fb_wr_ready_i, .fb_wr_addr_o (fb_wr_addr), .fb_wr_data_o (fb_wr_data), .csr_valid_i,
     .csr_write_i, .csr_addr_i, .csr_wdata_i, .csr_rvalid_o (csr_rvalid),
-    .csr_rdata_o (csr_rdata), .irq_o (irq), .idle_o (idle), .ev_o (ev)
+    .csr_rdata_o (csr_rdata), .irq_o (irq), .idle_o (idle), .ev_o (ev),
+    // PTE writes of the coalesce unit (docs/microarch.md §15.2): no response, nothing to model
+    .mem_req_write_o (), .mem_req_wdata_o ()
   );
 
   logic [Wk-1:0] outst_q;

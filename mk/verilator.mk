@@ -100,7 +100,7 @@ TEST_TARGETS += test-two-models
 # the Verilated RTL of configs/asid4.cfg (num_asids = 4) beside the C model, every output port
 # compared every cycle. The platform drives ASID 0 only, so several ASIDs are driven from here.
 ASID_LS_BIN := $(BUILD)/tests/test_asid_lockstep
-ASID_LS_SRC := tb/unit/test_asid_lockstep.c tb/unit/test_cmodel_asid.c \
+ASID_LS_SRC := tb/unit/test_asid_lockstep.c tb/unit/test_cmodel_asid.c tb/unit/test_lockstep.h \
                tb/unit/test_cmodel_harness.c tb/unit/test_cmodel_harness.h cosim/compare.c
 $(ASID_LS_BIN): $(ASID_LS_SRC) $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a \
                 $(BUILD)/lib/libgmmu_common.a $(SHIM_DEPS)
@@ -115,3 +115,23 @@ $(ASID_LS_BIN): $(ASID_LS_SRC) $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmm
 test-asid-lockstep: $(ASID_LS_BIN)
 	$(ASID_LS_BIN)
 TEST_TARGETS += test-asid-lockstep
+
+# Coalesce unit in lock-step (docs/microarch.md §15): the scenarios of test_cmodel_co.c with the
+# Verilated RTL of configs/asid4.cfg beside the C model (also a coalesce / splinter in one of
+# two address spaces mapping the same region, which the platform cannot drive)
+CO_LS_BIN := $(BUILD)/tests/test_co_lockstep
+CO_LS_SRC := tb/unit/test_co_lockstep.c tb/unit/test_cmodel_co.c tb/unit/test_lockstep.h \
+             tb/unit/test_cmodel_harness.c tb/unit/test_cmodel_harness.h cosim/compare.c
+$(CO_LS_BIN): $(CO_LS_SRC) $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a \
+              $(BUILD)/lib/libgmmu_common.a $(SHIM_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_co_lockstep.c -o $@.o
+	$(CC) $(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_cmodel_harness.c -o $@.harness.o
+	$(CC) $(CFLAGS_COMMON) -c cosim/compare.c -o $@.compare.o
+	$(CXX) -o $@ $@.o $@.harness.o $@.compare.o $(BUILD)/asid4/vdut/libvdut.a \
+	  $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a $(VDUT_LDLIBS) -lcmocka
+## make test-co-lockstep       coalesce / splinter scenarios, RTL and C model in lock-step (asid4)
+.PHONY: test-co-lockstep
+test-co-lockstep: $(CO_LS_BIN)
+	$(CO_LS_BIN)
+TEST_TARGETS += test-co-lockstep

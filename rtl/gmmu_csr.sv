@@ -43,6 +43,14 @@ module gmmu_csr #(
   output logic                                replay_page_o,
   output logic                                replay_all_o,
   output logic                                cancel_page_o,
+  // coalesce unit (§15): start, status, splinter flush request
+  output logic                                co_start_o,
+  output logic                                co_splinter_o,
+  input  logic                                co_busy_i,
+  input  logic [1:0]                          co_err_i,
+  input  logic                                co_flush_i,
+  input  logic [gmmu_pkg::LVPN_W-1:0]         co_region_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]         co_asid_i,
   // fault mode (FAULT_CTRL.BLOCKING, §4.1)
   output logic                                blocking_o,
   // idle contribution
@@ -103,6 +111,8 @@ module gmmu_csr #(
   assign replay_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_PAGE);
   assign replay_all_o  = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_REPLAY_ALL);
   assign cancel_page_o = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_CANCEL_PAGE);
+  assign co_splinter_o = cmd_op_q == CmdW'(gmmu_pkg::CMD_SPLINTER);
+  assign co_start_o    = cmd_valid_q && (cmd_op_q == CmdW'(gmmu_pkg::CMD_COALESCE) || co_splinter_o);
   assign blocking_o    = blocking_q;
   assign csr_rvalid_o  = rvalid_q;
   assign csr_rdata_o   = rdata_q;
@@ -151,7 +161,10 @@ module gmmu_csr #(
       gmmu_pkg::CSR_CMD_ARG_LO: rd_val = arg_lo_q;
       gmmu_pkg::CSR_CMD_ARG_HI: rd_val = 32'(arg_hi_q);
       gmmu_pkg::CSR_CMD:        rd_val = '0;
-      gmmu_pkg::CSR_CMD_STATUS: rd_val[gmmu_pkg::BIT_CMD_STATUS_BUSY] = cmd_valid_q;
+      gmmu_pkg::CSR_CMD_STATUS: begin
+        rd_val[gmmu_pkg::BIT_CMD_STATUS_BUSY] = cmd_valid_q || co_busy_i;
+        rd_val[gmmu_pkg::CSR_CMD_STATUS_CO_ERR_LSB +: 2] = co_err_i;
+      end
       gmmu_pkg::CSR_ERR_STATUS: rd_val = 32'(err_q);
       gmmu_pkg::CSR_ERR_ADDR:   rd_val = 32'(err_addr_q);
       gmmu_pkg::CSR_FF_COUNT:   rd_val = 32'(ff_count_i);
@@ -221,7 +234,7 @@ module gmmu_csr #(
         err_set[gmmu_pkg::ERR_BAD_ADDR] = 1'b1;
       end else if (dec.ro) begin
         err_set[gmmu_pkg::ERR_RO_WRITE] = 1'b1;
-      end else if (csr_addr_i == gmmu_pkg::CSR_CMD && cmd_valid_q) begin
+      end else if (csr_addr_i == gmmu_pkg::CSR_CMD && (cmd_valid_q || co_busy_i)) begin
         err_set[gmmu_pkg::ERR_CMD_BUSY] = 1'b1;
       end else if ((wd & dec.mbz) != '0) begin
         err_set[gmmu_pkg::ERR_BAD_VALUE] = 1'b1;
@@ -261,6 +274,15 @@ module gmmu_csr #(
     if (err_set != '0) begin
       err_d      = err_d | err_set;
       err_addr_d = csr_addr_i;
+    end
+
+    // splinter flush (§15.4): an INVAL_PAGE of the region; no host CMD is accepted meanwhile
+    if (co_flush_i) begin
+      cmd_valid_d = 1'b1;
+      cmd_op_d    = CmdW'(gmmu_pkg::CMD_INVAL_PAGE);
+      cmd_vpn_d   = {co_region_i, gmmu_pkg::PT_IDX_W'(0)};
+      cmd_asid_d  = co_asid_i & AsidMask;
+      cmd_scope_d = 1'b1;
     end
   end
 

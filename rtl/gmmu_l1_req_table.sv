@@ -68,6 +68,9 @@ module gmmu_l1_req_table #(
   // constant-0 flip-flops (none with one address space)
   localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
   localparam gmmu_tlb_pkg::l1_req_entry_t EntKeep = '{asid: AsidMask, default: '1};
+  // the ASID inputs are masked the same way where they are compared with a stored ASID: a no-op
+  // on values (they are reduced already), but it lets a per-block synthesis (make fpga-util,
+  // -noflatten) remove the compare logic of the constant bits
   localparam int unsigned CntW  = $clog2(Entries + 1);
 
   typedef enum logic [2:0] {
@@ -160,7 +163,7 @@ module gmmu_l1_req_table #(
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] inside {ReqWait, ReqInfl} &&
             ent_q[i].vpn == rsp_vpn_i && ent_q[i].write == rsp_write_i &&
-            ent_q[i].asid == rsp_asid_i) begin
+            ent_q[i].asid == (rsp_asid_i & AsidMask)) begin
           if (rsp_nack_i) begin
             state_d[i] = ReqNack;
             if (blocking_i) flt_d[i] = 1'b1;
@@ -183,7 +186,7 @@ module gmmu_l1_req_table #(
     if (cancel_valid_i) begin
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] == ReqNack && ent_q[i].vpn == cancel_vpn_i &&
-            ent_q[i].asid == cancel_asid_i) begin
+            ent_q[i].asid == (cancel_asid_i & AsidMask)) begin
           state_d[i]     = ReqDone;
           ent_d[i].fatal = 1'b1;
           ent_d[i].ppn   = '0;
@@ -216,7 +219,7 @@ module gmmu_l1_req_table #(
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] == ReqDone &&
             (flush_all_i || ent_d[i].vpn[VpnW-1:OffW] == flush_region_i) &&
-            (!flush_scope_i || ent_d[i].asid == flush_asid_i)) begin
+            (!flush_scope_i || ent_d[i].asid == (flush_asid_i & AsidMask))) begin
           state_d[i] = ReqWait;
         end
       end

@@ -55,6 +55,7 @@ module gmmu_l1_tlb #(
   // fault mode: blocking (FAULT_CTRL.BLOCKING, §4.1)
   input  logic                                      blocking_i,
   // idle contribution (§9)
+  output logic                                      ev_large_hit_o,  // EV_L1_LARGE_HIT (§15.6)
   output logic                                      busy_o
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
@@ -139,6 +140,7 @@ module gmmu_l1_tlb #(
   logic [NumPorts-1:0] b_touch, l_touch;
   assign b_touch = acc & bhit;
   assign l_touch = acc & ~bhit & lhit;
+  assign ev_large_hit_o = |l_touch;
 
   logic [NumPorts-1:0]          unused_b_w, unused_l_w;
   logic [NumPorts-1:0][BIdxW-1:0] unused_b_idx;

@@ -67,6 +67,7 @@ module gmmu_l2_tlb #(
   // events and idle contribution
   output logic                              ev_hit_o,
   output logic                              ev_miss_o,
+  output logic                              ev_large_hit_o,  // EV_L2_LARGE_HIT (§15.6)
   output logic                              busy_o
 );
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
@@ -202,6 +203,7 @@ module gmmu_l2_tlb #(
   assign stall     = miss && !merge_found && !free_found;
   assign ev_hit_o  = hit;
   assign ev_miss_o = miss && !stall;
+  assign ev_large_hit_o = hit && !bhit;
 
   assign walk_valid_o = nw_found;
   assign walk_vpn_o   = nw_found ? m_vpn_q[nw_idx] : '0;
@@ -277,6 +279,10 @@ module gmmu_l2_tlb #(
   assign b_flush_mask.asid = cmd_scope_i ? '1 : '0;
   assign b_flush_mask.vpn  = flush_page_i ? '1 : '0;
   logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
+  // the set the last stage looks up in the next cycle: that of pvpn_d[Lat-1] (= pvpn_q[Lat-1]
+  // when the pipeline holds); u_base reads its payload RAMs with it (§1.3 "payload RAM")
+  logic [SetW-1:0] rd_set;
+  assign rd_set = (L2Sets > 1) ? pvpn_d[Lat-1][SetW-1:0] : '0;
 
   gmmu_tlb_sa #(
     .Sets   (L2Sets),
@@ -289,6 +295,7 @@ module gmmu_l2_tlb #(
     .rst_ni       (rst_ni),
     .lk_valid_i   (ls_valid),
     .lk_set_i     (ls_set),
+    .rd_set_i     (rd_set),
     .lk_tag_i     (b_lk_tag),
     .lk_write_i   (ls_write),
     .lk_hit_o     (bhit),

@@ -34,9 +34,15 @@ module gmmu_ptw #(
   input  logic                               mem_req_ready_i,
   output logic [gmmu_pkg::PA_W-1:0]          mem_req_addr_o,
   output logic [gmmu_pkg::MEM_ID_W-1:0]      mem_req_id_o,
+  output logic                               mem_req_write_o,
   input  logic                               mem_rsp_valid_i,
   input  logic [gmmu_pkg::MEM_ID_W-1:0]      mem_rsp_id_i,
   input  logic [63:0]                        mem_rsp_data_i,
+  // the coalesce unit's request (§15.2): taken when no walker issues
+  input  logic                               co_req_valid_i,
+  input  logic [gmmu_pkg::PA_W-4:0]          co_req_addr_i,  // PA[47:3]
+  input  logic                               co_req_write_i,
+  output logic                               co_taken_o,
   // flush (command cycle)
   input  logic                               flush_all_i,
   input  logic                               flush_page_i,
@@ -46,6 +52,8 @@ module gmmu_ptw #(
   // events and idle contribution
   output logic                               ev_walk_o,
   output logic                               ev_restart_o,
+  output logic                               ev_walk_large_o,
+  output logic                               ev_pte_write_o,
   output logic                               busy_o
 );
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
@@ -108,10 +116,14 @@ module gmmu_ptw #(
   logic                   mr_valid_q, mr_valid_d;
   logic [AddrW-1:0]       mr_addr_q, mr_addr_d;
   logic [WIdxW-1:0]       mr_id_q, mr_id_d;
+  logic                   mr_write_q, mr_write_d;  // a PTE write (§15.2)
+  logic                   mr_co_q, mr_co_d;        // the coalesce unit's request
 
   assign mem_req_valid_o = mr_valid_q;
   assign mem_req_addr_o  = {mr_addr_q, PteOffW'(0)};
-  assign mem_req_id_o    = gmmu_pkg::MEM_ID_W'(mr_id_q);
+  assign mem_req_id_o    = mr_co_q ? gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) :
+                                     gmmu_pkg::MEM_ID_W'(mr_id_q);
+  assign mem_req_write_o = mr_write_q;
 
   // ---------------------------------------------------------------- selections (from _q)
   logic             iss_found, idle_found, busy_w;
@@ -196,6 +208,12 @@ module gmmu_ptw #(
   assign cpl_nocache_o = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
   assign ev_restart_o  = rsp_poison;
   assign ev_walk_o     = walk_valid_i && idle_found;
+  assign ev_walk_large_o = rsp_done && rk_lmode;
+  // step 1 with the coalesce unit (§15.2): walkers first
+  logic mr_free;
+  assign mr_free        = !mr_valid_q || mem_req_ready_i;
+  assign co_taken_o     = mr_free && !iss_found && co_req_valid_i;
+  assign ev_pte_write_o = co_taken_o && co_req_write_i;
 
   // ---------------------------------------------------------------- next state (§6, in order)
   always_comb begin
@@ -211,13 +229,23 @@ module gmmu_ptw #(
     mr_valid_d = mr_valid_q;
     mr_addr_d  = mr_addr_q;
     mr_id_d    = mr_id_q;
+    mr_write_d = mr_write_q;
+    mr_co_d    = mr_co_q;
 
     // 1. memory request
-    if ((!mr_valid_q || mem_req_ready_i) && iss_found) begin
+    if (mr_free && iss_found) begin
       w_state_d[iss_idx] = WkWaitRsp;
       mr_valid_d         = 1'b1;
       mr_addr_d          = w_addr_q[iss_idx];
       mr_id_d            = iss_idx;
+      mr_write_d         = 1'b0;
+      mr_co_d            = 1'b0;
+    end else if (co_taken_o) begin
+      mr_valid_d = 1'b1;
+      mr_addr_d  = co_req_addr_i;
+      mr_id_d    = '0;
+      mr_write_d = co_req_write_i;
+      mr_co_d    = 1'b1;
     end else if (mr_valid_q && mem_req_ready_i) begin
       mr_valid_d = 1'b0;
     end
@@ -293,6 +321,8 @@ module gmmu_ptw #(
       mr_valid_q <= 1'b0;
       mr_addr_q  <= '0;
       mr_id_q    <= '0;
+      mr_write_q <= 1'b0;
+      mr_co_q    <= 1'b0;
       w_state_q  <= '{default: WkIdle};
       w_vpn_q    <= '{default: '0};
       w_asid_q   <= '{default: '0};
@@ -312,6 +342,8 @@ module gmmu_ptw #(
       mr_valid_q <= mr_valid_d;
       mr_addr_q  <= mr_addr_d;
       mr_id_q    <= mr_id_d;
+      mr_write_q <= mr_write_d;
+      mr_co_q    <= mr_co_d;
     end
   end
 
@@ -319,6 +351,6 @@ module gmmu_ptw #(
 `ifndef SYNTHESIS
   // no lost / spurious memory response: only to a walker in WAIT_RSP
   a_rsp_to_waiting_walker: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    mem_rsp_valid_i |-> rsp_ok);
+    mem_rsp_valid_i && mem_rsp_id_i != gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) |-> rsp_ok);
 `endif
 endmodule

@@ -19,7 +19,7 @@ module gmmu_tlb_fa #(
   parameter int unsigned NumLookup = 1,
   parameter type         tag_t     = logic,
   parameter type         data_t    = logic,
-  parameter tag_t        TagKeep   = '1,  // stored tag bits (gmmu_tlb_store)
+  parameter tag_t        TagKeep   = '1,  // stored tag bits (gmmu_tlb_store); compares use only these
   localparam int unsigned IdxW     = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic                            clk_i,
@@ -63,7 +63,7 @@ module gmmu_tlb_fa #(
       lk_idx_o[p]  = '0;
       tag_match[p] = '0;
       for (int unsigned i = 0; i < N; i++) begin
-        tag_match[p][i] = ent_valid[i] && (ent_tag[i] == lk_tag_i[p]);
+        tag_match[p][i] = ent_valid[i] && ((ent_tag[i] & TagKeep) == (lk_tag_i[p] & TagKeep));
         if (!lk_hit_o[p] && tag_match[p][i] && (!lk_write_i[p] || ent_w[i])) begin
           lk_hit_o[p] = 1'b1;
           lk_idx_o[p] = IdxW'(i);
@@ -79,7 +79,7 @@ module gmmu_tlb_fa #(
   logic [IdxW-1:0] fill_idx, victim;
 
   always_comb begin
-    for (int unsigned i = 0; i < N; i++) fill_same[i] = (ent_tag[i] == fill_tag_i);
+    for (int unsigned i = 0; i < N; i++) fill_same[i] = ((ent_tag[i] & TagKeep) == (fill_tag_i & TagKeep));
   end
 
   gmmu_fill_pick #(.N(N)) u_fill_pick (

@@ -14,16 +14,19 @@
 //                 flush_tag_i in the bits of flush_mask_i (flush_page_i; every entry is
 //                 compared: a flush by ASID is not set-local, §14.4); PLRU bits are not changed
 //
-// Storage: the entries are in u_store (gmmu_tlb_store), flip-flops with asynchronous reset read
-// combinationally; the per-set PLRU bits (plru_q) are here. A block-RAM mapping (tag
-// and data read one stage earlier, multi-cycle flush) would change the cycle behaviour of §5 and
-// is not done (docs/rtl.md "FPGA notes").
+// Storage: valid and tag of the entries are in u_store (gmmu_tlb_store, reset flip-flops read
+// combinationally: the lookup, the fill choice and the page flush compare tags in one cycle);
+// the per-set PLRU bits (plru_q) are here; the payload {w, data} of way w is in the synchronous-
+// read RAM g_way[w].u_ram (gmmu_ram_1r1w, Sets words, block RAM on an FPGA): rd_set_i is the set
+// that SA-1 will look up in the next cycle, the RAM's output register then holds that set's
+// payloads after this cycle's fill (write-first), which is what SA-1 on _q would read
+// (docs/microarch.md §1.3 "payload RAM"). The visible behaviour is that of flip-flops.
 module gmmu_tlb_sa #(
   parameter int unsigned Sets   = 4,
   parameter int unsigned Ways   = 2,
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
-  parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store)
+  parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store); compares use only these
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
@@ -32,6 +35,8 @@ module gmmu_tlb_sa #(
   // SA-1 lookup (lk_valid_i only qualifies the no-multi-hit assertion)
   input  logic            lk_valid_i,
   input  logic [SetW-1:0] lk_set_i,
+  // the set SA-1 looks up in the next cycle (the payload RAMs' registered read address)
+  input  logic [SetW-1:0] rd_set_i,
   input  tag_t            lk_tag_i,
   input  logic            lk_write_i,
   output logic            lk_hit_o,
@@ -57,10 +62,13 @@ module gmmu_tlb_sa #(
   localparam int unsigned PlW  = (Ways > 1) ? Ways - 1 : 1;
 
   // ---------------------------------------------------------------- state
-  // entries: u_store (gmmu_tlb_store) does SA-3 fill and SA-5 flush; ent_* are its _q values
-  logic [N-1:0]   ent_valid, ent_w;
+  // entries: u_store (gmmu_tlb_store) does SA-3 fill and SA-5 flush of valid and tag; ent_* are
+  // its _q values; the payloads are in g_way[w].u_ram, rd_w / rd_data = the words of set
+  // lk_set_i (read in the previous cycle with rd_set_i)
+  logic [N-1:0]   ent_valid;
   tag_t           ent_tag [N];
-  data_t          ent_data [N];
+  logic [Ways-1:0] rd_w;
+  data_t          rd_data [Ways];
   logic [PlW-1:0] plru_q [Sets];
   logic [PlW-1:0] plru_d [Sets];
 
@@ -79,15 +87,15 @@ module gmmu_tlb_sa #(
     tag_match = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       e            = idx(lk_set_i, WayW'(w));
-      tag_match[w] = ent_valid[e] && ent_tag[e] == lk_tag_i;
-      if (!lk_hit_o && tag_match[w] && (!lk_write_i || ent_w[e])) begin
+      tag_match[w] = ent_valid[e] && (ent_tag[e] & TagKeep) == (lk_tag_i & TagKeep);
+      if (!lk_hit_o && tag_match[w] && (!lk_write_i || rd_w[w])) begin
         lk_hit_o = 1'b1;
         lk_way_o = WayW'(w);
       end
     end
   end
-  assign lk_data_o = ent_data[idx(lk_set_i, lk_way_o)];
-  assign lk_w_o    = ent_w[idx(lk_set_i, lk_way_o)];
+  assign lk_data_o = rd_data[lk_way_o];
+  assign lk_w_o    = rd_w[lk_way_o];
 
   // ---------------------------------------------------------------- SA-2 fill choice (on _q)
   logic [Ways-1:0] set_valid, set_same;
@@ -96,7 +104,8 @@ module gmmu_tlb_sa #(
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
       set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
-      set_same[w]  = (ent_tag[idx(fill_set_i, WayW'(w))] == fill_tag_i);
+      set_same[w]  = ((ent_tag[idx(fill_set_i, WayW'(w))] & TagKeep) ==
+                      (fill_tag_i & TagKeep));
     end
   end
 
@@ -141,18 +150,40 @@ module gmmu_tlb_sa #(
   end
 
   // ---------------------------------------------------------------- SA-3 fill, SA-5 flush
+  // payload RAMs: way w's word of set s at address s, written by the fill of (s, w)
+  localparam int unsigned PayW = $bits(data_t) + 1;
+  for (genvar w = 0; w < Ways; w++) begin : g_way
+    logic [PayW-1:0] rdata;
+    gmmu_ram_1r1w #(
+      .Depth (Sets),
+      .Width (PayW)
+    ) u_ram (
+      .clk_i   (clk_i),
+      .we_i    (fill_i && fill_way == WayW'(w)),
+      .waddr_i (fill_set_i),
+      .wdata_i ({fill_w_i, fill_data_i}),
+      .raddr_i (rd_set_i),
+      .rdata_o (rdata)
+    );
+    assign rd_w[w]    = rdata[PayW-1];
+    assign rd_data[w] = data_t'(rdata[PayW-2:0]);
+  end
+
+  logic [N-1:0] unused_ent_w;  // 0: the payload is not stored in u_store
+  data_t        unused_ent_data [N];
   gmmu_tlb_store #(
-    .N      (N),
+    .N       (N),
     .tag_t   (tag_t),
     .data_t  (data_t),
-    .TagKeep (TagKeep)
+    .TagKeep (TagKeep),
+    .Payload (1'b0)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .valid_o      (ent_valid),
     .tag_o        (ent_tag),
-    .w_o          (ent_w),
-    .data_o       (ent_data),
+    .w_o          (unused_ent_w),
+    .data_o       (unused_ent_data),
     .fill_i       (fill_i),
     .fill_idx_i   (idx(fill_set_i, fill_way)),
     .fill_tag_i   (fill_tag_i),

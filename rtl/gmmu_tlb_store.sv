@@ -3,10 +3,11 @@
 // values. Instance u_store of gmmu_tlb_fa and gmmu_tlb_sa, which add the lookup, the fill choice
 // and the PLRU. C model: the valid/tag/w/data members of tlb_fa_t, tlb_fa_fill, tlb_fa_flush.
 //
-// The CAM part (valid_q, tag_q, w_q) is compared by every lookup port and by the page flush and
-// must stay in flip-flops; the payload (data_q) is only read at a matched index, the place for
-// a later LUT-RAM / block-RAM mapping (docs/rtl.md "FPGA notes"). For now everything is reset
-// flip-flops, so the cycle behaviour and the flip-flop count are those of the spec.
+// The CAM part (valid_q, tag_q) is compared by every lookup port and by the page flush and
+// must stay in flip-flops; the payload (w_q, data_q) is only read at the looked-up entries.
+// Payload = 0 (gmmu_tlb_sa, the L2 base array): w and data are not stored here but in the
+// owner's synchronous-read RAMs (gmmu_ram_1r1w, docs/microarch.md §1.3 "payload RAM"); w_o and
+// data_o are then 0. Everything stored here is reset flip-flops.
 module gmmu_tlb_store #(
   parameter int unsigned N      = 2,
   parameter type         tag_t  = logic,
@@ -15,6 +16,8 @@ module gmmu_tlb_store #(
   // log2(NumAsids), docs/microarch.md §14.1), the register keeps tag_d & TagKeep and synthesis
   // removes the constant-0 flip-flops
   parameter tag_t         TagKeep = '1,
+  // 1: w and data in flip-flops here; 0: not stored (the owner keeps them in RAM)
+  parameter bit           Payload = 1'b1,
   localparam int unsigned IdxW  = (N > 1) ? $clog2(N) : 1
 ) (
   input  logic            clk_i,
@@ -55,13 +58,14 @@ module gmmu_tlb_store #(
     data_d  = data_q;
     if (fill_i) begin
       valid_d[fill_idx_i] = 1'b1;
-      tag_d[fill_idx_i]   = fill_tag_i;
+      tag_d[fill_idx_i]   = fill_tag_i & TagKeep;
       w_d[fill_idx_i]     = fill_w_i;
       data_d[fill_idx_i]  = fill_data_i;
     end
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < N; i++) begin
-        if (flush_all_i || ((tag_d[i] & flush_mask_i) == (flush_tag_i & flush_mask_i))) begin
+        if (flush_all_i || ((tag_d[i] & flush_mask_i & TagKeep) ==
+                            (flush_tag_i & flush_mask_i & TagKeep))) begin
           valid_d[i] = 1'b0;
         end
       end
@@ -77,14 +81,27 @@ module gmmu_tlb_store #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
-      w_q     <= '0;
       tag_q   <= '{default: '0};
-      data_q  <= '{default: '0};
     end else begin
       valid_q <= valid_d;
       tag_q   <= tag_k;
-      w_q     <= w_d;
-      data_q  <= data_d;
     end
+  end
+
+  if (Payload) begin : g_payload
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        w_q    <= '0;
+        data_q <= '{default: '0};
+      end else begin
+        w_q    <= w_d;
+        data_q <= data_d;
+      end
+    end
+  end else begin : g_no_payload
+    assign w_q    = '0;
+    assign data_q = '{default: '0};
+    logic unused_payload;
+    assign unused_payload = ^w_d ^ ^data_d[0];
   end
 endmodule

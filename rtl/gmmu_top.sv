@@ -39,6 +39,8 @@ module gmmu_top #(
   input  logic                                            mem_req_ready_i,
   output logic [gmmu_pkg::PA_W-1:0]                       mem_req_addr_o,
   output logic [gmmu_pkg::MEM_ID_W-1:0]                   mem_req_id_o,
+  output logic                                            mem_req_write_o,
+  output logic [63:0]                                     mem_req_wdata_o,
   input  logic                                            mem_rsp_valid_i,
   input  logic [gmmu_pkg::MEM_ID_W-1:0]                   mem_rsp_id_i,
   input  logic [63:0]                                     mem_rsp_data_i,
@@ -86,6 +88,13 @@ module gmmu_top #(
   logic [AsidW-1:0]   cmd_asid;
   logic               cmd_scope;
   logic               csr_busy;
+  // coalesce unit (§15)
+  logic                           co_start, co_splinter, co_busy, co_flush, co_ev_done;
+  logic [1:0]                     co_err;
+  logic [gmmu_pkg::LVPN_W-1:0]    co_region;
+  logic [AsidW-1:0]               co_asid;
+  logic                           co_req_valid, co_req_write, co_taken;
+  logic [gmmu_pkg::PA_W-4:0]      co_req_addr;
 
   gmmu_csr #(
     .NumSm      (NumSm),
@@ -122,6 +131,13 @@ module gmmu_top #(
     .replay_page_o (replay_page),
     .replay_all_o  (replay_all),
     .cancel_page_o (cancel_page),
+    .co_start_o    (co_start),
+    .co_splinter_o (co_splinter),
+    .co_busy_i     (co_busy),
+    .co_err_i      (co_err),
+    .co_flush_i    (co_flush),
+    .co_region_i   (co_region),
+    .co_asid_i     (co_asid),
     .blocking_o    (blocking),
     .busy_o        (csr_busy)
   );
@@ -138,7 +154,7 @@ module gmmu_top #(
   logic [AsidW-1:0]  cancel_asid;
 
   // ---------------------------------------------------------------- L1 TLBs
-  logic [NumSm-1:0]      l1_req_valid, l1_req_write, l1_gnt, l1_busy;
+  logic [NumSm-1:0]      l1_req_valid, l1_req_write, l1_gnt, l1_busy, l1_ev_large_hit;
   logic [NumSm*VpnW-1:0] l1_req_vpn;
   logic [NumSm*AsidW-1:0] l1_req_asid;
 
@@ -190,6 +206,7 @@ module gmmu_top #(
       .cmd_asid_i     (cmd_asid),
       .cmd_scope_i    (cmd_scope),
       .blocking_i     (blocking),
+      .ev_large_hit_o (l1_ev_large_hit[s]),
       .busy_o         (l1_busy[s])
     );
   end
@@ -208,7 +225,7 @@ module gmmu_top #(
   logic [AsidW-1:0] ff_asid;
   logic [NumSm-1:0] ff_mask;
   logic [FtW-1:0]   ff_ft;
-  logic             ev_l2_hit, ev_l2_miss, l2_busy;
+  logic             ev_l2_hit, ev_l2_miss, ev_l2_large_hit, l2_busy;
 
   gmmu_l2_tlb #(
     .NumSm          (NumSm),
@@ -265,11 +282,12 @@ module gmmu_top #(
     .cmd_scope_i    (cmd_scope),
     .ev_hit_o       (ev_l2_hit),
     .ev_miss_o      (ev_l2_miss),
+    .ev_large_hit_o (ev_l2_large_hit),
     .busy_o         (l2_busy)
   );
 
   // ---------------------------------------------------------------- page-table walkers
-  logic ev_walk, ev_walk_restart, ptw_busy;
+  logic ev_walk, ev_walk_restart, ev_walk_large, ev_pte_write, ptw_busy;
 
   gmmu_ptw #(
     .NumWalkers    (NumWalkers),
@@ -297,9 +315,14 @@ module gmmu_top #(
     .mem_req_ready_i (mem_req_ready_i),
     .mem_req_addr_o  (mem_req_addr_o),
     .mem_req_id_o    (mem_req_id_o),
+    .mem_req_write_o (mem_req_write_o),
     .mem_rsp_valid_i (mem_rsp_valid_i),
     .mem_rsp_id_i    (mem_rsp_id_i),
     .mem_rsp_data_i  (mem_rsp_data_i),
+    .co_req_valid_i  (co_req_valid),
+    .co_req_addr_i   (co_req_addr),
+    .co_req_write_i  (co_req_write),
+    .co_taken_o      (co_taken),
     .flush_all_i     (flush_all),
     .flush_page_i    (flush_page),
     .cmd_vpn_i       (cmd_vpn),
@@ -307,7 +330,36 @@ module gmmu_top #(
     .cmd_scope_i     (cmd_scope),
     .ev_walk_o       (ev_walk),
     .ev_restart_o    (ev_walk_restart),
+    .ev_walk_large_o (ev_walk_large),
+    .ev_pte_write_o  (ev_pte_write),
     .busy_o          (ptw_busy)
+  );
+
+  // ---------------------------------------------------------------- coalesce unit (§15)
+  gmmu_co #(
+    .NumAsids (NumAsids)
+  ) u_co (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .start_i     (co_start),
+    .splinter_i  (co_splinter),
+    .cmd_vpn_i   (cmd_vpn),
+    .cmd_asid_i  (cmd_asid),
+    .pt_base_i   (pt_base),
+    .req_valid_o (co_req_valid),
+    .req_addr_o  (co_req_addr),
+    .req_write_o (co_req_write),
+    .taken_i     (co_taken),
+    .rsp_valid_i (mem_rsp_valid_i &&
+                  mem_rsp_id_i == gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID)),
+    .rsp_data_i  (mem_rsp_data_i),
+    .wdata_o     (mem_req_wdata_o),
+    .flush_o     (co_flush),
+    .region_o    (co_region),
+    .asid_o      (co_asid),
+    .busy_o      (co_busy),
+    .err_o       (co_err),
+    .ev_done_o   (co_ev_done)
   );
 
   // ---------------------------------------------------------------- far-fault unit
@@ -370,6 +422,11 @@ module gmmu_top #(
     ev_d[gmmu_pkg::EV_FF_DROP]      = ev_ff_drop;
     ev_d[gmmu_pkg::EV_FB_OVF]       = ev_fb_ovf;
     ev_d[gmmu_pkg::EV_WALK_RESTART] = ev_walk_restart;
+    ev_d[gmmu_pkg::EV_L1_LARGE_HIT] = |l1_ev_large_hit;
+    ev_d[gmmu_pkg::EV_L2_LARGE_HIT] = ev_l2_large_hit;
+    ev_d[gmmu_pkg::EV_WALK_LARGE]   = ev_walk_large;
+    ev_d[gmmu_pkg::EV_CO_DONE]      = co_ev_done;
+    ev_d[gmmu_pkg::EV_PTE_WRITE]    = ev_pte_write;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -381,5 +438,6 @@ module gmmu_top #(
   end
 
   assign ev_o   = ev_q;
-  assign idle_o = !((|l1_busy) || l2_busy || ptw_busy || ff_busy || csr_busy || (|ev_q));
+  assign idle_o = !((|l1_busy) || l2_busy || ptw_busy || ff_busy || csr_busy || co_busy ||
+                     (|ev_q));
 endmodule

@@ -43,6 +43,16 @@ HBM_GBPS = 3015.0
 HOST_STAGING_GBPS = 7.5
 # stream scaling (tools/workloads/wl_calib.c): one model warp = 8 real warps
 STREAM_WARP_SCALE = 8
+# Rows of the measurement file that are not prediction targets, with the documented reason
+# (printed in the table's band column; the model's figure and ratio are still shown, the row
+# does not count as in or out). docs/calibration.md ("sparse k=64 bytes") gives the evidence.
+NOT_TARGETS = {
+    ("sparse_ascending", "touch1of64", "bytes_h2d"):
+        "not a prediction target: a CUPTI count the file marks as possibly incomplete (CUPTI "
+        "drops records; only the isolated-fault counts are exact); the kernel faults 4096 "
+        "distinct 64 KB big pages and the driver grows every fault to its big page, so at "
+        "least 256 MB moved: the count (3078 big pages) is a lower bound",
+}
 # make test's cheap check: the isolated far-fault and the resident load, a 64 MB stream
 QUICK_ROWS = r"^chase_2MB_stride pass[01] |^stream \w+ 64MB "
 
@@ -247,8 +257,13 @@ def predict(m, r):
             return (t / 1e6, f"stated: host staging copy at {HOST_STAGING_GBPS} GB/s + the last "
                     "2 MB DMA")
         if var == "um_prefetch":
-            t = blocks * (cfg_int(cfg, "hdl_block_ns") + pcie_ns(cfg, BLOCK)
-                          + cfg_int(cfg, "hdl_pte_ns"))
+            blk, dma = cfg_int(cfg, "hdl_block_ns"), pcie_ns(cfg, BLOCK)
+            pte = cfg_int(cfg, "hdl_pte_ns")
+            if cfg.get("copy_wait", "block") == "batch":
+                # the copies of a block overlap the CPU work of the next (the batch tracker)
+                t = blocks * (max(blk, dma) + pte)
+                return t / 1e6, "stated: per 2 MB block max(hdl_block_ns, DMA(2 MB)) + 1 PTE"
+            t = blocks * (blk + dma + pte)
             return t / 1e6, "stated: per 2 MB block hdl_block_ns + DMA(2 MB) + 1 PTE"
     if exp == "sparse_ascending":
         st = m.st(row_specs(m, r)[0])
@@ -265,12 +280,14 @@ def label_of(r):
 
 # ---- out-of-sample checks: patterns not in the file, with a physically argued expectation ----
 OOS_MB = 256  # the shuffled-order checks run on 256 MB (1 GB in random order is slow to simulate)
+OOS_STREAM_MB = 128  # a demand stream of a size the probe did not measure (between 64 and 256 MB)
 
 
 def oos_specs(m):
     return [sparse_spec(m, 1, size_mb=OOS_MB), sparse_spec(m, 1, shuffle=1, size_mb=OOS_MB),
             sparse_spec(m, 32, size_mb=OOS_MB), sparse_spec(m, 32, shuffle=1, size_mb=OOS_MB),
-            sparse_spec(m, 256), *chase_specs(m, 1, stride_kb=64, size_mb=32), *chase_specs(m, 1)]
+            sparse_spec(m, 256), *chase_specs(m, 1, stride_kb=64, size_mb=32), *chase_specs(m, 1),
+            stream_specs(m, OOS_STREAM_MB)[0]]
 
 
 def oos_checks(m, rows):
@@ -313,6 +330,22 @@ def oos_checks(m, rows):
                 f"than the 2 MB stride ({lat2m / 1e3:.1f} us): once a block's tree passes 51% "
                 "the rest of the block arrives with the same fault",
                 c64["bytes_h2d"] <= 32 * MB and lat64 < lat2m))
+    # a demand stream of a size the probe did not run: the measured demand streams cost the same
+    # per MB within their spread (64 MB .. 1 GB: 95..144 us/MB), so 128 MB must cost what the
+    # two measured neighbours cost per MB, in the band rule: [least min/MB of 64 and 256 MB,
+    # largest max/MB] x 128 MB, widened by BAND
+    nb = [r for r in rows if r["experiment"] == "stream" and r["variant"] == "um_demand"
+          and int(r["size_mb"]) in (64, 256)]
+    if len(nb) == 2:
+        lo = min(r["min"] / int(r["size_mb"]) for r in nb) * OOS_STREAM_MB / BAND
+        hi = max(r["max"] / int(r["size_mb"]) for r in nb) * OOS_STREAM_MB * BAND
+        st = m.st(stream_specs(m, OOS_STREAM_MB)[0])
+        t = (st["sim_time_ns"] + LAUNCH_NS) / 1e6
+        out.append((f"stream um_demand {OOS_STREAM_MB} MB (a size the probe did not run)",
+                    f"{t:.2f} ms, {st['bytes_h2d'] / MB:.0f} MB",
+                    f"the measured 64 MB and 256 MB demand streams' cost per MB in the band rule: "
+                    f"{lo:.2f}..{hi:.2f} ms; every page moved once ({OOS_STREAM_MB} MB)",
+                    lo <= t <= hi and st["bytes_h2d"] == OOS_STREAM_MB * MB))
     return out
 
 
@@ -336,6 +369,8 @@ def plot(results, path):
     for i, x in zip(xs, res):
         r = x["row"]
         col = "tab:green" if x["ok"] else "tab:red"
+        if x.get("target") is False and x["ok"] is None:
+            col = "tab:grey"  # not a prediction target (NOT_TARGETS)
         for a_, k in ((ax, 1.0), (ax2, r["median"])):  # absolute, then relative to the median
             a_.plot([i, i], [r["min"] / k, r["max"] / k], color="tab:blue", lw=6, alpha=0.45,
                     solid_capstyle="butt")
@@ -351,7 +386,8 @@ def plot(results, path):
     ax2.set_xticks(list(xs))
     ax2.set_xticklabels([x["label"] for x in res], rotation=75, ha="right", fontsize=7)
     ax.set_title("configs/h100.cfg (C model) vs H100: thick bar = measured min..max, thin = band "
-                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside)", fontsize=9)
+                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside, grey: not a "
+                 "prediction target)", fontsize=9)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -413,10 +449,21 @@ def main():
         if v is None:
             results.append({"row": r, "label": label_of(r), "model": None, "how": how, "ok": None})
             continue
+        ratio = v / r["median"]
+        reason = NOT_TARGETS.get((r["experiment"], r["variant"], r["metric"]))
+        if reason:
+            # still printed (model, ratio) and checked against the lower bound it states
+            lower_ok = v >= r["min"] / BAND
+            bad += not lower_ok
+            results.append({"row": r, "label": label_of(r), "model": v, "ratio": ratio,
+                            "ok": None if lower_ok else False, "target": False,
+                            "how": f"{how}; {reason}"
+                            + ("" if lower_ok else "; **BELOW the lower bound**")})
+            continue
         ok = r["min"] / BAND <= v <= r["max"] * BAND
         bad += not ok
         results.append({"row": r, "label": label_of(r), "model": v, "how": how, "ok": ok,
-                        "ratio": v / r["median"]})
+                        "ratio": ratio})
     lines = ["| experiment | model | measured median [min, max] | ratio | band | how |",
              "|---|---|---|---|---|---|"]
     for x in results:
@@ -428,8 +475,11 @@ def main():
             how = x["how"].replace("|", "\\|")
             lines.append(f"| {x['label']} | - | {meas} | - | not predicted | {how} |")
             continue
+        band = "in" if x["ok"] else "**OUT**"
+        if x.get("target") is False:
+            band = "not a target" if x["ok"] is None else "**OUT**"
         lines.append(f"| {x['label']} | {fmt(x['model'], u)} | {meas} | {x['ratio']:.2f} | "
-                     f"{'in' if x['ok'] else '**OUT**'} | {x['how']} |")
+                     f"{band} | {x['how']} |")
     oos = oos_checks(m, rows) if run_oos else []
     if oos:
         lines += ["", "Out-of-sample checks (patterns not in the file):", "",
@@ -445,7 +495,9 @@ def main():
         plot(results, a.plot)
     oos_bad = sum(1 for o in oos if not o[3])
     npred = sum(1 for x in results if x["model"] is not None)
-    print(f"calibrate: {npred} of {len(rows)} rows predicted, {bad} outside [min/{BAND}, "
+    ntarget = sum(1 for x in results if x.get("target") is False)
+    print(f"calibrate: {npred} of {len(rows)} rows predicted ({ntarget} of them not a prediction "
+          f"target, see NOT_TARGETS), {bad} outside [min/{BAND}, "
           f"max*{BAND}], {len(chosen) - npred} not predicted, {len(rows) - len(chosen)} not "
           f"selected (--rows '{sel}'); {len(oos)} out-of-sample checks, {oos_bad} "
           f"failed; {time.time() - t0:.0f} s ({m.wall:.0f} s of runs)")

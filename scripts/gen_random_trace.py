@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
 """Random co-simulation trace: a pure function of the seed (docs/trace-format.md, text).
 
-  gen_random_trace.py --seed N [-o out.trc] [--scale S]
+  gen_random_trace.py --seed N [-o out.trc] [--scale S] [--mix]
 
 1-4 allocations (some read-only), 1-3 kernels, random CTAs/warps, strided and scattered lane
 addresses, reads/writes/atomics (never a write to a read-only allocation, never an address
 outside an allocation), random masks and compute gaps. Sized for configs/tiny.cfg.
+
+--mix (issue 11, the stronger random lock-step of scripts/random_lockstep.py): a different trace
+of the same seed, plus the run's knobs (mix_knobs): a few hot pages read and written by every
+warp (reads and writes to the same pages, across SMs), writes and atomics to read-only
+allocations (RO violations on cached translations: the run expects program faults), and, when
+the knobs say so, an allocation the platform maps with 2 MB pages or nocache PTEs
+(gmmu-sim --preload) in a page-table root slot of its own; mix_csr gives a few illegal CSR
+accesses at random cycles (gmmu-sim --csr). The plain mode is unchanged (the
+random_N tests' statistics are in tb/golden/stats.json).
 """
 import argparse
 import random
@@ -62,14 +71,107 @@ def gen(seed, scale=1.0):
     return "\n".join(out) + "\n"
 
 
+MIX_PRELOAD_BASE = {"large": 0x8000000000, "nocache": 0x10000000000}  # root slots 1 and 2
+
+
+def mix_knobs(seed):
+    """The configuration of a --mix run: gmmu-sim --set / --preload options (pure in the seed)."""
+    r = random.Random(seed * 7919 + 17)
+    sets = [f"fb_entries={r.choice([2, 4, 4, 64])}",
+            f"replay_policy={r.choice(['block', 'batch', 'batch_flush', 'once'])}",
+            f"chaos_inval={r.choice([0, 0, 300, 1000, 3000])}",
+            f"gpu_mem_pages={r.choice([4096, 4096, 64, 40])}",
+            f"mem_jitter={r.choice([0, 10, 40])}",
+            f"mem_ready_pct={r.choice([100, 100, 50])}",
+            f"fb_ready_pct={r.choice([100, 100, 40])}",
+            f"fault_mode={r.choice(['replayable', 'replayable', 'blocking'])}"]
+    preload = r.choice([None, None, "large", "nocache"])
+    return sets, preload
+
+
+# CSR accesses that are illegal at any time and change no state but ERR_STATUS / ERR_ADDR
+# (never CMD, FB_STATUS or a legal ring write: the handler's own accesses must keep working)
+MIX_BAD_CSR = ["w:0xffc:1", "r:0x100", "w:ID:1", "w:FB_PUT:3", "w:INT_STATUS:1",
+               "w:PT_BASE_LO:0x1", "w:FB_BASE_LO:0x8", "w:CMD_ARG_HI:0x30", "w:FB_SIZE:3",
+               "w:FB_SIZE:0x20000", "w:FB_GET:0x10000", "r:0x7fc"]
+
+
+def mix_csr(seed):
+    """Scripted CSR steps of a --mix run (gmmu-sim --csr): a few illegal accesses at random cycles
+    in the first 20000 (every run with a far-fault is longer), each followed by ERR_STATUS and
+    ERR_ADDR read back (compared in lock-step) and cleared."""
+    r = random.Random(seed * 31337 + 5)
+    steps = []
+    for c in sorted(r.randrange(100, 20000) for _ in range(r.randint(0, 6))):
+        steps += [f"{c}:{r.choice(MIX_BAD_CSR)}", f"{c}:r:ERR_STATUS", f"{c}:r:ERR_ADDR",
+                  f"{c}:w:ERR_STATUS:0x1f"]
+    return steps
+
+
+def gen_mix(seed, scale=1.0):
+    """The --mix trace of a seed (see the module doc)."""
+    r = random.Random(seed * 104729 + 3)
+    _, preload = mix_knobs(seed)
+    out = [f"# random mix trace, seed {seed} (scripts/gen_random_trace.py --mix)"]
+    allocs = []
+    base = 0x100000000 + r.randrange(16) * 0x200000
+    for i in range(r.randint(1, 4)):
+        pages = r.randint(2, 40)
+        ro = r.random() < 0.35
+        out.append(f"alloc r{i} {base:#x} {pages * PAGE:#x}" + (" ro" if ro else ""))
+        allocs.append((base, pages * PAGE, ro))
+        base = (base + pages * PAGE + 0x200000) & ~0x1FFFFF
+    if preload:
+        pages = 1024 if preload == "large" else r.randint(2, 16)
+        ro = r.random() < 0.3
+        b = MIX_PRELOAD_BASE[preload]
+        out.append(f"alloc pre {b:#x} {pages * PAGE:#x}" + (" ro" if ro else ""))
+        allocs.append((b, pages * PAGE, ro))
+    hot = [(b + r.randrange(size // PAGE) * PAGE, ro) for b, size, ro in
+           (r.choice(allocs) for _ in range(r.randint(2, 6)))]
+    for k in range(r.randint(1, 3)):
+        out.append(f"kernel k{k}")
+        ctas, warps = r.randint(1, 8), r.randint(1, 4)
+        n = max(1, int(r.randint(2, 12) * scale))
+        for _ in range(n):
+            for cta in range(ctas):
+                for w in range(warps):
+                    if r.random() < 0.15:
+                        continue
+                    op = r.choice("RRWWA")
+                    gap = r.choice([0, 0, 1, 5, 30, 300])
+                    if r.random() < 0.5:  # a hot page, read and written by every warp
+                        page, ro = r.choice(hot)
+                        if ro and op != "R" and r.random() < 0.7:
+                            op = "R"  # a write to a read-only page now and then only
+                        mask = r.choice([0x1, 0xF, 0xFFFFFFFF])
+                        off = r.randrange(0, PAGE - 128) & ~3
+                        out.append(f"s {cta} {w} {op} {gap} {mask:#x} {page + off:#x} 4")
+                        continue
+                    b, size, ro = r.choice(allocs)
+                    if ro and op != "R" and r.random() < 0.8:
+                        op = "R"
+                    mask = r.choice([0xFFFFFFFF, 0xFF, 0x1, 0x80000001, r.randrange(1, 1 << 32)])
+                    stride = r.choice([4, 128, PAGE, 2 * PAGE, -PAGE])
+                    span = abs(stride) * 31
+                    if span >= size:
+                        stride, span = 4, 124
+                    lo = span if stride < 0 else 0
+                    start = r.randrange(lo, size - (0 if stride < 0 else span) - 3) & ~3
+                    out.append(f"s {cta} {w} {op} {gap} {mask:#x} {b + start:#x} {stride}")
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--scale", type=float, default=1.0, help="instructions per warp factor")
+    ap.add_argument("--mix", action="store_true",
+                    help="the stronger random mix (scripts/random_lockstep.py)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
-    text = gen(a.seed, a.scale)
+    text = gen_mix(a.seed, a.scale) if a.mix else gen(a.seed, a.scale)
     if a.output == "-":
         sys.stdout.write(text)
     else:

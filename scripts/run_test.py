@@ -17,6 +17,11 @@ A test file has `key = value` lines (`#` comments):
   exit = 0                       expected exit status of gmmu-sim (default 0)
   expect_fault = 1               the trace faults on purpose (gmmu-sim --expect-fault)
   args = --opt value             extra gmmu-sim options (e.g. --test-hang 5000)
+  timeout = 1800                 wall-clock limit of each gmmu-sim run in s (default 1800; 0: none;
+                                 run_test.py --timeout overrides); the simulated-time limit is
+                                 the watchdog (watchdog_cycles, exit 4)
+  csr = CYCLE:w:REG:VALUE[:EV]   a scripted host CSR access (gmmu-sim --csr; repeatable, in order)
+  preload = ALLOC:large|nocache  the platform maps ALLOC itself (gmmu-sim --preload; repeatable)
 Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
 the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
 expectation but those on mismatches and integrity_errors are dropped: they describe the test's own
@@ -78,32 +83,48 @@ def import_if_foreign(path, build):
 def parse_test(path):
     t = {"name": os.path.splitext(os.path.basename(path))[0], "config": "tiny", "trace": None,
          "random": None, "seed": "1", "engine": "cosim", "set": [], "expect": [],
-         "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": []}
-    with open(path) as f:
-        for n, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            if "=" not in line:
-                raise TestError(f"{path}:{n}: expected 'key = value'")
-            k, v = (x.strip() for x in line.split("=", 1))
-            if k in ("set", "expect"):
-                if k == "expect":
-                    m = re.fullmatch(r"(\w+)\s*(>=|<=|==|!=|>|<)\s*(-?[0-9.]+)", v)
-                    if not m:
-                        raise TestError(f"{path}:{n}: expect: '{v}' is not 'stat op number'")
-                    v = (m.group(1), m.group(2), float(m.group(3)), n)
-                t[k].append(v)
-            elif k in ("config", "trace", "seed", "engine", "random", "mode"):
-                t[k] = v
-            elif k == "exit":
-                t[k] = int(v)
-            elif k == "expect_fault":
-                t[k] = v in ("1", "yes", "true")
-            elif k == "args":
+         "mode": "normal", "exit": 0, "path": path, "expect_fault": False, "args": [],
+         "timeout": WALL_LIMIT_S}
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except UnicodeDecodeError as e:
+        raise TestError(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})")
+    for n, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" not in line:
+            raise TestError(f"{path}:{n}: expected 'key = value'")
+        k, v = (x.strip() for x in line.split("=", 1))
+        if k in ("set", "expect"):
+            if k == "expect":
+                m = re.fullmatch(r"(\w+)\s*(>=|<=|==|!=|>|<)\s*(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+))", v)
+                if not m:
+                    raise TestError(f"{path}:{n}: expect: '{v}' is not 'stat op number'")
+                v = (m.group(1), m.group(2), float(m.group(3)), n)
+            t[k].append(v)
+        elif k in ("config", "trace", "seed", "engine", "random", "mode"):
+            t[k] = v
+        elif k == "exit":
+            if not re.fullmatch(r"[0-9]{1,3}", v) or int(v) > 255:
+                raise TestError(f"{path}:{n}: exit: '{v}' is not an exit status 0..255")
+            t[k] = int(v)
+        elif k == "timeout":
+            if not re.fullmatch(r"[0-9]{1,6}", v) or int(v) == 0:
+                raise TestError(f"{path}:{n}: timeout: '{v}' is not a number of seconds 1..999999")
+            t[k] = int(v)
+        elif k == "expect_fault":
+            t[k] = v in ("1", "yes", "true")
+        elif k == "args":
+            try:
                 t[k] += shlex.split(v)
-            else:
-                raise TestError(f"{path}:{n}: {k}: unknown key")
+            except ValueError as e:
+                raise TestError(f"{path}:{n}: args: {e}")
+        elif k in ("csr", "preload"):  # gmmu-sim --csr STEP / --preload ALLOC:KIND
+            t["args"] += ["--" + k, v]
+        else:
+            raise TestError(f"{path}:{n}: {k}: unknown key")
     if t["mode"] not in ("normal", "skip_equiv"):
         raise TestError(f"{path}: mode: '{t['mode']}' is not normal or skip_equiv")
     if not t["trace"] and t["random"] is None:
@@ -168,6 +189,8 @@ def resolve(t, args, build):
         v = getattr(args, k)
         if v:
             t[k] = v
+    if getattr(args, "timeout", None) is not None:
+        t["timeout"] = args.timeout
     if not os.path.exists(os.path.join(ROOT, "configs", t["config"] + ".cfg")):
         raise TestError(f"{t['name']}: configs/{t['config']}.cfg: no such configuration (configs: "
                         + " ".join(sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "configs"))
@@ -212,21 +235,37 @@ def run_sim(t, build, outdir, extra, waves, capture, tag=""):
         with open(log, "w") as f:
             f.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
             f.flush()
-            r = subprocess.run(cmd + ["--quiet"], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+            rc = run_limited(cmd + ["--quiet"], t, stdout=f, stderr=subprocess.STDOUT)
     else:
         print("$ " + " ".join(shlex.quote(c) for c in cmd), flush=True)
-        r = subprocess.run(cmd, cwd=ROOT)
+        rc = run_limited(cmd, t)
     dt = time.time() - t0
     st = None
     if os.path.exists(stats):
         with open(stats) as f:
             st = json.load(f)
-    return r.returncode, st, dt, log
+    return rc, st, dt, log
+
+
+WALL_LIMIT_S = 1800  # default wall-clock limit of one gmmu-sim run (--timeout, test key timeout)
+RC_TIMEOUT = -124
+
+
+def run_limited(cmd, t, **kw):
+    """gmmu-sim with the test's wall-clock limit (the simulated-time limit is the watchdog)."""
+    limit = t.get("timeout", WALL_LIMIT_S) or None
+    try:
+        return subprocess.run(cmd, cwd=ROOT, timeout=limit, **kw).returncode
+    except subprocess.TimeoutExpired:
+        return RC_TIMEOUT
 
 
 def check(t, rc, st):
     errs = []
-    if rc != t["exit"]:
+    if rc == RC_TIMEOUT:
+        errs.append(f"gmmu-sim ran longer than the wall-clock limit of {t.get('timeout')} s "
+                    "(test key timeout, run_test.py --timeout)")
+    elif rc != t["exit"]:
         errs.append(f"gmmu-sim exited {rc}, expected {t['exit']}")
     if st is None:
         errs.append("no stats file written")
@@ -288,12 +327,18 @@ def main():
     ap.add_argument("--seed")
     ap.add_argument("--engine")
     ap.add_argument("--waves", action="store_true")
+    ap.add_argument("--timeout", type=int,
+                    help=f"wall-clock limit of each gmmu-sim run in s (default: the test's "
+                         f"timeout key, else {WALL_LIMIT_S}; 0: none)")
     ap.add_argument("--state-compare", action="store_true",
                     help="gmmu-sim-state --state-compare (cosim tests; outputs in cosim-state/)")
     ap.add_argument("--netlist", action="store_true",
                     help="gmmu-sim-netlist, engines cmodel,netlist (outputs in cosim-netlist/)")
     ap.add_argument("--only-binary", metavar="CONFIG",
                     help="only the tests that run on this configuration's binary")
+    ap.add_argument("--skip-config", metavar="CONFIGS", default="",
+                    help="comma-separated configurations whose tests --all leaves out (make test "
+                         "leaves out the slow-to-build ones; cosim-regress-full runs them)")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -316,6 +361,8 @@ def main():
                                                 if f.endswith(".test"))) + ")")
             t = resolve(parse_test(path), args, build)
             if args.only_binary and sim_config(t["config"]) != args.only_binary:
+                continue
+            if args.all and sim_config(t["config"]) in args.skip_config.split(","):
                 continue
             t["state"] = "netlist" if args.netlist else args.state_compare
             if args.netlist and not args.engine:

@@ -77,7 +77,7 @@ def expected_ffs(p, k, prep=False):
     aw = k["ASID_W"]
     # prep=True: the count after Yosys `prep` (formal/run_formal.py elab job), which keeps the
     # constant-0 bits of the registers whose D input is masked (every stored ASID sb = ASID_W
-    # bits, ASID_SEL ASID_W, CMD_ARG_HI[16:0], cmd_scope_q); only cmd_asid_q / cancel_asid_q
+    # bits, ASID_SEL ASID_W, CMD_ARG_HI[16:0], cmd_scope_q); only cancel_asid_q
     # (loaded from a masked value inside a hold multiplexer) are reduced there too
     sb = aw if prep else ab
     asid_drop = aw - sb
@@ -99,22 +99,42 @@ def expected_ffs(p, k, prep=False):
               "faulted bits flt (blocking fault mode)": r}
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
-    l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1])
+    # the L2 base array keeps valid and tag in flip-flops, its payload {w, data} in one
+    # synchronous-read RAM per way (gmmu_ram_1r1w, expected_mems()); after `prep` the RAMs'
+    # output registers rdata_q are still flip-flops (memory_dff, which merges them into the
+    # read ports, runs in synthesis only)
+    l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1], payload=False)
+    if prep:
+        l2_base["payload RAM output registers rdata_q (w, data)"] = ways * (1 + bdat[0])
     l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
-        "pipeline (pv, psm, pvpn, pwrite, pasid)": lat * (1 + cl(S) + vpn + 1 + sb),
+        # after `prep` (flattened), the pipeline's ASID bits above ab are read by nothing but the
+        # masked compares except in stage 0, and rsp_q's by nothing: prep keeps aw bits of
+        # stage 0's pasid only (measured with formal/run_formal.py --only elab)
+        "pipeline (pv, psm, pvpn, pwrite, pasid)":
+            lat * (1 + cl(S) + vpn + 1) + ((aw + (lat - 1) * ab) if prep else lat * ab),
         "rr": cl(S),
         "MSHRs (state[2], vpn, write, asid, mask, kind, ppn, large, w, nocache, fault_type)":
             m * (2 + vpn + 1 + sb + S + 1 + ppn + 1 + 1 + 1 + ft),
         "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
-            1 + S + vpn + 1 + sb + 1 + ppn + 1 + 1 + 1,
+            1 + S + vpn + 1 + ab + 1 + ppn + 1 + 1 + 1,
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
     ptw = {
         "walkers (state[2], vpn, write, asid, mshr, level, large_mode, addr[47:3], poison)":
             w * (2 + vpn + 1 + sb + cl(m) + cl(k["PT_LEVELS"]) + 1 + pte_addr + 1),
-        "memory request (mr_valid, mr_addr[47:3], mr_id)": 1 + pte_addr + cl(w),
+        "memory request (mr_valid, mr_addr[47:3], mr_id, mr_write, mr_co)":
+            1 + pte_addr + cl(w) + 2,
+    }
+    # coalesce unit (docs/microarch.md §15.3)
+    lvpn, ppn_w = k["LVPN_W"], k["PPN_W"]
+    co = {
+        # co_asid_q is loaded from the masked cmd_asid inside a hold multiplexer: prep reduces
+        # it too (like cmd_asid_q)
+        "state[3], op, asid, region, lvl[2], idx[9]": 3 + 1 + ab + lvpn + 2 + k["PT_IDX_W"],
+        "tbl, l4 (table bases), dat[64]": 2 * ppn_w + 64,
+        "lppn, w0, pend, err[2]": lvpn + 1 + 1 + 2,
     }
     f = p["FfEntries"]
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
@@ -139,13 +159,18 @@ def expected_ffs(p, k, prep=False):
         # arg_hi_q keeps CMD_ARG_HI VPN[35:32], ASID & (NumAsids-1) and SCOPE if NumAsids > 1
         "arg_lo, arg_hi (vpn, ASID, SCOPE)":
             32 + (k["CSR_CMD_ARG_HI_SCOPE_LSB"] + 1 if prep else (vpn - 32) + ab + (n_as > 1)),
-        "cmd (valid, op, vpn, asid, scope)": 1 + cmd_w + vpn + ab + (prep or n_as > 1),
+        # prep keeps cmd_asid_q whole (its masked-compare readers are in other blocks)
+        "cmd (valid, op, vpn, asid, scope)":
+            1 + cmd_w + vpn + (aw if prep else ab) + (prep or n_as > 1),
         "err, err_addr": err_w + k["CSR_ADDR_W"],
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,
     }
+    # ev_q: synthesis removes the bits above the highest EV_* bit (constant 0), prep keeps them
+    ev_used = k["EV_W"] if prep else max(v for n, v in k.items()
+                                         if n.startswith("EV_") and n != "EV_W") + 1
     blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
-              "u_ptw": ptw, "u_ff": ff, "top": {"ev_q": k["EV_W"]}}
+              "u_ptw": ptw, "u_co": co, "u_ff": ff, "top": {"ev_q (EV_* bits defined; the rest of EV_W is constant 0)": ev_used}}
     for s in range(S):
         blocks[f"g_l1[{s}].u_l1"] = l1
         blocks[f"g_l1[{s}].u_l1.u_base"] = l1_base
@@ -154,13 +179,43 @@ def expected_ffs(p, k, prep=False):
     return blocks
 
 
-def tlb_array_ffs(sets, ways, tag_w, data_w, tag, data):
+def tlb_array_ffs(sets, ways, tag_w, data_w, tag, data, payload=True):
     """One TLB array (gmmu_tlb_fa: sets = entries, ways = 1; gmmu_tlb_sa: sets x ways):
-    valid, tag, w, data per entry and one tree PLRU of ways-1 bits per set (entries-1 for FA)."""
+    valid, tag, w, data per entry and one tree PLRU of ways-1 bits per set (entries-1 for FA).
+    payload=False: w and data are in RAM (gmmu_tlb_sa, expected_mems()), not flip-flops."""
     n = sets * ways
     plru = (n - 1) if ways == 1 else sets * (ways - 1)
+    if not payload:
+        return {f"entries (valid, {tag}; w, {data} in RAM)": n * (1 + tag_w),
+                "PLRU" + (" (per set)" if ways > 1 else ""): plru}
     return {f"entries (valid, {tag}, w, {data})": n * (1 + tag_w + 1 + data_w),
             "PLRU" + (" (per set)" if ways > 1 else ""): plru}
+
+
+def expected_mems(p):
+    """Memories kept as memory cells ($mem_v2) by the synthesis of make synth: name -> (width,
+    words). The L2 base array's payload RAMs (gmmu_tlb_sa g_way[w].u_ram, gmmu_ram_1r1w): one
+    per way, L2Sets words of {w, base_data_t} (docs/microarch.md §1.3 "payload RAM")."""
+    rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
+    width = 1 + rec["base_data"]["bits"]
+    return {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"])
+            for w in range(p["L2Ways"])}
+
+
+def mem_cells(netlist, top="gmmu_top"):
+    """Memory cells of the netlist: name (MEMID without the leading backslash) -> (width, words,
+    read ports, transparent read ports)."""
+    mems = {}
+    for cell in netlist["modules"][top]["cells"].values():
+        if not cell["type"].startswith("$mem"):
+            continue
+        prm = cell["parameters"]
+        def num(v):
+            return int(v, 2) if isinstance(v, str) else int(v)
+        name = prm["MEMID"].lstrip("\\")
+        mems[name] = (num(prm["WIDTH"]), num(prm["SIZE"]), num(prm.get("RD_PORTS", 0)),
+                      bin(num(prm.get("RD_TRANSPARENCY_MASK", "0"))).count("1"))
+    return mems
 
 
 def block_of(name, blocks):
@@ -277,8 +332,12 @@ def main():
         # -j 1: the WASI build cannot start threads; SYNTHESIS hides the SVA
         f.write(f"read_slang -j 1 -D SYNTHESIS --top gmmu_top {gflags} {' '.join(files)}\n")
         f.write("hierarchy -check -top gmmu_top\n")
-        # -nofsm: keep the state encodings of the RTL (the FF formula counts them as written)
-        f.write("synth -flatten -top gmmu_top -nofsm\n")
+        # -nofsm: keep the state encodings of the RTL (the FF formula counts them as written);
+        # the `fine` part of synth without memory_map: memories stay memory cells ($mem_v2,
+        # block RAM on an FPGA; write_verilog writes them as arrays), checked by expected_mems()
+        f.write("synth -flatten -top gmmu_top -nofsm -run :fine\n")
+        f.write("opt -fast -full\nopt -full\ntechmap\nopt -fast\nabc\nopt -fast\n")
+        f.write("hierarchy -check\ncheck\n")
         f.write(f"tee -q -o {stat_json} stat -json\n")
         f.write("stat\n")
         f.write(f"write_json {net_json}\n")
@@ -331,6 +390,20 @@ def main():
         print(f"  {'(unnamed)':24s} {0:7d} {unnamed:7d}   <-- flip-flops without a register name")
     print(f"  {'total':24s} {exp_total:7d} {ff_total:7d}")
     ok &= exp_total == ff_total
+    exp_mem = expected_mems(params)
+    got_mem = mem_cells(netlist)
+    print("synth: memories (expected width x words / synthesized width x words, read ports, "
+          "transparent)")
+    for name in sorted(set(exp_mem) | set(got_mem)):
+        e = exp_mem.get(name)
+        g = got_mem.get(name)
+        good = e is not None and g is not None and e == g[:2] and g[2] == 1 and g[3] == 1
+        ok &= good
+        es = f"{e[0]} x {e[1]}" if e else "-"
+        gs = f"{g[0]} x {g[1]}, {g[2]} rd, {g[3]} transparent" if g else "-"
+        print(f"  {name:40s} {es:>10s} / {gs}" + ("" if good else "   <-- MISMATCH"))
+    print(f"  {'memory bits':40s} {sum(w * n for w, n in exp_mem.values()):10d} / "
+          f"{sum(g[0] * g[1] for g in got_mem.values())}")
     if latch_types:
         ok = False
         print(f"synth: LATCHES inferred: {latch_types}")

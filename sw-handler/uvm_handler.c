@@ -166,6 +166,11 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
                  c->migrate_max_pages, UVM_BLOCK_PAGES);
         return -1;
     }
+    if (c->copy_wait != UVM_COPY_WAIT_BLOCK && c->copy_wait != UVM_COPY_WAIT_BATCH) {
+        err_setf(err, errlen, "uvm: copy_wait %d must be block (0) or batch (1)",
+                 (int)c->copy_wait);
+        return -1;
+    }
     if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
         err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
                  c->grow_pages, UVM_BIG_PAGES);
@@ -254,7 +259,12 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     (void)uvm_handler_subscribe(h, UVM_EVENT_MASK(UVM_EVENT_KINDS) - 1u, uvm_stats_observer,
                                 &h->stats);
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
-    h->pending = calloc(UVM_BLOCK_PAGES, sizeof *h->pending);
+    /* copy_wait batch: a batch's pages stay pending until its end (more: flushed early) */
+    h->pending_cap =
+        cfg->copy_wait == UVM_COPY_WAIT_BATCH
+            ? UVM_BLOCK_PAGES * ((cfg->batch_size < 512u ? cfg->batch_size : 512u) + 1u)
+            : UVM_BLOCK_PAGES;
+    h->pending = calloc(h->pending_cap, sizeof *h->pending);
     if (!h->batch || !h->pending || u64map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
         uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
         h->evict->init(h, &h->evict_priv) != 0 ||

@@ -4,16 +4,37 @@
  * open run; a run of consecutive pages in consecutive frames goes as ONE DMA of up to
  * cfg.migrate_max_pages pages, submitted as soon as it cannot grow) and commit (wait for every
  * DMA, then write the PTEs). migrate_max_pages = 1 (the default) submits every page as its own
- * 4 KB transfer right after its t_page_ns.
+ * 4 KB transfer right after its t_page_ns. With cfg.copy_wait batch the commit of a block only
+ * submits its copies; the wait and the PTE writes of every block of the batch happen once, at
+ * the batch end (uvm_migrate_flush), as nvidia-uvm's batch tracker.
  */
 #include <inttypes.h>
 
 #include "uvm_priv.h"
 
-void uvm_migrate_begin(uvm_handler_t *h) {
+static bool batch_wait(const uvm_handler_t *h) {
+    return h->cfg.copy_wait == UVM_COPY_WAIT_BATCH;
+}
+
+static void pending_reset(uvm_handler_t *h) {
     h->npending = 0;
     h->run_start = 0;
     h->run_len = 0;
+}
+
+void uvm_migrate_begin(uvm_handler_t *h) {
+    if (!batch_wait(h)) /* batch: the earlier blocks' pages stay pending */
+        pending_reset(h);
+}
+
+void uvm_migrate_pin_block(uvm_handler_t *h) {
+    if (!batch_wait(h))
+        h->block_gen++;
+}
+
+void uvm_migrate_pin_batch(uvm_handler_t *h) {
+    if (batch_wait(h))
+        h->block_gen++;
 }
 
 /* Submits the open run as one DMA. */
@@ -39,6 +60,8 @@ static void submit_run(uvm_handler_t *h) {
 }
 
 void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable) {
+    if (h->npending == h->pending_cap) /* copy_wait batch, more pages than a batch's worth */
+        uvm_migrate_flush(h);
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_page_ns);
     if (h->run_len > 0) {
         const uvm_pending_t *last = &h->pending[h->run_start + h->run_len - 1u];
@@ -52,6 +75,13 @@ void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writab
 }
 
 void uvm_migrate_commit(uvm_handler_t *h) {
+    if (batch_wait(h))
+        submit_run(h);
+    else
+        uvm_migrate_flush(h);
+}
+
+void uvm_migrate_flush(uvm_handler_t *h) {
     submit_run(h);
     for (uint32_t i = 0; i < h->npending; i++)
         if (h->pending[i].run_head)
@@ -66,14 +96,15 @@ void uvm_migrate_commit(uvm_handler_t *h) {
         if (h->replay->page_done && !p->prefetched)
             h->replay->page_done(h, p->vpn);
     }
-    uvm_migrate_begin(h);
+    pending_reset(h);
 }
 
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
     uint32_t fr = uvm_frame_get(h, vpn);
     if (fr == UVM_NONE) {
-        /* every frame holds a page of this block: map what we have, then evict among them */
-        uvm_migrate_commit(h);
+        /* every frame holds a page of this block (of this batch: copy_wait batch): map what we
+         * have, then evict among them */
+        uvm_migrate_flush(h);
         h->block_gen++;
         fr = uvm_frame_get(h, vpn);
     }

@@ -286,8 +286,8 @@ struct uvm_handler {
 
     /* per-batch / per-block scratch */
     uvm_fault_t *batch;     /* batch_size raw-then-coalesced faults */
-    uvm_pending_t *pending; /* UVM_BLOCK_PAGES */
-    uint32_t npending;
+    uvm_pending_t *pending; /* pending_cap: UVM_BLOCK_PAGES, or a batch's worth (copy_wait batch) */
+    uint32_t npending, pending_cap;
     uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
     uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
 };
@@ -331,6 +331,11 @@ uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn);
 uint64_t uvm_pt_free_pages(const uvm_handler_t *h);
 /* Builds the chain down to the level-3 table (on demand) and writes the leaf. 0 or -1. */
 int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable);
+/* uvm_pt_map; charge = false writes the PTEs without t_pte_ns of CPU time (populate). */
+int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
+                       bool charge);
+/* Table pages still missing to map every page of [first, last] (VPNs, inclusive). */
+uint64_t uvm_pt_missing_range(const uvm_handler_t *h, uint64_t first, uint64_t last);
 /* Clears the leaf PTE of a mapped vpn (gpu_write64 0). */
 void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn);
 
@@ -377,14 +382,28 @@ void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
 void uvm_frame_release(uvm_handler_t *h, uint32_t frame);
+/* coalesce_by = gmmu (docs/microarch.md §15): the GMMU's COALESCE (or SPLINTER) of the 2 MB
+ * region holding va_2m in address space asid; polls CMD_STATUS until BUSY clears. Returns the
+ * CMD_STATUS.CO_ERR code (GMMU_CO_OK, GMMU_CO_NOT_MAPPED, GMMU_CO_NOT_CONTIG), or -1 if the
+ * device stayed busy (logged). A coalesced region needs no TLB shoot-down; a splinter flushes
+ * the region's large entries itself. */
+int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter);
 
 /* uvm_migrate.c: multi-page H2D migration of the current block */
 void uvm_migrate_begin(uvm_handler_t *h);
 /* Charges t_page_ns and queues vpn -> frame; a run of consecutive pages and frames goes as one
  * DMA of up to cfg.migrate_max_pages pages, submitted as soon as it cannot grow. */
 void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable);
-/* Submits the open run, waits for every DMA, maps every page (replay policy's page_done). */
+/* End of a block: submits the open run; with copy_wait block, then waits for every DMA and maps
+ * every page (uvm_migrate_flush); with copy_wait batch the copies stay in flight. */
 void uvm_migrate_commit(uvm_handler_t *h);
+/* Submits the open run, waits for every pending DMA, maps every pending page (replay policy's
+ * page_done). The batch end calls it (a no-op with copy_wait block: nothing is pending). */
+void uvm_migrate_flush(uvm_handler_t *h);
+/* Starts the pin generation of a block (copy_wait block) or of a batch (copy_wait batch: the
+ * frames of every block of the batch stay pinned until the batch's flush). */
+void uvm_migrate_pin_block(uvm_handler_t *h);
+void uvm_migrate_pin_batch(uvm_handler_t *h);
 /* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
  * frame is pinned) and queues its migration. false if no frame could be had (logged). */
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);

@@ -52,14 +52,27 @@ uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn) {
     return n;
 }
 
-static void write_pte(uvm_handler_t *h, uint64_t pa, uint64_t value) {
+uint64_t uvm_pt_missing_range(const uvm_handler_t *h, uint64_t first, uint64_t last) {
+    uint64_t n = 0;
+    for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
+        const uint32_t sh = GMMU_VPN_W - GMMU_PT_IDX_W * l; /* VPN bits a level-l table covers */
+        for (uint64_t k = first >> sh; k <= last >> sh; k++)
+            if (!u64map_get(&h->pt_tables, table_key(k << sh, l), NULL))
+                n++;
+    }
+    return n;
+}
+
+/* charge: t_pte_ns of CPU time (every PTE write but those of uvm_handler_populate) */
+static void write_pte(uvm_handler_t *h, uint64_t pa, uint64_t value, bool charge) {
     h->dev.gpu_write64(h->dev.ctx, pa, value);
-    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_ns);
+    if (charge)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_ns);
     h->stats.pte_writes++;
 }
 
 void uvm_pt_write(uvm_handler_t *h, uint64_t pa, uint64_t value) {
-    write_pte(h, pa, value);
+    write_pte(h, pa, value, true);
 }
 
 uint64_t uvm_pt_leaf(uint64_t frame_pa, bool writable) {
@@ -80,7 +93,8 @@ bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64
 /* Builds the chain of vpn down to the table of level `last` (linking each new table into its
  * parent once zeroed, except the table of level `last` when link_last is false); *table = its
  * PA. 0, or -1 (logged). */
-static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, uint64_t *out) {
+static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, bool charge,
+                 uint64_t *out) {
     uint64_t table = uvm_pt_page_pa(h, 0); /* root */
     for (uint32_t l = 1; l <= last; l++) {
         uint64_t child = 0;
@@ -100,7 +114,7 @@ static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, 
             /* the parent entry is written only after the child table is zeroed */
             if (l < last || link_last)
                 write_pte(h, table + 8u * level_index(vpn, l - 1u),
-                          (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V));
+                          (child & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V), charge);
         }
         table = child;
     }
@@ -109,22 +123,28 @@ static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, 
 }
 
 int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
+    return uvm_pt_map_charged(h, vpn, frame_pa, writable, true);
+}
+
+int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
+                       bool charge) {
     uint64_t table = 0;
-    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, true, &table) != 0)
+    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, true, charge, &table) != 0)
         return -1;
     write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u),
-              uvm_pt_leaf(frame_pa, writable));
+              uvm_pt_leaf(frame_pa, writable), charge);
     return 0;
 }
 
 int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable) {
     uint64_t table = 0, dummy = 0, parent = 0;
-    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, false, &table) != 0 ||
+    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, false, true, &table) != 0 ||
         !uvm_pt_region(h, vpn, &dummy, &parent))
         return -1;
     /* entry 0 first, then the level-3 entry with L: a walk sees the whole page or none */
-    write_pte(h, table, uvm_pt_leaf(chunk_pa, writable) | PTE_BIT(GMMU_PTE_D));
-    write_pte(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L));
+    write_pte(h, table, uvm_pt_leaf(chunk_pa, writable) | PTE_BIT(GMMU_PTE_D), true);
+    write_pte(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L),
+              true);
     return 0;
 }
 
@@ -134,5 +154,5 @@ void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
         uvm_logf(h, "uvm: unmap of VA 0x%" PRIx64 " without a leaf table", vpn << GMMU_PAGE_SHIFT);
         return;
     }
-    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0);
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0, true);
 }

@@ -195,7 +195,7 @@ static void service_deferred(uvm_handler_t *h, blk_ctx_t *c) {
 }
 
 static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
-    h->block_gen++;
+    uvm_migrate_pin_block(h);
     if (h->cfg.t_block_ns)
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_ns);
     uvm_migrate_begin(h);
@@ -218,7 +218,7 @@ static void prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *se
     const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
     if (first >= UVM_BLOCK_PAGES)
         return;
-    h->block_gen++;
+    uvm_migrate_pin_block(h);
     uvm_migrate_begin(h);
     blk_ctx_t c = {
         uvm_va_block_get(h, (blk_id << UVM_BLOCK_SHIFT) + first, true), false, true, false, {0}};
@@ -303,9 +303,11 @@ void uvm_service_impl(uvm_handler_t *h) {
         const uint64_t replays = h->stats.replays;
         const uint64_t h2d0 = h->irq_h2d_bytes;
         const uint32_t m = coalesce(h, n);
+        uvm_migrate_pin_batch(h);
         service_batch(h, m);
         if (h->prefetch->alloc_hint)
             service_transfer_set(h, m, h2d0);
+        uvm_migrate_flush(h); /* copy_wait batch: the batch tracker, before the replay */
         h->replay->batch_done(h, &replay_all_owed);
         /* a batch that replayed nothing (only fatal or unservable faults under `block`): the
            requests dropped over quota come back only by a replay, so one is owed */

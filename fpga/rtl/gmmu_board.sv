@@ -13,21 +13,9 @@
 //   0x0002_0000 fault ring        0x0004_0000 content tags (frame f: +8f low, +8f+4 high)
 //   0x0010_0000 PT memory (+ PA; the 32-bit halves of each 64-bit PTE, low first)
 module gmmu_board #(
-  // gmmu_top parameters (the board's configuration)
-  parameter int unsigned NumSm          = 2,
-  parameter int unsigned NumPorts       = 2,
-  parameter int unsigned L1Entries      = 8,
-  parameter int unsigned L1LargeEntries = 2,
-  parameter int unsigned L1ReqEntries   = 4,
-  parameter int unsigned L2Sets         = 4,
-  parameter int unsigned L2Ways         = 2,
-  parameter int unsigned L2LargeEntries = 2,
-  parameter int unsigned L2Latency      = 3,
-  parameter int unsigned L2MshrEntries  = 4,
-  parameter int unsigned NumWalkers     = 2,
-  parameter int unsigned FfEntries      = 4,
-  parameter int unsigned FfQuota        = 2,
-  parameter int unsigned NumAsids       = 1,
+  // gmmu_top parameters (the board's configuration): generated from spec/params.toml
+  `include "gmmu_top_params.svh"
+  ,
   // board
   parameter int unsigned ClkKhz         = 25000,
   parameter int unsigned ClkDiv         = 217,      // UART: clock cycles per bit
@@ -108,8 +96,9 @@ module gmmu_board #(
   logic [NumSm-1:0]                 req_ready, miss_valid, miss_fatal;
   logic [NumSm*RidW-1:0]            miss_id;
   logic [NumSm*PpnW-1:0]            miss_ppn;
-  logic                             mem_req_valid, mem_req_ready;
+  logic                             mem_req_valid, mem_req_ready, mem_req_write;
   logic [PaW-1:0]                   mem_req_addr;
+  logic [63:0]                      mem_req_wdata;
   logic [MidW-1:0]                  mem_req_id;
   logic                             mem_rsp_valid_q;
   logic [MidW-1:0]                  mem_rsp_id_q;
@@ -122,20 +111,7 @@ module gmmu_board #(
   logic [gmmu_pkg::EV_W-1:0]        unused_ev;
 
   gmmu_top #(
-    .NumSm          (NumSm),
-    .NumPorts       (NumPorts),
-    .L1Entries      (L1Entries),
-    .L1LargeEntries (L1LargeEntries),
-    .L1ReqEntries   (L1ReqEntries),
-    .L2Sets         (L2Sets),
-    .L2Ways         (L2Ways),
-    .L2LargeEntries (L2LargeEntries),
-    .L2Latency      (L2Latency),
-    .L2MshrEntries  (L2MshrEntries),
-    .NumWalkers     (NumWalkers),
-    .FfEntries      (FfEntries),
-    .FfQuota        (FfQuota),
-    .NumAsids       (NumAsids)
+    `include "gmmu_top_params_pass.svh"
   ) u_gmmu (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -157,6 +133,8 @@ module gmmu_board #(
     .mem_req_ready_i (mem_req_ready),
     .mem_req_addr_o  (mem_req_addr),
     .mem_req_id_o    (mem_req_id),
+    .mem_req_write_o (mem_req_write),
+    .mem_req_wdata_o (mem_req_wdata),
     .mem_rsp_valid_i (mem_rsp_valid_q),
     .mem_rsp_id_i    (mem_rsp_id_q),
     .mem_rsp_data_i  (mem_rsp_data),
@@ -200,24 +178,33 @@ module gmmu_board #(
   logic [PtWordsW-1:0] pt_addr;
   logic                pt_re, pt_bus, pt_bus_hi_q, pt_oob_q, pt_oob;
   logic                pt_pend_q;
+  // the GMMU's PTE writes (coalesce unit, docs/microarch.md §15.2) share the write port with the
+  // bus: the bus has the memory only while mem_req_ready is 0
+  logic                pt_gmmu_we, pt_we_lo, pt_we_hi;
+  logic [31:0]         pt_wd_lo, pt_wd_hi;
 
   assign pt_bus        = sel_pt && !pt_pend_q;  // the bus takes the memory this cycle
   assign mem_req_ready = !pt_bus;
   assign pt_oob        = mem_req_addr >= PaW'(PtWords * 8);
   always_comb begin
     pt_addr = mem_req_addr[3 +: PtWordsW];
-    pt_re   = mem_req_valid && mem_req_ready;
+    pt_re   = mem_req_valid && mem_req_ready && !mem_req_write;
     if (pt_bus) begin
       pt_addr = bus_addr[3 +: PtWordsW];
       pt_re   = !bus_we;
     end
   end
+  assign pt_gmmu_we = mem_req_valid && mem_req_ready && mem_req_write && !pt_oob;
+  assign pt_we_lo   = (pt_bus && bus_we && !bus_addr[2]) || pt_gmmu_we;
+  assign pt_we_hi   = (pt_bus && bus_we && bus_addr[2]) || pt_gmmu_we;
+  assign pt_wd_lo   = pt_bus ? bus_wdata : mem_req_wdata[31:0];
+  assign pt_wd_hi   = pt_bus ? bus_wdata : mem_req_wdata[63:32];
   always_ff @(posedge clk_i) begin
-    if (pt_bus && bus_we && !bus_addr[2]) begin
-      pt_lo_mem[pt_addr] <= bus_wdata;
+    if (pt_we_lo) begin
+      pt_lo_mem[pt_addr] <= pt_wd_lo;
     end
-    if (pt_bus && bus_we && bus_addr[2]) begin
-      pt_hi_mem[pt_addr] <= bus_wdata;
+    if (pt_we_hi) begin
+      pt_hi_mem[pt_addr] <= pt_wd_hi;
     end
     if (pt_re) begin
       pt_lo_rd_q <= pt_lo_mem[pt_addr];
@@ -409,7 +396,7 @@ module gmmu_board #(
       if (pt_bus) begin
         pt_bus_hi_q <= bus_addr[2];
       end
-      mem_rsp_valid_q <= mem_req_valid && mem_req_ready;
+      mem_rsp_valid_q <= mem_req_valid && mem_req_ready && !mem_req_write;  // no write response
       if (mem_req_valid && mem_req_ready) begin
         mem_rsp_id_q <= mem_req_id;
         pt_oob_q     <= pt_oob;

@@ -119,6 +119,7 @@ module gmmu_board_player #(
   always_comb begin
     id_free  = 1'b0;
     free_id  = '0;
+    issue_e  = '0;
     sm_ready = 1'b0;
     for (int unsigned s = 0; s < NumSm; s++) begin
       if (32'(head_sm) == s) begin
@@ -127,12 +128,14 @@ module gmmu_board_player #(
           if (!busy_q[s*NumIds + 32'(i)]) begin
             id_free = 1'b1;
             free_id = IdW'(i);
+            // the table entry of (s, i): a constant per loop iteration, so a multiplexer, not
+            // the multiplier head_sm * NumIds would infer (a MULT18X18D on ECP5)
+            issue_e = EW'(s * NumIds + 32'(i));
           end
         end
       end
     end
   end
-  assign issue_e  = EW'(32'(head_sm) * NumIds + 32'(free_id));
   assign tag_wait = tag_req_i;  // the host waits for the tags: issue nothing new
   assign issue    = !q_empty && head_sm_ok && id_free && sm_ready &&
                     !tag_wait && (32'(n_busy) + 32'(res_cnt) < ResDepth);

@@ -31,6 +31,13 @@ typedef enum { UVM_FRAME_ANY = 0, UVM_FRAME_COCOA = 1 } uvm_frame_alloc_t;
  * migrated and mapped at the first fault of a region); CoCoA (4 KB pages in the region's CoCoA
  * frame, coalesced into a large page when the region is fully populated; implies CoCoA frames). */
 typedef enum { UVM_PSIZE_4K = 0, UVM_PSIZE_2M = 1, UVM_PSIZE_COCOA = 2 } uvm_page_size_t;
+/* When the copies of a VA block are waited for (nvidia-uvm: the block's tracker merged into the
+ * batch tracker, waited once before the replay). */
+typedef enum {
+    UVM_COPY_WAIT_BLOCK = 0, /* each block waits for its own copies, then maps (the default) */
+    UVM_COPY_WAIT_BATCH = 1  /* copies stay in flight while the next blocks are serviced; every
+                                copy is waited for and every page mapped once, at the batch end */
+} uvm_copy_wait_t;
 
 typedef struct {
     uint32_t batch_size;          /* faults fetched per batch (256) */
@@ -39,6 +46,7 @@ typedef struct {
      * set with uvm_cfg_set_policy, checked against the registry by uvm_handler_new */
     char policy[UVM_POLICY_KINDS][UVM_POLICY_NAME_MAX];
     uint32_t migrate_max_pages; /* pages per H2D transfer (1: every page its own 4 KB DMA) */
+    uvm_copy_wait_t copy_wait;  /* block (default) or batch */
     /* a faulted page grows to its naturally aligned group of grow_pages pages (inside its
      * allocation, not resident): 1 (4 KB, no growth) or 16 (the 64 KB big page) */
     uint32_t grow_pages;
@@ -135,6 +143,16 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
  * position. Replaces an earlier order. 0, or -1 + err (out of memory). */
 int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
                                size_t errlen);
+/* The programmer-directed copy of the memcpy baseline (cudaMalloc + cudaMemcpy H2D,
+ * docs/handler.md §6e): gives every non-resident page of the allocation based at `base` a GPU
+ * frame (2 MB / 64 KB chunks where whole groups fit), copies them (a run of consecutive pages
+ * and frames of a 2 MB block is one DMA; every DMA submitted before the first wait), then maps
+ * them; no per-page or per-PTE CPU time, no eviction. Needs uvm_handler_init_device first.
+ * *pages = pages copied. 0, or -1 + err: unknown allocation, not enough free GPU frames (GPU
+ * memory oversubscribed: a cudaMalloc would fail), page-table pool too small; after an error
+ * the allocation may be left partly populated (the run is to stop). */
+int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
+                         size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */

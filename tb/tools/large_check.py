@@ -4,11 +4,11 @@
 
 usage: large_check.py CHECK_DIR MODE      (MODE: 2m, cocoa or cocoa-oversub)
 
-l2_hits_large is derived where the counters determine it (see l2_hits_large()).
 Every run: zero mismatches, integrity errors, platform errors and model invariant violations.
 Over the runs: large pages formed (2m: large_maps; cocoa: coalesces; cocoa-oversub: coalesces,
-splinters and evictions), walks ended on a large entry (walks_large), and translations on large
-regions were answered from the L1 (l1_hits_large) and by L1 miss responses (from the L2 or a walk).
+splinters and evictions), walks ended on a large entry (walks_large), translations hit large
+entries in the L1 (l1_large_hit_cycles) and in the L2 (l2_large_hits). These three are the GMMU's
+own events (ev_o: EV_WALK_LARGE, EV_L1_LARGE_HIT, EV_L2_LARGE_HIT), counted by the platform.
 Prints one line per run. Exit status 1 if a check fails.
 """
 import glob
@@ -18,25 +18,14 @@ import sys
 
 RUN_ZERO = ("mismatches", "integrity_errors", "platform_errors", "model_violations")
 SUM_POSITIVE = {
-    "2m": ("large_maps", "walks_large", "l1_hits_large", "l2_hits_large",
-           "l1_miss_responses_large"),
-    "cocoa": ("coalesces", "walks_large", "l1_hits_large", "l1_miss_responses_large"),
-    "cocoa-oversub": ("coalesces", "splinters", "evictions", "walks_large", "l1_hits_large"),
+    "2m": ("large_maps", "walks_large", "l1_large_hit_cycles", "l2_large_hits"),
+    "cocoa": ("coalesces", "walks_large", "l1_large_hit_cycles", "l2_large_hits"),
+    "cocoa-oversub": ("coalesces", "splinters", "evictions", "walks_large",
+                      "l1_large_hit_cycles"),
 }
 COLS = ("cycles", "large_maps", "coalesces", "splinters", "large_evictions", "evictions",
-        "walks", "walks_large", "l1_hits", "l1_hits_large", "l2_hits", "l2_hits_large",
-        "l1_miss_responses_large", "pages_h2d", "cocoa_fallbacks")
-
-
-def l2_hits_large(mode, st):
-    """L2 hits on large entries, where the counters determine it: in 2m mode a region mapped
-    large never had a base mapping, so when every translation of the run was on a large region
-    (L1 hits + L1 miss responses on large regions = translations), every L2 hit was a hit of
-    the large array. Otherwise 0 (not determined: the GMMU has no large-hit event)."""
-    on_large = st.get("l1_hits_large", 0) + st.get("l1_miss_responses_large", 0)
-    if mode == "2m" and on_large == st.get("translations", -1):
-        return st.get("l2_hits", 0)
-    return 0
+        "walks", "walks_large", "l1_hits", "l1_large_hit_cycles", "l2_hits", "l2_large_hits",
+        "pages_h2d", "cocoa_fallbacks")
 
 
 def main():
@@ -52,7 +41,6 @@ def main():
         name = os.path.basename(p)[:-len(".cosim.json")]
         with open(p) as f:
             st = json.load(f)
-        st["l2_hits_large"] = l2_hits_large(sys.argv[2], st)
         for k in RUN_ZERO:
             if st.get(k, 1) != 0:
                 bad.append("%s: %s = %s" % (name, k, st.get(k)))

@@ -7,71 +7,7 @@
  * parameters differ from the built model's (num_asids = 1 in test_pt_base_table) runs on the
  * model alone and says so.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "compare.h"
-#include "test_cmodel_harness.h"
-#include "vshim.h"
-
-typedef struct {
-    th_t *h;
-    vshim_t *v;
-    unsigned cycles; /* compared cycles */
-} ls_t;
-
-/* before each model edge: compare the outputs of the cycle, then clock the RTL with its inputs */
-static void ls_cycle(void *ctx, const gmmu_out_t *out) {
-    ls_t *l = ctx;
-    gmmu_out_t r;
-    memset(&r, 0, sizeof(r));
-    vshim_outputs(l->v, &r);
-    cmp_diff_t d;
-    if (cmp_outputs(&l->h->p, out, &r, &d))
-        fail_msg("lock-step mismatch at cycle %llu: %s expected (C model) 0x%llx, actual (RTL) "
-                 "0x%llx (%u fields differ)",
-                 (unsigned long long)l->h->cycle, d.signal, (unsigned long long)d.expected,
-                 (unsigned long long)d.actual, d.count);
-    vshim_step(l->v, &l->h->in, l->h->cycle);
-    l->cycles++;
-}
-
-static void ls_attach(th_t *h) {
-    gmmu_params_t built;
-    vshim_built_params(&built);
-    if (memcmp(&built, &h->p, sizeof(built)) != 0) {
-        printf("  (num_asids = %u: model only, the RTL is built with %u)\n", h->p.num_asids,
-               built.num_asids);
-        return;
-    }
-    ls_t *l = calloc(1, sizeof(*l));
-    assert_non_null(l);
-    char err[256];
-    l->h = h;
-    l->v = vshim_new(&h->p, err, sizeof(err));
-    if (!l->v)
-        fail_msg("vshim_new: %s", err);
-    h->ctx = l;
-    h->on_cycle = ls_cycle;
-}
-
-static void ls_detach(th_t *h) {
-    ls_t *l = h->ctx;
-    if (!l)
-        return;
-    printf("  lock-step: %u cycles, RTL = C model on every output port\n", l->cycles);
-    assert_int_equal(l->cycles, h->cycle); /* every cycle of the scenario was compared */
-    vshim_free(l->v);
-    free(l);
-    h->ctx = NULL;
-    h->on_cycle = NULL;
-}
+#include "test_lockstep.h"
 
 #define ASID_ATTACH(h) ls_attach(h)
 #define ASID_DETACH(h) ls_detach(h)

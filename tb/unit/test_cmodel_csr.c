@@ -128,7 +128,7 @@ static void test_commands(void **state) {
     (void)state;
     th_t h;
     init(&h);
-    th_csr_write(&h, GMMU_CSR_CMD, 6);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_SPLINTER + 1u); /* 8: above the last opcode */
     assert_int_equal(err(&h), B(GMMU_ERR_BAD_OPCODE));
     assert_int_equal(th_csr_read(&h, GMMU_CSR_ERR_ADDR), GMMU_CSR_CMD);
     clear_err(&h);
@@ -149,7 +149,7 @@ static void test_commands(void **state) {
     clear_err(&h);
     /* CMD busy is checked before the opcode (spec/gmmu.rdl: busy, then the legality rule) */
     th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_NOP);
-    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_CANCEL_PAGE + 1u);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_SPLINTER + 1u);
     assert_int_equal(err(&h), B(GMMU_ERR_CMD_BUSY));
     th_done(&h);
 }

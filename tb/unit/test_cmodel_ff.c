@@ -21,7 +21,7 @@ typedef struct {
     ff_cycle_t cy;
     ff_ring_t ring;
     gmmu_viol_t v;
-    uint8_t ev;
+    uint16_t ev;
 } ft_t;
 
 static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
@@ -50,7 +50,7 @@ static void test_post_entry(void **state) {
     t.f.put = 5;
     assert_int_equal(offer(&t, 1, 0x9abcdef01ull, 1, 0xc, GMMU_FT_PTE), 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
-    assert_int_equal(t.f.valid, 1);
+    assert_int_equal(t.f.valid[0], 1);
     assert_int_equal(t.f.mask[0], 0xc);
     assert_int_equal(t.f.fw_valid, 1);
     assert_int_equal(t.f.fw_addr, 0x10000 + 32 * 5);
@@ -99,11 +99,11 @@ static void test_quota_and_drop(void **state) {
     assert_int_equal(offer(&t, 1, 0x4, 0, 0x1, 0), 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
     assert_int_equal(t.f.dropped, 0x1);
-    assert_int_equal(t.f.valid, 0x7);
+    assert_int_equal(t.f.valid[0], 0x7);
     assert_int_equal(t.f.overflow, 0);
     /* no FREE entry */
     assert_int_equal(offer(&t, 1, 0x5, 0, 0x8, 0), 0);
-    assert_int_equal(t.f.valid, 0xf);
+    assert_int_equal(t.f.valid[0], 0xf);
     assert_int_equal(offer(&t, 1, 0x6, 0, 0x8, 0), 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
     assert_int_equal(t.f.dropped, 0x9);
@@ -123,7 +123,7 @@ static void test_ring_full_disabled_blocked(void **state) {
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP) | B(GMMU_EV_FB_OVF));
     assert_int_equal(t.f.overflow, 1);
     assert_int_equal(t.cy.ovf_set, 1);
-    assert_int_equal(t.f.valid, 0);
+    assert_int_equal(t.f.valid[0], 0);
     assert_int_equal(t.f.dropped, 1);
     /* full ring: size 4, get 1, put 0 -> (0+1)&3 == 1 */
     t.f.overflow = 0;
@@ -164,17 +164,17 @@ static void test_commands(void **state) {
     ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x20);
     assert_int_equal(t.f.replay, 0x6);
     assert_int_equal(t.f.dropped, 0);
-    assert_int_equal(t.f.valid, 0x1);
+    assert_int_equal(t.f.valid[0], 0x1);
     ff_begin(&t.f, 1, &t.cy); /* replay lasts one cycle */
     assert_int_equal(t.f.replay, 0);
     ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x30); /* no entry: only dropped (0) */
     assert_int_equal(t.f.replay, 0);
-    assert_int_equal(t.f.valid, 0x1);
+    assert_int_equal(t.f.valid[0], 0x1);
     ff_begin(&t.f, 1, &t.cy);
     ff_command(&t.f, GMMU_CMD_CANCEL_PAGE, 0, 0x10);
     assert_int_equal(t.f.cancel_valid, 1);
     assert_int_equal(t.f.cancel_vpn, 0x10);
-    assert_int_equal(t.f.valid, 0);
+    assert_int_equal(t.f.valid[0], 0);
     ff_begin(&t.f, 1, &t.cy);
     assert_int_equal(t.f.cancel_valid, 0);
     offer(&t, 1, 0x10, 0, 0x1, 0);
@@ -182,7 +182,7 @@ static void test_commands(void **state) {
     ff_begin(&t.f, 1, &t.cy);
     ff_command(&t.f, GMMU_CMD_REPLAY_ALL, 0, 0);
     assert_int_equal(t.f.replay, 0x7);
-    assert_int_equal(t.f.valid, 0);
+    assert_int_equal(t.f.valid[0], 0);
     assert_int_equal(t.f.dropped, 0);
     /* INVAL / NOP do nothing here */
     ff_begin(&t.f, 1, &t.cy);
@@ -299,13 +299,51 @@ static void test_blocking_mode_top(void **state) {
     th_done(&h);
 }
 
+/* 256 entries (the spec maximum): the valid bits span four 64-bit words; posts take the lowest
+ * FREE entry across words, FF_COUNT counts all of them, REPLAY_PAGE frees an entry of word 2,
+ * the next post takes it back, and the state accessor gives e_valid_q word by word. */
+static void test_deep_entries(void **state) {
+    (void)state;
+    ft_t t;
+    ft_init(&t, 4, 256, 64);
+    t.ring.fb_size = 512;
+    for (uint32_t k = 0; k < 256; k++) {
+        assert_int_equal(offer(&t, 1, 0x1000 + k, 0, B(k % 4), GMMU_FT_PTE), 0);
+        assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
+    }
+    assert_int_equal(ff_count(&t.f), 256);
+    for (uint32_t w = 0; w < FF_WORDS; w++) {
+        uint64_t v = 0;
+        assert_int_equal(ff_state_get(&t.f, "e_valid_q", 0, w, &v), 0);
+        assert_true(v == ~UINT64_C(0));
+    }
+    uint64_t v = 0;
+    assert_int_equal(ff_state_get(&t.f, "e_vpn_q", 200, 0, &v), 0);
+    assert_int_equal(v, 0x1000 + 200);
+    assert_int_equal(ff_state_get(&t.f, "e_vpn_q", 256, 0, &v), -1);
+    /* full: a new VPN is dropped, a known one (entry 255, word 3) merges */
+    assert_int_equal(offer(&t, 1, 0x9999, 0, B(1), GMMU_FT_PTE), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
+    assert_int_equal(offer(&t, 1, 0x1000 + 255, 1, B(0), GMMU_FT_PTE), 0);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
+    assert_int_equal(t.f.mask[255], B(3) | B(0));
+    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x1000 + 130);
+    assert_int_equal(ff_count(&t.f), 255);
+    assert_int_equal(ff_state_get(&t.f, "e_valid_q", 0, 2, &v), 0);
+    assert_true(v == ~GMMU_BIT(130 - 128));
+    assert_int_equal(t.f.replay, B(130 % 4) | B(1)); /* its mask and the dropped SM */
+    assert_int_equal(offer(&t, 1, 0x7777, 0, B(2), GMMU_FT_PTE), 0);
+    assert_int_equal(t.f.vpn[130], 0x7777);
+    assert_int_equal(ff_count(&t.f), 256);
+    ff_command(&t.f, GMMU_CMD_REPLAY_ALL, 0, 0);
+    assert_int_equal(ff_count(&t.f), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_post_entry),
-        cmocka_unit_test(test_quota_and_drop),
-        cmocka_unit_test(test_ring_full_disabled_blocked),
-        cmocka_unit_test(test_commands),
-        cmocka_unit_test(test_replay_cancel_loop),
+        cmocka_unit_test(test_deep_entries),      cmocka_unit_test(test_post_entry),
+        cmocka_unit_test(test_quota_and_drop),    cmocka_unit_test(test_ring_full_disabled_blocked),
+        cmocka_unit_test(test_commands),          cmocka_unit_test(test_replay_cancel_loop),
         cmocka_unit_test(test_blocking_mode_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -143,7 +143,10 @@ void th_step(th_t *h) {
         memmove(&h->q[0], &h->q[1], (h->nq - 1u) * sizeof(h->q[0]));
         h->nq--;
     }
-    if (h->out.mem_req_valid && in->mem_req_ready) {
+    if (h->out.mem_req_valid && in->mem_req_ready && h->out.mem_req_write) {
+        th_mem_write(h, h->out.mem_req_addr, h->out.mem_req_wdata); /* no response */
+        h->mem_writes++;
+    } else if (h->out.mem_req_valid && in->mem_req_ready) {
         assert_true(h->nq < TH_Q_MAX);
         h->q[h->nq].id = h->out.mem_req_id;
         h->q[h->nq].data = th_mem_read(h, h->out.mem_req_addr);
@@ -173,7 +176,7 @@ void th_step(th_t *h) {
             e->ppn = h->out.miss_ppn[s];
         }
     }
-    for (unsigned b = 0; b < 8; b++)
+    for (unsigned b = 0; b < GMMU_EV_W; b++)
         if ((h->out.ev >> b) & 1u)
             h->ev_count[b]++;
     if (h->on_cycle)

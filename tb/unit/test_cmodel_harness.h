@@ -58,7 +58,8 @@ typedef struct {
     /* completions */
     th_miss_t miss[TH_LOG_MAX];
     unsigned nmiss;
-    unsigned ev_count[8];
+    unsigned ev_count[GMMU_EV_W];
+    unsigned mem_writes;    /* transferred PTE writes (§15.2), performed into the fake memory */
     unsigned quiet_checked; /* quiet cycles whose edge was checked to change nothing */
     /* called by th_step with the outputs of the cycle, before the edge */
     void (*on_cycle)(void *ctx, const gmmu_out_t *out);

@@ -17,7 +17,7 @@ typedef struct {
     gmmu_viol_t v;
     l1_comb_t c[GMMU_MAX_SM]; /* L1 requests: persistent */
     l2_plan_t pl;             /* plan of the last step */
-    uint8_t ev;               /* events of the last step */
+    uint16_t ev;              /* events of the last step */
     /* one-shot inputs */
     uint8_t cmd, assign, blocked, done;
     uint32_t done_m;

@@ -67,7 +67,7 @@ static void test_params_check(void **state) {
     expect_bad(&p, "num_walkers: 65 is out of range 1..64");
     th_params_tiny(&p);
     p.ff_entries = 0;
-    expect_bad(&p, "ff_entries: 0 is out of range 1..64");
+    expect_bad(&p, "ff_entries: 0 is out of range 1..256");
     th_params_tiny(&p);
     p.ff_quota = 0;
     expect_bad(&p, "ff_quota: 0 is out of range 1..64");

@@ -344,6 +344,87 @@ static void test_migrate_default_single_pages(void **state) {
     fx_done(x);
 }
 
+/* copy_wait: one batch of two faults in two VA blocks (1 page each), one link (the fake's
+ * timeline: DMA_NS per page), t_block_ns 1000, t_page_ns 500, no other CPU cost. Returns the
+ * handler's end time; *t_sub / *t_done: the two copies' submit and completion times. */
+static uint64_t two_block_batch(uvm_copy_wait_t mode, uint64_t t_sub[2], uint64_t t_done[2]) {
+    fx_t *x = fx_new();
+    x->cfg.copy_wait = mode;
+    x->cfg.t_irq_ns = x->cfg.t_batch_ns = x->cfg.t_fault_ns = x->cfg.t_pte_ns = 0;
+    x->cfg.t_block_ns = 1000;
+    x->cfg.t_page_ns = 500;
+    fx_start(x);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "b", ALLOC_BASE + 0x200000, 0x100000, 0, x->err, sizeof x->err),
+        0);
+    fake_t *f = &x->fk;
+    f->dma_timeline = 1;
+    f->host_tag[0] = 7;
+    f->host_tag[512] = 9;
+    fk_post(f, VPN0, GMMU_AT_READ);
+    fk_post(f, VPN0 + 512, GMMU_AT_READ);
+    f->nev = 0;
+    const uint64_t t0 = f->now;
+    uvm_handler_service(x->h);
+    assert_int_equal(f->ndma, 2);
+    size_t last_wait = 0, first_pte = SIZE_MAX, first_cmd = SIZE_MAX;
+    for (size_t i = 0; i < f->nev; i++) {
+        if (f->ev[i].k == EV_DMA_WAIT)
+            last_wait = i;
+        if (f->ev[i].k == EV_GPU_W && f->ev[i].b != 0 && first_pte == SIZE_MAX)
+            first_pte = i;
+    }
+    for (size_t i = 0; i < f->ncmd; i++)
+        if (f->cmd[i].ev < first_cmd)
+            first_cmd = f->cmd[i].ev;
+    /* both pages mapped to the data the copies brought, the replay after every wait */
+    for (uint32_t i = 0; i < 2; i++) {
+        const uint64_t leaf = walk(f, VPN0 + 512 * i, NULL);
+        assert_true(leaf & PTE_V_BIT);
+        assert_int_equal(f->frame_tag[((leaf & PPN_MASK) - DATA_BASE) / PAGE], i ? 9 : 7);
+        t_sub[i] = f->dma[i].t_submit - t0;
+        t_done[i] = f->dma[i].t_done - t0;
+    }
+    assert_int_not_equal(first_cmd, SIZE_MAX);
+    assert_true(last_wait < first_cmd);
+    if (mode == UVM_COPY_WAIT_BATCH) {
+        /* no wait and no PTE before the second block's copy is submitted */
+        assert_true(f->dma[1].ev_submit < f->dma[0].ev_wait);
+        assert_true(f->dma[1].ev_submit < first_pte);
+    } else {
+        assert_true(f->dma[0].ev_wait < f->dma[1].ev_submit);
+        assert_true(first_pte < f->dma[1].ev_submit);
+    }
+    const uint64_t end = f->dma[1].t_done - t0;
+    fx_done(x);
+    return end;
+}
+
+/* block: A's CPU 1500, its copy 1500..3770 waited; B's CPU 3770..5270, copy ..7540.
+ * batch: B's CPU (1500..3000) overlaps A's copy; B's copy waits for the link (3770..6040). */
+static void test_copy_wait_timeline(void **state) {
+    (void)state;
+    uint64_t s[2], d[2];
+    assert_int_equal(two_block_batch(UVM_COPY_WAIT_BLOCK, s, d), 1500 + DMA_NS + 1500 + DMA_NS);
+    assert_int_equal(s[0], 1500);
+    assert_int_equal(s[1], 1500 + DMA_NS + 1500);
+    assert_int_equal(two_block_batch(UVM_COPY_WAIT_BATCH, s, d), 1500 + 2 * DMA_NS);
+    assert_int_equal(s[0], 1500);
+    assert_int_equal(s[1], 3000); /* submitted while A's copy is on the link */
+    assert_int_equal(d[0], 1500 + DMA_NS);
+    assert_int_equal(d[1], 1500 + 2 * DMA_NS);
+}
+
+/* a copy_wait value that is neither block nor batch is refused with a message naming it */
+static void test_copy_wait_bad_value(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.copy_wait = (uvm_copy_wait_t)2;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "copy_wait"));
+    free(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bitmap_ops),
@@ -353,6 +434,8 @@ int main(void) {
         cmocka_unit_test(test_events_subscribe),
         cmocka_unit_test(test_migrate_runs),
         cmocka_unit_test(test_migrate_default_single_pages),
+        cmocka_unit_test(test_copy_wait_timeline),
+        cmocka_unit_test(test_copy_wait_bad_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

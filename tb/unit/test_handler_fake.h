@@ -47,6 +47,7 @@ typedef struct {
     uvm_dma_dir_t dir;
     uint64_t src, dst, bytes;
     size_t ev_submit, ev_wait; /* event indices (ev_wait == SIZE_MAX until waited) */
+    uint64_t t_submit, t_done; /* simulated times (t_done: dma_timeline only) */
 } dma_t;
 
 typedef struct {
@@ -78,6 +79,10 @@ typedef struct {
     uint64_t host_tag[2048];
     uint64_t frame_tag[64];
     uint64_t max_dma_bytes; /* largest accepted transfer (0: one 4 KB page, the default) */
+    /* 0: dma_wait advances the clock by DMA_NS (the default); 1: one link, a transfer takes
+     * DMA_NS per page from max(submit, link free) and dma_wait advances the clock to its end */
+    int dma_timeline;
+    uint64_t link_free;
 } fake_t;
 
 static inline void ev_add(fake_t *f, ev_kind_t k, uint64_t a, uint64_t b) {
@@ -231,7 +236,11 @@ static inline uint64_t fk_dma_submit(void *ctx, uvm_dma_dir_t dir, uint64_t src,
             f->host_tag[(dst - ALLOC_BASE) / PAGE + i] = f->frame_tag[(src - DATA_BASE) / PAGE + i];
     }
     ev_add(f, EV_DMA_SUB, h, 0);
-    f->dma[f->ndma++] = (dma_t){dir, src, dst, bytes, f->nev - 1, SIZE_MAX};
+    const uint64_t start = f->link_free > f->now ? f->link_free : f->now;
+    const uint64_t done = start + DMA_NS * (bytes / PAGE);
+    if (f->dma_timeline)
+        f->link_free = done;
+    f->dma[f->ndma++] = (dma_t){dir, src, dst, bytes, f->nev - 1, SIZE_MAX, f->now, done};
     return h;
 }
 
@@ -243,7 +252,10 @@ static inline void fk_dma_wait(void *ctx, uint64_t handle) {
     }
     ev_add(f, EV_DMA_WAIT, handle, 0);
     f->dma[handle - 100].ev_wait = f->nev - 1;
-    f->now += DMA_NS;
+    if (!f->dma_timeline)
+        f->now += DMA_NS;
+    else if (f->dma[handle - 100].t_done > f->now)
+        f->now = f->dma[handle - 100].t_done;
 }
 
 static inline void fk_cpu_delay(void *ctx, uint64_t ns) {

@@ -3,6 +3,7 @@
  * policy names), allocations and device initialization against the fake device
  * (test_handler_fake.h).
  */
+#include "../../sw-handler/uvm_priv.h"
 #include "test_handler_fake.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -158,6 +159,29 @@ static void test_init_programs_registers(void **state) {
     fx_done(x);
 }
 
+/* coalesce_by = gmmu: the command sequence of uvm_gmmu_coalesce (docs/microarch.md §15.1) */
+static void test_gmmu_coalesce_cmd(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    fx_start(x);
+    fake_t *f = &x->fk;
+    const size_t n0 = f->ncmd;
+    const uint64_t va = UINT64_C(0x1234) << GMMU_LARGE_SHIFT;
+    assert_int_equal(uvm_gmmu_coalesce(x->h, 2, va, false), GMMU_CO_OK);
+    assert_int_equal(uvm_gmmu_coalesce(x->h, 2, va, true), GMMU_CO_OK);
+    assert_int_equal(f->ncmd, n0 + 2);
+    assert_int_equal(f->cmd[n0].op, GMMU_CMD_COALESCE);
+    assert_int_equal(f->cmd[n0 + 1].op, GMMU_CMD_SPLINTER);
+    /* CMD_ARG_HI.ASID = 2 above VPN[35:32] */
+    const uint64_t arg =
+        (va >> GMMU_PAGE_SHIFT) | (UINT64_C(2) << (32 + GMMU_CSR_CMD_ARG_HI_ASID_LSB));
+    assert_int_equal(f->cmd[n0].arg, arg);
+    assert_int_equal(f->cmd_without_poll, 0); /* BUSY polled before each command */
+    assert_int_equal(f->cmd_while_busy, 0);
+    assert_int_equal(f->busy_left, 0); /* and waited for after it */
+    fx_done(x);
+}
+
 static void test_init_fails_on_err_status(void **state) {
     (void)state;
     fx_t *x = fx_new();
@@ -192,6 +216,7 @@ int main(void) {
         cmocka_unit_test(test_cfg_defaults),
         cmocka_unit_test(test_new_rejects_bad_cfg),
         cmocka_unit_test(test_alloc_validation),
+        cmocka_unit_test(test_gmmu_coalesce_cmd),
         cmocka_unit_test(test_init_programs_registers),
         cmocka_unit_test(test_init_fails_on_err_status),
         cmocka_unit_test(test_init_rejects_wrong_id),

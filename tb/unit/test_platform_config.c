@@ -109,6 +109,7 @@ static void test_errors(void **state) {
     expect_error("pcie_model = fast\n", 15, "pcie_model: 'fast' is not one of table|atan");
     expect_error("fault_mode = sometimes\n", 15,
                  "fault_mode: 'sometimes' is not one of replayable|blocking");
+    expect_error("run_mode = prefetch\n", 15, "run_mode: 'prefetch' is not one of demand|memcpy");
     expect_error("replay_policy = never\n", 15,
                  "replay_policy: 'never' is not one of block|batch|batch_flush|once");
     expect_error("evict_policy = fifo\n", 15, "evict_policy: 'fifo' is not one of lru|random");
@@ -186,6 +187,9 @@ static void test_set(void **state) {
     assert_int_equal(c.fault_mode, CFG_FAULT_REPLAYABLE);
     assert_int_equal(cfg_set(&c, "fault_mode=blocking", err, sizeof(err)), 0);
     assert_int_equal(c.fault_mode, CFG_FAULT_BLOCKING);
+    assert_int_equal(c.run_mode, CFG_RUN_DEMAND);
+    assert_int_equal(cfg_set(&c, "run_mode=memcpy", err, sizeof(err)), 0);
+    assert_int_equal(c.run_mode, CFG_RUN_MEMCPY);
     assert_int_equal(cfg_set(&c, "mem_ready_pct=30", err, sizeof(err)), 0);
     assert_int_equal(c.mem_ready_pct, 30);
     assert_int_equal(cfg_set(&c, " chaos_inval = 500 ", err, sizeof(err)), 0);

@@ -25,9 +25,14 @@ typedef struct {
     int writes, halted, done;
     int irqs_left;
     char log[256];
-    /* phases, in order: L(aunch) O(nline) W(ait) B(egin) E(nd) X (error) */
+    /* phases, in order: L(aunch) O(nline) W(ait) B(egin) E(nd) X (error); memcpy mode:
+     * D(eclare) S(tart) M (a DMA submitted) */
     char trace[64];
     size_t ntrace;
+    /* memcpy mode: launches the wait asks for, and the script of declare/start */
+    int launches_left, declares;
+    uint64_t alloc_pages; /* size of the allocation each declare adds */
+    hdrv_t *h;
 } fake_t;
 
 static void mark(fake_t *f, char c) {
@@ -77,7 +82,7 @@ static uint64_t gpu_read64(void *ctx, uint64_t pa) {
     return 0;
 }
 static uint64_t dma_submit(void *ctx, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t n) {
-    (void)ctx;
+    mark(ctx, 'M');
     (void)dir;
     (void)src;
     (void)dst;
@@ -112,6 +117,10 @@ static hdrv_wait_t svc_wait(void *ctx) {
     mark(f, 'W');
     if (f->halted)
         return HDRV_WAIT_HALTED;
+    if (f->launches_left > 0) {
+        f->launches_left--;
+        return HDRV_WAIT_LAUNCH;
+    }
     if (f->irqs_left > 0) {
         f->irqs_left--;
         return HDRV_WAIT_IRQ;
@@ -134,13 +143,31 @@ static int svc_halted(void *ctx) {
     return ((fake_t *)ctx)->halted;
 }
 
+/* memcpy mode: every declare adds one allocation (2 MB apart) and finds a kernel */
+static int svc_declare(void *ctx) {
+    fake_t *f = ctx;
+    mark(f, 'D');
+    char name[8], err[256];
+    snprintf(name, sizeof name, "a%d", f->declares);
+    const uint64_t base = 0x7f0000000000ull + 0x200000ull * (uint64_t)f->declares++;
+    assert_int_equal(hdrv_add_alloc(f->h, name, base, f->alloc_pages * 4096u, 0, err, sizeof err),
+                     0);
+    return 1;
+}
+/* the second kernel is empty: the host declares the next one */
+static int svc_start(void *ctx) {
+    fake_t *f = ctx;
+    mark(f, 'S');
+    return f->declares == 2 ? 0 : 1;
+}
+
 static hdrv_t *new_host(fake_t *f) {
     memset(f, 0, sizeof(*f));
     f->id = GMMU_CSR_ID_VALUE;
     const uvm_dev_t dev = {f,          csr_read,   csr_write, host_read, host_write, gpu_write64,
                            gpu_read64, dma_submit, dma_wait,  cpu_delay, now_ns,     dev_log};
-    const hdrv_svc_t svc = {f,         svc_launch, svc_online, svc_wait,
-                            svc_begin, svc_end,    svc_error,  svc_halted};
+    const hdrv_svc_t svc = {f,       svc_launch, svc_online, svc_wait,    svc_begin,
+                            svc_end, svc_error,  svc_halted, svc_declare, svc_start};
     uvm_cfg_t c;
     uvm_cfg_defaults(&c);
     c.gpu_data_base_pa = 0x100000000ull;
@@ -152,6 +179,8 @@ static hdrv_t *new_host(fake_t *f) {
     char err[256];
     hdrv_t *h = hdrv_new(&c, &dev, &svc, err, sizeof(err));
     assert_non_null(h);
+    f->h = h;
+    f->alloc_pages = 1;
     return h;
 }
 
@@ -203,12 +232,41 @@ static void test_halt_inside_a_device_call(void **state) {
     hdrv_free(h);
 }
 
+/* memcpy mode: the device first, then per launch declare, copy (a DMA per new allocation),
+ * start; an empty kernel makes the host declare the next one; no launch callback */
+static void test_memcpy_phases(void **state) {
+    (void)state;
+    fake_t f;
+    hdrv_t *h = new_host(&f);
+    char err[256];
+    assert_int_equal(hdrv_set_memcpy(h, err, sizeof(err)), 0);
+    f.launches_left = 1;
+    assert_int_equal(hdrv_run(h, err, sizeof(err)), HDRV_OK);
+    assert_string_equal(f.trace, "ODMSWDMSDMSW");
+    assert_int_equal(f.csr[GMMU_CSR_FB_SIZE / 4], 64); /* programmed before the first copy */
+    assert_int_equal(hdrv_stats(h)->pages_h2d, 3);
+    hdrv_free(h);
+}
+
+/* memcpy mode: an allocation larger than GPU memory (64 frames) is not copied: the run fails */
+static void test_memcpy_copy_fails(void **state) {
+    (void)state;
+    fake_t f;
+    hdrv_t *h = new_host(&f);
+    char err[256];
+    assert_int_equal(hdrv_set_memcpy(h, err, sizeof(err)), 0);
+    f.alloc_pages = 65;
+    assert_int_equal(hdrv_run(h, err, sizeof(err)), HDRV_COPY_FAILED);
+    assert_string_equal(f.trace, "OD");
+    assert_non_null(strstr(err, "oversubscribed"));
+    hdrv_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_phases),
-        cmocka_unit_test(test_err_status_reported),
-        cmocka_unit_test(test_init_failure),
-        cmocka_unit_test(test_halt_inside_a_device_call),
+        cmocka_unit_test(test_phases),        cmocka_unit_test(test_err_status_reported),
+        cmocka_unit_test(test_init_failure),  cmocka_unit_test(test_halt_inside_a_device_call),
+        cmocka_unit_test(test_memcpy_phases), cmocka_unit_test(test_memcpy_copy_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,9 +22,12 @@ static void test_defaults_are_the_old_behaviour(void **state) {
     assert_int_equal(c.migrate_grow, CFG_GROW_4K);
     assert_int_equal(c.migrate_max_pages, 1);
     assert_int_equal(c.copy_channels, 1);
+    assert_int_equal(c.copy_wait, CFG_COPY_WAIT_BLOCK);
     char v[64];
     assert_int_equal(cfg_format_value(&c, "migrate_grow", v, sizeof v), 0);
     assert_string_equal(v, "4k");
+    assert_int_equal(cfg_format_value(&c, "copy_wait", v, sizeof v), 0);
+    assert_string_equal(v, "block");
 }
 
 static void test_set_values(void **state) {
@@ -33,9 +36,10 @@ static void test_set_values(void **state) {
     char err[256];
     cfg_defaults(&c);
     const char *ok[] = {"prefetch_policy=nvidia", "migrate_grow=64k", "migrate_max_pages=512",
-                        "copy_channels=8"};
-    for (size_t i = 0; i < 4; i++)
+                        "copy_channels=8", "copy_wait=batch"};
+    for (size_t i = 0; i < 5; i++)
         assert_int_equal(cfg_set(&c, ok[i], err, sizeof err), 0);
+    assert_int_equal(c.copy_wait, CFG_COPY_WAIT_BATCH);
     assert_string_equal(c.prefetch_policy, "nvidia");
     assert_int_equal(c.migrate_grow, CFG_GROW_64K);
     assert_int_equal(c.migrate_max_pages, 512);
@@ -60,6 +64,7 @@ static void test_bad_values(void **state) {
         {"migrate_max_pages=513", "out of range [1, 512]"},
         {"copy_channels=0", "out of range [1, 8]"},
         {"copy_channels=9", "out of range [1, 8]"},
+        {"copy_wait=tracker", "'tracker' is not one of block|batch"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cfg_t c;

@@ -208,4 +208,9 @@ def write_trace(tool, a, fill):
             w.abort()
         print("%s: %s" % (tool, e), file=sys.stderr)
         return None
+    except (lzma.LZMAError, EOFError) as e:  # a corrupt or truncated .xz input
+        if w is not None:
+            w.abort()
+        print("%s: %s: corrupt or truncated .xz input: %s" % (tool, a.input, e), file=sys.stderr)
+        return None
     return w, imp

@@ -3,21 +3,9 @@
 // serial adapter; the board's own USB goes straight to the FPGA), RGB LED (active low):
 // red = error, green = busy, blue = irq.
 module orangecrab_top #(
-  // gmmu_top configuration (make fpga passes FPGA_CONFIG's values with -G)
-  parameter int unsigned NumSm          = 2,
-  parameter int unsigned NumPorts       = 2,
-  parameter int unsigned L1Entries      = 8,
-  parameter int unsigned L1LargeEntries = 2,
-  parameter int unsigned L1ReqEntries   = 4,
-  parameter int unsigned L2Sets         = 4,
-  parameter int unsigned L2Ways         = 2,
-  parameter int unsigned L2LargeEntries = 2,
-  parameter int unsigned L2Latency      = 3,
-  parameter int unsigned L2MshrEntries  = 4,
-  parameter int unsigned NumWalkers     = 2,
-  parameter int unsigned FfEntries      = 4,
-  parameter int unsigned FfQuota        = 2,
-  parameter int unsigned NumAsids       = 1
+  // gmmu_top configuration (generated from spec/params.toml; make fpga passes the board's
+  // configuration's values with -G)
+  `include "gmmu_top_params.svh"
 ) (
   input  logic clk48,
   input  logic gpio_0,  // rx
@@ -41,20 +29,8 @@ module orangecrab_top #(
   );
 
   gmmu_board #(
-    .NumSm          (NumSm),
-    .NumPorts       (NumPorts),
-    .L1Entries      (L1Entries),
-    .L1LargeEntries (L1LargeEntries),
-    .L1ReqEntries   (L1ReqEntries),
-    .L2Sets         (L2Sets),
-    .L2Ways         (L2Ways),
-    .L2LargeEntries (L2LargeEntries),
-    .L2Latency      (L2Latency),
-    .L2MshrEntries  (L2MshrEntries),
-    .NumWalkers     (NumWalkers),
-    .FfEntries      (FfEntries),
-    .FfQuota        (FfQuota),
-    .NumAsids       (NumAsids),
+    `include "gmmu_top_params_pass.svh"
+    ,
     .ClkKhz        (24000),
     .ClkDiv        (208),      // 24 MHz / 115200 (0.2 % off)
     .TimeoutCycles (2400000),  // 100 ms

@@ -1,0 +1,168 @@
+/*
+ * uvm_populate.c - the programmer-directed copy (cudaMalloc + cudaMemcpy host-to-device) as the
+ * memcpy baseline uses it (docs/handler.md §6e): every page of an allocation is given a GPU frame,
+ * copied in large DMAs and mapped before the kernel runs, so the kernel takes no far-fault.
+ *
+ * Frames come from the chunked allocator in 2 MB / 64 KB chunks where a whole aligned group of
+ * the allocation is missing (so a block's pages sit in consecutive frames), 4 KB frames
+ * otherwise. A run of consecutive pages in consecutive frames of one 2 MB block is ONE transfer
+ * (up to 512 pages, whatever cfg.migrate_max_pages says: a cudaMemcpy moves the whole buffer),
+ * and every transfer of the allocation is submitted before the first wait, so all copy channels
+ * work at once. No CPU time is charged per page or per PTE (t_page_ns, t_pte_ns): the mapping of
+ * a cudaMalloc'ed buffer is made at allocation time, outside the copy; the copy costs what its
+ * DMAs cost. Nothing is ever evicted: an allocation that does not fit is an error, as a
+ * cudaMalloc beyond the GPU's memory fails.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "err.h"
+#include "uvm_priv.h"
+
+typedef struct {
+    uint64_t vpn; /* first page */
+    uint64_t dma; /* transfer handle */
+    uint32_t frame, pages;
+    bool writable;
+} pop_run_t;
+
+typedef struct {
+    pop_run_t *runs;
+    size_t n, cap;
+} pop_runs_t;
+
+/* Appends page vpn in frame to the last run, or opens a new run. -1: out of memory. */
+static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame, bool writable) {
+    if (r->n > 0) {
+        pop_run_t *last = &r->runs[r->n - 1u];
+        if (last->vpn + last->pages == vpn && last->frame + last->pages == frame &&
+            last->pages < UVM_BLOCK_PAGES &&
+            (last->vpn >> UVM_BLOCK_SHIFT) == (vpn >> UVM_BLOCK_SHIFT)) {
+            last->pages++;
+            return 0;
+        }
+    }
+    if (r->n == r->cap) {
+        const size_t cap = r->cap ? 2u * r->cap : 64u;
+        pop_run_t *p = realloc(r->runs, cap * sizeof *p);
+        if (!p)
+            return -1;
+        r->runs = p;
+        r->cap = cap;
+    }
+    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1, writable};
+    return 0;
+}
+
+static bool missing(const uvm_handler_t *h, uint64_t vpn) {
+    return uvm_find_alloc(h, vpn) != NULL && !uvm_va_block_resident(h, vpn, NULL);
+}
+
+/* true if the n-page group at vpn is naturally aligned, inside [.., last] and wholly missing. */
+static bool group_missing(const uvm_handler_t *h, uint64_t vpn, uint64_t last, uint32_t n) {
+    if (vpn % n != 0 || vpn + n - 1u > last)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!missing(h, vpn + i))
+            return false;
+    return true;
+}
+
+/* Frames for the missing pages of [first, last] in VPN order, recorded as runs. -1 + err. */
+static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
+                         pop_runs_t *r, char *err, size_t errlen) {
+    static const uvm_chunk_size_t cls[2] = {UVM_CHUNK_2M, UVM_CHUNK_64K};
+    uint64_t vpn = first;
+    while (vpn <= last) {
+        if (!missing(h, vpn)) {
+            vpn++;
+            continue;
+        }
+        uint32_t n = 1, f = UVM_NONE;
+        for (int i = 0; i < 2 && f == UVM_NONE; i++) {
+            n = uvm_chunk_frames(cls[i]);
+            if (group_missing(h, vpn, last, n))
+                f = uvm_pmm_alloc(&h->pmm, cls[i]);
+        }
+        if (f == UVM_NONE) {
+            n = 1;
+            f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
+        }
+        if (f == UVM_NONE) { /* checked before: only a broken allocator gets here */
+            err_setf(err, errlen, "uvm: populate %s: no free GPU frame for VA 0x%" PRIx64, al->name,
+                     vpn << GMMU_PAGE_SHIFT);
+            return -1;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (uvm_frame_assign(h, f + i, vpn + i, !al->readonly) != 0 ||
+                run_add(r, vpn + i, f + i, !al->readonly) != 0) {
+                err_setf(err, errlen, "uvm: populate %s: out of host memory", al->name);
+                return -1;
+            }
+        }
+        vpn += n;
+    }
+    return 0;
+}
+
+int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
+                         size_t errlen) {
+    *pages = 0;
+    const uvm_alloc_t *al = uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT);
+    if (!h->initialized || !al || al->base != base) {
+        err_setf(err, errlen, "uvm: populate 0x%" PRIx64 ": %s", base,
+                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
+                                 : "not the base of a managed allocation");
+        return -1;
+    }
+    const uint64_t first = al->base >> GMMU_PAGE_SHIFT;
+    const uint64_t last = (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT;
+    uint64_t need = 0;
+    for (uint64_t v = first; v <= last; v++)
+        need += missing(h, v) ? 1u : 0u;
+    if (need > h->pmm.nfree) {
+        err_setf(err, errlen,
+                 "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu32
+                 " free GPU frames (gpu_data_pages %" PRIu64
+                 "): GPU memory is oversubscribed, a programmer-directed copy cannot hold it "
+                 "(cudaMalloc would fail)",
+                 al->name, need, h->pmm.nfree, h->cfg.gpu_data_pages);
+        return -1;
+    }
+    const uint64_t tables = uvm_pt_missing_range(h, first, last);
+    if (tables > uvm_pt_free_pages(h)) {
+        err_setf(err, errlen,
+                 "uvm: populate %s: page-table pool exhausted (%" PRIu64
+                 " table pages needed, %" PRIu64 " free of gpu_pt_pages %" PRIu64 ")",
+                 al->name, tables, uvm_pt_free_pages(h), h->cfg.gpu_pt_pages);
+        return -1;
+    }
+    pop_runs_t r = {NULL, 0, 0};
+    int rc = assign_frames(h, al, first, last, &r, err, errlen);
+    for (size_t i = 0; rc == 0 && i < r.n; i++) { /* every transfer first: all channels busy */
+        pop_run_t *x = &r.runs[i];
+        x->dma = h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, x->vpn << GMMU_PAGE_SHIFT,
+                                   uvm_frame_pa(h, x->frame), (uint64_t)x->pages * UVM_PAGE_BYTES);
+        uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
+                                         .vpn = x->vpn,
+                                         .pages = x->pages,
+                                         .frame = x->frame,
+                                         .dir = UVM_DMA_H2D});
+    }
+    for (size_t i = 0; rc == 0 && i < r.n; i++)
+        h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
+    for (size_t i = 0; rc == 0 && i < r.n; i++) {
+        const pop_run_t *x = &r.runs[i];
+        for (uint32_t k = 0; k < x->pages && rc == 0; k++)
+            if (uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k), x->writable,
+                                   false) != 0) {
+                err_setf(err, errlen, "uvm: populate %s: cannot map VA 0x%" PRIx64, al->name,
+                         (x->vpn + k) << GMMU_PAGE_SHIFT);
+                rc = -1;
+            }
+        *pages += x->pages;
+    }
+    free(r.runs);
+    h->block_gen++; /* nothing stays pinned */
+    return rc;
+}
