@@ -34,6 +34,7 @@ static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 static const char *const grow_names[] = {"4k", "64k", NULL};
 static const char *const frame_alloc_names[] = {"any", "cocoa", NULL};    /* uvm_frame_alloc_t */
 static const char *const page_size_names[] = {"4k", "2m", "cocoa", NULL}; /* uvm_page_size_t */
+static const char *const coalesce_by_names[] = {"host", "gmmu", NULL};    /* uvm_coalesce_by_t */
 static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
 static const char *const copy_wait_names[] = {"block", "batch", NULL};
 
@@ -82,6 +83,7 @@ static const cfg_key_t keys[] = {
     {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
     {"frame_alloc", T_ENUM, O(frame_alloc), 0, 0, 0, frame_alloc_names},
     {"page_size", T_ENUM, O(page_size), 0, 0, 0, page_size_names},
+    {"coalesce_by", T_ENUM, O(coalesce_by), 0, 0, 0, coalesce_by_names},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
@@ -127,6 +129,7 @@ void cfg_defaults(cfg_t *c) {
     c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
     c->frame_alloc = hd.frame_alloc;
     c->page_size = hd.page_size;
+    c->coalesce_by = hd.coalesce_by;
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
     c->hdl_block_ns = CFG_HDL_DEFAULT;

@@ -64,6 +64,7 @@ typedef struct {
     uint32_t transfer_set_us;   /* Zheng's service interval: transfer set = link x interval */
     uint32_t frame_alloc;       /* any | cocoa (uvm_frame_alloc_t) */
     uint32_t page_size;         /* 4k | 2m | cocoa (uvm_page_size_t) */
+    uint32_t coalesce_by;       /* host | gmmu (uvm_coalesce_by_t) */
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
     uint64_t hdl_block_ns;
 } cfg_t;

@@ -408,6 +408,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.transfer_set_pages = cfg_transfer_set_pages(c);
     hc.frame_alloc = c->frame_alloc;
     hc.page_size = c->page_size;
+    hc.coalesce_by = c->coalesce_by;
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;

@@ -1,6 +1,6 @@
 /*
  * uvm_cocoa.c - the CoCoA frame allocator on top of the chunked allocator (uvm_pmm.c), after
- * Mosaic's Contiguity-Conserving Allocation (docs/handler.md §6e): a 2 MB VA region of one address
+ * Mosaic's Contiguity-Conserving Allocation (docs/handler.md §6f): a 2 MB VA region of one address
  * space reserves one free 2 MB chunk, and its pages go to the frames at their offsets in it. The
  * reservation lasts while a page is resident in the chunk (its own, or one borrowed by another
  * region of the same address space as a fallback); the last one to go returns the chunk.

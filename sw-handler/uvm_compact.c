@@ -1,5 +1,5 @@
 /*
- * uvm_compact.c - frees and Mosaic's Contiguity-Aware Compaction (docs/handler.md §6f).
+ * uvm_compact.c - frees and Mosaic's Contiguity-Aware Compaction (docs/handler.md §6g).
  *
  * uvm_handler_free_alloc: the application frees an allocation; its resident pages are unmapped
  * and their frames released (no write-back: the data is dead). Then every CoCoA 2 MB frame of

@@ -1,5 +1,5 @@
 /*
- * uvm_large.c - large pages in the handler (docs/handler.md §6e): the page-size modes 2m (a whole
+ * uvm_large.c - large pages in the handler (docs/handler.md §6f): the page-size modes 2m (a whole
  * 2 MB page migrated and mapped at the first fault of its region, evicted whole) and cocoa (4 KB
  * pages placed by CoCoA at their offsets in the region's 2 MB frame, coalesced on the host when
  * the region is fully populated, splintered before one of its pages is evicted).
@@ -200,12 +200,52 @@ int uvm_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m) {
      * reads a base entry gets a correct translation that is not cached; 2. L = 1 in the level-3
      * entry: from now on walks end on entry 0 (the 2 MB frame). Each walk reads each entry once,
      * so no walk sees a mix; cached base entries stay correct (no TLB flush). */
-    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
-        uvm_pt_write(h, table + 8u * p,
-                     uvm_pt_leaf(uvm_frame_pa(h, first + p), w) | PTE_BIT(GMMU_PTE_D));
-    uvm_pt_write(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L));
+    if (h->cfg.coalesce_by == UVM_COALESCE_BY_GMMU) {
+        /* the GMMU's check wants all 512 entries valid at the frame's offsets with one W
+         * (docs/microarch.md §15.3): the pages outside every allocation get theirs first, with
+         * D = 1 (never cached; the large page maps them anyway), then one COALESCE */
+        for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+            if (!uvm_bitmap_test(blk->resident, p))
+                uvm_pt_write(h, table + 8u * p,
+                             uvm_pt_leaf(uvm_frame_pa(h, first + p), w) | PTE_BIT(GMMU_PTE_D));
+        const int st = uvm_gmmu_coalesce(h, asid, va_2m, false);
+        if (st != GMMU_CO_OK) {
+            uvm_logf(h, "uvm: GMMU COALESCE of VA 0x%" PRIx64 " failed (CO_ERR %d)", va_2m, st);
+            return -1;
+        }
+    } else {
+        for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+            uvm_pt_write(h, table + 8u * p,
+                         uvm_pt_leaf(uvm_frame_pa(h, first + p), w) | PTE_BIT(GMMU_PTE_D));
+        uvm_pt_write(h, parent,
+                     (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L));
+    }
     blk->large = true;
     h->stats.coalesces++;
+    return 0;
+}
+
+/* coalesce_by = gmmu: one SPLINTER command (L = 0, the flush of the region's large
+ * translations, D = 0 in the 512 entries; docs/microarch.md §15). The entries of non-resident
+ * pages go first, while L = 1 makes every walk end on entry 0; entry 0 itself (if its page is
+ * not resident) after the command, with a page invalidate, as its D bit was cleared. */
+static int gmmu_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, uvm_va_block_t *blk,
+                         uint64_t table) {
+    for (uint32_t p = 1; p < UVM_BLOCK_PAGES; p++)
+        if (!uvm_bitmap_test(blk->resident, p))
+            uvm_pt_write(h, table + 8u * p, 0);
+    const int st = uvm_gmmu_coalesce(h, asid, va_2m, true);
+    if (st != GMMU_CO_OK) {
+        uvm_logf(h, "uvm: GMMU SPLINTER of VA 0x%" PRIx64 " failed (CO_ERR %d)", va_2m, st);
+        return -1;
+    }
+    if (!uvm_bitmap_test(blk->resident, 0)) {
+        uvm_pt_write(h, table, 0);
+        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, va_2m >> GMMU_PAGE_SHIFT, true);
+        h->stats.invalidates++;
+    }
+    blk->large = false;
+    h->stats.splinters++;
     return 0;
 }
 
@@ -219,6 +259,8 @@ int uvm_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m) {
         return -1;
     }
     const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
+    if (h->cfg.coalesce_by == UVM_COALESCE_BY_GMMU)
+        return gmmu_splinter(h, asid, va_2m, blk, table);
     /* 1. L = 0: new walks read the D-marked base entries (correct, not cached); 2. INVAL_PAGE of
      * the region: the page flush matches large entries by region (docs/microarch.md §4 (g),
      * §5.3, §6), so every cached large translation and every walk in flight on it goes;

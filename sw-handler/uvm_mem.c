@@ -66,7 +66,7 @@ static void evict(uvm_handler_t *h, uint32_t f) {
             uvm_large_evict(h, blk); /* a 2 MB page goes whole */
             return;
         }
-        /* a coalesced region is splintered first, then the 4 KB victim goes (§6e) */
+        /* a coalesced region is splintered first, then the 4 KB victim goes (§6f) */
         (void)uvm_splinter(h, 0, (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
     }
     /* 1. unmap, 2. shoot down the GPU TLBs and wait, 3. write back, 4. reuse */

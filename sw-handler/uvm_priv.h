@@ -88,7 +88,7 @@ typedef struct uvm_va_block {
     uint32_t fault_count[UVM_BLOCK_PAGES]; /* serviced faults (coalesced entries count once) */
     uint64_t last_fault[UVM_BLOCK_PAGES];  /* device timestamp of the latest fault */
     void *policy_priv[UVM_POLICY_KINDS];   /* per-policy private state (malloc'ed; freed with it) */
-    bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6e) */
+    bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6f) */
 } uvm_va_block_t;
 
 /* ---- policy interfaces (uvm_policy.c holds the registry) ---- */
@@ -206,7 +206,7 @@ uint32_t uvm_pmm_alloc(uvm_pmm_t *p, uvm_chunk_size_t c);
  * any of its frames is already free. */
 int uvm_pmm_free(uvm_pmm_t *p, uint32_t first, uvm_chunk_size_t c);
 
-/* CoCoA (docs/handler.md §6e): 2 MB frames (free 2 MB chunks of the allocator) reserved for one
+/* CoCoA (docs/handler.md §6f): 2 MB frames (free 2 MB chunks of the allocator) reserved for one
  * 2 MB VA region of one address space; a page of the region goes to the frame at its offset. */
 #define UVM_COCOA_NONE UINT64_MAX
 typedef struct {
@@ -424,7 +424,7 @@ bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64
  * of the level-4 table = V | W | D | chunk_pa, then the level-3 entry = V | L | table. 0 or -1. */
 int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable);
 
-/* uvm_large.c: page-size modes (docs/handler.md §6e) */
+/* uvm_large.c: page-size modes (docs/handler.md §6f) */
 /* The region of vpn can be one large page: it holds managed pages, all of one writability
  * (*writable). */
 bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable);
@@ -436,7 +436,7 @@ void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
 /* Evicts the 2 MB page of block blk whole (page_size 2m). */
 void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk);
 
-/* uvm_compact.c: contiguity-aware compaction (docs/handler.md §6f) */
+/* uvm_compact.c: contiguity-aware compaction (docs/handler.md §6g) */
 /* Takes cfg.emergency_frames frames for the emergency list (CoCoA only). 0 or -1. */
 int uvm_compact_init(uvm_handler_t *h);
 /* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct. */

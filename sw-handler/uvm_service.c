@@ -134,7 +134,7 @@ static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) 
     if (h->cfg.page_size == UVM_PSIZE_2M && c->blk &&
         uvm_bitmap_count(c->blk->resident, UVM_BLOCK_WORDS) == 0 &&
         uvm_large_region_ok(h, vpn, &w)) {
-        /* the first fault of a 2m region brings the whole 2 MB page (§6e) */
+        /* the first fault of a 2m region brings the whole 2 MB page (§6f) */
         if (uvm_large_migrate(h, vpn, w) && h->replay->page_done)
             h->replay->page_done(h, vpn);
         return;

@@ -24,13 +24,17 @@ typedef enum {
 
 #define UVM_POLICY_NAME_MAX 32 /* bytes, including the terminating NUL */
 
-/* GPU frame allocation (docs/handler.md §6e): any free 4 KB frame (the default), or CoCoA: the
+/* GPU frame allocation (docs/handler.md §6f): any free 4 KB frame (the default), or CoCoA: the
  * pages of a 2 MB VA region go to one 2 MB frame owned by its address space, at their offsets. */
 typedef enum { UVM_FRAME_ANY = 0, UVM_FRAME_COCOA = 1 } uvm_frame_alloc_t;
-/* Page-size mode (§6e): 4 KB pages only (the default); 2 MB pages only (a whole large page is
+/* Page-size mode (§6f): 4 KB pages only (the default); 2 MB pages only (a whole large page is
  * migrated and mapped at the first fault of a region); CoCoA (4 KB pages in the region's CoCoA
  * frame, coalesced into a large page when the region is fully populated; implies CoCoA frames). */
 typedef enum { UVM_PSIZE_4K = 0, UVM_PSIZE_2M = 1, UVM_PSIZE_COCOA = 2 } uvm_page_size_t;
+/* Who rewrites the page table when CoCoA coalesces or splinters a region (§6f): the host, with
+ * PTE writes and a page invalidate (the default), or the GMMU's COALESCE / SPLINTER commands
+ * (docs/microarch.md §15: one command, the GMMU walks and writes the 513 entries itself). */
+typedef enum { UVM_COALESCE_BY_HOST = 0, UVM_COALESCE_BY_GMMU = 1 } uvm_coalesce_by_t;
 /* When the copies of a VA block are waited for (nvidia-uvm: the block's tracker merged into the
  * batch tracker, waited once before the replay). */
 typedef enum {
@@ -71,7 +75,8 @@ typedef struct {
     uint64_t t_block_ns;  /* per VA block serviced (block lock, CPU unmap of the range); 0: none */
     uint32_t frame_alloc; /* uvm_frame_alloc_t (UVM_FRAME_ANY) */
     uint32_t page_size;   /* uvm_page_size_t (UVM_PSIZE_4K) */
-    /* contiguity-aware compaction after a free (docs/handler.md §6f): a CoCoA 2 MB frame with
+    uint32_t coalesce_by; /* uvm_coalesce_by_t (UVM_COALESCE_BY_HOST) */
+    /* contiguity-aware compaction after a free (docs/handler.md §6g): a CoCoA 2 MB frame with
      * fewer resident frames than compact_pct % of 512 is emptied into other 2 MB frames of its
      * address space (or the emergency frames) and returned (25; 0 = never) */
     uint32_t compact_pct;
@@ -85,11 +90,11 @@ typedef struct {
     uint64_t pt_pages_used, data_pages_resident;
     /* pages migrated H2D that did not fault (growth + prefetch hint), and their bytes */
     uint64_t pages_prefetched, bytes_prefetched;
-    /* large pages (docs/handler.md §6e): 2 MB pages mapped whole (page_size 2m), host-side
+    /* large pages (docs/handler.md §6f): 2 MB pages mapped whole (page_size 2m), host-side
      * coalesces and splinters (cocoa), 2 MB pages evicted whole, 4 KB frames CoCoA could not
      * place at their offset (fallback) */
     uint64_t large_maps, coalesces, splinters, large_evictions, cocoa_fallbacks;
-    /* frees and compaction (§6f): pages released by frees, 2 MB frames freed by compaction,
+    /* frees and compaction (§6g): pages released by frees, 2 MB frames freed by compaction,
      * pages moved by it */
     uint64_t pages_freed, compactions, pages_compacted;
 } uvm_stats_t;
@@ -158,12 +163,12 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
 void uvm_handler_service(uvm_handler_t *h);
 const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h);
-/* The application frees the allocation `name` (cudaFree; docs/handler.md §6f): its resident
+/* The application frees the allocation `name` (cudaFree; docs/handler.md §6g): its resident
  * pages are unmapped (a coalesced region splintered first, a 2m page evicted whole) and their
  * frames released without write-back, the allocation is removed, then CoCoA frames that fell
  * below cfg.compact_pct are compacted. 0, or -1 + err (unknown name). */
 int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t errlen);
-/* Host-side coalescing of the 2 MB region at va_2m of address space asid (docs/handler.md §6e):
+/* Host-side coalescing of the 2 MB region at va_2m of address space asid (docs/handler.md §6f):
  * D = 1 in its 512 level-4 entries, then L = 1 in its level-3 entry (no TLB flush: D-marked base
  * translations stay correct). The region must be CoCoA-placed and fully populated. 0, or -1 and
  * a log line (nothing written). The single entry point: a hardware command may take over later. */

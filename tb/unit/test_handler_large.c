@@ -1,5 +1,5 @@
 /*
- * test_handler_large.c - large pages in the host fault handler (docs/handler.md §6e): the CoCoA
+ * test_handler_large.c - large pages in the host fault handler (docs/handler.md §6f): the CoCoA
  * frame allocator, host-side coalesce / splinter (PTE contents and order), the 2m page-size mode
  * (whole 2 MB page mapped and evicted) and eviction of a coalesced region, against the fake device.
  */
