@@ -133,6 +133,26 @@ static bool is_pow2(uint64_t x) {
     return x != 0 && (x & (x - 1)) == 0;
 }
 
+/* The large-page keys (docs/handler.md §6f): 0, or -1 with the message in err. */
+static int check_large_cfg(const uvm_cfg_t *c, char *err, size_t errlen) {
+    if (c->frame_alloc > UVM_FRAME_COCOA || c->page_size > UVM_PSIZE_COCOA ||
+        c->coalesce_by > UVM_COALESCE_BY_GMMU) {
+        err_setf(err, errlen,
+                 "uvm: frame_alloc %" PRIu32 " / page_size %" PRIu32 " / coalesce_by %" PRIu32
+                 " out of range",
+                 c->frame_alloc, c->page_size, c->coalesce_by);
+        return -1;
+    }
+    if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
+        (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
+        err_setf(err, errlen,
+                 "uvm: gpu_data base 0x%" PRIx64 " must be 2 MB aligned for 2 MB frames",
+                 c->gpu_data_base_pa);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
     if (!d || !d->csr_read || !d->csr_write || !d->host_read || !d->host_write || !d->gpu_write64 ||
         !d->dma_submit || !d->dma_wait || !d->cpu_delay) {
@@ -216,18 +236,8 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
             return -1;
         }
     }
-    if (c->frame_alloc > UVM_FRAME_COCOA || c->page_size > UVM_PSIZE_COCOA) {
-        err_setf(err, errlen, "uvm: frame_alloc %" PRIu32 " / page_size %" PRIu32 " out of range",
-                 c->frame_alloc, c->page_size);
+    if (check_large_cfg(c, err, errlen) != 0)
         return -1;
-    }
-    if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
-        (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
-        err_setf(err, errlen,
-                 "uvm: gpu_data base 0x%" PRIx64 " must be 2 MB aligned for 2 MB frames",
-                 c->gpu_data_base_pa);
-        return -1;
-    }
     const uint64_t pt_end = c->gpu_pt_base_pa + (c->gpu_pt_pages << GMMU_PAGE_SHIFT);
     const uint64_t da_end = c->gpu_data_base_pa + (c->gpu_data_pages << GMMU_PAGE_SHIFT);
     if (c->gpu_pt_base_pa < da_end && c->gpu_data_base_pa < pt_end) {

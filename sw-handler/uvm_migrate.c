@@ -81,6 +81,23 @@ void uvm_migrate_commit(uvm_handler_t *h) {
         uvm_migrate_flush(h);
 }
 
+/* page_size cocoa: every block with pages in this commit is coalesced if it is now fully
+ * populated in its CoCoA frame - after its copies completed and its base PTEs were written, as
+ * the driver maps a 2 MB page once the block's copies are done (under copy_wait batch that is
+ * the batch end, not the block's service). Pending pages of one block are adjacent. */
+static void coalesce_pending(uvm_handler_t *h) {
+    if (h->cfg.page_size != UVM_PSIZE_COCOA)
+        return;
+    uint64_t last = UINT64_MAX;
+    for (uint32_t i = 0; i < h->npending; i++) {
+        const uint64_t b = h->pending[i].vpn >> UVM_BLOCK_SHIFT;
+        if (b == last)
+            continue;
+        last = b;
+        uvm_large_maybe_coalesce(h, uvm_va_block_get(h, h->pending[i].vpn, false));
+    }
+}
+
 void uvm_migrate_flush(uvm_handler_t *h) {
     submit_run(h);
     for (uint32_t i = 0; i < h->npending; i++)
@@ -96,6 +113,7 @@ void uvm_migrate_flush(uvm_handler_t *h) {
         if (h->replay->page_done && !p->prefetched)
             h->replay->page_done(h, p->vpn);
     }
+    coalesce_pending(h);
     pending_reset(h);
 }
 

@@ -209,7 +209,6 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
         memset(c.blk->faulted, 0, sizeof c.blk->faulted);
     }
     uvm_migrate_commit(h);
-    uvm_large_maybe_coalesce(h, c.blk);
 }
 
 /* Migrates the prefetch pages of one block (set, block-relative) outside any demand. */
@@ -225,7 +224,6 @@ static void prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *se
     if (c.blk && pt_room(h, &c, (blk_id << UVM_BLOCK_SHIFT) + first))
         uvm_migrate_set(h, blk_id, set, none);
     uvm_migrate_commit(h);
-    uvm_large_maybe_coalesce(h, c.blk);
 }
 
 /* Zheng's transfer set (docs/handler.md §6d): after the demand pages of the batch (h2d0 = the

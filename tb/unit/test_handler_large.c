@@ -13,9 +13,10 @@
 
 /* handler with page_size / frame_alloc, `frames` data frames and the allocations given as
  * (size in pages) at ALLOC_BASE + i * 2 MB, all writable */
-static fx_t *large_fx(uint32_t page_size, uint32_t frame_alloc, uint32_t frames,
-                      const uint32_t *pages, size_t nallocs) {
+static fx_t *large_fx_cw(uint32_t page_size, uint32_t frame_alloc, uint32_t frames,
+                         const uint32_t *pages, size_t nallocs, uvm_copy_wait_t copy_wait) {
     fx_t *x = fx_new();
+    x->cfg.copy_wait = copy_wait;
     x->cfg.page_size = page_size;
     x->cfg.frame_alloc = frame_alloc;
     x->cfg.gpu_data_pages = frames;
@@ -31,6 +32,11 @@ static fx_t *large_fx(uint32_t page_size, uint32_t frame_alloc, uint32_t frames,
     assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
     x->fk.nev = 0;
     return x;
+}
+
+static fx_t *large_fx(uint32_t page_size, uint32_t frame_alloc, uint32_t frames,
+                      const uint32_t *pages, size_t nallocs) {
+    return large_fx_cw(page_size, frame_alloc, frames, pages, nallocs, UVM_COPY_WAIT_BLOCK);
 }
 
 /* the level-3 entry (parent of the level-4 table) of vpn's region, by walking the fake memory */
@@ -191,6 +197,46 @@ static void test_coalesce_splinter_ptes(void **state) {
     assert_int_equal(uvm_coalesce(h, 0, ALLOC_BASE + 4096), -1); /* not 2 MB aligned */
     assert_int_equal(uvm_coalesce(h, 0, ALLOC_BASE), 0);         /* re-coalesce by hand */
     assert_int_equal(st(x)->coalesces, 2);
+    fx_done(x);
+}
+
+/* copy_wait batch (the copies of a batch are waited for at its end, uvm_migrate_flush): a region
+ * whose last pages migrate in the batch is coalesced at the batch end, after every copy was
+ * waited for and the base PTEs written; not at its block's commit, when its level-4 table may
+ * not exist yet and its copies are in flight (the driver maps the 2 MB page after the copies) */
+static void test_cocoa_batch_coalesce_after_copies(void **state) {
+    (void)state;
+    const uint32_t pages[1] = {512};
+    fx_t *x = large_fx_cw(UVM_PSIZE_COCOA, UVM_FRAME_ANY, 1024, pages, 1, UVM_COPY_WAIT_BATCH);
+    fake_t *fk = &x->fk;
+    uvm_handler_t *h = x->h;
+    uvm_migrate_pin_batch(h);
+    for (uint32_t half = 0; half < 2; half++) { /* two visits of the block in one batch */
+        uvm_migrate_pin_block(h);
+        uvm_migrate_begin(h);
+        for (uint32_t p = half * 256u; p < half * 256u + 256u; p++)
+            assert_true(uvm_migrate_page(h, VPN0 + p, uvm_find_alloc(h, VPN0 + p)));
+        uvm_migrate_commit(h);
+    }
+    uint64_t ppa = 0;
+    assert_int_equal(st(x)->coalesces, 0); /* copies submitted, not waited for, nothing mapped */
+    assert_false(parent_entry(fk, VPN0, &ppa) & PTE_L_BIT);
+    assert_true(fk->ndma > 0);
+    for (size_t i = 0; i < fk->ndma; i++)
+        assert_int_equal(fk->dma[i].ev_wait, SIZE_MAX);
+    uvm_migrate_flush(h); /* the batch end */
+    assert_int_equal(st(x)->coalesces, 1);
+    const uint64_t par = parent_entry(fk, VPN0, &ppa);
+    assert_true(par & PTE_L_BIT);
+    const size_t lw = ev_find(fk, 0, EV_GPU_W, ppa, 1, par);
+    assert_true(lw != SIZE_MAX);
+    for (size_t i = 0; i < fk->ndma; i++) /* every copy waited for before the L write */
+        assert_true(fk->dma[i].ev_wait < lw);
+    uint64_t leaf_pa = 0;
+    (void)walk(fk, VPN0, &leaf_pa);
+    for (uint32_t p = 0; p < REGION_PAGES; p++) /* every base entry D-marked (not cacheable) */
+        assert_int_equal(fk_gpu_read64(fk, leaf_pa + 8 * p),
+                         (DATA_BASE + p * PAGE) | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
     fx_done(x);
 }
 
@@ -364,6 +410,7 @@ int main(void) {
         cmocka_unit_test(test_cocoa_offsets_and_fallback),
         cmocka_unit_test(test_any_alloc_unchanged),
         cmocka_unit_test(test_coalesce_splinter_ptes),
+        cmocka_unit_test(test_cocoa_batch_coalesce_after_copies),
         cmocka_unit_test(test_cocoa_evict_splinters_first),
         cmocka_unit_test(test_2m_fault_maps_whole_region),
         cmocka_unit_test(test_2m_mixed_writability_stays_4k),
