@@ -96,6 +96,9 @@ def critical_paths(rep):
 def board_result(fpga_dir, board):
     d = os.path.join(fpga_dir, board)
     meta = load(os.path.join(d, "build.json"))
+    if meta.get("synth_only"):
+        raise ReportError(f"{d}/build.json: {board} was only synthesized (--synth-only): run "
+                          f"make fpga BOARD={board} FPGA_ARGS=--pnr-only")
     rep = load(os.path.join(d, f"{board}_report.json"))
     cells = board_cells(load(os.path.join(d, "stat.json")))
     fmax = {clock_name(c): {"achieved": round(v["achieved"], 2), "constraint": round(v["constraint"], 2)}
