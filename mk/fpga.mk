@@ -112,6 +112,13 @@ fpga-report fpga-check: gen $(FPGA_RTL_DEPS) | $(DEPS_STAMP)
 
 TEST_TARGETS += fpga-lint fpga-sim
 
+## make test-fpga-report       the check of fpga-check on made-up builds, no tool run (a second):
+##                             +-4 % passes, +6 % LUTs / -6 % Fmax / timing not met / another
+##                             configuration fail (scripts/fpga_report_test.py; not in make test)
+.PHONY: test-fpga-report
+test-fpga-report:
+	$(PYTHON) scripts/fpga_report_test.py
+
 ## make fpga-sim-litex         LiteX's UARTBone client (CommUART, needs `pip install litex`) against
 ##                             board-sim: reads and writes board registers, CSRs, PT memory, tags
 .PHONY: fpga-sim-litex

@@ -69,7 +69,14 @@ module gmmu_co #(
   logic [RegW+IdxW-1:0] rvpn;
 
   assign rvpn     = {co_region_q, IdxW'(0)};
-  assign path_idx = IdxW'(rvpn >> (IdxW * (gmmu_pkg::PT_LEVELS - 1 - int'(co_lvl_q))));
+  // the table index of level co_lvl_q: a multiplexer of the constant slices (a shift by
+  // IdxW * (PT_LEVELS - 1 - level) made synth_ecp5 infer a MULT18X18D for the shift amount)
+  always_comb begin
+    path_idx = '0;
+    for (int unsigned k = 0; k < gmmu_pkg::PT_LEVELS; k++) begin
+      if (co_lvl_q == 2'(k)) path_idx = rvpn[IdxW*(gmmu_pkg::PT_LEVELS-1-k)+:IdxW];
+    end
+  end
   assign rd_state = co_state_q inside {CoPath, CoCheck, CoErd, CoLrd};
 
   always_comb begin

