@@ -41,5 +41,6 @@ test-calib-gen: $(CAL_TESTS)
 	$(RUN_TESTS)
 
 # test-calib: ~10-30 s (chase passes 0-1, the 64 MB stream twice); the full make calibrate takes
-# ~20 min of CPU (the 4 GB stream twice) and stays out of make test
+# ~45 min of CPU (the 4 GB stream twice: 7 and 11 min of wall time on the shared machine) and
+# stays out of make test
 TEST_TARGETS += test-calib-gen test-calib
