@@ -98,6 +98,7 @@ struct plat {
     const gmmu_out_t *out; /* &eout[0] */
     int out_fresh;
     engine_t *wave_eng; /* the engine writing the waveform (first one that can) */
+    engine_t *wave_ref; /* the engine whose outputs it writes beside its own, or NULL */
     scmp_t *scmp;       /* --state-compare of eng[0] and eng[1], or NULL */
     int state_due;      /* clocked since the last state comparison */
     int waves_open;
