@@ -93,13 +93,15 @@ void plat_platform_error(plat_t *p, const char *fmt, ...) {
 /* ------------------------------------------------------------------------------------------ */
 /* engines                                                                                    */
 
-/* 1 if the mismatch is reported (not in a waveform re-run, which stops silently). */
+/* 1 if the mismatch is reported (not in a waveform re-run, which goes on PLAT_WAVE_TAIL clocked
+ * cycles, then stops silently: plat_clock_engines). */
 static int mismatch_head(plat_t *p) {
     plat_clear_progress(p);
     p->st.mismatches = 1;
     p->mismatch = 1;
-    if (p->o.rerun) { /* waveform re-run: the window is written; stop here */
-        plat_halt(p, 1, "FAIL (mismatch)");
+    if (p->o.rerun) {
+        if (!p->rerun_stop)
+            p->rerun_stop = p->clocked + PLAT_WAVE_TAIL;
         return 0;
     }
     return 1;
@@ -183,6 +185,10 @@ static void step_engines(plat_t *p) {
 }
 
 void plat_clock_engines(plat_t *p) {
+    if (p->rerun_stop && p->clocked >= p->rerun_stop) { /* the waveform's tail is written */
+        plat_halt(p, 1, "FAIL (mismatch)");
+        return;
+    }
     if (p->o.rerun && !p->waves_open && p->clocked >= p->o.rerun_from && p->wave_eng) {
         if (p->wave_eng->ops->wave_open(p->wave_eng, p->o.waves_path, p->wave_ref != NULL) == 0)
             p->waves_open = 1;

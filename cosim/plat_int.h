@@ -102,7 +102,8 @@ struct plat {
     scmp_t *scmp;       /* --state-compare of eng[0] and eng[1], or NULL */
     int state_due;      /* clocked since the last state comparison */
     int waves_open;
-    int quiet_skip; /* every engine has a quiet test and --no-quiet-skip is not given */
+    uint64_t rerun_stop; /* waveform re-run: the clocked cycle it stops at (0: no mismatch yet) */
+    int quiet_skip;      /* every engine has a quiet test and --no-quiet-skip is not given */
     gmmu_in_t in;
     uint64_t req_rows; /* SMs whose request inputs are not all zero */
     /* platform models */

@@ -140,6 +140,11 @@ def changes(path, names):
     """Value changes of the named variables ("TOP.mismatch", "TOP.gmmu_top.hit_ppn_o"):
     {name: [(time, value string), ...]}, read through fst2vcd (shipped with gtkwave). A vector's
     value is the VCD bit string without its "b"."""
+    return scan(path, names)[0]
+
+
+def scan(path, names):
+    """(changes(path, names), the last time stamp of the file)."""
     import subprocess
 
     want, ids, scope = set(names), {}, []
@@ -176,7 +181,7 @@ def changes(path, names):
     proc.wait()
     if proc.returncode != 0:
         raise ValueError(f"{path}: fst2vcd failed (exit {proc.returncode})")
-    return out
+    return out, t
 
 
 def value_at(ch, t):

@@ -12,11 +12,11 @@ Groups:
   (a new port lands in its group without an edit here); gmmu_top's own signals; one group per
   block instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff) and per TLB array inside
   a block (u_base, u_large, u_req, their u_store), each with its registers (_q) first.
-FSM states by name: Verilator writes an FST enum table for every enum-typed signal; GTKWave
-shows those names by itself, and this script also writes them as translate filter files
-(OUT-enums/<enum>.txt, both binary and hex keys) applied to those signals in the save file, so
-the names show whatever the radix. The hierarchy is read by scripts/fst_hier.py, the values of
-the mismatch signals through fst2vcd (shipped with gtkwave).
+FSM states by name: Verilator writes an FST enum table for every enum-typed signal (the state
+registers of the FSMs); the save file gives those signals GTKWave's enum format (TR_ENUM, checked
+with GTKWave 3.3.118), which shows the state names from the table. The hierarchy (with the enum
+references) is read by scripts/fst_hier.py, the values of the mismatch signals through fst2vcd
+(shipped with gtkwave).
 """
 import math
 import os
@@ -30,9 +30,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TLB_SUBBLOCKS = ("u_base", "u_large", "u_req", "u_store")
 CYCLE = 10  # FST time units per clock cycle (vshim.cpp: 5 per half cycle)
 WINDOW = 60  # clock cycles shown around the mismatch
-# GTKWave trace flags (analyzer.h): hex / binary, right-justified, file-translated, groups
-F_HEX, F_BIN, F_TRANSLATED, F_GROUP_BEGIN, F_GROUP_END, F_BLANK = 0x22, 0x28, 0x2000, 0x800000, \
-    0x1000000, 0x200
+WAVE_PX = 960  # pixels of the wave pane with the window and pane sizes written below
+# GTKWave trace flags (analyzer.h of GTKWave 3.3): binary right-justified + TR_ENUM (bit 32)
+F_ENUM = 0x100000028
 
 
 def load_ports():
@@ -62,18 +62,41 @@ def sig(path, name, width):
     return full + (f"[{width - 1}:0]" if width > 1 else "")
 
 
+def num_sm(names, ports):
+    """SMs of the FST's configuration: the width of a per-SM RTL port over its element width."""
+    for p in ports:
+        if p.dir == "out" and p.rep == "sm" and f"TOP.gmmu_top.{p.sv}" in names:
+            return names[f"TOP.gmmu_top.{p.sv}"] // p.width
+    return 1
+
+
+def elem_label(p, k, n, n_sm):
+    """hit_ppn[s][p] / miss_ppn[s] / fb_wr_data[k] for element k of a port of n elements."""
+    if p.rep == "sm_port":
+        n_ports = max(1, n // n_sm)
+        return f"{p.name}[{k // n_ports}][{k % n_ports}]"
+    return f"{p.name}[{k}]"
+
+
+def slice_bits(full, width, k, w):
+    """GTKWave's bit-slice syntax for bits [w * k + w - 1 : w * k] of a vector [width-1:0]: its
+    bits by index from the most significant (0), msb first."""
+    vec = f"{full}[{width - 1}:0]"
+    return " ".join(f"({width - 1 - b}){vec}" for b in range(w * k + w - 1, w * k - 1, -1))
+
+
 def mismatch_group(vars_, ports):
-    """(time, lines) of the mismatch group, or (None, []) if the FST has no reference signals or
-    no mismatch."""
+    """(time, end of the file, lines) of the mismatch group; time None and no lines if the FST
+    has no reference signals or no mismatch."""
     names = {".".join(p) + "." + n: w for p, n, w, _ in vars_}
     if "TOP.mismatch" not in names:
-        return None, []
+        return None, None, []
     outs = [p for grp in compare_order(ports) for p in grp]
     diffs = [f"TOP.diff.{p.sv}" for p in outs if f"TOP.diff.{p.sv}" in names]
-    ch = fst_hier.changes(FST, ["TOP.mismatch"] + diffs)
+    ch, end = fst_hier.scan(FST, ["TOP.mismatch"] + diffs)
     t = next((ct for ct, v in ch["TOP.mismatch"] if v == "1"), None)
     if t is None:
-        return None, []
+        return None, end, []
     keyed = []
     for li, grp in enumerate(compare_order(ports)):
         for pi, p in enumerate(grp):
@@ -85,36 +108,27 @@ def mismatch_group(vars_, ports):
                 keyed.append(((li, ks[0], pi), p, ks))
     lines = ["@800200", f"-mismatch at t={t} (cycle {(t + CYCLE // 2) // CYCLE})", "@28",
              "+{mismatch (any diff)} TOP.mismatch"]
+    n_sm = num_sm(names, ports)
     for _, p, ks in sorted(keyed, key=lambda x: x[0]):
         w = names.get(f"TOP.gmmu_top.{p.sv}", 1)
+        n = names[f"TOP.diff.{p.sv}"]
         el = ",".join(str(k) for k in ks)
+        if n > 1:  # the differing elements (at most 4) as bit slices of the flattened ports
+            for k in ks[:4]:
+                label = elem_label(p, k, n, n_sm)
+                for scope, who in (("gmmu_top", "RTL"), ("model", "model")):
+                    lines += ["@22", f"#{{{who} {label}}} " + slice_bits(f"TOP.{scope}.{p.sv}", w, k,
+                                                                          p.width)]
         lines += ["@22", f"+{{RTL {p.sv}}} {sig(('TOP', 'gmmu_top'), p.sv, w)}",
                   f"+{{model {p.sv}}} {sig(('TOP', 'model'), p.sv, w)}",
                   "@28" if names[f'TOP.diff.{p.sv}'] == 1 else "@22",
                   f"+{{diff {p.sv} (elements {el})}} "
                   f"{sig(('TOP', 'diff'), p.sv, names[f'TOP.diff.{p.sv}'])}"]
     lines += ["@1000200", f"-mismatch at t={t} (cycle {(t + CYCLE // 2) // CYCLE})"]
-    return t, lines
+    return t, end, lines
 
 
-def enum_filters(enums, used, out):
-    """Translate filter files of the enum tables in use: {handle: (number, path)}."""
-    d = os.path.splitext(out)[0] + "-enums"
-    os.makedirs(d, exist_ok=True)
-    files = {}
-    for n, h in enumerate(sorted(used), start=1):
-        name, items = enums[h]
-        path = os.path.abspath(os.path.join(d, name.replace("/", "_") + ".txt"))
-        with open(path, "w") as f:
-            f.write(f"# {name}: FST enum table written by Verilator (scripts/gen_gtkw.py)\n")
-            for bits, lit in items:
-                f.write(f"{bits} {lit}\n")  # binary, as wide as the signal
-                f.write(f"{int(bits, 2):X} {lit}\n")  # hex
-        files[h] = (n, path)
-    return files
-
-
-def block_groups(vars_, pgroups, filters):
+def block_groups(vars_, pgroups, enums):
     groups, order = {}, []
     for _, g in sorted({v[:2] for v in pgroups.values()}):
         groups[g] = []
@@ -140,9 +154,8 @@ def block_groups(vars_, pgroups, filters):
     for key in [k for k in order if groups[k]]:
         lines += ["@800200", f"-{key}"]
         for _, _, full, width, enum in sorted(groups[key]):
-            if enum in filters:
-                n, fpath = filters[enum]
-                lines += [f"@{F_HEX | F_TRANSLATED:x}", f"^{n} {fpath}", full]
+            if enum in enums:  # an FSM state: its names from the FST enum table
+                lines += [f"@{F_ENUM:x}", full]
             else:
                 lines += ["@22" if width > 1 else "@28", full]
         lines += ["@1000200", f"-{key}"]
@@ -161,22 +174,25 @@ def main():
     if not any(len(p) >= 2 and p[1] == "gmmu_top" for p, _, _, _ in vars_):
         sys.exit(f"{FST}: no gmmu_top scope found (is this an FST of gmmu_top?)")
     ports = load_ports()
-    used = {e for p, _, _, e in vars_ if e in enums and len(p) >= 2 and p[1] == "gmmu_top"}
-    filters = enum_filters(enums, used, out)
-    t, mlines = mismatch_group(vars_, ports)
-    head = [f'[dumpfile] "{os.path.abspath(FST)}"', "[size] 1600 900", "[sst_expanded] 1"]
+    t, end, mlines = mismatch_group(vars_, ports)
+    # fixed pane widths: the wave pane is about WAVE_PX pixels wide in a 1600 x 900 window
+    head = [f'[dumpfile] "{os.path.abspath(FST)}"', "[timestart] 0", "[size] 1600 900",
+            "[sst_width] 200", "[signals_width] 400", "[sst_expanded] 1"]
     if t is not None:
-        start = max(0, t - WINDOW * CYCLE * 2 // 3)
-        zoom = -math.log2(WINDOW * CYCLE / 1200.0)  # GTKWave: 2^-zoom time units per pixel
-        head = [head[0], f"[timestart] {start}"] + head[1:]
+        # the window: WINDOW cycles, the mismatch at two thirds; GTKWave starts at 0 instead if the
+        # window passes the end of the file (a re-run writes PLAT_WAVE_TAIL cycles past the
+        # mismatch, a run that ended earlier has fewer)
+        span = WINDOW * CYCLE
+        start = max(0, min(t - span * 2 // 3, end - span))
+        # GTKWave 3.3: 2^-zoom / 203 time units per pixel (measured on a screenshot)
+        zoom = -math.log2(span / WAVE_PX * 203.0)
+        head[1] = f"[timestart] {start}"
         head.append(f"*{zoom:.6f} {t} {t}" + " -1" * 25)
         head.append("[markername] Amismatch")
-    else:
-        head.insert(1, "[timestart] 0")
-    lines = head + mlines + block_groups(vars_, port_groups(ports), filters)
+    lines = head + mlines + block_groups(vars_, port_groups(ports), enums)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(out + (f" (mismatch at t={t}, cycle {t // CYCLE})" if t is not None else ""))
+    print(out + (f" (mismatch at t={t}, cycle {(t + CYCLE // 2) // CYCLE})" if t is not None else ""))
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ reading the FST back (scripts/fst_hier.py: hierarchy, fst2vcd: values):
   expected one, they differ and the element's diff bit is set;
 - before it every model port had the RTL port's values at every change (cycle alignment), over
   at least 10 changes in the window;
-- gen_gtkw.py writes a save file whose first group names the RTL and model port, with the
-  primary marker at the mismatch time, and translate filters naming FSM states.
+- gen_gtkw.py writes a save file whose first group names the RTL and model port (and the
+  reported element of both), with the primary marker at the mismatch time, and the FSM state
+  registers (enum tables in the FST) in GTKWave's enum format, which shows state names.
 Exit 0 if every check holds, else 1 with the failed checks.
 """
 import os
@@ -100,12 +101,16 @@ def main():
     check(f"{model}[" in top or f"{model}\n" in top, f"the first group of the save file names {model}")
     check(any(ln.startswith(f"*") and ln.split()[1] == str(t) for ln in lines),
           f"the primary marker is at t={t}")
-    filt = [ln for ln in lines if ln.startswith("^")]
-    names = ""
-    if filt:
-        names = open(filt[0].split(" ", 1)[1]).read()
-    check(bool(filt) and re.search(r"^[01]+ \w+$", names, re.M) is not None,
-          f"FSM states have translate filters ({len(filt)} signals)")
+    if width[diff] > 1:
+        check(f"#{{RTL {m.group(2)}{m.group(3)}}}" in top and f"#{{model {m.group(2)}{m.group(3)}}}"
+              in top, f"the first group has the element {m.group(2)}{m.group(3)} of both")
+    # FSM states by name: the state registers carry FST enum tables and GTKWave's enum format
+    vars_e, enums = fst_hier.hierarchy(fst)
+    states = {sig for p, n, w, e in vars_e if e in enums and n.split("[")[0].endswith("state_q")
+              for sig in [".".join(p) + "." + n + (f"[{w - 1}:0]" if w > 1 else "")]}
+    enum_lines = {lines[i + 1] for i, ln in enumerate(lines[:-1]) if ln == "@100000028"}
+    check(bool(states) and states <= enum_lines, f"the FSM state registers ({len(states)}) have enum "
+          f"tables in the FST and the enum format in the save file")
     if fails:
         print(f"wave_check: {len(fails)} check(s) failed")
         sys.exit(1)
