@@ -43,9 +43,14 @@ typedef struct {
     int (*quiet)(const engine_t *e);
     /* Optional: human-readable dump of the internal state (watchdog). */
     void (*dump)(const engine_t *e, FILE *f);
-    /* Optional: waveform of every signal from now on (0 on success) / closed. */
-    int (*wave_open)(engine_t *e, const char *path);
+    /* Optional: waveform of every signal from now on (0 on success) / closed. with_ref: the
+     * waveform also holds a reference engine's outputs beside this engine's (given by wave_ref
+     * before every step), a diff bit per output element and a mismatch marker. */
+    int (*wave_open)(engine_t *e, const char *path, int with_ref);
     void (*wave_close)(engine_t *e);
+    /* With wave_open: the reference engine's outputs before and after the edge of the next
+     * step, written into the waveform beside this engine's (docs/cosim.md, "Waveforms"). */
+    void (*wave_ref)(engine_t *e, const gmmu_out_t *before, const gmmu_out_t *after);
     /* Optional: internal invariant violations so far (0 = none) and the first message. */
     unsigned (*violations)(const engine_t *e, char *first, size_t len);
     /* Optional (--state-compare): the engine's table of registered state (_q) signals, or NULL

@@ -74,6 +74,7 @@ const engine_ops_t engine_cmodel_ops = {
     .dump = cm_dump,
     .wave_open = NULL,
     .wave_close = NULL,
+    .wave_ref = NULL,
     .violations = cm_violations,
     .state_table = NULL,
     .state_get = cm_state_get,

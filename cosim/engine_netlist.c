@@ -49,10 +49,18 @@ NETLIST_WEAK void vshim_netlist_step(vshim_t *v, const gmmu_in_t *in, uint64_t c
     (void)cycle;
 }
 
-NETLIST_WEAK int vshim_netlist_trace_open(vshim_t *v, const char *path) {
+NETLIST_WEAK int vshim_netlist_trace_open(vshim_t *v, const char *path, int with_ref) {
     (void)v;
     (void)path;
+    (void)with_ref;
     return -1;
+}
+
+NETLIST_WEAK void vshim_netlist_trace_ref(vshim_t *v, const gmmu_out_t *before,
+                                          const gmmu_out_t *after) {
+    (void)v;
+    (void)before;
+    (void)after;
 }
 
 NETLIST_WEAK void vshim_netlist_trace_close(vshim_t *v) {

@@ -71,8 +71,12 @@ static void rtl_step(engine_t *e, const gmmu_in_t *in, uint64_t cycle) {
     VSHIM_FN(step)(rtl(e)->v, in, cycle);
 }
 
-static int rtl_wave_open(engine_t *e, const char *path) {
-    return VSHIM_FN(trace_open)(rtl(e)->v, path);
+static int rtl_wave_open(engine_t *e, const char *path, int with_ref) {
+    return VSHIM_FN(trace_open)(rtl(e)->v, path, with_ref);
+}
+
+static void rtl_wave_ref(engine_t *e, const gmmu_out_t *before, const gmmu_out_t *after) {
+    VSHIM_FN(trace_ref)(rtl(e)->v, before, after);
 }
 
 static void rtl_wave_close(engine_t *e) {
@@ -110,6 +114,7 @@ const engine_ops_t ENGINE_RTL_OPS = {
     .dump = NULL,
     .wave_open = rtl_wave_open,
     .wave_close = rtl_wave_close,
+    .wave_ref = rtl_wave_ref,
     .violations = NULL,
     .state_table = rtl_state_table,
     .state_get = rtl_state_get,

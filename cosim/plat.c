@@ -93,13 +93,15 @@ void plat_platform_error(plat_t *p, const char *fmt, ...) {
 /* ------------------------------------------------------------------------------------------ */
 /* engines                                                                                    */
 
-/* 1 if the mismatch is reported (not in a waveform re-run, which stops silently). */
+/* 1 if the mismatch is reported (not in a waveform re-run, which goes on PLAT_WAVE_TAIL clocked
+ * cycles, then stops silently: plat_clock_engines). */
 static int mismatch_head(plat_t *p) {
     plat_clear_progress(p);
     p->st.mismatches = 1;
     p->mismatch = 1;
-    if (p->o.rerun) { /* waveform re-run: the window is written; stop here */
-        plat_halt(p, 1, "FAIL (mismatch)");
+    if (p->o.rerun) {
+        if (!p->rerun_stop)
+            p->rerun_stop = p->clocked + PLAT_WAVE_TAIL;
         return 0;
     }
     return 1;
@@ -165,13 +167,33 @@ const gmmu_out_t *plat_outputs(plat_t *p) {
     return p->out;
 }
 
-void plat_clock_engines(plat_t *p) {
-    if (p->o.rerun && !p->waves_open && p->clocked >= p->o.rerun_from && p->wave_eng) {
-        if (p->wave_eng->ops->wave_open(p->wave_eng, p->o.waves_path) == 0)
-            p->waves_open = 1;
+/* One edge of every engine; with an open waveform that holds a reference engine's outputs, the
+ * reference steps first so that the waveform engine gets its outputs before and after the edge
+ * (engines are independent: the order of their steps changes nothing). */
+static void step_engines(plat_t *p) {
+    engine_t *const ref = p->waves_open ? p->wave_ref : NULL;
+    if (ref) {
+        gmmu_out_t before, after;
+        ref->ops->outputs(ref, &before);
+        ref->ops->step(ref, &p->in, p->now);
+        ref->ops->outputs(ref, &after);
+        p->wave_eng->ops->wave_ref(p->wave_eng, &before, &after);
     }
     for (unsigned i = 0; i < p->neng; i++)
-        p->eng[i]->ops->step(p->eng[i], &p->in, p->now);
+        if (p->eng[i] != ref)
+            p->eng[i]->ops->step(p->eng[i], &p->in, p->now);
+}
+
+void plat_clock_engines(plat_t *p) {
+    if (p->rerun_stop && p->clocked >= p->rerun_stop) { /* the waveform's tail is written */
+        plat_halt(p, 1, "FAIL (mismatch)");
+        return;
+    }
+    if (p->o.rerun && !p->waves_open && p->clocked >= p->o.rerun_from && p->wave_eng) {
+        if (p->wave_eng->ops->wave_open(p->wave_eng, p->o.waves_path, p->wave_ref != NULL) == 0)
+            p->waves_open = 1;
+    }
+    step_engines(p);
     p->out_fresh = 0;
     p->state_due = 1;
     p->now++;
@@ -333,8 +355,12 @@ static int new_engines(plat_t *p, char *err, size_t errlen) {
     for (unsigned i = 0; i < p->neng && !p->wave_eng; i++)
         if (p->eng[i]->ops->wave_open)
             p->wave_eng = p->eng[i];
+    /* the reference written beside it: the engine it is compared with (the driving one, or the
+       second when it drives itself) */
+    if (p->wave_eng && p->wave_eng->ops->wave_ref && p->neng > 1)
+        p->wave_ref = p->wave_eng == p->eng[0] ? p->eng[1] : p->eng[0];
     if (p->o.waves_path && !p->o.rerun && p->wave_eng) {
-        if (p->wave_eng->ops->wave_open(p->wave_eng, p->o.waves_path) != 0) {
+        if (p->wave_eng->ops->wave_open(p->wave_eng, p->o.waves_path, p->wave_ref != NULL) != 0) {
             snprintf(err, errlen, "cannot open waveform %s", p->o.waves_path);
             return -1;
         }

@@ -47,10 +47,14 @@ typedef struct {
                                   * (0: PLAT_LOG_PROGRESS_S) */
     volatile sig_atomic_t *stop; /* set to a signal number: stop, report, exit 128 + signal */
     /* waveform re-run after a mismatch: open the FST (waves_path) at this clocked cycle, stop
-     * silently at the mismatch, print no summary */
+     * silently PLAT_WAVE_TAIL clocked cycles after the mismatch, print no summary */
     int rerun;
     uint64_t rerun_from;
 } plat_opts_t;
+
+/* Clocked cycles a waveform re-run goes on past the mismatch (the waveform shows how the engines
+ * diverge further, and a viewer can centre the mismatch); the compare is off in them. */
+#define PLAT_WAVE_TAIL 20u
 
 /* Platform addresses (fixed). */
 #define PLAT_DATA_BASE_PA 0x100000000ull /* GPU data frames */

@@ -98,10 +98,12 @@ struct plat {
     const gmmu_out_t *out; /* &eout[0] */
     int out_fresh;
     engine_t *wave_eng; /* the engine writing the waveform (first one that can) */
+    engine_t *wave_ref; /* the engine whose outputs it writes beside its own, or NULL */
     scmp_t *scmp;       /* --state-compare of eng[0] and eng[1], or NULL */
     int state_due;      /* clocked since the last state comparison */
     int waves_open;
-    int quiet_skip; /* every engine has a quiet test and --no-quiet-skip is not given */
+    uint64_t rerun_stop; /* waveform re-run: the clocked cycle it stops at (0: no mismatch yet) */
+    int quiet_skip;      /* every engine has a quiet test and --no-quiet-skip is not given */
     gmmu_in_t in;
     uint64_t req_rows; /* SMs whose request inputs are not all zero */
     /* platform models */

@@ -259,7 +259,7 @@ static void mismatch_wave(const plat_opts_t *o, uint64_t clocked, int argc, char
     }
     const uint64_t from = clocked > WAVE_WINDOW ? clocked - WAVE_WINDOW : 0;
     fprintf(stderr, "  re-running to write the waveform of clocked cycles %llu..%llu ...\n",
-            (unsigned long long)from, (unsigned long long)clocked);
+            (unsigned long long)from, (unsigned long long)(clocked + PLAT_WAVE_TAIL));
     fflush(stderr);
     fflush(stdout);
     char window[1100];
@@ -287,8 +287,9 @@ static void mismatch_wave(const plat_opts_t *o, uint64_t clocked, int argc, char
     free(av);
     struct stat sb;
     if (pid > 0 && stat(path, &sb) == 0)
-        fprintf(stderr, "  waveform (FST, clocked cycles %llu..%llu): %s\n",
-                (unsigned long long)from, (unsigned long long)clocked, path);
+        fprintf(stderr, "  waveform (FST, clocked cycles %llu..%llu, the mismatch at %llu): %s\n",
+                (unsigned long long)from, (unsigned long long)(clocked + PLAT_WAVE_TAIL),
+                (unsigned long long)clocked, path);
     else
         fprintf(stderr, "  could not write the waveform %s\n", path);
 }

@@ -40,6 +40,11 @@ struct vshim {
     VerilatedFstC *tfp;
     uint64_t half; // waveform time in half cycles
     void **state;  // per row of the state table: the signal's data (found on first use)
+    // the reference engine's outputs written beside the RTL's (vshim_trace_ref, "model" scope)
+    int ref_on;                       // the open FST has the model / diff / mismatch signals
+    uint32_t ref_code[GMMU_OUT_PORT_N * 2 + 1]; // FST codes: model ports, diff bits, mismatch
+    gmmu_out_t ref_before, ref_after; // the reference's outputs before / after the edge
+    const gmmu_out_t *ref_cur;        // the one of the dump being written
 };
 
 namespace {
@@ -91,6 +96,114 @@ VSHIM_TOP *top(vshim *v) { return static_cast<VSHIM_TOP *>(v->top); }
 
 void dump(vshim *v) {
     if (v->tfp) v->tfp->dump(v->half * 5);
+}
+
+// ---- the reference engine's outputs in the RTL's FST (docs/cosim.md, "Waveforms") ----
+// Written through Verilator's own trace writer: callbacks added beside the model's, so the
+// reference's values share the FST, its time stamps and its dump calls with the RTL's signals.
+// Scopes: TOP.model.<port>_o (the reference's value of every output port, flattened exactly like
+// the RTL port: element s * NumPorts + p at bits [w * (s * NumPorts + p) +: w]),
+// TOP.diff.<port>_o (one bit per element: RTL != reference) and TOP.mismatch (any diff bit).
+const gmmu_port_desc_t k_out[] = GMMU_OUT_PORT_TABLE;
+constexpr unsigned kNOut = sizeof(k_out) / sizeof(k_out[0]);
+constexpr unsigned kMaxWords = GMMU_MAX_SM * GMMU_MAX_PORTS * 2 + 2; // 64-bit elements, 32-bit words
+static_assert(kNOut == GMMU_OUT_PORT_N, "port table");
+
+unsigned ref_elems(const gmmu_port_desc_t &f) {
+    switch (f.rep) {
+    case GMMU_REP_SM: return kS;
+    case GMMU_REP_SM_PORT: return kS * kP;
+    case GMMU_REP_COUNT: return f.count;
+    default: return 1;
+    }
+}
+
+// Element k (s * kP + p for a port per SM and port) of a field, widened to 64 bits.
+uint64_t ref_elem(const gmmu_out_t *o, const gmmu_port_desc_t &f, unsigned k) {
+    const unsigned at = f.rep == GMMU_REP_SM_PORT ? (k / kP) * GMMU_MAX_PORTS + k % kP : k;
+    const unsigned char *b = reinterpret_cast<const unsigned char *>(o) + f.offset + at * f.elem;
+    uint64_t v = 0;
+    std::memcpy(&v, b, f.elem); // little-endian host (x86-64, AArch64)
+    return v;
+}
+
+void ref_decl(VerilatedFst *t, uint32_t code, const char *name, unsigned bits) {
+    const int msb = static_cast<int>(bits) - 1;
+    if (bits == 1)
+        t->declBit(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1);
+    else if (bits <= 32)
+        t->declBus(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1, msb, 0);
+    else if (bits <= 64)
+        t->declQuad(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1, msb, 0);
+    else
+        t->declArray(code, name, -1, FST_VD_IMPLICIT, FST_VT_VCD_WIRE, false, -1, msb, 0);
+}
+
+// Init callback (VerilatedFst::open, after the model's): declares the signals from code on.
+void ref_init(void *self, VerilatedFst *t, uint32_t code) {
+    vshim *v = static_cast<vshim *>(self);
+    char name[64];
+    t->scopeEscape(' ');
+    for (unsigned pass = 0; pass < 2; pass++) { // the model's ports, then the diff bits
+        t->pushNamePrefix(pass ? "TOP diff " : "TOP model ");
+        for (unsigned i = 0; i < kNOut; i++) {
+            const unsigned n = ref_elems(k_out[i]);
+            const unsigned bits = pass ? n : n * k_out[i].width;
+            std::snprintf(name, sizeof(name), "%s_o", k_out[i].name);
+            v->ref_code[pass * kNOut + i] = code;
+            ref_decl(t, code, name, bits);
+            code += VL_WORDS_I(bits);
+        }
+        t->popNamePrefix();
+    }
+    t->pushNamePrefix("TOP ");
+    v->ref_code[2 * kNOut] = code;
+    ref_decl(t, code, "mismatch", 1);
+    t->popNamePrefix();
+    t->scopeEscape('.');
+}
+
+template <bool Full>
+void ref_emit(VerilatedFst::Buffer *b, uint32_t code, const uint32_t *w, unsigned bits) {
+    uint32_t *o = b->oldp(code);
+    if (bits <= 32) {
+        if (Full) b->fullIData(o, w[0], static_cast<int>(bits));
+        else b->chgIData(o, w[0], static_cast<int>(bits));
+    } else if (bits <= 64) {
+        const QData q = w[0] | static_cast<QData>(w[1]) << 32;
+        if (Full) b->fullQData(o, q, static_cast<int>(bits));
+        else b->chgQData(o, q, static_cast<int>(bits));
+    } else {
+        if (Full) b->fullWData(o, w, static_cast<int>(bits));
+        else b->chgWData(o, w, static_cast<int>(bits));
+    }
+}
+
+// Dump callbacks: the reference's value of the current dump beside the RTL's sampled outputs.
+template <bool Full> void ref_dump(void *self, VerilatedFst::Buffer *b) {
+    vshim *v = static_cast<vshim *>(self);
+    gmmu_out_t rtl;
+    sample(top(v), &rtl);
+    const gmmu_out_t *ref = v->ref_cur ? v->ref_cur : &rtl;
+    uint32_t any = 0;
+    for (unsigned i = 0; i < kNOut; i++) {
+        const gmmu_port_desc_t &f = k_out[i];
+        const unsigned n = ref_elems(f), w = f.width;
+        VlWide<kMaxWords> val;
+        clear(val);
+        uint32_t diff[kMaxWords] = {0};
+        for (unsigned k = 0; k < n; k++) {
+            const uint64_t e = ref_elem(ref, f, k);
+            put(val, k * w, w, e);
+            if (e != ref_elem(&rtl, f, k)) {
+                diff[k / 32] |= 1u << (k % 32);
+                any = 1;
+            }
+        }
+        ref_emit<Full>(b, v->ref_code[i], val.data(), n * w);
+        ref_emit<Full>(b, v->ref_code[kNOut + i], diff, n);
+    }
+    ref_emit<Full>(b, v->ref_code[2 * kNOut], &any, 1);
 }
 
 } // namespace
@@ -163,21 +276,35 @@ void VSHIM_FN(step)(vshim_t *v, const gmmu_in_t *in, uint64_t cycle) {
     top(v)->clk_i = 0;
     top(v)->eval();
     v->half = 2 * cycle;
+    v->ref_cur = &v->ref_before;
     dump(v);
     top(v)->clk_i = 1;
     top(v)->eval();
     v->half = 2 * cycle + 1;
+    v->ref_cur = &v->ref_after;
     dump(v);
     top(v)->clk_i = 0;
     top(v)->eval();
 }
 
-int VSHIM_FN(trace_open)(vshim_t *v, const char *path) {
+int VSHIM_FN(trace_open)(vshim_t *v, const char *path, int with_ref) {
     if (v->tfp) return 0;
     v->tfp = new VerilatedFstC;
     top(v)->trace(v->tfp, 99);
+    v->ref_on = with_ref;
+    v->ref_cur = nullptr; // until vshim_trace_ref: the RTL's own values (diff 0)
+    if (with_ref) {
+        v->tfp->spTrace()->addInitCb(&ref_init, v);
+        v->tfp->spTrace()->addFullCb(&ref_dump<true>, v);
+        v->tfp->spTrace()->addChgCb(&ref_dump<false>, v);
+    }
     v->tfp->open(path);
     return v->tfp->isOpen() ? 0 : -1;
+}
+
+void VSHIM_FN(trace_ref)(vshim_t *v, const gmmu_out_t *before, const gmmu_out_t *after) {
+    v->ref_before = *before;
+    v->ref_after = *after;
 }
 
 void VSHIM_FN(trace_close)(vshim_t *v) {

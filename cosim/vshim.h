@@ -50,8 +50,13 @@ void VSHIM_FN(outputs)(vshim_t *v, gmmu_out_t *out);
 /* Drives the inputs and applies one rising edge. cycle = simulated cycle number of this edge
  * (used as the waveform timestamp; skipped idle cycles appear as gaps). */
 void VSHIM_FN(step)(vshim_t *v, const gmmu_in_t *in, uint64_t cycle);
-/* FST waveform of every signal from now on; 0 on success. */
-int VSHIM_FN(trace_open)(vshim_t *v, const char *path);
+/* FST waveform of every signal from now on; 0 on success. with_ref: the FST also has the
+ * reference engine's outputs (scope TOP.model, same names and widths as the RTL's output ports),
+ * one diff bit per element of each port (TOP.diff) and TOP.mismatch, written from the values
+ * given to vshim_trace_ref before each step (docs/cosim.md, "Waveforms"). */
+int VSHIM_FN(trace_open)(vshim_t *v, const char *path, int with_ref);
+/* The reference engine's outputs before and after the edge of the next step (copied). */
+void VSHIM_FN(trace_ref)(vshim_t *v, const gmmu_out_t *before, const gmmu_out_t *after);
 void VSHIM_FN(trace_close)(vshim_t *v);
 /* The name table of the model's registered state (rows, *n), or NULL + err when this shim was
  * built without it (the normal model: make sim-state builds the one with public _q signals). */

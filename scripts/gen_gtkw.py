@@ -1,26 +1,47 @@
 #!/usr/bin/env python3
-"""Write a GTKWave save file for an FST of gmmu_top, with one signal group per block.
+"""Write a GTKWave save file for an FST of gmmu_top: the mismatch first, then one group per block.
 
 Usage: gen_gtkw.py WAVE.fst OUT.gtkw
-Groups: the top-level ports, one group per port group of the port list spec/ports.toml, in its
-order (a new port lands in its group without an edit here); gmmu_top's own signals; then one
-group per block instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff) and per TLB
-array inside a block (u_base, u_large, u_req, their u_store), each with its registers (_q) first.
-Signal names are read from the FST header through fst2vcd (shipped with gtkwave).
+Groups:
+- "mismatch at ..." (an FST written at a lock-step mismatch, which holds the reference engine's
+  outputs: TOP.model, TOP.diff, TOP.mismatch, docs/cosim.md "Waveforms"): TOP.mismatch, then for
+  every output port that differs at the first mismatch time, in the order the comparison reports
+  them (the reported port first): the RTL's port, the model's port, the port's diff bits. The
+  primary marker and named marker A are put at that time, the view is a window around it.
+- the top-level ports, one group per port group of the port list spec/ports.toml, in its order
+  (a new port lands in its group without an edit here); gmmu_top's own signals; one group per
+  block instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff) and per TLB array inside
+  a block (u_base, u_large, u_req, their u_store), each with its registers (_q) first.
+FSM states by name: Verilator writes an FST enum table for every enum-typed signal (the state
+registers of the FSMs); the save file gives those signals GTKWave's enum format (TR_ENUM, checked
+with GTKWave 3.3.118), which shows the state names from the table. The hierarchy (with the enum
+references) is read by scripts/fst_hier.py, the values of the mismatch signals through fst2vcd
+(shipped with gtkwave).
 """
+import math
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fst_hier  # noqa: E402
 import gen_ports  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TLB_SUBBLOCKS = ("u_base", "u_large", "u_req", "u_store")
+CYCLE = 10  # FST time units per clock cycle (vshim.cpp: 5 per half cycle)
+WINDOW = 60  # clock cycles shown around the mismatch
+WAVE_PX = 960  # pixels of the wave pane with the window and pane sizes written below
+# GTKWave trace flags (analyzer.h of GTKWave 3.3): binary right-justified + TR_ENUM (bit 32)
+F_ENUM = 0x100000028
 
 
-def port_groups():
-    """sv port name -> (group order, group name) from spec/ports.toml."""
+def load_ports():
     ports = gen_ports.load(os.path.join(ROOT, "spec/ports.toml"), os.path.join(ROOT, "spec/gmmu.toml"))
+    return ports
+
+
+def port_groups(ports):
+    """sv port name -> (group order, group name, rank) from spec/ports.toml."""
     order, out = [], {}
     for i, p in enumerate(ports):
         if p.group not in order:
@@ -29,40 +50,90 @@ def port_groups():
     return out
 
 
-TLB_SUBBLOCKS = ("u_base", "u_large", "u_req", "u_store")
+def compare_order(ports):
+    """The output ports in loops (gen_ports.loops): the compare reports the first difference in
+    loop order, element by element, port by port inside a loop."""
+    sel = [p for p in ports if p.dir == "out" and p.cycle]
+    return gen_ports.loops(sel)
 
 
-def scopes(fst):
-    """Yield (scope path tuple, var name, width) from the FST header."""
-    proc = subprocess.Popen(["fst2vcd", fst], stdout=subprocess.PIPE, text=True, errors="replace")
-    path = []
-    for line in proc.stdout:
-        tok = line.split()
-        if not tok:
-            continue
-        if tok[0] == "$scope":
-            path.append(tok[2])
-        elif tok[0] == "$upscope":
-            path.pop()
-        elif tok[0] == "$var":
-            yield tuple(path), tok[4], int(tok[2])
-        elif tok[0] == "$enddefinitions":
-            break
-    proc.kill()
-    proc.wait()
+def sig(path, name, width):
+    full = ".".join(path) + "." + name
+    return full + (f"[{width - 1}:0]" if width > 1 else "")
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: gen_gtkw.py WAVE.fst OUT.gtkw")
-    fst, out = sys.argv[1], sys.argv[2]
-    pgroups = port_groups()
-    groups = {}
-    order = []
+def num_sm(names, ports):
+    """SMs of the FST's configuration: the width of a per-SM RTL port over its element width."""
+    for p in ports:
+        if p.dir == "out" and p.rep == "sm" and f"TOP.gmmu_top.{p.sv}" in names:
+            return names[f"TOP.gmmu_top.{p.sv}"] // p.width
+    return 1
+
+
+def elem_label(p, k, n, n_sm):
+    """hit_ppn[s][p] / miss_ppn[s] / fb_wr_data[k] for element k of a port of n elements."""
+    if p.rep == "sm_port":
+        n_ports = max(1, n // n_sm)
+        return f"{p.name}[{k // n_ports}][{k % n_ports}]"
+    return f"{p.name}[{k}]"
+
+
+def slice_bits(full, width, k, w):
+    """GTKWave's bit-slice syntax for bits [w * k + w - 1 : w * k] of a vector [width-1:0]: its
+    bits by index from the most significant (0), msb first."""
+    vec = f"{full}[{width - 1}:0]"
+    return " ".join(f"({width - 1 - b}){vec}" for b in range(w * k + w - 1, w * k - 1, -1))
+
+
+def mismatch_group(vars_, ports):
+    """(time, end of the file, lines) of the mismatch group; time None and no lines if the FST
+    has no reference signals or no mismatch."""
+    names = {".".join(p) + "." + n: w for p, n, w, _ in vars_}
+    if "TOP.mismatch" not in names:
+        return None, None, []
+    outs = [p for grp in compare_order(ports) for p in grp]
+    diffs = [f"TOP.diff.{p.sv}" for p in outs if f"TOP.diff.{p.sv}" in names]
+    ch, end = fst_hier.scan(FST, ["TOP.mismatch"] + diffs)
+    t = next((ct for ct, v in ch["TOP.mismatch"] if v == "1"), None)
+    if t is None:
+        return None, end, []
+    keyed = []
+    for li, grp in enumerate(compare_order(ports)):
+        for pi, p in enumerate(grp):
+            d = f"TOP.diff.{p.sv}"
+            bits = fst_hier.value_at(ch.get(d, []), t) or ""
+            # VCD bit strings are msb first, leading zeros dropped: element k = bit k from the right
+            ks = [k for k, b in enumerate(reversed(bits)) if b == "1"]
+            if ks:
+                keyed.append(((li, ks[0], pi), p, ks))
+    lines = ["@800200", f"-mismatch at t={t} (cycle {(t + CYCLE // 2) // CYCLE})", "@28",
+             "+{mismatch (any diff)} TOP.mismatch"]
+    n_sm = num_sm(names, ports)
+    for _, p, ks in sorted(keyed, key=lambda x: x[0]):
+        w = names.get(f"TOP.gmmu_top.{p.sv}", 1)
+        n = names[f"TOP.diff.{p.sv}"]
+        el = ",".join(str(k) for k in ks)
+        if n > 1:  # the differing elements (at most 4) as bit slices of the flattened ports
+            for k in ks[:4]:
+                label = elem_label(p, k, n, n_sm)
+                for scope, who in (("gmmu_top", "RTL"), ("model", "model")):
+                    lines += ["@22", f"#{{{who} {label}}} " + slice_bits(f"TOP.{scope}.{p.sv}", w, k,
+                                                                          p.width)]
+        lines += ["@22", f"+{{RTL {p.sv}}} {sig(('TOP', 'gmmu_top'), p.sv, w)}",
+                  f"+{{model {p.sv}}} {sig(('TOP', 'model'), p.sv, w)}",
+                  "@28" if names[f'TOP.diff.{p.sv}'] == 1 else "@22",
+                  f"+{{diff {p.sv} (elements {el})}} "
+                  f"{sig(('TOP', 'diff'), p.sv, names[f'TOP.diff.{p.sv}'])}"]
+    lines += ["@1000200", f"-mismatch at t={t} (cycle {(t + CYCLE // 2) // CYCLE})"]
+    return t, end, lines
+
+
+def block_groups(vars_, pgroups, enums):
+    groups, order = {}, []
     for _, g in sorted({v[:2] for v in pgroups.values()}):
         groups[g] = []
         order.append(g)
-    for path, name, width in scopes(fst):
+    for path, name, width, enum in vars_:
         if len(path) < 2 or path[1] != "gmmu_top":
             continue
         # one group per block: gmmu_top's ports, u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff;
@@ -76,27 +147,52 @@ def main():
         if key not in groups:
             groups[key] = []
             order.append(key)
-        full = ".".join(path) + "." + name
-        if width > 1:
-            full += f"[{width - 1}:0]"
         # registers first, then by name; ports in the order of the port list
         rank = pgroups[name][2] if len(path) == 2 and name in pgroups else name
-        groups[key].append((not name.endswith("_q"), rank, full))
-    order = [k for k in order if groups[k]]
-    if not order:
-        sys.exit(f"{fst}: no gmmu_top scope found (is this an FST of gmmu_top?)")
-    lines = [f'[dumpfile] "{fst}"', "[timestart] 0", "[size] 1600 900", "[sst_expanded] 1"]
-    for key in order:
-        lines.append("@800200")
-        lines.append(f"-{key}")
-        for _, _, full in sorted(groups[key]):
-            lines.append("@22" if "[" in full else "@28")
-            lines.append(full)
-        lines.append("@1000200")
-        lines.append(f"-{key}")
+        groups[key].append((not name.endswith("_q"), rank, sig(path, name, width), width, enum))
+    lines = []
+    for key in [k for k in order if groups[k]]:
+        lines += ["@800200", f"-{key}"]
+        for _, _, full, width, enum in sorted(groups[key]):
+            if enum in enums:  # an FSM state: its names from the FST enum table
+                lines += [f"@{F_ENUM:x}", full]
+            else:
+                lines += ["@22" if width > 1 else "@28", full]
+        lines += ["@1000200", f"-{key}"]
+    return lines
+
+
+def main():
+    global FST
+    if len(sys.argv) != 3:
+        sys.exit("usage: gen_gtkw.py WAVE.fst OUT.gtkw")
+    FST, out = sys.argv[1], sys.argv[2]
+    try:
+        vars_, enums = fst_hier.hierarchy(FST)
+    except (OSError, ValueError, IndexError) as e:
+        sys.exit(f"gen_gtkw.py: {FST}: cannot read the FST hierarchy ({e})")
+    if not any(len(p) >= 2 and p[1] == "gmmu_top" for p, _, _, _ in vars_):
+        sys.exit(f"{FST}: no gmmu_top scope found (is this an FST of gmmu_top?)")
+    ports = load_ports()
+    t, end, mlines = mismatch_group(vars_, ports)
+    # fixed pane widths: the wave pane is about WAVE_PX pixels wide in a 1600 x 900 window
+    head = [f'[dumpfile] "{os.path.abspath(FST)}"', "[timestart] 0", "[size] 1600 900",
+            "[sst_width] 200", "[signals_width] 400", "[sst_expanded] 1"]
+    if t is not None:
+        # the window: WINDOW cycles, the mismatch at two thirds; GTKWave starts at 0 instead if the
+        # window passes the end of the file (a re-run writes PLAT_WAVE_TAIL cycles past the
+        # mismatch, a run that ended earlier has fewer)
+        span = WINDOW * CYCLE
+        start = max(0, min(t - span * 2 // 3, end - span))
+        # GTKWave 3.3: 2^-zoom / 203 time units per pixel (measured on a screenshot)
+        zoom = -math.log2(span / WAVE_PX * 203.0)
+        head[1] = f"[timestart] {start}"
+        head.append(f"*{zoom:.6f} {t} {t}" + " -1" * 25)
+        head.append("[markername] Amismatch")
+    lines = head + mlines + block_groups(vars_, port_groups(ports), enums)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(out)
+    print(out + (f" (mismatch at t={t}, cycle {(t + CYCLE // 2) // CYCLE})" if t is not None else ""))
 
 
 if __name__ == "__main__":
