@@ -291,12 +291,16 @@ static void svc_service_begin(void *ctx) {
     p->handler_start = p->now;
     p->handler_running = 1;
     p->st.handler_calls++;
+    if (p->score)
+        plat_score_service_begin(p->score);
     evr_add(&p->ring, p->now, EVR_HDL, 1, 0, 0, 0, 0);
 }
 
 static void svc_service_end(void *ctx) {
     plat_t *p = ctx;
     evr_add(&p->ring, p->now, EVR_HDL, 0, 0, 0, 0, 0);
+    if (p->score && !p->halted)
+        plat_score_service_end(p->score);
     p->handler_running = 0;
     /* a handler that used no time is not called again in the same cycle */
     p->idle_handler_at = p->now == p->handler_start ? p->handler_start : UINT64_MAX;
@@ -392,6 +396,8 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
         snprintf(err, errlen, "out of memory for the memory models");
         return -1;
     }
+    if (plat_score_init(p, err, errlen) != 0)
+        return -1;
     const pcie_link_t link = {c->pcie_model == CFG_PCIE_ATAN ? PCIE_MODEL_ATAN : PCIE_MODEL_TABLE,
                               c->pcie_peak_gbps, (double)c->pcie_latency_ns};
     pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
@@ -514,6 +520,7 @@ void plat_free(plat_t *p) {
     u64map_free(&p->truth);
     u64map_free(&p->pl_tables);
     u64map_free(&p->ro_cancels);
+    plat_score_free(p->score);
     gpumem_free(&p->gm);
     hostmem_free(&p->hm);
     free(p);
@@ -579,6 +586,10 @@ int plat_run(plat_t *p) {
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
     (void)plat_script_end(p);
+    if (p->score && !p->halted)
+        plat_score_finish(p->score);
+    if (p->halted)
+        return p->fin.status;
     plat_collateral(p);
     return run_result(p);
 }

@@ -30,6 +30,9 @@ typedef struct {
     const char *stats_path;  /* JSON stats, or NULL */
     int no_skip;             /* clock every cycle */
     int no_quiet;            /* skip idle cycles only, not quiet ones */
+    int no_score;            /* no handler scoreboard (plat_score.h) */
+    const char *score_break; /* testing the scoreboard: a handler fault the platform injects
+                              * (perm|dup|noinval|tag|order; docs/cosim.md), or NULL */
     int quiet;               /* no progress line, terse output */
     int state_compare;       /* 1: compare every _q register too (all must be covered), 2: the
                               * covered ones (--state-compare-partial); docs/cosim.md */

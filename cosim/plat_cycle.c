@@ -342,6 +342,8 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
         /* a PTE write of the coalesce unit: performed now, no response (§15.2) */
         evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, o->mem_req_addr, o->mem_req_wdata);
         p->st.gmmu_pte_writes++;
+        if (p->score)
+            plat_score_pt_write(p->score, o->mem_req_addr);
         if (gpumem_write64(&p->gm, o->mem_req_addr, o->mem_req_wdata) != 0)
             plat_platform_error(p, "PTE write at 0x%llx: not page-table memory",
                                 (unsigned long long)o->mem_req_addr);

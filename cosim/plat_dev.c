@@ -25,11 +25,15 @@ uint32_t plat_csr_read(plat_t *p, uint32_t addr) {
         return 0;
     }
     evr_add(&p->ring, p->now, EVR_CSR_RD, 0, 0, addr, o->csr_rdata, 0);
+    if (p->score && !p->chaos_running)
+        plat_score_csr_read(p->score, addr, o->csr_rdata);
     return o->csr_rdata;
 }
 
 void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value) {
     evr_add(&p->ring, p->now, EVR_CSR_WR, 0, 0, addr, value, 0);
+    if (p->score && !p->chaos_running)
+        plat_score_csr_write(p->score, addr, value);
     p->csr_valid = 1;
     p->csr_write = 1;
     p->csr_addr = addr;
@@ -49,6 +53,9 @@ static void dev_csr_write(void *ctx, uint32_t addr, uint32_t value) {
     plat_t *p = ctx;
     if (p->halted)
         return;
+    if (p->score_break == PLAT_BREAK_NOINVAL && addr == GMMU_CSR_CMD &&
+        value == GMMU_CMD_INVAL_PAGE)
+        value = GMMU_CMD_NOP; /* --score-break noinval: the handler's invalidates are lost */
     plat_csr_write_cycle(p, addr, value);
 }
 
@@ -77,6 +84,10 @@ static void dev_gpu_write64(void *ctx, uint64_t pa, uint64_t value) {
     evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, pa, value);
     if (p->preload_done)
         value = plat_preload_root(p, pa, value);
+    if (p->score_break)
+        value = plat_score_break_pte(p, value);
+    if (p->score)
+        plat_score_pt_write(p->score, pa);
     if (gpumem_write64(&p->gm, pa, value) != 0) {
         plat_platform_error(p, "handler gpu_write64 at 0x%llx: not page-table memory",
                             (unsigned long long)pa);

@@ -21,6 +21,7 @@
 #include "hostmem.h"
 #include "pcie.h"
 #include "plat.h"
+#include "plat_score.h"
 #include "rng.h"
 #include "sm.h"
 #include "statecmp.h"
@@ -37,6 +38,16 @@
 
 #define PLAT_PRELOAD_PT_PAGES 32u /* page-table pages kept for --preload (top of the pool) */
 #define PLAT_PRELOAD_FRAMES 4096u /* frames for --preload, above the handler's (16 MB) */
+
+/* --score-break: handler faults injected by the platform to test the scoreboard */
+enum {
+    PLAT_BREAK_NONE,
+    PLAT_BREAK_PERM,
+    PLAT_BREAK_DUP,
+    PLAT_BREAK_NOINVAL,
+    PLAT_BREAK_TAG,
+    PLAT_BREAK_ORDER
+};
 
 typedef struct {
     char name[TRACE_NAME_MAX];
@@ -109,6 +120,9 @@ struct plat {
     /* platform models */
     gpumem_t gm;
     hostmem_t hm;
+    plat_score_t *score; /* the handler scoreboard, or NULL (--no-scoreboard) */
+    int score_break;     /* PLAT_BREAK_*: the injected handler fault (--score-break) */
+    uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
     pcie_dma_t dma;
     plat_dma_t *dmas;
     size_t ndma, capdma;
@@ -236,6 +250,10 @@ uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle);
 /* Queues a checked transfer; returns its handle (0 after a platform error). */
 uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes);
 void plat_dma_free(plat_t *p);
+/* The handler scoreboard on the platform's memories and allocations (NULL with no_score). */
+int plat_score_init(plat_t *p, char *err, size_t errlen);
+/* --score-break perm|dup: a leaf PTE of the handler as the broken handler writes it. */
+uint64_t plat_score_break_pte(plat_t *p, uint64_t value);
 
 /* plat_dev.c */
 void plat_dev_init(plat_t *p, uvm_dev_t *dev);

@@ -166,6 +166,11 @@ static int dma_check(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, u
 uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes) {
     if (dma_check(p, dir, src, dst, bytes) != 0)
         return 0;
+    if (p->score && dir == UVM_DMA_H2D) {
+        plat_score_h2d(p->score, dst / PLAT_PAGE, bytes / PLAT_PAGE);
+        if (p->halted)
+            return 0;
+    }
     const uint64_t n = bytes / PLAT_PAGE;
     if (p->ndma == p->capdma) {
         const size_t cap = p->capdma ? p->capdma * 2 : 16;
@@ -192,6 +197,10 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
     for (uint64_t i = 0; i < n; i++)
         d->tags[i] = dir == UVM_DMA_H2D ? hostmem_page_tag(&p->hm, src / PLAT_PAGE + i)
                                         : gpumem_tag(&p->gm, src / PLAT_PAGE + i);
+    if (p->score_break == PLAT_BREAK_TAG && dir == UVM_DMA_H2D) {
+        p->score_break = PLAT_BREAK_NONE; /* once: the copy lands stale content */
+        d->tags[0] ^= 1u;
+    }
     d->done = pcie_dma_schedule(&p->dma, dir == UVM_DMA_H2D ? PCIE_H2D : PCIE_D2H, bytes, p->now);
     if (dir == UVM_DMA_H2D)
         p->st.dma_h2d++;
@@ -208,4 +217,68 @@ void plat_dma_free(plat_t *p) {
     free(p->dmas);
     p->dmas = NULL;
     p->ndma = p->capdma = 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the handler scoreboard's view of the platform                                              */
+
+static int score_alloc_of(void *ctx, uint64_t va, int *ro, int *platform) {
+    const plat_alloc_t *a = plat_find_alloc(ctx, va);
+    if (!a)
+        return 0;
+    *ro = a->ro;
+    *platform = a->preloaded;
+    return 1;
+}
+
+static uint64_t score_truth(void *ctx, uint64_t vpn) {
+    return truth_tag(ctx, vpn);
+}
+
+static void score_violation(void *ctx, const char *msg) {
+    plat_platform_error(ctx, "%s", msg);
+}
+
+int plat_score_init(plat_t *p, char *err, size_t errlen) {
+    static const char *const breaks[] = {"", "perm", "dup", "noinval", "tag", "order"};
+    if (p->o.score_break) {
+        for (unsigned i = 1; i < sizeof breaks / sizeof breaks[0]; i++)
+            if (strcmp(p->o.score_break, breaks[i]) == 0)
+                p->score_break = (int)i;
+        if (!p->score_break || p->o.no_score) {
+            snprintf(err, errlen,
+                     "--score-break %s: expected perm|dup|noinval|tag|order (and no "
+                     "--no-scoreboard)",
+                     p->o.score_break);
+            return -1;
+        }
+    }
+    if (p->o.no_score)
+        return 0;
+    const plat_score_env_t env = {p, score_alloc_of, score_truth, score_violation};
+    const unsigned na = p->prm.num_asids ? p->prm.num_asids : 1u;
+    /* order: the lru check on a handler configured otherwise (evict_policy = random) */
+    const int lru = strcmp(p->cfg->evict_policy, "lru") == 0 || p->score_break == PLAT_BREAK_ORDER;
+    p->score = plat_score_new(&p->gm, &env, na, lru, err, errlen);
+    return p->score ? 0 : -1;
+}
+
+uint64_t plat_score_break_pte(plat_t *p, uint64_t value) {
+    const uint64_t m = ((1ull << 36) - 1u) << GMMU_PTE_PPN_LSB;
+    if (!(value & (1ull << GMMU_PTE_V)) ||
+        !gpumem_is_frame(&p->gm, (value & m) >> GMMU_PTE_PPN_LSB))
+        return value; /* not a leaf */
+    if (p->score_break == PLAT_BREAK_PERM && (value & (1ull << GMMU_PTE_W))) {
+        p->score_break = PLAT_BREAK_NONE; /* once: a writable page mapped read-only */
+        return value & ~(1ull << GMMU_PTE_W);
+    }
+    if (p->score_break == PLAT_BREAK_DUP) {
+        if (!p->break_leaf) {
+            p->break_leaf = value;
+            return value;
+        }
+        p->score_break = PLAT_BREAK_NONE; /* once: the second leaf gets the first one's frame */
+        return (value & ~m) | (p->break_leaf & m);
+    }
+    return value;
 }

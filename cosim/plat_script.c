@@ -206,6 +206,13 @@ static uint64_t pt_index(uint64_t vpn, unsigned level) {
     return (vpn >> (GMMU_VPN_W - GMMU_PT_IDX_W * (level + 1u))) & ((1u << GMMU_PT_IDX_W) - 1u);
 }
 
+/* A page-table word of the platform's own mappings (the scoreboard sees it too). */
+static void pl_write(plat_t *p, uint64_t pa, uint64_t v) {
+    if (p->score)
+        plat_score_pt_write(p->score, pa);
+    (void)gpumem_write64(&p->gm, pa, v);
+}
+
 /* The table at `level` (1..3) on the walk path of vpn, made (zeroed, linked) if missing. */
 static int pl_table(plat_t *p, uint64_t vpn, unsigned level, uint64_t *pa) {
     uint64_t table = p->gm.pt_base; /* the handler's root */
@@ -218,11 +225,10 @@ static int pl_table(plat_t *p, uint64_t vpn, unsigned level, uint64_t *pa) {
             child = p->gm.pt_base +
                     (p->cfg->pt_pages - PLAT_PRELOAD_PT_PAGES + p->pl_pt_used++) * PLAT_PAGE;
             for (unsigned i = 0; i < 512u; i++)
-                (void)gpumem_write64(&p->gm, child + 8u * i, 0);
+                pl_write(p, child + 8u * i, 0);
             if (u64map_put(&p->pl_tables, key, child) != 0)
                 return -1;
-            (void)gpumem_write64(&p->gm, table + 8u * pt_index(vpn, l - 1u),
-                                 child | PTE_BIT(GMMU_PTE_V));
+            pl_write(p, table + 8u * pt_index(vpn, l - 1u), child | PTE_BIT(GMMU_PTE_V));
         }
         table = child;
     }
@@ -261,12 +267,12 @@ static int pl_map(plat_t *p, const plat_alloc_t *a, int large, char *err, size_t
             }
             leaf = p->gm.pt_base +
                    (p->cfg->pt_pages - PLAT_PRELOAD_PT_PAGES + p->pl_pt_used++) * PLAT_PAGE;
-            (void)gpumem_write64(&p->gm, leaf, f * PLAT_PAGE | w | PTE_BIT(GMMU_PTE_V));
-            (void)gpumem_write64(&p->gm, table + 8u * pt_index(vpn, 2u),
-                                 leaf | PTE_BIT(GMMU_PTE_L) | PTE_BIT(GMMU_PTE_V));
+            pl_write(p, leaf, f * PLAT_PAGE | w | PTE_BIT(GMMU_PTE_V));
+            pl_write(p, table + 8u * pt_index(vpn, 2u),
+                     leaf | PTE_BIT(GMMU_PTE_L) | PTE_BIT(GMMU_PTE_V));
         } else
-            (void)gpumem_write64(&p->gm, table + 8u * pt_index(vpn, 3u),
-                                 f * PLAT_PAGE | w | PTE_BIT(GMMU_PTE_D) | PTE_BIT(GMMU_PTE_V));
+            pl_write(p, table + 8u * pt_index(vpn, 3u),
+                     f * PLAT_PAGE | w | PTE_BIT(GMMU_PTE_D) | PTE_BIT(GMMU_PTE_V));
         for (uint64_t i = 0; i < step; i++)
             gpumem_set_tag(&p->gm, f + i, hostmem_content_tag(vpn + i, 0));
     }

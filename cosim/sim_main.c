@@ -59,6 +59,9 @@ static void usage(FILE *f) {
         "  --set         override a non-RTL configuration key\n"
         "  --no-skip     clock every cycle (no idle skipping)\n"
         "  --no-quiet-skip  cmodel engine: skip idle cycles only, not quiet ones\n"
+        "  --no-scoreboard  do not run the handler scoreboard (docs/cosim.md)\n"
+        "  --score-break K  test the scoreboard: inject a handler fault K =\n"
+        "                   perm|dup|noinval|tag|order (the run must fail)\n"
         "  --max-cycles  stop (exit 4) after N simulated cycles\n"
         "  --expect-fault  accesses outside every allocation / writes to read-only allocations\n"
         "                are expected (otherwise the program faulted: exit 3)\n"
@@ -161,7 +164,9 @@ static int parse_valued(args_t *a, const char *opt, const char *v) {
                     v);
             return -1;
         }
-    } else if (strcmp(opt, "--wave-rerun") == 0) {
+    } else if (strcmp(opt, "--score-break") == 0)
+        o->score_break = v;
+    else if (strcmp(opt, "--wave-rerun") == 0) {
         if (parse_rerun(a, v) != 0) {
             fprintf(stderr, "gmmu-sim: --wave-rerun %s: expected FROM:PATH\n", v);
             return -1;
@@ -186,6 +191,8 @@ static int parse_args(args_t *a, int argc, char **argv) {
             a->o.no_skip = 1;
         else if (strcmp(opt, "--no-quiet-skip") == 0)
             a->o.no_quiet = 1;
+        else if (strcmp(opt, "--no-scoreboard") == 0)
+            a->o.no_score = 1;
         else if (strcmp(opt, "--quiet") == 0)
             a->o.quiet = 1;
         else if (strcmp(opt, "--expect-fault") == 0)

@@ -131,3 +131,20 @@ check-ports:
 	$(PYTHON) scripts/gen_ports.py spec/ports.toml spec/gmmu.toml --check-sv rtl/gmmu_top.sv
 	$(PYTHON) scripts/spec_params.py --check-sv rtl/gmmu_top.sv
 TEST_TARGETS += check-ports
+
+## make test-scoreboard         the handler scoreboard bites: lock-step runs (tiny's binary) with a
+##                             handler fault injected by the platform (--score-break K) must fail
+##                             with exit 6 naming the check K (docs/cosim.md "Handler scoreboard")
+SCORE_BREAK_RUNS := tiny:small:perm:perm tiny:small:dup:frame tiny:small:tag:tag \
+                    oversub:evict_inflight:noinval:inval oversub:evict_inflight:order:order
+.PHONY: test-scoreboard
+test-scoreboard:
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	@set -e; mkdir -p $(BUILD)/cosim/score; for r in $(SCORE_BREAK_RUNS); do \
+	  IFS=: read -r c t k check <<< "$$r"; log=$(BUILD)/cosim/score/$$k.log; rc=0; \
+	  extra=; [ $$k = order ] && extra="--set evict_policy=random"; \
+	  $(BUILD)/tiny/gmmu-sim --config configs/$$c.cfg --trace tb/traces/$$t.trc --quiet \
+	    --score-break $$k $$extra > $$log 2>&1 || rc=$$?; \
+	  if [ $$rc != 6 ] || ! grep -q "scoreboard: $$check:" $$log; then \
+	    cat $$log; echo "test-scoreboard: --score-break $$k: exit $$rc, want 6 and a '$$check' violation"; exit 1; fi; \
+	  echo "test-scoreboard: --score-break $$k caught: $$(grep -o "scoreboard: $$check:.*" $$log | head -1)"; done

@@ -46,6 +46,16 @@ $(COV_VDUT)/libvdut.a: $(COV_VDUT)/obj/.model $(COV_VDUT)/vshim.o
 $(COV_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COV_VDUT)/libvdut.a
 	$(CXX) -o $@ $^ $(VDUT_LDLIBS) -lm
 
+# directed stimulus for cover points the tests do not reach (each run must pass; '|' = space):
+# ff_drop_ring_off: FB_SIZE written 0 in cycle 28, so the fault offered in cycle 29 meets a
+# disabled ring (the step requires FB_OVF in cycle 29), then FB_SIZE 2 again (PUT, GET, OVERFLOW
+# reset; the handler had consumed nothing yet, the dropped SM is replayed by the next REPLAY_ALL);
+# ff_blocked, l2_fault_blocked: the 128-fault burst of fb_overflow with the fault-write port
+# ready 30% of the cycles (a post offered while the previous fault write is held)
+COV_EXTRA_RUNS := \
+  --trace|tb/traces/fb_overflow.trc|--set|fb_entries=2|--csr|28:w:FB_SIZE:0|--csr|29:w:FB_SIZE:2:FB_OVF \
+  --trace|tb/traces/fb_overflow.trc|--set|fb_ready_pct=30
+
 .PHONY: coverage coverage-sim coverage-report
 ## make coverage-sim           the coverage build of gmmu-sim -> $(BUILD)/coverage/tiny/gmmu-sim
 # (the importers of the Accel-Sim tests load the normal build's trace library)
@@ -59,6 +69,9 @@ coverage: coverage-sim | $(DEPS_STAMP)
 	rm -rf $(COV_DAT) $(COV_TRACES) && mkdir -p $(COV_DAT) $(COV_TRACES)
 	GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(PYTHON) scripts/run_test.py --build $(COV_BUILD) \
 	  --no-build --all --only-binary tiny
+	@set -e; for r in $(COV_EXTRA_RUNS); do echo "coverage: extra run: $$r"; \
+	  GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(COV_SIM) --config configs/tiny.cfg --quiet \
+	    $$(echo $$r | tr '|' ' ') > /dev/null; done
 	$(MAKE) --no-print-directory $(COV_WL:%=$(WL_TRACE_DIR)/%.trc) $(WL_REAL_TRACES) $(WL_GEN)
 	cp $(COV_WL:%=$(WL_TRACE_DIR)/%.trc) $(WL_REAL_TRACES) $(COV_TRACES)/
 	GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(PYTHON) tb/tools/traces_check.py --sim $(COV_SIM) \

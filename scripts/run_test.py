@@ -12,6 +12,9 @@ A test file has `key = value` lines (`#` comments):
   engine = cosim                 cosim | cmodel | rtl (default cosim)
   set = key=value                configuration override (repeatable)
   expect = far_faults > 0        check on the stats (repeatable; > >= == != < <=)
+  expect_exact = evictions=12 replays=3
+                                 exact values of several stats (repeatable): the handler
+                                 statistics of a directed run with a fixed seed
   mode = skip_equiv              also run with --no-skip; every stat but clocked_cycles and
                                  wall_seconds must be equal
   exit = 0                       expected exit status of gmmu-sim (default 0)
@@ -104,6 +107,12 @@ def parse_test(path):
                     raise TestError(f"{path}:{n}: expect: '{v}' is not 'stat op number'")
                 v = (m.group(1), m.group(2), float(m.group(3)), n)
             t[k].append(v)
+        elif k == "expect_exact":
+            for pair in v.split():
+                m = re.fullmatch(r"(\w+)=([0-9]+)", pair)
+                if not m:
+                    raise TestError(f"{path}:{n}: expect_exact: '{pair}' is not 'stat=integer'")
+                t["expect"].append((m.group(1), "==", float(m.group(2)), n))
         elif k in ("config", "trace", "seed", "engine", "random", "mode"):
             t[k] = v
         elif k == "exit":

@@ -1,0 +1,67 @@
+/*
+ * plat_score.h - the handler scoreboard (module plat_score_, docs/cosim.md "Handler scoreboard"):
+ * an independent checker of what the fault handler does to the device, built only from what the
+ * platform observes - the page-table memory it serves, the allocations and content tags it owns,
+ * the handler's CSR accesses and its DMA transfers - never from sw-handler's code or state.
+ *
+ * It keeps a shadow of every page-table page reachable from a root (PT_BASE of each ASID),
+ * updated incrementally (only the page-table pages written since the last look are compared with
+ * their shadow), and from it the set of mappings (ASID, VPN) -> frame. Checks:
+ *   perm    every valid leaf maps a page of an allocation, W set exactly for a writable one
+ *   frame   a leaf's frame is a GPU data frame, and no frame is mapped by two pages
+ *   inval   a frame that lost its mapping gets new content (H2D DMA) or a new page only after an
+ *           INVAL_PAGE / INVAL_ALL covering the old page was issued and seen complete (a
+ *           CMD_STATUS read with BUSY clear)
+ *   tag     the content tag of a newly mapped frame is the page's (checked after each service)
+ *   order   evict_policy lru: a page evicted while pages of an older service are still
+ *           resident is a violation (the policy evicts in migration order, pages of the current
+ *           service may be pinned)
+ * A violation is reported through env.violation (one line naming the check, VA and frame).
+ */
+#ifndef COSIM_PLAT_SCORE_H
+#define COSIM_PLAT_SCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpumem.h"
+
+typedef struct {
+    void *ctx;
+    /* The allocation holding va: 1 (with *ro and *platform: mapped by the platform itself), or 0
+     * if va is in no allocation. */
+    int (*alloc_of)(void *ctx, uint64_t va, int *ro, int *platform);
+    /* The content tag page vpn must hold now. */
+    uint64_t (*truth)(void *ctx, uint64_t vpn);
+    /* One violation (a line without a newline). */
+    void (*violation)(void *ctx, const char *msg);
+} plat_score_env_t;
+
+typedef struct plat_score plat_score_t;
+
+/* gm is read (never written); num_asids a power of two (1..256); lru: check the eviction order.
+ * NULL + err if memory runs out or an argument is illegal. */
+plat_score_t *plat_score_new(const gpumem_t *gm, const plat_score_env_t *env, unsigned num_asids,
+                             int lru, char *err, size_t errlen);
+void plat_score_free(plat_score_t *s);
+
+/* A page-table word was written (by anyone): its page is compared with the shadow later. */
+void plat_score_pt_write(plat_score_t *s, uint64_t pa);
+/* A CSR write of the host program (ASID_SEL, PT_BASE_LO/HI, CMD_ARG_LO/HI, CMD are used). */
+void plat_score_csr_write(plat_score_t *s, uint32_t addr, uint32_t value);
+/* A CSR read of the host program and its value (CMD_STATUS with BUSY clear completes commands). */
+void plat_score_csr_read(plat_score_t *s, uint32_t addr, uint32_t value);
+/* An H2D DMA submitted into frames [ppn, ppn + n). */
+void plat_score_h2d(plat_score_t *s, uint64_t ppn, uint64_t n);
+/* A handler service begins / ends (end: the checks of everything written meanwhile). */
+void plat_score_service_begin(plat_score_t *s);
+void plat_score_service_end(plat_score_t *s);
+/* End of run: the shadow brought up to date and every mapping's content tag checked. */
+void plat_score_finish(plat_score_t *s);
+
+typedef struct {
+    uint64_t checks, violations, mappings, pt_pages_compared, tags_checked, evictions_ordered;
+} plat_score_stats_t;
+plat_score_stats_t plat_score_stats(const plat_score_t *s);
+
+#endif
