@@ -34,6 +34,7 @@ static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
 static const char *const grow_names[] = {"4k", "64k", NULL};
 static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
 static const char *const copy_wait_names[] = {"block", "batch", NULL};
+static const char *const transfer_sets_names[] = {"batch", "pipelined", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -78,6 +79,7 @@ static const cfg_key_t keys[] = {
     {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
     {"copy_wait", T_ENUM, O(copy_wait), 0, 0, 0, copy_wait_names},
     {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
+    {"transfer_sets", T_ENUM, O(transfer_sets), 0, 0, 0, transfer_sets_names},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
@@ -121,6 +123,7 @@ void cfg_defaults(cfg_t *c) {
     c->migrate_max_pages = hd.migrate_max_pages;
     c->copy_wait = hd.copy_wait == UVM_COPY_WAIT_BATCH ? CFG_COPY_WAIT_BATCH : CFG_COPY_WAIT_BLOCK;
     c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
+    c->transfer_sets = hd.transfer_sets == UVM_TS_PIPELINED ? CFG_TS_PIPELINED : CFG_TS_BATCH;
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
     c->hdl_block_ns = CFG_HDL_DEFAULT;

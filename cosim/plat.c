@@ -236,8 +236,12 @@ static int svc_start(void *ctx) {
 }
 
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
-static hdrv_wait_t svc_wait(void *ctx) {
+static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     plat_t *p = ctx;
+    /* the handler's wake-up as a cycle, so that idle skipping stops there */
+    const uint64_t wake = wake_ns == UINT64_MAX
+                              ? UINT64_MAX
+                              : pcie_ns_to_cycles((double)wake_ns, (double)p->cfg->clock_mhz);
     while (!p->trace_done && !p->halted) {
         if (p->launch_due)
             return HDRV_WAIT_LAUNCH;
@@ -246,8 +250,12 @@ static hdrv_wait_t svc_wait(void *ctx) {
         const gmmu_out_t *o = plat_outputs(p);
         if (p->halted)
             break;
+        /* the fault interrupt first: a handler whose copies complete faster than it prepares
+           the next set would otherwise never service the faults */
         if (o->irq && p->now != p->idle_handler_at)
             return HDRV_WAIT_IRQ;
+        if (wake != UINT64_MAX && plat_now_ns(p) >= wake_ns)
+            return HDRV_WAIT_WAKE;
         const uint64_t co = plat_co_next(p);
         if (co && p->now >= co) {
             plat_co_hook(p);
@@ -259,7 +267,7 @@ static hdrv_wait_t svc_wait(void *ctx) {
             plat_chaos(p);
             continue;
         }
-        plat_step(p, UINT64_MAX);
+        plat_step(p, wake);
     }
     return p->halted ? HDRV_WAIT_HALTED : HDRV_WAIT_DONE;
 }
@@ -406,6 +414,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     hc.migrate_max_pages = c->migrate_max_pages;
     hc.copy_wait = c->copy_wait == CFG_COPY_WAIT_BATCH ? UVM_COPY_WAIT_BATCH : UVM_COPY_WAIT_BLOCK;
     hc.transfer_set_pages = cfg_transfer_set_pages(c);
+    hc.transfer_sets = c->transfer_sets == CFG_TS_PIPELINED ? UVM_TS_PIPELINED : UVM_TS_BATCH;
     hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
     hc.gpu_data_pages = c->gpu_mem_pages;

@@ -116,6 +116,14 @@ static void dev_dma_wait(void *ctx, uint64_t handle) {
         plat_dma_completions(p);
 }
 
+/* When the transfer completes (ns, floor as plat_now_ns), 0 if it already has. */
+static uint64_t dev_dma_done_ns(void *ctx, uint64_t handle) {
+    const plat_t *p = ctx;
+    const uint64_t c = plat_dma_done_at(p, handle);
+    const uint64_t mhz = p->cfg->clock_mhz;
+    return c == 0 ? 0 : c / mhz * 1000ull + c % mhz * 1000ull / mhz;
+}
+
 static void dev_cpu_delay(void *ctx, uint64_t ns) {
     plat_t *p = ctx;
     plat_run_until(p, p->now + pcie_ns_to_cycles((double)ns, (double)p->cfg->clock_mhz));
@@ -155,4 +163,5 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     dev->cpu_delay = dev_cpu_delay;
     dev->now_ns = dev_now_ns;
     dev->log = dev_log;
+    dev->dma_done_ns = dev_dma_done_ns;
 }

@@ -112,8 +112,9 @@ static void svc_launch(void *ctx) {
 static void svc_online(void *ctx) {
     mark(ctx, 'O');
 }
-static hdrv_wait_t svc_wait(void *ctx) {
+static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     fake_t *f = ctx;
+    assert_true(wake_ns == UINT64_MAX); /* batch transfer sets: the handler never asks to wake */
     mark(f, 'W');
     if (f->halted)
         return HDRV_WAIT_HALTED;
