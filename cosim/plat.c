@@ -242,6 +242,7 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     const uint64_t wake = wake_ns == UINT64_MAX
                               ? UINT64_MAX
                               : pcie_ns_to_cycles((double)wake_ns, (double)p->cfg->clock_mhz);
+    int stepped = 0;
     while (!p->trace_done && !p->halted) {
         if (p->launch_due)
             return HDRV_WAIT_LAUNCH;
@@ -251,10 +252,12 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
         if (p->halted)
             break;
         /* the fault interrupt first: a handler whose copies complete faster than it prepares
-           the next set would otherwise never service the faults */
+           the next set would otherwise never service the faults; and one cycle of the
+           workload between two wake-ups, in which the next kernel can be launched (not while
+           the handler runs) */
         if (o->irq && p->now != p->idle_handler_at)
             return HDRV_WAIT_IRQ;
-        if (wake != UINT64_MAX && plat_now_ns(p) >= wake_ns)
+        if (stepped && wake != UINT64_MAX && plat_now_ns(p) >= wake_ns)
             return HDRV_WAIT_WAKE;
         const uint64_t co = plat_co_next(p);
         if (co && p->now >= co) {
@@ -268,6 +271,7 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
             continue;
         }
         plat_step(p, wake);
+        stepped = 1;
     }
     return p->halted ? HDRV_WAIT_HALTED : HDRV_WAIT_DONE;
 }
