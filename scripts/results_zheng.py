@@ -228,7 +228,7 @@ def main():
     ap.add_argument("--size-mb", type=float, default=16.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
-    ap.add_argument("--variants", default="default,driver_page_costs",
+    ap.add_argument("--variants", default="default,driver_page_costs,link_only",
                     help="handler-cost variants: " + ",".join(VARIANTS))
     ap.add_argument("--reuse", action="store_true",
                     help="keep a run whose stats file is newer than its trace and has its keys")
