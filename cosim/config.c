@@ -37,6 +37,7 @@ static const char *const page_size_names[] = {"4k", "2m", "cocoa", NULL}; /* uvm
 static const char *const coalesce_by_names[] = {"host", "gmmu", NULL};    /* uvm_coalesce_by_t */
 static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
 static const char *const copy_wait_names[] = {"block", "batch", NULL};
+static const char *const transfer_sets_names[] = {"batch", "pipelined", NULL};
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
 #define O(f) offsetof(cfg_t, f)
@@ -84,6 +85,7 @@ static const cfg_key_t keys[] = {
     {"frame_alloc", T_ENUM, O(frame_alloc), 0, 0, 0, frame_alloc_names},
     {"page_size", T_ENUM, O(page_size), 0, 0, 0, page_size_names},
     {"coalesce_by", T_ENUM, O(coalesce_by), 0, 0, 0, coalesce_by_names},
+    {"transfer_sets", T_ENUM, O(transfer_sets), 0, 0, 0, transfer_sets_names},
     {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
     {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
@@ -130,6 +132,7 @@ void cfg_defaults(cfg_t *c) {
     c->frame_alloc = hd.frame_alloc;
     c->page_size = hd.page_size;
     c->coalesce_by = hd.coalesce_by;
+    c->transfer_sets = hd.transfer_sets == UVM_TS_PIPELINED ? CFG_TS_PIPELINED : CFG_TS_BATCH;
     c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
     c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
     c->hdl_block_ns = CFG_HDL_DEFAULT;

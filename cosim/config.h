@@ -24,6 +24,7 @@ typedef enum { CFG_GROW_4K = 0, CFG_GROW_64K = 1 } cfg_grow_t; /* migrate_grow *
  * baseline (every allocation copied to GPU memory and mapped before each kernel launch) */
 typedef enum { CFG_RUN_DEMAND = 0, CFG_RUN_MEMCPY = 1 } cfg_run_mode_t;
 typedef enum { CFG_COPY_WAIT_BLOCK = 0, CFG_COPY_WAIT_BATCH = 1 } cfg_copy_wait_t; /* copy_wait */
+typedef enum { CFG_TS_BATCH = 0, CFG_TS_PIPELINED = 1 } cfg_transfer_sets_t; /* transfer_sets */
 
 /* Handler cost keys (hdl_*_ns) left unset keep the handler's own calibrated default. */
 #define CFG_HDL_DEFAULT UINT64_MAX
@@ -65,6 +66,7 @@ typedef struct {
     uint32_t frame_alloc;       /* any | cocoa (uvm_frame_alloc_t) */
     uint32_t page_size;         /* 4k | 2m | cocoa (uvm_page_size_t) */
     uint32_t coalesce_by;       /* host | gmmu (uvm_coalesce_by_t) */
+    cfg_transfer_sets_t transfer_sets; /* Zheng's sets per fault batch or pipelined */
     uint64_t hdl_irq_ns, hdl_batch_ns, hdl_fault_ns, hdl_page_ns, hdl_pte_ns, hdl_evict_ns;
     uint64_t hdl_block_ns;
 } cfg_t;

@@ -168,7 +168,7 @@ hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
         s->online(s->ctx);
     }
     for (;;) {
-        const hdrv_wait_t w = s->wait(s->ctx);
+        const hdrv_wait_t w = s->wait(s->ctx, uvm_handler_wake_ns(h->hdl));
         if (w == HDRV_WAIT_HALTED)
             return HDRV_HALTED;
         if (w == HDRV_WAIT_DONE)
@@ -179,7 +179,10 @@ hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
             continue;
         }
         s->service_begin(s->ctx);
-        uvm_handler_service(h->hdl);
+        if (w == HDRV_WAIT_WAKE)
+            uvm_handler_wake(h->hdl);
+        else
+            uvm_handler_service(h->hdl);
         s->service_end(s->ctx);
         if (s->halted(s->ctx))
             return HDRV_HALTED;

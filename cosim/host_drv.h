@@ -20,7 +20,8 @@ typedef enum {
     HDRV_WAIT_IRQ = 0,    /* the interrupt is pending and may be serviced now */
     HDRV_WAIT_DONE = 1,   /* the workload has finished */
     HDRV_WAIT_HALTED = 2, /* the platform stopped on an error (already reported) */
-    HDRV_WAIT_LAUNCH = 3  /* memcpy mode: a kernel finished, the host launches the next one */
+    HDRV_WAIT_LAUNCH = 3, /* memcpy mode: a kernel finished, the host launches the next one */
+    HDRV_WAIT_WAKE = 4    /* the handler's wake-up time has come (uvm_handler_wake_ns) */
 } hdrv_wait_t;
 
 /* Platform services: what the host program needs besides the device. */
@@ -31,8 +32,10 @@ typedef struct {
     void (*launch)(void *ctx);
     /* The device is programmed (the workload now runs against it). */
     void (*online)(void *ctx);
-    /* Runs device and workload until the host has something to do. */
-    hdrv_wait_t (*wait)(void *ctx);
+    /* Runs device and workload until the host has something to do: an interrupt, or wake_ns
+     * (simulated ns; UINT64_MAX = never) reached - the handler's copy-completion wake-up of
+     * pipelined transfer sets (docs/handler.md §6f). */
+    hdrv_wait_t (*wait)(void *ctx, uint64_t wake_ns);
     /* Bracket one interrupt service (no kernel launch meanwhile). */
     void (*service_begin)(void *ctx);
     void (*service_end)(void *ctx);

@@ -258,8 +258,13 @@ static int svc_start(void *ctx) {
 }
 
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
-static hdrv_wait_t svc_wait(void *ctx) {
+static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     plat_t *p = ctx;
+    /* the handler's wake-up as a cycle, so that idle skipping stops there */
+    const uint64_t wake = wake_ns == UINT64_MAX
+                              ? UINT64_MAX
+                              : pcie_ns_to_cycles((double)wake_ns, (double)p->cfg->clock_mhz);
+    int stepped = 0;
     while (!p->trace_done && !p->halted) {
         if (p->launch_due)
             return HDRV_WAIT_LAUNCH;
@@ -268,8 +273,14 @@ static hdrv_wait_t svc_wait(void *ctx) {
         const gmmu_out_t *o = plat_outputs(p);
         if (p->halted)
             break;
+        /* the fault interrupt first: a handler whose copies complete faster than it prepares
+           the next set would otherwise never service the faults; and one cycle of the
+           workload between two wake-ups, in which the next kernel can be launched (not while
+           the handler runs) */
         if (o->irq && p->now != p->idle_handler_at)
             return HDRV_WAIT_IRQ;
+        if (stepped && wake != UINT64_MAX && plat_now_ns(p) >= wake_ns)
+            return HDRV_WAIT_WAKE;
         const uint64_t co = plat_co_next(p);
         if (co && p->now >= co) {
             plat_co_hook(p);
@@ -281,7 +292,8 @@ static hdrv_wait_t svc_wait(void *ctx) {
             plat_chaos(p);
             continue;
         }
-        plat_step(p, UINT64_MAX);
+        plat_step(p, wake);
+        stepped = 1;
     }
     return p->halted ? HDRV_WAIT_HALTED : HDRV_WAIT_DONE;
 }
@@ -427,41 +439,7 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
         p,         svc_launch, svc_online,  svc_wait, svc_service_begin, svc_service_end,
         svc_error, svc_halted, svc_declare, svc_start};
     uvm_cfg_t hc;
-    uvm_cfg_defaults(&hc);
-    hc.batch_size = c->batch_size;
-    hc.max_batches_per_irq = c->max_batches_per_irq;
-    memcpy(hc.policy[UVM_POLICY_REPLAY], c->replay_policy, sizeof hc.policy[UVM_POLICY_REPLAY]);
-    memcpy(hc.policy[UVM_POLICY_EVICT], c->evict_policy, sizeof hc.policy[UVM_POLICY_EVICT]);
-    memcpy(hc.policy[UVM_POLICY_PREFETCH], c->prefetch_policy,
-           sizeof hc.policy[UVM_POLICY_PREFETCH]);
-    hc.grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
-    hc.migrate_max_pages = c->migrate_max_pages;
-    hc.copy_wait = c->copy_wait == CFG_COPY_WAIT_BATCH ? UVM_COPY_WAIT_BATCH : UVM_COPY_WAIT_BLOCK;
-    hc.transfer_set_pages = cfg_transfer_set_pages(c);
-    hc.frame_alloc = c->frame_alloc;
-    hc.page_size = c->page_size;
-    hc.coalesce_by = c->coalesce_by;
-    hc.seed = rng_hash2(p->o.seed, 0x68646c72ull);
-    hc.gpu_data_base_pa = PLAT_DATA_BASE_PA;
-    hc.gpu_data_pages = c->gpu_mem_pages;
-    hc.gpu_pt_base_pa = PLAT_PT_BASE_PA;
-    hc.gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
-    hc.fb_host_addr = PLAT_FB_HOST_ADDR;
-    hc.fb_entries = c->fb_entries;
-    if (c->hdl_irq_ns != CFG_HDL_DEFAULT)
-        hc.t_irq_ns = c->hdl_irq_ns;
-    if (c->hdl_batch_ns != CFG_HDL_DEFAULT)
-        hc.t_batch_ns = c->hdl_batch_ns;
-    if (c->hdl_fault_ns != CFG_HDL_DEFAULT)
-        hc.t_fault_ns = c->hdl_fault_ns;
-    if (c->hdl_page_ns != CFG_HDL_DEFAULT)
-        hc.t_page_ns = c->hdl_page_ns;
-    if (c->hdl_pte_ns != CFG_HDL_DEFAULT)
-        hc.t_pte_ns = c->hdl_pte_ns;
-    if (c->hdl_evict_ns != CFG_HDL_DEFAULT)
-        hc.t_evict_ns = c->hdl_evict_ns;
-    if (c->hdl_block_ns != CFG_HDL_DEFAULT)
-        hc.t_block_ns = c->hdl_block_ns;
+    plat_handler_cfg(p, &hc);
     p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
     if (p->host && c->fault_mode == CFG_FAULT_BLOCKING)
         hdrv_set_fault_ctrl(p->host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);

@@ -127,6 +127,14 @@ static void dev_dma_wait(void *ctx, uint64_t handle) {
         plat_dma_completions(p);
 }
 
+/* When the transfer completes (ns, floor as plat_now_ns), 0 if it already has. */
+static uint64_t dev_dma_done_ns(void *ctx, uint64_t handle) {
+    const plat_t *p = ctx;
+    const uint64_t c = plat_dma_done_at(p, handle);
+    const uint64_t mhz = p->cfg->clock_mhz;
+    return c == 0 ? 0 : c / mhz * 1000ull + c % mhz * 1000ull / mhz;
+}
+
 static void dev_cpu_delay(void *ctx, uint64_t ns) {
     plat_t *p = ctx;
     plat_run_until(p, p->now + pcie_ns_to_cycles((double)ns, (double)p->cfg->clock_mhz));
@@ -166,4 +174,46 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     dev->cpu_delay = dev_cpu_delay;
     dev->now_ns = dev_now_ns;
     dev->log = dev_log;
+    dev->dma_done_ns = dev_dma_done_ns;
+}
+
+/* The handler's configuration from the run's (defaults where a cost key is not given). */
+void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc) {
+    const cfg_t *c = p->cfg;
+    uvm_cfg_defaults(hc);
+    hc->batch_size = c->batch_size;
+    hc->max_batches_per_irq = c->max_batches_per_irq;
+    memcpy(hc->policy[UVM_POLICY_REPLAY], c->replay_policy, sizeof hc->policy[UVM_POLICY_REPLAY]);
+    memcpy(hc->policy[UVM_POLICY_EVICT], c->evict_policy, sizeof hc->policy[UVM_POLICY_EVICT]);
+    memcpy(hc->policy[UVM_POLICY_PREFETCH], c->prefetch_policy,
+           sizeof hc->policy[UVM_POLICY_PREFETCH]);
+    hc->grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
+    hc->migrate_max_pages = c->migrate_max_pages;
+    hc->copy_wait = c->copy_wait == CFG_COPY_WAIT_BATCH ? UVM_COPY_WAIT_BATCH : UVM_COPY_WAIT_BLOCK;
+    hc->transfer_set_pages = cfg_transfer_set_pages(c);
+    hc->frame_alloc = c->frame_alloc;
+    hc->page_size = c->page_size;
+    hc->coalesce_by = c->coalesce_by;
+    hc->transfer_sets = c->transfer_sets == CFG_TS_PIPELINED ? UVM_TS_PIPELINED : UVM_TS_BATCH;
+    hc->seed = rng_hash2(p->o.seed, 0x68646c72ull);
+    hc->gpu_data_base_pa = PLAT_DATA_BASE_PA;
+    hc->gpu_data_pages = c->gpu_mem_pages;
+    hc->gpu_pt_base_pa = PLAT_PT_BASE_PA;
+    hc->gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
+    hc->fb_host_addr = PLAT_FB_HOST_ADDR;
+    hc->fb_entries = c->fb_entries;
+    if (c->hdl_irq_ns != CFG_HDL_DEFAULT)
+        hc->t_irq_ns = c->hdl_irq_ns;
+    if (c->hdl_batch_ns != CFG_HDL_DEFAULT)
+        hc->t_batch_ns = c->hdl_batch_ns;
+    if (c->hdl_fault_ns != CFG_HDL_DEFAULT)
+        hc->t_fault_ns = c->hdl_fault_ns;
+    if (c->hdl_page_ns != CFG_HDL_DEFAULT)
+        hc->t_page_ns = c->hdl_page_ns;
+    if (c->hdl_pte_ns != CFG_HDL_DEFAULT)
+        hc->t_pte_ns = c->hdl_pte_ns;
+    if (c->hdl_evict_ns != CFG_HDL_DEFAULT)
+        hc->t_evict_ns = c->hdl_evict_ns;
+    if (c->hdl_block_ns != CFG_HDL_DEFAULT)
+        hc->t_block_ns = c->hdl_block_ns;
 }

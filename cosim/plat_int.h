@@ -235,6 +235,9 @@ void plat_co_hook(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
 
+/* plat_dev.c: the handler's uvm_cfg_t built from the configuration */
+void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc);
+
 /* plat_mem.c */
 const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va);
 int plat_add_alloc(plat_t *p, const trace_rec_t *rec);

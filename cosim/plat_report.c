@@ -169,6 +169,9 @@ static void write_counts(FILE *f, const plat_t *p) {
     U("bytes_d2h", h->bytes_d2h);
     U("pages_prefetched", h->pages_prefetched);
     U("bytes_prefetched", h->bytes_prefetched);
+    U("ts_sets", h->ts_sets);
+    U("ts_pages", h->ts_pages);
+    U("h2d_busy_ns", cycles_ns(p, p->dma.busy_cycles[UVM_DMA_H2D]));
     U("dma_h2d", s->dma_h2d);
     U("dma_d2h", s->dma_d2h);
     U("pt_pages_used", h->pt_pages_used);

@@ -278,7 +278,10 @@ static void svc_online(void *ctx) {
     (void)ctx;
 }
 
-static hdrv_wait_t svc_wait(void *ctx) {
+/* wake_ns: pipelined transfer sets (docs/handler.md §6f); the board's device has no
+ * dma_done_ns, so the handler asks for a wake-up at once (0) while a set is in flight: it is
+ * woken after each poll that found no interrupt, and waits for its copies itself. */
+static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     brun_t *r = ctx;
     for (;;) {
         uint32_t st[4]; /* STATUS, ERR, REQ_FREE, RES_COUNT */
@@ -315,6 +318,8 @@ static hdrv_wait_t svc_wait(void *ctx) {
                 r->board_cycles = (uint64_t)t[1] << 32 | t[0];
             return HDRV_WAIT_DONE;
         }
+        if (wake_ns != UINT64_MAX)
+            return HDRV_WAIT_WAKE;
     }
 }
 

@@ -25,7 +25,21 @@ CONFIG = "configs/paper.cfg"
 # stream through their data (xsbench, the sixth, is an irregular table lookup)
 WORKLOADS = ["backprop", "hotspot", "nw", "sgemm", "stencil"]
 # (--workloads backprop,...,pathfinder,nn adds the suite's other streaming Rodinia kernels)
-POLICIES = ["none", "random", "sequential", "locality", "oracle", "nvidia", "tbn"]
+BASE_POLICIES = ["none", "random", "sequential", "locality", "oracle", "nvidia", "tbn"]
+# Zheng's four again with pipelined transfer sets (transfer_sets = pipelined, docs/handler.md
+# §6f): sets issued independently of the fault batches, the next one queued while the previous
+# one is on the link; column "<policy>+pipe"
+PIPE_POLICIES = ["random", "sequential", "locality", "oracle"]
+POLICIES = BASE_POLICIES + [p + "+pipe" for p in PIPE_POLICIES]
+
+
+def policy_sets(p):
+    """The --set values of a policy column."""
+    if p.endswith("+pipe"):
+        return [f"prefetch_policy={p[:-5]}", "transfer_sets=pipelined"]
+    return [f"prefetch_policy={p}"]
+
+
 # every demand run moves a contiguous run of a 2 MB block as one DMA (transfer sets are batched
 # DMAs in the paper; the driver-like policies need it for their 64 KB..2 MB transfers)
 COMMON = ["migrate_max_pages=512"]
@@ -100,7 +114,7 @@ def collect(args):
         for w in args.workloads:
             jobs.append((v, w, "memcpy", vsets + ["run_mode=memcpy"]))
             for p in POLICIES:
-                jobs.append((v, w, p, vsets + COMMON + [f"prefetch_policy={p}"]))
+                jobs.append((v, w, p, vsets + COMMON + policy_sets(p)))
     res = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = {}
@@ -137,14 +151,42 @@ def table(res, args):
                        "ns": {p: res[(v, w, p)]["sim_time_ns"] for p in POLICIES},
                        "bytes_h2d": {p: res[(v, w, p)]["bytes_h2d"] for p in POLICIES},
                        "fault_batches": {p: res[(v, w, p)]["fault_batches"] for p in POLICIES},
-                       "dma_h2d": {p: res[(v, w, p)]["dma_h2d"] for p in POLICIES}}
+                       "dma_h2d": {p: res[(v, w, p)]["dma_h2d"] for p in POLICIES},
+                       "ts_sets": {p: res[(v, w, p)]["ts_sets"] for p in POLICIES},
+                       "ts_pages": {p: res[(v, w, p)]["ts_pages"] for p in POLICIES},
+                       "handler_calls": {p: res[(v, w, p)]["handler_calls"] for p in POLICIES},
+                       # H2D link busy fraction (one copy channel in configs/paper.cfg)
+                       "link_busy": {p: res[(v, w, p)]["h2d_busy_ns"] /
+                                     res[(v, w, p)]["sim_time_ns"] for p in POLICIES},
+                       "memcpy_link_busy": m["h2d_busy_ns"] / m["sim_time_ns"]}
             lines.append(f"| {w} | " + " | ".join(f"{row[c]:.2f}" for c in cols) +
                          f" | {base / 1e6:.2f}: {m['copy_ns'] / 1e6:.2f} + "
                          f"{m['kernel_ns'] / 1e6:.2f} |")
         gm = {c: geomean(norm[c]) for c in cols}
         lines.append("| **geomean** | " + " | ".join(f"**{gm[c]:.2f}**" for c in cols) + " | |")
         out["variants"][v] = {"workloads": vout, "geomean": gm}
+        lines += link_table(v, vout, args)
     return "\n".join(lines) + "\n", out
+
+
+def link_table(v, vout, args):
+    """H2D link busy fraction and transfer sets of Zheng's prefetchers, batch vs pipelined."""
+    cols = [p for p in PIPE_POLICIES if p != "random"]
+    lines = [f"\nLink use, variant `{v}`: H2D busy fraction of the run (`h2d_busy_ns / "
+             "sim_time_ns`), transfer sets issued and pages per set, batch / pipelined\n",
+             "| workload | memcpy busy | " +
+             " | ".join(f"{p} busy | {p} sets (pages/set)" for p in cols) + " |",
+             "|---|---|" + "---|---|" * len(cols)]
+    for w in args.workloads:
+        o = vout[w]
+        cells = [f"{o['memcpy_link_busy']:.2f}"]
+        for p in cols:
+            q = p + "+pipe"
+            cells.append(f"{o['link_busy'][p]:.2f} / {o['link_busy'][q]:.2f}")
+            per = [o["ts_pages"][x] / o["ts_sets"][x] if o["ts_sets"][x] else 0 for x in (p, q)]
+            cells.append(f"{o['ts_sets'][p]} ({per[0]:.0f}) / {o['ts_sets'][q]} ({per[1]:.0f})")
+        lines.append(f"| {w} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def plot(out, args, path):
@@ -155,7 +197,7 @@ def plot(out, args, path):
     names = args.workloads + ["geomean"]
     fig, axes = plt.subplots(len(args.variants), 1, figsize=(12, 4.2 * len(args.variants)),
                              squeeze=False)
-    colors = plt.get_cmap("tab10")
+    colors = plt.get_cmap("tab20")
     for ax, v in zip(axes[:, 0], args.variants):
         vo = out["variants"][v]
         width = 0.85 / len(cols)
@@ -163,7 +205,7 @@ def plot(out, args, path):
             ys = [vo["workloads"][w]["norm"][c] for w in args.workloads] + [vo["geomean"][c]]
             xs = [k + (i - len(cols) / 2) * width + width / 2 for k in range(len(names))]
             ax.bar(xs, ys, width, label=c, color="black" if c == "memcpy" else
-                   "0.6" if c == "ideal" else colors(i))
+                   "0.6" if c == "ideal" else colors(i), hatch="//" if "+pipe" in c else None)
         ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
         ax.set_yscale("log")
         ax.set_xticks(range(len(names)))
@@ -173,8 +215,8 @@ def plot(out, args, path):
                      f"({' '.join(VARIANTS[v]) or 'defaults'})", fontsize=10)
         ax.grid(axis="y", which="both", alpha=0.3)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, ncol=len(cols), fontsize=9, loc="upper center")
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.legend(handles, labels, ncol=(len(cols) + 1) // 2, fontsize=9, loc="upper center")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     fig.savefig(path, dpi=110)
 
 
@@ -186,7 +228,7 @@ def main():
     ap.add_argument("--size-mb", type=float, default=16.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
-    ap.add_argument("--variants", default="default,driver_page_costs",
+    ap.add_argument("--variants", default="default,driver_page_costs,link_only",
                     help="handler-cost variants: " + ",".join(VARIANTS))
     ap.add_argument("--reuse", action="store_true",
                     help="keep a run whose stats file is newer than its trace and has its keys")

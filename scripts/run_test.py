@@ -348,6 +348,9 @@ def main():
     ap.add_argument("--skip-config", metavar="CONFIGS", default="",
                     help="comma-separated configurations whose tests --all leaves out (make test "
                          "leaves out the slow-to-build ones; cosim-regress-full runs them)")
+    ap.add_argument("--skip-test", metavar="NAMES", default="",
+                    help="comma-separated tests --all leaves out (make test leaves out tests "
+                         "of one optional mode; cosim-regress-full runs them)")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
@@ -372,6 +375,8 @@ def main():
             if args.only_binary and sim_config(t["config"]) != args.only_binary:
                 continue
             if args.all and sim_config(t["config"]) in args.skip_config.split(","):
+                continue
+            if args.all and n in args.skip_test.split(","):
                 continue
             t["state"] = "netlist" if args.netlist else args.state_compare
             if args.netlist and not args.engine:

@@ -107,6 +107,8 @@ uint32_t uvm_cocoa_frame_get(uvm_handler_t *h, uint64_t vpn) {
             h->stats.cocoa_fallbacks++;
             return f;
         }
+        if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
+            uvm_ts_pipe_drain(h);
         const uint32_t v = h->evict->pick(h, h->evict_priv, 1u);
         if (v == UVM_NONE)
             return UVM_NONE;

@@ -191,6 +191,11 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
                  (int)c->copy_wait);
         return -1;
     }
+    if (c->transfer_sets != UVM_TS_BATCH && c->transfer_sets != UVM_TS_PIPELINED) {
+        err_setf(err, errlen, "uvm: transfer_sets %d must be batch (0) or pipelined (1)",
+                 (int)c->transfer_sets);
+        return -1;
+    }
     if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
         err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
                  c->grow_pages, UVM_BIG_PAGES);
@@ -275,8 +280,9 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
             ? UVM_BLOCK_PAGES * ((cfg->batch_size < 512u ? cfg->batch_size : 512u) + 1u)
             : UVM_BLOCK_PAGES;
     h->pending = calloc(h->pending_cap, sizeof *h->pending);
-    if (!h->batch || !h->pending || u64map_init(&h->pt_tables, 64) != 0 || uvm_mem_init(h) != 0 ||
-        uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
+    h->ts.pending = calloc(UVM_TS_CAP, sizeof *h->ts.pending);
+    if (!h->batch || !h->pending || !h->ts.pending || u64map_init(&h->pt_tables, 64) != 0 ||
+        uvm_mem_init(h) != 0 || uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
         h->evict->init(h, &h->evict_priv) != 0 ||
         (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0)) {
         uvm_handler_free(h);
@@ -294,6 +300,7 @@ void uvm_handler_free(uvm_handler_t *h) {
     free(h->allocs);
     free(h->batch);
     free(h->pending);
+    free(h->ts.pending);
     u64map_free(&h->pt_tables);
     free(h->page_order);
     u64map_free(&h->page_pos);

@@ -38,6 +38,8 @@ static uint32_t large_chunk(uvm_handler_t *h) {
         const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M);
         if (f != UVM_NONE)
             return f;
+        if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
+            uvm_ts_pipe_drain(h);
         const uint32_t g = h->evict->pick(h, h->evict_priv, UVM_BLOCK_PAGES);
         if (g == UVM_NONE)
             return UVM_NONE;

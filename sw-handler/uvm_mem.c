@@ -101,6 +101,8 @@ uint32_t uvm_frame_get(uvm_handler_t *h, uint64_t vpn) {
         const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
         if (f != UVM_NONE)
             return f;
+        if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
+            uvm_ts_pipe_drain(h);
         const uint32_t v = h->evict->pick(h, h->evict_priv, 1u);
         if (v == UVM_NONE)
             return v;

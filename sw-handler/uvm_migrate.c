@@ -59,6 +59,10 @@ static void submit_run(uvm_handler_t *h) {
     h->run_len = 0;
 }
 
+void uvm_migrate_submit(uvm_handler_t *h) {
+    submit_run(h);
+}
+
 void uvm_migrate_add(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable) {
     if (h->npending == h->pending_cap) /* copy_wait batch, more pages than a batch's worth */
         uvm_migrate_flush(h);

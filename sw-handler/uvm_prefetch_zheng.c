@@ -8,6 +8,7 @@
  *   random      pages drawn uniformly from the allocation of the batch's latest fault
  *   sequential  the lowest non-resident managed addresses first (every allocation, by address)
  *   locality    the UVM_PREFETCH_LOCALITY_PAGES (128) pages after the batch's latest fault
+ *               (pipelined sets: then VA-sequential order when the window is exhausted)
  *   oracle      the first non-resident pages of the workload's first-touch order
  *               (uvm_handler_set_page_order): the pages it needs next
  *
@@ -68,6 +69,18 @@ static uint32_t alloc_locality(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, 
          v++)
         if (uvm_find_alloc(h, v) && !resident(h, v))
             vpns[n++] = v;
+    if (!c->fill_sequential || n == max)
+        return n;
+    /* pipelined sets: the window is exhausted, the rest in VA-sequential order (Zheng §4.2) */
+    const uint32_t w = n;
+    const uint32_t k = alloc_sequential(h, c, vpns + w, max - w);
+    for (uint32_t i = 0; i < k; i++) {
+        bool dup = false;
+        for (uint32_t j = 0; j < w && !dup; j++)
+            dup = vpns[j] == vpns[w + i];
+        if (!dup)
+            vpns[n++] = vpns[w + i];
+    }
     return n;
 }
 

@@ -132,7 +132,20 @@ typedef struct {
     uint64_t last_vpn; /* the batch's last serviced fault (in arrival order: the latest) */
     bool any_fault;    /* false: the batch had no serviceable fault (last_vpn meaningless) */
     void *priv;        /* the policy's handler-wide state (init), NULL if none */
+    /* pipelined sets (§6f): locality fills a set whose window is exhausted in VA-sequential
+     * order, as the paper's locality prefetcher does (false in batch mode: unchanged) */
+    bool fill_sequential;
 } uvm_alloc_hint_ctx_t;
+
+#define UVM_TS_CAP (2u * UVM_BLOCK_PAGES) /* pages of pipelined sets in flight, at most */
+/* The pipelined transfer set in flight (cfg.transfer_sets = pipelined, uvm_prefetch_pipe.c). */
+typedef struct {
+    uvm_pending_t *pending; /* UVM_TS_CAP entries: the pages in flight in submission order */
+    uint32_t n;             /* entries used (0: nothing in flight) */
+    uint32_t mapped;        /* entries [0, mapped) mapped (a run's pages together, in order) */
+    uint64_t last_vpn;      /* the latest serviceable fault seen: the locality/random anchor */
+    bool any_fault;
+} uvm_ts_pipe_t;
 
 typedef struct {
     const char *name;
@@ -290,6 +303,7 @@ struct uvm_handler {
     uint32_t npending, pending_cap;
     uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
     uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
+    uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6f) */
 };
 
 /* uvm_handler.c: device access helpers */
@@ -441,8 +455,25 @@ void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk);
 int uvm_compact_init(uvm_handler_t *h);
 /* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct. */
 void uvm_compact(uvm_handler_t *h, uint32_t asid);
+/* Submits the open run (if any) as one DMA, without waiting. */
+void uvm_migrate_submit(uvm_handler_t *h);
 
 /* uvm_service.c */
 void uvm_service_impl(uvm_handler_t *h);
+/* The latest serviceable fault of the batch's m coalesced faults (largest device timestamp). */
+void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *c);
+/* Zheng's transfer set of up to max allocation-wide prefetch pages chosen by the policy with
+ * context c, migrated per 2 MB block; pipe: only submitted (no wait, no map: the caller owns
+ * h->pending). Returns the pages queued. */
+uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint32_t max, bool pipe);
+
+/* uvm_prefetch_pipe.c: pipelined transfer sets (docs/handler.md §6f) */
+/* Start of a batch: maps the pages of the set in flight whose copies completed; waits for the
+ * whole set first if a fault of the batch (m coalesced faults) is one of its pages. */
+void uvm_ts_pipe_batch(uvm_handler_t *h, uint32_t m);
+/* End of a batch: records its latest fault; submits a set if none is in flight. */
+void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m);
+/* Waits for every copy of the set in flight and maps its pages (before an eviction). */
+void uvm_ts_pipe_drain(uvm_handler_t *h);
 
 #endif

@@ -211,19 +211,65 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     uvm_migrate_commit(h);
 }
 
-/* Migrates the prefetch pages of one block (set, block-relative) outside any demand. */
-static void prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *set) {
+/* Migrates the prefetch pages of one block (set, block-relative) outside any demand; pipe: the
+ * pages join h->pending and their copies are submitted, not waited for (§6f). */
+static uint32_t prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *set, bool pipe) {
     const uint64_t none[UVM_BLOCK_WORDS] = {0};
     const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
     if (first >= UVM_BLOCK_PAGES)
-        return;
+        return 0;
     uvm_migrate_pin_block(h);
-    uvm_migrate_begin(h);
+    if (!pipe)
+        uvm_migrate_begin(h);
     blk_ctx_t c = {
         uvm_va_block_get(h, (blk_id << UVM_BLOCK_SHIFT) + first, true), false, true, false, {0}};
+    uint32_t queued = 0;
     if (c.blk && pt_room(h, &c, (blk_id << UVM_BLOCK_SHIFT) + first))
-        uvm_migrate_set(h, blk_id, set, none);
-    uvm_migrate_commit(h);
+        queued = uvm_migrate_set(h, blk_id, set, none);
+    if (pipe)
+        uvm_migrate_submit(h);
+    else
+        uvm_migrate_commit(h);
+    return queued;
+}
+
+void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *c) {
+    uint64_t ts = 0;
+    for (uint32_t i = 0; i < m; i++)
+        if (uvm_find_alloc(h, h->batch[i].vpn) && (!c->any_fault || h->batch[i].timestamp >= ts)) {
+            c->last_vpn = h->batch[i].vpn;
+            ts = h->batch[i].timestamp;
+            c->any_fault = true;
+        }
+}
+
+uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint32_t max,
+                          bool pipe) {
+    if (max > h->pmm.nfree)
+        max = h->pmm.nfree;
+    if (max == 0)
+        return 0;
+    uint64_t vpns[UVM_BLOCK_PAGES];
+    const uint32_t n =
+        h->prefetch->alloc_hint(h, c, vpns, max < UVM_BLOCK_PAGES ? max : UVM_BLOCK_PAGES);
+    uint64_t set[UVM_BLOCK_WORDS] = {0}, blk_id = 0;
+    uint32_t queued = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!uvm_find_alloc(h, vpns[i]) || uvm_va_block_resident(h, vpns[i], NULL))
+            continue;
+        if ((vpns[i] >> UVM_BLOCK_SHIFT) != blk_id) {
+            queued += prefetch_block(h, blk_id, set, pipe);
+            memset(set, 0, sizeof set);
+            blk_id = vpns[i] >> UVM_BLOCK_SHIFT;
+        }
+        uvm_bitmap_set(set, uvm_block_page(vpns[i]));
+    }
+    queued += prefetch_block(h, blk_id, set, pipe);
+    if (queued > 0) {
+        h->stats.ts_sets++;
+        h->stats.ts_pages += queued;
+    }
+    return queued;
 }
 
 /* Zheng's transfer set (docs/handler.md §6d): after the demand pages of the batch (h2d0 = the
@@ -231,35 +277,11 @@ static void prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *se
  * stays within cfg.transfer_set_pages and free frames remain (a prefetch never evicts). */
 static void service_transfer_set(uvm_handler_t *h, uint32_t m, uint64_t h2d0) {
     const uint64_t demand = (h->irq_h2d_bytes - h2d0) / UVM_PAGE_BYTES;
-    uint32_t max =
+    const uint32_t max =
         demand >= h->cfg.transfer_set_pages ? 0u : h->cfg.transfer_set_pages - (uint32_t)demand;
-    if (max > h->pmm.nfree)
-        max = h->pmm.nfree;
-    if (max == 0)
-        return;
-    uvm_alloc_hint_ctx_t c = {0, false, h->prefetch_priv};
-    uint64_t ts = 0;
-    for (uint32_t i = 0; i < m; i++)
-        if (uvm_find_alloc(h, h->batch[i].vpn) && (!c.any_fault || h->batch[i].timestamp >= ts)) {
-            c.last_vpn = h->batch[i].vpn;
-            ts = h->batch[i].timestamp;
-            c.any_fault = true;
-        }
-    uint64_t vpns[UVM_BLOCK_PAGES];
-    const uint32_t n =
-        h->prefetch->alloc_hint(h, &c, vpns, max < UVM_BLOCK_PAGES ? max : UVM_BLOCK_PAGES);
-    uint64_t set[UVM_BLOCK_WORDS] = {0}, blk_id = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!uvm_find_alloc(h, vpns[i]) || uvm_va_block_resident(h, vpns[i], NULL))
-            continue;
-        if ((vpns[i] >> UVM_BLOCK_SHIFT) != blk_id) {
-            prefetch_block(h, blk_id, set);
-            memset(set, 0, sizeof set);
-            blk_id = vpns[i] >> UVM_BLOCK_SHIFT;
-        }
-        uvm_bitmap_set(set, uvm_block_page(vpns[i]));
-    }
-    prefetch_block(h, blk_id, set);
+    uvm_alloc_hint_ctx_t c = {0, false, h->prefetch_priv, false};
+    uvm_batch_anchor(h, m, &c);
+    (void)uvm_transfer_set(h, &c, max, false);
 }
 
 static void service_batch(uvm_handler_t *h, uint32_t m) {
@@ -301,12 +323,17 @@ void uvm_service_impl(uvm_handler_t *h) {
         const uint64_t replays = h->stats.replays;
         const uint64_t h2d0 = h->irq_h2d_bytes;
         const uint32_t m = coalesce(h, n);
+        const bool pipe = h->prefetch->alloc_hint && h->cfg.transfer_sets == UVM_TS_PIPELINED;
+        if (pipe)
+            uvm_ts_pipe_batch(h, m);
         uvm_migrate_pin_batch(h);
         service_batch(h, m);
-        if (h->prefetch->alloc_hint)
+        if (h->prefetch->alloc_hint && !pipe)
             service_transfer_set(h, m, h2d0);
         uvm_migrate_flush(h); /* copy_wait batch: the batch tracker, before the replay */
         h->replay->batch_done(h, &replay_all_owed);
+        if (pipe) /* after the replay: the set's CPU work does not delay the demand pages */
+            uvm_ts_pipe_after_batch(h, m);
         /* a batch that replayed nothing (only fatal or unservable faults under `block`): the
            requests dropped over quota come back only by a replay, so one is owed */
         if (h->stats.replays == replays)

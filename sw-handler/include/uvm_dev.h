@@ -35,6 +35,10 @@ typedef struct uvm_dev {
     uint64_t (*now_ns)(void *ctx);
     /* Diagnostics (fatal faults, warnings): one line, no trailing newline. */
     void (*log)(void *ctx, const char *line);
+    /* Optional (NULL: unknown): the simulated time (ns) at which the transfer completes, 0 if it
+     * already has; no time passes. A real backend has the copy engine's completion interrupt
+     * instead. Used by pipelined transfer sets (docs/handler.md §6f) to know when to wake. */
+    uint64_t (*dma_done_ns)(void *ctx, uint64_t handle);
 } uvm_dev_t;
 
 #endif

@@ -43,6 +43,15 @@ typedef enum {
                                 copy is waited for and every page mapped once, at the batch end */
 } uvm_copy_wait_t;
 
+/* How Zheng's transfer sets (allocation-wide prefetchers) are issued (docs/handler.md §6f). */
+typedef enum {
+    UVM_TS_BATCH = 0,    /* one set per fault batch, waited for and mapped inside the batch (the
+                            default, the behaviour before the mode existed) */
+    UVM_TS_PIPELINED = 1 /* a set of prefetch pages is submitted without waiting; the platform
+                            wakes the handler (uvm_handler_wake_ns / uvm_handler_wake) when its
+                            copies complete: they are mapped and the next set is submitted */
+} uvm_transfer_sets_t;
+
 typedef struct {
     uint32_t batch_size;          /* faults fetched per batch (256) */
     uint32_t max_batches_per_irq; /* (20) */
@@ -58,8 +67,9 @@ typedef struct {
      * pages first, then allocation-wide prefetch pages; default 80 = 16 GB/s x 20 us / 4 KB
      * (docs/handler.md §6d). Used only by the allocation-wide prefetchers. */
     uint32_t transfer_set_pages;
-    uint64_t seed;             /* for random eviction and the random prefetchers */
-    uint64_t gpu_data_base_pa; /* GPU frames for managed pages: [base, base + pages*4K) */
+    uvm_transfer_sets_t transfer_sets; /* batch (default) or pipelined */
+    uint64_t seed;                     /* for random eviction and the random prefetchers */
+    uint64_t gpu_data_base_pa;         /* GPU frames for managed pages: [base, base + pages*4K) */
     uint64_t gpu_data_pages;
     uint64_t gpu_pt_base_pa; /* GPU frames for page-table pages */
     uint64_t gpu_pt_pages;
@@ -97,6 +107,8 @@ typedef struct {
     /* frees and compaction (§6g): pages released by frees, 2 MB frames freed by compaction,
      * pages moved by it */
     uint64_t pages_freed, compactions, pages_compacted;
+    /* Zheng's transfer sets that carried prefetch pages, and those pages (both modes) */
+    uint64_t ts_sets, ts_pages;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -162,6 +174,14 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
 void uvm_handler_service(uvm_handler_t *h);
+/* Pipelined transfer sets (docs/handler.md §6f): the simulated time (ns) at which the handler
+ * wants uvm_handler_wake called (the earliest completion of a copy of the set in flight; 0 =
+ * now), UINT64_MAX when it has nothing in flight (always, with transfer_sets = batch). */
+uint64_t uvm_handler_wake_ns(const uvm_handler_t *h);
+/* The wake-up (a copy-engine completion interrupt): maps the pages whose copies completed; once
+ * the whole set is mapped, submits the next one (if prefetch candidates and free frames remain).
+ * Called by the platform between interrupt services, never inside one. */
+void uvm_handler_wake(uvm_handler_t *h);
 const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h);
 /* The application frees the allocation `name` (cudaFree; docs/handler.md §6g): its resident
  * pages are unmapped (a coalesced region splintered first, a 2m page evicted whole) and their

@@ -363,9 +363,9 @@ static inline fx_t *fx_new(void) {
     assert_non_null(x);
     x->fk.id = GMMU_CSR_ID_VALUE;
     x->fk.busy_per_cmd = 2;
-    x->dev = (uvm_dev_t){&x->fk,        fk_csr_read,    fk_csr_write,  fk_host_read,
-                         fk_host_write, fk_gpu_write64, fk_gpu_read64, fk_dma_submit,
-                         fk_dma_wait,   fk_cpu_delay,   fk_now,        fk_log};
+    x->dev = (uvm_dev_t){&x->fk,         fk_csr_read,   fk_csr_write,  fk_host_read, fk_host_write,
+                         fk_gpu_write64, fk_gpu_read64, fk_dma_submit, fk_dma_wait,  fk_cpu_delay,
+                         fk_now,         fk_log,        NULL};
     uvm_cfg_defaults(&x->cfg);
     x->cfg.gpu_pt_base_pa = PT_BASE;
     x->cfg.gpu_pt_pages = 16;

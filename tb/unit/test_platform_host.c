@@ -112,8 +112,9 @@ static void svc_launch(void *ctx) {
 static void svc_online(void *ctx) {
     mark(ctx, 'O');
 }
-static hdrv_wait_t svc_wait(void *ctx) {
+static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     fake_t *f = ctx;
+    assert_true(wake_ns == UINT64_MAX); /* batch transfer sets: the handler never asks to wake */
     mark(f, 'W');
     if (f->halted)
         return HDRV_WAIT_HALTED;
@@ -164,8 +165,9 @@ static int svc_start(void *ctx) {
 static hdrv_t *new_host(fake_t *f) {
     memset(f, 0, sizeof(*f));
     f->id = GMMU_CSR_ID_VALUE;
-    const uvm_dev_t dev = {f,          csr_read,   csr_write, host_read, host_write, gpu_write64,
-                           gpu_read64, dma_submit, dma_wait,  cpu_delay, now_ns,     dev_log};
+    const uvm_dev_t dev = {f,           csr_read,   csr_write,  host_read, host_write,
+                           gpu_write64, gpu_read64, dma_submit, dma_wait,  cpu_delay,
+                           now_ns,      dev_log,    NULL};
     const hdrv_svc_t svc = {f,       svc_launch, svc_online, svc_wait,    svc_begin,
                             svc_end, svc_error,  svc_halted, svc_declare, svc_start};
     uvm_cfg_t c;

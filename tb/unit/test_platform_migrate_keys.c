@@ -1,7 +1,8 @@
 /*
  * test_platform_migrate_keys.c - the configuration keys of issue 8's migration and prefetch
- * (cosim/config.c): prefetch_policy, migrate_grow, migrate_max_pages, copy_channels. Defaults
- * keep the old behaviour; bad values fail with a message naming the reason.
+ * (cosim/config.c): prefetch_policy, migrate_grow, migrate_max_pages, copy_channels, copy_wait,
+ * transfer_sets. Defaults keep the old behaviour; bad values fail with a message naming the
+ * reason.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,11 +24,14 @@ static void test_defaults_are_the_old_behaviour(void **state) {
     assert_int_equal(c.migrate_max_pages, 1);
     assert_int_equal(c.copy_channels, 1);
     assert_int_equal(c.copy_wait, CFG_COPY_WAIT_BLOCK);
+    assert_int_equal(c.transfer_sets, CFG_TS_BATCH);
     char v[64];
     assert_int_equal(cfg_format_value(&c, "migrate_grow", v, sizeof v), 0);
     assert_string_equal(v, "4k");
     assert_int_equal(cfg_format_value(&c, "copy_wait", v, sizeof v), 0);
     assert_string_equal(v, "block");
+    assert_int_equal(cfg_format_value(&c, "transfer_sets", v, sizeof v), 0);
+    assert_string_equal(v, "batch");
 }
 
 static void test_set_values(void **state) {
@@ -40,6 +44,8 @@ static void test_set_values(void **state) {
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(cfg_set(&c, ok[i], err, sizeof err), 0);
     assert_int_equal(c.copy_wait, CFG_COPY_WAIT_BATCH);
+    assert_int_equal(cfg_set(&c, "transfer_sets=pipelined", err, sizeof err), 0);
+    assert_int_equal(c.transfer_sets, CFG_TS_PIPELINED);
     assert_string_equal(c.prefetch_policy, "nvidia");
     assert_int_equal(c.migrate_grow, CFG_GROW_64K);
     assert_int_equal(c.migrate_max_pages, 512);
@@ -65,6 +71,7 @@ static void test_bad_values(void **state) {
         {"copy_channels=0", "out of range [1, 8]"},
         {"copy_channels=9", "out of range [1, 8]"},
         {"copy_wait=tracker", "'tracker' is not one of block|batch"},
+        {"transfer_sets=timer", "'timer' is not one of batch|pipelined"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cfg_t c;
