@@ -119,6 +119,7 @@ struct plat {
     trace_reader_t *tr;
     kern_stream_t ks;
     kern_t kern;
+    kern_part_t part; /* SMs of each address space (sm_partition), kern.part */
     sm_t sm[GMMU_MAX_SM];
     int kernel_active, trace_done;
     uint64_t kernel_from; /* launch cycle of the running kernel */
