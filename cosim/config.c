@@ -151,6 +151,10 @@ static int set_partition(cfg_t *c, const char *v, char *err, size_t errlen) {
         c->sm_parts = 0;
         return 0;
     }
+    if (v[strlen(v) - 1] == ',' || v[0] == ',' || strstr(v, ",,")) {
+        err_setf(err, errlen, "'%s' is not a comma-separated list of SM counts (or none)", v);
+        return -1;
+    }
     char buf[512];
     snprintf(buf, sizeof(buf), "%s", v);
     uint32_t n = 0;
@@ -176,10 +180,6 @@ static int set_partition(cfg_t *c, const char *v, char *err, size_t errlen) {
             return -1;
         }
         c->sm_part[n++] = (uint32_t)x;
-    }
-    if (n == 0 || v[strlen(v) - 1] == ',' || v[0] == ',' || strstr(v, ",,")) {
-        err_setf(err, errlen, "'%s' is not a comma-separated list of SM counts (or none)", v);
-        return -1;
     }
     c->sm_parts = n;
     return 0;

@@ -38,8 +38,8 @@ static void on_alloc(void *ctx, const trace_rec_t *trec) {
             snprintf(why, sizeof(why), "sm_partition gives SMs to spaces 0..%u only",
                      p->part.n - 1u);
         plat_perr(p, "%s:%s%llu: field space: allocation %s is in address space %u, %s",
-                  p->o.trace_path, p->trace_binary ? "offset " : "",
-                  (unsigned long long)trec->line, trec->name, trec->space, why);
+                  p->o.trace_path, p->trace_binary ? "offset " : "", (unsigned long long)trec->line,
+                  trec->name, trec->space, why);
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
         return;
     }

@@ -123,8 +123,7 @@ static int kern_space_check(kern_t *k, const trace_rec_t *rec) {
 }
 
 /* Index of warp (space, cta, warp), creating it (queued to its SM) if new; -1 if out of memory. */
-static int64_t kern_warp(kern_t *k, uint32_t space, uint32_t cta, uint32_t warp,
-                         uint32_t num_sm) {
+static int64_t kern_warp(kern_t *k, uint32_t space, uint32_t cta, uint32_t warp, uint32_t num_sm) {
     const uint64_t key = trace_warp_key(space, cta, warp);
     uint64_t wi;
     if (u64map_get(&k->index, key, &wi))

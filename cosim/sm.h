@@ -74,11 +74,11 @@ typedef struct {
     char name[TRACE_NAME_MAX];
     sm_warp_t *warps; /* every warp seen in this kernel, in order of first appearance */
     uint32_t n_warps, cap_warps;
-    uint64_t n_instr;       /* instructions read so far */
-    uint64_t buffered;      /* instructions read and not completed */
-    uint64_t buffered_peak; /* most instructions held at once, over every kernel since kern_init */
-    u64map_t index;   /* trace_warp_key(space, cta, warp) -> warp index */
-    u64map_t exited0; /* warps that exited without a memory record -> position of the exit */
+    uint64_t n_instr;        /* instructions read so far */
+    uint64_t buffered;       /* instructions read and not completed */
+    uint64_t buffered_peak;  /* most instructions held at once, over every kernel since kern_init */
+    u64map_t index;          /* trace_warp_key(space, cta, warp) -> warp index */
+    u64map_t exited0;        /* warps that exited without a memory record -> position of the exit */
     const kern_part_t *part; /* SMs of each address space; NULL: space 0 only, CTA c on SM
                               * c % num_sm (kept by kern_reset) */
     uint32_t *sq[KERN_MAX_SM]; /* per SM: its warps in order of first appearance */

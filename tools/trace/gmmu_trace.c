@@ -160,8 +160,7 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
         s->allocs = na;
     }
     for (size_t i = 0; i < s->nalloc; i++)
-        if (s->allocs[i].space == rec->space &&
-            rec->base < s->allocs[i].base + s->allocs[i].size &&
+        if (s->allocs[i].space == rec->space && rec->base < s->allocs[i].base + s->allocs[i].size &&
             s->allocs[i].base < rec->base + rec->size) {
             if (s->check) {
                 fprintf(stderr, "%s: allocation %s overlaps %s\n", ts_where(s, rec), rec->name,

@@ -51,7 +51,7 @@ typedef struct {
                                    completing and this one issuing */
     uint32_t mask;              /* MEM: active lanes */
     uint64_t addr[TRACE_LANES]; /* MEM: byte address of lane i (valid where mask bit i is set) */
-    uint64_t line; /* position of the record in its file (line number or byte offset) */
+    uint64_t line;  /* position of the record in its file (line number or byte offset) */
     uint32_t space; /* ALLOC, MEM, EXIT: address space (application), 0..TRACE_SPACES-1; set by
                        the last `space` record before it (0 if none); the reader fills it, the
                        writer emits a `space` record when it changes */
