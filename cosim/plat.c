@@ -200,7 +200,9 @@ static void svc_launch(void *ctx) {
 }
 
 static void svc_online(void *ctx) {
-    plat_progress_mark(ctx);
+    plat_t *p = ctx;
+    p->online = 1;
+    plat_progress_mark(p);
 }
 
 /* memcpy mode: the workload up to the next kernel; the copy starts now. */

@@ -43,6 +43,8 @@ static void on_alloc(void *ctx, const trace_rec_t *trec) {
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
         return;
     }
+    if (trec->space > 0)
+        p->multi = 1;
     trace_rec_t xrec = *trec;
     xrec.base |= (uint64_t)trec->space << TRACE_VA_BITS;
     const trace_rec_t *rec = &xrec;
@@ -302,7 +304,9 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         active = 1;
         evr_add(&p->ring, p->now, EVR_MEM_RSP, 0, 0, id, data, 0);
     }
-    if (p->kernel_active && sm_inputs(p, o, stalled))
+    /* one address space: the SMs run while the host programs the device (as always); several:
+       not before every ASID's page-table base is programmed */
+    if (p->kernel_active && (p->online || !p->multi) && sm_inputs(p, o, stalled))
         active = 1;
     in->csr_valid = (uint8_t)p->csr_valid;
     in->csr_write = (uint8_t)p->csr_write;
