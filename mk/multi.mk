@@ -1,0 +1,18 @@
+# mk/multi.mk - multi-application workloads (Mosaic, issue 9; docs/trace-format.md "Address
+# spaces"): mixes of the small workload suite, each application in its own address space on its
+# own SMs, in lock-step on configs/mosaic4.cfg (4 SMs, 4 ASIDs; tb/tools/multi_check.py).
+#
+#   $(BUILD)/multi/<mode>/<mix>.trc    the mixed traces (gmmu-trace mix), <mix>.json their stats
+## make traces-check-multi     five mixes (2 homogeneous, 3 heterogeneous; 2..4 applications) in
+##                             lock-step with 4 KB pages: zero mismatches, zero integrity errors
+##                             (not in make test: its budget is full)
+.PHONY: traces-check-multi
+# (this file is read before mk/workloads.mk: its variables appear in recipes only)
+MULTI_DIR := $(BUILD)/multi
+MULTI_SIM = $(BUILD)/mosaic4/gmmu-sim
+multi_run = $(PYTHON) tb/tools/multi_check.py --sim $(MULTI_SIM) --trace-tool $(WL_TRACE_TOOL) \
+  --traces $(WL_TRACE_DIR) --config configs/mosaic4.cfg --out $(MULTI_DIR)/$(1) $(2)
+
+traces-check-multi: traces
+	@$(MAKE) --no-print-directory sim $(WL_TRACE_TOOL) CONFIG=mosaic4
+	$(call multi_run,4k,)
