@@ -16,3 +16,20 @@ multi_run = $(PYTHON) tb/tools/multi_check.py --sim $(MULTI_SIM) --trace-tool $(
 traces-check-multi: traces
 	@$(MAKE) --no-print-directory sim $(WL_TRACE_TOOL) CONFIG=mosaic4
 	$(call multi_run,4k,)
+
+# ---- Mosaic's results (docs/results.md "Mosaic") -----------------------------------------------
+## make results-mosaic         Mosaic's multi-application figures on configs/mosaic_paper.cfg (C
+##                             model): L1/L2 TLB miss rates, walks, speedup of CoCoA + coalescing
+##                             and of 2 MB pages over the baseline allocator, memory bloat;
+##                             docs/img/results_mosaic.png, build/results/mosaic.md
+##                             (MOSAIC_SIZE_MB per application, MOSAIC_ARGS="--mixes a,b")
+.PHONY: results-mosaic
+MOSAIC_SIZE_MB ?= 8
+MOSAIC_ARGS ?=
+results-mosaic: $(WL_GEN) $(WL_TRACE_TOOL)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	@mkdir -p $(BUILD)/results
+	$(PYTHON) scripts/results_mosaic.py --sim $(BUILD)/tiny/gmmu-sim --gen $(WL_GEN) \
+	  --trace-tool $(WL_TRACE_TOOL) --work $(BUILD)/results/mosaic --size-mb $(MOSAIC_SIZE_MB) \
+	  --plot docs/img/results_mosaic.png --table $(BUILD)/results/mosaic.md \
+	  --json $(BUILD)/results/mosaic.json $(MOSAIC_ARGS)
