@@ -32,7 +32,7 @@ import time
 CONFIG = "configs/mosaic_paper.cfg"
 NUM_SM = 16
 MODES = {
-    "gpu-mmu": ["frame_alloc=any", "page_size=4k"],
+    "gpu-mmu": [],  # the defaults: frame_alloc = any, page_size = 4k
     "mosaic": ["page_size=cocoa"],
     "2m": ["page_size=2m"],
 }
