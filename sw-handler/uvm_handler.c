@@ -389,6 +389,7 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_LO, (uint32_t)(root & UINT32_MAX));
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_HI, (uint32_t)(root >> 32));
     h->pt_root[0] = root;
+    h->pt_has_root[0] = 1;
     /* the other address spaces declared so far (ASID_SEL window, docs/microarch.md §14.2) */
     for (uint32_t a = 1; a < h->spaces; a++)
         if (uvm_pt_root_add(h, a) != 0) {

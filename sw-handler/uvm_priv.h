@@ -248,8 +248,9 @@ struct uvm_handler {
     uint64_t pt_next;
     u64map_t pt_tables; /* key (level << 40) | (xvpn >> (36 - 9*level)) -> table PA, levels 1..3
                            (the extended VPN keeps the ASIDs' tables apart) */
-    uint64_t pt_root[UVM_SPACES]; /* root table PA of each ASID, 0: none yet */
-    uint32_t spaces;              /* highest ASID of an allocation + 1 (>= 1) */
+    uint64_t pt_root[UVM_SPACES];    /* root table PA of each ASID (valid where pt_has_root) */
+    uint8_t pt_has_root[UVM_SPACES]; /* the ASID has a root (a PA may be 0: the board's pool) */
+    uint32_t spaces;                 /* highest ASID of an allocation + 1 (>= 1) */
 
     /* data frames */
     uvm_frame_t *frames;
@@ -285,8 +286,8 @@ bool uvm_cmd_wait_idle(const uvm_handler_t *h);
 /* A command on the page xvpn (extended VPN: CMD_ARG = its VPN, CMD_ARG_HI.ASID = its ASID;
  * INVAL_PAGE with SCOPE = 1, only that ASID's page, once the handler has several ASIDs). */
 void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done);
-/* The root of the ASID of xvpn; 0 if that ASID has none (logged). */
-uint64_t uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn);
+/* *root = the root of the ASID of xvpn; false if that ASID has none (logged). */
+bool uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn, uint64_t *root);
 /* Gives ASID asid a root table (once) and, if the device is initialized, programs it
  * (ASID_SEL = asid, PT_BASE_LO/HI, ASID_SEL = 0). 0, or -1 (pool exhausted, logged). */
 int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid);

@@ -44,15 +44,18 @@ bool uvm_pt_alloc(uvm_handler_t *h, uint64_t *pa) {
     return true;
 }
 
-uint64_t uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn) {
-    const uint64_t r = h->pt_root[uvm_vpn_asid(xvpn)];
-    if (r == 0)
-        uvm_logf(h, "uvm: no page table for address space %" PRIu32, uvm_vpn_asid(xvpn));
-    return r;
+bool uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn, uint64_t *root) {
+    const uint32_t a = uvm_vpn_asid(xvpn);
+    if (!h->pt_has_root[a]) {
+        uvm_logf(h, "uvm: no page table for address space %" PRIu32, a);
+        return false;
+    }
+    *root = h->pt_root[a];
+    return true;
 }
 
 int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid) {
-    if (asid == 0 || asid >= UVM_SPACES || h->pt_root[asid] != 0)
+    if (asid == 0 || asid >= UVM_SPACES || h->pt_has_root[asid])
         return 0;
     uint64_t root = 0;
     if (!uvm_pt_alloc(h, &root)) {
@@ -60,6 +63,7 @@ int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid) {
         return -1;
     }
     h->pt_root[asid] = root;
+    h->pt_has_root[asid] = 1;
     uvm_csr_wr(h, GMMU_CSR_ASID_SEL, asid);
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_LO, (uint32_t)(root & UINT32_MAX));
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_HI, (uint32_t)(root >> 32));
@@ -100,8 +104,8 @@ int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable)
 
 int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
                        bool charge) {
-    uint64_t table = uvm_pt_root(h, vpn); /* root of the page's address space */
-    if (table == 0)
+    uint64_t table = 0; /* the root of the page's address space */
+    if (!uvm_pt_root(h, vpn, &table))
         return -1;
     for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++) {
         uint64_t child = 0;
