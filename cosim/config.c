@@ -14,7 +14,7 @@
 #include "num.h"
 #include "pcie.h"
 
-typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY } cfg_type_t;
+typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY, T_PART } cfg_type_t;
 
 enum { F_RTL = 1, F_POW2 = 2 };
 
@@ -69,6 +69,7 @@ static const cfg_key_t keys[] = {
     {"coalesce_at", T_U64, O(coalesce_at), 0, 1ull << 62, 0, NULL},
     {"splinter_at", T_U64, O(splinter_at), 0, 1ull << 62, 0, NULL},
     {"co_vpn", T_U64, O(co_vpn), 0, (1ull << GMMU_VPN_W) - 1u, 0, NULL},
+    {"sm_partition", T_PART, O(sm_part), 1, GMMU_MAX_SM, 0, NULL},
     /* host handler */
     /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
     {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
@@ -155,6 +156,47 @@ int cfg_is_rtl_key(const char *key) {
     return k && (k->flags & F_RTL);
 }
 
+/* sm_partition = "n0,n1,...": 1..GMMU_MAX_SM counts of SMs, each >= 1 (their sum is checked
+ * against num_sm by cfg_check); "none" = every address space on every SM. */
+static int set_partition(cfg_t *c, const char *v, char *err, size_t errlen) {
+    if (strcmp(v, "none") == 0) {
+        c->sm_parts = 0;
+        return 0;
+    }
+    if (v[strlen(v) - 1] == ',' || v[0] == ',' || strstr(v, ",,")) {
+        err_setf(err, errlen, "'%s' is not a comma-separated list of SM counts (or none)", v);
+        return -1;
+    }
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", v);
+    uint32_t n = 0;
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        char *t = tok;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        size_t l = strlen(t);
+        while (l > 0 && (t[l - 1] == ' ' || t[l - 1] == '\t'))
+            t[--l] = '\0';
+        uint64_t x;
+        const int rc = num_parse_u64(t, &x);
+        if (rc != NUM_OK || x < 1 || x > GMMU_MAX_SM) {
+            err_setf(err, errlen, "entry %u '%s' is not a number of SMs in [1, %u]", n + 1, t,
+                     (unsigned)GMMU_MAX_SM);
+            return -1;
+        }
+        if (n == GMMU_MAX_SM) {
+            err_setf(err, errlen, "more than %u entries", (unsigned)GMMU_MAX_SM);
+            return -1;
+        }
+        c->sm_part[n++] = (uint32_t)x;
+    }
+    c->sm_parts = n;
+    return 0;
+}
+
 /* Sets key k from text v; 0 or -1 with reason in err. */
 static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, size_t errlen) {
     char *base = (char *)c;
@@ -217,6 +259,8 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
             err_setf(err, errlen, "'%s' is not one of %s", v, opts);
         }
         return -1;
+    case T_PART:
+        return set_partition(c, v, err, errlen);
     case T_POLICY:
         /* the handler's registry decides; its message lists the known names */
         if (uvm_policy_check((uvm_policy_kind_t)k->min, v, err, errlen) != 0)
@@ -242,6 +286,23 @@ int cfg_check(const cfg_t *c, char *err, size_t errlen) {
     if (c->gpu_mem_pages < 1) {
         err_setf(err, errlen, "gpu_mem_pages: at least one frame is needed");
         return -1;
+    }
+    if (c->sm_parts > 0 && c->rtl.num_sm > 0) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < c->sm_parts; i++)
+            sum += c->sm_part[i];
+        if (sum != c->rtl.num_sm) {
+            err_setf(err, errlen, "sm_partition: the %u entries sum to %u SMs, num_sm is %u",
+                     c->sm_parts, sum, c->rtl.num_sm);
+            return -1;
+        }
+        if (c->sm_parts > c->rtl.num_asids) {
+            err_setf(err, errlen,
+                     "sm_partition: %u applications but num_asids is %u (one address space "
+                     "per application)",
+                     c->sm_parts, c->rtl.num_asids);
+            return -1;
+        }
     }
     return 0;
 }
@@ -330,7 +391,12 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
         return -1;
     }
     if (cfg_check(c, why, sizeof(why)) != 0) {
-        err_setf(err, errlen, "%s: %s", path, why);
+        const cfg_key_t *pk = find_key("sm_partition");
+        const unsigned at = strncmp(why, "sm_partition:", 13) == 0 ? seen_line[pk - keys] : 0;
+        if (at)
+            err_setf(err, errlen, "%s:%u: %s", path, at, why);
+        else
+            err_setf(err, errlen, "%s: %s", path, why);
         return -1;
     }
     return 0;
@@ -421,13 +487,29 @@ int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len) {
     case T_POLICY:
         snprintf(buf, len, "%s", base + k->off);
         break;
+    case T_PART: {
+        size_t n = 0;
+        buf[0] = '\0';
+        for (uint32_t i = 0; i < c->sm_parts && n < len; i++)
+            n += (size_t)snprintf(buf + n, len - n, "%s%u", i ? "," : "", c->sm_part[i]);
+        if (c->sm_parts == 0)
+            snprintf(buf, len, "none");
+        break;
+    }
     }
     return 0;
 }
 
+/* sm_partition is listed only when set: old runs' summaries and stats stay byte-identical */
+static int cfg_hidden(const cfg_t *c, const cfg_key_t *k) {
+    return k->type == T_PART && c->sm_parts == 0;
+}
+
 void cfg_print(const cfg_t *c, FILE *f, const char *prefix) {
-    char v[64];
+    char v[256];
     for (size_t i = 0; i < NKEYS; i++) {
+        if (cfg_hidden(c, &keys[i]))
+            continue;
         cfg_format_value(c, keys[i].name, v, sizeof(v));
         fprintf(f, "%s%-20s = %s%s\n", prefix, keys[i].name, v,
                 (keys[i].flags & F_RTL) ? "   (RTL)" : "");
@@ -435,12 +517,14 @@ void cfg_print(const cfg_t *c, FILE *f, const char *prefix) {
 }
 
 void cfg_print_json(const cfg_t *c, FILE *f, const char *indent) {
-    char v[64];
+    char v[256];
     fprintf(f, "{");
     for (size_t i = 0; i < NKEYS; i++) {
+        if (cfg_hidden(c, &keys[i]))
+            continue;
         cfg_format_value(c, keys[i].name, v, sizeof(v));
-        const int quoted =
-            keys[i].type == T_ENUM || keys[i].type == T_POLICY || strcmp(v, "default") == 0;
+        const int quoted = keys[i].type == T_ENUM || keys[i].type == T_POLICY ||
+                           keys[i].type == T_PART || strcmp(v, "default") == 0;
         fprintf(f, "%s\n%s  \"%s\": %s%s%s", i ? "," : "", indent, keys[i].name, quoted ? "\"" : "",
                 v, quoted ? "\"" : "");
     }

@@ -50,6 +50,11 @@ typedef struct {
     /* test hook of the coalesce unit (docs/microarch.md §15, docs/cosim.md): COALESCE / SPLINTER
        of the region of co_vpn at the first host point at or after these cycles (0 = never) */
     uint64_t coalesce_at, splinter_at, co_vpn;
+    /* multi-application traces (docs/trace-format.md "Address spaces"): sm_part[i] SMs run the
+     * CTAs of address space i (SMs numbered in order: space 0 first); sm_parts = 0 (default):
+     * every space runs on every SM (CTA c on SM c % num_sm) */
+    uint32_t sm_part[GMMU_MAX_SM];
+    uint32_t sm_parts;
     /* host handler */
     uint32_t fb_entries;
     uint32_t batch_size;

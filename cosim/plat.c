@@ -222,7 +222,9 @@ static void svc_launch(void *ctx) {
 }
 
 static void svc_online(void *ctx) {
-    plat_progress_mark(ctx);
+    plat_t *p = ctx;
+    p->online = 1;
+    plat_progress_mark(p);
 }
 
 /* memcpy mode: the workload up to the next kernel; the copy starts now. */
@@ -418,6 +420,13 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     (void)u64map_init(&p->pl_tables, 0);
     (void)u64map_init(&p->ro_cancels, 0);
     kern_init(&p->kern);
+    p->part.spaces = p->prm.num_asids;
+    p->part.n = p->cfg->sm_parts;
+    for (uint32_t i = 0, first = 0; i < p->part.n; first += p->cfg->sm_part[i++]) {
+        p->part.first[i] = first;
+        p->part.count[i] = p->cfg->sm_part[i];
+    }
+    p->kern.part = &p->part;
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
             snprintf(err, errlen, "out of memory");

@@ -22,11 +22,32 @@ _Static_assert(TRACE_VA_BITS == GMMU_VA_W, "the trace format's VA space is the G
 /* ------------------------------------------------------------------------------------------ */
 /* kernels                                                                                    */
 
-static void on_alloc(void *ctx, const trace_rec_t *rec) {
+/* An allocation of address space a is kept (platform and handler) at the extended VA
+ * a << TRACE_VA_BITS | base (docs/cosim.md "Address spaces"): space 0 keeps its plain VA. */
+static void on_alloc(void *ctx, const trace_rec_t *trec) {
     plat_t *p = ctx;
     char err[256];
     if (p->halted)
         return;
+    const int no_asid = trec->space >= p->prm.num_asids;
+    if (no_asid || (p->part.n && trec->space >= p->part.n)) {
+        char why[128];
+        if (no_asid)
+            snprintf(why, sizeof(why), "the configuration has num_asids = %u", p->prm.num_asids);
+        else
+            snprintf(why, sizeof(why), "sm_partition gives SMs to spaces 0..%u only",
+                     p->part.n - 1u);
+        plat_perr(p, "%s:%s%llu: field space: allocation %s is in address space %u, %s",
+                  p->o.trace_path, p->trace_binary ? "offset " : "", (unsigned long long)trec->line,
+                  trec->name, trec->space, why);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
+        return;
+    }
+    if (trec->space > 0)
+        p->multi = 1;
+    trace_rec_t xrec = *trec;
+    xrec.base |= (uint64_t)trec->space << TRACE_VA_BITS;
+    const trace_rec_t *rec = &xrec;
     if (plat_preload_check_alloc(p, rec->name, rec->base, err, sizeof(err)) != 0) {
         plat_perr(p, "%s:%llu: %s", p->o.trace_path, (unsigned long long)rec->line, err);
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
@@ -236,6 +257,10 @@ static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         }
         const uint32_t n = sm_issue(&p->sm[s], &p->kern, p->now, in->req_valid[s], in->req_vpn[s],
                                     in->req_write[s], in->req_id[s]);
+        for (uint32_t q = 0; q < n; q++) { /* the extended VPN (sm.h): address space + VPN */
+            in->req_asid[s][q] = (uint8_t)(in->req_vpn[s][q] >> KERN_SPACE_SHIFT);
+            in->req_vpn[s][q] &= KERN_VPN_MASK;
+        }
         for (uint32_t q = 0; q < n; q++)
             evr_add(&p->ring, p->now, EVR_REQ, (uint8_t)s, (uint16_t)q, in->req_id[s][q],
                     in->req_vpn[s][q], in->req_write[s][q]);
@@ -258,6 +283,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         memset(in->req_write[s], 0, P);
         memset(in->req_id[s], 0, P);
         memset(in->req_vpn[s], 0, P * sizeof(uint64_t));
+        memset(in->req_asid[s], 0, P * sizeof(in->req_asid[s][0]));
     }
     p->req_rows = 0;
     in->time = plat_now_ns(p);
@@ -278,7 +304,9 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         active = 1;
         evr_add(&p->ring, p->now, EVR_MEM_RSP, 0, 0, id, data, 0);
     }
-    if (p->kernel_active && sm_inputs(p, o, stalled))
+    /* one address space: the SMs run while the host programs the device (as always); several:
+       not before every ASID's page-table base is programmed */
+    if (p->kernel_active && (p->online || !p->multi) && sm_inputs(p, o, stalled))
         active = 1;
     in->csr_valid = (uint8_t)p->csr_valid;
     in->csr_write = (uint8_t)p->csr_write;

@@ -135,6 +135,10 @@ struct plat {
     trace_reader_t *tr;
     kern_stream_t ks;
     kern_t kern;
+    kern_part_t part; /* SMs of each address space (sm_partition), kern.part */
+    /* an allocation of an address space other than 0 was declared: the SMs issue only once the
+     * device is online (every ASID's PT_BASE programmed; docs/cosim.md "Address spaces") */
+    int multi, online;
     sm_t sm[GMMU_MAX_SM];
     int kernel_active, trace_done;
     uint64_t kernel_from; /* launch cycle of the running kernel */

@@ -33,7 +33,8 @@ int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errle
         for (unsigned l = 0; l < TRACE_LANES && rc == 0; l++) {
             if (!(rec.mask >> l & 1u))
                 continue;
-            const uint64_t vpn = rec.addr[l] / TRACE_PAGE_BYTES;
+            const uint64_t vpn = (uint64_t)rec.space << KERN_SPACE_SHIFT |
+                                 rec.addr[l] / TRACE_PAGE_BYTES; /* (space, vpn) */
             if (u64map_get(&seen, vpn, NULL))
                 continue;
             if (n == cap) {

@@ -98,13 +98,38 @@ static int warp_error(kern_t *k, const trace_rec_t *rec, const char *what, uint6
     return kern_fail(k, msg);
 }
 
-/* Index of warp (cta, warp), creating it (queued to its SM) if new; -1 if out of memory. */
-static int64_t kern_warp(kern_t *k, uint32_t cta, uint32_t warp, uint32_t num_sm) {
-    const uint64_t key = (uint64_t)cta << 32 | warp;
+/* The address space of rec is legal for the GMMU and has SMs. 0, or -1 + k->err. */
+static int kern_space_check(kern_t *k, const trace_rec_t *rec) {
+    const kern_part_t *pt = k->part;
+    const uint32_t spaces = pt && pt->spaces ? pt->spaces : 1u;
+    char msg[320];
+    const char *u = kunit(k);
+    if (rec->space >= spaces) {
+        snprintf(msg, sizeof(msg),
+                 "%s:%s%llu: field space: address space %u needs num_asids > %u (the "
+                 "configuration has num_asids = %u)",
+                 kpath(k), *u == 'o' ? u : "", (unsigned long long)rec->line, rec->space,
+                 rec->space, spaces);
+        return kern_fail(k, msg);
+    }
+    if (pt && pt->n && rec->space >= pt->n) {
+        snprintf(msg, sizeof(msg),
+                 "%s:%s%llu: field space: address space %u has no SMs (sm_partition has %u "
+                 "entries)",
+                 kpath(k), *u == 'o' ? u : "", (unsigned long long)rec->line, rec->space, pt->n);
+        return kern_fail(k, msg);
+    }
+    return 0;
+}
+
+/* Index of warp (space, cta, warp), creating it (queued to its SM) if new; -1 if out of memory. */
+static int64_t kern_warp(kern_t *k, uint32_t space, uint32_t cta, uint32_t warp, uint32_t num_sm) {
+    const uint64_t key = trace_warp_key(space, cta, warp);
     uint64_t wi;
     if (u64map_get(&k->index, key, &wi))
         return (int64_t)wi;
-    const uint32_t sm = cta % num_sm;
+    const kern_part_t *pt = k->part;
+    const uint32_t sm = pt && pt->n ? pt->first[space] + cta % pt->count[space] : cta % num_sm;
     if (sm >= KERN_MAX_SM ||
         grow((void **)&k->warps, &k->cap_warps, k->n_warps + 1, sizeof(sm_warp_t)) != 0 ||
         grow((void **)&k->sq[sm], &k->capsq[sm], k->nsq[sm] + 1, sizeof(uint32_t)) != 0)
@@ -114,6 +139,7 @@ static int64_t kern_warp(kern_t *k, uint32_t cta, uint32_t warp, uint32_t num_sm
     memset(w, 0, sizeof(*w));
     w->cta = cta;
     w->warp = warp;
+    w->space = space;
     w->sm = sm;
     w->state = SM_W_QUEUED;
     k->sq[sm][k->nsq[sm]++] = (uint32_t)wi;
@@ -128,9 +154,13 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     if (np == 0)
         return 0; /* no active lane: nothing to translate */
     uint64_t at;
-    if (u64map_get(&k->exited0, (uint64_t)rec->cta << 32 | rec->warp, &at))
+    if (kern_space_check(k, rec) != 0)
+        return -1;
+    for (uint32_t i = 0; i < np; i++)
+        pages[i] |= (uint64_t)rec->space << KERN_SPACE_SHIFT;
+    if (u64map_get(&k->exited0, trace_warp_key(rec->space, rec->cta, rec->warp), &at))
         return warp_error(k, rec, "has exited at", at, "");
-    const int64_t wi = kern_warp(k, rec->cta, rec->warp, num_sm);
+    const int64_t wi = kern_warp(k, rec->space, rec->cta, rec->warp, num_sm);
     if (wi < 0)
         return kern_fail(k, "out of memory loading a kernel");
     sm_warp_t *w = &k->warps[wi];
@@ -187,7 +217,7 @@ static int kern_read_one(kern_t *k) {
     case TRACE_REC_MEM:
         return kern_add(k, &rec, s->num_sm) == 0 ? 1 : -1;
     case TRACE_REC_EXIT: {
-        const uint64_t key = (uint64_t)rec.cta << 32 | rec.warp;
+        const uint64_t key = trace_warp_key(rec.space, rec.cta, rec.warp);
         uint64_t wi, at;
         if (!u64map_get(&k->index, key, &wi)) { /* a warp without memory instructions */
             if (u64map_get(&k->exited0, key, &at))

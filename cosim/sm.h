@@ -25,6 +25,19 @@
 
 #define SM_MAX_IDS 256
 #define KERN_MAX_SM 64
+/* A page of the workload is (address space, VPN): the loader keeps it as the extended VPN
+ * space << KERN_SPACE_SHIFT | vpn (the VPN is 36 bits), so that address space 0's pages are the
+ * plain VPNs; the platform splits it into req_asid / req_vpn at the GMMU's port. */
+#define KERN_SPACE_SHIFT (TRACE_VA_BITS - 12)
+#define KERN_VPN_MASK ((1ull << KERN_SPACE_SHIFT) - 1u)
+
+/* The SMs of each address space (configuration key sm_partition, docs/config.md). */
+typedef struct {
+    uint32_t n; /* applications with SMs of their own; 0: every address space on every SM */
+    uint32_t first[KERN_MAX_SM], count[KERN_MAX_SM]; /* space i: SMs first[i] .. +count[i]-1 */
+    uint32_t spaces; /* address spaces the GMMU has (num_asids): a record of space >= spaces is a
+                      * trace error (0: only space 0) */
+} kern_part_t;
 
 typedef struct {
     uint64_t line; /* trace position, for messages */
@@ -38,6 +51,7 @@ typedef enum { SM_W_QUEUED = 0, SM_W_GAP, SM_W_ISSUE, SM_W_DONE } sm_wstate_t;
 
 typedef struct {
     uint32_t cta, warp, sm;
+    uint32_t space; /* address space (trace `space` record) */
     /* buffered instructions: ins[pc] is the current one, ins[pc+1..n_ins-1] are read ahead */
     sm_instr_t *ins;
     uint32_t n_ins, cap_ins;
@@ -60,11 +74,13 @@ typedef struct {
     char name[TRACE_NAME_MAX];
     sm_warp_t *warps; /* every warp seen in this kernel, in order of first appearance */
     uint32_t n_warps, cap_warps;
-    uint64_t n_instr;       /* instructions read so far */
-    uint64_t buffered;      /* instructions read and not completed */
-    uint64_t buffered_peak; /* most instructions held at once, over every kernel since kern_init */
-    u64map_t index;         /* cta << 32 | warp -> warp index */
-    u64map_t exited0;       /* warps that exited without a memory record -> position of the exit */
+    uint64_t n_instr;        /* instructions read so far */
+    uint64_t buffered;       /* instructions read and not completed */
+    uint64_t buffered_peak;  /* most instructions held at once, over every kernel since kern_init */
+    u64map_t index;          /* trace_warp_key(space, cta, warp) -> warp index */
+    u64map_t exited0;        /* warps that exited without a memory record -> position of the exit */
+    const kern_part_t *part; /* SMs of each address space; NULL: space 0 only, CTA c on SM
+                              * c % num_sm (kept by kern_reset) */
     uint32_t *sq[KERN_MAX_SM]; /* per SM: its warps in order of first appearance */
     uint32_t nsq[KERN_MAX_SM], capsq[KERN_MAX_SM];
     kern_stream_t *src; /* where the rest of the kernel comes from; NULL: complete (kern_add) */
@@ -94,8 +110,10 @@ uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages);
 void kern_init(kern_t *k);
 void kern_free(kern_t *k);
 void kern_reset(kern_t *k);
-/* Appends a memory record to its warp (created and queued to its SM on first sight). 0, or -1 (out
- * of memory, or a record of a warp that has exited: k->err). */
+/* Appends a memory record to its warp (created and queued to its SM on first sight: CTA c of
+ * address space a runs on SM part->first[a] + c % part->count[a], or c % num_sm without a
+ * partition). 0, or -1 (out of memory, a record of a warp that has exited, an address space
+ * without SMs or beyond part->spaces: k->err). */
 int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm);
 /* Reads the rest of the kernel (tests, dumps). 0, or -1 with k->err. */
 int kern_pull_all(kern_t *k);

@@ -41,7 +41,10 @@ bool uvm_fb_decode(const uint8_t raw[GMMU_FB_ENTRY_BYTES], uvm_fault_t *f) {
     const uint64_t vpn = ((uint64_t)vhi << 32) | vlo;
     if (!flags_valid(w7) || vpn >= UVM_VPN_LIMIT)
         return false;
-    f->vpn = vpn;
+    /* the handler's page: the extended VPN of the entry's address space (FB_ASID, §14.5) */
+    const uint32_t asid =
+        (le32(raw + 4u * GMMU_FB_W0_ASID) >> GMMU_FB_ASID_LSB) & GMMU_FB_ASID_MASK;
+    f->vpn = (uint64_t)asid << UVM_ASID_VPN_SHIFT | vpn;
     f->timestamp =
         ((uint64_t)le32(raw + 4u * GMMU_FB_W5_TS_HI) << 32) | le32(raw + 4u * GMMU_FB_W4_TS_LO);
     f->sm_mask = le32(raw + 4u * GMMU_FB_W6_SM_MASK);

@@ -50,9 +50,13 @@ void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn
         return;
     }
     if (has_arg) {
+        /* ASID 0 with one address space: the old register values exactly */
+        const uint32_t scope = opcode == GMMU_CMD_INVAL_PAGE && h->spaces > 1 ? 1u : 0u;
         uvm_csr_wr(h, GMMU_CSR_CMD_ARG_LO, (uint32_t)(vpn & UINT32_MAX));
         uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI,
-                   (uint32_t)(vpn >> GMMU_CSR_CMD_ARG_LO_VPN_W) & GMMU_CSR_CMD_ARG_HI_VPN_MASK);
+                   ((uint32_t)(vpn >> GMMU_CSR_CMD_ARG_LO_VPN_W) & GMMU_CSR_CMD_ARG_HI_VPN_MASK) |
+                       uvm_vpn_asid(vpn) << GMMU_CSR_CMD_ARG_HI_ASID_LSB |
+                       scope << GMMU_CSR_CMD_ARG_HI_SCOPE_LSB);
     }
     uvm_csr_wr(h, GMMU_CSR_CMD, opcode);
     if (wait_done)
@@ -261,6 +265,8 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     if (check_cfg(cfg, dev, err, errlen) != 0)
         return NULL;
     uvm_handler_t *h = calloc(1, sizeof *h);
+    if (h)
+        h->spaces = 1;
     if (!h) {
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -331,10 +337,12 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
         err_setf(err, errlen, "uvm: allocation '%s' at 0x%" PRIx64 " has zero size", nm, base);
         return -1;
     }
-    if (base >= UVM_VA_LIMIT || size > UVM_VA_LIMIT - base) {
+    /* base is an extended VA (docs/handler.md "Address spaces"): ASID above the 48-bit VA */
+    const uint64_t asid = base >> GMMU_VA_W, va = base & (UVM_VA_LIMIT - 1u);
+    if (asid >= UVM_SPACES || size > UVM_VA_LIMIT - va) {
         err_setf(err, errlen,
                  "uvm: allocation '%s' [0x%" PRIx64 ", +0x%" PRIx64
-                 ") is outside the %u-bit VA space",
+                 ") is outside the %u-bit VA space of an address space",
                  nm, base, size, GMMU_VA_W);
         return -1;
     }
@@ -374,6 +382,14 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
     memmove(&h->allocs[pos + 1], &h->allocs[pos], (h->nallocs - pos) * sizeof *h->allocs);
     h->allocs[pos] = (uvm_alloc_t){copy, base, size, readonly != 0};
     h->nallocs++;
+    if (asid + 1u > h->spaces)
+        h->spaces = (uint32_t)asid + 1u;
+    /* before uvm_handler_init_device the roots are made there (ASID 0's first) */
+    if (asid > 0 && h->initialized && uvm_pt_root_add(h, (uint32_t)asid) != 0) {
+        err_setf(err, errlen, "uvm: no page-table page for the root of address space %" PRIu64,
+                 asid);
+        return -1;
+    }
     return 0;
 }
 
@@ -403,6 +419,15 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
     }
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_LO, (uint32_t)(root & UINT32_MAX));
     uvm_csr_wr(h, GMMU_CSR_PT_BASE_HI, (uint32_t)(root >> 32));
+    h->pt_root[0] = root;
+    h->pt_has_root[0] = 1;
+    /* the other address spaces declared so far (ASID_SEL window, docs/microarch.md §14.2) */
+    for (uint32_t a = 1; a < h->spaces; a++)
+        if (uvm_pt_root_add(h, a) != 0) {
+            err_setf(err, errlen, "uvm: no page-table page for the root of address space %" PRIu32,
+                     a);
+            return -1;
+        }
 
     /* fault ring: clear every entry's VALID bit in host memory, then program it */
     const uint8_t zero[GMMU_FB_ENTRY_BYTES] = {0};

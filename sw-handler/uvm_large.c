@@ -162,8 +162,9 @@ static uint32_t populated(const uvm_handler_t *h, const uvm_va_block_t *blk, boo
 
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk) {
     bool w = false;
+    /* address space 0 only: the host-side region lookup is not yet per ASID (issue 9 note) */
     if (h->cfg.page_size == UVM_PSIZE_COCOA && blk && !blk->large &&
-        populated(h, blk, &w) != UVM_NONE)
+        uvm_vpn_asid(blk->id << UVM_BLOCK_SHIFT) == 0 && populated(h, blk, &w) != UVM_NONE)
         (void)uvm_coalesce(h, 0, (blk->id << UVM_BLOCK_SHIFT) << GMMU_PAGE_SHIFT);
 }
 

@@ -20,6 +20,14 @@
 #define UVM_VPN_LIMIT (UINT64_C(1) << GMMU_VPN_W)
 #define UVM_VA_LIMIT (UINT64_C(1) << GMMU_VA_W)
 #define UVM_PA_LIMIT (UINT64_C(1) << GMMU_PA_W)
+/* Address spaces (docs/handler.md "Address spaces"): the handler keeps a page of ASID a as the
+ * extended VPN a << UVM_ASID_VPN_SHIFT | vpn (an allocation at the extended VA a << GMMU_VA_W |
+ * va); ASID 0's pages are the plain VPNs. */
+#define UVM_ASID_VPN_SHIFT GMMU_VPN_W
+#define UVM_SPACES (UINT32_C(1) << GMMU_FB_ASID_W)
+static inline uint32_t uvm_vpn_asid(uint64_t xvpn) {
+    return (uint32_t)(xvpn >> UVM_ASID_VPN_SHIFT) & (UVM_SPACES - 1u);
+}
 #define UVM_BLOCK_SHIFT (GMMU_LARGE_SHIFT - GMMU_PAGE_SHIFT) /* VPN bits inside a 2 MB block */
 #define UVM_BLOCK_PAGES (UINT32_C(1) << UVM_BLOCK_SHIFT)
 #define UVM_FB_WORDS (GMMU_FB_ENTRY_BYTES / 4u)
@@ -280,9 +288,14 @@ struct uvm_handler {
     bool initialized;
     uint32_t get; /* cached FB_GET */
 
-    /* page tables: pool [gpu_pt_base_pa, + gpu_pt_pages pages), bump-allocated, page 0 = root */
+    /* page tables: pool [gpu_pt_base_pa, + gpu_pt_pages pages), bump-allocated, page 0 = root of
+     * ASID 0; the roots of the other ASIDs in use come next (uvm_pt_root_add) */
     uint64_t pt_next;
-    u64map_t pt_tables; /* key (level << 40) | (vpn >> (36 - 9*level)) -> table PA, levels 1..3 */
+    u64map_t pt_tables; /* key (level << 40) | (xvpn >> (36 - 9*level)) -> table PA, levels 1..3
+                           (the extended VPN keeps the ASIDs' tables apart) */
+    uint64_t pt_root[UVM_SPACES];    /* root table PA of each ASID (valid where pt_has_root) */
+    uint8_t pt_has_root[UVM_SPACES]; /* the ASID has a root (a PA may be 0: the board's pool) */
+    uint32_t spaces;                 /* highest ASID of an allocation + 1 (>= 1) */
 
     /* data frames */
     uvm_frame_t *frames;
@@ -317,7 +330,14 @@ void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value);
 /* Polls CMD_STATUS until BUSY is clear; false (and a log line) if it never clears. */
 bool uvm_cmd_wait_idle(const uvm_handler_t *h);
 /* Issues a command (poll idle, [arguments], CMD); wait_done also polls until it completed. */
+/* A command on the page xvpn (extended VPN: CMD_ARG = its VPN, CMD_ARG_HI.ASID = its ASID;
+ * INVAL_PAGE with SCOPE = 1, only that ASID's page, once the handler has several ASIDs). */
 void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done);
+/* *root = the root of the ASID of xvpn; false if that ASID has none (logged). */
+bool uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn, uint64_t *root);
+/* Gives ASID asid a root table (once) and, if the device is initialized, programs it
+ * (ASID_SEL = asid, PT_BASE_LO/HI, ASID_SEL = 0). 0, or -1 (pool exhausted, logged). */
+int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid);
 void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why);
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn);
 void uvm_replay_all(uvm_handler_t *h);

@@ -44,6 +44,33 @@ bool uvm_pt_alloc(uvm_handler_t *h, uint64_t *pa) {
     return true;
 }
 
+bool uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn, uint64_t *root) {
+    const uint32_t a = uvm_vpn_asid(xvpn);
+    if (!h->pt_has_root[a]) {
+        uvm_logf(h, "uvm: no page table for address space %" PRIu32, a);
+        return false;
+    }
+    *root = h->pt_root[a];
+    return true;
+}
+
+int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid) {
+    if (asid == 0 || asid >= UVM_SPACES || h->pt_has_root[asid])
+        return 0;
+    uint64_t root = 0;
+    if (!uvm_pt_alloc(h, &root)) {
+        uvm_logf(h, "uvm: page-table pool exhausted: no root for address space %" PRIu32, asid);
+        return -1;
+    }
+    h->pt_root[asid] = root;
+    h->pt_has_root[asid] = 1;
+    uvm_csr_wr(h, GMMU_CSR_ASID_SEL, asid);
+    uvm_csr_wr(h, GMMU_CSR_PT_BASE_LO, (uint32_t)(root & UINT32_MAX));
+    uvm_csr_wr(h, GMMU_CSR_PT_BASE_HI, (uint32_t)(root >> 32));
+    uvm_csr_wr(h, GMMU_CSR_ASID_SEL, 0);
+    return 0;
+}
+
 uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn) {
     uint32_t n = 0;
     for (uint32_t l = 1; l < GMMU_PT_LEVELS; l++)
@@ -95,7 +122,9 @@ bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64
  * PA. 0, or -1 (logged). */
 static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, bool charge,
                  uint64_t *out) {
-    uint64_t table = uvm_pt_page_pa(h, 0); /* root */
+    uint64_t table = 0; /* the root of the page's address space */
+    if (!uvm_pt_root(h, vpn, &table))
+        return -1;
     for (uint32_t l = 1; l <= last; l++) {
         uint64_t child = 0;
         const uint64_t key = table_key(vpn, l);

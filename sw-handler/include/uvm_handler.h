@@ -151,8 +151,10 @@ int uvm_cfg_set_policy(uvm_cfg_t *cfg, uvm_policy_kind_t kind, const char *name,
 uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char *err,
                                size_t errlen);
 void uvm_handler_free(uvm_handler_t *h);
-/* Declares a managed allocation (from the trace). Overlaps, zero size, or a range outside the
- * 48-bit VA space are errors (-1 + err naming the allocation). */
+/* Declares a managed allocation (from the trace). base is an extended VA: ASID << 48 | VA
+ * (docs/handler.md "Address spaces"; ASID 0: the plain VA); the ASID gets its own page table.
+ * Overlaps, zero size, or a range outside the 48-bit VA space are errors (-1 + err naming the
+ * allocation). */
 int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uint64_t size,
                           int readonly, char *err, size_t errlen);
 /* The oracle prefetcher's input (docs/handler.md §6d): the pages (VPNs) of the workload in

@@ -237,6 +237,41 @@ static void test_rtl_equal_and_print(void **state) {
 
 /* Every parameter of spec/params.toml is a mandatory RTL key of the configuration, compared by
  * cfg_rtl_equal and refused by --set (the key table is generated from the spec). */
+/* sm_partition: a list of SM counts summing to num_sm, at most num_asids entries; errors name
+ * the file, line and key; listed in the JSON only when set. */
+static void test_sm_partition(void **state) {
+    (void)state;
+    cfg_t c;
+    char err[512] = "", path[64], v[64];
+    assert_int_equal(load_with("", &c, err, sizeof(err), path), 0);
+    assert_int_equal(c.sm_parts, 0);
+    assert_int_equal(cfg_format_value(&c, "sm_partition", v, sizeof(v)), 0);
+    assert_string_equal(v, "none");
+    expect_error("sm_partition = 1,1\n", 15, "sm_partition: 2 applications but num_asids is 1");
+    expect_error("sm_partition = 1,x\n", 15, "sm_partition: entry 2 'x' is not a number of SMs");
+    expect_error("sm_partition = 1,,1\n", 15, "sm_partition: '1,,1' is not a comma-separated");
+    expect_error("sm_partition = 0,2\n", 15, "sm_partition: entry 1 '0' is not a number of SMs");
+    expect_error("sm_partition = 3\n", 15, "sm_partition: the 1 entries sum to 3 SMs, num_sm is 2");
+    /* tiny's RTL keys with num_asids = 1 come first: a second file with num_asids = 2 */
+    char text[4096];
+    snprintf(text, sizeof(text), "%.*snum_asids = 2\nsm_partition = 1, 1\n",
+             (int)(strstr(tiny_rtl, "num_asids") - tiny_rtl), tiny_rtl);
+    write_tmp(path, text);
+    cfg_defaults(&c);
+    assert_int_equal(cfg_load(&c, path, err, sizeof(err)), 0);
+    unlink(path);
+    assert_int_equal(c.sm_parts, 2);
+    assert_int_equal(c.sm_part[1], 1);
+    assert_int_equal(cfg_format_value(&c, "sm_partition", v, sizeof(v)), 0);
+    assert_string_equal(v, "1,1");
+    assert_int_equal(cfg_set(&c, "sm_partition=2", err, sizeof(err)), 0);
+    assert_int_equal(c.sm_parts, 1);
+    assert_int_equal(cfg_set(&c, "sm_partition=1", err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "sum to 1 SMs, num_sm is 2"));
+    assert_int_equal(cfg_set(&c, "sm_partition=none", err, sizeof(err)), 0);
+    assert_int_equal(c.sm_parts, 0);
+}
+
 static void test_rtl_keys_from_spec(void **state) {
     (void)state;
     static const gmmu_param_desc_t desc[] = GMMU_PARAM_DESC_INIT;
@@ -275,6 +310,7 @@ int main(void) {
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_rtl_equal_and_print),
         cmocka_unit_test(test_rtl_keys_from_spec),
+        cmocka_unit_test(test_sm_partition),
     };
     return cmocka_run_group_tests_name("platform_config", tests, NULL, NULL);
 }

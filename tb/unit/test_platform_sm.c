@@ -354,6 +354,45 @@ static void test_stream_exit_errors(void **state) {
     }
 }
 
+/* Address spaces: with a partition, CTA c of space a runs on SM first[a] + c % count[a]; the
+ * same (cta, warp) in two spaces are two warps; pages carry the space above the VPN; a space
+ * beyond num_asids or without SMs is an error naming the field. */
+static void test_spaces_partition(void **state) {
+    (void)state;
+    kern_t k;
+    kern_init(&k);
+    kern_part_t part = {.n = 2, .first = {0, 1}, .count = {1, 3}, .spaces = 4};
+    k.part = &part;
+    trace_rec_t r = mem(5, 0, TRACE_OP_READ, 0, 0x1, 0x10000, 0);
+    assert_int_equal(kern_add(&k, &r, 4), 0); /* space 0: SM 0 */
+    r.space = 1;
+    assert_int_equal(kern_add(&k, &r, 4), 0); /* space 1: SM 1 + 5 % 3 = 3 */
+    r.cta = 1;
+    assert_int_equal(kern_add(&k, &r, 4), 0); /* space 1: SM 2 */
+    assert_int_equal(k.n_warps, 3);
+    assert_int_equal(k.warps[0].sm, 0);
+    assert_int_equal(k.warps[1].sm, 3);
+    assert_int_equal(k.warps[2].sm, 2);
+    assert_int_equal(k.warps[1].space, 1);
+    assert_int_equal(k.warps[0].pages[0], 0x10);
+    assert_int_equal(k.warps[1].pages[0], (1ull << KERN_SPACE_SHIFT) | 0x10);
+    r.space = 2; /* no SMs */
+    r.line = 7;
+    assert_int_equal(kern_add(&k, &r, 4), -1);
+    assert_non_null(strstr(k.err, ":7: field space: address space 2 has no SMs"));
+    kern_reset(&k);
+    assert_ptr_equal(k.part, &part); /* kept */
+    r.space = 4;                     /* beyond num_asids */
+    assert_int_equal(kern_add(&k, &r, 4), -1);
+    assert_non_null(strstr(k.err, "address space 4 needs num_asids > 4"));
+    kern_reset(&k);
+    k.part = NULL; /* no partition: space 0 only */
+    r.space = 1;
+    assert_int_equal(kern_add(&k, &r, 4), -1);
+    assert_non_null(strstr(k.err, "(the configuration has num_asids = 1)"));
+    kern_free(&k);
+}
+
 static void test_compare(void **state) {
     (void)state;
     const gmmu_params_t p = {.num_sm = 2, .num_ports = 2};
@@ -393,6 +432,7 @@ int main(void) {
         cmocka_unit_test(test_stream_kernels),
         cmocka_unit_test(test_stream_lazy_exit),
         cmocka_unit_test(test_stream_exit_errors),
+        cmocka_unit_test(test_spaces_partition),
         cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests_name("platform_sm", tests, NULL, NULL);

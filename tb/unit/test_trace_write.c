@@ -249,6 +249,106 @@ static void test_copy(void **state) {
     free(by);
 }
 
+/* Address spaces: the flat writer emits a `space` record when the space changes (not for a
+ * kernel record), the readers (text and binary) stamp every record with it, and the combiner
+ * puts input i in space i with kernel k of every input merged, records round-robin. */
+static void test_spaces_and_mix(void **state) {
+    fixture_t *f = *state;
+    char err[256];
+    trace_writer_t *w = trace_create(tpath(f, "sp.txt"), 0, err, sizeof(err));
+    assert_non_null(w);
+    const uint64_t a = 0x1000;
+    assert_int_equal(trace_write_alloc(w, "x", 0x1000, 0x1000, 0, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_space(w, 3, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_alloc(w, "x", 0x1000, 0x1000, 0, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_kernel(w, "k", err, sizeof(err)), 0);
+    assert_int_equal(trace_write_mem(w, 0, 1, TRACE_OP_READ, 0, 1, &a, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_space(w, 0, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_exit(w, 0, 1, err, sizeof(err)), 0);
+    assert_int_equal(trace_write_space(w, 256, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "address space 256 is not below 256"));
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    size_t len;
+    char *got = read_file(tpath(f, "sp.txt"), &len);
+    assert_string_equal(got, "alloc x 0x1000 0x1000\n"
+                             "space 3\n"
+                             "alloc x 0x1000 0x1000\n"
+                             "kernel k\n"
+                             "m 0 1 R 0 0x1 0x1000\n"
+                             "space 0\n"
+                             "x 0 1\n");
+    free(got);
+    /* binary: the same records and spaces */
+    const uint32_t want_space[] = {0, 3, 3, 3, 0};
+    for (int bin = 0; bin < 2; bin++) {
+        if (bin) {
+            trace_reader_t *r = trace_open(tpath(f, "sp.txt"), err, sizeof(err));
+            assert_non_null(r);
+            w = trace_create(tpath(f, "sp.trc"), 1, err, sizeof(err));
+            assert_non_null(w);
+            assert_int_equal(trace_copy(r, w, err, sizeof(err)), 0);
+            trace_close(r);
+            assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+        }
+        trace_reader_t *r = trace_open(tpath(f, bin ? "sp.trc" : "sp.txt"), err, sizeof(err));
+        assert_non_null(r);
+        trace_rec_t rec;
+        for (int i = 0; i < 5; i++) {
+            assert_int_equal(trace_next(r, &rec, err, sizeof(err)), 1);
+            assert_int_equal(rec.space, want_space[i]);
+        }
+        assert_int_equal(trace_next(r, &rec, err, sizeof(err)), 0);
+        trace_close(r);
+    }
+    /* mix: A has 2 kernels, B one */
+    char pa[300], pb[300];
+    snprintf(pa, sizeof(pa), "%s", tpath(f, "a.txt"));
+    snprintf(pb, sizeof(pb), "%s", tpath(f, "b.txt"));
+    const char *ta = "alloc a 0x1000 0x2000\nkernel ka\nm 0 0 R 0 0x1 0x1000\n"
+                     "m 1 0 R 0 0x1 0x2000\nkernel kb\nm 0 0 W 0 0x1 0x1000\n";
+    const char *tb = "alloc b 0x1000 0x1000\nkernel kc\nm 0 0 R 0 0x1 0x1000\n";
+    write_file(pa, ta, strlen(ta));
+    write_file(pb, tb, strlen(tb));
+    const char *ins[2] = {pa, pb};
+    w = trace_create(tpath(f, "mix.txt"), 0, err, sizeof(err));
+    assert_non_null(w);
+    assert_int_equal(trace_mix(ins, 2, w, err, sizeof(err)), 0);
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    got = read_file(tpath(f, "mix.txt"), &len);
+    assert_string_equal(got, "alloc a 0x1000 0x2000\n"
+                             "space 1\n"
+                             "alloc b 0x1000 0x1000\n"
+                             "kernel ka+kc\n"
+                             "space 0\n"
+                             "m 0 0 R 0 0x1 0x1000\n"
+                             "space 1\n"
+                             "m 0 0 R 0 0x1 0x1000\n"
+                             "space 0\n"
+                             "m 1 0 R 0 0x1 0x2000\n"
+                             "kernel kb\n"
+                             "m 0 0 W 0 0x1 0x1000\n");
+    free(got);
+    /* an input that already has address spaces is refused, naming it */
+    char pm[300];
+    snprintf(pm, sizeof(pm), "%s", tpath(f, "mix.txt"));
+    const char *ins2[2] = {pa, pm};
+    w = trace_create(tpath(f, "mix2.txt"), 0, err, sizeof(err));
+    assert_non_null(w);
+    assert_int_equal(trace_mix(ins2, 2, w, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "mix.txt:3: address space 1: every input of mix"));
+    assert_int_equal(trace_finish(w, err, sizeof(err)), 0);
+    /* text reader: a bad space field names the line and field */
+    const char *bad = "space 1\nkernel k\nspace x\n";
+    write_file(pa, bad, strlen(bad));
+    trace_reader_t *r = trace_open(pa, err, sizeof(err));
+    assert_non_null(r);
+    trace_rec_t rec;
+    assert_int_equal(trace_next(r, &rec, err, sizeof(err)), 1);
+    assert_int_equal(trace_next(r, &rec, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "a.txt:3: field 2 (space): 'x' is not a number"));
+    trace_close(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_strided_detection, setup, teardown),
@@ -256,6 +356,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_flat_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flat_rejects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spaces_and_mix, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

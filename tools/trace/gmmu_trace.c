@@ -5,6 +5,8 @@
  *   gmmu-trace stats IN                           record counts, distinct pages, footprint
  *   gmmu-trace check IN                           parse + every access inside an allocation,
  *                                                 nothing before the first kernel, exit rules
+ *   gmmu-trace mix OUT IN1 IN2 ...                multi-application trace: INi in address space
+ *                                                 i-1, kernels merged (trace_mix)
  *
  * check keeps, per kernel, the warps that have exited (cleared at each kernel record): its
  * memory is bounded by the warps of one kernel, whatever the length of the trace.
@@ -27,13 +29,19 @@
 
 typedef struct {
     uint64_t base, size;
+    uint32_t space;
     char name[TRACE_NAME_MAX];
 } alloc_t;
 
+/* u64map key of (space, cta, warp), trace.h */
+static uint64_t warp_key(const trace_rec_t *rec) {
+    return trace_warp_key(rec->space, rec->cta, rec->warp);
+}
 static int usage(void) {
     fprintf(stderr, "usage: gmmu-trace convert IN OUT [--binary|--text]\n"
                     "       gmmu-trace stats IN\n"
                     "       gmmu-trace check IN\n"
+                    "       gmmu-trace mix OUT IN1 IN2 ... (INi in address space i-1)\n"
                     "IN/OUT may be '-' (stdin/stdout) and may end in .xz\n");
     return 2;
 }
@@ -115,9 +123,9 @@ static const char *where(char *buf, size_t n, const char *path, int binary, uint
 
 #define MAX_REPORTS 10 /* detailed messages per kind of error; the total is reported */
 
-static int alloc_find(const alloc_t *a, size_t n, uint64_t addr) {
+static int alloc_find(const alloc_t *a, size_t n, uint32_t space, uint64_t addr) {
     for (size_t i = n; i-- > 0;)
-        if (addr >= a[i].base && addr - a[i].base < a[i].size)
+        if (a[i].space == space && addr >= a[i].base && addr - a[i].base < a[i].size)
             return (int)i;
     return -1;
 }
@@ -129,8 +137,9 @@ typedef struct {
     uint64_t records, nalloc, nkernel, ninst, lanes, reads, writes, atomics, alloc_bytes, outside,
         before_kernel, gap_sum, translations, exits, exit_errors;
     uint64_t lo, hi;
-    u64map_t pages;  /* distinct 4 KB pages touched (value unused) */
-    u64map_t exited; /* check: (cta << 32 | warp) -> position of its exit, this kernel only */
+    uint32_t spaces; /* highest address space + 1 */
+    u64map_t pages;  /* distinct (space, 4 KB page) touched (value unused) */
+    u64map_t exited; /* check: warp_key -> position of its exit, this kernel only */
     alloc_t *allocs;
     size_t cap;
     int last_hit;
@@ -151,7 +160,7 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
         s->allocs = na;
     }
     for (size_t i = 0; i < s->nalloc; i++)
-        if (rec->base < s->allocs[i].base + s->allocs[i].size &&
+        if (s->allocs[i].space == rec->space && rec->base < s->allocs[i].base + s->allocs[i].size &&
             s->allocs[i].base < rec->base + rec->size) {
             if (s->check) {
                 fprintf(stderr, "%s: allocation %s overlaps %s\n", ts_where(s, rec), rec->name,
@@ -161,6 +170,7 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
         }
     s->allocs[s->nalloc].base = rec->base;
     s->allocs[s->nalloc].size = rec->size;
+    s->allocs[s->nalloc].space = rec->space;
     memcpy(s->allocs[s->nalloc].name, rec->name, TRACE_NAME_MAX);
     s->nalloc++;
     s->alloc_bytes += rec->size;
@@ -169,7 +179,7 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
 
 /* 0, or -1 when memory runs out */
 static int ts_exit(ts_t *s, const trace_rec_t *rec) {
-    const uint64_t wkey = (uint64_t)rec->cta << 32 | rec->warp;
+    const uint64_t wkey = warp_key(rec);
     uint64_t exit_pos;
     s->exits++;
     if (!s->check)
@@ -197,16 +207,17 @@ static int ts_lane(ts_t *s, const trace_rec_t *rec, int i, uint64_t *last_page) 
     s->lo = a < s->lo ? a : s->lo;
     s->hi = a > s->hi ? a : s->hi;
     const alloc_t *h = s->last_hit >= 0 ? &s->allocs[s->last_hit] : NULL;
-    if (!h || a < h->base || a - h->base >= h->size)
-        s->last_hit = alloc_find(s->allocs, s->nalloc, a);
+    if (!h || h->space != rec->space || a < h->base || a - h->base >= h->size)
+        s->last_hit = alloc_find(s->allocs, s->nalloc, rec->space, a);
     if (s->last_hit < 0) {
         if (s->check && s->outside < MAX_REPORTS)
             fprintf(stderr, "%s: lane %d address 0x%" PRIx64 " is outside every allocation\n",
                     ts_where(s, rec), i, a);
         s->outside++;
     }
-    if ((a >> PAGE_SHIFT) != *last_page) {
-        *last_page = a >> PAGE_SHIFT;
+    const uint64_t page = (uint64_t)rec->space << 36 | a >> PAGE_SHIFT; /* (space, vpn) */
+    if (page != *last_page) {
+        *last_page = page;
         uint64_t unused;
         if (!u64map_get(&s->pages, *last_page, &unused) &&
             u64map_put(&s->pages, *last_page, 1) != 0)
@@ -216,7 +227,7 @@ static int ts_lane(ts_t *s, const trace_rec_t *rec, int i, uint64_t *last_page) 
 }
 
 static void ts_mem(ts_t *s, const trace_rec_t *rec) {
-    const uint64_t wkey = (uint64_t)rec->cta << 32 | rec->warp;
+    const uint64_t wkey = warp_key(rec);
     uint64_t exit_pos;
     if (s->check && s->nkernel > 0 && u64map_get(&s->exited, wkey, &exit_pos) &&
         s->exit_errors++ < MAX_REPORTS)
@@ -271,6 +282,8 @@ static void ts_print_stats(const ts_t *s) {
     if (s->ninst)
         printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", s->lo, s->hi);
     printf("outside allocs %" PRIu64 "\n", s->outside);
+    if (s->spaces > 1)
+        printf("address spaces %" PRIu32 " (0..%" PRIu32 ")\n", s->spaces, s->spaces - 1);
 }
 
 /* check's verdict; sets s->bad */
@@ -321,6 +334,8 @@ static int cmd_stats(const char *in, int check) {
     int rc;
     while ((rc = trace_next(r, &rec, err, sizeof(err))) == 1) {
         s->records++;
+        if (rec.kind != TRACE_REC_KERNEL && rec.space >= s->spaces)
+            s->spaces = rec.space + 1;
         int oom = 0;
         if (rec.kind == TRACE_REC_ALLOC) {
             oom = ts_alloc(s, &rec) != 0;
@@ -355,9 +370,40 @@ static int cmd_stats(const char *in, int check) {
     return bad ? 1 : 0;
 }
 
+/* mix OUT IN...: the output is text if OUT ends in .txt(.xz) or is -, else binary. */
+static int cmd_mix(int argc, char **argv) {
+    char err[512];
+    const char *out = argv[2];
+    for (int i = 3; i < argc; i++)
+        if (same_file(argv[i], out)) {
+            fprintf(stderr, "gmmu-trace: mix: %s and %s are the same file\n", argv[i], out);
+            return 2;
+        }
+    const size_t n = strlen(out);
+    const int text = (n >= 4 && strcmp(out + n - 4, ".txt") == 0) ||
+                     (n >= 7 && strcmp(out + n - 7, ".txt.xz") == 0) || strcmp(out, "-") == 0;
+    trace_writer_t *w = trace_create(out, !text, err, sizeof(err));
+    if (!w) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        return 1;
+    }
+    int rc = trace_mix((const char *const *)&argv[3], (unsigned)(argc - 3), w, err, sizeof(err));
+    if (rc != 0)
+        fprintf(stderr, "gmmu-trace: mix: %s\n", err);
+    if (trace_finish(w, err, sizeof(err)) != 0 && rc == 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
+    if (rc != 0 && strcmp(out, "-") != 0)
+        remove(out);
+    return rc == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3)
         return usage();
+    if (strcmp(argv[1], "mix") == 0)
+        return argc >= 4 && argc - 3 <= (int)TRACE_SPACES ? cmd_mix(argc, argv) : usage();
     if (strcmp(argv[1], "convert") == 0) {
         if (argc < 4 || argc > 5)
             return usage();

@@ -16,6 +16,19 @@
 #define TRACE_VA_BITS 48
 #define TRACE_VA_LIMIT (1ull << TRACE_VA_BITS)
 #define TRACE_PAGE_BYTES 4096ull
+/* Address spaces (docs/trace-format.md "Address spaces"): a record's space is 0..TRACE_SPACES-1
+ * (= the GMMU's 8-bit ASID field); traces without `space` records are all in space 0. */
+#define TRACE_SPACES 256u
+/* In an address space other than 0 a warp index is below 2^24 (a CUDA CTA has at most 32 warps),
+ * so that (space, cta, warp) fits one 64-bit key: trace_warp_key. */
+#define TRACE_SPACE_WARP_LIMIT (1u << 24)
+
+/* The 64-bit key of warp (cta, warp) of address space space: cta << 32 | warp in space 0 (as
+ * before address spaces), and the space in bits 24..31 otherwise (exact: trace_rec_check keeps
+ * warp below TRACE_SPACE_WARP_LIMIT there). */
+static inline uint64_t trace_warp_key(uint32_t space, uint32_t cta, uint32_t warp) {
+    return ((uint64_t)cta << 32 | warp) ^ ((uint64_t)space << 24);
+}
 
 typedef enum {
     TRACE_REC_ALLOC = 1,  /* allocation: name, base, size, readonly */
@@ -38,7 +51,10 @@ typedef struct {
                                    completing and this one issuing */
     uint32_t mask;              /* MEM: active lanes */
     uint64_t addr[TRACE_LANES]; /* MEM: byte address of lane i (valid where mask bit i is set) */
-    uint64_t line; /* position of the record in its file (line number or byte offset) */
+    uint64_t line;  /* position of the record in its file (line number or byte offset) */
+    uint32_t space; /* ALLOC, MEM, EXIT: address space (application), 0..TRACE_SPACES-1; set by
+                       the last `space` record before it (0 if none); the reader fills it, the
+                       writer emits a `space` record when it changes */
 } trace_rec_t;
 
 /* The one validation rule of a record, shared by the reader (text and binary), the writer (so
@@ -77,6 +93,14 @@ int trace_write_kernel(trace_writer_t *w, const char *name, char *err, size_t er
 int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint32_t gap,
                     uint32_t mask, const uint64_t *addrs, char *err, size_t errlen);
 int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, size_t errlen);
+/* The address space of the following trace_write_alloc/mem/exit calls (0 until called).
+ * 0, or -1 with err if space >= TRACE_SPACES. */
+int trace_write_space(trace_writer_t *w, uint32_t space, char *err, size_t errlen);
+/* Multi-application combiner (docs/trace-format.md "Address spaces"): writes to w the n traces
+ * of paths (each in address space 0) with trace i in address space i; output kernel k holds
+ * kernel k of every input that has one, records interleaved round-robin. 1 <= n <= TRACE_SPACES.
+ * 0, or -1 with err naming the input file and position. */
+int trace_mix(const char *const *paths, unsigned n, trace_writer_t *w, char *err, size_t errlen);
 /* Writes every remaining record of r to w (re-encoded: the encoding choice is the writer's);
  * 0 at the end of r, -1 with err on a read or write error. */
 int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen);

@@ -18,6 +18,7 @@
 #define TRACE_BIN_MEM_STRIDED 4
 #define TRACE_BIN_MEM_TILE 5
 #define TRACE_BIN_EXIT 6
+#define TRACE_BIN_SPACE 7 /* u8 space: address space of the following records */
 #define TRACE_BIN_END 0xff
 #define TRACE_BUF_SIZE (1u << 16)
 #define TRACE_LINE_MAX 4096
@@ -36,6 +37,7 @@ struct trace_reader {
     int eof;         /* the underlying stream reached its end */
     uint64_t offset; /* byte offset of buf[pos] in the (decompressed) stream */
     uint64_t line;   /* text: number of the line last read */
+    uint32_t space;  /* address space set by the last `space` record (0 before any) */
     char text[TRACE_LINE_MAX + 2];
 };
 

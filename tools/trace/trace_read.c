@@ -283,7 +283,8 @@ static int rd_bin_end(trace_reader_t *r, char *err, size_t errlen) {
     return trace_rd_finish_stream(r, err, errlen) == 0 ? 0 : -1;
 }
 
-static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
+/* One binary record; 2: a `space` record was consumed (read on). */
+static int rd_binary_one(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
     if (r->done)
         return 0;
     uint64_t at = r->offset;
@@ -309,6 +310,9 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
     case TRACE_BIN_EXIT:
         need = 1 + 4 + 4;
         break;
+    case TRACE_BIN_SPACE:
+        need = 1 + 1;
+        break;
     case TRACE_BIN_MEM_LIST:
     case TRACE_BIN_MEM_STRIDED:
     case TRACE_BIN_MEM_TILE:
@@ -323,6 +327,11 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
     if (trace_rd_fill(r, need) >= need) {
         if (type == TRACE_BIN_ALLOC || type == TRACE_BIN_KERNEL) {
             rc = rd_bin_named(r, rec, type, at, &need, err, errlen);
+        } else if (type == TRACE_BIN_SPACE) {
+            r->space = r->buf[r->pos + 1];
+            r->pos += need;
+            r->offset += need;
+            return 2; /* not a record of its own */
         } else if (type == TRACE_BIN_EXIT) {
             rec->kind = TRACE_REC_EXIT;
             rec->cta = (uint32_t)get_le(r->buf + r->pos + 1, 4);
@@ -337,9 +346,17 @@ static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errl
                  (unsigned long long)at, type);
     if (rc != RD_OK)
         return -1;
+    rec->space = r->space;
     r->pos += need;
     r->offset += need;
     return 1;
+}
+
+static int rd_binary(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {
+    int rc;
+    while ((rc = rd_binary_one(r, rec, err, errlen)) == 2) {
+    }
+    return rc;
 }
 
 int trace_next(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen) {

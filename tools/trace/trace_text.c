@@ -161,6 +161,15 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
             return field_err(&c, 2, "end", "unexpected extra field '%s'", tok[2]);
         return 1;
     }
+    if (strcmp(kw, "space") == 0) { /* not a record of its own: sets r->space, returns 0 */
+        uint64_t v;
+        if (field_u64(&c, tok, ntok, 1, "space", TRACE_SPACES - 1, &v))
+            return -1;
+        if (ntok > 2)
+            return field_err(&c, 2, "end", "unexpected extra field '%s'", tok[2]);
+        r->space = (uint32_t)v;
+        return 0;
+    }
     if (strcmp(kw, "x") == 0) {
         rec->kind = TRACE_REC_EXIT;
         if (field_cta_warp(&c, tok, ntok, rec))
@@ -271,6 +280,10 @@ int trace_rd_text(trace_reader_t *r, trace_rec_t *rec, char *err, size_t errlen)
         }
         if (ntok == 0)
             continue;
-        return rd_text_record(r, rec, tok, ntok, err, errlen);
+        const int rc2 = rd_text_record(r, rec, tok, ntok, err, errlen);
+        if (rc2 == 0)
+            continue; /* a `space` record */
+        rec->space = r->space;
+        return rc2;
     }
 }

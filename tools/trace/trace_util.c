@@ -119,6 +119,16 @@ static int check_alloc(const trace_rec_t *rec, char *why, size_t whylen) {
 }
 
 int trace_rec_check(const trace_rec_t *rec, char *why, size_t whylen) {
+    if (rec->space >= TRACE_SPACES) {
+        err_setf(why, whylen, "address space %u is not below %u", rec->space, TRACE_SPACES);
+        return -1;
+    }
+    if (rec->space != 0 && (rec->kind == TRACE_REC_MEM || rec->kind == TRACE_REC_EXIT) &&
+        rec->warp >= TRACE_SPACE_WARP_LIMIT) {
+        err_setf(why, whylen, "warp %u is not below %u in address space %u", rec->warp,
+                 TRACE_SPACE_WARP_LIMIT, rec->space);
+        return -1;
+    }
     switch (rec->kind) {
     case TRACE_REC_ALLOC:
     case TRACE_REC_KERNEL:

@@ -18,6 +18,8 @@ struct trace_writer {
     char *path;
     int binary;
     uint64_t records;
+    uint32_t space;      /* address space of the last `space` record written (0 at the start) */
+    uint32_t flat_space; /* trace_write_space: the space of the flat calls' records */
     unsigned char out[16 + 8 * TRACE_LANES + TRACE_NAME_MAX + 16];
 };
 
@@ -292,8 +294,18 @@ int trace_write(trace_writer_t *w, const trace_rec_t *rec, char *err, size_t err
     wr_enc_t e = {TRACE_BIN_MEM_LIST, 0, 0, 0, 0};
     if (rec->kind == TRACE_REC_MEM)
         e = wr_choose(rec);
-    int ok;
-    if (w->binary) {
+    int ok = 1;
+    if (rec->kind != TRACE_REC_KERNEL && rec->space != w->space) {
+        if (w->binary) {
+            const unsigned char sp[2] = {TRACE_BIN_SPACE, (unsigned char)rec->space};
+            ok = fwrite(sp, 1, 2, w->f) == 2;
+        } else {
+            ok = fprintf(w->f, "space %u\n", rec->space) > 0;
+        }
+        w->space = rec->space;
+    }
+    if (!ok) {
+    } else if (w->binary) {
         size_t len = wr_binary(w, rec, &e);
         ok = fwrite(w->out, 1, len, w->f) == len;
     } else {
@@ -326,7 +338,11 @@ static int wr_set_name(const trace_writer_t *w, trace_rec_t *rec, const char *na
 
 int trace_write_alloc(trace_writer_t *w, const char *name, uint64_t base, uint64_t size,
                       int readonly, char *err, size_t errlen) {
-    trace_rec_t rec = {.kind = TRACE_REC_ALLOC, .base = base, .size = size, .readonly = !!readonly};
+    trace_rec_t rec = {.kind = TRACE_REC_ALLOC,
+                       .base = base,
+                       .size = size,
+                       .readonly = !!readonly,
+                       .space = w ? w->flat_space : 0};
     if (wr_set_name(w, &rec, name, err, errlen) != 0)
         return -1;
     return trace_write(w, &rec, err, errlen);
@@ -346,7 +362,8 @@ int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint
                        .warp = warp,
                        .op = (trace_op_t)op,
                        .gap = gap,
-                       .mask = mask};
+                       .mask = mask,
+                       .space = w ? w->flat_space : 0};
     if (mask != 0 && !addrs) {
         err_setf(err, errlen, "trace_write_mem: null address list");
         return -1;
@@ -359,8 +376,23 @@ int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint
 }
 
 int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, size_t errlen) {
-    trace_rec_t rec = {.kind = TRACE_REC_EXIT, .cta = cta, .warp = warp};
+    trace_rec_t rec = {
+        .kind = TRACE_REC_EXIT, .cta = cta, .warp = warp, .space = w ? w->flat_space : 0};
     return trace_write(w, &rec, err, errlen);
+}
+
+int trace_write_space(trace_writer_t *w, uint32_t space, char *err, size_t errlen) {
+    if (!w) {
+        err_setf(err, errlen, "trace_write_space: null writer");
+        return -1;
+    }
+    if (space >= TRACE_SPACES) {
+        err_setf(err, errlen, "%s: record %llu: address space %u is not below %u", w->path,
+                 (unsigned long long)w->records + 1, space, TRACE_SPACES);
+        return -1;
+    }
+    w->flat_space = space;
+    return 0;
 }
 
 int trace_copy(trace_reader_t *r, trace_writer_t *w, char *err, size_t errlen) {

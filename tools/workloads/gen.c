@@ -110,6 +110,7 @@ void gen_mem(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask
         return;
     trace_rec_t rec;
     rec.kind = TRACE_REC_MEM;
+    rec.space = 0; /* one application: address space 0 (docs/trace-format.md) */
     rec.name[0] = '\0';
     rec.base = rec.size = 0;
     rec.readonly = 0;

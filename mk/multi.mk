@@ -1,0 +1,35 @@
+# mk/multi.mk - multi-application workloads (Mosaic, issue 9; docs/trace-format.md "Address
+# spaces"): mixes of the small workload suite, each application in its own address space on its
+# own SMs, in lock-step on configs/mosaic4.cfg (4 SMs, 4 ASIDs; tb/tools/multi_check.py).
+#
+#   $(BUILD)/multi/<mode>/<mix>.trc    the mixed traces (gmmu-trace mix), <mix>.json their stats
+## make traces-check-multi     five mixes (2 homogeneous, 3 heterogeneous; 2..4 applications) in
+##                             lock-step with 4 KB pages: zero mismatches, zero integrity errors
+##                             (not in make test: its budget is full)
+.PHONY: traces-check-multi
+# (this file is read before mk/workloads.mk: its variables appear in recipes only)
+MULTI_DIR := $(BUILD)/multi
+MULTI_SIM = $(BUILD)/mosaic4/gmmu-sim
+multi_run = $(PYTHON) tb/tools/multi_check.py --sim $(MULTI_SIM) --trace-tool $(WL_TRACE_TOOL) \
+  --traces $(WL_TRACE_DIR) --config configs/mosaic4.cfg --out $(MULTI_DIR)/$(1) $(2)
+
+traces-check-multi: traces
+	@$(MAKE) --no-print-directory sim $(WL_TRACE_TOOL) CONFIG=mosaic4
+	$(call multi_run,4k,)
+
+# ---- Mosaic's results (docs/results.md "Mosaic") -----------------------------------------------
+## make results-mosaic         Mosaic's multi-application figures on configs/mosaic_paper.cfg (C
+##                             model): L1/L2 TLB miss rates, walks, speedup of CoCoA + coalescing
+##                             and of 2 MB pages over the baseline allocator, memory bloat;
+##                             docs/img/results_mosaic.png, build/results/mosaic.md
+##                             (MOSAIC_SIZE_MB per application, MOSAIC_ARGS="--mixes a,b")
+.PHONY: results-mosaic
+MOSAIC_SIZE_MB ?= 8
+MOSAIC_ARGS ?=
+results-mosaic: $(WL_GEN) $(WL_TRACE_TOOL)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	@mkdir -p $(BUILD)/results
+	$(PYTHON) scripts/results_mosaic.py --sim $(BUILD)/tiny/gmmu-sim --gen $(WL_GEN) \
+	  --trace-tool $(WL_TRACE_TOOL) --work $(BUILD)/results/mosaic --size-mb $(MOSAIC_SIZE_MB) \
+	  --plot docs/img/results_mosaic.png --table $(BUILD)/results/mosaic.md \
+	  --json $(BUILD)/results/mosaic.json $(MOSAIC_ARGS)

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""results_mosaic.py - Mosaic's multi-application results (seed 004: figs. 8, 9, 13, §3.2 bloat)
+on the paper's GMMU with 8 address spaces (make results-mosaic; docs/results.md, "Mosaic").
+
+Each mix runs 2..5 applications of the workload suite (gmmu-gen at --size-mb each, combined by
+`gmmu-trace mix`: application i in address space i) on configs/mosaic_paper.cfg (configs/paper.cfg
+with num_asids = 8), the 16 SMs split evenly (sm_partition), with the C model (--engine cmodel),
+in three memory-manager modes:
+  gpu-mmu  the baseline allocator (frame_alloc = any) with 4 KB pages only (Mosaic's GPU-MMU)
+  mosaic   CoCoA placement + host-side coalescing of fully populated regions (page_size = cocoa)
+  2m       "2 MB only" (page_size = 2m): every region migrated and mapped whole
+Homogeneous mixes are N copies of one application, heterogeneous ones a fixed pseudo-random pick.
+Reported per mix and averaged per category: L1 and L2 TLB miss rates (1 - l1_hits/translations,
+l2_misses/(l2_hits + l2_misses)), page walks, run time (cycles; speedup = gpu-mmu / mode), and
+the memory of 2m vs 4 KB pages (data_pages_resident: frames holding the mix at the end, nothing
+evicted) = Mosaic's memory bloat. The paper's numbers are printed beside ours.
+
+  results_mosaic.py --sim gmmu-sim --gen gmmu-gen --trace-tool gmmu-trace --work DIR
+                    [--size-mb N] [--jobs N] [--mixes a,b] [--modes m,..] [--reuse]
+                    [--plot PNG] [--table MD] [--json OUT]
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+
+CONFIG = "configs/mosaic_paper.cfg"
+NUM_SM = 16
+MODES = {
+    "gpu-mmu": [],  # the defaults: frame_alloc = any, page_size = 4k
+    "mosaic": ["page_size=cocoa"],
+    "2m": ["page_size=2m"],
+}
+# applications that stream through their data at any size (docs/workloads.md)
+APPS = ["sgemm", "backprop", "hotspot", "stencil", "nw", "pathfinder", "srad", "kmeans"]
+HOMO_APPS = ["sgemm", "hotspot", "stencil"]
+# the paper's numbers (seed 004, §6.1-§6.3, §3.2)
+PAPER = {
+    "speedup_homogeneous": 1.555,  # Mosaic vs GPU-MMU, homogeneous workloads (avg)
+    "speedup_heterogeneous": 1.297,  # heterogeneous
+    "mosaic_l1_l2_miss": 0.01,  # Mosaic's L1 and L2 TLB miss rates: below 1 %
+    "gpummu_l2_hit_2apps": 0.81,  # GPU-MMU L2 TLB hit rate, 2 applications
+    "gpummu_l2_hit_5apps": 0.62,  # 5 applications
+    "bloat_2m_avg": 0.402,  # memory bloat of 2 MB pages vs 4 KB (avg; up to 367 %)
+}
+
+
+def die(msg):
+    sys.exit(f"results_mosaic: {msg}")
+
+
+def mixes():
+    out = {}
+    for app in HOMO_APPS:
+        for n in (2, 3, 4):
+            out[f"homo-{app}x{n}"] = [app] * n
+    rng = random.Random(4)  # fixed: the same mixes every run
+    for n in (2, 3, 4, 5):
+        for k in range(2):
+            out[f"het{n}-{k}"] = rng.sample(APPS, n)
+    return out
+
+
+def partition(n):
+    base, rest = divmod(NUM_SM, n)
+    return ",".join(str(base + (1 if i < rest else 0)) for i in range(n))
+
+
+def gen_trace(a, app):
+    path = os.path.join(a.work, f"{app}-{a.size_mb:g}mb.trc")
+    if not (a.reuse and os.path.exists(path)):
+        subprocess.run([a.gen, app, "--size-mb", str(a.size_mb), "-o", path], check=True)
+    return path
+
+
+def run(a, mix, apps, mode):
+    trace = os.path.join(a.work, mix + ".trc")
+    stats = os.path.join(a.work, f"{mix}.{mode}.json")
+    if not (a.reuse and os.path.exists(stats)):
+        cmd = [a.sim, "--config", CONFIG, "--engine", "cmodel", "--trace", trace, "--quiet",
+               "--stats", stats, "--set", "sm_partition=" + partition(len(apps))]
+        for kv in MODES[mode]:
+            cmd += ["--set", kv]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            return {"mix": mix, "mode": mode, "error": (p.stderr + p.stdout)[-2000:]}
+    with open(stats) as f:
+        st = json.load(f)
+    tr = st["translations"] or 1
+    l2 = (st["l2_hits"] + st["l2_misses"]) or 1
+    return {"mix": mix, "mode": mode, "apps": apps, "cycles": st["cycles"],
+            "l1_miss": 1.0 - st["l1_hits"] / tr, "l2_miss": st["l2_misses"] / l2,
+            "walks": st["walks"], "walks_large": st.get("walks_large", 0),
+            "frames": st["data_pages_resident"], "pages_h2d": st["pages_h2d"],
+            "evictions": st["evictions"], "coalesces": st.get("coalesces", 0),
+            "integrity_errors": st["integrity_errors"]}
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def summarize(res, names):
+    by = {(r["mix"], r["mode"]): r for r in res if "error" not in r}
+    rows, cats = [], {}
+    for m in names:
+        base = by.get((m, "gpu-mmu"))
+        cat = "homogeneous" if m.startswith("homo") else "heterogeneous"
+        for mode in MODES:
+            r = by.get((m, mode))
+            if not r:
+                continue
+            r["speedup"] = base["cycles"] / r["cycles"] if base else float("nan")
+            r["bloat"] = (r["frames"] / base["frames"] - 1.0) if base and base["frames"] else 0.0
+            rows.append(r)
+            cats.setdefault((cat, mode), []).append(r)
+    avg = {}
+    for (cat, mode), rs in cats.items():
+        avg[(cat, mode)] = {
+            "l1_miss": sum(r["l1_miss"] for r in rs) / len(rs),
+            "l2_miss": sum(r["l2_miss"] for r in rs) / len(rs),
+            "walks": sum(r["walks"] for r in rs) / len(rs),
+            "speedup": geomean([r["speedup"] for r in rs]),
+            "bloat": sum(r["bloat"] for r in rs) / len(rs), "n": len(rs)}
+    return rows, avg
+
+
+def table(rows, avg, a):
+    out = [f"Mixes of the workload suite at {a.size_mb:g} MB per application, "
+           f"{CONFIG} (C model), SMs split evenly.", "",
+           "| mix | applications | mode | L1 miss | L2 miss | walks | cycles | speedup vs "
+           "gpu-mmu | frames | bloat vs 4 KB | coalesces |", "|" + "---|" * 11]
+    for r in rows:
+        out.append(f"| {r['mix']} | {'+'.join(r['apps'])} | {r['mode']} | {100 * r['l1_miss']:.2f} % "
+                   f"| {100 * r['l2_miss']:.2f} % | {r['walks']} | {r['cycles']} | "
+                   f"{r['speedup']:.3f} | {r['frames']} | {100 * r['bloat']:.1f} % | "
+                   f"{r['coalesces']} |")
+    out += ["", "| category | mode | mixes | mean L1 miss | mean L2 miss | mean walks | "
+            "speedup (geomean) | mean bloat |", "|" + "---|" * 8]
+    for (cat, mode), v in sorted(avg.items()):
+        out.append(f"| {cat} | {mode} | {v['n']} | {100 * v['l1_miss']:.2f} % | "
+                   f"{100 * v['l2_miss']:.2f} % | {v['walks']:.0f} | {v['speedup']:.3f} | "
+                   f"{100 * v['bloat']:.1f} % |")
+    out += ["", "Mosaic (seed 004): speedup over GPU-MMU "
+            f"{PAPER['speedup_homogeneous']:.3f} (homogeneous), "
+            f"{PAPER['speedup_heterogeneous']:.3f} (heterogeneous); L1 and L2 TLB miss rates "
+            f"below {100 * PAPER['mosaic_l1_l2_miss']:.0f} % with Mosaic; GPU-MMU L2 hit rate "
+            f"{100 * PAPER['gpummu_l2_hit_2apps']:.0f} % (2 applications) to "
+            f"{100 * PAPER['gpummu_l2_hit_5apps']:.0f} % (5); 2 MB pages inflate memory by "
+            f"{100 * PAPER['bloat_2m_avg']:.1f} % on average."]
+    return "\n".join(out) + "\n"
+
+
+def plot(rows, avg, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 4, figsize=(18, 4.2))
+    cats = ["homogeneous", "heterogeneous"]
+    modes = list(MODES)
+    width = 0.8 / len(modes)
+    for ax, key, title in zip(axes, ["l1_miss", "l2_miss", "walks", "speedup"],
+                              ["L1 TLB miss rate", "L2 TLB miss rate", "page walks (mean)",
+                               "speedup vs gpu-mmu (geomean)"]):
+        for i, mode in enumerate(modes):
+            ys = [avg.get((c, mode), {}).get(key, 0) for c in cats]
+            if key in ("l1_miss", "l2_miss"):
+                ys = [100 * y for y in ys]
+            ax.bar([x + i * width for x in range(len(cats))], ys, width, label=mode)
+        ax.set_xticks([x + width for x in range(len(cats))])
+        ax.set_xticklabels(cats)
+        ax.set_title(title)
+        if key in ("l1_miss", "l2_miss"):
+            ax.axhline(100 * PAPER["mosaic_l1_l2_miss"], color="k", ls="--", lw=0.8,
+                       label="Mosaic paper: < 1 %")
+            ax.set_ylabel("%")
+        if key == "speedup":
+            ax.axhline(PAPER["speedup_homogeneous"], color="k", ls="--", lw=0.8,
+                       label="paper homo 1.555")
+            ax.axhline(PAPER["speedup_heterogeneous"], color="gray", ls=":", lw=0.8,
+                       label="paper het 1.297")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--trace-tool", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--size-mb", type=float, default=8)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--mixes", default="")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--reuse", action="store_true", help="keep existing traces and stats")
+    ap.add_argument("--plot")
+    ap.add_argument("--table")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    allm = mixes()
+    names = [m for m in a.mixes.split(",") if m] or list(allm)
+    modes = [m for m in a.modes.split(",") if m]
+    for m in names:
+        if m not in allm:
+            die(f"unknown mix {m} (known: {', '.join(allm)})")
+    for m in modes:
+        if m not in MODES:
+            die(f"unknown mode {m} (known: {', '.join(MODES)})")
+    t0 = time.time()
+    apps = sorted({x for m in names for x in allm[m]})
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        paths = dict(zip(apps, ex.map(lambda w: gen_trace(a, w), apps)))
+    for m in names:
+        out = os.path.join(a.work, m + ".trc")
+        if not (a.reuse and os.path.exists(out)):
+            subprocess.run([a.trace_tool, "mix", out] + [paths[x] for x in allm[m]], check=True)
+    jobs = [(m, mode) for m in names for mode in modes]
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        res = list(ex.map(lambda j: run(a, j[0], allm[j[0]], j[1]), jobs))
+    bad = [r for r in res if "error" in r or r.get("integrity_errors")]
+    for r in bad:
+        print(f"results_mosaic: {r['mix']} {r['mode']}: FAILED\n{r.get('error', '')}")
+    rows, avg = summarize(res, names)
+    md = table(rows, avg, a)
+    print(md)
+    if a.table:
+        with open(a.table, "w") as f:
+            f.write(md)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"rows": rows, "avg": {f"{c}/{m}": v for (c, m), v in avg.items()}}, f,
+                      indent=1)
+    if a.plot:
+        plot(rows, avg, a.plot)
+    print(f"results_mosaic: {len(jobs)} runs, {len(bad)} failed, {time.time() - t0:.0f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
