@@ -34,6 +34,8 @@ SPEC_FILES := spec/gmmu.toml spec/gmmu.rdl spec/params.toml
 SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py scripts/spec_rdl.py
 
 TEST_TARGETS :=
+# the slower checks make test leaves out for its 15-minute budget (make test-full runs them too)
+TEST_FULL_TARGETS := cosim-regress-full test-traces-large traces-check-multi test-wave
 DEPS_STAMP := $(BUILD)/.deps-ok
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
 GEN_FILES := $(GEN_SV) $(GEN_H) $(GEN_MD)
@@ -103,6 +105,14 @@ TEST_ORDER  = $(filter $(TEST_CHEAP),$(TEST_TARGETS)) $(filter $(TEST_UNIT),$(TE
 test: deps
 	@$(MAKE) --no-print-directory $(TEST_ORDER)
 	@echo "make test: all passed ($(strip $(TEST_ORDER)))"
+
+## make test-full              make test, then the checks left out of it for its 15-minute budget
+##                             (cosim-regress-full, test-traces-large, traces-check-multi,
+##                             test-wave, test-statecmp, fusesoc-sim)
+.PHONY: test-full
+test-full: test
+	@$(MAKE) --no-print-directory $(TEST_FULL_TARGETS)
+	@echo "make test-full: all passed"
 
 ## make clean                  remove build/
 clean:

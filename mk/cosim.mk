@@ -110,7 +110,7 @@ test-statecmp:
 	bash scripts/statecmp_test.sh
 # 14 s, plus one Verilator build (~30 s) of tiny's public-signal model; it also keeps every
 # RTL register covered by a model accessor (strict --state-compare fails on a missing one)
-TEST_TARGETS += test-statecmp
+TEST_FULL_TARGETS += test-statecmp
 
 bench:
 	$(PYTHON) scripts/bench.py --make '$(MAKE)' --build $(BUILD) \
@@ -142,6 +142,7 @@ TEST_TARGETS += check-ports
 SCORE_BREAK_RUNS := tiny:small:perm:perm tiny:small:dup:frame tiny:small:tag:tag \
                     oversub:evict_inflight:noinval:inval oversub:evict_inflight:order:order
 .PHONY: test-scoreboard
+TEST_TARGETS += test-scoreboard
 test-scoreboard:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	@set -e; mkdir -p $(BUILD)/cosim/score; for r in $(SCORE_BREAK_RUNS); do \

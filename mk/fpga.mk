@@ -114,8 +114,9 @@ TEST_TARGETS += fpga-lint fpga-sim
 
 ## make test-fpga-report       the check of fpga-check on made-up builds, no tool run (a second):
 ##                             +-4 % passes, +6 % LUTs / -6 % Fmax / timing not met / another
-##                             configuration fail (scripts/fpga_report_test.py; not in make test)
+##                             configuration fail (scripts/fpga_report_test.py; in make test)
 .PHONY: test-fpga-report
+TEST_TARGETS += test-fpga-report
 test-fpga-report:
 	$(PYTHON) scripts/fpga_report_test.py
 

@@ -17,4 +17,4 @@ fusesoc-sim: gen
 	  > fusesoc.log 2>&1 || { cat fusesoc.log; exit 1; }
 	@grep -q "smoke: PASS" $(BUILD)/fusesoc-sim/fusesoc.log
 	@echo "fusesoc-sim: the packaged core builds and passes its smoke test"
-TEST_TARGETS += fusesoc-sim
+TEST_FULL_TARGETS += fusesoc-sim
