@@ -197,8 +197,8 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
     const uint64_t va = vpn * SC_PAGE;
     const int w = (pte >> GMMU_PTE_W) & 1u;
     int ro = 0, plat = 0, ro2 = 0, plat2 = 0;
-    if (!s->env.alloc_of(s->env.ctx, va, &ro, &plat) ||
-        !s->env.alloc_of(s->env.ctx, va + (n - 1u) * SC_PAGE, &ro2, &plat2) || ro2 != ro) {
+    if (!s->env.alloc_of(s->env.ctx, asid, va, &ro, &plat) ||
+        !s->env.alloc_of(s->env.ctx, asid, va + (n - 1u) * SC_PAGE, &ro2, &plat2) || ro2 != ro) {
         violation(s,
                   "perm: ASID %u VA 0x%llx (%s page) -> frame 0x%llx: not (wholly) inside one "
                   "allocation",
@@ -511,7 +511,8 @@ static void check_tags(plat_score_t *s, uint64_t key) {
     const uint64_t vpn = SC_KEY_VPN(key);
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t f = (v & SC_PPN_MASK) + i;
-        const uint64_t want = s->env.truth(s->env.ctx, vpn + i), got = gpumem_tag(s->gm, f);
+        const uint64_t want = s->env.truth(s->env.ctx, SC_KEY_ASID(key), vpn + i),
+                       got = gpumem_tag(s->gm, f);
         s->st.tags_checked++;
         if (want != got) {
             violation(s,

@@ -28,11 +28,11 @@
 
 typedef struct {
     void *ctx;
-    /* The allocation holding va: 1 (with *ro and *platform: mapped by the platform itself), or 0
-     * if va is in no allocation. */
-    int (*alloc_of)(void *ctx, uint64_t va, int *ro, int *platform);
-    /* The content tag page vpn must hold now. */
-    uint64_t (*truth)(void *ctx, uint64_t vpn);
+    /* The allocation of address space asid holding va: 1 (with *ro and *platform: mapped by the
+     * platform itself), or 0 if va is in no allocation. */
+    int (*alloc_of)(void *ctx, unsigned asid, uint64_t va, int *ro, int *platform);
+    /* The content tag page vpn of address space asid must hold now. */
+    uint64_t (*truth)(void *ctx, unsigned asid, uint64_t vpn);
     /* One violation (a line without a newline). */
     void (*violation)(void *ctx, const char *msg);
 } plat_score_env_t;

@@ -36,7 +36,8 @@ typedef struct {
     uint64_t tag_flip; /* vpn whose truth differs from version 0 (0: none) */
 } fx_t;
 
-static int fx_alloc_of(void *ctx, uint64_t va, int *ro, int *platform) {
+static int fx_alloc_of(void *ctx, unsigned asid, uint64_t va, int *ro, int *platform) {
+    (void)asid;
     (void)ctx;
     *platform = 0;
     if (va >= RW_BASE && va < RW_BASE + (4u << 20)) {
@@ -54,7 +55,8 @@ static uint64_t tag_of(uint64_t vpn) {
     return 0x5a5a000000000000ull ^ vpn;
 }
 
-static uint64_t fx_truth(void *ctx, uint64_t vpn) {
+static uint64_t fx_truth(void *ctx, unsigned asid, uint64_t vpn) {
+    (void)asid;
     const fx_t *f = ctx;
     return tag_of(vpn) ^ (vpn == f->tag_flip ? 1u : 0u);
 }
