@@ -4,7 +4,9 @@
 #
 #   $(BUILD)/multi/<mode>/<mix>.trc    the mixed traces (gmmu-trace mix), <mix>.json their stats
 ## make traces-check-multi     five mixes (2 homogeneous, 3 heterogeneous; 2..4 applications) in
-##                             lock-step with 4 KB pages: zero mismatches, zero integrity errors
+##                             lock-step with 4 KB pages, with CoCoA + host coalescing and with
+##                             CoCoA + the GMMU's COALESCE: zero mismatches, zero integrity
+##                             errors; with CoCoA also large-page hits in the L1 and the L2
 ##                             (not in make test: its budget is full)
 .PHONY: traces-check-multi
 # (this file is read before mk/workloads.mk: its variables appear in recipes only)
@@ -16,6 +18,8 @@ multi_run = $(PYTHON) tb/tools/multi_check.py --sim $(MULTI_SIM) --trace-tool $(
 traces-check-multi: traces
 	@$(MAKE) --no-print-directory sim $(WL_TRACE_TOOL) CONFIG=mosaic4
 	$(call multi_run,4k,)
+	$(call multi_run,cocoa,--set page_size=cocoa --expect-large)
+	$(call multi_run,cocoa-gmmu,--set page_size=cocoa --set coalesce_by=gmmu --expect-large)
 
 # ---- Mosaic's results (docs/results.md "Mosaic") -----------------------------------------------
 ## make results-mosaic         Mosaic's multi-application figures on configs/mosaic_paper.cfg (C

@@ -97,10 +97,10 @@ static uint32_t cocoa_borrow(const uvm_handler_t *h, uint32_t asid) {
  * an eviction and a new try. */
 uint32_t uvm_cocoa_frame_get(uvm_handler_t *h, uint64_t vpn) {
     for (uint64_t tries = 0; tries <= h->cfg.gpu_data_pages; tries++) {
-        const uint32_t first = uvm_cocoa_chunk(&h->cocoa, &h->pmm, uvm_cocoa_key(0, vpn));
+        const uint32_t first = uvm_cocoa_chunk(&h->cocoa, &h->pmm, uvm_cocoa_xkey(vpn));
         if (first != UVM_NONE && !h->frames[first + uvm_block_page(vpn)].resident)
             return first + uvm_block_page(vpn);
-        uint32_t f = cocoa_borrow(h, 0);
+        uint32_t f = cocoa_borrow(h, uvm_vpn_asid(vpn));
         if (f == UVM_NONE)
             f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
         if (f != UVM_NONE) {

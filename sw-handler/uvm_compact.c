@@ -86,7 +86,8 @@ static void compact_chunk(uvm_handler_t *h, uint32_t asid, uint32_t k) {
     uvm_cocoa_t *c = &h->cocoa;
     const uint64_t owner = c->owner[k];
     const uint64_t region_va = (owner & ((UINT64_C(1) << 40) - 1u)) << GMMU_LARGE_SHIFT;
-    const uvm_va_block_t *blk = uvm_va_block_get(h, region_va >> GMMU_PAGE_SHIFT, false);
+    const uvm_va_block_t *blk = uvm_va_block_get(
+        h, ((uint64_t)asid << UVM_ASID_VPN_SHIFT) | (region_va >> GMMU_PAGE_SHIFT), false);
     if (blk && blk->large)
         (void)uvm_splinter(h, asid, region_va);
     for (uint32_t i = 0; i < UVM_BLOCK_PAGES && c->owner[k] == owner; i++) {
@@ -123,13 +124,13 @@ static void free_pages(uvm_handler_t *h, uint64_t first, uint64_t last) {
         if (!uvm_va_block_resident(h, vpn, &f) || uvm_find_alloc(h, vpn))
             continue; /* not resident, or shared with another allocation */
         uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
-        const uint64_t region_va = (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT;
+        const uint64_t region_va = (uvm_vpn_plain(vpn) >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT;
         if (blk->large && h->cfg.page_size == UVM_PSIZE_2M) {
             uvm_mem_evict(h, f); /* the 2 MB page goes whole (its other pages written back) */
             continue;
         }
         if (blk->large)
-            (void)uvm_splinter(h, 0, region_va);
+            (void)uvm_splinter(h, uvm_vpn_asid(vpn), region_va);
         uvm_pt_unmap(h, vpn);
         uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
         h->stats.invalidates++;
@@ -151,6 +152,6 @@ int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t
     h->nallocs--;
     free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
     free(al.name);
-    uvm_compact(h, 0);
+    uvm_compact(h, uvm_vpn_asid(al.base >> GMMU_PAGE_SHIFT));
     return 0;
 }

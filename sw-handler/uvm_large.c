@@ -148,7 +148,7 @@ static uint32_t populated(const uvm_handler_t *h, const uvm_va_block_t *blk, boo
     const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
     if (!uvm_large_region_ok(h, base, writable))
         return UVM_NONE;
-    const uint32_t first = uvm_cocoa_lookup(&h->cocoa, uvm_cocoa_key(0, base));
+    const uint32_t first = uvm_cocoa_lookup(&h->cocoa, uvm_cocoa_xkey(base));
     if (first == UVM_NONE)
         return UVM_NONE;
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++) {
@@ -162,24 +162,26 @@ static uint32_t populated(const uvm_handler_t *h, const uvm_va_block_t *blk, boo
 
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk) {
     bool w = false;
-    /* address space 0 only: the host-side region lookup is not yet per ASID (issue 9 note) */
     if (h->cfg.page_size == UVM_PSIZE_COCOA && blk && !blk->large &&
-        uvm_vpn_asid(blk->id << UVM_BLOCK_SHIFT) == 0 && populated(h, blk, &w) != UVM_NONE)
-        (void)uvm_coalesce(h, 0, (blk->id << UVM_BLOCK_SHIFT) << GMMU_PAGE_SHIFT);
+        populated(h, blk, &w) != UVM_NONE) {
+        const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
+        (void)uvm_coalesce(h, uvm_vpn_asid(base), uvm_vpn_plain(base) << GMMU_PAGE_SHIFT);
+    }
 }
 
 /* The block of a 2 MB-aligned VA of address space asid, with its level-4 table and level-3
  * entry; NULL (logged) if the arguments are wrong or nothing is mapped there. */
 static uvm_va_block_t *region(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, const char *op,
                               uint64_t *table, uint64_t *parent) {
-    const uint64_t vpn = va_2m >> GMMU_PAGE_SHIFT;
+    /* the extended VPN of the region (docs/handler.md: address spaces) */
+    const uint64_t vpn = ((uint64_t)asid << UVM_ASID_VPN_SHIFT) | (va_2m >> GMMU_PAGE_SHIFT);
     uvm_va_block_t *blk = NULL;
-    if (asid != 0 || (va_2m & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0 ||
+    if (asid >= UVM_SPACES || (va_2m & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0 ||
         va_2m >= UVM_VA_LIMIT || !(blk = uvm_va_block_get(h, vpn, false)) ||
         !uvm_pt_region(h, vpn, table, parent)) {
         uvm_logf(h,
                  "uvm: %s of ASID %" PRIu32 " VA 0x%" PRIx64 " refused (not a mapped 2 MB region"
-                 " of address space 0)",
+                 " of that address space)",
                  op, asid, va_2m);
         return NULL;
     }
@@ -244,7 +246,7 @@ static int gmmu_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, uvm_va
     }
     if (!uvm_bitmap_test(blk->resident, 0)) {
         uvm_pt_write(h, table, 0);
-        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, va_2m >> GMMU_PAGE_SHIFT, true);
+        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, blk->id << UVM_BLOCK_SHIFT, true);
         h->stats.invalidates++;
     }
     blk->large = false;

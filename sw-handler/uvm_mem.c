@@ -67,7 +67,8 @@ static void evict(uvm_handler_t *h, uint32_t f) {
             return;
         }
         /* a coalesced region is splintered first, then the 4 KB victim goes (§6f) */
-        (void)uvm_splinter(h, 0, (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
+        (void)uvm_splinter(h, uvm_vpn_asid(vpn),
+                           (uvm_vpn_plain(vpn) >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
     }
     /* 1. unmap, 2. shoot down the GPU TLBs and wait, 3. write back, 4. reuse */
     uvm_pt_unmap(h, vpn);

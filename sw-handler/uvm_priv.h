@@ -240,8 +240,16 @@ typedef struct {
 } uvm_cocoa_t;
 int uvm_cocoa_init(uvm_cocoa_t *c, uint32_t frames); /* 0 or -1 (out of memory; call fini) */
 void uvm_cocoa_fini(uvm_cocoa_t *c);
+/* The plain VPN (below UVM_VPN_LIMIT) of an extended VPN. */
+static inline uint64_t uvm_vpn_plain(uint64_t xvpn) {
+    return xvpn & (UVM_VPN_LIMIT - 1u);
+}
 static inline uint64_t uvm_cocoa_key(uint32_t asid, uint64_t vpn) {
     return ((uint64_t)asid << 40) | (vpn >> (GMMU_LARGE_SHIFT - GMMU_PAGE_SHIFT));
+}
+/* The CoCoA key of the region of extended VPN xvpn. */
+static inline uint64_t uvm_cocoa_xkey(uint64_t xvpn) {
+    return uvm_cocoa_key(uvm_vpn_asid(xvpn), uvm_vpn_plain(xvpn));
 }
 /* First frame of the 2 MB frame reserved for key, reserving a free 2 MB chunk of p if it has
  * none. UVM_NONE if none (no free 2 MB chunk). */
