@@ -14,6 +14,8 @@
 # (scripts/random_lockstep.py) on each mutant and count the mutants it catches.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/scratch_tree.sh
+. "$root/scripts/scratch_tree.sh"
 work=${MUT_WORK:-$root/build/mutation}
 config=tiny
 trace=tb/traces/replay.trc
@@ -22,12 +24,7 @@ mkdir -p "$work"
 # sources only (no build products), refreshed every run
 # (the files git tracks, so a new top-level folder needs no edit here, plus the generated files
 # with their times, so the copied Verilator model stays up to date; outside a checkout, all)
-if git -C "$root" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-    (cd "$root" && { git ls-files -z; printf '%s\0' rtl/gen cmodel/gen rtl/files.f; } |
-        tar --null -cf - -T -) | (cd "$work" && tar -xf -)
-else
-    (cd "$root" && tar -cf - --exclude=./build .) | (cd "$work" && tar -xf -)
-fi
+scratch_sources "$root" "$work"
 # reuse the already built libraries of the clean tree where possible
 mkdir -p "$work/build"
 # (objects too: a previous run's objects of a mutated file are newer than the restored source)

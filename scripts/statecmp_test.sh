@@ -8,6 +8,8 @@
 # The mutation is applied to a scratch copy of the tree (build/statecmp-test), never the sources.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/scratch_tree.sh
+. "$root/scripts/scratch_tree.sh"
 work=${STATECMP_WORK:-$root/build/statecmp-test}
 config=tiny
 trace=tb/traces/replay.trc
@@ -41,12 +43,7 @@ PY
 echo "statecmp_test: clean run with --state-compare passes, statistics identical"
 
 # 2. mutated model
-if git -C "$root" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-    (cd "$root" && { git ls-files -z; printf '%s\0' rtl/gen cmodel/gen rtl/files.f; } |
-        tar --null -cf - -T -) | (cd "$work" && tar -xf -)
-else
-    (cd "$root" && tar -cf - --exclude=./build .) | (cd "$work" && tar -xf -)
-fi
+scratch_sources "$root" "$work"
 mkdir -p "$work/build"
 # the clean tree's objects too (with their times), so no object of an earlier run survives
 rm -rf "${work:?}/build/lib" "${work:?}/build/obj" "${work:?}/build/$config"

@@ -7,6 +7,8 @@
 # mismatch time, equal before it, the diff bit and marker, and the GTKWave save file naming them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/scratch_tree.sh
+. "$root/scripts/scratch_tree.sh"
 work=${WAVE_WORK:-$root/build/wave-test}
 config=tiny
 trace=tb/traces/replay.trc
@@ -15,12 +17,7 @@ expr='s/      lk_data_o\[p\] = ent_data\[lk_idx_o\[p\]\];/      lk_data_o[p] = e
 
 mkdir -p "$work"
 # sources only (the files git tracks plus the generated ones), as scripts/mutation_test.sh does
-if git -C "$root" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-    (cd "$root" && { git ls-files -z; printf '%s\0' rtl/gen cmodel/gen rtl/files.f; } |
-        tar --null -cf - -T -) | (cd "$work" && tar -xf -)
-else
-    (cd "$root" && tar -cf - --exclude=./build .) | (cd "$work" && tar -xf -)
-fi
+scratch_sources "$root" "$work"
 mkdir -p "$work/build"
 for d in lib obj; do
     rm -rf "${work:?}/build/$d"
