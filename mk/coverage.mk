@@ -19,6 +19,9 @@ COV_DAT   := $(COV_BUILD)/dat
 COV_VDUT  := $(COV_BUILD)/tiny/vdut
 COV_SIM   := $(COV_BUILD)/tiny/gmmu-sim
 COV_TRACES := $(COV_BUILD)/traces
+# wall-clock limit of each coverage run (run_test.py --timeout): the coverage build runs several
+# times slower than the normal one, and oversub exceeds the tests' default 1800 s in it
+COV_TIMEOUT ?= 7200
 
 $(COV_SV): tb/coverage/cover_points.py configs/tiny.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
@@ -68,7 +71,7 @@ comma := ,
 coverage: coverage-sim | $(DEPS_STAMP)
 	rm -rf $(COV_DAT) $(COV_TRACES) && mkdir -p $(COV_DAT) $(COV_TRACES)
 	GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(PYTHON) scripts/run_test.py --build $(COV_BUILD) \
-	  --no-build --all --only-binary tiny
+	  --no-build --all --only-binary tiny --timeout $(COV_TIMEOUT)
 	@set -e; for r in $(COV_EXTRA_RUNS); do echo "coverage: extra run: $$r"; \
 	  GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(COV_SIM) --config configs/tiny.cfg --quiet \
 	    $$(echo $$r | tr '|' ' ') > /dev/null; done
