@@ -35,7 +35,10 @@ FUZZ_BINS := $(FUZZ_C_HARNESSES:%=$(BUILD)/fuzz/bin/fuzz_%)
 # instrumented) provides the RTL engine's symbols
 FUZZ_VDUT := $(BUILD)/tiny/vdut/libvdut.a
 
-$(BUILD)/fuzz/obj/%.o: %.c | $(GEN_FILES) $(DEPS_STAMP)
+# (GEN_FILES: second expansion; the TLB headers of mk/tlb.mk are
+# added after this file is read)
+.SECONDEXPANSION:
+$(BUILD)/fuzz/obj/%.o: %.c | $$(GEN_FILES) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 -include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
