@@ -54,10 +54,16 @@ $(COV_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COV_VDU
 # disabled ring (the step requires FB_OVF in cycle 29), then FB_SIZE 2 again (PUT, GET, OVERFLOW
 # reset; the handler had consumed nothing yet, the dropped SM is replayed by the next REPLAY_ALL);
 # ff_blocked, l2_fault_blocked: the 128-fault burst of fb_overflow with the fault-write port
-# ready 30% of the cycles (a post offered while the previous fault write is held)
+# ready 30% of the cycles (a post offered while the previous fault write is held);
+# l1_req_table_DONE_to_WAIT: INVAL_ALL written in cycle 121087 of inval_walk (no chaos), so the
+# flush lands in the one cycle where SM 0's request table holds two DONE entries (an L1 merge
+# answered both) and the second waits for the output port: the flush sends it back to WAIT. The
+# cycle was found by a sweep (docs/verification.md "Coverage"); a behaviour change that moves it
+# leaves the point unhit and make coverage fails, so it is re-found, not silently lost
 COV_EXTRA_RUNS := \
   --trace|tb/traces/fb_overflow.trc|--set|fb_entries=2|--csr|28:w:FB_SIZE:0|--csr|29:w:FB_SIZE:2:FB_OVF \
-  --trace|tb/traces/fb_overflow.trc|--set|fb_ready_pct=30
+  --trace|tb/traces/fb_overflow.trc|--set|fb_ready_pct=30 \
+  --trace|tb/traces/inval_walk.trc|--csr|121087:w:CMD:4
 
 .PHONY: coverage coverage-sim coverage-report
 ## make coverage-sim           the coverage build of gmmu-sim -> $(BUILD)/coverage/tiny/gmmu-sim
