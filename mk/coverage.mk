@@ -78,7 +78,7 @@ coverage: coverage-sim | $(DEPS_STAMP)
 	rm -rf $(COV_DAT) $(COV_TRACES) && mkdir -p $(COV_DAT) $(COV_TRACES)
 	GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(PYTHON) scripts/run_test.py --build $(COV_BUILD) \
 	  --no-build --all --only-binary tiny --timeout $(COV_TIMEOUT)
-	@set -e; for r in $(COV_EXTRA_RUNS); do echo "coverage: extra run: $$r"; \
+	@set -e; for r in $(foreach r,$(COV_EXTRA_RUNS),'$(r)'); do echo "coverage: extra run: $$r"; \
 	  GMMU_COVERAGE_DIR=$(abspath $(COV_DAT)) $(COV_SIM) --config configs/tiny.cfg --quiet \
 	    $$(echo $$r | tr '|' ' ') > /dev/null; done
 	$(MAKE) --no-print-directory $(COV_WL:%=$(WL_TRACE_DIR)/%.trc) $(WL_REAL_TRACES) $(WL_GEN)
