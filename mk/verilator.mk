@@ -96,42 +96,34 @@ test-two-models: $(TWO_MODELS_BIN)
 	$(TWO_MODELS_BIN)
 TEST_TARGETS += test-two-models
 
-# Address spaces in lock-step (docs/microarch.md §14.9): the scenarios of test_cmodel_asid.c with
-# the Verilated RTL of configs/asid4.cfg (num_asids = 4) beside the C model, every output port
-# compared every cycle. The platform drives ASID 0 only, so several ASIDs are driven from here.
-ASID_LS_BIN := $(BUILD)/tests/test_asid_lockstep
-ASID_LS_SRC := tb/unit/test_asid_lockstep.c tb/unit/test_cmodel_asid.c tb/unit/test_lockstep.h \
-               tb/unit/test_cmodel_harness.c tb/unit/test_cmodel_harness.h cosim/compare.c
-$(ASID_LS_BIN): $(ASID_LS_SRC) $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a \
-                $(BUILD)/lib/libgmmu_common.a $(SHIM_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_asid_lockstep.c -o $@.o
-	$(CC) $(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_cmodel_harness.c -o $@.harness.o
-	$(CC) $(CFLAGS_COMMON) -c cosim/compare.c -o $@.compare.o
-	$(CXX) -o $@ $@.o $@.harness.o $@.compare.o $(BUILD)/asid4/vdut/libvdut.a \
-	  $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a $(VDUT_LDLIBS) -lcmocka
-## make test-asid-lockstep     several address spaces, RTL and C model in lock-step (configs/asid4.cfg)
-.PHONY: test-asid-lockstep
-test-asid-lockstep: $(ASID_LS_BIN)
-	$(ASID_LS_BIN)
-TEST_TARGETS += test-asid-lockstep
+# Lock-step unit tests: scenarios of a C model unit test (tb/unit/test_cmodel_<x>.c) run by
+# tb/unit/test_<name>_lockstep.c with the Verilated RTL of configs/asid4.cfg beside the C model,
+# every output port compared every cycle (tb/unit/test_lockstep.h).
+# $(1): test name (asid, co), $(2): the scenario file it includes
+LS_COMMON_SRC := tb/unit/test_lockstep.h tb/unit/test_cmodel_harness.c \
+                 tb/unit/test_cmodel_harness.h cosim/compare.c
+define lockstep_test
+$(BUILD)/tests/test_$(1)_lockstep: tb/unit/test_$(1)_lockstep.c $(2) $(LS_COMMON_SRC) \
+    $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a \
+    $$(SHIM_DEPS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_$(1)_lockstep.c -o $$@.o
+	$$(CC) $$(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_cmodel_harness.c -o $$@.harness.o
+	$$(CC) $$(CFLAGS_COMMON) -c cosim/compare.c -o $$@.compare.o
+	$$(CXX) -o $$@ $$@.o $$@.harness.o $$@.compare.o $(BUILD)/asid4/vdut/libvdut.a \
+	  $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a $$(VDUT_LDLIBS) -lcmocka
+.PHONY: test-$(1)-lockstep
+test-$(1)-lockstep: $(BUILD)/tests/test_$(1)_lockstep
+	$(BUILD)/tests/test_$(1)_lockstep
+TEST_TARGETS += test-$(1)-lockstep
+endef
 
-# Coalesce unit in lock-step (docs/microarch.md §15): the scenarios of test_cmodel_co.c with the
-# Verilated RTL of configs/asid4.cfg beside the C model (also a coalesce / splinter in one of
-# two address spaces mapping the same region, which the platform cannot drive)
-CO_LS_BIN := $(BUILD)/tests/test_co_lockstep
-CO_LS_SRC := tb/unit/test_co_lockstep.c tb/unit/test_cmodel_co.c tb/unit/test_lockstep.h \
-             tb/unit/test_cmodel_harness.c tb/unit/test_cmodel_harness.h cosim/compare.c
-$(CO_LS_BIN): $(CO_LS_SRC) $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a \
-              $(BUILD)/lib/libgmmu_common.a $(SHIM_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_co_lockstep.c -o $@.o
-	$(CC) $(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_cmodel_harness.c -o $@.harness.o
-	$(CC) $(CFLAGS_COMMON) -c cosim/compare.c -o $@.compare.o
-	$(CXX) -o $@ $@.o $@.harness.o $@.compare.o $(BUILD)/asid4/vdut/libvdut.a \
-	  $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a $(VDUT_LDLIBS) -lcmocka
+# Address spaces in lock-step (docs/microarch.md §14.9): the scenarios of test_cmodel_asid.c (the
+# platform drives one address space per SM partition, so several ASIDs in one SM are driven here)
+## make test-asid-lockstep     several address spaces, RTL and C model in lock-step (configs/asid4.cfg)
+$(eval $(call lockstep_test,asid,tb/unit/test_cmodel_asid.c))
+# Coalesce unit in lock-step (docs/microarch.md §15): the scenarios of test_cmodel_co.c (also a
+# coalesce / splinter in one of two address spaces mapping the same region, which the platform
+# cannot drive)
 ## make test-co-lockstep       coalesce / splinter scenarios, RTL and C model in lock-step (asid4)
-.PHONY: test-co-lockstep
-test-co-lockstep: $(CO_LS_BIN)
-	$(CO_LS_BIN)
-TEST_TARGETS += test-co-lockstep
+$(eval $(call lockstep_test,co,tb/unit/test_cmodel_co.c))
