@@ -12,6 +12,14 @@
  * a cudaMalloc'ed buffer is made at allocation time, outside the copy; the copy costs what its
  * DMAs cost. Nothing is ever evicted: an allocation that does not fit is an error, as a
  * cudaMalloc beyond the GPU's memory fails.
+ *
+ * page_size (docs/handler.md §6e): 4k maps every page by a 4 KB PTE. 2m maps every whole 2 MB
+ * chunk (a block of the allocation wholly missing, given a 2 MB chunk) by one 2 MB PTE, with
+ * uvm_pt_map_large as a demand-paged 2m page; partial blocks stay 4 KB-mapped (no bloat: a
+ * cudaMalloc'ed buffer's tail is not rounded up). cocoa (and frame_alloc cocoa) places every
+ * page by CoCoA at its offset in its region's 2 MB frame, and with page_size cocoa every block
+ * the copy leaves fully populated is coalesced (coalesce_by host or gmmu) as the demand path's
+ * uvm_migrate_flush does; partial blocks stay 4 KB-mapped.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,6 +32,7 @@ typedef struct {
     uint64_t dma; /* transfer handle */
     uint32_t frame, pages;
     bool writable;
+    bool large; /* a whole 2 MB chunk at a block: one 2 MB PTE under page_size 2m */
 } pop_run_t;
 
 typedef struct {
@@ -50,7 +59,7 @@ static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame, bool writable) {
         r->runs = p;
         r->cap = cap;
     }
-    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1, writable};
+    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1, writable, false};
     return 0;
 }
 
@@ -79,12 +88,14 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
             continue;
         }
         uint32_t n = 1, f = UVM_NONE;
-        for (int i = 0; i < 2 && f == UVM_NONE; i++) {
+        if (uvm_mem_cocoa(h)) /* at its offset in its region's 2 MB frame (or a fallback) */
+            f = uvm_cocoa_frame_get(h, vpn);
+        for (int i = 0; i < 2 && f == UVM_NONE && !uvm_mem_cocoa(h); i++) {
             n = uvm_chunk_frames(cls[i]);
             if (group_missing(h, vpn, last, n))
                 f = uvm_pmm_alloc(&h->pmm, cls[i]);
         }
-        if (f == UVM_NONE) {
+        if (f == UVM_NONE && !uvm_mem_cocoa(h)) {
             n = 1;
             f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
         }
@@ -100,9 +111,42 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
                 return -1;
             }
         }
+        /* a 2 MB chunk starts a block and a run (run_add never crosses a block) */
+        r->runs[r->n - 1u].large = n == UVM_BLOCK_PAGES;
         vpn += n;
     }
     return 0;
+}
+
+/* Maps run x: one 2 MB PTE if it is a whole 2 MB chunk under page_size 2m, else a 4 KB PTE per
+ * page; no CPU time charged. 0 or -1. */
+static int map_run(uvm_handler_t *h, const pop_run_t *x) {
+    if (x->large && h->cfg.page_size == UVM_PSIZE_2M) {
+        uvm_va_block_t *blk = uvm_va_block_get(h, x->vpn, false);
+        if (!blk ||
+            uvm_pt_map_large_charged(h, x->vpn, uvm_frame_pa(h, x->frame), x->writable, false) != 0)
+            return -1;
+        blk->large = true; /* evicted whole (uvm_large_evict), as a demand-paged 2m page */
+        h->stats.large_maps++;
+        return 0;
+    }
+    for (uint32_t k = 0; k < x->pages; k++)
+        if (uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k), x->writable, false) !=
+            0)
+            return -1;
+    return 0;
+}
+
+/* Frames the copy can use: the allocator's free frames, and under CoCoA also the unused frames
+ * of the 2 MB frames reserved by the address space asid (its regions' own offsets, or borrowed
+ * by uvm_cocoa_frame_get): a region's reservation takes 512 free frames out of the allocator. */
+static uint64_t frames_free(const uvm_handler_t *h, uint32_t asid) {
+    uint64_t n = h->pmm.nfree;
+    const uvm_cocoa_t *c = &h->cocoa;
+    for (uint32_t k = 0; uvm_mem_cocoa(h) && k < c->nchunks; k++)
+        if (c->owner[k] != UVM_COCOA_NONE && (c->owner[k] >> 40) == asid)
+            n += UVM_BLOCK_PAGES - c->used[k];
+    return n;
 }
 
 int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
@@ -120,13 +164,14 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
     uint64_t need = 0;
     for (uint64_t v = first; v <= last; v++)
         need += missing(h, v) ? 1u : 0u;
-    if (need > h->pmm.nfree) {
+    const uint64_t nfree = frames_free(h, uvm_vpn_asid(first));
+    if (need > nfree) {
         err_setf(err, errlen,
-                 "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu32
+                 "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu64
                  " free GPU frames (gpu_data_pages %" PRIu64
                  "): GPU memory is oversubscribed, a programmer-directed copy cannot hold it "
                  "(cudaMalloc would fail)",
-                 al->name, need, h->pmm.nfree, h->cfg.gpu_data_pages);
+                 al->name, need, nfree, h->cfg.gpu_data_pages);
         return -1;
     }
     const uint64_t tables = uvm_pt_missing_range(h, first, last);
@@ -153,15 +198,20 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
-        for (uint32_t k = 0; k < x->pages && rc == 0; k++)
-            if (uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k), x->writable,
-                                   false) != 0) {
-                err_setf(err, errlen, "uvm: populate %s: cannot map VA 0x%" PRIx64, al->name,
-                         (x->vpn + k) << GMMU_PAGE_SHIFT);
-                rc = -1;
-            }
+        if (map_run(h, x) != 0) {
+            err_setf(err, errlen,
+                     "uvm: populate %s: cannot map VA 0x%" PRIx64 " (%" PRIu32 " pages)", al->name,
+                     x->vpn << GMMU_PAGE_SHIFT, x->pages);
+            rc = -1;
+        }
         *pages += x->pages;
     }
+    /* page_size cocoa: every block the copy filled is coalesced once its base PTEs are written
+     * (runs of one block are adjacent; the check wants every managed page of the region
+     * resident at its offset, so a partial block stays 4 KB-mapped) */
+    for (size_t i = 0; rc == 0 && h->cfg.page_size == UVM_PSIZE_COCOA && i < r.n; i++)
+        if (i == 0 || (r.runs[i].vpn >> UVM_BLOCK_SHIFT) != (r.runs[i - 1u].vpn >> UVM_BLOCK_SHIFT))
+            uvm_large_maybe_coalesce(h, uvm_va_block_get(h, r.runs[i].vpn, false));
     free(r.runs);
     h->block_gen++; /* nothing stays pinned */
     return rc;

@@ -465,6 +465,9 @@ bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64
 /* Maps vpn's 2 MB region as one large page at chunk_pa (2 MB aligned): builds the chain, entry 0
  * of the level-4 table = V | W | D | chunk_pa, then the level-3 entry = V | L | table. 0 or -1. */
 int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable);
+/* uvm_pt_map_large; charge = false writes the PTEs without t_pte_ns of CPU time (populate). */
+int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable,
+                             bool charge);
 
 /* uvm_large.c: page-size modes (docs/handler.md §6f) */
 /* The region of vpn can be one large page: it holds managed pages, all of one writability
