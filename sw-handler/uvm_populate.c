@@ -13,10 +13,12 @@
  * DMAs cost. Nothing is ever evicted: an allocation that does not fit is an error, as a
  * cudaMalloc beyond the GPU's memory fails.
  *
- * page_size (docs/handler.md §6e): 4k maps every page by a 4 KB PTE. 2m maps every whole 2 MB
- * chunk (a block of the allocation wholly missing, given a 2 MB chunk) by one 2 MB PTE, with
- * uvm_pt_map_large as a demand-paged 2m page; partial blocks stay 4 KB-mapped (no bloat: a
- * cudaMalloc'ed buffer's tail is not rounded up). cocoa (and frame_alloc cocoa) places every
+ * page_size (docs/handler.md §6e): 4k maps every page by a 4 KB PTE. 2m makes every 2 MB region
+ * of the allocation that a demand-paged 2m fault would make one large page (its managed pages
+ * of one writability, none resident yet) one 2 MB page, with uvm_large_place as the demand path
+ * (every managed page of the region copied, the rest of the frame is bloat), given a free 2 MB
+ * chunk; the other regions (mixed writability, pages already resident, no free 2 MB chunk: never
+ * an eviction) stay 4 KB-mapped. cocoa (and frame_alloc cocoa) places every
  * page by CoCoA at its offset in its region's 2 MB frame, and with page_size cocoa every block
  * the copy leaves fully populated is coalesced (coalesce_by host or gmmu) as the demand path's
  * uvm_migrate_flush does; partial blocks stay 4 KB-mapped.
@@ -32,7 +34,6 @@ typedef struct {
     uint64_t dma; /* transfer handle */
     uint32_t frame, pages;
     bool writable;
-    bool large; /* a whole 2 MB chunk at a block: one 2 MB PTE under page_size 2m */
 } pop_run_t;
 
 typedef struct {
@@ -59,7 +60,7 @@ static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame, bool writable) {
         r->runs = p;
         r->cap = cap;
     }
-    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1, writable, false};
+    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1, writable};
     return 0;
 }
 
@@ -111,29 +112,65 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
                 return -1;
             }
         }
-        /* a 2 MB chunk starts a block and a run (run_add never crosses a block) */
-        r->runs[r->n - 1u].large = n == UVM_BLOCK_PAGES;
         vpn += n;
     }
     return 0;
 }
 
-/* Maps run x: one 2 MB PTE if it is a whole 2 MB chunk under page_size 2m, else a 4 KB PTE per
- * page; no CPU time charged. 0 or -1. */
-static int map_run(uvm_handler_t *h, const pop_run_t *x) {
-    if (x->large && h->cfg.page_size == UVM_PSIZE_2M) {
-        uvm_va_block_t *blk = uvm_va_block_get(h, x->vpn, false);
-        if (!blk ||
-            uvm_pt_map_large_charged(h, x->vpn, uvm_frame_pa(h, x->frame), x->writable, false) != 0)
-            return -1;
-        blk->large = true; /* evicted whole (uvm_large_evict), as a demand-paged 2m page */
-        h->stats.large_maps++;
-        return 0;
+/* page_size 2m: true if the region at base (VPN, 2 MB aligned) becomes one 2 MB page (*w: its
+ * writability): the demand path's condition, and nothing of it resident yet. */
+static bool large_region(const uvm_handler_t *h, uint64_t base, bool *w) {
+    if (h->cfg.page_size != UVM_PSIZE_2M || !uvm_large_region_ok(h, base, w))
+        return false;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+        if (uvm_va_block_resident(h, base + p, NULL))
+            return false;
+    return true;
+}
+
+/* Frames the copy needs for [first, last]: a 2 MB frame per region large_region makes a 2 MB
+ * page, one per missing page otherwise. */
+static uint64_t frames_needed(const uvm_handler_t *h, uint64_t first, uint64_t last) {
+    uint64_t need = 0;
+    bool w = false;
+    for (uint64_t b = first >> UVM_BLOCK_SHIFT; b <= last >> UVM_BLOCK_SHIFT; b++) {
+        const uint64_t base = b << UVM_BLOCK_SHIFT;
+        if (large_region(h, base, &w)) {
+            need += UVM_BLOCK_PAGES;
+            continue;
+        }
+        const uint64_t lo = base > first ? base : first;
+        const uint64_t hi = base + UVM_BLOCK_PAGES - 1u < last ? base + UVM_BLOCK_PAGES - 1u : last;
+        for (uint64_t v = lo; v <= hi; v++)
+            need += missing(h, v) ? 1u : 0u;
     }
-    for (uint32_t k = 0; k < x->pages; k++)
-        if (uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k), x->writable, false) !=
-            0)
+    return need;
+}
+
+/* page_size 2m: every region of [first, last] large_region accepts, given a free 2 MB chunk
+ * (never an eviction), becomes one 2 MB page (copied, mapped, no CPU time charged); *pages += its
+ * managed pages. 0 or -1 + err. */
+static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
+                       uint64_t *pages, char *err, size_t errlen) {
+    bool w = false;
+    for (uint64_t b = first >> UVM_BLOCK_SHIFT; b <= last >> UVM_BLOCK_SHIFT; b++) {
+        const uint64_t base = b << UVM_BLOCK_SHIFT;
+        if (!large_region(h, base, &w))
+            continue;
+        const uint32_t chunk = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M);
+        if (chunk == UVM_NONE)
+            continue; /* fragmented: its pages get 4 KB frames */
+        uvm_va_block_t *blk = uvm_va_block_get(h, base, true);
+        if (!blk || uvm_large_place(h, blk, chunk, w, false) != 0) {
+            if (!blk)
+                (void)uvm_pmm_free(&h->pmm, chunk, UVM_CHUNK_2M);
+            err_setf(err, errlen, "uvm: populate %s: cannot map VA 0x%" PRIx64 " as a 2 MB page",
+                     al->name, base << GMMU_PAGE_SHIFT);
             return -1;
+        }
+        for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+            *pages += uvm_find_alloc(h, base + p) ? 1u : 0u;
+    }
     return 0;
 }
 
@@ -161,9 +198,7 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
     }
     const uint64_t first = al->base >> GMMU_PAGE_SHIFT;
     const uint64_t last = (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT;
-    uint64_t need = 0;
-    for (uint64_t v = first; v <= last; v++)
-        need += missing(h, v) ? 1u : 0u;
+    const uint64_t need = frames_needed(h, first, last);
     const uint64_t nfree = frames_free(h, uvm_vpn_asid(first));
     if (need > nfree) {
         err_setf(err, errlen,
@@ -183,7 +218,9 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         return -1;
     }
     pop_runs_t r = {NULL, 0, 0};
-    int rc = assign_frames(h, al, first, last, &r, err, errlen);
+    int rc = place_large(h, al, first, last, pages, err, errlen);
+    if (rc == 0)
+        rc = assign_frames(h, al, first, last, &r, err, errlen);
     for (size_t i = 0; rc == 0 && i < r.n; i++) { /* every transfer first: all channels busy */
         pop_run_t *x = &r.runs[i];
         x->dma = h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, x->vpn << GMMU_PAGE_SHIFT,
@@ -198,7 +235,11 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
-        if (map_run(h, x) != 0) {
+        uint32_t k = 0;
+        while (k < x->pages && uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k),
+                                                  x->writable, false) == 0)
+            k++;
+        if (k < x->pages) {
             err_setf(err, errlen,
                      "uvm: populate %s: cannot map VA 0x%" PRIx64 " (%" PRIu32 " pages)", al->name,
                      x->vpn << GMMU_PAGE_SHIFT, x->pages);

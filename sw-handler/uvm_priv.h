@@ -476,6 +476,12 @@ bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable);
 /* page_size 2m: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
  * if no 2 MB frame could be had (logged). */
 bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
+/* Makes block blk one large page in the free 2 MB chunk at frame first: every frame assigned,
+ * the region's managed pages copied (one DMA per run, waited for), one 2 MB PTE; charge = false
+ * (populate) charges no CPU time (t_page_ns, t_pte_ns). 0, or -1 (page-table chain: the chunk
+ * is freed, nothing stays resident). */
+int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool writable,
+                    bool charge);
 /* page_size cocoa: coalesces blk's region if it is fully populated at its CoCoA offsets. */
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
 /* Evicts the 2 MB page of block blk whole (page_size 2m). */

@@ -160,20 +160,21 @@ static void test_populate_bad_calls(void **state) {
 #define PTE_L_BIT (UINT64_C(1) << GMMU_PTE_L)
 #define PTE_D_BIT (UINT64_C(1) << GMMU_PTE_D)
 
-/* handler with page_size / coalesce_by, 1024 data frames (two 2 MB frames) and the writable
- * allocations given as (first page, pages) from ALLOC_BASE; initialized */
-static fx_t *start_ps(uint32_t page_size, uint32_t coalesce_by, const uint32_t (*al)[2], size_t n) {
+/* handler with page_size / coalesce_by, 2048 data frames (four 2 MB frames) and the allocations
+ * given as (first page, pages, read-only) from ALLOC_BASE; initialized */
+static fx_t *start_ps(uint32_t page_size, uint32_t coalesce_by, const uint32_t (*al)[3], size_t n) {
     fx_t *x = fx_new();
     x->fk.max_dma_bytes = BLOCK_BYTES;
     x->cfg.page_size = page_size;
     x->cfg.coalesce_by = coalesce_by;
-    x->cfg.gpu_data_pages = 1024;
+    x->cfg.gpu_data_pages = 2048;
     x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
     assert_non_null(x->h);
     for (size_t i = 0; i < n; i++) {
         char name[8] = {(char)('a' + i), 0};
         assert_int_equal(uvm_handler_add_alloc(x->h, name, ALLOC_BASE + al[i][0] * PAGE,
-                                               al[i][1] * PAGE, 0, x->err, sizeof x->err),
+                                               al[i][1] * PAGE, (int)al[i][2], x->err,
+                                               sizeof x->err),
                          0);
     }
     assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
@@ -201,45 +202,53 @@ static void populate_ok(fx_t *x, uint64_t first_page, uint64_t want) {
     assert_int_equal(pages, want);
 }
 
-/* 2m: the whole 2 MB chunk of block 0 is one 2 MB PTE (level-3 L, entry 0 = the chunk, D);
- * block 1, partial, stays 4 KB-mapped; no CPU time is charged (the same clock as 4k) */
+/* 2m: a region whose managed pages are of one writability is one 2 MB page (level-3 L, entry 0
+ * = its 2 MB frame, V W D), whole or partly managed (region 1: 40 pages, the rest bloat, as a
+ * demand-paged 2m page); region 2 (read-write and read-only pages) stays 4 KB-mapped; no CPU
+ * time is charged. Under 4k the same allocations get 4 KB PTEs only. */
 static void test_populate_2m(void **state) {
     (void)state;
-    static const uint32_t al[1][2] = {{0, 512 + 40}};
-    uint64_t now4k = 0;
+    static const uint32_t al[3][3] = {{0, 512 + 40, 0}, {1024, 16, 0}, {1024 + 256, 8, 1}};
     for (int two = 0; two < 2; two++) {
-        fx_t *x = start_ps(two ? UVM_PSIZE_2M : UVM_PSIZE_4K, UVM_COALESCE_BY_HOST, al, 1);
+        fx_t *x = start_ps(two ? UVM_PSIZE_2M : UVM_PSIZE_4K, UVM_COALESCE_BY_HOST, al, 3);
         populate_ok(x, 0, 552);
-        assert_int_equal(st(x)->data_pages_resident, 552);
-        assert_int_equal(st(x)->pages_h2d, 552);
-        const uint64_t p0 = parent_entry(&x->fk, VPN0), p1 = parent_entry(&x->fk, VPN0 + 512);
-        assert_true(p0 & PTE_V_BIT);
-        assert_false(p1 & PTE_L_BIT); /* partial block: 4 KB PTEs */
-        for (uint32_t p = 512; p < 552; p++) {
-            const uint64_t leaf = walk(&x->fk, VPN0 + p, NULL);
+        populate_ok(x, 1024, 16);
+        populate_ok(x, 1024 + 256, 8);
+        assert_int_equal(st(x)->pages_h2d, 576);
+        assert_int_equal(x->fk.now, x->fk.ndma * DMA_NS); /* the DMA waits only */
+        for (uint32_t p = 0; p < 24; p++) { /* region 2: 4 KB PTEs, W as the allocation's */
+            const uint64_t leaf = walk(&x->fk, VPN0 + 1024 + (p < 16 ? p : 240 + p), NULL);
             assert_true(leaf & PTE_V_BIT);
+            assert_int_equal((leaf & PTE_W_BIT) != 0, p < 16);
             assert_false(leaf & PTE_D_BIT);
         }
+        assert_false(parent_entry(&x->fk, VPN0 + 1024) & PTE_L_BIT);
         if (!two) {
-            assert_false(p0 & PTE_L_BIT);
+            assert_false(parent_entry(&x->fk, VPN0) & PTE_L_BIT);
+            assert_false(parent_entry(&x->fk, VPN0 + 512) & PTE_L_BIT);
             assert_int_equal(st(x)->large_maps, 0);
-            assert_int_equal(walk(&x->fk, VPN0 + 7, NULL),
-                             (DATA_BASE + 7 * PAGE) | PTE_V_BIT | PTE_W_BIT);
-            now4k = x->fk.now;
-        } else {
-            assert_true(p0 & PTE_L_BIT);
-            assert_int_equal(st(x)->large_maps, 1);
-            /* entry 0 of the level-4 table: the 2 MB frame (chunk 0), V W D; no other entry */
-            const uint64_t table = p0 & PPN_MASK;
-            assert_int_equal(fk_gpu_read64(&x->fk, table),
-                             DATA_BASE | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+            assert_int_equal(st(x)->data_pages_resident, 576);
+            fx_done(x);
+            continue;
+        }
+        assert_int_equal(st(x)->large_maps, 2);
+        assert_int_equal(st(x)->data_pages_resident, 512 + 512 + 24);
+        for (uint32_t r = 0; r < 2; r++) {
+            const uint64_t par = parent_entry(&x->fk, VPN0 + 512 * r);
+            assert_true(par & PTE_L_BIT);
+            const uint64_t table = par & PPN_MASK;
+            const uint64_t e0 = fk_gpu_read64(&x->fk, table);
+            assert_int_equal(e0 & ~PPN_MASK, PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+            assert_int_equal((e0 & PPN_MASK) % BLOCK_BYTES, 0); /* a 2 MB frame */
             for (uint32_t p = 1; p < 512; p++)
                 assert_int_equal(fk_gpu_read64(&x->fk, table + 8 * p), 0);
-            assert_true(uvm_va_block_get(x->h, VPN0, false)->large);
-            /* PTE writes: 2 tables linked + entry 0 + L entry + 40 leaves (+ the region 1 table) */
-            assert_int_equal(st(x)->pte_writes, 2 + 2 + 1 + 40);
-            assert_int_equal(x->fk.now, now4k); /* no t_pte_ns charged */
+            assert_true(uvm_va_block_get(x->h, VPN0 + 512 * r, false)->large);
         }
+        /* region 1: the 40 managed pages copied (one DMA), not the bloat */
+        size_t n40 = 0;
+        for (size_t i = 0; i < x->fk.ndma; i++)
+            n40 += x->fk.dma[i].src == ALLOC_BASE + 512 * PAGE && x->fk.dma[i].bytes == 40 * PAGE;
+        assert_int_equal(n40, 1);
         fx_done(x);
     }
 }
@@ -259,7 +268,7 @@ static void expect_coalesced(fake_t *f, uint64_t vpn, uint32_t first) {
 static void test_populate_cocoa(void **state) {
     (void)state;
     /* a: region 1 whole; b: pages 0..39 of region 0; c: pages 256..271 of region 0 */
-    static const uint32_t al[3][2] = {{512, 512}, {0, 40}, {256, 16}};
+    static const uint32_t al[3][3] = {{512, 512, 0}, {0, 40, 0}, {256, 16, 0}};
     fx_t *x = start_ps(UVM_PSIZE_COCOA, UVM_COALESCE_BY_HOST, al, 3);
     populate_ok(x, 512, 512);
     assert_int_equal(st(x)->coalesces, 1);
@@ -284,7 +293,7 @@ static void test_populate_cocoa(void **state) {
  * COALESCE command for the region (the GMMU writes D and L itself) */
 static void test_populate_cocoa_gmmu(void **state) {
     (void)state;
-    static const uint32_t al[1][2] = {{0, 300}};
+    static const uint32_t al[1][3] = {{0, 300, 0}};
     fx_t *x = start_ps(UVM_PSIZE_COCOA, UVM_COALESCE_BY_GMMU, al, 1);
     populate_ok(x, 0, 300);
     assert_int_equal(st(x)->coalesces, 1);
