@@ -398,7 +398,7 @@ mutate_hdl hdl2 oversub sw-handler/uvm_mem.c 's/    if (fr->writable) {/    if (
     "handler: an eviction writes back the read-only pages instead of the writable ones (uvm_mem.c)" "$hdl_int|$hdl_score|$hdl_exp"
 mutate_hdl hdlx evict_inflight sw-handler/uvm_evict.c 's/            if (!uvm_frame_pinned(h, f))/            if (1)/' \
     "handler: LRU eviction takes a frame pinned by the batch in service (uvm_evict.c)" "$hdl_score|$hdl_int|$hdl_exp"
-mutate_hdl hdl ro_hit sw-handler/uvm_pt.c 's/           (writable ? PTE_BIT(GMMU_PTE_W) : 0);/           PTE_BIT(GMMU_PTE_W);/' \
+mutate_hdl hdl ro_hit sw-handler/uvm_pt.c 's/           (writable ? PTE_BIT(GMMU_PTE_W) : 0);/           (writable ? PTE_BIT(GMMU_PTE_W) : PTE_BIT(GMMU_PTE_W));/' \
     "handler: every leaf PTE has W (uvm_pt.c)" "$hdl_score|$hdl_exp"
 mutate_hdl hdl2 oversub sw-handler/uvm_pt.c 's/    return (vpn >> level_shift(level)) \& UVM_PT_IDX_MASK;/    return (vpn >> (level_shift(level) + 1u)) \& UVM_PT_IDX_MASK;/' \
     "handler: page-table index taken one bit too high (uvm_pt.c)" "$hdl_score|$hdl_int|$hdl_exp"
