@@ -448,8 +448,8 @@ mutate_hdl hdl2 memcpy sw-handler/uvm_populate.c 's/                            
     "handler: a populate run copies one page less than it maps (uvm_populate.c)" "$hdl_int|$hdl_score"
 mutate_hdl hdl2 memcpy sw-handler/uvm_populate.c 's/        h->dev.dma_wait(h->dev.ctx, r.runs\[i\].dma);/        (void)0;/' \
     "handler: populate maps before its copies are done (uvm_populate.c)" "$hdl_int|$hdl_score"
-mutate_hdl hdl2 policy_once sw-handler/uvm_policy.c 's/    {"once", NULL, batch_owe},/    {"once", NULL, batch_nothing},/' \
-    "handler: replay policy once bound to the block policy's batch step (no replay, uvm_policy.c)" "$hdl_wdog|$hdl_exp"
+mutate_hdl hdl2 policy_once sw-handler/uvm_policy.c 's/    {"once", NULL, batch_owe},/    {"once", replay_page_now, batch_owe},/' \
+    "handler: replay policy once also replays page by page (uvm_policy.c)" "$hdl_exp|$hdl_wdog"
 mutate_hdl hdl2 policy_batch sw-handler/uvm_policy.c 's/    {"batch", NULL, batch_replay_all},/    {"batch", replay_page_now, batch_replay_all},/' \
     "handler: replay policy batch also replays page by page (uvm_policy.c)" "$hdl_exp|$hdl_wdog"
 mutate_hdl hdlx prefetch_tbn sw-handler/uvm_va_block.c 's/    uvm_bitmap_set(blk->faulted, page);/    (void)page;/' \
