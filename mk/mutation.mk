@@ -5,7 +5,8 @@
 ##                             the issue 11 holes and blocks: make test's budget) and handler
 ##                             mutations by the platform's independent checks (mutate_hdl)
 ## make mutation               the whole set: also every RTL mutation (holes and two per block,
-##                             one Verilator rebuild each; about 40-60 min on 2 busy cores) and
+##                             one Verilator rebuild each, 31 in all: ~40 s each quiet, 2-3 min on
+##                             2 busy cores) and
 ##                             every handler mutation (MUT_SURVIVORS=1: also the known survivors)
 .PHONY: test-mutation mutation
 test-mutation:
