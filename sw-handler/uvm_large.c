@@ -95,22 +95,32 @@ bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable) {
                  base << GMMU_PAGE_SHIFT);
         return false;
     }
+    if (uvm_large_place(h, blk, first, writable, true) != 0) {
+        uvm_cancel_page(h, vpn, "cannot build its page-table chain");
+        return false;
+    }
+    return true;
+}
+
+int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool writable,
+                    bool charge) {
+    const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
         (void)uvm_frame_assign(h, first + p, base + p, writable); /* blk exists: cannot fail */
     /* one frame allocation: t_page_ns once; the managed part of the region as one transfer per
      * run of managed pages (the rest of the 2 MB frame is bloat: it holds no data) */
-    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_page_ns);
+    if (charge)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_page_ns);
     copy_managed(h, UVM_DMA_H2D, base, first);
-    if (uvm_pt_map_large(h, base, uvm_frame_pa(h, first), writable) != 0) {
+    if (uvm_pt_map_large_charged(h, base, uvm_frame_pa(h, first), writable, charge) != 0) {
         for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
             uvm_mem_unmake_resident(h, first + p);
         (void)uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M);
-        uvm_cancel_page(h, vpn, "cannot build its page-table chain");
-        return false;
+        return -1;
     }
     blk->large = true;
     h->stats.large_maps++;
-    return true;
+    return 0;
 }
 
 void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {

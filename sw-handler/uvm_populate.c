@@ -12,6 +12,16 @@
  * a cudaMalloc'ed buffer is made at allocation time, outside the copy; the copy costs what its
  * DMAs cost. Nothing is ever evicted: an allocation that does not fit is an error, as a
  * cudaMalloc beyond the GPU's memory fails.
+ *
+ * page_size (docs/handler.md §6e): 4k maps every page by a 4 KB PTE. 2m makes every 2 MB region
+ * of the allocation that a demand-paged 2m fault would make one large page (its managed pages
+ * of one writability, none resident yet) one 2 MB page, with uvm_large_place as the demand path
+ * (every managed page of the region copied, the rest of the frame is bloat), given a free 2 MB
+ * chunk; the other regions (mixed writability, pages already resident, no free 2 MB chunk: never
+ * an eviction) stay 4 KB-mapped. cocoa (and frame_alloc cocoa) places every
+ * page by CoCoA at its offset in its region's 2 MB frame, and with page_size cocoa every block
+ * the copy leaves fully populated is coalesced (coalesce_by host or gmmu) as the demand path's
+ * uvm_migrate_flush does; partial blocks stay 4 KB-mapped.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -79,12 +89,14 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
             continue;
         }
         uint32_t n = 1, f = UVM_NONE;
-        for (int i = 0; i < 2 && f == UVM_NONE; i++) {
+        if (uvm_mem_cocoa(h)) /* at its offset in its region's 2 MB frame (or a fallback) */
+            f = uvm_cocoa_frame_get(h, vpn);
+        for (int i = 0; i < 2 && f == UVM_NONE && !uvm_mem_cocoa(h); i++) {
             n = uvm_chunk_frames(cls[i]);
             if (group_missing(h, vpn, last, n))
                 f = uvm_pmm_alloc(&h->pmm, cls[i]);
         }
-        if (f == UVM_NONE) {
+        if (f == UVM_NONE && !uvm_mem_cocoa(h)) {
             n = 1;
             f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
         }
@@ -105,6 +117,75 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
     return 0;
 }
 
+/* page_size 2m: true if the region at base (VPN, 2 MB aligned) becomes one 2 MB page (*w: its
+ * writability): the demand path's condition, and nothing of it resident yet. */
+static bool large_region(const uvm_handler_t *h, uint64_t base, bool *w) {
+    if (h->cfg.page_size != UVM_PSIZE_2M || !uvm_large_region_ok(h, base, w))
+        return false;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+        if (uvm_va_block_resident(h, base + p, NULL))
+            return false;
+    return true;
+}
+
+/* Frames the copy needs for [first, last]: a 2 MB frame per region large_region makes a 2 MB
+ * page, one per missing page otherwise. */
+static uint64_t frames_needed(const uvm_handler_t *h, uint64_t first, uint64_t last) {
+    uint64_t need = 0;
+    bool w = false;
+    for (uint64_t b = first >> UVM_BLOCK_SHIFT; b <= last >> UVM_BLOCK_SHIFT; b++) {
+        const uint64_t base = b << UVM_BLOCK_SHIFT;
+        if (large_region(h, base, &w)) {
+            need += UVM_BLOCK_PAGES;
+            continue;
+        }
+        const uint64_t lo = base > first ? base : first;
+        const uint64_t hi = base + UVM_BLOCK_PAGES - 1u < last ? base + UVM_BLOCK_PAGES - 1u : last;
+        for (uint64_t v = lo; v <= hi; v++)
+            need += missing(h, v) ? 1u : 0u;
+    }
+    return need;
+}
+
+/* page_size 2m: every region of [first, last] large_region accepts, given a free 2 MB chunk
+ * (never an eviction), becomes one 2 MB page (copied, mapped, no CPU time charged); *pages += its
+ * managed pages. 0 or -1 + err. */
+static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
+                       uint64_t *pages, char *err, size_t errlen) {
+    bool w = false;
+    for (uint64_t b = first >> UVM_BLOCK_SHIFT; b <= last >> UVM_BLOCK_SHIFT; b++) {
+        const uint64_t base = b << UVM_BLOCK_SHIFT;
+        if (!large_region(h, base, &w))
+            continue;
+        const uint32_t chunk = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M);
+        if (chunk == UVM_NONE)
+            continue; /* fragmented: its pages get 4 KB frames */
+        uvm_va_block_t *blk = uvm_va_block_get(h, base, true);
+        if (!blk || uvm_large_place(h, blk, chunk, w, false) != 0) {
+            if (!blk)
+                (void)uvm_pmm_free(&h->pmm, chunk, UVM_CHUNK_2M);
+            err_setf(err, errlen, "uvm: populate %s: cannot map VA 0x%" PRIx64 " as a 2 MB page",
+                     al->name, base << GMMU_PAGE_SHIFT);
+            return -1;
+        }
+        for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
+            *pages += uvm_find_alloc(h, base + p) ? 1u : 0u;
+    }
+    return 0;
+}
+
+/* Frames the copy can use: the allocator's free frames, and under CoCoA also the unused frames
+ * of the 2 MB frames reserved by the address space asid (its regions' own offsets, or borrowed
+ * by uvm_cocoa_frame_get): a region's reservation takes 512 free frames out of the allocator. */
+static uint64_t frames_free(const uvm_handler_t *h, uint32_t asid) {
+    uint64_t n = h->pmm.nfree;
+    const uvm_cocoa_t *c = &h->cocoa;
+    for (uint32_t k = 0; uvm_mem_cocoa(h) && k < c->nchunks; k++)
+        if (c->owner[k] != UVM_COCOA_NONE && (c->owner[k] >> 40) == asid)
+            n += UVM_BLOCK_PAGES - c->used[k];
+    return n;
+}
+
 int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
                          size_t errlen) {
     *pages = 0;
@@ -117,16 +198,15 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
     }
     const uint64_t first = al->base >> GMMU_PAGE_SHIFT;
     const uint64_t last = (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT;
-    uint64_t need = 0;
-    for (uint64_t v = first; v <= last; v++)
-        need += missing(h, v) ? 1u : 0u;
-    if (need > h->pmm.nfree) {
+    const uint64_t need = frames_needed(h, first, last);
+    const uint64_t nfree = frames_free(h, uvm_vpn_asid(first));
+    if (need > nfree) {
         err_setf(err, errlen,
-                 "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu32
+                 "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu64
                  " free GPU frames (gpu_data_pages %" PRIu64
                  "): GPU memory is oversubscribed, a programmer-directed copy cannot hold it "
                  "(cudaMalloc would fail)",
-                 al->name, need, h->pmm.nfree, h->cfg.gpu_data_pages);
+                 al->name, need, nfree, h->cfg.gpu_data_pages);
         return -1;
     }
     const uint64_t tables = uvm_pt_missing_range(h, first, last);
@@ -138,7 +218,9 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         return -1;
     }
     pop_runs_t r = {NULL, 0, 0};
-    int rc = assign_frames(h, al, first, last, &r, err, errlen);
+    int rc = place_large(h, al, first, last, pages, err, errlen);
+    if (rc == 0)
+        rc = assign_frames(h, al, first, last, &r, err, errlen);
     for (size_t i = 0; rc == 0 && i < r.n; i++) { /* every transfer first: all channels busy */
         pop_run_t *x = &r.runs[i];
         x->dma = h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, x->vpn << GMMU_PAGE_SHIFT,
@@ -153,15 +235,24 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
-        for (uint32_t k = 0; k < x->pages && rc == 0; k++)
-            if (uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k), x->writable,
-                                   false) != 0) {
-                err_setf(err, errlen, "uvm: populate %s: cannot map VA 0x%" PRIx64, al->name,
-                         (x->vpn + k) << GMMU_PAGE_SHIFT);
-                rc = -1;
-            }
+        uint32_t k = 0;
+        while (k < x->pages && uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k),
+                                                  x->writable, false) == 0)
+            k++;
+        if (k < x->pages) {
+            err_setf(err, errlen,
+                     "uvm: populate %s: cannot map VA 0x%" PRIx64 " (%" PRIu32 " pages)", al->name,
+                     x->vpn << GMMU_PAGE_SHIFT, x->pages);
+            rc = -1;
+        }
         *pages += x->pages;
     }
+    /* page_size cocoa: every block the copy filled is coalesced once its base PTEs are written
+     * (runs of one block are adjacent; the check wants every managed page of the region
+     * resident at its offset, so a partial block stays 4 KB-mapped) */
+    for (size_t i = 0; rc == 0 && h->cfg.page_size == UVM_PSIZE_COCOA && i < r.n; i++)
+        if (i == 0 || (r.runs[i].vpn >> UVM_BLOCK_SHIFT) != (r.runs[i - 1u].vpn >> UVM_BLOCK_SHIFT))
+            uvm_large_maybe_coalesce(h, uvm_va_block_get(h, r.runs[i].vpn, false));
     free(r.runs);
     h->block_gen++; /* nothing stays pinned */
     return rc;

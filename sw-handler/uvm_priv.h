@@ -465,6 +465,9 @@ bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64
 /* Maps vpn's 2 MB region as one large page at chunk_pa (2 MB aligned): builds the chain, entry 0
  * of the level-4 table = V | W | D | chunk_pa, then the level-3 entry = V | L | table. 0 or -1. */
 int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable);
+/* uvm_pt_map_large; charge = false writes the PTEs without t_pte_ns of CPU time (populate). */
+int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable,
+                             bool charge);
 
 /* uvm_large.c: page-size modes (docs/handler.md §6f) */
 /* The region of vpn can be one large page: it holds managed pages, all of one writability
@@ -473,6 +476,12 @@ bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable);
 /* page_size 2m: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
  * if no 2 MB frame could be had (logged). */
 bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
+/* Makes block blk one large page in the free 2 MB chunk at frame first: every frame assigned,
+ * the region's managed pages copied (one DMA per run, waited for), one 2 MB PTE; charge = false
+ * (populate) charges no CPU time (t_page_ns, t_pte_ns). 0, or -1 (page-table chain: the chunk
+ * is freed, nothing stays resident). */
+int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool writable,
+                    bool charge);
 /* page_size cocoa: coalesces blk's region if it is fully populated at its CoCoA offsets. */
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
 /* Evicts the 2 MB page of block blk whole (page_size 2m). */

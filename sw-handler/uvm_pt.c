@@ -166,14 +166,19 @@ int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool w
 }
 
 int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable) {
+    return uvm_pt_map_large_charged(h, vpn, chunk_pa, writable, true);
+}
+
+int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable,
+                             bool charge) {
     uint64_t table = 0, dummy = 0, parent = 0;
-    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, false, true, &table) != 0 ||
+    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, false, charge, &table) != 0 ||
         !uvm_pt_region(h, vpn, &dummy, &parent))
         return -1;
     /* entry 0 first, then the level-3 entry with L: a walk sees the whole page or none */
-    write_pte(h, table, uvm_pt_leaf(chunk_pa, writable) | PTE_BIT(GMMU_PTE_D), true);
+    write_pte(h, table, uvm_pt_leaf(chunk_pa, writable) | PTE_BIT(GMMU_PTE_D), charge);
     write_pte(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L),
-              true);
+              charge);
     return 0;
 }
 

@@ -4,10 +4,14 @@
  * allocation mapped to a frame holding its content, large DMAs all submitted before the first
  * wait, no CPU time charged, read-only allocations mapped without W, a second populate copies
  * nothing, a populated page's fault is stale, and the errors (oversubscribed GPU memory, too
- * small a page-table pool, unknown allocation, device not initialized).
+ * small a page-table pool, unknown allocation, device not initialized); page_size 2m (a 2 MB PTE
+ * per whole 2 MB chunk, partial blocks 4 KB) and cocoa (CoCoA offsets, coalesced when full, by
+ * the host or by the GMMU's COALESCE).
  * The fake GPU has 64 frames; its DMA engine takes transfers up to 2 MB here.
  */
 #include "test_handler_fake.h"
+
+#include "../../sw-handler/uvm_priv.h" /* uvm_va_block_get: the block is marked large */
 
 #define BLOCK_BYTES UINT64_C(0x200000)
 
@@ -150,6 +154,166 @@ static void test_populate_bad_calls(void **state) {
     fx_done(x);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* page_size 2m / cocoa (docs/handler.md §6e)                                                  */
+
+#define PTE_L_BIT (UINT64_C(1) << GMMU_PTE_L)
+#define PTE_D_BIT (UINT64_C(1) << GMMU_PTE_D)
+
+/* handler with page_size / coalesce_by, 2048 data frames (four 2 MB frames) and the allocations
+ * given as (first page, pages, read-only) from ALLOC_BASE; initialized */
+static fx_t *start_ps(uint32_t page_size, uint32_t coalesce_by, const uint32_t (*al)[3], size_t n) {
+    fx_t *x = fx_new();
+    x->fk.max_dma_bytes = BLOCK_BYTES;
+    x->cfg.page_size = page_size;
+    x->cfg.coalesce_by = coalesce_by;
+    x->cfg.gpu_data_pages = 2048;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    for (size_t i = 0; i < n; i++) {
+        char name[8] = {(char)('a' + i), 0};
+        assert_int_equal(uvm_handler_add_alloc(x->h, name, ALLOC_BASE + al[i][0] * PAGE,
+                                               al[i][1] * PAGE, (int)al[i][2], x->err,
+                                               sizeof x->err),
+                         0);
+    }
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    x->fk.nev = 0;
+    return x;
+}
+
+/* the level-3 entry of vpn's region (the parent of its level-4 table); 0 if a level is invalid */
+static uint64_t parent_entry(fake_t *f, uint64_t vpn) {
+    uint64_t table = PT_BASE, e = 0;
+    for (unsigned l = 0; l < 3; l++) {
+        e = fk_gpu_read64(f, table + 8 * ((vpn >> (36 - 9 * (l + 1))) & 511u));
+        if (!(e & PTE_V_BIT))
+            return 0;
+        table = e & PPN_MASK;
+    }
+    return e;
+}
+
+static void populate_ok(fx_t *x, uint64_t first_page, uint64_t want) {
+    uint64_t pages = 0;
+    assert_int_equal(
+        uvm_handler_populate(x->h, ALLOC_BASE + first_page * PAGE, &pages, x->err, sizeof x->err),
+        0);
+    assert_int_equal(pages, want);
+}
+
+/* 2m: a region whose managed pages are of one writability is one 2 MB page (level-3 L, entry 0
+ * = its 2 MB frame, V W D), whole or partly managed (region 1: 40 pages, the rest bloat, as a
+ * demand-paged 2m page); region 2 (read-write and read-only pages) stays 4 KB-mapped; no CPU
+ * time is charged. Under 4k the same allocations get 4 KB PTEs only. */
+static void test_populate_2m(void **state) {
+    (void)state;
+    static const uint32_t al[3][3] = {{0, 512 + 40, 0}, {1024, 16, 0}, {1024 + 256, 8, 1}};
+    for (int two = 0; two < 2; two++) {
+        fx_t *x = start_ps(two ? UVM_PSIZE_2M : UVM_PSIZE_4K, UVM_COALESCE_BY_HOST, al, 3);
+        populate_ok(x, 0, 552);
+        populate_ok(x, 1024, 16);
+        populate_ok(x, 1024 + 256, 8);
+        assert_int_equal(st(x)->pages_h2d, 576);
+        assert_int_equal(x->fk.now, x->fk.ndma * DMA_NS); /* the DMA waits only */
+        for (uint32_t p = 0; p < 24; p++) { /* region 2: 4 KB PTEs, W as the allocation's */
+            const uint64_t leaf = walk(&x->fk, VPN0 + 1024 + (p < 16 ? p : 240 + p), NULL);
+            assert_true(leaf & PTE_V_BIT);
+            assert_int_equal((leaf & PTE_W_BIT) != 0, p < 16);
+            assert_false(leaf & PTE_D_BIT);
+        }
+        assert_false(parent_entry(&x->fk, VPN0 + 1024) & PTE_L_BIT);
+        if (!two) {
+            assert_false(parent_entry(&x->fk, VPN0) & PTE_L_BIT);
+            assert_false(parent_entry(&x->fk, VPN0 + 512) & PTE_L_BIT);
+            assert_int_equal(st(x)->large_maps, 0);
+            assert_int_equal(st(x)->data_pages_resident, 576);
+            fx_done(x);
+            continue;
+        }
+        assert_int_equal(st(x)->large_maps, 2);
+        assert_int_equal(st(x)->data_pages_resident, 512 + 512 + 24);
+        for (uint32_t r = 0; r < 2; r++) {
+            const uint64_t par = parent_entry(&x->fk, VPN0 + 512 * r);
+            assert_true(par & PTE_L_BIT);
+            const uint64_t table = par & PPN_MASK;
+            const uint64_t e0 = fk_gpu_read64(&x->fk, table);
+            assert_int_equal(e0 & ~PPN_MASK, PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+            assert_int_equal((e0 & PPN_MASK) % BLOCK_BYTES, 0); /* a 2 MB frame */
+            for (uint32_t p = 1; p < 512; p++)
+                assert_int_equal(fk_gpu_read64(&x->fk, table + 8 * p), 0);
+            assert_true(uvm_va_block_get(x->h, VPN0 + 512 * r, false)->large);
+        }
+        /* region 1: the 40 managed pages copied (one DMA), not the bloat */
+        size_t n40 = 0;
+        for (size_t i = 0; i < x->fk.ndma; i++)
+            n40 += x->fk.dma[i].src == ALLOC_BASE + 512 * PAGE && x->fk.dma[i].bytes == 40 * PAGE;
+        assert_int_equal(n40, 1);
+        fx_done(x);
+    }
+}
+
+/* the 512 level-4 entries of vpn's region after a host coalesce: the frames at their offsets
+ * from `first` (a 2 MB frame), V W D */
+static void expect_coalesced(fake_t *f, uint64_t vpn, uint32_t first) {
+    const uint64_t par = parent_entry(f, vpn);
+    assert_true(par & PTE_L_BIT);
+    for (uint32_t p = 0; p < 512; p++)
+        assert_int_equal(fk_gpu_read64(f, (par & PPN_MASK) + 8 * p),
+                         (DATA_BASE + (first + p) * PAGE) | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+}
+
+/* cocoa: pages at their offsets in their region's 2 MB frame; a region whose managed pages the
+ * copy leaves all resident is coalesced; one with a managed page not yet copied stays 4 KB */
+static void test_populate_cocoa(void **state) {
+    (void)state;
+    /* a: region 1 whole; b: pages 0..39 of region 0; c: pages 256..271 of region 0 */
+    static const uint32_t al[3][3] = {{512, 512, 0}, {0, 40, 0}, {256, 16, 0}};
+    fx_t *x = start_ps(UVM_PSIZE_COCOA, UVM_COALESCE_BY_HOST, al, 3);
+    populate_ok(x, 512, 512);
+    assert_int_equal(st(x)->coalesces, 1);
+    expect_coalesced(&x->fk, VPN0 + 512, 0); /* the first 2 MB frame reserved */
+    assert_int_equal(count_cmds(&x->fk, GMMU_CMD_INVAL_PAGE), 0);
+    populate_ok(x, 0, 40);
+    assert_int_equal(st(x)->coalesces, 1); /* c is not resident yet: partial, 4 KB */
+    assert_false(parent_entry(&x->fk, VPN0) & PTE_L_BIT);
+    for (uint32_t p = 0; p < 40; p++) /* at their offsets in the second 2 MB frame */
+        assert_int_equal(walk(&x->fk, VPN0 + p, NULL),
+                         (DATA_BASE + (512 + p) * PAGE) | PTE_V_BIT | PTE_W_BIT);
+    assert_int_equal(walk(&x->fk, VPN0 + 256, NULL), 0);
+    populate_ok(x, 256, 16);
+    assert_int_equal(st(x)->coalesces, 2);
+    expect_coalesced(&x->fk, VPN0, 512);
+    assert_int_equal(st(x)->cocoa_fallbacks, 0);
+    assert_int_equal(st(x)->data_pages_resident, 568);
+    fx_done(x);
+}
+
+/* cocoa with coalesce_by gmmu: the entries of the unmanaged pages D-marked by the host, then one
+ * COALESCE command for the region (the GMMU writes D and L itself) */
+static void test_populate_cocoa_gmmu(void **state) {
+    (void)state;
+    static const uint32_t al[1][3] = {{0, 300, 0}};
+    fx_t *x = start_ps(UVM_PSIZE_COCOA, UVM_COALESCE_BY_GMMU, al, 1);
+    populate_ok(x, 0, 300);
+    assert_int_equal(st(x)->coalesces, 1);
+    assert_int_equal(count_cmds(&x->fk, GMMU_CMD_COALESCE), 1);
+    size_t c = 0;
+    while (x->fk.cmd[c].op != GMMU_CMD_COALESCE)
+        c++;
+    assert_int_equal(x->fk.cmd[c].arg, VPN0);
+    uint64_t leaf_pa = 0;
+    assert_int_equal(walk(&x->fk, VPN0 + 299, &leaf_pa),
+                     (DATA_BASE + 299 * PAGE) | PTE_V_BIT | PTE_W_BIT);
+    const uint64_t table = leaf_pa - 8 * 299;
+    for (uint32_t p = 300; p < 512; p++) { /* written before the command */
+        const uint64_t e = (DATA_BASE + p * PAGE) | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT;
+        assert_int_equal(fk_gpu_read64(&x->fk, table + 8 * p), e);
+        assert_true(ev_find(&x->fk, 0, EV_GPU_W, table + 8 * p, 1, e) < x->fk.cmd[c].ev);
+    }
+    fx_done(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_populate_copies_and_maps),
@@ -157,6 +321,9 @@ int main(void) {
         cmocka_unit_test(test_populate_oversubscribed),
         cmocka_unit_test(test_populate_pt_pool),
         cmocka_unit_test(test_populate_bad_calls),
+        cmocka_unit_test(test_populate_2m),
+        cmocka_unit_test(test_populate_cocoa),
+        cmocka_unit_test(test_populate_cocoa_gmmu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
