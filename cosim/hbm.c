@@ -29,7 +29,7 @@ uint64_t hbm_reserve(hbm_t *h, uint64_t start, uint32_t lines) {
 }
 
 uint32_t hbm_lines(uint32_t mask, const uint64_t *addr) {
-    uint64_t seen[TRACE_LANES];
+    uint64_t seen[TRACE_LANES] = {0};
     uint32_t n = 0;
     for (uint32_t lane = 0; lane < TRACE_LANES; lane++) {
         if (!(mask & (1u << lane)))
