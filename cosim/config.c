@@ -16,7 +16,9 @@
 
 typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY, T_PART } cfg_type_t;
 
-enum { F_RTL = 1, F_POW2 = 2 };
+/* F_HIDE0: not printed (cfg_print, stats JSON) while 0, its "off" value, so that the statistics
+ * of every configuration without the key stay as they were */
+enum { F_RTL = 1, F_POW2 = 2, F_HIDE0 = 4 };
 
 typedef struct {
     const char *name;
@@ -53,6 +55,7 @@ static const cfg_key_t keys[] = {
     /* platform */
     {"clock_mhz", T_U32, O(clock_mhz), 1, 100000, 0, NULL},
     {"warps_per_sm", T_U32, O(warps_per_sm), 1, 4096, 0, NULL},
+    {"hbm_gbps", T_U32, O(hbm_gbps), 0, 1000000, F_HIDE0, NULL},
     {"gpu_mem_pages", T_U64, O(gpu_mem_pages), 1, 1ull << 22, 0, NULL},
     {"pt_pages", T_U64, O(pt_pages), 4, 1ull << 20, 0, NULL},
     {"mem_latency", T_U32, O(mem_latency), 1, 1000000, 0, NULL},
@@ -502,6 +505,11 @@ int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len) {
 
 /* sm_partition is listed only when set: old runs' summaries and stats stay byte-identical */
 static int cfg_hidden(const cfg_t *c, const cfg_key_t *k) {
+    if ((k->flags & F_HIDE0) && k->type == T_U32) {
+        uint32_t v;
+        memcpy(&v, (const char *)c + k->off, sizeof(v));
+        return v == 0;
+    }
     return k->type == T_PART && c->sm_parts == 0;
 }
 

@@ -34,6 +34,7 @@ typedef struct {
     /* platform */
     uint32_t clock_mhz;
     uint32_t warps_per_sm;
+    uint32_t hbm_gbps; /* GPU DRAM bandwidth shared by every SM's memory instructions; 0: off */
     uint64_t gpu_mem_pages;
     uint64_t pt_pages;
     uint32_t mem_latency;

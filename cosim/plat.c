@@ -427,6 +427,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
         p->part.count[i] = p->cfg->sm_part[i];
     }
     p->kern.part = &p->part;
+    hbm_init(&p->kern.hbm, c->hbm_gbps, c->clock_mhz);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
         if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
             snprintf(err, errlen, "out of memory");

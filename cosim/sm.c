@@ -175,6 +175,7 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     in->first = w->n_pages;
     in->npages = (uint8_t)np;
     in->op = (uint8_t)rec->op;
+    in->lines = k->hbm.line_fp ? (uint8_t)hbm_lines(rec->mask, rec->addr) : 0u;
     memcpy(&w->pages[w->n_pages], pages, np * sizeof(uint64_t));
     w->n_pages += np;
     k->n_instr++;
@@ -341,6 +342,12 @@ static int have_queued(const sm_t *sm, kern_t *k) {
     return sm->qhead < k->nsq[sm->id];
 }
 
+/* Cycle at which instruction in, whose gap starts at now, may issue: after its gap and, with the
+ * HBM model on, its data transfer (hbm.h). */
+static uint64_t instr_ready(kern_t *k, const sm_instr_t *in, uint64_t now) {
+    return hbm_reserve(&k->hbm, now + in->gap, in->lines);
+}
+
 static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     const uint32_t wi = k->sq[sm->id][sm->qhead++];
     sm_warp_t *w = &k->warps[wi];
@@ -348,7 +355,7 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     w->pc = 0;
     w->next_page = 0;
     w->pending = 0;
-    w->ready_at = now + w->ins[0].gap;
+    w->ready_at = instr_ready(k, &w->ins[0], now);
     if (w->ready_at < sm->gap_min)
         sm->gap_min = w->ready_at;
     sm->res[slot] = wi;
@@ -462,7 +469,7 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     }
     if (w->pc < w->n_ins) {
         w->state = SM_W_GAP;
-        w->ready_at = now + w->ins[w->pc].gap;
+        w->ready_at = instr_ready(k, &w->ins[w->pc], now);
         if (w->ready_at < sm->gap_min)
             sm->gap_min = w->ready_at;
         return 0;

@@ -8,10 +8,11 @@
  * traces with exit records run in memory bounded by what is buffered (docs/cosim.md). Each
  * instruction's active lanes coalesce into distinct 4 KB pages (lane order). Per SM at most
  * max_resident warps are resident; the others queue in order of first appearance. A resident warp
- * waits its compute gap, then presents its pages' translations on the SM's ports (up to num_ports
- * per cycle, round-robin among warps); it completes the instruction when every translation has come
- * back, while the other warps keep issuing. Request ids are unique among the SM's outstanding
- * requests (a FIFO of free ids, so an id is not reused right away).
+ * waits its compute gap (and, with the HBM model on, its data transfer: hbm.h), then presents its
+ * pages' translations on the SM's ports (up to num_ports per cycle, round-robin among warps); it
+ * completes the instruction when every translation has come back, while the other warps keep
+ * issuing. Request ids are unique among the SM's outstanding requests (a FIFO of free ids, so an id
+ * is not reused right away).
  */
 #ifndef COSIM_SM_H
 #define COSIM_SM_H
@@ -20,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hbm.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -44,7 +46,8 @@ typedef struct {
     uint32_t gap;
     uint32_t first; /* index of the first page in the warp's page array */
     uint8_t npages;
-    uint8_t op; /* trace_op_t */
+    uint8_t op;    /* trace_op_t */
+    uint8_t lines; /* distinct 128-byte lines (0 unless the HBM model is on: hbm.h) */
 } sm_instr_t;
 
 typedef enum { SM_W_QUEUED = 0, SM_W_GAP, SM_W_ISSUE, SM_W_DONE } sm_wstate_t;
@@ -83,6 +86,8 @@ typedef struct {
                               * c % num_sm (kept by kern_reset) */
     uint32_t *sq[KERN_MAX_SM]; /* per SM: its warps in order of first appearance */
     uint32_t nsq[KERN_MAX_SM], capsq[KERN_MAX_SM];
+    hbm_t hbm;          /* the GPU's shared DRAM bandwidth (hbm.h; off: line_fp 0); set by the
+                         * platform, kept by kern_reset */
     kern_stream_t *src; /* where the rest of the kernel comes from; NULL: complete (kern_add) */
     int end;            /* every record of the kernel has been read */
     int error;          /* a read failed: err */

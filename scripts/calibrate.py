@@ -36,7 +36,9 @@ LAUNCH_NS = 10000
 # the chase's data access after the translation: an L2 data hit (~240 cycles at 1.98 GHz;
 # Hopper/Ada L2 hits are measured at 220-340 cycles)
 CHASE_ACCESS_NS = 120
-# HBM3 read bandwidth the stream's loads get when resident: 3.35 TB/s (datasheet) x 0.9
+# HBM3 read bandwidth the stream's loads get when resident: 3.35 TB/s (datasheet) x 0.9; used
+# only when the configuration has no hbm_gbps (configs/h100.cfg sets hbm_gbps = 3015, the same
+# figure, and the platform then shares it among the loads: docs/calibration.md)
 HBM_GBPS = 3015.0
 # cudaMemcpy from pageable memory: the driver copies the buffer into pinned staging buffers with
 # one CPU thread (a server core's memcpy: 6-10 GB/s) while the DMA of the previous chunk runs
@@ -152,9 +154,20 @@ class Model:
         w = max(1, int(cfg_int(self.cfg, "warps_per_sm") // STREAM_WARP_SCALE))
         return [f"warps_per_sm={w}"]
 
+    def hbm_gbps(self):
+        """The configuration's shared HBM bandwidth (hbm_gbps, the platform's model), else the
+        script's HBM_GBPS (then applied through the stream's fixed gap)."""
+        v = float(self.cfg.get("hbm_gbps", "0") or 0)
+        return v if v > 0 else HBM_GBPS
+
     def stream_gap(self):
-        """Per model instruction (4 KB of loads by 8 real warps): the HBM time of the resident
-        model warps' loads, so that the resident stream runs at HBM_GBPS."""
+        """Per model instruction (4 KB of loads by 8 real warps). With hbm_gbps in the
+        configuration the platform charges each load's 32 lines to the GPU's shared HBM (the
+        warps resident at the moment divide the bandwidth): no fixed gap. Without it: the HBM
+        time of every resident model warp's load, so that a full wave runs at HBM_GBPS (a wave
+        with fewer warps does not run faster: docs/calibration.md, item 4)."""
+        if float(self.cfg.get("hbm_gbps", "0") or 0) > 0:
+            return 0
         resident = cfg_int(self.cfg, "num_sm") * int(self.stream_sets()[0].split("=")[1])
         return self.cycles(resident * PAGE / HBM_GBPS)
 
@@ -262,13 +275,16 @@ def predict(m, r):
             if var == "um_demand":
                 return (s1["sim_time_ns"] + LAUNCH_NS) / 1e6, "simulated + launch"
             t = (s2["sim_time_ns"] - s1["sim_time_ns"] + LAUNCH_NS) / 1e6
-            hbm = (size / HBM_GBPS + LAUNCH_NS) / 1e6
+            hbm = (size / m.hbm_gbps() + LAUNCH_NS) / 1e6
+            shared = ("; loads share hbm_gbps in the platform" if m.stream_gap() == 0 else
+                      "; fixed gap per load (HBM time of a full wave)")
             if cfg.get("page_size", "4k") == "cocoa":
                 note = (f"; fully resident 2 MB blocks mapped by one 2 MB PTE (page_size cocoa); "
                         f"HBM-bound figure {hbm:.3g} ms")
             else:
                 note = (f"; 4 KB mappings: one walk per page (HBM-bound with 2 MB mappings: "
                         f"{hbm:.3g} ms)")
+            note += shared
             if var == "um_resident":
                 return t, "simulated (2nd pass) + launch" + note
             return t, "= um_resident model (cudaMalloc memory: resident, no faults)" + note
