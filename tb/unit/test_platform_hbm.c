@@ -12,18 +12,10 @@
 
 #include "hbm.h"
 #include "sm.h"
+#include "test_mem_rec.h"
 
 static trace_rec_t mem(uint32_t cta, uint32_t gap, uint32_t mask, uint64_t base, int64_t stride) {
-    trace_rec_t r;
-    memset(&r, 0, sizeof(r));
-    r.kind = TRACE_REC_MEM;
-    r.cta = cta;
-    r.op = TRACE_OP_READ;
-    r.gap = gap;
-    r.mask = mask;
-    for (int i = 0; i < TRACE_LANES; i++)
-        r.addr[i] = base + (uint64_t)(stride * i);
-    return r;
+    return test_mem_rec(cta, 0, TRACE_OP_READ, gap, mask, base, stride);
 }
 
 static void test_reserve(void **state) {

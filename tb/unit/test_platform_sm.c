@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "test_mem_rec.h"
 #include "test_tmpfile.h"
 
 #include "compare.h"
@@ -21,17 +22,7 @@
 
 static trace_rec_t mem(uint32_t cta, uint32_t warp, trace_op_t op, uint32_t gap, uint32_t mask,
                        uint64_t base, int64_t stride) {
-    trace_rec_t r;
-    memset(&r, 0, sizeof(r));
-    r.kind = TRACE_REC_MEM;
-    r.cta = cta;
-    r.warp = warp;
-    r.op = op;
-    r.gap = gap;
-    r.mask = mask;
-    for (int i = 0; i < TRACE_LANES; i++)
-        r.addr[i] = base + (uint64_t)(stride * i);
-    return r;
+    return test_mem_rec(cta, warp, op, gap, mask, base, stride);
 }
 
 static void test_coalesce(void **state) {
