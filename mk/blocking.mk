@@ -17,8 +17,11 @@ $(BLK_CFG): configs/tiny.cfg
 	@mkdir -p $(@D)
 	{ cat configs/tiny.cfg; echo "fault_mode = blocking"; } > $@
 
-blk_links = mkdir -p $(BLK_DIR)/traces && rm -f $(BLK_DIR)/traces/*.trc && \
-  for t in $(1); do ln -s $(abspath $(WL_TRACE_DIR))/$$t.trc $(BLK_DIR)/traces/$$t.trc; done
+# $(call suite_links,DIR,NAMES): DIR/NAME.trc links to the suite's traces (also mk/prefetch.mk),
+# so that a run's check/ results stay apart from build/traces/check (the snapshot reads that)
+suite_links = mkdir -p $(1) && rm -f $(1)/*.trc && \
+  for t in $(2); do ln -s $(abspath $(WL_TRACE_DIR))/$$t.trc $(1)/$$t.trc; done
+blk_links = $(call suite_links,$(BLK_DIR)/traces,$(1))
 
 traces-check-blocking: traces $(BLK_CFG)
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
