@@ -39,6 +39,28 @@ typedef struct {
     uint64_t nbr[32];
 } edge_warp_t;
 
+/* Starts the edge loop of the working lanes: the longest degree, k and sub reset, next phase.
+ * Returns whether any lane has an edge. */
+static int edge_loop_start(edge_warp_t *s, int next_phase) {
+    s->maxdeg = 0;
+    for (int l = 0; l < 32; l++)
+        if ((s->act >> l & 1u) && s->deg[l] > s->maxdeg)
+            s->maxdeg = s->deg[l];
+    s->k = 0;
+    s->sub = 0;
+    s->phase = next_phase;
+    return s->maxdeg != 0;
+}
+
+/* The working lanes that still have an edge at loop index k. */
+static uint32_t edge_lanes(const edge_warp_t *s) {
+    uint32_t lanes = 0;
+    for (int l = 0; l < 32; l++)
+        if ((s->act >> l & 1u) && s->k < s->deg[l])
+            lanes |= 1u << l;
+    return lanes;
+}
+
 /* ============================================================================================
  * bfs: Kernel (expand the frontier) + Kernel2 (update masks), 512 threads per block
  * ========================================================================================== */
@@ -78,22 +100,12 @@ static int bfs_k1_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
         return 1;
     case 3: /* g_graph_nodes[tid].no_of_edges */
         gen_mem_strided(g, w, R, 1, s->act, c->nodes + 8 * t0 + 4, 8);
-        s->maxdeg = 0;
-        for (int l = 0; l < 32; l++)
-            if ((s->act >> l & 1u) && s->deg[l] > s->maxdeg)
-                s->maxdeg = s->deg[l];
-        s->k = 0;
-        s->sub = 0;
-        s->phase = 4;
-        return s->maxdeg != 0;
+        return edge_loop_start(s, 4);
     default:
         break;
     }
     /* for (i = starting; i < starting + no_of_edges; i++) */
-    uint32_t lanes = 0;
-    for (int l = 0; l < 32; l++)
-        if ((s->act >> l & 1u) && s->k < s->deg[l])
-            lanes |= 1u << l;
+    const uint32_t lanes = edge_lanes(s);
     switch (s->sub) {
     case 0: /* id = g_graph_edges[i] */
         for (int l = 0; l < 32; l++)
@@ -282,21 +294,11 @@ static int sssp_k1_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
         return 1;
     case 4: /* Ca[tid] */
         gen_mem_strided(g, w, R, 1, s->act, c->ca + 4 * t0, 4);
-        s->maxdeg = 0;
-        for (int l = 0; l < 32; l++)
-            if ((s->act >> l & 1u) && s->deg[l] > s->maxdeg)
-                s->maxdeg = s->deg[l];
-        s->k = 0;
-        s->sub = 0;
-        s->phase = 5;
-        return s->maxdeg != 0;
+        return edge_loop_start(s, 5);
     default:
         break;
     }
-    uint32_t lanes = 0;
-    for (int l = 0; l < 32; l++)
-        if ((s->act >> l & 1u) && s->k < s->deg[l])
-            lanes |= 1u << l;
+    const uint32_t lanes = edge_lanes(s);
     if (s->sub == 0) { /* nid = Ea[i] */
         for (int l = 0; l < 32; l++)
             if (lanes >> l & 1u) {
@@ -475,21 +477,11 @@ static int pr1_step(gen_t *g, const gen_kernel_t *k, gen_warp_t *w) {
         return 1;
     case 2: /* page_rank1[tid] */
         gen_mem_strided(g, w, R, 3, s->act, c->pr1 + 4 * t0, 4);
-        s->maxdeg = 0;
-        for (int l = 0; l < 32; l++)
-            if ((s->act >> l & 1u) && s->deg[l] > s->maxdeg)
-                s->maxdeg = s->deg[l];
-        s->k = 0;
-        s->sub = 0;
-        s->phase = 3;
-        return s->maxdeg != 0;
+        return edge_loop_start(s, 3);
     default:
         break;
     }
-    uint32_t lanes = 0;
-    for (int l = 0; l < 32; l++)
-        if ((s->act >> l & 1u) && s->k < s->deg[l])
-            lanes |= 1u << l;
+    const uint32_t lanes = edge_lanes(s);
     if (s->sub == 0) { /* col[edge] */
         for (int l = 0; l < 32; l++)
             if (lanes >> l & 1u) {
