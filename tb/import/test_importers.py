@@ -535,6 +535,45 @@ class Writer(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_python_writer_spaces(self):
+        """Writer.space(): the records after it belong to that address space; the library
+        writes the `space` records (never for a kernel record), the trace checks, a text ->
+        binary -> text round trip gives the same bytes, and a space beyond the format's limit
+        is refused with the record named."""
+        tc = import_common.trace_ctypes
+        d = tempfile.mkdtemp(prefix="test_writer.")
+        try:
+            txt = os.path.join(d, "s.txt")
+            w = tc.Writer(txt, False)
+            for sp in (0, 1):
+                w.space(sp)
+                w.alloc("a%d" % sp, 0x10000, 0x10000)
+            w.kernel("k")
+            for sp in (1, 0):
+                w.space(sp)
+                w.mem(0, 0, 0, 0, 1, [0x10000 + 0x1000 * sp])
+                w.exit(0, 0)
+            w.finish()
+            with open(txt) as f:
+                lines = f.read().splitlines()
+            spaces = [ln for ln in lines if ln.startswith("space")]
+            # one record per change of space (the kernel record does not reset it)
+            self.assertEqual(spaces, ["space 1", "space 0"], lines)
+            subprocess.run([TOOL, "check", txt], check=True, capture_output=True)
+            subprocess.run([TOOL, "convert", txt, os.path.join(d, "s.trc")], check=True)
+            subprocess.run([TOOL, "convert", os.path.join(d, "s.trc"), os.path.join(d, "r.txt")],
+                           check=True)
+            with open(txt, "rb") as x, open(os.path.join(d, "r.txt"), "rb") as y:
+                self.assertEqual(x.read(), y.read())
+            w = tc.Writer(os.path.join(d, "bad.trc"), True)
+            with self.assertRaisesRegex(tc.TraceLibError, "record 1: address space 256 is not below 256"):
+                w.space(256)
+            with self.assertRaisesRegex(tc.TraceLibError, "space -1 does not fit"):
+                w.space(-1)
+            w.finish()
+        finally:
+            shutil.rmtree(d)
+
     def test_missing_library(self):
         """Without the shared trace library the importer stops with a clear message."""
         d = tempfile.mkdtemp(prefix="test_writer.")

@@ -51,6 +51,7 @@ def _load(path):
         "trace_write_kernel": (i, [vp, cp, cp, sz]),
         "trace_write_mem": (i, [vp, u32, u32, i, u32, u32, ctypes.POINTER(u64), cp, sz]),
         "trace_write_exit": (i, [vp, u32, u32, cp, sz]),
+        "trace_write_space": (i, [vp, u32, cp, sz]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -93,6 +94,13 @@ class Writer:
 
     def kernel(self, name):
         self._check(self._lib.trace_write_kernel(self._w, name.encode(), self._err, ERR_LEN))
+
+    def space(self, space):
+        """The address space (application, docs/trace-format.md) of the alloc / mem / exit
+        records written after this call (0 until called); the library writes the `space`
+        records itself whenever the space of a record differs from the last one written."""
+        space = _field("space", space, 32)
+        self._check(self._lib.trace_write_space(self._w, space, self._err, ERR_LEN))
 
     def mem(self, cta, warp, op, gap, mask, addrs):
         """addrs: the addresses of the active lanes of mask, in lane order."""
