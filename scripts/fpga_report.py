@@ -140,7 +140,7 @@ def fmt_md(res, util):
     tools = {k: short_tool(v) for k, v in tools.items()}
     md = [BEGIN, "",
           f"Measured {res['date']} with {tools.get('yosys', '?')} (slang front end) and "
-          f"{tools.get('nextpnr', '?')}, on the shared 2-core machine (run times under load). "
+          f"{tools.get('nextpnr', '?')}, on a 2-core machine (run times depend on the machine's load). "
           "LUT4 = LUT4 + 2 x CCU2C of the board synthesis (the compared figure); TRELLIS_COMB = "
           "nextpnr's logic cells (LUT4 + the LUT RAM's), of the device.", "",
           "| board | configuration | LUT4 | TRELLIS_COMB | FF | DP16KD | LUT RAM (DPR16X4) | "
