@@ -279,24 +279,46 @@ static int pl_map(plat_t *p, const plat_alloc_t *a, int large, char *err, size_t
     return 0;
 }
 
-/* A preloaded allocation owns its 512 GB root slot: the handler writes a root entry only for
- * the slots of its own (non-preloaded) allocations. */
+/* A preloaded allocation owns its 512 GB root slot of space 0's root table: the handler writes
+ * a root entry only for the slots of its own (non-preloaded) allocations. */
 static const char *pl_conflict(const plat_t *p, const plat_alloc_t *a) {
     const uint64_t slot = pt_index(a->base / PLAT_PAGE, 0);
     for (size_t i = 0; i < p->nalloc; i++) {
         const plat_alloc_t *b = &p->allocs[i];
-        if (!b->preloaded && pt_index(b->base / PLAT_PAGE, 0) == slot)
+        if (!b->preloaded && b->base >> TRACE_VA_BITS == 0 && /* other spaces: own roots */
+            pt_index(b->base / PLAT_PAGE, 0) == slot)
             return b->name;
     }
     return NULL;
 }
 
+/* Allocation `name` of address space 0 (--preload maps space 0 only: docs/cosim.md), or NULL;
+ * *space_of: the space of a same-named allocation elsewhere (UINT32_MAX: none). */
+static plat_alloc_t *pl_find(plat_t *p, const char *name, uint32_t *space_of) {
+    plat_alloc_t *a = NULL;
+    *space_of = UINT32_MAX;
+    for (size_t k = 0; k < p->nalloc; k++)
+        if (strcmp(p->allocs[k].name, name) == 0) {
+            const uint32_t space = (uint32_t)(p->allocs[k].base >> TRACE_VA_BITS);
+            if (space == 0)
+                a = &p->allocs[k];
+            else
+                *space_of = space;
+        }
+    return a;
+}
+
 int plat_preload(plat_t *p, char *err, size_t errlen) {
     for (unsigned i = 0; i < p->npreloads; i++) {
-        plat_alloc_t *a = NULL;
-        for (size_t k = 0; k < p->nalloc; k++)
-            if (strcmp(p->allocs[k].name, p->preloads[i].name) == 0)
-                a = &p->allocs[k];
+        uint32_t space = 0;
+        plat_alloc_t *a = pl_find(p, p->preloads[i].name, &space);
+        if (!a && space != UINT32_MAX) {
+            snprintf(err, errlen,
+                     "--preload %s: the allocation is in address space %u; --preload maps "
+                     "allocations of address space 0 only",
+                     p->preloads[i].name, space);
+            return -1;
+        }
         if (!a) {
             snprintf(err, errlen, "--preload %s: no such allocation before the first kernel",
                      p->preloads[i].name);
@@ -319,11 +341,12 @@ int plat_preload(plat_t *p, char *err, size_t errlen) {
             return -1;
         }
     }
-    for (unsigned i = 0; i < p->npreloads; i++)
-        for (size_t k = 0; k < p->nalloc; k++)
-            if (strcmp(p->allocs[k].name, p->preloads[i].name) == 0 &&
-                pl_map(p, &p->allocs[k], p->preloads[i].large, err, errlen) != 0)
-                return -1;
+    for (unsigned i = 0; i < p->npreloads; i++) {
+        uint32_t space = 0;
+        if (pl_map(p, pl_find(p, p->preloads[i].name, &space), p->preloads[i].large, err,
+                   errlen) != 0)
+            return -1;
+    }
     p->preload_done = p->npreloads > 0;
     return 0;
 }
@@ -340,7 +363,7 @@ uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value) {
 /* A later allocation in the slot of a preloaded one: refused (the handler would relink it). */
 int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
                              size_t errlen) {
-    if (!p->preload_done)
+    if (!p->preload_done || base >> TRACE_VA_BITS != 0) /* another space: its own root table */
         return 0;
     const uint64_t slot = pt_index(base / PLAT_PAGE, 0);
     for (size_t i = 0; i < p->nalloc; i++)

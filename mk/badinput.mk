@@ -6,5 +6,6 @@
 # the tools are named in the recipe: mk/workloads.mk, which defines them, is read after this file
 test-badinput:
 	@$(MAKE) --no-print-directory sim $(WL_TRACE_TOOL) $(WL_GEN) $(WL_SO) CONFIG=tiny
+	@$(MAKE) --no-print-directory sim CONFIG=asid4
 	bash tb/badinput/run.sh $(BUILD)
 TEST_TARGETS += test-badinput

@@ -153,6 +153,9 @@ ok 17-all-faults-cancelled test "$(stat_of "$T/blk.json" fatal_faults)" = 4 -a "
 # ---- 18: out of page-table pages --------------------------------------------------------------------
 printf 'alloc a %s 0x8000\nalloc b 0x7f0000000000 0x8000\nkernel k\ns 0 0 R 1 0x1 %s 4\ns 0 1 R 1 0x1 0x7f0000000000 4\n' $A $A > "$T/pt.trc"
 check 18-out-of-pt-pages 6 'RESULT +FAIL \(valid accesses cancelled\)' -- sim --trace "$T/pt.trc" --set pt_pages=4
+# ---- 18b: --preload names an allocation that exists only in address space 1 (space 0 only) -------
+printf 'alloc a 0x40000000 0x200000\nspace 1\nalloc b 0x40000000 0x200000\nkernel k\nspace 0\nm 0 0 R 1 0x1 0x40000000\n' > "$T/pl1.trc"
+check 18b-preload-space1 2 'preload b: the allocation is in address space 1; --preload maps allocations of address space 0 only' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --engine cmodel --trace "$T/pl1.trc" --preload b:large
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
 echo '{"result": "PASS"}' > "$T/sig.json"
 "$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &
