@@ -343,8 +343,8 @@ int plat_preload(plat_t *p, char *err, size_t errlen) {
     }
     for (unsigned i = 0; i < p->npreloads; i++) {
         uint32_t space = 0;
-        if (pl_map(p, pl_find(p, p->preloads[i].name, &space), p->preloads[i].large, err,
-                   errlen) != 0)
+        if (pl_map(p, pl_find(p, p->preloads[i].name, &space), p->preloads[i].large, err, errlen) !=
+            0)
             return -1;
     }
     p->preload_done = p->npreloads > 0;
