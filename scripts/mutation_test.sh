@@ -151,6 +151,9 @@ mutate cmodel/co.c 's/            c->state = c->op == 0 ? CO_CHECK : CO_LRD;/   
 [ -d "$root/build/asid4" ] && rm -rf "${work:?}/build/asid4" && cp -a "$root/build/asid4" "$work/build/"
 mutate_ls() { # file, sed expression (exactly one line), description
     local file=$1 expr=$2 what=$3
+    if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
+        return 0
+    fi
     cp "$root/$file" "$work/$file"
     sed -i "$expr" "$work/$file"
     local n
@@ -163,6 +166,7 @@ mutate_ls() { # file, sed expression (exactly one line), description
     fi
     echo "== mutation (ASID lock-step): $what ($file)"
     diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
+    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
     local log=$work/run-ls.log
     set +e
     (cd "$work" && make -s test-asid-lockstep) > "$log" 2>&1
@@ -333,10 +337,38 @@ hdl_int='gmmu-sim exited 5,'              # content-tag integrity errors
 hdl_score='gmmu-sim exited 6,'            # handler scoreboard
 hdl_wdog='gmmu-sim exited 4,'             # watchdog (simulated time)
 hdl_exp='expect [a-z_0-9]+ [=!<>]+ [0-9.]+: got'  # an expect / expect_exact line of the test
+# check "unit": the handler's cmocka unit tests (tb/unit/test_handler_*.c, the fake device with
+# hand-written expectations) instead of a directed test; the test argument names the unit test
+# program and test that must fail (PROGRAM:TEST, e.g. test_handler_block:test_migrate_runs)
+hdl_unit=unit
+hdl_unit_bins() { (cd "$root" && ls tb/unit/test_handler_*.c) | sed 's#tb/unit/#build/tests/#; s#\.c$##'; }
+hdl_unit_run() { # kind, PROGRAM:TEST, description, log: the handler unit tests on the mutant
+    local kind=$1 want=$2 what=$3 log=$4 bins
+    bins=$(hdl_unit_bins)
+    # shellcheck disable=SC2086 # bins: several words
+    if ! (cd "$work" && make -s -j2 $bins > "$work/build.log" 2>&1); then
+        echo "mutation_test: '$what' did not build:" >&2; tail -20 "$work/build.log" >&2; fail=1
+        return
+    fi
+    : > "$log"
+    for b in $bins; do
+        (cd "$work" && "./$b") >> "$log" 2>&1 || true
+    done
+    if grep -qE "^\[  FAILED  \] ${want#*:}\b" "$log"; then
+        grep -m1 -E "^\[  FAILED  \] ${want#*:}\b" "$log" | sed "s/^/   caught (${want%%:*}): /"
+    elif [ "$kind" = hdlx ]; then
+        echo "   SURVIVED (known): no unit test catches it (docs/verification.md)"
+    else
+        echo "mutation_test: '$what' was NOT caught by unit test $want" >&2
+        grep -E '^\[  (FAILED|PASSED)  \]' "$log" | tail -5 >&2
+        fail=1
+    fi
+}
 mutate_hdl() { # kind (hdl: quick set, hdl2: full set, hdlx: a known survivor, kept as a
                # finding, run only with MUT_SURVIVORS=1 and never failing), test, file, sed
                # expression (one line),
-               # description, check (one of the hdl_* patterns above, or several joined by |)
+               # description, check (one of the hdl_* patterns above, or several joined by |;
+               # or "$hdl_unit": then test is PROGRAM:TEST of the handler's unit tests)
                # [, extra run_test.py options]
     local kind=$1 test=$2 file=$3 expr=$4 what=$5 check=$6 rtopts=${7:-}
     case "$set_:$kind" in
@@ -361,7 +393,9 @@ mutate_hdl() { # kind (hdl: quick set, hdl2: full set, hdlx: a known survivor, k
     diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
     if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
     local log=$work/run-hdl.log
-    if ! (cd "$work" && make -s sim CONFIG=$config > "$work/build.log" 2>&1); then
+    if [ "$check" = "$hdl_unit" ]; then
+        hdl_unit_run "$kind" "$test" "$what" "$log"
+    elif ! (cd "$work" && make -s sim CONFIG=$config > "$work/build.log" 2>&1); then
         echo "mutation_test: '$what' did not build:" >&2; tail -20 "$work/build.log" >&2; fail=1
     else
         set +e
@@ -383,8 +417,8 @@ mutate_hdl() { # kind (hdl: quick set, hdl2: full set, hdlx: a known survivor, k
     fi
     cp "$root/$file" "$work/$file"
 }
-mutate_hdl hdlx ro_hit sw-handler/uvm_fault_buffer.c 's/    f->ro_violation = f->fault_type == GMMU_FT_RO_VIOLATION;/    f->ro_violation = false;/' \
-    "handler: the fault batch ignores the RO-violation fault type (uvm_fault_buffer.c)" "$hdl_exp|$hdl_score|$hdl_wdog"
+mutate_hdl hdl2 test_handler_fb:test_decode_fields sw-handler/uvm_fault_buffer.c 's/    f->ro_violation = f->fault_type == GMMU_FT_RO_VIOLATION;/    f->ro_violation = false;/' \
+    "handler: the fault batch ignores the RO-violation fault type (uvm_fault_buffer.c)" "$hdl_unit"
 mutate_hdl hdlx policy_block sw-handler/uvm_service.c 's/            d->sm_mask |= b\[i\].sm_mask;/            d->sm_mask = b[i].sm_mask;/' \
     "handler: a duplicate fault replaces the SM mask of the batch entry (uvm_service.c dedup)" "$hdl_exp|$hdl_wdog"
 mutate_hdl hdl2 ro_hit sw-handler/uvm_service.c 's/    if (al->readonly \&\& write) {/    if (al->readonly \&\& !write) {/' \
@@ -393,48 +427,48 @@ mutate_hdl hdlx oversub sw-handler/uvm_migrate.c 's/        if (last->vpn + 1u !
     "handler: a migrate run continues over a frame gap (one DMA to the wrong frames, uvm_migrate.c)" "$hdl_int|$hdl_score"
 mutate_hdl hdl2 ro_hit sw-handler/uvm_migrate.c 's/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), true) != 0) {/' \
     "handler: a migrated page is mapped writable whatever its allocation (uvm_migrate.c)" "$hdl_exp|$hdl_score"
-mutate_hdl hdlx grow_64k_channels sw-handler/uvm_migrate.c 's/    if (h->run_len >= h->cfg.migrate_max_pages)/    if (h->run_len > h->cfg.migrate_max_pages)/' \
-    "handler: a migrate run one page longer than migrate_max_pages (uvm_migrate.c)" "$hdl_exp|$hdl_score|$hdl_int"
+mutate_hdl hdl2 test_handler_service:test_batch_coalesce_sort_dma_pte sw-handler/uvm_migrate.c 's/    if (h->run_len >= h->cfg.migrate_max_pages)/    if (h->run_len > h->cfg.migrate_max_pages)/' \
+    "handler: a migrate run one page longer than migrate_max_pages (uvm_migrate.c)" "$hdl_unit"
 mutate_hdl hdl evict_inflight sw-handler/uvm_mem.c 's/    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);/    (void)0;/' \
     "handler: an eviction unmaps without the TLB shoot-down (uvm_mem.c)" "$hdl_score|$hdl_int|$hdl_exp"
 mutate_hdl hdl2 oversub sw-handler/uvm_mem.c 's/    if (fr->writable) {/    if (!fr->writable) {/' \
     "handler: an eviction writes back the read-only pages instead of the writable ones (uvm_mem.c)" "$hdl_int|$hdl_score|$hdl_exp"
-mutate_hdl hdlx evict_inflight sw-handler/uvm_evict.c 's/            if (!uvm_frame_pinned(h, f))/            if (1)/' \
-    "handler: LRU eviction takes a frame pinned by the batch in service (uvm_evict.c)" "$hdl_score|$hdl_int|$hdl_exp"
+mutate_hdl hdl2 test_handler_evict:test_evict_within_block_commits_first sw-handler/uvm_evict.c 's/            if (!uvm_frame_pinned(h, f))/            if (1)/' \
+    "handler: LRU eviction takes a frame pinned by the batch in service (uvm_evict.c)" "$hdl_unit"
 mutate_hdl hdl ro_hit sw-handler/uvm_pt.c 's/           (writable ? PTE_BIT(GMMU_PTE_W) : 0);/           (writable ? PTE_BIT(GMMU_PTE_W) : PTE_BIT(GMMU_PTE_W));/' \
     "handler: every leaf PTE has W (uvm_pt.c)" "$hdl_score|$hdl_exp"
 mutate_hdl hdl2 oversub sw-handler/uvm_pt.c 's/    return (vpn >> level_shift(level)) \& UVM_PT_IDX_MASK;/    return (vpn >> (level_shift(level) + 1u)) \& UVM_PT_IDX_MASK;/' \
     "handler: page-table index taken one bit too high (uvm_pt.c)" "$hdl_score|$hdl_int|$hdl_exp"
-mutate_hdl hdlx prefetch_nvidia_oversub sw-handler/uvm_prefetch.c 's/        hint\[w\] \&= ~c->faulted\[w\] \& ~c->blk->resident\[w\]; \/\* demand/        hint[w] \&= ~c->faulted[w]; \/* demand/' \
-    "handler: NVIDIA prefetch hints resident pages again (uvm_prefetch.c)" "$hdl_exp|$hdl_score|$hdl_int"
+mutate_hdl hdl2 test_handler_prefetch:test_nvidia_tree_levels sw-handler/uvm_prefetch.c 's/        hint\[w\] \&= ~c->faulted\[w\] \& ~c->blk->resident\[w\]; \/\* demand/        hint[w] \&= ~c->faulted[w]; \/* demand/' \
+    "handler: NVIDIA prefetch hints resident pages again (uvm_prefetch.c)" "$hdl_unit"
 mutate_hdl hdlx prefetch_nvidia_oversub sw-handler/uvm_prefetch.c 's/        if (n \* 100u > (te - ts) \* UVM_PREFETCH_NVIDIA_THRESHOLD) {/        if (n * 100u >= (te - ts) * UVM_PREFETCH_NVIDIA_THRESHOLD) {/' \
     "handler: NVIDIA prefetch threshold inclusive (uvm_prefetch.c)" "$hdl_exp"
 mutate_hdl hdlx prefetch_seq_local sw-handler/uvm_prefetch_zheng.c 's/    for (uint64_t v = c->last_vpn + 1u; v <= c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/    for (uint64_t v = c->last_vpn + 1u; v < c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/' \
     "handler: locality prefetch window one page short (uvm_prefetch_zheng.c)" "$hdl_exp"
-mutate_hdl hdlx prefetch_seq_local sw-handler/uvm_prefetch_zheng.c 's/        if (uvm_find_alloc(h, v) \&\& !resident(h, v))/        if (uvm_find_alloc(h, v))/' \
-    "handler: locality prefetch of resident pages (uvm_prefetch_zheng.c)" "$hdl_exp|$hdl_score|$hdl_int"
-mutate_hdl hdlx prefetch_sequential_pipe sw-handler/uvm_prefetch_pipe.c 's/    h->dev.dma_wait(h->dev.ctx, t->pending\[t->mapped\].dma);/    (void)0;/' \
-    "handler: a pipelined transfer set maps a run before its copy is done (uvm_prefetch_pipe.c)" "$hdl_score|$hdl_int" "--config tiny"
+mutate_hdl hdl2 test_handler_pipe:test_locality_fill sw-handler/uvm_prefetch_zheng.c 's/        if (uvm_find_alloc(h, v) \&\& !resident(h, v))/        if (uvm_find_alloc(h, v))/' \
+    "handler: locality prefetch of resident pages (uvm_prefetch_zheng.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_pipe:test_sets_sequential sw-handler/uvm_prefetch_pipe.c 's/    h->dev.dma_wait(h->dev.ctx, t->pending\[t->mapped\].dma);/    (void)0;/' \
+    "handler: a pipelined transfer set maps a run before its copy is done (uvm_prefetch_pipe.c)" "$hdl_unit"
 mutate_hdl hdl2 prefetch_sequential_pipe sw-handler/uvm_prefetch_pipe.c 's/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), false) != 0) {/' \
     "handler: a pipelined transfer set maps every page read-only (uvm_prefetch_pipe.c)" "$hdl_score|$hdl_int|$hdl_wdog|$hdl_exp" "--config tiny"
 mutate_hdl hdl2 oversub sw-handler/uvm_pmm.c 's/        for (uint32_t k = chunk_frames\[s\] \/ piece; k-- > 1u;)/        for (uint32_t k = chunk_frames[s] \/ piece; k-- > 2u;)/' \
     "handler: a split chunk loses one of its pieces (frame allocator leak, uvm_pmm.c)" "$hdl_exp"
-mutate_hdl hdlx memcpy sw-handler/uvm_pmm.c 's/            (best < 0 || p->stack\[s\]\[p->n\[s\] - 1u\] < p->stack\[best\]\[p->n\[best\] - 1u\]))/            (best < 0 || p->stack[s][p->n[s] - 1u] > p->stack[best][p->n[best] - 1u]))/' \
-    "handler: the frame allocator takes the highest chunk first (uvm_pmm.c)" "$hdl_exp|$hdl_score|$hdl_int"
-mutate_hdl hdlx memcpy sw-handler/uvm_populate.c 's/    return uvm_find_alloc(h, vpn) != NULL \&\& !uvm_va_block_resident(h, vpn, NULL);/    return uvm_find_alloc(h, vpn) != NULL;/' \
-    "handler: populate copies resident pages again (uvm_populate.c)" "$hdl_exp|$hdl_score|$hdl_int"
+mutate_hdl hdl2 test_handler_pmm:test_split_and_exhaustion sw-handler/uvm_pmm.c 's/            (best < 0 || p->stack\[s\]\[p->n\[s\] - 1u\] < p->stack\[best\]\[p->n\[best\] - 1u\]))/            (best < 0 || p->stack[s][p->n[s] - 1u] > p->stack[best][p->n[best] - 1u]))/' \
+    "handler: the frame allocator takes the highest chunk first (uvm_pmm.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_populate:test_populate_twice_and_fault sw-handler/uvm_populate.c 's/    return uvm_find_alloc(h, vpn) != NULL \&\& !uvm_va_block_resident(h, vpn, NULL);/    return uvm_find_alloc(h, vpn) != NULL;/' \
+    "handler: populate copies resident pages again (uvm_populate.c)" "$hdl_unit"
 mutate_hdl hdlx memcpy_oversub sw-handler/uvm_populate.c 's/        if (last->vpn + last->pages == vpn \&\& last->frame + last->pages == frame \&\&/        if (last->vpn + last->pages == vpn \&\&/' \
     "handler: a populate run continues over a frame gap (uvm_populate.c)" "$hdl_int|$hdl_score|$hdl_exp"
 mutate_hdl hdlx policy_once sw-handler/uvm_policy.c 's/    \*owed = true;/    *owed = false;/' \
     "handler: replay policy once never owes the replay (uvm_policy.c)" "$hdl_wdog|$hdl_exp"
-mutate_hdl hdlx policy_batch sw-handler/uvm_policy.c '/^static void batch_replay_all(/,/^}/s/    uvm_replay_all(h);/    (void)h;/' \
-    "handler: replay policy batch forgets its REPLAY_ALL (uvm_policy.c)" "$hdl_wdog|$hdl_exp"
+mutate_hdl hdl2 test_handler_service:test_replay_batch sw-handler/uvm_policy.c '/^static void batch_replay_all(/,/^}/s/    uvm_replay_all(h);/    (void)h;/' \
+    "handler: replay policy batch forgets its REPLAY_ALL (uvm_policy.c)" "$hdl_unit"
 mutate_hdl hdl policy_block sw-handler/uvm_handler.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);/    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn + 1u, false);/' \
     "handler: REPLAY_PAGE names the next page (uvm_handler.c)" "$hdl_wdog|$hdl_exp"
 mutate_hdl hdl2 policy_batch sw-handler/uvm_handler.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);/    (void)0;/' \
     "handler: REPLAY_ALL never written (uvm_handler.c)" "$hdl_wdog|$hdl_exp"
-mutate_hdl hdlx oversub sw-handler/uvm_va_block.c 's/    const uint64_t id = vpn >> UVM_BLOCK_SHIFT;/    const uint64_t id = vpn >> (UVM_BLOCK_SHIFT + 1u);/' \
-    "handler: two 2 MB regions share one VA block (uvm_va_block.c)" "$hdl_int|$hdl_score|$hdl_exp"
+mutate_hdl hdl2 test_handler_block:test_block_lookup sw-handler/uvm_va_block.c 's/    const uint64_t id = vpn >> UVM_BLOCK_SHIFT;/    const uint64_t id = vpn >> (UVM_BLOCK_SHIFT + 1u);/' \
+    "handler: two 2 MB regions share one VA block (uvm_va_block.c)" "$hdl_unit"
 mutate_hdl hdl2 oversub sw-handler/uvm_va_block.c 's/    if (!uvm_bitmap_test(blk->resident, page))/    if (!uvm_bitmap_test(blk->faulted, page))/' \
     "handler: residency read from the faulted bitmap (uvm_va_block.c)" "$hdl_int|$hdl_score|$hdl_exp"
 
@@ -455,10 +489,10 @@ mutate_hdl hdl2 policy_once sw-handler/uvm_policy.c 's/    {"once", NULL, batch_
     "handler: replay policy once also replays page by page (uvm_policy.c)" "$hdl_exp|$hdl_wdog"
 mutate_hdl hdl2 policy_batch sw-handler/uvm_policy.c 's/    {"batch", NULL, batch_replay_all},/    {"batch", replay_page_now, batch_replay_all},/' \
     "handler: replay policy batch also replays page by page (uvm_policy.c)" "$hdl_exp|$hdl_wdog"
-mutate_hdl hdlx prefetch_tbn sw-handler/uvm_va_block.c 's/    uvm_bitmap_set(blk->faulted, page);/    (void)page;/' \
-    "handler: a fault is not recorded in its VA block's faulted bitmap (uvm_va_block.c)" "$hdl_exp|$hdl_score|$hdl_int|$hdl_wdog"
-mutate_hdl hdlx memcpy_oversub sw-handler/uvm_pmm.c 's/    p->nfree -= chunk_frames\[c\];/    p->nfree -= 1u;/' \
-    "handler: the frame allocator counts a chunk as one free frame less (uvm_pmm.c)" "$hdl_exp|$hdl_score|$hdl_int|$hdl_wdog|gmmu-sim exited"
+mutate_hdl hdl2 test_handler_block:test_block_lookup sw-handler/uvm_va_block.c 's/    uvm_bitmap_set(blk->faulted, page);/    (void)page;/' \
+    "handler: a fault is not recorded in its VA block's faulted bitmap (uvm_va_block.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_pmm:test_split_and_exhaustion sw-handler/uvm_pmm.c 's/    p->nfree -= chunk_frames\[c\];/    p->nfree -= 1u;/' \
+    "handler: the frame allocator counts a chunk as one free frame less (uvm_pmm.c)" "$hdl_unit"
 
 mutate_hdl hdlx prefetch_locality_tiny sw-handler/uvm_prefetch_zheng.c 's/    for (uint64_t v = c->last_vpn + 1u; v <= c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/    for (uint64_t v = c->last_vpn + 1u; v < c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/' \
     "handler: locality prefetch window one page short (uvm_prefetch_zheng.c, tiny test)" "$hdl_exp"
@@ -471,15 +505,15 @@ mutate_hdl hdl2 oversub sw-handler/uvm_migrate.c 's/                          uv
 mutate_hdl hdl2 prefetch_sequential_pipe sw-handler/uvm_prefetch_pipe.c 's/    for (uint32_t i = t->mapped; i < e; i++) {/    for (uint32_t i = t->mapped; i + 1u < e; i++) {/' \
     "handler: a pipelined transfer set leaves each run's last page unmapped (uvm_prefetch_pipe.c)" "$hdl_score|$hdl_int|$hdl_wdog|$hdl_exp" "--config tiny"
 
-mutate_hdl hdlx oversub sw-handler/uvm_va_block.c 's/    if (!u64map_get(\&h->blocks, vpn >> UVM_BLOCK_SHIFT, \&v))/    if (!u64map_get(\&h->blocks, vpn >> (UVM_BLOCK_SHIFT - 1u), \&v))/' \
-    "handler: residency looked up in the VA block of the wrong key (uvm_va_block.c)" "$hdl_int|$hdl_score|$hdl_exp|$hdl_wdog"
+mutate_hdl hdl2 test_handler_block:test_block_tracks_service sw-handler/uvm_va_block.c 's/    if (!u64map_get(\&h->blocks, vpn >> UVM_BLOCK_SHIFT, \&v))/    if (!u64map_get(\&h->blocks, vpn >> (UVM_BLOCK_SHIFT - 1u), \&v))/' \
+    "handler: residency looked up in the VA block of the wrong key (uvm_va_block.c)" "$hdl_unit"
 mutate_hdl hdl2 memcpy sw-handler/uvm_pmm.c 's/        first = p->stack\[best\]\[--p->n\[best\]\];/        first = p->stack[best][p->n[best] - 1u];/' \
     "handler: the frame allocator hands out a chunk without popping it (uvm_pmm.c)" "$hdl_score|$hdl_int|$hdl_exp"
 
 mutate_hdl hdl prefetch_locality_tiny sw-handler/uvm_prefetch_zheng.c 's/    for (uint64_t v = c->last_vpn + 1u; v <= c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/    for (uint64_t v = c->last_vpn + 2u; v <= c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/' \
     "handler: locality prefetch window skips the page after the fault (uvm_prefetch_zheng.c)" "$hdl_exp"
-mutate_hdl hdlx oversub sw-handler/uvm_va_block.c 's/        \*frame = blk->frame\[page\];/        *frame = blk->frame[0];/' \
-    "handler: a resident page reports its block's first frame (uvm_va_block.c)" "$hdl_int|$hdl_score|$hdl_exp|$hdl_wdog"
+mutate_hdl hdl2 test_handler_block:test_block_tracks_service sw-handler/uvm_va_block.c 's/        \*frame = blk->frame\[page\];/        *frame = blk->frame[0];/' \
+    "handler: a resident page reports its block's first frame (uvm_va_block.c)" "$hdl_unit"
 
 mutate_hdl hdl2 prefetch_tbn sw-handler/uvm_va_block.c 's/    blk->id = id;/    blk->id = id + 1u;/' \
     "handler: a new VA block records the next block's id (prefetch sees the wrong 2 MB region, uvm_va_block.c)" "$hdl_exp|$hdl_score|$hdl_int|$hdl_wdog"
