@@ -419,12 +419,13 @@ mutate_hdl() { # kind (hdl: quick set, hdl2: full set, hdlx: a known survivor, k
 }
 mutate_hdl hdl2 test_handler_fb:test_decode_fields sw-handler/uvm_fault_buffer.c 's/    f->ro_violation = f->fault_type == GMMU_FT_RO_VIOLATION;/    f->ro_violation = false;/' \
     "handler: the fault batch ignores the RO-violation fault type (uvm_fault_buffer.c)" "$hdl_unit"
+# equivalent: sm_mask is decoded and merged but never read (replays are per page or global)
 mutate_hdl hdlx policy_block sw-handler/uvm_service.c 's/            d->sm_mask |= b\[i\].sm_mask;/            d->sm_mask = b[i].sm_mask;/' \
     "handler: a duplicate fault replaces the SM mask of the batch entry (uvm_service.c dedup)" "$hdl_exp|$hdl_wdog"
 mutate_hdl hdl2 ro_hit sw-handler/uvm_service.c 's/    if (al->readonly \&\& write) {/    if (al->readonly \&\& !write) {/' \
     "handler: the read-only check tests a read instead of a write (uvm_service.c)" "$hdl_exp|$hdl_score"
-mutate_hdl hdlx oversub sw-handler/uvm_migrate.c 's/        if (last->vpn + 1u != vpn || last->frame + 1u != frame)/        if (last->vpn + 1u != vpn)/' \
-    "handler: a migrate run continues over a frame gap (one DMA to the wrong frames, uvm_migrate.c)" "$hdl_int|$hdl_score"
+mutate_hdl hdl2 test_handler_block:test_migrate_run_frame_gap sw-handler/uvm_migrate.c 's/        if (last->vpn + 1u != vpn || last->frame + 1u != frame)/        if (last->vpn + 1u != vpn)/' \
+    "handler: a migrate run continues over a frame gap (one DMA to the wrong frames, uvm_migrate.c)" "$hdl_unit"
 mutate_hdl hdl2 ro_hit sw-handler/uvm_migrate.c 's/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), true) != 0) {/' \
     "handler: a migrated page is mapped writable whatever its allocation (uvm_migrate.c)" "$hdl_exp|$hdl_score"
 mutate_hdl hdl2 test_handler_service:test_batch_coalesce_sort_dma_pte sw-handler/uvm_migrate.c 's/    if (h->run_len >= h->cfg.migrate_max_pages)/    if (h->run_len > h->cfg.migrate_max_pages)/' \
@@ -441,6 +442,7 @@ mutate_hdl hdl2 oversub sw-handler/uvm_pt.c 's/    return (vpn >> level_shift(le
     "handler: page-table index taken one bit too high (uvm_pt.c)" "$hdl_score|$hdl_int|$hdl_exp"
 mutate_hdl hdl2 test_handler_prefetch:test_nvidia_tree_levels sw-handler/uvm_prefetch.c 's/        hint\[w\] \&= ~c->faulted\[w\] \& ~c->blk->resident\[w\]; \/\* demand/        hint[w] \&= ~c->faulted[w]; \/* demand/' \
     "handler: NVIDIA prefetch hints resident pages again (uvm_prefetch.c)" "$hdl_unit"
+# equivalent: subtrees have 2^k leaves, so n * 100 == leaves * 51 never holds
 mutate_hdl hdlx prefetch_nvidia_oversub sw-handler/uvm_prefetch.c 's/        if (n \* 100u > (te - ts) \* UVM_PREFETCH_NVIDIA_THRESHOLD) {/        if (n * 100u >= (te - ts) * UVM_PREFETCH_NVIDIA_THRESHOLD) {/' \
     "handler: NVIDIA prefetch threshold inclusive (uvm_prefetch.c)" "$hdl_exp"
 mutate_hdl hdlx prefetch_seq_local sw-handler/uvm_prefetch_zheng.c 's/    for (uint64_t v = c->last_vpn + 1u; v <= c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/    for (uint64_t v = c->last_vpn + 1u; v < c->last_vpn + UVM_PREFETCH_LOCALITY_PAGES \&\& n < max;/' \
@@ -459,6 +461,8 @@ mutate_hdl hdl2 test_handler_populate:test_populate_twice_and_fault sw-handler/u
     "handler: populate copies resident pages again (uvm_populate.c)" "$hdl_unit"
 mutate_hdl hdlx memcpy_oversub sw-handler/uvm_populate.c 's/        if (last->vpn + last->pages == vpn \&\& last->frame + last->pages == frame \&\&/        if (last->vpn + last->pages == vpn \&\&/' \
     "handler: a populate run continues over a frame gap (uvm_populate.c)" "$hdl_int|$hdl_score|$hdl_exp"
+# equivalent: a `once` batch replays nothing, and the service loop owes a replay after such a
+# batch anyway (the quota rule in uvm_service_impl)
 mutate_hdl hdlx policy_once sw-handler/uvm_policy.c 's/    \*owed = true;/    *owed = false;/' \
     "handler: replay policy once never owes the replay (uvm_policy.c)" "$hdl_wdog|$hdl_exp"
 mutate_hdl hdl2 test_handler_service:test_replay_batch sw-handler/uvm_policy.c '/^static void batch_replay_all(/,/^}/s/    uvm_replay_all(h);/    (void)h;/' \

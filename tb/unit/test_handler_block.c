@@ -323,6 +323,39 @@ static void test_migrate_runs(void **state) {
     fx_done(x);
 }
 
+/* A run ends where the frames stop being consecutive, even if the pages go on: one DMA writes
+ * consecutive frames, so pages 0..3 in frames 0, 1, 5, 6 are two transfers, and each page's data
+ * lands in the frame its PTE names. */
+static void test_migrate_run_frame_gap(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.migrate_max_pages = 4;
+    fx_start(x);
+    fake_t *f = &x->fk;
+    f->max_dma_bytes = 4 * PAGE;
+    const uint32_t frame[4] = {0, 1, 5, 6};
+    for (uint32_t i = 0; i < 4; i++) {
+        f->host_tag[i] = 2000 + i;
+        uvm_migrate_add(x->h, VPN0 + i, frame[i], true);
+    }
+    uvm_migrate_flush(x->h);
+    assert_int_equal(count_dma(f, UVM_DMA_H2D), 2);
+    assert_int_equal(f->dma[0].src, ALLOC_BASE);
+    assert_int_equal(f->dma[0].dst, DATA_BASE);
+    assert_int_equal(f->dma[0].bytes, 2 * PAGE);
+    assert_int_equal(f->dma[1].src, ALLOC_BASE + 2 * PAGE);
+    assert_int_equal(f->dma[1].dst, DATA_BASE + 5 * PAGE);
+    assert_int_equal(f->dma[1].bytes, 2 * PAGE);
+    assert_int_equal(f->dma_bad, 0);
+    for (uint32_t i = 0; i < 4; i++) {
+        const uint64_t leaf = walk(f, VPN0 + i, NULL);
+        assert_true(leaf & PTE_V_BIT);
+        assert_int_equal(((leaf & PPN_MASK) - DATA_BASE) / PAGE, frame[i]);
+        assert_int_equal(f->frame_tag[frame[i]], 2000 + i);
+    }
+    fx_done(x);
+}
+
 /* The default (1 page): every page is its own 4 KB transfer, submitted right after its
  * t_page_ns, in page order. */
 static void test_migrate_default_single_pages(void **state) {
@@ -433,6 +466,7 @@ int main(void) {
         cmocka_unit_test(test_prefetch_and_thrashing_hooks),
         cmocka_unit_test(test_events_subscribe),
         cmocka_unit_test(test_migrate_runs),
+        cmocka_unit_test(test_migrate_run_frame_gap),
         cmocka_unit_test(test_migrate_default_single_pages),
         cmocka_unit_test(test_copy_wait_timeline),
         cmocka_unit_test(test_copy_wait_bad_value),
