@@ -254,10 +254,10 @@ int plat_score_init(plat_t *p, char *err, size_t errlen) {
             return -1;
         }
     }
-    /* not yet for the handler's large pages (page_size 2m / cocoa): the scoreboard does not model
-     * Mosaic's bloat (a 2 MB page over VAs outside every allocation, D-marked base entries of a
-     * coalescing region) nor a region's switch between its base and its large entries */
-    if (p->o.no_score || p->cfg->page_size != UVM_PSIZE_4K)
+    /* page_size 2m: whole 2 MB pages with Mosaic's bloat are checked (docs/cosim.md "Handler
+     * scoreboard"); not yet cocoa: the D-marked base entries of a region's bloat pages and the
+     * region's switch between its base and its large entries are not modelled */
+    if (p->o.no_score || p->cfg->page_size == UVM_PSIZE_COCOA)
         return 0;
     const plat_score_env_t env = {p, score_alloc_of, score_truth, score_violation};
     const unsigned na = p->prm.num_asids ? p->prm.num_asids : 1u;
