@@ -167,7 +167,7 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
     if (dma_check(p, dir, src, dst, bytes) != 0)
         return 0;
     if (p->score && dir == UVM_DMA_H2D) {
-        plat_score_h2d(p->score, dst / PLAT_PAGE, bytes / PLAT_PAGE);
+        plat_score_h2d_src(p->score, dst / PLAT_PAGE, bytes / PLAT_PAGE, src / PLAT_PAGE);
         if (p->halted)
             return 0;
     }
@@ -254,16 +254,21 @@ int plat_score_init(plat_t *p, char *err, size_t errlen) {
             return -1;
         }
     }
-    /* page_size 2m: whole 2 MB pages with Mosaic's bloat are checked (docs/cosim.md "Handler
-     * scoreboard"); not yet cocoa: the D-marked base entries of a region's bloat pages and the
-     * region's switch between its base and its large entries are not modelled */
-    if (p->o.no_score || p->cfg->page_size == UVM_PSIZE_COCOA)
+    /* page_size 2m / cocoa: Mosaic's bloat is legal (docs/cosim.md "Handler scoreboard"): the
+     * rest of a 2 MB page's region, and (cocoa) the base entries of a region's bloat pages */
+    if (p->o.no_score)
         return 0;
     const plat_score_env_t env = {p, score_alloc_of, score_truth, score_violation};
     const unsigned na = p->prm.num_asids ? p->prm.num_asids : 1u;
     /* order: the lru check on a handler configured otherwise (evict_policy = random) */
-    const int lru = strcmp(p->cfg->evict_policy, "lru") == 0 || p->score_break == PLAT_BREAK_ORDER;
+    /* (not with cocoa: a region's switch between its base and its large mapping loses the pages'
+     * migration order, which the check reads from when each page was mapped) */
+    const int lru =
+        (strcmp(p->cfg->evict_policy, "lru") == 0 || p->score_break == PLAT_BREAK_ORDER) &&
+        p->cfg->page_size != UVM_PSIZE_COCOA;
     p->score = plat_score_new(&p->gm, &env, na, lru, err, errlen);
+    if (p->score)
+        plat_score_set_bloat(p->score, p->cfg->page_size == UVM_PSIZE_COCOA);
     return p->score ? 0 : -1;
 }
 

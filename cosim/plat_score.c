@@ -45,6 +45,7 @@ struct plat_score {
     plat_score_env_t env;
     unsigned num_asids;
     int lru;
+    int bloat;        /* page_size cocoa: 4 KB leaves of a region's bloat pages are legal */
     uint64_t *shadow; /* pt_pages * 512 words: the contribution of each linked page */
     sc_page_t *pg;
     uint8_t *dirty;
@@ -57,6 +58,7 @@ struct plat_score {
     u64map_t frames;  /* ppn -> ASID << 40 | VPN of the page it holds */
     u64map_t pending; /* ppn -> ASID << 40 | VPN | flags: lost its mapping, not yet invalidated */
     u64map_t epochs;  /* epoch -> resident 4 KB handler pages of it (lru check) */
+    u64map_t bloatp;  /* (bloat mode) keys of mapped pages that were outside every allocation */
     uint64_t epoch, min_epoch, in_service;
     uint64_t *fresh; /* keys mapped since the last tag check */
     size_t nfresh, capfresh;
@@ -100,8 +102,9 @@ static void put(plat_score_t *s, u64map_t *m, uint64_t k, uint64_t v) {
     }
 }
 
-static void scratch(plat_score_t *s, uint64_t k) {
-    if (push(&s->scr, &s->nscr, &s->capscr, k) != 0 && !s->oom) {
+/* push, and on failure the checks stop with one violation */
+static void keep(plat_score_t *s, uint64_t **a, size_t *n, size_t *cap, uint64_t v) {
+    if (push(a, n, cap, v) != 0 && !s->oom) {
         s->oom = 1;
         violation(s, "out of memory (the checks stop)");
     }
@@ -152,6 +155,7 @@ void plat_score_free(plat_score_t *s) {
     u64map_free(&s->frames);
     u64map_free(&s->pending);
     u64map_free(&s->epochs);
+    u64map_free(&s->bloatp);
     free(s);
 }
 
@@ -216,13 +220,17 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
     const uint64_t va = vpn * SC_PAGE;
     const int w = (pte >> GMMU_PTE_W) & 1u;
     int ro = 0, plat = 0;
+    const uint64_t region = va & ~(uint64_t)(SC_LARGE_PAGES * SC_PAGE - 1u);
     if (large ? !large_allocs(s, asid, va, &ro, &plat)
-              : !s->env.alloc_of(s->env.ctx, asid, va, &ro, &plat)) {
+              : !s->env.alloc_of(s->env.ctx, asid, va, &ro, &plat) &&
+                    !(s->bloat && large_allocs(s, asid, region, &ro, &plat))) {
         violation(s, "perm: ASID %u VA 0x%llx (%s page) -> frame 0x%llx: %s", asid,
                   (unsigned long long)va, large ? "2 MB" : "4 KB", (unsigned long long)ppn0,
-                  large ? "no page of it inside an allocation, or its allocations' pages of "
-                          "different permission"
-                        : "not inside an allocation");
+                  large      ? "no page of it inside an allocation, or its allocations' pages of "
+                               "different permission"
+                  : s->bloat ? "not inside an allocation, nor in a 2 MB region of one "
+                               "permission that intersects one"
+                             : "not inside an allocation");
         return;
     }
     if (w == ro)
@@ -257,15 +265,15 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
             u64map_del(&s->pending, f);
         }
         put(s, &s->frames, f, who);
+        int r = 0, pl = 0;
+        if (s->bloat && !s->env.alloc_of(s->env.ctx, asid, (vpn + i) * SC_PAGE, &r, &pl))
+            put(s, &s->bloatp, who, 1);
     }
     const uint64_t e = s->epoch > SC_EPOCH_MAX ? SC_EPOCH_MAX : s->epoch;
     put(s, &s->maps, key, ppn0 | (w ? SC_VAL_W : 0) | (plat ? SC_VAL_PLAT : 0) | e << 40);
     if (!large && !plat)
         epoch_add(s, e, 1);
-    if (push(&s->fresh, &s->nfresh, &s->capfresh, key) != 0 && !s->oom) {
-        s->oom = 1;
-        violation(s, "out of memory (the checks stop)");
-    }
+    keep(s, &s->fresh, &s->nfresh, &s->capfresh, key);
     s->st.mappings++;
 }
 
@@ -281,15 +289,14 @@ static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large) 
         uint64_t who = 0;
         if (u64map_get(&s->frames, f, &who) && who == SC_KEY(asid, vpn + i)) {
             u64map_del(&s->frames, f);
+            u64map_del(&s->bloatp, who);
             put(s, &s->pending, f, who | (large ? SC_PEND_LARGE : 0));
         }
     }
     if (!large && !(v & SC_VAL_PLAT)) {
         epoch_add(s, SC_VAL_EPOCH(v), -1);
-        if (s->in_service && push(&s->removed, &s->nremoved, &s->capremoved, v) != 0 && !s->oom) {
-            s->oom = 1;
-            violation(s, "out of memory (the checks stop)");
-        }
+        if (s->in_service)
+            keep(s, &s->removed, &s->nremoved, &s->capremoved, v);
     }
 }
 
@@ -472,7 +479,7 @@ void plat_score_csr_write(plat_score_t *s, uint32_t addr, uint32_t value) {
                 const int hit = (!scope || SC_KEY_ASID(v) == asid) &&
                                 (all || pv == vpn || ((v & SC_PEND_LARGE) && pv >> 9 == vpn >> 9));
                 if (hit && !(v & SC_PEND_ISSUED))
-                    scratch(s, f);
+                    keep(s, &s->scr, &s->nscr, &s->capscr, f);
             }
             for (size_t i = 0; i < s->nscr; i++)
                 if (u64map_get(&s->pending, s->scr[i], &v))
@@ -493,17 +500,30 @@ void plat_score_csr_read(plat_score_t *s, uint32_t addr, uint32_t value) {
     s->nscr = 0;
     while (u64map_next(&s->pending, &pos, &f, &v))
         if (v & SC_PEND_ISSUED)
-            scratch(s, f);
+            keep(s, &s->scr, &s->nscr, &s->capscr, f);
     for (size_t i = 0; i < s->nscr; i++)
         u64map_del(&s->pending, s->scr[i]);
 }
 
-void plat_score_h2d(plat_score_t *s, uint64_t ppn, uint64_t n) {
+void plat_score_h2d(plat_score_t *s, uint64_t ppn, uint64_t n) { /* source unknown */
+    plat_score_h2d_src(s, ppn, n, UINT64_MAX);
+}
+void plat_score_h2d_src(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t src_vpn) {
     sync(s);
     for (uint64_t i = 0; i < n && !s->oom; i++) {
         uint64_t who = 0;
+        const uint64_t mask = (1ull << GMMU_VPN_W) - 1u, x = src_vpn + i;
+        if (src_vpn != UINT64_MAX && u64map_get(&s->frames, ppn + i, &who) &&
+            who == SC_KEY(x >> GMMU_VPN_W, x & mask) && u64map_get(&s->bloatp, who, NULL)) {
+            u64map_del(&s->bloatp, who); /* the first content of a bloat page (no access could
+                                            reach it while it had none): legal once */
+            continue;
+        }
         if (u64map_get(&s->frames, ppn + i, &who))
-            violation(s, "inval: H2D DMA into frame 0x%llx while it maps ASID %u VA 0x%llx",
+            violation(s,
+                      "inval: H2D DMA %s0x%llx into frame 0x%llx while it maps ASID %u VA 0x%llx",
+                      src_vpn == UINT64_MAX ? "(source unknown) " : "of host page ",
+                      src_vpn == UINT64_MAX ? 0ull : (unsigned long long)(x * SC_PAGE),
                       (unsigned long long)(ppn + i), SC_KEY_ASID(who),
                       (unsigned long long)(SC_KEY_VPN(who) * SC_PAGE));
         else if (u64map_get(&s->pending, ppn + i, &who))
@@ -532,9 +552,9 @@ static void check_tags(plat_score_t *s, uint64_t key) {
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t f = (v & SC_PPN_MASK) + i;
         int ro = 0, plat = 0;
-        if (n > 1u &&
+        if ((n > 1u || s->bloat) &&
             !s->env.alloc_of(s->env.ctx, SC_KEY_ASID(key), (vpn + i) * SC_PAGE, &ro, &plat))
-            continue; /* bloat of a 2 MB page: no content */
+            continue; /* bloat (of a 2 MB page, or a region's 4 KB bloat page): no content */
         const uint64_t want = s->env.truth(s->env.ctx, SC_KEY_ASID(key), vpn + i),
                        got = gpumem_tag(s->gm, f);
         s->st.tags_checked++;
@@ -566,6 +586,10 @@ void plat_score_finish(plat_score_t *s) {
     uint64_t k = 0;
     while (!s->oom && u64map_next(&s->maps, &pos, &k, NULL))
         check_tags(s, k);
+}
+
+void plat_score_set_bloat(plat_score_t *s, int on) {
+    s->bloat = on;
 }
 
 plat_score_stats_t plat_score_stats(const plat_score_t *s) {

@@ -41,6 +41,10 @@ typedef struct plat_score plat_score_t;
 
 /* gm is read (never written); num_asids a power of two (1..256); lru: check the eviction order.
  * NULL + err if memory runs out or an argument is illegal. */
+/* page_size cocoa: a 4 KB leaf outside every allocation is legal when its 2 MB region
+ * intersects allocations of one permission (the region's bloat pages, written so that the region
+ * can coalesce); such pages hold no content and are not tag-checked. Off by default. */
+void plat_score_set_bloat(plat_score_t *s, int on);
 plat_score_t *plat_score_new(const gpumem_t *gm, const plat_score_env_t *env, unsigned num_asids,
                              int lru, char *err, size_t errlen);
 void plat_score_free(plat_score_t *s);
@@ -53,6 +57,10 @@ void plat_score_csr_write(plat_score_t *s, uint32_t addr, uint32_t value);
 void plat_score_csr_read(plat_score_t *s, uint32_t addr, uint32_t value);
 /* An H2D DMA submitted into frames [ppn, ppn + n). */
 void plat_score_h2d(plat_score_t *s, uint64_t ppn, uint64_t n);
+/* The same with the copy's source page (ASID << GMMU_VPN_W | VPN, UINT64_MAX: unknown): in
+ * bloat mode a copy into the mapped frame of its own page is legal once, if that page was
+ * mapped while it was outside every allocation (a bloat page that became managed). */
+void plat_score_h2d_src(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t src_vpn);
 /* A handler service begins / ends (end: the checks of everything written meanwhile). */
 void plat_score_service_begin(plat_score_t *s);
 void plat_score_service_end(plat_score_t *s);

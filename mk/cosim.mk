@@ -140,19 +140,22 @@ TEST_TARGETS += check-ports
 ## make test-scoreboard         the handler scoreboard bites: lock-step runs (tiny's binary) with a
 ##                             handler fault injected by the platform (--score-break K) must fail
 ##                             with exit 6 naming the check K (docs/cosim.md "Handler scoreboard")
-##                             (also with page_size = 2m: whole 2 MB pages, evicted whole)
+##                             (also with page_size = 2m and cocoa: Mosaic's large pages)
 # config:trace:K:check[:KEY=V,KEY=V (--set)]
 SCORE_2M := page_size=2m,gpu_mem_pages=1024
+SCORE_COCOA := page_size=cocoa,gpu_mem_pages=1024
 SCORE_BREAK_RUNS := tiny:small:perm:perm tiny:small:dup:frame tiny:small:tag:tag \
                     oversub:evict_inflight:noinval:inval oversub:evict_inflight:order:order \
                     tiny:replay:perm:perm:$(SCORE_2M) tiny:replay:dup:frame:$(SCORE_2M) \
-                    tiny:replay:tag:tag:$(SCORE_2M) tiny:replay:noinval:inval:$(SCORE_2M)
+                    tiny:replay:tag:tag:$(SCORE_2M) tiny:replay:noinval:inval:$(SCORE_2M) \
+                    tiny:replay:perm:perm:$(SCORE_COCOA) tiny:replay:dup:frame:$(SCORE_COCOA) \
+                    tiny:replay:tag:tag:$(SCORE_COCOA)
 .PHONY: test-scoreboard
 TEST_TARGETS += test-scoreboard
 test-scoreboard:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	@set -e; mkdir -p $(BUILD)/cosim/score; for r in $(SCORE_BREAK_RUNS); do \
-	  IFS=: read -r c t k check sets <<< "$$r"; log=$(BUILD)/cosim/score/$$k$${sets:+-2m}.log; \
+	  IFS=: read -r c t k check sets <<< "$$r"; log=$(BUILD)/cosim/score/$$k$${sets:+-$${sets%%,*}}.log; \
 	  rc=0; extra=; [ $$k = order ] && extra="--set evict_policy=random"; \
 	  for kv in $${sets//,/ }; do extra="$$extra --set $$kv"; done; \
 	  $(BUILD)/tiny/gmmu-sim --config configs/$$c.cfg --trace tb/traces/$$t.trc --quiet \

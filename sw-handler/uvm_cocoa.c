@@ -77,12 +77,19 @@ void uvm_cocoa_unuse(uvm_cocoa_t *c, uvm_pmm_t *p, uint32_t f) {
 }
 
 /* CoCoA fallback: an unused frame of a 2 MB frame owned by the same address space (the lowest).
- * The borrowed page keeps that region from coalescing until it leaves. */
-static uint32_t cocoa_borrow(const uvm_handler_t *h, uint32_t asid) {
+ * The borrowed page keeps that region from coalescing until it leaves. Never a frame of a
+ * coalesced region: its 2 MB page (and its D-marked base entries) map every frame of the chunk,
+ * the unused ones as the region's bloat, so a borrowed one would be reachable through two VAs. */
+static uint32_t cocoa_borrow(uvm_handler_t *h, uint32_t asid) {
     const uvm_cocoa_t *c = &h->cocoa;
     for (uint32_t k = 0; k < c->nchunks; k++) {
         if (c->owner[k] == UVM_COCOA_NONE || (c->owner[k] >> 40) != asid ||
             c->used[k] >= UVM_BLOCK_PAGES)
+            continue;
+        const uint64_t region = c->owner[k] & ((UINT64_C(1) << 40) - 1u);
+        const uvm_va_block_t *blk = uvm_va_block_get(
+            h, (uint64_t)asid << UVM_ASID_VPN_SHIFT | region << UVM_BLOCK_SHIFT, false);
+        if (blk && blk->large)
             continue;
         for (uint32_t i = 0; i < UVM_BLOCK_PAGES; i++)
             if (!h->frames[k * UVM_BLOCK_PAGES + i].resident)

@@ -125,6 +125,26 @@ static void test_cocoa_offsets_and_fallback(void **state) {
     fx_done(x);
 }
 
+/* The fallback never borrows a frame of a coalesced region: its 2 MB page maps every frame of
+ * the chunk (the unused ones as bloat), so the borrowed frame would be reachable through two
+ * VAs. It borrows from a region that is still 4 KB-mapped instead. */
+static void test_cocoa_no_borrow_from_coalesced(void **state) {
+    (void)state;
+    const uint32_t pages[3] = {300, 512, 512}; /* region 0: 300 managed pages, 212 of bloat */
+    fx_t *x = large_fx(UVM_PSIZE_COCOA, UVM_FRAME_COCOA, 1024, pages, 3);
+    uvm_handler_t *h = x->h;
+    const uint64_t r0 = VPN0, r1 = VPN0 + 512, r2 = VPN0 + 1024;
+    populate(x, r0, 0, 300);
+    assert_int_equal(st(x)->coalesces, 1);
+    populate(x, r1, 0, 2);
+    populate(x, r2, 9, 10); /* no free 2 MB frame: a fallback */
+    assert_int_equal(st(x)->cocoa_fallbacks, 1);
+    uint32_t f = 0;
+    assert_true(uvm_va_block_resident(h, r2 + 9, &f));
+    assert_int_equal(f, 512 + 2); /* region 1's lowest unused frame, not region 0's frame 300 */
+    fx_done(x);
+}
+
 static void test_any_alloc_unchanged(void **state) {
     (void)state;
     const uint32_t pages[2] = {512, 512};
@@ -416,6 +436,7 @@ int main(void) {
         cmocka_unit_test(test_2m_mixed_writability_stays_4k),
         cmocka_unit_test(test_free_and_compaction),
         cmocka_unit_test(test_emergency_frames),
+        cmocka_unit_test(test_cocoa_no_borrow_from_coalesced),
         cmocka_unit_test(test_config_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

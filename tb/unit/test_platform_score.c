@@ -347,6 +347,38 @@ static void test_large_bloat(void **state) {
     assert_non_null(strstr(f->last, "different permission"));
 }
 
+/* page_size cocoa (bloat mode): a 4 KB leaf outside every allocation is legal in a 2 MB region
+ * that intersects an allocation of its permission (the region's bloat page, written before it
+ * coalesces) and holds no content; the page's first copy into that frame is legal once. In a
+ * region of no allocation it is a perm violation. */
+static void test_bloat_base_pages(void **state) {
+    fx_t *f = *state;
+    program_root(f);
+    plat_score_set_bloat(f->s, 1);
+    const uint64_t ppn = DATA_BASE / 4096u + 512u, bloat = RO0 + 100u; /* outside the 64 KB */
+    plat_score_service_begin(f->s);
+    chain(f, RO0, 2, 3);
+    map(f, 3, RO0, 512u, 0);
+    wr(f, page(3) + 8u * idx(bloat, 3), (ppn + 100u) << 12 | V); /* no content, no tag */
+    plat_score_service_end(f->s);
+    assert_int_equal(f->nviol, 0);
+    plat_score_h2d_src(f->s, ppn + 100u, 1, bloat); /* its first content: legal once */
+    assert_int_equal(f->nviol, 0);
+    plat_score_h2d_src(f->s, ppn + 100u, 1, bloat);
+    assert_int_equal(f->nviol, 1);
+    assert_non_null(strstr(f->last, "H2D DMA of host page 0x80064000 into frame 0x100264"));
+    plat_score_h2d_src(f->s, ppn, 1, bloat); /* a mapped frame of another page */
+    assert_int_equal(f->nviol, 2);
+    /* a 4 KB leaf in a region of no allocation */
+    const uint64_t none = RO0 + 512u;
+    wr(f, page(2) + 8u * idx(none, 2), page(4) | V);
+    wr(f, page(4) + 8u * idx(none, 3), (ppn + 600u) << 12 | V);
+    plat_score_finish(f->s);
+    assert_int_equal(f->nviol, 3);
+    assert_non_null(strstr(f->last, "nor in a 2 MB region of one permission"));
+    /* (without bloat mode such a leaf is refused: test_perm) */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_clean, setup, teardown),
@@ -357,6 +389,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_lru_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_bloat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bloat_base_pages, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
