@@ -476,6 +476,13 @@ mutate_hdl hdl2 test_handler_block:test_block_lookup sw-handler/uvm_va_block.c '
 mutate_hdl hdl2 oversub sw-handler/uvm_va_block.c 's/    if (!uvm_bitmap_test(blk->resident, page))/    if (!uvm_bitmap_test(blk->faulted, page))/' \
     "handler: residency read from the faulted bitmap (uvm_va_block.c)" "$hdl_int|$hdl_score|$hdl_exp"
 
+# the CoCoA paths (uvm_large.c, uvm_cocoa.c): the scoreboard is on for page_size = cocoa since
+# 2026-11-24 (docs/cosim.md "Handler scoreboard")
+mutate_hdl hdl2 large_cocoa sw-handler/uvm_large.c 's/^                         uvm_pt_leaf(uvm_frame_pa(h, first + p), w) | PTE_BIT(GMMU_PTE_D));/                         uvm_pt_leaf(uvm_frame_pa(h, first + (p ^ 1u)), w) | PTE_BIT(GMMU_PTE_D));/' \
+    "handler: host coalescing writes each pair of base entries with swapped frames (uvm_large.c)" "$hdl_score|$hdl_int"
+mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handler/uvm_cocoa.c 's/        if (blk \&\& blk->large)/        if (blk \&\& !blk)/' \
+    "handler: the CoCoA fallback lends a frame of a coalesced region (uvm_cocoa.c)" "$hdl_unit"
+
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \
     "handler: the fault batch never writes FB_GET after a fetch (uvm_fault_buffer.c)" "$hdl_exp|$hdl_wdog"
