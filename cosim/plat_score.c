@@ -194,10 +194,8 @@ static int oldest_epoch(plat_score_t *s, uint64_t *e) {
     return s->min_epoch < s->epoch;
 }
 
-/* A 2 MB mapping's allocation rule (docs/cosim.md "Handler scoreboard"): its pages inside
- * allocations share one permission and one owner (handler or platform), and at least one is
- * inside; the others are Mosaic's bloat (no content, no access: the trace keeps every access
- * inside an allocation). Returns 0 if the rule is broken. */
+/* The 2 MB region at va (docs/cosim.md "Handler scoreboard"): 0 unless some page is inside an
+ * allocation and all such share one permission and owner (the rest is Mosaic's bloat). */
 static int large_allocs(const plat_score_t *s, unsigned asid, uint64_t va, int *ro, int *plat) {
     int found = 0;
     for (uint64_t i = 0; i < SC_LARGE_PAGES; i++) {
@@ -277,7 +275,8 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
     s->st.mappings++;
 }
 
-static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large) {
+/* nocache: a base leaf with D = 1, never cached by a TLB (microarch §15): no invalidate owed */
+static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, int nocache) {
     const uint64_t key = SC_KEY(asid, vpn) | (large ? SC_KEY_LARGE : 0);
     uint64_t v = 0;
     if (!u64map_get(&s->maps, key, &v))
@@ -290,7 +289,8 @@ static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large) 
         if (u64map_get(&s->frames, f, &who) && who == SC_KEY(asid, vpn + i)) {
             u64map_del(&s->frames, f);
             u64map_del(&s->bloatp, who);
-            put(s, &s->pending, f, who | (large ? SC_PEND_LARGE : 0));
+            if (!nocache)
+                put(s, &s->pending, f, who | (large ? SC_PEND_LARGE : 0));
         }
     }
     if (!large && !(v & SC_VAL_PLAT)) {
@@ -364,7 +364,7 @@ static void entry_change(plat_score_t *s, uint32_t page, uint32_t idx, uint64_t 
         if (g.large && idx != 0)
             return; /* a large-page table: only entry 0 is read */
         if (vo)
-            unmap_leaf(s, g.asid, vpn, g.large);
+            unmap_leaf(s, g.asid, vpn, g.large, !g.large && ((old >> GMMU_PTE_D) & 1u));
         if (vn)
             map_leaf(s, g.asid, vpn, nw, g.large);
         return;

@@ -377,6 +377,13 @@ static void test_bloat_base_pages(void **state) {
     assert_int_equal(f->nviol, 3);
     assert_non_null(strstr(f->last, "nor in a 2 MB region of one permission"));
     /* (without bloat mode such a leaf is refused: test_perm) */
+    /* a base leaf with D = 1 is never cached: clearing it owes no invalidate */
+    const uint64_t d = 1ull << GMMU_PTE_D, other = RO0 + 200u;
+    wr(f, page(3) + 8u * idx(other, 3), (ppn + 200u) << 12 | d | V);
+    plat_score_finish(f->s);
+    wr(f, page(3) + 8u * idx(other, 3), 0);
+    plat_score_h2d(f->s, ppn + 200u, 1);
+    assert_int_equal(f->nviol, 3);
 }
 
 int main(void) {
