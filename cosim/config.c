@@ -14,132 +14,49 @@
 #include "num.h"
 #include "pcie.h"
 
-typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_HDL, T_POLICY, T_PART } cfg_type_t;
+typedef enum { T_U32, T_U64, T_F64, T_ENUM, T_COST, T_POLICY, T_PART } cfg_type_t;
 
-/* F_HIDE0: not printed (cfg_print, stats JSON) while 0, its "off" value, so that the statistics
- * of every configuration without the key stay as they were */
-enum { F_RTL = 1, F_POW2 = 2, F_HIDE0 = 4 };
+/* F_HIDE_DEFAULT: not printed (cfg_print, stats JSON) while it holds its default, so that the
+ * statistics of every configuration without the key stay as they were */
+enum { F_RTL = 1, F_POW2 = 2, F_HIDE_DEFAULT = 4 };
 
+/* One key. The RTL rows come from spec/params.toml (GMMU_PARAMS_X), the others from
+ * spec/config.toml (cfg_keys.inc, generated): this file only parses and prints. */
 typedef struct {
     const char *name;
     cfg_type_t type;
-    size_t off;
-    uint64_t min, max;
+    size_t off;   /* offsetof(cfg_t, key) */
+    uint64_t min; /* T_POLICY: the uvm_policy_kind_t */
+    uint64_t max; /* (T_U32, T_U64, T_COST, T_PART) */
+    double fmin;  /* T_F64 range */
+    double fmax;
     unsigned flags;
     const char *const *enums; /* T_ENUM: NULL-terminated names, value = index */
+    const char *dflt;         /* the default as cfg_format_value prints it (NULL: RTL key) */
 } cfg_key_t;
 /* T_POLICY keys hold a handler policy name (char[UVM_POLICY_NAME_MAX]) that the handler's registry
- * checks; their `min` is the uvm_policy_kind_t. */
+ * checks (uvm_policy_check). T_COST keys hold CFG_HDL_DEFAULT until set. */
 
-static const char *const pcie_names[] = {"table", "atan", NULL};
-static const char *const fault_mode_names[] = {"replayable", "blocking", NULL};
-static const char *const grow_names[] = {"4k", "64k", NULL};
-static const char *const frame_alloc_names[] = {"any", "cocoa", NULL};    /* uvm_frame_alloc_t */
-static const char *const page_size_names[] = {"4k", "2m", "cocoa", NULL}; /* uvm_page_size_t */
-static const char *const coalesce_by_names[] = {"host", "gmmu", NULL};    /* uvm_coalesce_by_t */
-static const char *const run_mode_names[] = {"demand", "memcpy", NULL};
-static const char *const copy_wait_names[] = {"block", "batch", NULL};
-static const char *const transfer_sets_names[] = {"batch", "pipelined", NULL};
+#include "cfg_keys.inc"
 
 #define R(f) offsetof(cfg_t, rtl) + offsetof(gmmu_params_t, f)
-#define O(f) offsetof(cfg_t, f)
 #define U32MAX 0xffffffffull
-#define CFG_F64_MIN 0.001 /* pcie_peak_gbps: 1 MB/s .. 1 PB/s */
-#define CFG_F64_MAX 1e6
 
 /* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
-#define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, F_RTL, NULL},
+#define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, 0.0, 0.0, F_RTL, NULL, NULL},
 
-static const cfg_key_t keys[] = {
-    GMMU_PARAMS_X(CFG_RTL_KEY)
-    /* platform */
-    {"clock_mhz", T_U32, O(clock_mhz), 1, 100000, 0, NULL},
-    {"warps_per_sm", T_U32, O(warps_per_sm), 1, 4096, 0, NULL},
-    {"hbm_gbps", T_U32, O(hbm_gbps), 0, 1000000, F_HIDE0, NULL},
-    {"gpu_mem_pages", T_U64, O(gpu_mem_pages), 1, 1ull << 22, 0, NULL},
-    {"pt_pages", T_U64, O(pt_pages), 4, 1ull << 20, 0, NULL},
-    {"mem_latency", T_U32, O(mem_latency), 1, 1000000, 0, NULL},
-    {"mem_jitter", T_U32, O(mem_jitter), 0, 1000000, 0, NULL},
-    {"mem_ready_pct", T_U32, O(mem_ready_pct), 1, 100, 0, NULL},
-    {"fb_ready_pct", T_U32, O(fb_ready_pct), 1, 100, 0, NULL},
-    {"pcie_latency_ns", T_U32, O(pcie_latency_ns), 0, 100000000, 0, NULL},
-    {"pcie_model", T_ENUM, O(pcie_model), 0, 0, 0, pcie_names},
-    {"pcie_peak_gbps", T_F64, O(pcie_peak_gbps), 0, 0, 0, NULL},
-    {"copy_channels", T_U32, O(copy_channels), 1, PCIE_MAX_CHANNELS, 0, NULL},
-    {"watchdog_cycles", T_U64, O(watchdog_cycles), 1, 1ull << 62, 0, NULL},
-    {"chaos_inval", T_U64, O(chaos_inval), 0, 1ull << 62, 0, NULL},
-    {"run_mode", T_ENUM, O(run_mode), 0, 0, 0, run_mode_names},
-    {"coalesce_at", T_U64, O(coalesce_at), 0, 1ull << 62, 0, NULL},
-    {"splinter_at", T_U64, O(splinter_at), 0, 1ull << 62, 0, NULL},
-    {"co_vpn", T_U64, O(co_vpn), 0, (1ull << GMMU_VPN_W) - 1u, 0, NULL},
-    {"sm_partition", T_PART, O(sm_part), 1, GMMU_MAX_SM, 0, NULL},
-    /* host handler */
-    /* the handler's rule (uvm_handler.c): a power of two in [2, 2^FB_IDX_W] */
-    {"fb_entries", T_U32, O(fb_entries), 2, 1u << GMMU_FB_IDX_W, F_POW2, NULL},
-    {"batch_size", T_U32, O(batch_size), 1, 1u << 16, 0, NULL},
-    {"max_batches_per_irq", T_U32, O(max_batches_per_irq), 1, 1u << 16, 0, NULL},
-    {"fault_mode", T_ENUM, O(fault_mode), 0, 0, 0, fault_mode_names},
-    {"replay_policy", T_POLICY, O(replay_policy), UVM_POLICY_REPLAY, 0, 0, NULL},
-    {"evict_policy", T_POLICY, O(evict_policy), UVM_POLICY_EVICT, 0, 0, NULL},
-    {"prefetch_policy", T_POLICY, O(prefetch_policy), UVM_POLICY_PREFETCH, 0, 0, NULL},
-    {"migrate_grow", T_ENUM, O(migrate_grow), 0, 0, 0, grow_names},
-    {"migrate_max_pages", T_U32, O(migrate_max_pages), 1, 512, 0, NULL},
-    {"copy_wait", T_ENUM, O(copy_wait), 0, 0, 0, copy_wait_names},
-    {"transfer_set_us", T_U32, O(transfer_set_us), 1, 1000000, 0, NULL},
-    {"frame_alloc", T_ENUM, O(frame_alloc), 0, 0, 0, frame_alloc_names},
-    {"page_size", T_ENUM, O(page_size), 0, 0, 0, page_size_names},
-    {"coalesce_by", T_ENUM, O(coalesce_by), 0, 0, 0, coalesce_by_names},
-    {"transfer_sets", T_ENUM, O(transfer_sets), 0, 0, 0, transfer_sets_names},
-    {"hdl_irq_ns", T_HDL, O(hdl_irq_ns), 0, 1ull << 40, 0, NULL},
-    {"hdl_batch_ns", T_HDL, O(hdl_batch_ns), 0, 1ull << 40, 0, NULL},
-    {"hdl_fault_ns", T_HDL, O(hdl_fault_ns), 0, 1ull << 40, 0, NULL},
-    {"hdl_page_ns", T_HDL, O(hdl_page_ns), 0, 1ull << 40, 0, NULL},
-    {"hdl_pte_ns", T_HDL, O(hdl_pte_ns), 0, 1ull << 40, 0, NULL},
-    {"hdl_evict_ns", T_HDL, O(hdl_evict_ns), 0, 1ull << 40, 0, NULL},
-    {"hdl_block_ns", T_HDL, O(hdl_block_ns), 0, 1ull << 40, 0, NULL},
-};
+static const cfg_key_t keys[] = {GMMU_PARAMS_X(CFG_RTL_KEY) CFG_SPEC_KEY_ROWS};
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 void cfg_defaults(cfg_t *c) {
     memset(c, 0, sizeof(*c));
-    c->clock_mhz = 1000;
-    c->warps_per_sm = 32;
-    c->gpu_mem_pages = 65536;
-    c->pt_pages = 2048;
-    c->mem_latency = 100;
-    c->mem_jitter = 0;
-    c->mem_ready_pct = 100;
-    c->fb_ready_pct = 100;
-    c->pcie_latency_ns = 1000;
-    c->pcie_model = CFG_PCIE_TABLE;
-    c->pcie_peak_gbps = 16.0;
-    c->copy_channels = 1;
-    c->watchdog_cycles = 2000000;
-    c->chaos_inval = 0;
-    c->run_mode = CFG_RUN_DEMAND;
-    c->coalesce_at = 0;
-    c->splinter_at = 0;
-    c->co_vpn = 0;
-    c->fb_entries = 1024;
-    c->batch_size = 256;
-    c->max_batches_per_irq = 20;
-    c->fault_mode = CFG_FAULT_REPLAYABLE;
-    uvm_cfg_t hd; /* the handler's default policies */
-    uvm_cfg_defaults(&hd);
-    memcpy(c->replay_policy, hd.policy[UVM_POLICY_REPLAY], sizeof c->replay_policy);
-    memcpy(c->evict_policy, hd.policy[UVM_POLICY_EVICT], sizeof c->evict_policy);
-    memcpy(c->prefetch_policy, hd.policy[UVM_POLICY_PREFETCH], sizeof c->prefetch_policy);
-    c->migrate_grow = hd.grow_pages > 1 ? CFG_GROW_64K : CFG_GROW_4K;
-    c->migrate_max_pages = hd.migrate_max_pages;
-    c->copy_wait = hd.copy_wait == UVM_COPY_WAIT_BATCH ? CFG_COPY_WAIT_BATCH : CFG_COPY_WAIT_BLOCK;
-    c->transfer_set_us = 20; /* Zheng et al. §5: 20 us service interval */
-    c->frame_alloc = hd.frame_alloc;
-    c->page_size = hd.page_size;
-    c->coalesce_by = hd.coalesce_by;
-    c->transfer_sets = hd.transfer_sets == UVM_TS_PIPELINED ? CFG_TS_PIPELINED : CFG_TS_BATCH;
-    c->hdl_irq_ns = c->hdl_batch_ns = c->hdl_fault_ns = CFG_HDL_DEFAULT;
-    c->hdl_page_ns = c->hdl_pte_ns = c->hdl_evict_ns = CFG_HDL_DEFAULT;
-    c->hdl_block_ns = CFG_HDL_DEFAULT;
+    cfg_spec_defaults(c);
+}
+
+void cfg_to_handler(const cfg_t *c, uvm_cfg_t *hc) {
+    uvm_cfg_defaults(hc);
+    cfg_spec_to_handler(c, hc);
+    hc->transfer_set_pages = cfg_transfer_set_pages(c);
 }
 
 uint32_t cfg_transfer_set_pages(const cfg_t *c) {
@@ -210,8 +127,12 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
     switch (k->type) {
     case T_U32:
     case T_U64:
-    case T_HDL: {
+    case T_COST: {
         uint64_t x;
+        if (k->type == T_COST && strcmp(v, "default") == 0) {
+            *(uint64_t *)(void *)(base + k->off) = CFG_HDL_DEFAULT; /* as printed */
+            return 0;
+        }
         const int rc = num_parse_u64(v, &x);
         if (rc != NUM_OK) {
             err_setf(err, errlen, "'%s' is %s", v, num_strerror(rc));
@@ -237,9 +158,8 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
         errno = 0;
         const double x = strtod(v, &end);
         /* the range keeps every transfer time finite and its cycle count inside 64 bits */
-        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x < CFG_F64_MIN ||
-            x > CFG_F64_MAX) {
-            err_setf(err, errlen, "'%s' is not a number in [%g, %g]", v, CFG_F64_MIN, CFG_F64_MAX);
+        if (errno != 0 || end == v || *end != '\0' || !isfinite(x) || x < k->fmin || x > k->fmax) {
+            err_setf(err, errlen, "'%s' is not a number in [%g, %g]", v, k->fmin, k->fmax);
             return -1;
         }
         *(double *)(void *)(base + k->off) = x;
@@ -473,7 +393,7 @@ int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len) {
         snprintf(buf, len, "%llu",
                  (unsigned long long)*(const uint64_t *)(const void *)(base + k->off));
         break;
-    case T_HDL: {
+    case T_COST: {
         const uint64_t v = *(const uint64_t *)(const void *)(base + k->off);
         if (v == CFG_HDL_DEFAULT)
             snprintf(buf, len, "default");
@@ -503,14 +423,14 @@ int cfg_format_value(const cfg_t *c, const char *key, char *buf, size_t len) {
     return 0;
 }
 
-/* sm_partition is listed only when set: old runs' summaries and stats stay byte-identical */
+/* F_HIDE_DEFAULT keys are listed only when not at their default: old runs' summaries and stats
+ * stay byte-identical */
 static int cfg_hidden(const cfg_t *c, const cfg_key_t *k) {
-    if ((k->flags & F_HIDE0) && k->type == T_U32) {
-        uint32_t v;
-        memcpy(&v, (const char *)c + k->off, sizeof(v));
-        return v == 0;
-    }
-    return k->type == T_PART && c->sm_parts == 0;
+    char v[256];
+    if (!(k->flags & F_HIDE_DEFAULT))
+        return 0;
+    cfg_format_value(c, k->name, v, sizeof(v));
+    return strcmp(v, k->dflt) == 0;
 }
 
 void cfg_print(const cfg_t *c, FILE *f, const char *prefix) {

@@ -177,43 +177,14 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     dev->dma_done_ns = dev_dma_done_ns;
 }
 
-/* The handler's configuration from the run's (defaults where a cost key is not given). */
+/* The handler's configuration: the keys (cfg_to_handler: spec/config.toml), then the platform's
+ * layout and the handler's seed. */
 void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc) {
     const cfg_t *c = p->cfg;
-    uvm_cfg_defaults(hc);
-    hc->batch_size = c->batch_size;
-    hc->max_batches_per_irq = c->max_batches_per_irq;
-    memcpy(hc->policy[UVM_POLICY_REPLAY], c->replay_policy, sizeof hc->policy[UVM_POLICY_REPLAY]);
-    memcpy(hc->policy[UVM_POLICY_EVICT], c->evict_policy, sizeof hc->policy[UVM_POLICY_EVICT]);
-    memcpy(hc->policy[UVM_POLICY_PREFETCH], c->prefetch_policy,
-           sizeof hc->policy[UVM_POLICY_PREFETCH]);
-    hc->grow_pages = c->migrate_grow == CFG_GROW_64K ? 16u : 1u;
-    hc->migrate_max_pages = c->migrate_max_pages;
-    hc->copy_wait = c->copy_wait == CFG_COPY_WAIT_BATCH ? UVM_COPY_WAIT_BATCH : UVM_COPY_WAIT_BLOCK;
-    hc->transfer_set_pages = cfg_transfer_set_pages(c);
-    hc->frame_alloc = c->frame_alloc;
-    hc->page_size = c->page_size;
-    hc->coalesce_by = c->coalesce_by;
-    hc->transfer_sets = c->transfer_sets == CFG_TS_PIPELINED ? UVM_TS_PIPELINED : UVM_TS_BATCH;
+    cfg_to_handler(c, hc);
     hc->seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc->gpu_data_base_pa = PLAT_DATA_BASE_PA;
-    hc->gpu_data_pages = c->gpu_mem_pages;
     hc->gpu_pt_base_pa = PLAT_PT_BASE_PA;
     hc->gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
     hc->fb_host_addr = PLAT_FB_HOST_ADDR;
-    hc->fb_entries = c->fb_entries;
-    if (c->hdl_irq_ns != CFG_HDL_DEFAULT)
-        hc->t_irq_ns = c->hdl_irq_ns;
-    if (c->hdl_batch_ns != CFG_HDL_DEFAULT)
-        hc->t_batch_ns = c->hdl_batch_ns;
-    if (c->hdl_fault_ns != CFG_HDL_DEFAULT)
-        hc->t_fault_ns = c->hdl_fault_ns;
-    if (c->hdl_page_ns != CFG_HDL_DEFAULT)
-        hc->t_page_ns = c->hdl_page_ns;
-    if (c->hdl_pte_ns != CFG_HDL_DEFAULT)
-        hc->t_pte_ns = c->hdl_pte_ns;
-    if (c->hdl_evict_ns != CFG_HDL_DEFAULT)
-        hc->t_evict_ns = c->hdl_evict_ns;
-    if (c->hdl_block_ns != CFG_HDL_DEFAULT)
-        hc->t_block_ns = c->hdl_block_ns;
 }

@@ -260,12 +260,13 @@ int plat_score_init(plat_t *p, char *err, size_t errlen) {
         return 0;
     const plat_score_env_t env = {p, score_alloc_of, score_truth, score_violation};
     const unsigned na = p->prm.num_asids ? p->prm.num_asids : 1u;
-    /* order: the lru check on a handler configured otherwise (evict_policy = random) */
+    /* order: the check of an eviction policy that evicts in mapping order (lru; the handler
+     * says which), or on a handler configured otherwise (--score-break order with random) */
     /* (not with cocoa: a region's switch between its base and its large mapping loses the pages'
      * migration order, which the check reads from when each page was mapped) */
-    const int lru =
-        (strcmp(p->cfg->evict_policy, "lru") == 0 || p->score_break == PLAT_BREAK_ORDER) &&
-        p->cfg->page_size != UVM_PSIZE_COCOA;
+    const uint32_t props = uvm_policy_props(UVM_POLICY_EVICT, p->cfg->evict_policy);
+    const int lru = ((props & UVM_POLICY_PROP_MAP_ORDER) || p->score_break == PLAT_BREAK_ORDER) &&
+                    p->cfg->page_size != UVM_PSIZE_COCOA;
     p->score = plat_score_new(&p->gm, &env, na, lru, err, errlen);
     if (p->score)
         plat_score_set_bloat(p->score, p->cfg->page_size == UVM_PSIZE_COCOA);

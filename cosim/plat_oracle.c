@@ -12,10 +12,12 @@
 #include "u64map.h"
 
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen) {
-    if (strcmp(p->cfg->prefetch_policy, "oracle") != 0)
-        return 0;
+    if (!(uvm_policy_props(UVM_POLICY_PREFETCH, p->cfg->prefetch_policy) &
+          UVM_POLICY_PROP_PAGE_ORDER))
+        return 0; /* the handler's prefetch policy wants no page order */
     if (strcmp(trace_path, "-") == 0) {
-        snprintf(err, errlen, "prefetch_policy = oracle reads the trace twice: give a file, not -");
+        snprintf(err, errlen, "prefetch_policy = %s reads the trace twice: give a file, not -",
+                 p->cfg->prefetch_policy);
         return -1;
     }
     trace_reader_t *r = trace_open(trace_path, err, errlen);

@@ -103,34 +103,9 @@ const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn) {
 /* configuration                                                                               */
 
 void uvm_cfg_defaults(uvm_cfg_t *cfg) {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->batch_size = 256;
-    cfg->max_batches_per_irq = 20;
-    /* registered names (uvm_policy.c), always shorter than UVM_POLICY_NAME_MAX */
-    memcpy(cfg->policy[UVM_POLICY_REPLAY], "batch_flush", sizeof "batch_flush");
-    memcpy(cfg->policy[UVM_POLICY_EVICT], "lru", sizeof "lru");
-    memcpy(cfg->policy[UVM_POLICY_PREFETCH], "none", sizeof "none");
-    memcpy(cfg->policy[UVM_POLICY_THRASHING], "none", sizeof "none");
-    cfg->migrate_max_pages = 1;
-    cfg->grow_pages = 1;
-    cfg->transfer_set_pages = 80; /* 16 GB/s x 20 us / 4 KB (docs/handler.md §6d) */
-    cfg->seed = 1;
-    /* memory layout: the platform normally overrides these from its configuration */
-    cfg->gpu_pt_base_pa = UINT64_C(0x000100000000);
-    cfg->gpu_pt_pages = 2048;
-    cfg->gpu_data_base_pa = UINT64_C(0x000200000000);
-    cfg->gpu_data_pages = 65536;
-    cfg->fb_host_addr = UINT64_C(0x000010000000);
-    cfg->fb_entries = 1024;
-    /* cost model (docs/handler.md: ~20 us unloaded far-fault end to end) */
-    cfg->t_irq_ns = 4000;
-    cfg->t_batch_ns = 8600;
-    cfg->t_fault_ns = 500;
-    cfg->t_page_ns = 3000;
-    cfg->t_pte_ns = 250;
-    cfg->t_evict_ns = 2000;
-    cfg->t_block_ns = 0;
-    cfg->compact_pct = 25;
+    /* spec/config.toml's defaults; registered policy names, shorter than UVM_POLICY_NAME_MAX */
+    static const uvm_cfg_t dflt = UVM_CFG_DEFAULT_INIT;
+    memcpy(cfg, &dflt, sizeof *cfg);
 }
 
 static bool is_pow2(uint64_t x) {

@@ -141,3 +141,22 @@ int uvm_cfg_set_policy(uvm_cfg_t *cfg, uvm_policy_kind_t kind, const char *name,
     snprintf(cfg->policy[kind], sizeof cfg->policy[kind], "%s", name);
     return 0;
 }
+
+/* The properties the platform asks about, by policy (a policy without any needs no line). */
+typedef struct {
+    const void *ops;
+    uint32_t props;
+} policy_props_t;
+
+static const policy_props_t props_tab[] = {
+    {&uvm_evict_lru_ops, UVM_POLICY_PROP_MAP_ORDER},
+    {&uvm_prefetch_oracle_ops, UVM_POLICY_PROP_PAGE_ORDER},
+};
+
+uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name) {
+    const void *ops = uvm_policy_find(kind, name);
+    for (size_t i = 0; ops && i < NELEMS(props_tab); i++)
+        if (props_tab[i].ops == ops)
+            return props_tab[i].props;
+    return 0;
+}

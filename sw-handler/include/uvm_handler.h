@@ -24,74 +24,24 @@ typedef enum {
 
 #define UVM_POLICY_NAME_MAX 32 /* bytes, including the terminating NUL */
 
-/* GPU frame allocation (docs/handler.md §6f): any free 4 KB frame (the default), or CoCoA: the
- * pages of a 2 MB VA region go to one 2 MB frame owned by its address space, at their offsets. */
-typedef enum { UVM_FRAME_ANY = 0, UVM_FRAME_COCOA = 1 } uvm_frame_alloc_t;
-/* Page-size mode (§6f): 4 KB pages only (the default); 2 MB pages only (a whole large page is
- * migrated and mapped at the first fault of a region); CoCoA (4 KB pages in the region's CoCoA
- * frame, coalesced into a large page when the region is fully populated; implies CoCoA frames). */
-typedef enum { UVM_PSIZE_4K = 0, UVM_PSIZE_2M = 1, UVM_PSIZE_COCOA = 2 } uvm_page_size_t;
-/* Who rewrites the page table when CoCoA coalesces or splinters a region (§6f): the host, with
- * PTE writes and a page invalidate (the default), or the GMMU's COALESCE / SPLINTER commands
- * (docs/microarch.md §15: one command, the GMMU walks and writes the 513 entries itself). */
-typedef enum { UVM_COALESCE_BY_HOST = 0, UVM_COALESCE_BY_GMMU = 1 } uvm_coalesce_by_t;
-/* When the copies of a VA block are waited for (nvidia-uvm: the block's tracker merged into the
- * batch tracker, waited once before the replay). */
-typedef enum {
-    UVM_COPY_WAIT_BLOCK = 0, /* each block waits for its own copies, then maps (the default) */
-    UVM_COPY_WAIT_BATCH = 1  /* copies stay in flight while the next blocks are serviced; every
-                                copy is waited for and every page mapped once, at the batch end */
-} uvm_copy_wait_t;
-
-/* How Zheng's transfer sets (allocation-wide prefetchers) are issued (docs/handler.md §6f). */
-typedef enum {
-    UVM_TS_BATCH = 0,    /* one set per fault batch, waited for and mapped inside the batch (the
-                            default, the behaviour before the mode existed) */
-    UVM_TS_PIPELINED = 1 /* a set of prefetch pages is submitted without waiting; the platform
-                            wakes the handler (uvm_handler_wake_ns / uvm_handler_wake) when its
-                            copies complete: they are mapped and the next set is submitted */
-} uvm_transfer_sets_t;
-
-typedef struct {
-    uint32_t batch_size;          /* faults fetched per batch (256) */
-    uint32_t max_batches_per_irq; /* (20) */
-    /* policy names by kind (uvm_policy_kind_t), e.g. policy[UVM_POLICY_REPLAY] = "batch_flush";
-     * set with uvm_cfg_set_policy, checked against the registry by uvm_handler_new */
-    char policy[UVM_POLICY_KINDS][UVM_POLICY_NAME_MAX];
-    uint32_t migrate_max_pages; /* pages per H2D transfer (1: every page its own 4 KB DMA) */
-    uvm_copy_wait_t copy_wait;  /* block (default) or batch */
-    /* a faulted page grows to its naturally aligned group of grow_pages pages (inside its
-     * allocation, not resident): 1 (4 KB, no growth) or 16 (the 64 KB big page) */
-    uint32_t grow_pages;
-    /* Zheng's transfer set: pages the link moves per service interval (one fault batch), demand
-     * pages first, then allocation-wide prefetch pages; default 80 = 16 GB/s x 20 us / 4 KB
-     * (docs/handler.md §6d). Used only by the allocation-wide prefetchers. */
-    uint32_t transfer_set_pages;
-    uvm_transfer_sets_t transfer_sets; /* batch (default) or pipelined */
-    uint64_t seed;                     /* for random eviction and the random prefetchers */
-    uint64_t gpu_data_base_pa;         /* GPU frames for managed pages: [base, base + pages*4K) */
-    uint64_t gpu_data_pages;
-    uint64_t gpu_pt_base_pa; /* GPU frames for page-table pages */
-    uint64_t gpu_pt_pages;
-    uint64_t fb_host_addr; /* fault ring in host memory, 32-byte aligned */
-    uint32_t fb_entries;   /* power of two */
-    /* modeled host CPU time, ns */
-    uint64_t t_irq_ns;    /* interrupt entry and exit */
-    uint64_t t_batch_ns;  /* per batch: fetch, sort, bookkeeping */
-    uint64_t t_fault_ns;  /* per fault entry read and coalesced */
-    uint64_t t_page_ns;   /* per page serviced: frame allocation, DMA setup */
-    uint64_t t_pte_ns;    /* per PTE write */
-    uint64_t t_evict_ns;  /* per eviction, besides its DMA and invalidate */
-    uint64_t t_block_ns;  /* per VA block serviced (block lock, CPU unmap of the range); 0: none */
-    uint32_t frame_alloc; /* uvm_frame_alloc_t (UVM_FRAME_ANY) */
-    uint32_t page_size;   /* uvm_page_size_t (UVM_PSIZE_4K) */
-    uint32_t coalesce_by; /* uvm_coalesce_by_t (UVM_COALESCE_BY_HOST) */
-    /* contiguity-aware compaction after a free (docs/handler.md §6g): a CoCoA 2 MB frame with
-     * fewer resident frames than compact_pct % of 512 is emptied into other 2 MB frames of its
-     * address space (or the emergency frames) and returned (25; 0 = never) */
-    uint32_t compact_pct;
-    uint32_t emergency_frames; /* 4 KB frames CoCoA keeps back for compaction only (0) */
-} uvm_cfg_t;
+/* The handler's configuration: uvm_cfg_t, its defaults (UVM_CFG_DEFAULT_INIT) and the enums of
+ * its keys are generated from spec/config.toml (uvm_cfg_gen.h; docs/config.md lists the keys):
+ *   uvm_frame_alloc_t  GPU frame allocation (docs/handler.md §6f): any free 4 KB frame (the
+ *                      default), or CoCoA: a 2 MB VA region's pages in one 2 MB frame of its
+ *                      address space, at their offsets
+ *   uvm_page_size_t    page-size mode (§6f): 4k (default), 2m (a whole large page migrated and
+ *                      mapped at the first fault of a region), cocoa (4 KB pages in the region's
+ *                      CoCoA frame, coalesced when fully populated; implies CoCoA frames)
+ *   uvm_coalesce_by_t  who rewrites the page table when CoCoA coalesces or splinters: the host
+ *                      (PTE writes + page invalidate, the default) or the GMMU's COALESCE /
+ *                      SPLINTER commands (docs/microarch.md §15)
+ *   uvm_copy_wait_t    a VA block's copies waited by the block (default) or once per batch
+ *                      (nvidia-uvm: the block's tracker merged into the batch tracker)
+ *   uvm_transfer_sets_t Zheng's transfer sets per fault batch (default) or pipelined (the
+ *                      platform wakes the handler, uvm_handler_wake_ns / uvm_handler_wake)
+ * A key added to the spec is parsed, range-checked, printed and copied into its uvm_cfg_t member
+ * without an edit of cosim/ or of this file. */
+#include "uvm_cfg_gen.h"
 
 typedef struct {
     uint64_t irqs, fault_batches, faults_fetched, faults_duplicate, faults_stale;
@@ -139,12 +89,20 @@ typedef struct {
 
 typedef void (*uvm_event_fn_t)(void *ctx, const uvm_event_t *ev);
 
-/* Sets default values (the numbers above in parentheses, batch_flush, lru, calibrated costs). */
+/* Sets the default values (UVM_CFG_DEFAULT_INIT: spec/config.toml's defaults). */
 void uvm_cfg_defaults(uvm_cfg_t *cfg);
 /* Name of a policy kind ("replay", "evict", "prefetch", "thrashing"); NULL if out of range. */
 const char *uvm_policy_kind_name(uvm_policy_kind_t kind);
 /* 0 if name is a registered policy of kind; else -1 and err = "'name' is not one of a|b|c". */
 int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t errlen);
+/* Properties of a registered policy that the platform may need to know (uvm_policy_props), so
+ * that it never compares policy names: */
+/* evict: victims leave in the order their pages were mapped (the scoreboard may check it) */
+#define UVM_POLICY_PROP_MAP_ORDER 1u
+/* prefetch: wants the workload's first-touch page order (uvm_handler_set_page_order) first */
+#define UVM_POLICY_PROP_PAGE_ORDER 2u
+/* The UVM_POLICY_PROP_* bits of the registered policy `name` of kind; 0 if none or unknown. */
+uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name);
 /* uvm_policy_check, then stores name in cfg->policy[kind]. 0 or -1 + err. */
 int uvm_cfg_set_policy(uvm_cfg_t *cfg, uvm_policy_kind_t kind, const char *name, char *err,
                        size_t errlen);

@@ -23,8 +23,8 @@ static void test_defaults_are_the_old_behaviour(void **state) {
     assert_int_equal(c.migrate_grow, CFG_GROW_4K);
     assert_int_equal(c.migrate_max_pages, 1);
     assert_int_equal(c.copy_channels, 1);
-    assert_int_equal(c.copy_wait, CFG_COPY_WAIT_BLOCK);
-    assert_int_equal(c.transfer_sets, CFG_TS_BATCH);
+    assert_int_equal(c.copy_wait, UVM_COPY_WAIT_BLOCK);
+    assert_int_equal(c.transfer_sets, UVM_TS_BATCH);
     char v[64];
     assert_int_equal(cfg_format_value(&c, "migrate_grow", v, sizeof v), 0);
     assert_string_equal(v, "4k");
@@ -43,9 +43,9 @@ static void test_set_values(void **state) {
                         "copy_channels=8", "copy_wait=batch"};
     for (size_t i = 0; i < 5; i++)
         assert_int_equal(cfg_set(&c, ok[i], err, sizeof err), 0);
-    assert_int_equal(c.copy_wait, CFG_COPY_WAIT_BATCH);
+    assert_int_equal(c.copy_wait, UVM_COPY_WAIT_BATCH);
     assert_int_equal(cfg_set(&c, "transfer_sets=pipelined", err, sizeof err), 0);
-    assert_int_equal(c.transfer_sets, CFG_TS_PIPELINED);
+    assert_int_equal(c.transfer_sets, UVM_TS_PIPELINED);
     assert_string_equal(c.prefetch_policy, "nvidia");
     assert_int_equal(c.migrate_grow, CFG_GROW_64K);
     assert_int_equal(c.migrate_max_pages, 512);
