@@ -199,6 +199,28 @@ static void test_hidden_while_default(void **state) {
     free(j);
 }
 
+/* The worked example of docs/config.md "Adding a key": thrashing_policy, added by its spec entry
+ * alone (the handler already read cfg.policy[UVM_POLICY_THRASHING]): parsed, checked against the
+ * registry, copied into the handler's configuration, and not printed while "none" (the golden
+ * statistics predate it). */
+static void test_thrashing_policy_key(void **state) {
+    (void)state;
+    cfg_t c;
+    uvm_cfg_t h;
+    char err[512] = "", path[64];
+    cfg_defaults(&c);
+    assert_string_equal(c.thrashing_policy, "none");
+    assert_int_equal(load_with("thrashing_policy = none\n", &c, err, sizeof(err), path), 0);
+    cfg_to_handler(&c, &h);
+    assert_string_equal(h.policy[UVM_POLICY_THRASHING], "none");
+    char *j = print_json(&c);
+    assert_null(strstr(j, "thrashing_policy"));
+    free(j);
+    expect_error("thrashing_policy = bogus\n", "thrashing_policy: 'bogus' is not one of ");
+    assert_int_equal(load_with("thrashing_policy = pin_all\n", &c, err, sizeof(err), path), -1);
+    assert_non_null(strstr(err, "none")); /* the registry's names */
+}
+
 /* The platform asks the handler about policies instead of comparing names. */
 static void test_policy_props(void **state) {
     (void)state;
@@ -218,6 +240,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_are_the_handlers),
         cmocka_unit_test(test_copy_to_handler),
         cmocka_unit_test(test_hidden_while_default),
+        cmocka_unit_test(test_thrashing_policy_key),
         cmocka_unit_test(test_policy_props),
     };
     return cmocka_run_group_tests_name("platform_config_spec", tests, NULL, NULL);
