@@ -4,7 +4,8 @@
 #   cmodel/gen/cfg_gen.h       cfg_t (every key) and the platform's enums
 #   cmodel/gen/cfg_keys.inc    cosim/config.c's key table rows, cfg_t's defaults, the copy into uvm_cfg_t
 #   docs/config.md             the two key tables between its generated markers (the rest hand-written)
-## make check-config-doc       docs/config.md's key tables agree with spec/config.toml (not rewritten)
+## make check-config-doc       docs/config.md's key tables agree with spec/config.toml (not rewritten), and
+##                             scripts/spec_config.py refuses broken specs (scripts/spec_config_test.py)
 
 GEN_CFG_UVM_H := cmodel/gen/uvm_cfg_gen.h
 GEN_CFG_H     := cmodel/gen/cfg_gen.h
@@ -20,5 +21,6 @@ $(GEN_CFG_UVM_H) $(GEN_CFG_H) $(GEN_CFG_INC) $(GEN_CFG_MD) &: spec/config.toml s
 .PHONY: check-config-doc
 check-config-doc:
 	$(PYTHON) scripts/spec_config.py --spec spec/config.toml --check-doc $(GEN_CFG_MD)
+	$(PYTHON) scripts/spec_config_test.py
 	@echo "check-config-doc: docs/config.md's key tables agree with spec/config.toml"
 TEST_TARGETS += check-config-doc
