@@ -157,8 +157,9 @@ int plat_script_drive(plat_t *p, gmmu_in_t *in) {
 static void step_fail(plat_t *p, const plat_csr_step_t *st, const char *what, uint32_t got) {
     char b[16];
     plat_perr(p, "csr script step %u (%s %s at cycle %llu, done at cycle %llu): %s (0x%x)",
-              p->next_step + 1u, st->write ? "write" : "read", evr_csr_name(st->addr, b, sizeof(b)),
-              (unsigned long long)st->cycle, (unsigned long long)st->done_at, what, got);
+              p->next_step + 1u, st->write ? "write" : "read",
+              hdrv_csr_name(st->addr, b, sizeof(b)), (unsigned long long)st->cycle,
+              (unsigned long long)st->done_at, what, got);
     p->st.platform_errors++;
 }
 
