@@ -7,18 +7,18 @@
  */
 #include "plat_int.h"
 
-uint64_t plat_co_next(const plat_t *p) {
+uint64_t plat_co_next(const plat_co_t *c) {
     uint64_t t = 0;
     for (unsigned k = 0; k < 2; k++)
-        if (p->co_next[k] && (!t || p->co_next[k] < t))
-            t = p->co_next[k];
+        if (c->next[k] && (!t || c->next[k] < t))
+            t = c->next[k];
     return t;
 }
 
 static void co_issue(plat_t *p, uint32_t op) {
     const uint64_t vpn = p->cfg->co_vpn;
     evr_add(&p->ring, p->now, EVR_CHAOS, 0, 0, op, vpn, 0);
-    p->st.co_cmds++;
+    p->co.cmds++;
     /* the handler never leaves BUSY set; a CMD written while BUSY would be refused */
     while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
         if (p->halted)
@@ -33,16 +33,16 @@ static void co_issue(plat_t *p, uint32_t op) {
     } while (((st >> GMMU_BIT_CMD_STATUS_BUSY) & 1u) && !p->halted);
     const uint32_t err = (st >> GMMU_CSR_CMD_STATUS_CO_ERR_LSB) & GMMU_CSR_CMD_STATUS_CO_ERR_MASK;
     if (err != GMMU_CO_OK)
-        p->st.co_errors++;
+        p->co.errors++;
 }
 
 void plat_co_hook(plat_t *p) {
-    p->handler_running = 1; /* the handler cannot start meanwhile */
+    p->hd.running = 1; /* the handler cannot start meanwhile */
     for (unsigned k = 0; k < 2 && !p->halted; k++) {
-        if (p->co_next[k] && p->now >= p->co_next[k]) {
-            p->co_next[k] = 0;
+        if (p->co.next[k] && p->now >= p->co.next[k]) {
+            p->co.next[k] = 0;
             co_issue(p, k == 0 ? GMMU_CMD_COALESCE : GMMU_CMD_SPLINTER);
         }
     }
-    p->handler_running = 0;
+    p->hd.running = 0;
 }
