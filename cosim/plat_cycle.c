@@ -7,7 +7,8 @@
  * transferred; the inputs are computed (memory response due, SM requests, host CSR access); then
  * either the engines are clocked once, or - when idle_o is 1 (or every engine is quiet) and no
  * input is active - the clock jumps to the next platform event without clocking the engines.
- * Also here: kernel launches, the watchdog, the chaos agent, the progress line, the state dump.
+ * Also here: kernel launches and the watchdog (the chaos agent: plat_co.c; the progress line and
+ * the state dump: plat_report.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -516,46 +517,4 @@ void plat_run_until(plat_t *p, uint64_t t) {
     while (p->now < t && !p->halted)
         plat_step(p, t);
     p->wd.wait_until = outer;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* chaos agent, dumps, progress                                                               */
-
-void plat_chaos(plat_t *p) {
-    /* forward progress under invalidation storms (docs/cosim.md "Chaos agent"): a command after
-       which a walk restarted extends the streak, a completed translation ends it
-       (plat_progress_mark); at chaos_streak commands in a streak the agent holds back */
-    if (p->ch.restarted) {
-        p->ch.streak++;
-        p->ch.restarted = 0;
-    }
-    /* commands longer than chaos_inval run back to back; after PLAT_CHAOS_BACK_TO_BACK of them
-       the next one waits for a cycle of the workload (else, with chaos_inval shorter than a
-       command, the host could never launch the next kernel) */
-    if (p->ch.busy >= PLAT_CHAOS_BACK_TO_BACK)
-        return;
-    if (p->o.chaos_streak && p->ch.streak >= p->o.chaos_streak) {
-        p->ch.held++;
-        return;
-    }
-    p->hd.running = 1; /* the handler cannot start meanwhile */
-    p->ch.running = 1;
-    uint32_t op = GMMU_CMD_INVAL_ALL;
-    uint64_t vpn = 0;
-    if (p->ch.nrecent > 0 && rng_below(&p->ch.rng, 4) != 0) {
-        const uint64_t n = p->ch.nrecent < PLAT_RECENT_PAGES ? p->ch.nrecent : PLAT_RECENT_PAGES;
-        vpn = p->ch.recent[rng_below(&p->ch.rng, n)];
-        op = GMMU_CMD_INVAL_PAGE;
-    }
-    evr_add(&p->ring, p->now, EVR_CHAOS, 0, 0, op, vpn, 0);
-    p->ch.cmds++;
-    plat_csr_write_cycle(p, GMMU_CSR_CMD_ARG_LO, (uint32_t)vpn);
-    plat_csr_write_cycle(p, GMMU_CSR_CMD_ARG_HI,
-                         (uint32_t)(vpn >> 32) & ((1u << (GMMU_VPN_W - 32u)) - 1u));
-    plat_csr_write_cycle(p, GMMU_CSR_CMD, op);
-    while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
-        ;
-    p->hd.running = 0;
-    p->ch.running = 0;
-    p->ch.busy++;
 }

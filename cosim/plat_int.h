@@ -1,7 +1,10 @@
 /*
  * plat_int.h - the platform's state, shared by its modules (not part of the plat.h interface):
- *   plat.c        construction, the engines, halting, the run (host services of host_drv.h)
- *   plat_cycle.c  the cycle loop: plat_step, idle/quiet skipping, kernels, watchdog, chaos agent
+ *   plat_halt.c   simulated time, halting (the statistics snapshot), error reports: the bottom
+ *   plat_eng.c    the engines in the cycle: outputs compared, mismatch report, clocking
+ *   plat.c        construction, the run (host services of host_drv.h)
+ *   plat_cycle.c  the cycle loop: plat_step, idle/quiet skipping, kernels, watchdog
+ *   plat_co.c     the chaos agent and the coalesce test hook (host-context command agents)
  *   plat_mem.c    allocations, content tags (truth), page accesses and integrity, DMA queue
  *   plat_dev.c    the uvm_dev_t backend the host program talks to
  *   plat_report.c the summary and the JSON stats
@@ -258,7 +261,7 @@ struct plat {
     plat_final_t fin;
 };
 
-/* plat.c */
+/* plat_halt.c */
 uint64_t plat_now_ns(const plat_t *p);
 void plat_clear_progress(plat_t *p);
 /* Stops the run: freezes the statistics (plat_final_t) and the engines; every later step of the
@@ -268,7 +271,7 @@ int plat_halt(plat_t *p, int status, const char *result);
 void plat_perr(plat_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A platform protocol error (bad handler request, bad device output): reported, run halted. */
 void plat_platform_error(plat_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Outputs of the current cycle (computed once per cycle, compared across engines). */
+/* plat_eng.c: outputs of the current cycle (computed once per cycle, compared across engines) */
 const gmmu_out_t *plat_outputs(plat_t *p);
 void plat_clock_engines(plat_t *p);
 
@@ -286,13 +289,13 @@ void plat_next_kernel(plat_t *p);
  * trace (trace_done), -1 halted. start: starts it on the SMs; 1 running, 0 empty, -1 halted. */
 int plat_declare_kernel(plat_t *p);
 int plat_start_kernel(plat_t *p);
+/* plat_co.c: the chaos agent's command (host context) */
 void plat_chaos(plat_t *p);
 /* End of run: cancelled reads of a read-only page whose write was cancelled too count as program
  * faults, not as failed accesses. */
 void plat_collateral(plat_t *p);
-/* The coalesce test hook (plat_co.c): the earliest pending command cycle (0 = none), and issuing
- * every command due at now (host context: the handler is not running). */
-uint64_t plat_co_next(const plat_co_t *c);
+/* The coalesce test hook (plat_co.c): issuing every command due at now (host context: the
+ * handler is not running); its next command: plat_co_next. */
 void plat_co_hook(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
@@ -308,12 +311,10 @@ int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
 /* The access of one page, performed when its translation arrives. */
 void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn);
-uint64_t plat_dma_next_done(const plat_dmaq_t *q);
 /* Completion cycle of a pending DMA, or 0 if it is not pending. */
 uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle);
 /* Queues a checked transfer; returns its handle (0 after a platform error). */
 uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes);
-void plat_dma_free(plat_dmaq_t *q);
 /* The handler scoreboard on the platform's memories and allocations (NULL with no_score). */
 int plat_score_init(plat_t *p, char *err, size_t errlen);
 /* --score-break perm|dup: a leaf PTE of the handler as the broken handler writes it. */
@@ -328,8 +329,6 @@ uint32_t plat_csr_read(plat_t *p, uint32_t addr);
 /* plat_script.c */
 /* Parses the --csr steps and the --preload specifications. 0 or -1 + err. */
 int plat_script_init(plat_t *p, char *err, size_t errlen);
-/* The first cycle of the next pending step (UINT64_MAX: none). */
-uint64_t plat_script_next(const plat_script_t *s);
 /* Drives the due step on the CSR port if the host leaves it free this cycle; 1 if driven. */
 int plat_script_drive(plat_t *p, gmmu_in_t *in);
 /* The outputs of the cycle after a driven step: its checks. */
@@ -355,8 +354,16 @@ void plat_models_step(plat_t *p);
 /* Every model's statistics into w (the loop's own keys are not included). */
 void plat_models_stats(const plat_t *p, plat_stats_w_t *w);
 void plat_models_free(plat_t *p);
-/* DMA completions due by t land in the memories (the "pcie" model's step_to). */
+/* The models' own functions (on their structs only, so the list is a layer below the loop):
+ * DMA completions due by t land in the memories (the "pcie" model's step_to); the earliest
+ * completion (UINT64_MAX: none); the transfers freed. */
 void plat_dmaq_step_to(void *m, uint64_t t);
+uint64_t plat_dma_next_done(const plat_dmaq_t *q);
+void plat_dma_free(plat_dmaq_t *q);
+/* The first cycle of the next pending --csr step (UINT64_MAX: none). */
+uint64_t plat_script_next(const plat_script_t *s);
+/* The coalesce hook's earliest pending command cycle (0 = none). */
+uint64_t plat_co_next(const plat_co_t *c);
 
 /* plat_report.c */
 void plat_print_summary(const plat_t *p, FILE *f);

@@ -94,41 +94,6 @@ void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn) {
 /* ------------------------------------------------------------------------------------------ */
 /* DMA                                                                                        */
 
-static void apply_dma(plat_dmaq_t *q, const plat_dma_t *d, uint64_t now) {
-    for (uint64_t i = 0; i < d->npages; i++) {
-        if (d->dir == UVM_DMA_H2D)
-            gpumem_set_tag(q->gm, d->dst / PLAT_PAGE + i, d->tags[i]);
-        else
-            hostmem_set_page_tag(q->hm, d->dst / PLAT_PAGE + i, d->tags[i]);
-    }
-    evr_add(q->ring, now, EVR_DMA_DONE, (uint8_t)d->dir, 0, (uint32_t)d->handle, 0, 0);
-}
-
-void plat_dmaq_step_to(void *m, uint64_t t) {
-    plat_dmaq_t *q = m;
-    for (;;) {
-        size_t best = SIZE_MAX;
-        for (size_t i = 0; i < q->ndma; i++)
-            if (q->dmas[i].done <= t && (best == SIZE_MAX || q->dmas[i].done < q->dmas[best].done ||
-                                         (q->dmas[i].done == q->dmas[best].done &&
-                                          q->dmas[i].handle < q->dmas[best].handle)))
-                best = i;
-        if (best == SIZE_MAX)
-            return;
-        apply_dma(q, &q->dmas[best], t);
-        free(q->dmas[best].tags);
-        q->dmas[best] = q->dmas[--q->ndma];
-    }
-}
-
-uint64_t plat_dma_next_done(const plat_dmaq_t *q) {
-    uint64_t t = UINT64_MAX;
-    for (size_t i = 0; i < q->ndma; i++)
-        if (q->dmas[i].done < t)
-            t = q->dmas[i].done;
-    return t;
-}
-
 uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle) {
     for (size_t i = 0; i < p->dq.ndma; i++)
         if (p->dq.dmas[i].handle == handle)
@@ -210,14 +175,6 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
     evr_add(&p->ring, p->now, EVR_DMA_SUB, (uint8_t)dir, (uint16_t)(n > 0xffff ? 0xffff : n),
             (uint32_t)d->handle, src, dst);
     return d->handle;
-}
-
-void plat_dma_free(plat_dmaq_t *q) {
-    for (size_t i = 0; i < q->ndma; i++)
-        free(q->dmas[i].tags);
-    free(q->dmas);
-    q->dmas = NULL;
-    q->ndma = q->capdma = 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -87,6 +87,49 @@ static const plat_model_ops_t wl_ops = {"sm", wl_next_event, NULL, wl_stats, wl_
 /* ------------------------------------------------------------------------------------------ */
 /* "pcie": the DMA engine                                                                     */
 
+static void apply_dma(plat_dmaq_t *q, const plat_dma_t *d, uint64_t now) {
+    for (uint64_t i = 0; i < d->npages; i++) {
+        if (d->dir == UVM_DMA_H2D)
+            gpumem_set_tag(q->gm, d->dst / PLAT_PAGE + i, d->tags[i]);
+        else
+            hostmem_set_page_tag(q->hm, d->dst / PLAT_PAGE + i, d->tags[i]);
+    }
+    evr_add(q->ring, now, EVR_DMA_DONE, (uint8_t)d->dir, 0, (uint32_t)d->handle, 0, 0);
+}
+
+void plat_dmaq_step_to(void *m, uint64_t t) {
+    plat_dmaq_t *q = m;
+    for (;;) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < q->ndma; i++)
+            if (q->dmas[i].done <= t && (best == SIZE_MAX || q->dmas[i].done < q->dmas[best].done ||
+                                         (q->dmas[i].done == q->dmas[best].done &&
+                                          q->dmas[i].handle < q->dmas[best].handle)))
+                best = i;
+        if (best == SIZE_MAX)
+            return;
+        apply_dma(q, &q->dmas[best], t);
+        free(q->dmas[best].tags);
+        q->dmas[best] = q->dmas[--q->ndma];
+    }
+}
+
+uint64_t plat_dma_next_done(const plat_dmaq_t *q) {
+    uint64_t t = UINT64_MAX;
+    for (size_t i = 0; i < q->ndma; i++)
+        if (q->dmas[i].done < t)
+            t = q->dmas[i].done;
+    return t;
+}
+
+void plat_dma_free(plat_dmaq_t *q) {
+    for (size_t i = 0; i < q->ndma; i++)
+        free(q->dmas[i].tags);
+    free(q->dmas);
+    q->dmas = NULL;
+    q->ndma = q->capdma = 0;
+}
+
 static uint64_t dmaq_next_event(const void *m, uint64_t now) {
     (void)now;
     return plat_dma_next_done(m);
@@ -185,6 +228,10 @@ static void ch_stats(const void *m, plat_stats_w_t *st) {
 
 static const plat_model_ops_t ch_ops = {"chaos", ch_next_event, NULL, ch_stats, NULL};
 
+uint64_t plat_script_next(const plat_script_t *s) {
+    return s->next_step < s->nsteps ? s->steps[s->next_step].cycle : UINT64_MAX;
+}
+
 static uint64_t scr_next_event(const void *m, uint64_t now) {
     const uint64_t t = plat_script_next(m);
     return t > now ? t : UINT64_MAX;
@@ -196,6 +243,14 @@ static void scr_free(void *m) {
 }
 
 static const plat_model_ops_t scr_ops = {"script", scr_next_event, NULL, NULL, scr_free};
+
+uint64_t plat_co_next(const plat_co_t *c) {
+    uint64_t t = 0;
+    for (unsigned k = 0; k < 2; k++)
+        if (c->next[k] && (!t || c->next[k] < t))
+            t = c->next[k];
+    return t;
+}
 
 static uint64_t co_next_event(const void *m, uint64_t now) {
     const uint64_t t = plat_co_next(m);

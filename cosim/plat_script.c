@@ -134,10 +134,6 @@ int plat_script_init(plat_t *p, char *err, size_t errlen) {
 /* ------------------------------------------------------------------------------------------ */
 /* scripted CSR accesses                                                                      */
 
-uint64_t plat_script_next(const plat_script_t *s) {
-    return s->next_step < s->nsteps ? s->steps[s->next_step].cycle : UINT64_MAX;
-}
-
 int plat_script_drive(plat_t *p, gmmu_in_t *in) {
     if (p->hd.csr_valid || p->scr.step_issued || p->scr.next_step >= p->scr.nsteps)
         return 0;
