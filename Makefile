@@ -18,7 +18,7 @@ CSTD   := -std=c11
 WARN   := -Wall -Wextra -Werror
 OPT    ?= -O2 -g
 SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
-INC    := -Icommon -Icmodel/include -Icmodel/gen -Icosim -Isw-handler/include -Itools/trace
+INC    := -Icommon -Icmodel/include -Icmodel/gen -Icosim -Ihost -Isw-handler/include -Itools/trace
 CFLAGS_COMMON := $(CSTD) $(WARN) $(OPT) $(INC)
 
 GEN_PKG := rtl/gen/gmmu_pkg.sv

@@ -7,7 +7,6 @@
  * in the order of the spec (a block only reads its own fields before it overwrites them), and
  * applies the flush of a command cycle last inside each block.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,15 +43,6 @@ struct gmmu_model {
 static void refresh_comb(gmmu_model_t *m) {
     for (uint32_t s = 0; s < m->p.num_sm; s++)
         l1_comb(&m->l1[s], m->csr.cmd_valid, &m->comb[s]);
-}
-
-void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) {
-    if (v->count++ == 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        err_vsetf(v->first, sizeof(v->first), fmt, ap);
-        va_end(ap);
-    }
 }
 
 static int is_pow2(uint32_t x) {

@@ -81,7 +81,7 @@ typedef struct {
     uint64_t orphan_rsp; /* L2 responses for SM s with no matching entry in SM s (statistic) */
 } gmmu_viol_t;
 
-/* Records a violation (keeps the first message). Implemented in gmmu.c. */
+/* Records a violation (keeps the first message). Implemented in viol.c. */
 void gmmu_viol(gmmu_viol_t *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Bits [64 * word + 63 : 64 * word] of flag bytes b[0..n-1] (0/1) packed into a bit vector (an

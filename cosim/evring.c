@@ -1,16 +1,7 @@
 #include "evring.h"
 
 #include "gmmu_consts.h"
-
-static const gmmu_csr_desc_t csr_table[] = GMMU_CSR_TABLE;
-
-const char *evr_csr_name(uint32_t addr, char *buf, size_t len) {
-    for (unsigned i = 0; i < GMMU_CSR_COUNT; i++)
-        if (csr_table[i].addr == addr)
-            return csr_table[i].name;
-    snprintf(buf, len, "0x%03x", addr);
-    return buf;
-}
+#include "host_drv.h"
 
 static const char *cmd_name(uint32_t op) {
     static const char *const names[] = {"NOP",        "REPLAY_PAGE", "REPLAY_ALL",
@@ -43,13 +34,13 @@ static void print_one(const evr_ent_t *e, FILE *f) {
         fprintf(f, "fb-write addr 0x%llx vpn 0x%llx flags 0x%08x\n", x, y, e->c);
         break;
     case EVR_CSR_RD:
-        fprintf(f, "csr-read  %-11s -> 0x%llx\n", evr_csr_name(e->c, b, sizeof(b)), x);
+        fprintf(f, "csr-read  %-11s -> 0x%llx\n", hdrv_csr_name(e->c, b, sizeof(b)), x);
         break;
     case EVR_CSR_WR:
         if (e->c == GMMU_CSR_CMD)
             fprintf(f, "csr-write %-11s <- 0x%llx (%s)\n", "CMD", x, cmd_name((uint32_t)x));
         else
-            fprintf(f, "csr-write %-11s <- 0x%llx\n", evr_csr_name(e->c, b, sizeof(b)), x);
+            fprintf(f, "csr-write %-11s <- 0x%llx\n", hdrv_csr_name(e->c, b, sizeof(b)), x);
         break;
     case EVR_DMA_SUB:
         fprintf(f, "dma-submit %s #%u src 0x%llx dst 0x%llx pages %u\n", e->a ? "D2H" : "H2D", e->c,

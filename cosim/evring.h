@@ -55,7 +55,5 @@ static inline void evr_add(evr_t *r, uint64_t cycle, evr_kind_t kind, uint8_t a,
 
 /* Prints the last entries, oldest first. */
 void evr_print(const evr_t *r, FILE *f);
-/* Name of a CSR address ("FB_GET", or "0x123"). */
-const char *evr_csr_name(uint32_t addr, char *buf, size_t len);
 
 #endif

@@ -1,209 +1,19 @@
 /*
  * plat.c - the co-simulation platform (see plat.h, plat_int.h and docs/cosim.md): construction,
- * the engines (outputs compared across the list, clocking, mismatch report), halting, and the
- * platform services (host_drv.h) through which the host program runs the workload.
- *
- * Failures found anywhere (inside a handler call too) halt the platform: the statistics are
- * frozen, every later step does nothing, device calls return without effect, so the handler
- * returns and plat_run returns the status. Nothing here exits the process.
+ * the platform services (host_drv.h) through which the host program runs the workload, the run
+ * and its result. Halting: plat_halt.c; the engines in the cycle: plat_eng.c.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "plat.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
 #include "gmmu_consts.h"
 #include "plat_int.h"
-
-static double wall_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-uint64_t plat_now_ns(const plat_t *p) {
-    /* floor(now * 1000 / mhz) without the product overflowing above 1.8e16 cycles */
-    const uint64_t mhz = p->cfg->clock_mhz;
-    return p->now / mhz * 1000ull + p->now % mhz * 1000ull / mhz;
-}
-
-void plat_clear_progress(plat_t *p) {
-    if (p->progress_shown) {
-        fprintf(stderr, "\r%79s\r", "");
-        p->progress_shown = 0;
-    }
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* halting and errors                                                                         */
-
-int plat_halt(plat_t *p, int status, const char *result) {
-    if (p->halted)
-        return p->fin.status;
-    plat_clear_progress(p);
-    if (p->waves_open) {
-        p->wave_eng->ops->wave_close(p->wave_eng);
-        p->waves_open = 0;
-    }
-    p->halted = 1;
-    p->st.cycles = p->now;
-    p->st.clocked_cycles = p->clocked;
-    p->fin.wall = wall_now() - ((double)p->t0.tv_sec + (double)p->t0.tv_nsec * 1e-9);
-    p->fin.st = p->st;
-    if (p->host)
-        p->fin.hst = *hdrv_stats(p->host);
-    p->fin.sim_ns = plat_now_ns(p);
-    p->fin.trace_buffer_peak = p->kern.buffered_peak;
-    p->fin.result = result;
-    p->fin.status = status;
-    return status;
-}
-
-void plat_perr(plat_t *p, const char *fmt, ...) {
-    plat_clear_progress(p);
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "gmmu-sim: error at cycle %llu: ", (unsigned long long)p->now);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
-void plat_platform_error(plat_t *p, const char *fmt, ...) {
-    if (p->halted)
-        return;
-    plat_clear_progress(p);
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "gmmu-sim: platform error at cycle %llu: ", (unsigned long long)p->now);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    p->st.platform_errors++;
-    evr_print(&p->ring, stderr);
-    plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (platform error)");
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* engines                                                                                    */
-
-/* 1 if the mismatch is reported (not in a waveform re-run, which goes on PLAT_WAVE_TAIL clocked
- * cycles, then stops silently: plat_clock_engines). */
-static int mismatch_head(plat_t *p) {
-    plat_clear_progress(p);
-    p->st.mismatches = 1;
-    p->mismatch = 1;
-    if (p->o.rerun) {
-        if (!p->rerun_stop)
-            p->rerun_stop = p->clocked + PLAT_WAVE_TAIL;
-        return 0;
-    }
-    return 1;
-}
-
-static void mismatch_tail(plat_t *p) {
-    evr_print(&p->ring, stderr);
-    if (p->waves_open) {
-        p->wave_eng->ops->wave_close(p->wave_eng);
-        p->waves_open = 0;
-        fprintf(stderr, "  waveform of the whole run: %s\n", p->o.waves_path);
-        p->mismatch = 2; /* covered */
-    }
-    plat_halt(p, 1, "FAIL (mismatch)");
-}
-
-/* --state-compare: a register differs (msg names it) or cannot be read (err = 1). */
-static void on_state_mismatch(plat_t *p, const char *msg, int err) {
-    if (!mismatch_head(p))
-        return;
-    fprintf(stderr, "\n%s at cycle %llu (clocked cycle %llu): %s\n",
-            err ? "STATE COMPARE ERROR" : "STATE MISMATCH", (unsigned long long)p->now,
-            (unsigned long long)p->clocked, msg);
-    mismatch_tail(p);
-}
-
-static void on_mismatch(plat_t *p, unsigned i, const cmp_diff_t *d) {
-    if (!mismatch_head(p))
-        return;
-    const char *exp = p->eng[0]->ops->label, *act = p->eng[i]->ops->label;
-    fprintf(stderr,
-            "\nMISMATCH at cycle %llu (clocked cycle %llu): %s: expected (%s) 0x%llx, actual "
-            "(%s) 0x%llx\n",
-            (unsigned long long)p->now, (unsigned long long)p->clocked, d->signal, exp,
-            (unsigned long long)d->expected, act, (unsigned long long)d->actual);
-    if (d->count > 1) {
-        fprintf(stderr, "  all %u differing outputs of this cycle:\n", d->count);
-        cmp_print_all(&p->prm, &p->eout[0], &p->eout[i], exp, act, stderr);
-    }
-    mismatch_tail(p);
-}
-
-const gmmu_out_t *plat_outputs(plat_t *p) {
-    if (p->out_fresh || p->halted)
-        return p->out;
-    for (unsigned i = 0; i < p->neng; i++)
-        p->eng[i]->ops->outputs(p->eng[i], &p->eout[i]);
-    p->out_fresh = 1;
-    for (unsigned i = 1; i < p->neng; i++) {
-        cmp_diff_t d;
-        if (cmp_outputs(&p->prm, &p->eout[0], &p->eout[i], &d)) {
-            on_mismatch(p, i, &d);
-            return p->out;
-        }
-    }
-    if (p->scmp && p->state_due) {
-        char msg[512];
-        const int r = scmp_check(p->scmp, msg, sizeof(msg));
-        p->state_due = 0;
-        if (r != 0)
-            on_state_mismatch(p, msg, r < 0);
-    }
-    return p->out;
-}
-
-/* One edge of every engine; with an open waveform that holds a reference engine's outputs, the
- * reference steps first so that the waveform engine gets its outputs before and after the edge
- * (engines are independent: the order of their steps changes nothing). */
-static void step_engines(plat_t *p) {
-    engine_t *const ref = p->waves_open ? p->wave_ref : NULL;
-    if (ref) {
-        gmmu_out_t before, after;
-        ref->ops->outputs(ref, &before);
-        ref->ops->step(ref, &p->in, p->now);
-        ref->ops->outputs(ref, &after);
-        p->wave_eng->ops->wave_ref(p->wave_eng, &before, &after);
-    }
-    for (unsigned i = 0; i < p->neng; i++)
-        if (p->eng[i] != ref)
-            p->eng[i]->ops->step(p->eng[i], &p->in, p->now);
-}
-
-void plat_clock_engines(plat_t *p) {
-    if (p->rerun_stop && p->clocked >= p->rerun_stop) { /* the waveform's tail is written */
-        plat_halt(p, 1, "FAIL (mismatch)");
-        return;
-    }
-    if (p->o.rerun && !p->waves_open && p->clocked >= p->o.rerun_from && p->wave_eng) {
-        if (p->wave_eng->ops->wave_open(p->wave_eng, p->o.waves_path, p->wave_ref != NULL) == 0)
-            p->waves_open = 1;
-    }
-    step_engines(p);
-    p->out_fresh = 0;
-    p->state_due = 1;
-    p->now++;
-    p->clocked++;
-}
-
-int plat_mismatch_needs_wave(const plat_t *p, uint64_t *clocked) {
-    *clocked = p->clocked;
-    return p->mismatch == 1 && !p->o.rerun && p->wave_eng;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* platform services of the host program                                                      */
@@ -215,7 +25,8 @@ static void svc_launch(void *ctx) {
     /* the allocations of the first kernel are known, no cycle has run: the preloaded mappings
        exist before any walk (the root entries they use survive the handler's zeroing of its
        root, plat_preload_root) */
-    if (p->npreloads && !p->preload_done && !p->halted && plat_preload(p, err, sizeof(err)) != 0) {
+    if (p->scr.npreloads && !p->scr.preload_done && !p->halted &&
+        plat_preload(p, err, sizeof(err)) != 0) {
         plat_perr(p, "%s", err);
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
     }
@@ -223,14 +34,14 @@ static void svc_launch(void *ctx) {
 
 static void svc_online(void *ctx) {
     plat_t *p = ctx;
-    p->online = 1;
+    p->wl.online = 1;
     plat_progress_mark(p);
 }
 
 /* memcpy mode: the workload up to the next kernel; the copy starts now. */
 static int svc_declare(void *ctx) {
     plat_t *p = ctx;
-    p->launch_due = 0;
+    p->wl.launch_due = 0;
     const int k = plat_declare_kernel(p);
     if (k <= 0)
         return k;
@@ -246,16 +57,16 @@ static int svc_declare(void *ctx) {
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (memcpy: GPU memory oversubscribed)");
         return -1;
     }
-    p->copy_from = p->now;
-    p->copy_bytes_from = hdrv_stats(p->host)->bytes_h2d;
+    p->wl.copy_from = p->now;
+    p->wl.copy_bytes_from = hdrv_stats(p->hd.host)->bytes_h2d;
     return 1;
 }
 
 /* memcpy mode: the copy is over, the kernel starts. */
 static int svc_start(void *ctx) {
     plat_t *p = ctx;
-    p->st.copy_cycles += p->now - p->copy_from;
-    p->st.copy_bytes += hdrv_stats(p->host)->bytes_h2d - p->copy_bytes_from;
+    p->wl.copy_cycles += p->now - p->wl.copy_from;
+    p->wl.copy_bytes += hdrv_stats(p->hd.host)->bytes_h2d - p->wl.copy_bytes_from;
     return plat_start_kernel(p);
 }
 
@@ -267,8 +78,8 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
                               ? UINT64_MAX
                               : pcie_ns_to_cycles((double)wake_ns, (double)p->cfg->clock_mhz);
     int stepped = 0;
-    while (!p->trace_done && !p->halted) {
-        if (p->launch_due)
+    while (!p->wl.trace_done && !p->halted) {
+        if (p->wl.launch_due)
             return HDRV_WAIT_LAUNCH;
         if ((++p->iter & 1023) == 0 && p->show_progress)
             plat_progress(p);
@@ -279,18 +90,18 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
            the next set would otherwise never service the faults; and one cycle of the
            workload between two wake-ups, in which the next kernel can be launched (not while
            the handler runs) */
-        if (o->irq && p->now != p->idle_handler_at)
+        if (o->irq && p->now != p->hd.idle_at)
             return HDRV_WAIT_IRQ;
         if (stepped && wake != UINT64_MAX && plat_now_ns(p) >= wake_ns)
             return HDRV_WAIT_WAKE;
-        const uint64_t co = plat_co_next(p);
+        const uint64_t co = plat_co_next(&p->co);
         if (co && p->now >= co) {
             plat_co_hook(p);
             continue;
         }
-        if (p->cfg->chaos_inval && p->now >= p->chaos_next) {
-            while (p->chaos_next <= p->now)
-                p->chaos_next += p->cfg->chaos_inval;
+        if (p->cfg->chaos_inval && p->now >= p->ch.next) {
+            while (p->ch.next <= p->now)
+                p->ch.next += p->cfg->chaos_inval;
             plat_chaos(p);
             continue;
         }
@@ -302,9 +113,9 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
 
 static void svc_service_begin(void *ctx) {
     plat_t *p = ctx;
-    p->handler_start = p->now;
-    p->handler_running = 1;
-    p->st.handler_calls++;
+    p->hd.start = p->now;
+    p->hd.running = 1;
+    p->hd.calls++;
     if (p->score)
         plat_score_service_begin(p->score);
     evr_add(&p->ring, p->now, EVR_HDL, 1, 0, 0, 0, 0);
@@ -315,9 +126,9 @@ static void svc_service_end(void *ctx) {
     evr_add(&p->ring, p->now, EVR_HDL, 0, 0, 0, 0, 0);
     if (p->score && !p->halted)
         plat_score_service_end(p->score);
-    p->handler_running = 0;
+    p->hd.running = 0;
     /* a handler that used no time is not called again in the same cycle */
-    p->idle_handler_at = p->now == p->handler_start ? p->handler_start : UINT64_MAX;
+    p->hd.idle_at = p->now == p->hd.start ? p->hd.start : UINT64_MAX;
 }
 
 static void svc_error(void *ctx, const char *msg) {
@@ -399,10 +210,19 @@ static int new_engines(plat_t *p, char *err, size_t errlen) {
 
 static int new_models(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
+    p->wl.num_sm = p->prm.num_sm;
+    p->wl.clock_mhz = c->clock_mhz;
+    p->wl.memcpy_mode = c->run_mode == CFG_RUN_MEMCPY;
+    p->dq.clock_mhz = c->clock_mhz;
+    p->dq.gm = &p->gm;
+    p->dq.hm = &p->hm;
+    p->dq.ring = &p->ring;
+    p->ch.period = c->chaos_inval;
+    p->wd.cycles = c->watchdog_cycles;
     /* --preload: platform frames above the handler's, 2 MB-aligned */
-    p->pl_frame_base = (c->gpu_mem_pages + 511u) / 512u * 512u;
+    p->scr.pl_frame_base = (c->gpu_mem_pages + 511u) / 512u * 512u;
     const uint64_t frames =
-        p->o.npreload ? p->pl_frame_base + PLAT_PRELOAD_FRAMES : c->gpu_mem_pages;
+        p->o.npreload ? p->scr.pl_frame_base + PLAT_PRELOAD_FRAMES : c->gpu_mem_pages;
     if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, frames, c->mem_latency,
                     c->mem_jitter, p->o.seed) != 0 ||
         hostmem_init(&p->hm, PLAT_FB_HOST_ADDR, (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES) !=
@@ -414,48 +234,49 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
         return -1;
     const pcie_link_t link = {c->pcie_model == CFG_PCIE_ATAN ? PCIE_MODEL_ATAN : PCIE_MODEL_TABLE,
                               c->pcie_peak_gbps, (double)c->pcie_latency_ns};
-    pcie_dma_init(&p->dma, &link, (double)c->clock_mhz);
-    pcie_dma_set_channels(&p->dma, c->copy_channels);
+    pcie_dma_init(&p->dq.dma, &link, (double)c->clock_mhz);
+    pcie_dma_set_channels(&p->dq.dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
-    (void)u64map_init(&p->pl_tables, 0);
-    (void)u64map_init(&p->ro_cancels, 0);
-    kern_init(&p->kern);
-    p->part.spaces = p->prm.num_asids;
-    p->part.n = p->cfg->sm_parts;
-    for (uint32_t i = 0, first = 0; i < p->part.n; first += p->cfg->sm_part[i++]) {
-        p->part.first[i] = first;
-        p->part.count[i] = p->cfg->sm_part[i];
+    (void)u64map_init(&p->scr.pl_tables, 0);
+    (void)u64map_init(&p->wl.ro_cancels, 0);
+    kern_init(&p->wl.kern);
+    p->wl.part.spaces = p->prm.num_asids;
+    p->wl.part.n = p->cfg->sm_parts;
+    for (uint32_t i = 0, first = 0; i < p->wl.part.n; first += p->cfg->sm_part[i++]) {
+        p->wl.part.first[i] = first;
+        p->wl.part.count[i] = p->cfg->sm_part[i];
     }
-    p->kern.part = &p->part;
-    hbm_init(&p->kern.hbm, c->hbm_gbps, c->clock_mhz);
+    p->wl.kern.part = &p->wl.part;
+    hbm_init(&p->wl.kern.hbm, c->hbm_gbps, c->clock_mhz);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
-        if (sm_init(&p->sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
+        if (sm_init(&p->wl.sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
     p->mem_ready_seed = rng_hash2(p->o.seed, 0x6d656d7264ull);
     p->fb_ready_seed = rng_hash2(p->o.seed, 0x666272647900ull);
-    rng_seed(&p->chaos_rng, p->o.seed, 0x6368616f73ull);
-    p->chaos_next = c->chaos_inval;
-    p->co_next[0] = c->coalesce_at;
-    p->co_next[1] = c->splinter_at;
+    rng_seed(&p->ch.rng, p->o.seed, 0x6368616f73ull);
+    p->ch.next = c->chaos_inval;
+    p->co.next[0] = c->coalesce_at;
+    p->co.next[1] = c->splinter_at;
     return 0;
 }
 
 static int new_host(plat_t *p, char *err, size_t errlen) {
     const cfg_t *c = p->cfg;
-    plat_dev_init(p, &p->dev);
+    plat_dev_init(p, &p->hd.dev);
     const hdrv_svc_t svc = {
         p,         svc_launch, svc_online,  svc_wait, svc_service_begin, svc_service_end,
         svc_error, svc_halted, svc_declare, svc_start};
     uvm_cfg_t hc;
     plat_handler_cfg(p, &hc);
-    p->host = hdrv_new(&hc, &p->dev, &svc, err, errlen);
-    if (p->host && c->fault_mode == CFG_FAULT_BLOCKING)
-        hdrv_set_fault_ctrl(p->host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);
-    if (p->host && c->run_mode == CFG_RUN_MEMCPY && hdrv_set_memcpy(p->host, err, errlen) != 0)
+    p->hd.host = hdrv_new(&hc, &p->hd.dev, &svc, err, errlen);
+    if (p->hd.host && c->fault_mode == CFG_FAULT_BLOCKING)
+        hdrv_set_fault_ctrl(p->hd.host, 1u << GMMU_CSR_FAULT_CTRL_BLOCKING_LSB);
+    if (p->hd.host && c->run_mode == CFG_RUN_MEMCPY &&
+        hdrv_set_memcpy(p->hd.host, err, errlen) != 0)
         return -1;
-    return p->host ? 0 : -1;
+    return p->hd.host ? 0 : -1;
 }
 
 plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
@@ -467,7 +288,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     p->o = *o;
     p->cfg = &p->o.cfg;
     p->prm = p->cfg->rtl;
-    p->idle_handler_at = UINT64_MAX;
+    p->hd.idle_at = UINT64_MAX;
+    plat_models_init(p);
     /* a terminal gets the \r line twice a second, a log a line every PLAT_LOG_PROGRESS_S */
     p->show_progress = !o->quiet && !o->rerun;
     p->progress_tty = isatty(2);
@@ -477,11 +299,11 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
         goto fail;
     if (plat_oracle_order(p, o->trace_path, err, errlen) != 0)
         goto fail;
-    p->tr = trace_open(o->trace_path, err, errlen);
-    if (!p->tr)
+    p->wl.tr = trace_open(o->trace_path, err, errlen);
+    if (!p->wl.tr)
         goto fail;
-    kern_stream_init(&p->ks, p->tr, p->prm.num_sm, o->trace_path);
-    p->trace_total = trace_size(o->trace_path, &p->trace_binary);
+    kern_stream_init(&p->wl.ks, p->wl.tr, p->prm.num_sm, o->trace_path);
+    p->wl.trace_total = trace_size(o->trace_path, &p->wl.trace_binary);
     return p;
 fail:
     plat_free(p);
@@ -491,26 +313,15 @@ fail:
 void plat_free(plat_t *p) {
     if (!p)
         return;
-    if (p->tr)
-        trace_close(p->tr);
-    hdrv_free(p->host);
     if (p->waves_open)
         p->wave_eng->ops->wave_close(p->wave_eng);
     scmp_free(p->scmp);
     for (unsigned i = 0; i < ENGINE_MAX; i++)
         engine_free(p->eng[i]);
-    for (uint32_t s = 0; s < GMMU_MAX_SM; s++)
-        sm_free(&p->sm[s]);
-    kern_free(&p->kern);
-    kern_stream_free(&p->ks);
-    plat_dma_free(p);
     free(p->allocs);
     u64map_free(&p->truth);
-    u64map_free(&p->pl_tables);
-    u64map_free(&p->ro_cancels);
     plat_score_free(p->score);
-    gpumem_free(&p->gm);
-    hostmem_free(&p->hm);
+    plat_models_free(p);
     free(p);
 }
 
@@ -520,39 +331,41 @@ void plat_free(plat_t *p) {
 /* The result of a run that reached the end of the trace (exit status, RESULT text). */
 static int run_result(plat_t *p) {
     const plat_stats_t *s = &p->st;
-    if (s->mismatches || s->model_violations)
+    const plat_gmmu_ctr_t *g = &p->gmmu;
+    const plat_wl_t *w = &p->wl;
+    if (g->mismatches || g->model_violations)
         return plat_halt(p, PLAT_EXIT_MISMATCH,
-                         s->mismatches ? "FAIL (mismatch)" : "FAIL (model invariant violation)");
+                         g->mismatches ? "FAIL (mismatch)" : "FAIL (model invariant violation)");
     if (s->integrity_errors)
         return plat_halt(p, PLAT_EXIT_INTEGRITY, "FAIL (integrity error)");
     if (s->platform_errors)
         return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (platform error)");
-    if (s->failed_accesses) {
+    if (w->failed_accesses) {
         plat_perr(p,
                   "%llu valid accesses (inside an allocation, permitted) ended in a fatal fault: "
                   "the handler could not serve them (out of page-table pages? pt_pages = %llu)",
-                  (unsigned long long)s->failed_accesses, (unsigned long long)p->cfg->pt_pages);
+                  (unsigned long long)w->failed_accesses, (unsigned long long)p->cfg->pt_pages);
         return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (valid accesses cancelled)");
     }
-    if (s->program_faults && !p->o.expect_fault) {
+    if (w->program_faults && !p->o.expect_fault) {
         plat_perr(p,
                   "the simulated program faulted: %llu accesses outside every allocation or "
                   "writes to a read-only allocation (a CUDA program stops with an illegal "
                   "address error; --expect-fault if the test expects them)",
-                  (unsigned long long)s->program_faults);
+                  (unsigned long long)w->program_faults);
         return plat_halt(p, PLAT_EXIT_PROGRAM, "FAIL (program fault)");
     }
-    if (s->kernels == 0) {
+    if (w->kernels == 0) {
         plat_perr(p, "%s: the trace has no kernel: nothing was simulated", p->o.trace_path);
         return plat_halt(p, PLAT_EXIT_INPUT, "FAIL (empty trace)");
     }
     return plat_halt(p, PLAT_EXIT_PASS,
-                     s->program_faults ? "PASS (program faults expected)" : "PASS");
+                     w->program_faults ? "PASS (program faults expected)" : "PASS");
 }
 
 int plat_run(plat_t *p) {
     char err[512];
-    const hdrv_status_t hs = hdrv_run(p->host, err, sizeof(err));
+    const hdrv_status_t hs = hdrv_run(p->hd.host, err, sizeof(err));
     if (hs == HDRV_INIT_FAILED) {
         plat_perr(p, "handler init_device: %s", err);
         return plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (handler init)");
@@ -569,7 +382,7 @@ int plat_run(plat_t *p) {
             continue;
         char first[256] = "";
         const unsigned n = p->eng[i]->ops->violations(p->eng[i], first, sizeof(first));
-        p->st.model_violations += n;
+        p->gmmu.model_violations += n;
         if (n)
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }

@@ -7,7 +7,8 @@
  * transferred; the inputs are computed (memory response due, SM requests, host CSR access); then
  * either the engines are clocked once, or - when idle_o is 1 (or every engine is quiet) and no
  * input is active - the clock jumps to the next platform event without clocking the engines.
- * Also here: kernel launches, the watchdog, the chaos agent, the progress line, the state dump.
+ * Also here: kernel launches and the watchdog (the chaos agent: plat_co.c; the progress line and
+ * the state dump: plat_report.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,21 +31,21 @@ static void on_alloc(void *ctx, const trace_rec_t *trec) {
     if (p->halted)
         return;
     const int no_asid = trec->space >= p->prm.num_asids;
-    if (no_asid || (p->part.n && trec->space >= p->part.n)) {
+    if (no_asid || (p->wl.part.n && trec->space >= p->wl.part.n)) {
         char why[128];
         if (no_asid)
             snprintf(why, sizeof(why), "the configuration has num_asids = %u", p->prm.num_asids);
         else
             snprintf(why, sizeof(why), "sm_partition gives SMs to spaces 0..%u only",
-                     p->part.n - 1u);
+                     p->wl.part.n - 1u);
         plat_perr(p, "%s:%s%llu: field space: allocation %s is in address space %u, %s",
-                  p->o.trace_path, p->trace_binary ? "offset " : "", (unsigned long long)trec->line,
-                  trec->name, trec->space, why);
+                  p->o.trace_path, p->wl.trace_binary ? "offset " : "",
+                  (unsigned long long)trec->line, trec->name, trec->space, why);
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
         return;
     }
     if (trec->space > 0)
-        p->multi = 1;
+        p->wl.multi = 1;
     trace_rec_t xrec = *trec;
     xrec.base |= (uint64_t)trec->space << TRACE_VA_BITS;
     const trace_rec_t *rec = &xrec;
@@ -53,10 +54,11 @@ static void on_alloc(void *ctx, const trace_rec_t *trec) {
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
         return;
     }
-    if (hdrv_add_alloc(p->host, rec->name, rec->base, rec->size, rec->readonly, err, sizeof(err)) !=
-        0) {
+    if (hdrv_add_alloc(p->hd.host, rec->name, rec->base, rec->size, rec->readonly, err,
+                       sizeof(err)) != 0) {
         plat_perr(p, "%s:%s%llu: allocation %s: %s", p->o.trace_path,
-                  p->trace_binary ? "offset " : "", (unsigned long long)rec->line, rec->name, err);
+                  p->wl.trace_binary ? "offset " : "", (unsigned long long)rec->line, rec->name,
+                  err);
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
         return;
     }
@@ -66,16 +68,16 @@ static void on_alloc(void *ctx, const trace_rec_t *trec) {
 
 /* A failed read of the kernel's records (malformed record, exited warp, out of memory). */
 static int kern_check(plat_t *p) {
-    if (!p->kern.error)
+    if (!p->wl.kern.error)
         return 0;
-    plat_perr(p, "%s", p->kern.err);
+    plat_perr(p, "%s", p->wl.kern.err);
     plat_halt(p, PLAT_EXIT_INPUT, "FAIL (bad trace)");
     return -1;
 }
 
 int plat_declare_kernel(plat_t *p) {
     char err[512];
-    const int rc = kern_stream_next(&p->ks, &p->kern, on_alloc, p, err, sizeof(err));
+    const int rc = kern_stream_next(&p->wl.ks, &p->wl.kern, on_alloc, p, err, sizeof(err));
     if (p->halted)
         return -1;
     if (rc < 0) {
@@ -84,35 +86,35 @@ int plat_declare_kernel(plat_t *p) {
         return -1;
     }
     if (rc == 0) {
-        p->trace_done = 1;
-        p->kernel_active = 0;
+        p->wl.trace_done = 1;
+        p->wl.kernel_active = 0;
     }
     return rc;
 }
 
 int plat_start_kernel(plat_t *p) {
-    p->st.kernels++;
-    evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->st.kernels, 0, 0);
+    p->wl.kernels++;
+    evr_add(&p->ring, p->now, EVR_KERNEL, 0, 0, (uint32_t)p->wl.kernels, 0, 0);
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
-        sm_start_kernel(&p->sm[s], &p->kern, p->now);
+        sm_start_kernel(&p->wl.sm[s], &p->wl.kern, p->now);
     if (kern_check(p) != 0)
         return -1;
-    if (p->kern.n_warps == 0 && kern_at_end(&p->kern))
+    if (p->wl.kern.n_warps == 0 && kern_at_end(&p->wl.kern))
         return 0; /* empty kernel */
-    p->kernel_active = 1;
-    p->kernel_from = p->now;
+    p->wl.kernel_active = 1;
+    p->wl.kernel_from = p->now;
     plat_progress_mark(p);
     return 1;
 }
 
 /* The running kernel has completed: its time counts in kernel_cycles. */
 static void kernel_end(plat_t *p) {
-    p->st.kernel_cycles += p->now - p->kernel_from;
-    p->kernel_active = 0;
+    p->wl.kernel_cycles += p->now - p->wl.kernel_from;
+    p->wl.kernel_active = 0;
 }
 
 void plat_next_kernel(plat_t *p) {
-    if (p->kernel_active)
+    if (p->wl.kernel_active)
         kernel_end(p);
     while (plat_declare_kernel(p) > 0 && plat_start_kernel(p) == 0) {
     }
@@ -120,7 +122,7 @@ void plat_next_kernel(plat_t *p) {
 
 static int kernel_complete(const plat_t *p) {
     for (uint32_t s = 0; s < p->prm.num_sm; s++)
-        if (!sm_kernel_done(&p->sm[s], &p->kern))
+        if (!sm_kernel_done(&p->wl.sm[s], &p->wl.kern))
             return 0;
     return 1;
 }
@@ -134,15 +136,15 @@ static int kernel_complete(const plat_t *p) {
 static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
     const plat_alloc_t *a = plat_find_alloc(p, vpn * PLAT_PAGE);
     if (!a || (a->ro && write))
-        p->st.program_faults++;
+        p->wl.program_faults++;
     else
-        p->st.failed_accesses++;
+        p->wl.failed_accesses++;
     /* CANCEL_PAGE cancels every request of the page (docs/microarch.md §4 (e)): a read of a
        read-only page cancelled with a write to it is the program's fault too (plat_collateral) */
     if (a && a->ro) {
         uint64_t v = 0;
-        u64map_get(&p->ro_cancels, vpn, &v);
-        if (u64map_put(&p->ro_cancels, vpn, write ? v | 1u : v + 2u) != 0)
+        u64map_get(&p->wl.ro_cancels, vpn, &v);
+        if (u64map_put(&p->wl.ro_cancels, vpn, write ? v | 1u : v + 2u) != 0)
             plat_platform_error(p, "out of memory");
     }
 }
@@ -150,28 +152,28 @@ static void plat_classify_fatal(plat_t *p, uint64_t vpn, int write) {
 void plat_collateral(plat_t *p) {
     size_t pos = 0;
     uint64_t vpn = 0, v = 0;
-    while (u64map_next(&p->ro_cancels, &pos, &vpn, &v))
+    while (u64map_next(&p->wl.ro_cancels, &pos, &vpn, &v))
         if ((v & 1u) && v >= 2u) {
-            p->st.failed_accesses -= v >> 1;
-            p->st.program_faults += v >> 1;
+            p->wl.failed_accesses -= v >> 1;
+            p->wl.program_faults += v >> 1;
         }
 }
 
 static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
     sm_resp_t r;
-    if (sm_response(&p->sm[s], &p->kern, id, p->now, &r) != 0) {
+    if (sm_response(&p->wl.sm[s], &p->wl.kern, id, p->now, &r) != 0) {
         plat_platform_error(p, "SM %u: response with id %u, which is not outstanding", s, id);
         return;
     }
     if (kern_check(p) != 0)
         return;
-    p->st.translations++;
+    p->wl.translations++;
     plat_progress_mark(p);
     if (fatal) {
-        p->st.fatal_faults++;
+        p->wl.fatal_faults++;
         plat_classify_fatal(p, r.vpn, r.op != TRACE_OP_READ);
-        if (!p->o.quiet && p->st.fatal_faults <= PLAT_MAX_REPORTED) {
-            const sm_warp_t *w = &p->kern.warps[r.warp];
+        if (!p->o.quiet && p->wl.fatal_faults <= PLAT_MAX_REPORTED) {
+            const sm_warp_t *w = &p->wl.kern.warps[r.warp];
             plat_clear_progress(p);
             fprintf(stderr,
                     "gmmu-sim: fatal fault at cycle %llu: SM %u warp (cta %u, warp %u) trace pos "
@@ -180,11 +182,11 @@ static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal)
                     r.op == TRACE_OP_READ ? "read" : "write", (unsigned long long)r.vpn);
         }
     } else {
-        p->recent[p->nrecent++ % PLAT_RECENT_PAGES] = r.vpn;
+        p->ch.recent[p->ch.nrecent++ % PLAT_RECENT_PAGES] = r.vpn;
         plat_access_page(p, s, &r, ppn);
     }
     if (r.instr_done)
-        p->st.instructions++;
+        p->wl.instructions++;
 }
 
 /* Translation responses of this cycle (hit ports, then the miss port, per SM). */
@@ -196,7 +198,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
                 continue;
             evr_add(&p->ring, p->now, EVR_HIT, (uint8_t)s, (uint16_t)q, o->hit_id[s][q],
                     o->hit_ppn[s][q], 0);
-            p->st.l1_hits++;
+            p->wl.l1_hits++;
             response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0);
             if (p->halted)
                 return;
@@ -204,7 +206,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
         if (o->miss_valid[s]) {
             evr_add(&p->ring, p->now, EVR_MISS, (uint8_t)s, 0, o->miss_id[s], o->miss_ppn[s],
                     o->miss_fatal[s]);
-            p->st.miss_rsps++;
+            p->wl.miss_rsps++;
             response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s]);
             if (p->halted)
                 return;
@@ -214,21 +216,21 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
 
 /* ev_o: events of the previous cycle. */
 static void count_events(plat_t *p, uint16_t ev) {
-    p->st.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
-    p->st.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
-    p->st.walks += (ev >> GMMU_EV_WALK) & 1;
-    p->st.far_faults += (ev >> GMMU_EV_FF_NEW) & 1;
-    p->st.ff_merges += (ev >> GMMU_EV_FF_MERGE) & 1;
-    p->st.ff_drops += (ev >> GMMU_EV_FF_DROP) & 1;
-    p->st.fb_overflows += (ev >> GMMU_EV_FB_OVF) & 1;
-    p->st.l1_large_hit_cycles += (ev >> GMMU_EV_L1_LARGE_HIT) & 1;
-    p->st.l2_large_hits += (ev >> GMMU_EV_L2_LARGE_HIT) & 1;
-    p->st.walks_large += (ev >> GMMU_EV_WALK_LARGE) & 1;
-    p->st.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
+    p->gmmu.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
+    p->gmmu.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
+    p->gmmu.walks += (ev >> GMMU_EV_WALK) & 1;
+    p->gmmu.far_faults += (ev >> GMMU_EV_FF_NEW) & 1;
+    p->gmmu.ff_merges += (ev >> GMMU_EV_FF_MERGE) & 1;
+    p->gmmu.ff_drops += (ev >> GMMU_EV_FF_DROP) & 1;
+    p->gmmu.fb_overflows += (ev >> GMMU_EV_FB_OVF) & 1;
+    p->gmmu.l1_large_hit_cycles += (ev >> GMMU_EV_L1_LARGE_HIT) & 1;
+    p->gmmu.l2_large_hits += (ev >> GMMU_EV_L2_LARGE_HIT) & 1;
+    p->gmmu.walks_large += (ev >> GMMU_EV_WALK_LARGE) & 1;
+    p->gmmu.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
     const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
-    p->st.walk_restarts += restart;
+    p->gmmu.walk_restarts += restart;
     if (restart)
-        p->chaos_restarted = 1; /* the chaos agent's streak (plat_chaos) */
+        p->ch.restarted = 1; /* the chaos agent's streak (plat_chaos) */
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -249,14 +251,14 @@ static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         if (!o->req_ready[s]) {
             /* back-pressure while the GMMU is busy (not while it idles on far-faults, so that
                the count does not depend on idle skipping) */
-            if (!o->idle && sm_wants_issue(&p->sm[s], &p->kern, p->now)) {
-                p->st.req_stalls++;
+            if (!o->idle && sm_wants_issue(&p->wl.sm[s], &p->wl.kern, p->now)) {
+                p->wl.req_stalls++;
                 (*stalled)++;
             }
             continue;
         }
-        const uint32_t n = sm_issue(&p->sm[s], &p->kern, p->now, in->req_valid[s], in->req_vpn[s],
-                                    in->req_write[s], in->req_id[s]);
+        const uint32_t n = sm_issue(&p->wl.sm[s], &p->wl.kern, p->now, in->req_valid[s],
+                                    in->req_vpn[s], in->req_write[s], in->req_id[s]);
         for (uint32_t q = 0; q < n; q++) { /* the extended VPN (sm.h): address space + VPN */
             in->req_asid[s][q] = (uint8_t)(in->req_vpn[s][q] >> KERN_SPACE_SHIFT);
             in->req_vpn[s][q] &= KERN_VPN_MASK;
@@ -306,42 +308,23 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     }
     /* one address space: the SMs run while the host programs the device (as always); several:
        not before every ASID's page-table base is programmed */
-    if (p->kernel_active && (p->online || !p->multi) && sm_inputs(p, o, stalled))
+    if (p->wl.kernel_active && (p->wl.online || !p->wl.multi) && sm_inputs(p, o, stalled))
         active = 1;
-    in->csr_valid = (uint8_t)p->csr_valid;
-    in->csr_write = (uint8_t)p->csr_write;
-    in->csr_addr = (uint16_t)p->csr_addr;
-    in->csr_wdata = p->csr_wdata;
-    if (p->csr_valid || plat_script_drive(p, in))
+    in->csr_valid = (uint8_t)p->hd.csr_valid;
+    in->csr_write = (uint8_t)p->hd.csr_write;
+    in->csr_addr = (uint16_t)p->hd.csr_addr;
+    in->csr_wdata = p->hd.csr_wdata;
+    if (p->hd.csr_valid || plat_script_drive(p, in))
         active = 1;
     return active;
 }
 
-/* Next cycle > now at which something happens without an input to the engines. */
+/* Next cycle > now at which something happens without an input to the engines: the earliest
+ * event of the models (plat_models.c), the limit, --max-cycles. */
 static uint64_t next_event(const plat_t *p, uint64_t limit) {
-    uint64_t t = limit;
-    for (uint32_t s = 0; s < p->prm.num_sm && p->kernel_active; s++) {
-        const uint64_t e = sm_next_event(&p->sm[s], &p->kern, p->now);
-        if (e < t)
-            t = e;
-    }
-    const uint64_t d = plat_dma_next_done(p);
-    if (d < t)
-        t = d;
-    const uint64_t m = gpumem_next_due(&p->gm);
-    if (m < t)
-        t = m;
-    if (p->cfg->chaos_inval && p->chaos_next > p->now && p->chaos_next < t)
-        t = p->chaos_next;
-    const uint64_t sc = plat_script_next(p);
-    if (sc > p->now && sc < t)
-        t = sc;
-    const uint64_t co = plat_co_next(p);
-    if (co > p->now && co < t)
-        t = co;
-    const uint64_t wd = p->wd_from + p->cfg->watchdog_cycles + 1;
-    if (wd < t)
-        t = wd;
+    uint64_t t = plat_models_next_event(p);
+    if (limit < t)
+        t = limit;
     if (p->o.max_cycles && p->o.max_cycles < t)
         t = p->o.max_cycles;
     return t;
@@ -359,7 +342,7 @@ static int try_skip(plat_t *p, const gmmu_out_t *o, uint64_t stalled, uint64_t l
     const uint64_t t = next_event(p, limit);
     if (t <= p->now)
         return 0;
-    p->st.req_stalls += stalled * (t - p->now - 1u);
+    p->wl.req_stalls += stalled * (t - p->now - 1u);
     p->now = t;
     return 1;
 }
@@ -369,7 +352,7 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
     if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write) {
         /* a PTE write of the coalesce unit: performed now, no response (§15.2) */
         evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, o->mem_req_addr, o->mem_req_wdata);
-        p->st.gmmu_pte_writes++;
+        p->gmmu.gmmu_pte_writes++;
         if (p->score)
             plat_score_pt_write(p->score, o->mem_req_addr);
         if (gpumem_write64(&p->gm, o->mem_req_addr, o->mem_req_wdata) != 0)
@@ -377,7 +360,7 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
                                 (unsigned long long)o->mem_req_addr);
     } else if (o->mem_req_valid && p->in.mem_req_ready) {
         evr_add(&p->ring, p->now, EVR_MEM_REQ, 0, 0, o->mem_req_id, o->mem_req_addr, 0);
-        p->st.mem_reads++;
+        p->gmmu.pte_reads++;
         const int rc = gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id);
         if (rc == -2) {
             plat_platform_error(p, "out of memory");
@@ -401,7 +384,7 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
         evr_add(&p->ring, p->now, EVR_FB_WR, 0, 0, o->fb_wr_data[GMMU_FB_W7_FLAGS], o->fb_wr_addr,
                 (uint64_t)o->fb_wr_data[GMMU_FB_W3_VPN_HI] << 32 |
                     o->fb_wr_data[GMMU_FB_W2_VPN_LO]);
-        p->st.fb_writes++;
+        p->gmmu.fb_writes++;
         if (hostmem_write(&p->hm, o->fb_wr_addr, bytes, sizeof(bytes)) != 0)
             plat_platform_error(p,
                                 "fault-entry write at host address 0x%llx: outside the fault ring",
@@ -410,10 +393,10 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
 }
 
 void plat_progress_mark(plat_t *p) {
-    p->last_progress = p->wd_from = p->now;
-    p->wd_busy_base = p->st.handler_calls + p->st.walk_restarts;
-    p->chaos_streak = 0;
-    p->chaos_restarted = 0;
+    p->wd.last_progress = p->wd.from = p->now;
+    p->wd.busy_base = p->hd.calls + p->gmmu.walk_restarts;
+    p->ch.streak = 0;
+    p->ch.restarted = 0;
 }
 
 /* Timed work that will end by itself (the run waits, it does not hang): a warp in its compute
@@ -421,17 +404,18 @@ void plat_progress_mark(plat_t *p) {
  * cycle the first such wait ends (the watchdog's quiet window starts there), 0 if none. */
 static uint64_t timed_wait(const plat_t *p) {
     uint64_t end = UINT64_MAX;
-    for (uint32_t s = 0; s < p->prm.num_sm && p->kernel_active; s++) {
-        const uint64_t e = sm_next_event(&p->sm[s], &p->kern, p->now);
+    for (uint32_t s = 0; s < p->prm.num_sm && p->wl.kernel_active; s++) {
+        const uint64_t e = sm_next_event(&p->wl.sm[s], &p->wl.kern, p->now);
         if (e < end)
             end = e;
     }
     if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) > p->now && gpumem_next_due(&p->gm) < end)
         end = gpumem_next_due(&p->gm);
-    if (p->ndma && plat_dma_next_done(p) < end)
-        end = plat_dma_next_done(p) > p->now ? plat_dma_next_done(p) : p->now;
-    if (p->now < p->wait_until && p->wait_until < end)
-        end = p->wait_until;
+    const uint64_t d = plat_dma_next_done(&p->dq);
+    if (p->dq.ndma && d < end)
+        end = d > p->now ? d : p->now;
+    if (p->now < p->wd.wait_until && p->wd.wait_until < end)
+        end = p->wd.wait_until;
     return end == UINT64_MAX ? 0 : end;
 }
 
@@ -440,10 +424,10 @@ static uint64_t timed_wait(const plat_t *p) {
  * PLAT_LIVELOCK_EVENTS times since) or a hang (nothing timed pending) stops the run; timed work
  * postpones the check by watchdog_cycles. Returns 1 if the run stopped. */
 static int watchdog(plat_t *p) {
-    const uint64_t busy = p->st.handler_calls + p->st.walk_restarts - p->wd_busy_base;
+    const uint64_t busy = p->hd.calls + p->gmmu.walk_restarts - p->wd.busy_base;
     const uint64_t wait_end = busy >= PLAT_LIVELOCK_EVENTS ? 0 : timed_wait(p);
     if (wait_end) {
-        p->wd_from = wait_end > p->now ? wait_end : p->now;
+        p->wd.from = wait_end > p->now ? wait_end : p->now;
         return 0;
     }
     plat_clear_progress(p);
@@ -452,10 +436,10 @@ static int watchdog(plat_t *p) {
                 "gmmu-sim: WATCHDOG: livelock: no translation or instruction completed since "
                 "cycle %llu (%llu cycles, more than watchdog_cycles = %llu) while the handler "
                 "was called %llu times and walks restarted %llu times\n",
-                (unsigned long long)p->last_progress,
-                (unsigned long long)(p->now - p->last_progress),
-                (unsigned long long)p->cfg->watchdog_cycles,
-                (unsigned long long)(p->st.handler_calls), (unsigned long long)p->st.walk_restarts);
+                (unsigned long long)p->wd.last_progress,
+                (unsigned long long)(p->now - p->wd.last_progress),
+                (unsigned long long)p->cfg->watchdog_cycles, (unsigned long long)(p->hd.calls),
+                (unsigned long long)p->gmmu.walk_restarts);
     else
         fprintf(stderr,
                 "gmmu-sim: WATCHDOG: hang: no translation or instruction completed for %llu "
@@ -463,8 +447,9 @@ static int watchdog(plat_t *p) {
                 "would end by itself (no warp in a compute gap, PTE read due, DMA or handler "
                 "delay); if the workload really waits longer, raise watchdog_cycles (--set "
                 "watchdog_cycles=N)\n",
-                (unsigned long long)(p->now - p->last_progress),
-                (unsigned long long)p->cfg->watchdog_cycles, (unsigned long long)p->last_progress);
+                (unsigned long long)(p->now - p->wd.last_progress),
+                (unsigned long long)p->cfg->watchdog_cycles,
+                (unsigned long long)p->wd.last_progress);
     plat_dump_state(p, stderr);
     plat_halt(p, PLAT_EXIT_TIMEOUT,
               busy >= PLAT_LIVELOCK_EVENTS ? "FAIL (watchdog: livelock)" : "FAIL (watchdog: hang)");
@@ -485,11 +470,11 @@ void plat_step(plat_t *p, uint64_t limit) {
         plat_halt(p, PLAT_EXIT_TIMEOUT, "INCOMPLETE (max cycles)");
         return;
     }
-    if (p->now > p->wd_from + p->cfg->watchdog_cycles && watchdog(p))
+    if (p->now > p->wd.from + p->cfg->watchdog_cycles && watchdog(p))
         return;
-    if (!p->chaos_running)
-        p->chaos_busy = 0; /* a cycle outside the chaos agent (plat_chaos) */
-    plat_dma_completions(p);
+    if (!p->ch.running)
+        p->ch.busy = 0;  /* a cycle outside the chaos agent (plat_chaos) */
+    plat_models_step(p); /* DMA completions due now land */
     const gmmu_out_t *o = plat_outputs(p);
     if (p->halted)
         return;
@@ -501,12 +486,12 @@ void plat_step(plat_t *p, uint64_t limit) {
         return;
     /* The next kernel is launched by the host: not while a host agent (the handler) runs, which
        also keeps allocations from being declared to the handler in the middle of a service. */
-    if (p->kernel_active && !p->handler_running && kernel_complete(p)) {
+    if (p->wl.kernel_active && !p->hd.running && kernel_complete(p)) {
         if (p->cfg->run_mode == CFG_RUN_MEMCPY) {
             /* the host copies, then launches (svc_wait returns to it after this cycle, which
                is clocked: no skip past the launch) */
             kernel_end(p);
-            p->launch_due = 1;
+            p->wl.launch_due = 1;
             limit = p->now;
         } else {
             plat_next_kernel(p);
@@ -526,52 +511,10 @@ void plat_step(plat_t *p, uint64_t limit) {
 
 /* The host waits (handler CPU time, a DMA) until t: timed work for the watchdog. */
 void plat_run_until(plat_t *p, uint64_t t) {
-    const uint64_t outer = p->wait_until;
-    if (t > p->wait_until)
-        p->wait_until = t;
+    const uint64_t outer = p->wd.wait_until;
+    if (t > p->wd.wait_until)
+        p->wd.wait_until = t;
     while (p->now < t && !p->halted)
         plat_step(p, t);
-    p->wait_until = outer;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* chaos agent, dumps, progress                                                               */
-
-void plat_chaos(plat_t *p) {
-    /* forward progress under invalidation storms (docs/cosim.md "Chaos agent"): a command after
-       which a walk restarted extends the streak, a completed translation ends it
-       (plat_progress_mark); at chaos_streak commands in a streak the agent holds back */
-    if (p->chaos_restarted) {
-        p->chaos_streak++;
-        p->chaos_restarted = 0;
-    }
-    /* commands longer than chaos_inval run back to back; after PLAT_CHAOS_BACK_TO_BACK of them
-       the next one waits for a cycle of the workload (else, with chaos_inval shorter than a
-       command, the host could never launch the next kernel) */
-    if (p->chaos_busy >= PLAT_CHAOS_BACK_TO_BACK)
-        return;
-    if (p->o.chaos_streak && p->chaos_streak >= p->o.chaos_streak) {
-        p->st.chaos_held++;
-        return;
-    }
-    p->handler_running = 1; /* the handler cannot start meanwhile */
-    p->chaos_running = 1;
-    uint32_t op = GMMU_CMD_INVAL_ALL;
-    uint64_t vpn = 0;
-    if (p->nrecent > 0 && rng_below(&p->chaos_rng, 4) != 0) {
-        const uint64_t n = p->nrecent < PLAT_RECENT_PAGES ? p->nrecent : PLAT_RECENT_PAGES;
-        vpn = p->recent[rng_below(&p->chaos_rng, n)];
-        op = GMMU_CMD_INVAL_PAGE;
-    }
-    evr_add(&p->ring, p->now, EVR_CHAOS, 0, 0, op, vpn, 0);
-    p->st.chaos_cmds++;
-    plat_csr_write_cycle(p, GMMU_CSR_CMD_ARG_LO, (uint32_t)vpn);
-    plat_csr_write_cycle(p, GMMU_CSR_CMD_ARG_HI,
-                         (uint32_t)(vpn >> 32) & ((1u << (GMMU_VPN_W - 32u)) - 1u));
-    plat_csr_write_cycle(p, GMMU_CSR_CMD, op);
-    while ((plat_csr_read(p, GMMU_CSR_CMD_STATUS) >> GMMU_BIT_CMD_STATUS_BUSY) & 1u)
-        ;
-    p->handler_running = 0;
-    p->chaos_running = 0;
-    p->chaos_busy++;
+    p->wd.wait_until = outer;
 }

@@ -9,14 +9,14 @@
 #include "plat_int.h"
 
 uint32_t plat_csr_read(plat_t *p, uint32_t addr) {
-    p->csr_valid = 1;
-    p->csr_write = 0;
-    p->csr_addr = addr;
-    p->csr_wdata = 0;
+    p->hd.csr_valid = 1;
+    p->hd.csr_write = 0;
+    p->hd.csr_addr = addr;
+    p->hd.csr_wdata = 0;
     const uint64_t c = p->clocked;
     while (p->clocked == c && !p->halted)
         plat_step(p, UINT64_MAX);
-    p->csr_valid = 0;
+    p->hd.csr_valid = 0;
     const gmmu_out_t *o = plat_outputs(p);
     if (p->halted)
         return 0;
@@ -25,24 +25,24 @@ uint32_t plat_csr_read(plat_t *p, uint32_t addr) {
         return 0;
     }
     evr_add(&p->ring, p->now, EVR_CSR_RD, 0, 0, addr, o->csr_rdata, 0);
-    if (p->score && !p->chaos_running)
+    if (p->score && !p->ch.running)
         plat_score_csr_read(p->score, addr, o->csr_rdata);
     return o->csr_rdata;
 }
 
 void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value) {
     evr_add(&p->ring, p->now, EVR_CSR_WR, 0, 0, addr, value, 0);
-    if (p->score && !p->chaos_running)
+    if (p->score && !p->ch.running)
         plat_score_csr_write(p->score, addr, value);
-    p->csr_valid = 1;
-    p->csr_write = 1;
-    p->csr_addr = addr;
-    p->csr_wdata = value;
+    p->hd.csr_valid = 1;
+    p->hd.csr_write = 1;
+    p->hd.csr_addr = addr;
+    p->hd.csr_wdata = value;
     const uint64_t c = p->clocked;
     while (p->clocked == c && !p->halted)
         plat_step(p, UINT64_MAX);
-    p->csr_valid = 0;
-    p->csr_write = 0;
+    p->hd.csr_valid = 0;
+    p->hd.csr_write = 0;
 }
 
 static uint32_t dev_csr_read(void *ctx, uint32_t addr) {
@@ -82,7 +82,7 @@ static void dev_gpu_write64(void *ctx, uint64_t pa, uint64_t value) {
     if (p->halted)
         return;
     evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, pa, value);
-    if (p->preload_done)
+    if (p->scr.preload_done)
         value = plat_preload_root(p, pa, value);
     if (p->score_break)
         value = plat_score_break_pte(p, value);
@@ -124,7 +124,7 @@ static void dev_dma_wait(void *ctx, uint64_t handle) {
         return;
     plat_run_until(p, done);
     if (!p->halted)
-        plat_dma_completions(p);
+        plat_dmaq_step_to(&p->dq, p->now);
 }
 
 /* When the transfer completes (ns, floor as plat_now_ns), 0 if it already has. */
@@ -148,11 +148,11 @@ static void dev_log(void *ctx, const char *line) {
     plat_t *p = ctx;
     if (p->halted)
         return;
-    p->hdl_log_lines++;
-    if (p->o.quiet && p->hdl_log_lines > 3)
+    p->hd.log_lines++;
+    if (p->o.quiet && p->hd.log_lines > 3)
         return;
-    if (p->hdl_log_lines > 50) {
-        if (p->hdl_log_lines == 51)
+    if (p->hd.log_lines > 50) {
+        if (p->hd.log_lines == 51)
             fprintf(stderr, "gmmu-sim: (further handler messages suppressed)\n");
         return;
     }

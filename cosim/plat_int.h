@@ -1,10 +1,14 @@
 /*
  * plat_int.h - the platform's state, shared by its modules (not part of the plat.h interface):
- *   plat.c        construction, the engines, halting, the run (host services of host_drv.h)
- *   plat_cycle.c  the cycle loop: plat_step, idle/quiet skipping, kernels, watchdog, chaos agent
+ *   plat_halt.c   simulated time, halting (the statistics snapshot), error reports: the bottom
+ *   plat_eng.c    the engines in the cycle: outputs compared, mismatch report, clocking
+ *   plat.c        construction, the run (host services of host_drv.h)
+ *   plat_cycle.c  the cycle loop: plat_step, idle/quiet skipping, kernels, watchdog
+ *   plat_co.c     the chaos agent and the coalesce test hook (host-context command agents)
  *   plat_mem.c    allocations, content tags (truth), page accesses and integrity, DMA queue
  *   plat_dev.c    the uvm_dev_t backend the host program talks to
  *   plat_report.c the summary and the JSON stats
+ *   plat_models.c the models' operations (plat_model.h) and their list
  */
 #ifndef COSIM_PLAT_INT_H
 #define COSIM_PLAT_INT_H
@@ -21,6 +25,7 @@
 #include "hostmem.h"
 #include "pcie.h"
 #include "plat.h"
+#include "plat_model.h"
 #include "plat_score.h"
 #include "rng.h"
 #include "sm.h"
@@ -76,28 +81,130 @@ typedef struct {
     uint64_t *tags; /* source tags read at submission */
 } plat_dma_t;
 
+/* The loop's own counters (the models count theirs: plat_model.h). */
 typedef struct {
-    uint64_t cycles, clocked_cycles, translations, l1_hits, miss_rsps, l2_hits, l2_misses, walks,
-        walk_restarts, far_faults, ff_merges, ff_drops, fb_overflows, fb_writes, mem_reads,
-        integrity_errors, mismatches, fatal_faults, instructions, kernels, platform_errors,
-        model_violations, chaos_cmds, req_stalls, dma_h2d, dma_d2h, handler_calls, program_faults,
-        failed_accesses, chaos_held, l1_large_hit_cycles, l2_large_hits, walks_large, co_done,
-        gmmu_pte_writes, co_cmds, co_errors;
-    /* run time split (docs/cosim.md "Run modes"): cycles with a kernel running; cycles and H2D
-     * bytes of the memcpy mode's copies before the launches */
-    uint64_t kernel_cycles, copy_cycles, copy_bytes;
+    uint64_t cycles, clocked_cycles, integrity_errors, platform_errors;
 } plat_stats_t;
 
 /* Everything the summary and the stats report, frozen when the run stops. */
 typedef struct {
-    plat_stats_t st;
-    uvm_stats_t hst;
-    uint64_t sim_ns, trace_buffer_peak;
+    plat_stats_w_t st; /* every key of the stats JSON (plat_model.h) */
     double wall;
     const char *result;
     int status;
 } plat_final_t;
 
+/* ------------------------------------------------------------------------------------------ */
+/* the models (plat_model.h; their operations and the list: plat_models.c)                    */
+
+/* "sm": the SM front-ends with the workload they replay (trace, kernels, the HBM server in
+ * kern.hbm) and what the responses they receive count. */
+typedef struct {
+    trace_reader_t *tr;
+    kern_stream_t ks;
+    kern_t kern;
+    kern_part_t part; /* SMs of each address space (sm_partition), kern.part */
+    /* an allocation of an address space other than 0 was declared: the SMs issue only once the
+     * device is online (every ASID's PT_BASE programmed; docs/cosim.md "Address spaces") */
+    int multi, online;
+    sm_t sm[GMMU_MAX_SM];
+    uint32_t num_sm;
+    int kernel_active, trace_done;
+    uint64_t kernel_from; /* launch cycle of the running kernel */
+    /* memcpy mode: a kernel completed and the host has not launched the next one yet; the
+     * copy before the next launch started at copy_from with the handler's bytes_h2d at
+     * copy_bytes_from */
+    int launch_due;
+    uint64_t copy_from, copy_bytes_from;
+    uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
+    int trace_binary;
+    u64map_t ro_cancels; /* read-only vpn -> 2 * cancelled reads | a write was cancelled */
+    uint32_t clock_mhz;
+    int memcpy_mode; /* run_mode = memcpy (ideal_ns) */
+    uint64_t translations, l1_hits, miss_rsps, req_stalls, fatal_faults, program_faults,
+        failed_accesses, instructions, kernels;
+    /* run time split (docs/cosim.md "Run modes"): cycles with a kernel running; cycles and H2D
+     * bytes of the memcpy mode's copies before the launches */
+    uint64_t kernel_cycles, copy_cycles, copy_bytes;
+} plat_wl_t;
+
+/* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the
+ * memories (tags) when time reaches it. */
+typedef struct {
+    pcie_dma_t dma;
+    plat_dma_t *dmas;
+    size_t ndma, capdma;
+    uint64_t next_handle;
+    uint64_t dma_h2d, dma_d2h;
+    uint32_t clock_mhz;
+    gpumem_t *gm; /* where completions land */
+    hostmem_t *hm;
+    evr_t *ring;
+} plat_dmaq_t;
+
+/* "handler": the handler device - the host program and the CSR port it drives. */
+typedef struct {
+    hdrv_t *host;
+    uvm_dev_t dev;
+    int running;
+    uint64_t start, idle_at; /* idle_at: the handler returned without using any time */
+    int csr_valid, csr_write;
+    uint32_t csr_addr, csr_wdata;
+    uint64_t log_lines;
+    uint64_t calls;
+} plat_hdev_t;
+
+/* "chaos": the chaos agent (docs/cosim.md "Chaos agent"). */
+typedef struct {
+    rng_t rng;
+    uint64_t period; /* chaos_inval (0: off) */
+    uint64_t next;
+    uint64_t recent[PLAT_RECENT_PAGES]; /* recently translated pages */
+    uint64_t nrecent;
+    uint64_t streak; /* commands followed by a walk restart since the last progress */
+    int restarted;   /* a walk restarted since the last command */
+    int busy;        /* commands with no cycle outside the chaos agent in between */
+    int running;     /* plat_chaos is issuing a command */
+    uint64_t cmds, held;
+} plat_chaos_t;
+
+/* "script": scripted CSR accesses and preloaded mappings (plat_script.c). */
+typedef struct {
+    plat_csr_step_t steps[PLAT_CSR_STEPS_MAX];
+    unsigned nsteps, next_step;
+    int step_issued; /* steps[next_step] was driven in the last clocked cycle */
+    plat_preload_t preloads[PLAT_PRELOADS_MAX];
+    unsigned npreloads;
+    int preload_done;
+    u64map_t pl_tables;                  /* (level, VPN prefix) -> platform table PA */
+    uint64_t pl_pt_used, pl_frames_used; /* platform page-table pages, frames used */
+    uint64_t pl_frame_base;              /* first platform frame (index in the data frames) */
+} plat_script_t;
+
+/* "co": the coalesce test hook (plat_co.c): cycles of the pending commands, 0 = none. */
+typedef struct {
+    uint64_t next[2]; /* [0] COALESCE, [1] SPLINTER */
+    uint64_t cmds, errors;
+} plat_co_t;
+
+/* "watchdog" (docs/cosim.md "Watchdog"; platform only, never compared). */
+typedef struct {
+    uint64_t cycles;        /* watchdog_cycles */
+    uint64_t last_progress; /* last completed translation or instruction, kernel launch */
+    uint64_t from;          /* the watchdog's clock: last progress or postponement */
+    uint64_t busy_base;     /* handler calls + walk restarts at the last progress */
+    uint64_t wait_until;    /* the host waits (handler CPU time, DMA) until this cycle */
+} plat_wd_t;
+
+/* "gmmu": the device's port activity as the platform counts it (ev_o, the PTE and fault-entry
+ * transfers, the engines' comparison and invariant checks). */
+typedef struct {
+    uint64_t l2_hits, l2_misses, walks, walk_restarts, far_faults, ff_merges, ff_drops,
+        fb_overflows, fb_writes, pte_reads, l1_large_hit_cycles, l2_large_hits, walks_large,
+        co_done, gmmu_pte_writes, mismatches, model_violations;
+} plat_gmmu_ctr_t;
+
+/* The loop's own state; the models in their structs, listed in models[] (plat_models.c). */
 struct plat {
     plat_opts_t o;
     const cfg_t *cfg;
@@ -117,74 +224,28 @@ struct plat {
     int quiet_skip;      /* every engine has a quiet test and --no-quiet-skip is not given */
     gmmu_in_t in;
     uint64_t req_rows; /* SMs whose request inputs are not all zero */
-    /* platform models */
+    /* the models */
+    plat_model_t models[PLAT_MAX_MODELS];
+    unsigned nmodels;
+    plat_wl_t wl;
     gpumem_t gm;
     hostmem_t hm;
+    plat_dmaq_t dq;
+    plat_hdev_t hd;
+    plat_chaos_t ch;
+    plat_script_t scr;
+    plat_co_t co;
+    plat_wd_t wd;
+    plat_gmmu_ctr_t gmmu;
+    /* checks: the handler scoreboard, content truth, the allocations */
     plat_score_t *score; /* the handler scoreboard, or NULL (--no-scoreboard) */
     int score_break;     /* PLAT_BREAK_*: the injected handler fault (--score-break) */
     uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
-    pcie_dma_t dma;
-    plat_dma_t *dmas;
-    size_t ndma, capdma;
-    uint64_t next_handle;
     u64map_t truth;      /* vpn -> content version */
-    u64map_t ro_cancels; /* read-only vpn -> 2 * cancelled reads | a write was cancelled */
     plat_alloc_t *allocs;
     size_t nalloc, capalloc;
-    /* workload */
-    trace_reader_t *tr;
-    kern_stream_t ks;
-    kern_t kern;
-    kern_part_t part; /* SMs of each address space (sm_partition), kern.part */
-    /* an allocation of an address space other than 0 was declared: the SMs issue only once the
-     * device is online (every ASID's PT_BASE programmed; docs/cosim.md "Address spaces") */
-    int multi, online;
-    sm_t sm[GMMU_MAX_SM];
-    int kernel_active, trace_done;
-    uint64_t kernel_from; /* launch cycle of the running kernel */
-    /* memcpy mode: a kernel completed and the host has not launched the next one yet; the
-     * copy before the next launch started at copy_from with the handler's bytes_h2d at
-     * copy_bytes_from */
-    int launch_due;
-    uint64_t copy_from, copy_bytes_from;
-    uint64_t trace_total; /* for the progress line: lines or bytes, 0 = unknown */
-    int trace_binary;
-    /* host */
-    hdrv_t *host;
-    uvm_dev_t dev;
-    int handler_running;
-    uint64_t handler_start, idle_handler_at; /* the handler returned without using any time */
-    int csr_valid, csr_write;
-    uint32_t csr_addr, csr_wdata;
-    uint64_t hdl_log_lines;
-    /* scripted CSR accesses and preloaded mappings (plat_script.c) */
-    plat_csr_step_t steps[PLAT_CSR_STEPS_MAX];
-    unsigned nsteps, next_step;
-    int step_issued; /* steps[next_step] was driven in the last clocked cycle */
-    plat_preload_t preloads[PLAT_PRELOADS_MAX];
-    unsigned npreloads;
-    int preload_done;
-    u64map_t pl_tables;                  /* (level, VPN prefix) -> platform table PA */
-    uint64_t pl_pt_used, pl_frames_used; /* platform page-table pages, frames used */
-    uint64_t pl_frame_base;              /* first platform frame (index in the data frames) */
-    /* chaos agent */
-    rng_t chaos_rng;
-    uint64_t chaos_next;
-    uint64_t recent[PLAT_RECENT_PAGES];
-    uint64_t nrecent;
-    uint64_t chaos_streak; /* commands followed by a walk restart since the last progress */
-    int chaos_restarted;   /* a walk restarted since the last command */
-    int chaos_busy;        /* commands with no cycle outside the chaos agent in between */
-    int chaos_running;     /* plat_chaos is issuing a command */
-    /* coalesce test hook (plat_co.c): cycles of the pending commands, 0 = none */
-    uint64_t co_next[2]; /* [0] COALESCE, [1] SPLINTER */
     /* time */
     uint64_t now, clocked;
-    /* watchdog (docs/cosim.md "Watchdog"; platform only, never compared) */
-    uint64_t last_progress; /* last completed translation or instruction, kernel launch */
-    uint64_t wd_from;       /* the watchdog's clock: last progress or postponement */
-    uint64_t wd_busy_base;  /* handler calls + walk restarts at the last progress */
-    uint64_t wait_until;    /* the host waits (handler CPU time, DMA) until this cycle */
     uint64_t mem_ready_seed, fb_ready_seed;
     uint64_t iter;
     /* diagnostics */
@@ -200,7 +261,7 @@ struct plat {
     plat_final_t fin;
 };
 
-/* plat.c */
+/* plat_halt.c */
 uint64_t plat_now_ns(const plat_t *p);
 void plat_clear_progress(plat_t *p);
 /* Stops the run: freezes the statistics (plat_final_t) and the engines; every later step of the
@@ -210,7 +271,7 @@ int plat_halt(plat_t *p, int status, const char *result);
 void plat_perr(plat_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A platform protocol error (bad handler request, bad device output): reported, run halted. */
 void plat_platform_error(plat_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Outputs of the current cycle (computed once per cycle, compared across engines). */
+/* plat_eng.c: outputs of the current cycle (computed once per cycle, compared across engines) */
 const gmmu_out_t *plat_outputs(plat_t *p);
 void plat_clock_engines(plat_t *p);
 
@@ -228,13 +289,13 @@ void plat_next_kernel(plat_t *p);
  * trace (trace_done), -1 halted. start: starts it on the SMs; 1 running, 0 empty, -1 halted. */
 int plat_declare_kernel(plat_t *p);
 int plat_start_kernel(plat_t *p);
+/* plat_co.c: the chaos agent's command (host context) */
 void plat_chaos(plat_t *p);
 /* End of run: cancelled reads of a read-only page whose write was cancelled too count as program
  * faults, not as failed accesses. */
 void plat_collateral(plat_t *p);
-/* The coalesce test hook (plat_co.c): the earliest pending command cycle (0 = none), and issuing
- * every command due at now (host context: the handler is not running). */
-uint64_t plat_co_next(const plat_t *p);
+/* The coalesce test hook (plat_co.c): issuing every command due at now (host context: the
+ * handler is not running); its next command: plat_co_next. */
 void plat_co_hook(plat_t *p);
 void plat_progress(plat_t *p);
 void plat_dump_state(plat_t *p, FILE *f);
@@ -250,13 +311,10 @@ int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
 /* The access of one page, performed when its translation arrives. */
 void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn);
-void plat_dma_completions(plat_t *p);
-uint64_t plat_dma_next_done(const plat_t *p);
 /* Completion cycle of a pending DMA, or 0 if it is not pending. */
 uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle);
 /* Queues a checked transfer; returns its handle (0 after a platform error). */
 uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes);
-void plat_dma_free(plat_t *p);
 /* The handler scoreboard on the platform's memories and allocations (NULL with no_score). */
 int plat_score_init(plat_t *p, char *err, size_t errlen);
 /* --score-break perm|dup: a leaf PTE of the handler as the broken handler writes it. */
@@ -271,8 +329,6 @@ uint32_t plat_csr_read(plat_t *p, uint32_t addr);
 /* plat_script.c */
 /* Parses the --csr steps and the --preload specifications. 0 or -1 + err. */
 int plat_script_init(plat_t *p, char *err, size_t errlen);
-/* The first cycle of the next pending step (UINT64_MAX: none). */
-uint64_t plat_script_next(const plat_t *p);
 /* Drives the due step on the CSR port if the host leaves it free this cycle; 1 if driven. */
 int plat_script_drive(plat_t *p, gmmu_in_t *in);
 /* The outputs of the cycle after a driven step: its checks. */
@@ -287,6 +343,27 @@ uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value);
 /* A later allocation may not share the root slot of a preloaded one. 0 or -1 + err. */
 int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
                              size_t errlen);
+
+/* plat_models.c */
+/* Lists the models (before anything can fail: plat_free frees them through the list). */
+void plat_models_init(plat_t *p);
+/* The earliest next_event of the models (UINT64_MAX: none). */
+uint64_t plat_models_next_event(const plat_t *p);
+/* step_to(now) of every model that advances by itself (DMA completions). */
+void plat_models_step(plat_t *p);
+/* Every model's statistics into w (the loop's own keys are not included). */
+void plat_models_stats(const plat_t *p, plat_stats_w_t *w);
+void plat_models_free(plat_t *p);
+/* The models' own functions (on their structs only, so the list is a layer below the loop):
+ * DMA completions due by t land in the memories (the "pcie" model's step_to); the earliest
+ * completion (UINT64_MAX: none); the transfers freed. */
+void plat_dmaq_step_to(void *m, uint64_t t);
+uint64_t plat_dma_next_done(const plat_dmaq_t *q);
+void plat_dma_free(plat_dmaq_t *q);
+/* The first cycle of the next pending --csr step (UINT64_MAX: none). */
+uint64_t plat_script_next(const plat_script_t *s);
+/* The coalesce hook's earliest pending command cycle (0 = none). */
+uint64_t plat_co_next(const plat_co_t *c);
 
 /* plat_report.c */
 void plat_print_summary(const plat_t *p, FILE *f);

@@ -48,7 +48,7 @@ static void integrity_error(plat_t *p, const sm_resp_t *r, uint32_t s, uint64_t 
     p->st.integrity_errors++;
     if (p->st.integrity_errors > PLAT_MAX_REPORTED)
         return;
-    const sm_warp_t *w = &p->kern.warps[r->warp];
+    const sm_warp_t *w = &p->wl.kern.warps[r->warp];
     plat_clear_progress(p);
     fprintf(stderr,
             "gmmu-sim: INTEGRITY ERROR at cycle %llu: SM %u warp (cta %u, warp %u) trace pos %llu "
@@ -94,45 +94,10 @@ void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn) {
 /* ------------------------------------------------------------------------------------------ */
 /* DMA                                                                                        */
 
-static void apply_dma(plat_t *p, const plat_dma_t *d) {
-    for (uint64_t i = 0; i < d->npages; i++) {
-        if (d->dir == UVM_DMA_H2D)
-            gpumem_set_tag(&p->gm, d->dst / PLAT_PAGE + i, d->tags[i]);
-        else
-            hostmem_set_page_tag(&p->hm, d->dst / PLAT_PAGE + i, d->tags[i]);
-    }
-    evr_add(&p->ring, p->now, EVR_DMA_DONE, (uint8_t)d->dir, 0, (uint32_t)d->handle, 0, 0);
-}
-
-void plat_dma_completions(plat_t *p) {
-    for (;;) {
-        size_t best = SIZE_MAX;
-        for (size_t i = 0; i < p->ndma; i++)
-            if (p->dmas[i].done <= p->now &&
-                (best == SIZE_MAX || p->dmas[i].done < p->dmas[best].done ||
-                 (p->dmas[i].done == p->dmas[best].done &&
-                  p->dmas[i].handle < p->dmas[best].handle)))
-                best = i;
-        if (best == SIZE_MAX)
-            return;
-        apply_dma(p, &p->dmas[best]);
-        free(p->dmas[best].tags);
-        p->dmas[best] = p->dmas[--p->ndma];
-    }
-}
-
-uint64_t plat_dma_next_done(const plat_t *p) {
-    uint64_t t = UINT64_MAX;
-    for (size_t i = 0; i < p->ndma; i++)
-        if (p->dmas[i].done < t)
-            t = p->dmas[i].done;
-    return t;
-}
-
 uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle) {
-    for (size_t i = 0; i < p->ndma; i++)
-        if (p->dmas[i].handle == handle)
-            return p->dmas[i].done;
+    for (size_t i = 0; i < p->dq.ndma; i++)
+        if (p->dq.dmas[i].handle == handle)
+            return p->dq.dmas[i].done;
     return 0;
 }
 
@@ -172,23 +137,23 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
             return 0;
     }
     const uint64_t n = bytes / PLAT_PAGE;
-    if (p->ndma == p->capdma) {
-        const size_t cap = p->capdma ? p->capdma * 2 : 16;
-        plat_dma_t *d = realloc(p->dmas, cap * sizeof(*d));
+    if (p->dq.ndma == p->dq.capdma) {
+        const size_t cap = p->dq.capdma ? p->dq.capdma * 2 : 16;
+        plat_dma_t *d = realloc(p->dq.dmas, cap * sizeof(*d));
         if (!d) {
             plat_platform_error(p, "out of memory");
             return 0;
         }
-        p->dmas = d;
-        p->capdma = cap;
+        p->dq.dmas = d;
+        p->dq.capdma = cap;
     }
     uint64_t *tags = malloc(n * sizeof(uint64_t));
     if (!tags) {
         plat_platform_error(p, "out of memory");
         return 0;
     }
-    plat_dma_t *d = &p->dmas[p->ndma++];
-    d->handle = ++p->next_handle;
+    plat_dma_t *d = &p->dq.dmas[p->dq.ndma++];
+    d->handle = ++p->dq.next_handle;
     d->dir = dir;
     d->src = src;
     d->dst = dst;
@@ -201,22 +166,15 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
         p->score_break = PLAT_BREAK_NONE; /* once: the copy lands stale content */
         d->tags[0] ^= 1u;
     }
-    d->done = pcie_dma_schedule(&p->dma, dir == UVM_DMA_H2D ? PCIE_H2D : PCIE_D2H, bytes, p->now);
+    d->done =
+        pcie_dma_schedule(&p->dq.dma, dir == UVM_DMA_H2D ? PCIE_H2D : PCIE_D2H, bytes, p->now);
     if (dir == UVM_DMA_H2D)
-        p->st.dma_h2d++;
+        p->dq.dma_h2d++;
     else
-        p->st.dma_d2h++;
+        p->dq.dma_d2h++;
     evr_add(&p->ring, p->now, EVR_DMA_SUB, (uint8_t)dir, (uint16_t)(n > 0xffff ? 0xffff : n),
             (uint32_t)d->handle, src, dst);
     return d->handle;
-}
-
-void plat_dma_free(plat_t *p) {
-    for (size_t i = 0; i < p->ndma; i++)
-        free(p->dmas[i].tags);
-    free(p->dmas);
-    p->dmas = NULL;
-    p->ndma = p->capdma = 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -63,7 +63,7 @@ int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errle
     trace_close(r);
     u64map_free(&seen);
     if (rc == 0)
-        rc = hdrv_set_page_order(p->host, v, n, err, errlen);
+        rc = hdrv_set_page_order(p->hd.host, v, n, err, errlen);
     free(v);
     return rc;
 }

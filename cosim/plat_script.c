@@ -111,19 +111,19 @@ static int parse_preload(const char *text, plat_preload_t *pl, char *err, size_t
 
 int plat_script_init(plat_t *p, char *err, size_t errlen) {
     for (unsigned i = 0; i < p->o.ncsr; i++) {
-        if (parse_step(p->o.csr[i], &p->steps[i], err, errlen) != 0)
+        if (parse_step(p->o.csr[i], &p->scr.steps[i], err, errlen) != 0)
             return -1;
-        if (i > 0 && p->steps[i].cycle < p->steps[i - 1].cycle) {
+        if (i > 0 && p->scr.steps[i].cycle < p->scr.steps[i - 1].cycle) {
             snprintf(err, errlen, "--csr %s: steps must be given in cycle order", p->o.csr[i]);
             return -1;
         }
     }
-    p->nsteps = p->o.ncsr;
+    p->scr.nsteps = p->o.ncsr;
     for (unsigned i = 0; i < p->o.npreload; i++)
-        if (parse_preload(p->o.preload[i], &p->preloads[i], err, errlen) != 0)
+        if (parse_preload(p->o.preload[i], &p->scr.preloads[i], err, errlen) != 0)
             return -1;
-    p->npreloads = p->o.npreload;
-    if (p->npreloads && p->cfg->pt_pages < PLAT_PRELOAD_PT_PAGES + GMMU_PT_LEVELS) {
+    p->scr.npreloads = p->o.npreload;
+    if (p->scr.npreloads && p->cfg->pt_pages < PLAT_PRELOAD_PT_PAGES + GMMU_PT_LEVELS) {
         snprintf(err, errlen, "--preload needs pt_pages >= %u (%u are kept for the platform)",
                  PLAT_PRELOAD_PT_PAGES + GMMU_PT_LEVELS, PLAT_PRELOAD_PT_PAGES);
         return -1;
@@ -134,14 +134,10 @@ int plat_script_init(plat_t *p, char *err, size_t errlen) {
 /* ------------------------------------------------------------------------------------------ */
 /* scripted CSR accesses                                                                      */
 
-uint64_t plat_script_next(const plat_t *p) {
-    return p->next_step < p->nsteps ? p->steps[p->next_step].cycle : UINT64_MAX;
-}
-
 int plat_script_drive(plat_t *p, gmmu_in_t *in) {
-    if (p->csr_valid || p->step_issued || p->next_step >= p->nsteps)
+    if (p->hd.csr_valid || p->scr.step_issued || p->scr.next_step >= p->scr.nsteps)
         return 0;
-    plat_csr_step_t *st = &p->steps[p->next_step];
+    plat_csr_step_t *st = &p->scr.steps[p->scr.next_step];
     if (p->now < st->cycle)
         return 0;
     in->csr_valid = 1;
@@ -149,7 +145,7 @@ int plat_script_drive(plat_t *p, gmmu_in_t *in) {
     in->csr_addr = (uint16_t)st->addr;
     in->csr_wdata = st->write ? st->value : 0;
     st->done_at = p->now;
-    p->step_issued = 1;
+    p->scr.step_issued = 1;
     evr_add(&p->ring, p->now, st->write ? EVR_CSR_WR : EVR_CSR_RD, 0, 0, st->addr, st->value, 0);
     return 1;
 }
@@ -157,16 +153,17 @@ int plat_script_drive(plat_t *p, gmmu_in_t *in) {
 static void step_fail(plat_t *p, const plat_csr_step_t *st, const char *what, uint32_t got) {
     char b[16];
     plat_perr(p, "csr script step %u (%s %s at cycle %llu, done at cycle %llu): %s (0x%x)",
-              p->next_step + 1u, st->write ? "write" : "read", evr_csr_name(st->addr, b, sizeof(b)),
-              (unsigned long long)st->cycle, (unsigned long long)st->done_at, what, got);
+              p->scr.next_step + 1u, st->write ? "write" : "read",
+              hdrv_csr_name(st->addr, b, sizeof(b)), (unsigned long long)st->cycle,
+              (unsigned long long)st->done_at, what, got);
     p->st.platform_errors++;
 }
 
 /* The outputs of the cycle after a scripted access: the read data, the events of its cycle. */
 void plat_script_outputs(plat_t *p, const gmmu_out_t *o) {
-    if (!p->step_issued)
+    if (!p->scr.step_issued)
         return;
-    plat_csr_step_t *st = &p->steps[p->next_step];
+    plat_csr_step_t *st = &p->scr.steps[p->scr.next_step];
     if (st->write) {
         if (st->race_ev >= 0 && (st->done_at != st->cycle || !((o->ev >> st->race_ev) & 1u)))
             step_fail(p, st,
@@ -179,23 +176,23 @@ void plat_script_outputs(plat_t *p, const gmmu_out_t *o) {
         step_fail(p, st, "read value differs from the expected one", o->csr_rdata);
     if (!st->write)
         st->got = o->csr_rdata;
-    p->step_issued = 0;
-    p->next_step++;
+    p->scr.step_issued = 0;
+    p->scr.next_step++;
 }
 
 int plat_script_end(plat_t *p) {
-    if (p->next_step < p->nsteps) {
-        const plat_csr_step_t *st = &p->steps[p->next_step];
+    if (p->scr.next_step < p->scr.nsteps) {
+        const plat_csr_step_t *st = &p->scr.steps[p->scr.next_step];
         plat_perr(p,
                   "csr script: %u of %u steps not done (next at cycle %llu); the run ended at "
                   "cycle %llu",
-                  p->nsteps - p->next_step, p->nsteps, (unsigned long long)st->cycle,
+                  p->scr.nsteps - p->scr.next_step, p->scr.nsteps, (unsigned long long)st->cycle,
                   (unsigned long long)p->now);
         p->st.platform_errors++;
         return -1;
     }
-    if (p->nsteps && !p->o.quiet)
-        fprintf(stderr, "gmmu-sim: csr script: %u steps done\n", p->nsteps);
+    if (p->scr.nsteps && !p->o.quiet)
+        fprintf(stderr, "gmmu-sim: csr script: %u steps done\n", p->scr.nsteps);
     return 0;
 }
 
@@ -219,14 +216,14 @@ static int pl_table(plat_t *p, uint64_t vpn, unsigned level, uint64_t *pa) {
     for (unsigned l = 1; l <= level; l++) {
         const uint64_t key = (uint64_t)l << 40 | vpn >> (GMMU_VPN_W - GMMU_PT_IDX_W * l);
         uint64_t child = 0;
-        if (!u64map_get(&p->pl_tables, key, &child)) {
-            if (p->pl_pt_used >= PLAT_PRELOAD_PT_PAGES)
+        if (!u64map_get(&p->scr.pl_tables, key, &child)) {
+            if (p->scr.pl_pt_used >= PLAT_PRELOAD_PT_PAGES)
                 return -1;
             child = p->gm.pt_base +
-                    (p->cfg->pt_pages - PLAT_PRELOAD_PT_PAGES + p->pl_pt_used++) * PLAT_PAGE;
+                    (p->cfg->pt_pages - PLAT_PRELOAD_PT_PAGES + p->scr.pl_pt_used++) * PLAT_PAGE;
             for (unsigned i = 0; i < 512u; i++)
                 pl_write(p, child + 8u * i, 0);
-            if (u64map_put(&p->pl_tables, key, child) != 0)
+            if (u64map_put(&p->scr.pl_tables, key, child) != 0)
                 return -1;
             pl_write(p, table + 8u * pt_index(vpn, l - 1u), child | PTE_BIT(GMMU_PTE_V));
         }
@@ -238,11 +235,11 @@ static int pl_table(plat_t *p, uint64_t vpn, unsigned level, uint64_t *pa) {
 
 /* The next free platform frame (aligned to `align` frames), or 0. */
 static uint64_t pl_frames(plat_t *p, uint64_t n, uint64_t align) {
-    const uint64_t first = p->gm.data_base / PLAT_PAGE + p->pl_frame_base;
-    uint64_t f = (first + p->pl_frames_used + align - 1u) / align * align;
+    const uint64_t first = p->gm.data_base / PLAT_PAGE + p->scr.pl_frame_base;
+    uint64_t f = (first + p->scr.pl_frames_used + align - 1u) / align * align;
     if (f + n > p->gm.data_base / PLAT_PAGE + p->gm.data_pages)
         return 0;
-    p->pl_frames_used = f + n - first;
+    p->scr.pl_frames_used = f + n - first;
     return f;
 }
 
@@ -261,12 +258,12 @@ static int pl_map(plat_t *p, const plat_alloc_t *a, int large, char *err, size_t
         }
         if (large) {
             uint64_t leaf = 0; /* the level-3 table of a large page: its entry 0 is the leaf */
-            if (p->pl_pt_used >= PLAT_PRELOAD_PT_PAGES) {
+            if (p->scr.pl_pt_used >= PLAT_PRELOAD_PT_PAGES) {
                 snprintf(err, errlen, "--preload %s: out of platform page-table pages", a->name);
                 return -1;
             }
             leaf = p->gm.pt_base +
-                   (p->cfg->pt_pages - PLAT_PRELOAD_PT_PAGES + p->pl_pt_used++) * PLAT_PAGE;
+                   (p->cfg->pt_pages - PLAT_PRELOAD_PT_PAGES + p->scr.pl_pt_used++) * PLAT_PAGE;
             pl_write(p, leaf, f * PLAT_PAGE | w | PTE_BIT(GMMU_PTE_V));
             pl_write(p, table + 8u * pt_index(vpn, 2u),
                      leaf | PTE_BIT(GMMU_PTE_L) | PTE_BIT(GMMU_PTE_V));
@@ -309,22 +306,22 @@ static plat_alloc_t *pl_find(plat_t *p, const char *name, uint32_t *space_of) {
 }
 
 int plat_preload(plat_t *p, char *err, size_t errlen) {
-    for (unsigned i = 0; i < p->npreloads; i++) {
+    for (unsigned i = 0; i < p->scr.npreloads; i++) {
         uint32_t space = 0;
-        plat_alloc_t *a = pl_find(p, p->preloads[i].name, &space);
+        plat_alloc_t *a = pl_find(p, p->scr.preloads[i].name, &space);
         if (!a && space != UINT32_MAX) {
             snprintf(err, errlen,
                      "--preload %s: the allocation is in address space %u; --preload maps "
                      "allocations of address space 0 only",
-                     p->preloads[i].name, space);
+                     p->scr.preloads[i].name, space);
             return -1;
         }
         if (!a) {
             snprintf(err, errlen, "--preload %s: no such allocation before the first kernel",
-                     p->preloads[i].name);
+                     p->scr.preloads[i].name);
             return -1;
         }
-        if (p->preloads[i].large && a->base % (REGION_PAGES * PLAT_PAGE) != 0) {
+        if (p->scr.preloads[i].large && a->base % (REGION_PAGES * PLAT_PAGE) != 0) {
             snprintf(err, errlen, "--preload %s:large: base 0x%llx is not 2 MB-aligned", a->name,
                      (unsigned long long)a->base);
             return -1;
@@ -341,13 +338,13 @@ int plat_preload(plat_t *p, char *err, size_t errlen) {
             return -1;
         }
     }
-    for (unsigned i = 0; i < p->npreloads; i++) {
+    for (unsigned i = 0; i < p->scr.npreloads; i++) {
         uint32_t space = 0;
-        if (pl_map(p, pl_find(p, p->preloads[i].name, &space), p->preloads[i].large, err, errlen) !=
-            0)
+        if (pl_map(p, pl_find(p, p->scr.preloads[i].name, &space), p->scr.preloads[i].large, err,
+                   errlen) != 0)
             return -1;
     }
-    p->preload_done = p->npreloads > 0;
+    p->scr.preload_done = p->scr.npreloads > 0;
     return 0;
 }
 
@@ -356,14 +353,15 @@ uint64_t plat_preload_root(const plat_t *p, uint64_t pa, uint64_t value) {
         return value;
     const uint64_t slot = (pa - p->gm.pt_base) / 8u;
     uint64_t child = 0;
-    return u64map_get(&p->pl_tables, UINT64_C(1) << 40 | slot, &child) ? child | PTE_BIT(GMMU_PTE_V)
-                                                                       : value;
+    return u64map_get(&p->scr.pl_tables, UINT64_C(1) << 40 | slot, &child)
+               ? child | PTE_BIT(GMMU_PTE_V)
+               : value;
 }
 
 /* A later allocation in the slot of a preloaded one: refused (the handler would relink it). */
 int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, char *err,
                              size_t errlen) {
-    if (!p->preload_done || base >> TRACE_VA_BITS != 0) /* another space: its own root table */
+    if (!p->scr.preload_done || base >> TRACE_VA_BITS != 0) /* another space: its own root table */
         return 0;
     const uint64_t slot = pt_index(base / PLAT_PAGE, 0);
     for (size_t i = 0; i < p->nalloc; i++)

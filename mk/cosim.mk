@@ -21,9 +21,9 @@ COSIM_LIB := $(BUILD)/lib/libgmmu_plat.a
 COSIM_LIB_SAN := $(BUILD)/lib/libgmmu_plat_san.a
 SIM_BIN = $(BUILD)/$(CONFIG)/gmmu-sim
 SIM_SAN_BIN = $(BUILD)/$(CONFIG)/gmmu-sim-san
-# link order of gmmu-sim and the platform tests: platform, handler, C model, trace library,
-# shared utilities (common/)
-SIM_LIBS := gmmu_plat uvm_handler gmmu_model gmmu_trace gmmu_common
+# link order of gmmu-sim and the platform tests: platform, host program (host/host_drv.c,
+# libgmmu_host of mk/fpga.mk), handler, C model, trace library, shared utilities (common/)
+SIM_LIBS := gmmu_plat gmmu_host uvm_handler gmmu_model gmmu_trace gmmu_common
 
 PLAT_TEST_SRC := $(wildcard tb/unit/test_platform_*.c)
 PLAT_TESTS := $(call c_test_bins,$(PLAT_TEST_SRC))

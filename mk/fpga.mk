@@ -45,9 +45,13 @@ BOARD          ?= ulx3s
 FPGA_SIM_DIR   := $(BUILD)/fpga/sim
 FPGA_SIM_BIN   := $(FPGA_SIM_DIR)/board-sim
 BOARD_BIN      := $(BUILD)/fpga/gmmu-board
-HOST_SRC       := $(wildcard host/*.c)
-# link order: host program (cosim/host_drv.c in gmmu_plat), handler, trace library, utilities
-BOARD_LIBS     := gmmu_plat uvm_handler gmmu_trace gmmu_common
+# the host program (host_drv.c: handler + init, allocations, irq -> service loop) is shared by
+# gmmu-sim and gmmu-board: library gmmu_host; the other host/ files are the board backend
+HOST_DRV_SRC   := host/host_drv.c
+HOST_SRC       := $(filter-out $(HOST_DRV_SRC),$(wildcard host/*.c))
+# link order: host program, handler, trace library, utilities (no simulator platform, cosim/:
+# check-board-link)
+BOARD_LIBS     := gmmu_host uvm_handler gmmu_trace gmmu_common
 
 .PHONY: fpga-lint gmmu-board fpga-sim fpga fpga-sim-build
 
@@ -61,11 +65,24 @@ fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
 	done
 	@echo "fpga-lint: clean ($(FPGA_TOPS))"
 
+$(eval $(call c_library,gmmu_host,$(HOST_DRV_SRC)))
+
+# gmmu-board links no object of cosim/ (the simulator platform; the board backend implements
+# uvm_dev_t and hdrv_svc_t itself): the link map names every object and archive member linked in,
+# and one of cosim/ or libgmmu_plat fails the build
 $(BOARD_BIN): $(call c_objs,$(HOST_SRC)) $(call c_libs,$(BOARD_LIBS))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $^ -lm -o $@
+	$(CC) $(CFLAGS_COMMON) $^ -lm -Wl,-Map,$@.map -o $@
+	@if grep -E 'cosim/|libgmmu_plat' $@.map; then rm -f $@; \
+	  echo "gmmu-board: links objects of the simulator platform (cosim/, above)"; exit 1; fi
 gmmu-board: $(BOARD_BIN)
-$(call c_objs,$(HOST_SRC)): CFLAGS_EXTRA += -Ihost
+
+## make check-board-link       gmmu-board builds (the build fails if it links an object of cosim/)
+##                             and prints the archive members it links
+.PHONY: check-board-link
+check-board-link: $(BOARD_BIN)
+	@grep -oE '^[^ ]*lib[a-z_]+\.a\([a-z_0-9]+\.o\)' $(BOARD_BIN).map | sort -u
+	@echo "check-board-link: gmmu-board links no object of cosim/"
 
 # the board top in Verilator with a short bit time (the pty has no baud rate) and no UARTBone
 # timeout (host and simulator are separate processes: simulated time is not wall time)

@@ -27,7 +27,7 @@ FUZZ_SECONDS ?= 400
 FUZZ_QUICK_SECONDS ?= 2
 # (the source lists of the other fragments are not read yet: mk/fuzz.mk comes first)
 FUZZ_SRC := $(wildcard common/*.c tools/trace/trace_*.c cmodel/*.c sw-handler/*.c) \
-            $(filter-out cosim/sim_main.c,$(wildcard cosim/*.c))
+            $(filter-out cosim/sim_main.c,$(wildcard cosim/*.c)) host/host_drv.c
 FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_SRC))
 FUZZ_LIB := $(BUILD)/fuzz/libfuzzsrc.a
 FUZZ_BINS := $(FUZZ_C_HARNESSES:%=$(BUILD)/fuzz/bin/fuzz_%)

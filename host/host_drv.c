@@ -6,8 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "evring.h"
 #include "gmmu_consts.h"
+
+static const gmmu_csr_desc_t csr_table[] = GMMU_CSR_TABLE;
+
+const char *hdrv_csr_name(uint32_t addr, char *buf, size_t len) {
+    for (unsigned i = 0; i < GMMU_CSR_COUNT; i++)
+        if (csr_table[i].addr == addr)
+            return csr_table[i].name;
+    snprintf(buf, len, "0x%03x", addr);
+    return buf;
+}
 
 struct hdrv {
     uvm_handler_t *hdl;
@@ -100,7 +109,7 @@ static hdrv_status_t check_err_status(hdrv_t *h) {
     snprintf(msg, sizeof(msg),
              "device ERR_STATUS = 0x%x (last bad CSR access: %s): the host issued an illegal CSR "
              "access",
-             es, evr_csr_name(ea, b, sizeof(b)));
+             es, hdrv_csr_name(ea, b, sizeof(b)));
     s->error(s->ctx, msg);
     return HDRV_OK;
 }

@@ -5,11 +5,13 @@
  *
  * It is backend-independent: it reaches the device only through uvm_dev_t (CSRs, memories, DMA,
  * delays) and the platform only through hdrv_svc_t (workload and interrupt wait). The
- * co-simulation platform (plat_dev.c, plat.c) implements both; an FPGA backend (the handler
- * behind a UART) implements the same two tables and reuses this module unchanged.
+ * co-simulation platform (cosim/plat_dev.c, plat.c) implements both; the FPGA backend beside it
+ * (host/board_dev.c, board_run.c: the handler behind a UART) implements the same two tables and
+ * reuses this module unchanged. It links without the simulator platform (library gmmu_host; make
+ * check-board-link).
  */
-#ifndef COSIM_HOST_DRV_H
-#define COSIM_HOST_DRV_H
+#ifndef HOST_HOST_DRV_H
+#define HOST_HOST_DRV_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,5 +83,7 @@ const uvm_stats_t *hdrv_stats(const hdrv_t *h);
 /* The value hdrv_run writes to FAULT_CTRL after the handler has programmed the device (before
  * the first kernel runs); 0 (replayable faults, the reset value) writes nothing. */
 void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value);
+/* Name of a CSR address from the generated CSR table ("FB_GET"), or "0x123" written into buf. */
+const char *hdrv_csr_name(uint32_t addr, char *buf, size_t len);
 
 #endif
