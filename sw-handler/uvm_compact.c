@@ -62,19 +62,15 @@ static void move_page(uvm_handler_t *h, uint32_t f, uint32_t dst) {
     if (w) {
         const uint64_t d =
             h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f), va, UVM_PAGE_BYTES);
-        uvm_event_emit(
-            h,
-            &(uvm_event_t){
-                .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = f, .dir = UVM_DMA_D2H});
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, f, 1, d);
         h->dev.dma_wait(h->dev.ctx, d);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, f, 1, d);
     }
     const uint64_t d =
         h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, va, uvm_frame_pa(h, dst), UVM_PAGE_BYTES);
-    uvm_event_emit(
-        h,
-        &(uvm_event_t){
-            .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = dst, .dir = UVM_DMA_H2D});
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, vpn, dst, 1, d);
     h->dev.dma_wait(h->dev.ctx, d);
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, vpn, dst, 1, d);
     uvm_mem_unmake_resident(h, f);          /* the last page of the 2 MB frame returns it */
     (void)uvm_frame_assign(h, dst, vpn, w); /* its block exists: cannot fail */
     if (uvm_pt_map(h, vpn, uvm_frame_pa(h, dst), w) != 0)

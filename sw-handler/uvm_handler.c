@@ -72,12 +72,12 @@ void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why) {
 
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn) {
     uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .vpn = vpn, .pages = 1});
+    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .replay = {.vpn = vpn, .pages = 1}});
 }
 
 void uvm_replay_all(uvm_handler_t *h) {
     uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .vpn = 0, .pages = 0});
+    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .replay = {.vpn = 0, .pages = 0}});
 }
 
 /* The allocation intersecting page vpn (the highest one if an unaligned pair shares it). */
@@ -277,8 +277,7 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->evict = uvm_policy_find(UVM_POLICY_EVICT, cfg->policy[UVM_POLICY_EVICT]);
     h->prefetch = uvm_policy_find(UVM_POLICY_PREFETCH, cfg->policy[UVM_POLICY_PREFETCH]);
     h->thrashing = uvm_policy_find(UVM_POLICY_THRASHING, cfg->policy[UVM_POLICY_THRASHING]);
-    (void)uvm_handler_subscribe(h, UVM_EVENT_MASK(UVM_EVENT_KINDS) - 1u, uvm_stats_observer,
-                                &h->stats);
+    (void)uvm_event_subscribe_internal(h, UVM_EVENT_ALL, uvm_stats_observer, &h->stats);
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     /* copy_wait batch: a batch's pages stay pending until its end (more: flushed early) */
     h->pending_cap =
@@ -290,7 +289,9 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     if (!h->batch || !h->pending || !h->ts.pending || u64map_init(&h->pt_tables, 64) != 0 ||
         uvm_mem_init(h) != 0 || uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
         h->evict->init(h, &h->evict_priv) != 0 ||
-        (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0)) {
+        (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0) ||
+        (h->thrashing->init && h->thrashing->init(h, &h->thrashing_priv) != 0) ||
+        uvm_policy_subscribe(h) != 0) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -316,6 +317,9 @@ void uvm_handler_free(uvm_handler_t *h) {
         h->evict->fini(h->evict_priv);
     if (h->prefetch && h->prefetch->fini)
         h->prefetch->fini(h->prefetch_priv);
+    if (h->thrashing && h->thrashing->fini)
+        h->thrashing->fini(h->thrashing_priv);
+    u64map_free(&h->thrash_pin);
     free(h);
 }
 

@@ -60,6 +60,7 @@ static uint32_t large_chunk(uvm_handler_t *h) {
  * DMA per run of managed pages, all submitted, then all waited for. */
 static void copy_managed(uvm_handler_t *h, uvm_dma_dir_t dir, uint64_t base, uint32_t first) {
     uint64_t handles[UVM_BLOCK_PAGES];
+    uint32_t run_at[UVM_BLOCK_PAGES], run_len[UVM_BLOCK_PAGES]; /* for the events */
     uint32_t n = 0;
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
         if (!uvm_find_alloc(h, base + p)) {
@@ -75,15 +76,16 @@ static void copy_managed(uvm_handler_t *h, uvm_dma_dir_t dir, uint64_t base, uin
                                           : h->dev.dma_submit(h->dev.ctx, dir, pa, va, bytes);
         if (dir == UVM_DMA_H2D)
             h->irq_h2d_bytes += bytes;
-        uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
-                                         .vpn = base + p,
-                                         .pages = e - p,
-                                         .frame = first + p,
-                                         .dir = dir});
+        run_at[n - 1] = p;
+        run_len[n - 1] = e - p;
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, dir, base + p, first + p, e - p, handles[n - 1]);
         p = e;
     }
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         h->dev.dma_wait(h->dev.ctx, handles[i]);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, dir, base + run_at[i], first + run_at[i],
+                         run_len[i], handles[i]);
+    }
 }
 
 bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable) {
@@ -133,6 +135,7 @@ void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
      * the 2 MB as one transfer, 4. the chunk returns to the allocator */
     if (uvm_pt_region(h, base, &table, &parent))
         uvm_pt_write(h, table, 0);
+    uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, base, first, UVM_BLOCK_PAGES, wb);
     uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, base, true);
     h->stats.invalidates++;
     if (wb)
@@ -145,11 +148,7 @@ void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
     if (uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M) != 0)
         uvm_logf(h, "uvm: internal: 2 MB frame %" PRIu32 " freed twice", first);
     h->stats.large_evictions++;
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_EVICT,
-                                     .vpn = base,
-                                     .pages = UVM_BLOCK_PAGES,
-                                     .frame = first,
-                                     .writeback = wb});
+    uvm_emit_evict(h, base, first, UVM_BLOCK_PAGES, wb);
 }
 
 /* The region's CoCoA frame if every managed page of blk is resident at its offset in it and

@@ -2,7 +2,7 @@
  * uvm_mem.c - GPU data frames: allocation (4 KB chunks of uvm_pmm.c), residency (through the VA
  * blocks), eviction (PTE clear
  * -> INVAL_PAGE -> wait -> D2H write-back -> frame reuse). The victim comes from the eviction
- * policy (uvm_evict.c), which is told of every page made resident or evicted.
+ * policy (uvm_evict.c), which observes the RESIDENT / NONRESIDENT events emitted here.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ void uvm_mem_free(uvm_handler_t *h) {
 }
 
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
-    return h->frames[f].pin_block == h->block_gen;
+    return h->frames[f].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames[f].vpn);
 }
 
 /* Drops the residency of frame f's page (block bitmap, eviction policy). In CoCoA mode the frame
@@ -46,7 +46,7 @@ void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f) {
     uvm_va_block_t *blk = uvm_va_block_get(h, fr->vpn, false);
     if (blk)
         uvm_bitmap_clear(blk->resident, uvm_block_page(fr->vpn));
-    h->evict->on_unmap(h, h->evict_priv, f);
+    uvm_emit_page(h, UVM_EVENT_NONRESIDENT, fr->vpn, f, 1, fr->writable);
     fr->resident = false;
     h->stats.data_pages_resident--;
     if (!uvm_mem_cocoa(h))
@@ -77,18 +77,14 @@ static void evict(uvm_handler_t *h, uint32_t f) {
     if (fr->writable) {
         const uint64_t d = h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f),
                                              vpn << GMMU_PAGE_SHIFT, UVM_PAGE_BYTES);
-        uvm_event_emit(
-            h,
-            &(uvm_event_t){
-                .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = f, .dir = UVM_DMA_D2H});
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, f, 1, d);
         h->dev.dma_wait(h->dev.ctx, d);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, f, 1, d);
     }
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
     const bool wb = fr->writable;
     uvm_mem_unmake_resident(h, f);
-    uvm_event_emit(
-        h, &(uvm_event_t){
-               .kind = UVM_EVENT_EVICT, .vpn = vpn, .pages = 1, .frame = f, .writeback = wb});
+    uvm_emit_evict(h, vpn, f, 1, wb);
 }
 
 void uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
@@ -129,7 +125,7 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->mig_seq = ++h->mig_seq;
     fr->mig_ns = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
     fr->pin_block = h->block_gen;
-    h->evict->on_map(h, h->evict_priv, f);
+    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);
     h->stats.data_pages_resident++;
     if (uvm_mem_cocoa(h))
         uvm_cocoa_use(&h->cocoa, f);

@@ -12,6 +12,13 @@
 
 #include "uvm_priv.h"
 
+void uvm_migrate_done_event(uvm_handler_t *h, const uvm_pending_t *p, uint32_t n, uint32_t i) {
+    uint32_t e = i + 1u;
+    while (e < n && !p[e].run_head)
+        e++;
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, p[i].vpn, p[i].frame, e - i, p[i].dma);
+}
+
 static bool batch_wait(const uvm_handler_t *h) {
     return h->cfg.copy_wait == UVM_COPY_WAIT_BATCH;
 }
@@ -50,11 +57,7 @@ static void submit_run(uvm_handler_t *h) {
         h->pending[h->run_start + i].dma = d;
         h->pending[h->run_start + i].run_head = i == 0;
     }
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
-                                     .vpn = first->vpn,
-                                     .pages = h->run_len,
-                                     .frame = first->frame,
-                                     .dir = UVM_DMA_H2D});
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, first->vpn, first->frame, h->run_len, d);
     h->run_start += h->run_len;
     h->run_len = 0;
 }
@@ -105,8 +108,10 @@ static void coalesce_pending(uvm_handler_t *h) {
 void uvm_migrate_flush(uvm_handler_t *h) {
     submit_run(h);
     for (uint32_t i = 0; i < h->npending; i++)
-        if (h->pending[i].run_head)
+        if (h->pending[i].run_head) {
             h->dev.dma_wait(h->dev.ctx, h->pending[i].dma);
+            uvm_migrate_done_event(h, h->pending, h->npending, i);
+        }
     for (uint32_t i = 0; i < h->npending; i++) {
         const uvm_pending_t *p = &h->pending[i];
         if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {

@@ -225,14 +225,13 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         pop_run_t *x = &r.runs[i];
         x->dma = h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, x->vpn << GMMU_PAGE_SHIFT,
                                    uvm_frame_pa(h, x->frame), (uint64_t)x->pages * UVM_PAGE_BYTES);
-        uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
-                                         .vpn = x->vpn,
-                                         .pages = x->pages,
-                                         .frame = x->frame,
-                                         .dir = UVM_DMA_H2D});
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, x->vpn, x->frame, x->pages, x->dma);
     }
-    for (size_t i = 0; rc == 0 && i < r.n; i++)
+    for (size_t i = 0; rc == 0 && i < r.n; i++) {
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, r.runs[i].vpn, r.runs[i].frame,
+                         r.runs[i].pages, r.runs[i].dma);
+    }
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
         uint32_t k = 0;

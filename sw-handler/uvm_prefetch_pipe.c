@@ -29,6 +29,7 @@ static bool head_done(const uvm_handler_t *h) {
 static void map_head_run(uvm_handler_t *h) {
     uvm_ts_pipe_t *t = &h->ts;
     h->dev.dma_wait(h->dev.ctx, t->pending[t->mapped].dma);
+    uvm_migrate_done_event(h, t->pending, t->n, t->mapped);
     uint32_t e = t->mapped + 1u;
     while (e < t->n && !t->pending[e].run_head)
         e++;

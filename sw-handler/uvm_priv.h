@@ -112,9 +112,12 @@ typedef struct {
     const char *name;
     int (*init)(uvm_handler_t *h, void **priv); /* 0 or -1 (out of memory) */
     void (*fini)(void *priv);
-    void (*on_map)(uvm_handler_t *h, void *priv, uint32_t frame);    /* page became resident */
-    void (*on_unmap)(uvm_handler_t *h, void *priv, uint32_t frame);  /* evicted or released */
-    void (*on_access)(uvm_handler_t *h, void *priv, uint32_t frame); /* fault on a resident page */
+    /* the policy's state is kept from events (docs/handler.md §6h): the kinds it observes
+     * (UVM_EVENT_MASK bits, 0: none) and its observer, subscribed by uvm_handler_new with ctx =
+     * priv; RESIDENT = a page got a frame (append), NONRESIDENT = it lost it (unlink),
+     * BLOCK_FAULT with resident = a fault on a resident page (access) */
+    uint32_t events;
+    uvm_event_fn_t observe;
     /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
      * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
@@ -190,16 +193,38 @@ extern const uvm_prefetch_ops_t uvm_prefetch_oracle_ops;
 void uvm_prefetch_grow(const uint64_t *in, const uint64_t *managed, uint32_t grow_pages,
                        uint64_t out[UVM_BLOCK_WORDS]);
 
-typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_hint_t;
+/* Thrashing mitigation (nvidia-uvm's uvm_perf_thrashing, docs/handler.md §6h). */
+typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_type_t;
+typedef struct {
+    uvm_thrash_type_t type;
+    /* THROTTLE: the page's faults are not serviced before this time (ns; the fault stays for a
+     * later replay); PIN: the page, once resident, is not evicted before this time */
+    uint64_t until_ns;
+} uvm_thrash_hint_t;
 typedef struct {
     const char *name;
-    /* called for each faulting page of blk after its fault was recorded */
-    uvm_thrash_hint_t (*on_fault)(uvm_handler_t *h, const uvm_va_block_t *blk, uint32_t page);
+    /* optional handler-wide state: init 0 or -1 (out of memory); fini frees it */
+    int (*init)(uvm_handler_t *h, void **priv);
+    void (*fini)(void *priv);
+    /* detection from events: the kinds observed (0: none) and the observer (ctx = priv) */
+    uint32_t events;
+    uvm_event_fn_t observe;
+    /* the decision, asked for each faulting page that is not resident (as the driver asks
+     * uvm_perf_thrashing_get_hint after the "already authorized" check) */
+    uvm_thrash_hint_t (*get_hint)(uvm_handler_t *h, void *priv, uint64_t vpn);
 } uvm_thrashing_ops_t;
 
 /* uvm_evict.c: the eviction policies of the registry */
 extern const uvm_evict_ops_t uvm_evict_lru_ops;
 extern const uvm_evict_ops_t uvm_evict_random_ops;
+/* uvm_evict_fifo.c: VA blocks in order of first residency (nvidia-uvm's root-chunk order) */
+extern const uvm_evict_ops_t uvm_evict_fifo_ops;
+/* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
+ * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
+bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
+bool uvm_evict_gran_valid(uint32_t gran_pages);
+/* uvm_thrashing.c: the thrashing policies of the registry */
+extern const uvm_thrashing_ops_t uvm_thrashing_none_ops;
 
 /* Registered policy of kind by name (the ops struct of that kind), NULL if unknown. */
 const void *uvm_policy_find(uvm_policy_kind_t kind, const char *name);
@@ -271,6 +296,9 @@ typedef struct {
     void *ctx;
     uint32_t mask;
 } uvm_observer_t;
+/* the statistics, the eviction and thrashing policies (and a test's), then the public ones */
+#define UVM_EVENT_INTERNAL_OBSERVERS 4u
+#define UVM_EVENT_TABLE (UVM_EVENT_INTERNAL_OBSERVERS + UVM_EVENT_MAX_OBSERVERS)
 
 struct uvm_handler {
     uvm_cfg_t cfg;
@@ -287,10 +315,16 @@ struct uvm_handler {
     const uvm_prefetch_ops_t *prefetch;
     void *prefetch_priv;
     const uvm_thrashing_ops_t *thrashing;
+    void *thrashing_priv;
+    /* THROTTLE hints acted on in the batch being serviced (a REPLAY_ALL is owed) */
+    uint32_t throttled;
+    /* pages pinned by a PIN hint: xvpn -> until (ns); empty with thrashing none */
+    u64map_t thrash_pin;
 
-    /* event observers (the statistics are observer 0) */
-    uvm_observer_t observers[UVM_EVENT_MAX_OBSERVERS];
-    uint32_t nobservers;
+    /* event observers: the statistics (0), the policies (uvm_event_subscribe_internal), then
+     * those of uvm_handler_subscribe (npublic of them) */
+    uvm_observer_t observers[UVM_EVENT_TABLE];
+    uint32_t nobservers, npublic;
 
     /* device state mirrored by the handler */
     bool initialized;
@@ -353,8 +387,35 @@ const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn);
 
 /* uvm_events.c: the event stream */
 void uvm_event_emit(uvm_handler_t *h, const uvm_event_t *ev);
+/* Subscribes a handler-internal observer (the statistics, a policy with ctx = its priv); not
+ * counted against UVM_EVENT_MAX_OBSERVERS. 0, or -1 (table full, bad arguments). */
+int uvm_event_subscribe_internal(uvm_handler_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);
 /* The statistics observer (subscribed first by uvm_handler_new). */
 void uvm_stats_observer(void *ctx, const uvm_event_t *ev);
+/* Emission helpers: one call where the thing happens. */
+void uvm_emit_migrate(uvm_handler_t *h, uvm_event_kind_t kind, uvm_dma_dir_t dir, uint64_t vpn,
+                      uint32_t frame, uint32_t pages, uint64_t dma);
+void uvm_emit_page(uvm_handler_t *h, uvm_event_kind_t kind, uint64_t vpn, uint32_t frame,
+                   uint32_t pages, bool writable);
+void uvm_emit_evict(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool wb);
+void uvm_emit_batch(uvm_handler_t *h, uvm_event_kind_t kind, uint32_t index, uint32_t faults);
+/* Subscribes the configured policies' observers (after the statistics). 0 or -1. */
+int uvm_policy_subscribe(uvm_handler_t *h);
+/* uvm_thrashing.c: acting on the thrashing policy's hint (docs/handler.md §6h) */
+/* Start of a fault batch: no throttled fault yet; expired pins dropped. */
+void uvm_thrash_batch(uvm_handler_t *h);
+/* Asks the policy for a hint on the faulting, non-resident page vpn and acts on it: THROTTLE
+ * -> true (the fault is not serviced in this batch, h->throttled counts it: a REPLAY_ALL is
+ * owed); PIN -> the page is pinned (once resident, no victim) until the hint's time, false;
+ * NONE -> false. */
+bool uvm_thrash_act(uvm_handler_t *h, uint64_t vpn);
+/* true if page xvpn is pinned by a PIN hint now (checked by uvm_frame_pinned). */
+bool uvm_thrash_pinned(const uvm_handler_t *h, uint64_t vpn);
+/* BLOCK_FAULT of the coalesced fault f (resident: the page has frame). */
+void uvm_emit_block_fault(uvm_handler_t *h, const uvm_fault_t *f, bool resident, uint32_t frame);
+/* Test hook (tb/unit): replaces the thrashing policy of a new handler (before any service) by
+ * ops, e.g. one defined by the test; its init runs, its observer is subscribed. 0 or -1. */
+int uvm_thrashing_set_ops(uvm_handler_t *h, const uvm_thrashing_ops_t *ops);
 
 /* uvm_fault_buffer.c: the fault-buffer HAL (ring fetch, decode, flush) */
 /* Decodes a 32-byte entry into *f; false if VALID is clear or the VPN is out of range. */
@@ -432,6 +493,8 @@ void uvm_frame_release(uvm_handler_t *h, uint32_t frame);
 int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter);
 
 /* uvm_migrate.c: multi-page H2D migration of the current block */
+/* MIGRATE_DONE of the run whose head is p[i] (pages up to the next run head of p[0..n)). */
+void uvm_migrate_done_event(uvm_handler_t *h, const uvm_pending_t *p, uint32_t n, uint32_t i);
 void uvm_migrate_begin(uvm_handler_t *h);
 /* Charges t_page_ns and queues vpn -> frame; a run of consecutive pages and frames goes as one
  * DMA of up to cfg.migrate_max_pages pages, submitted as soon as it cannot grow. */

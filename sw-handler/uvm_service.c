@@ -112,20 +112,20 @@ static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) 
         uvm_cancel_page(h, vpn, why);
         return;
     }
-    if (c->blk) {
+    if (c->blk)
         uvm_va_block_fault(c->blk, vpn, f->timestamp);
-        /* no thrashing mitigation acts on the hint yet: the only policy is "none" */
-        (void)h->thrashing->on_fault(h, c->blk, uvm_block_page(vpn));
-    }
     uint32_t frame = 0;
-    if (uvm_va_block_resident(h, vpn, &frame)) {
+    const bool resident = uvm_va_block_resident(h, vpn, &frame);
+    uvm_emit_block_fault(h, f, resident, frame); /* the policies observe it (§6h) */
+    if (resident) {
         /* already mapped (stale or duplicate across batches): nothing to migrate */
         h->stats.faults_stale++;
-        h->evict->on_access(h, h->evict_priv, frame);
         if (h->replay->page_done)
             h->replay->page_done(h, vpn);
         return;
     }
+    if (uvm_thrash_act(h, vpn)) /* THROTTLE: left for a later replay (§6h) */
+        return;
     if (!pt_room(h, c, vpn)) {
         uvm_cancel_page(h, vpn, "no page-table page left");
         return;
@@ -319,6 +319,8 @@ void uvm_service_impl(uvm_handler_t *h) {
             break;
         const uint32_t n = uvm_fb_fetch(h, put);
         h->stats.fault_batches++;
+        uvm_thrash_batch(h);
+        uvm_emit_batch(h, UVM_EVENT_BATCH_BEGIN, b, n);
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_batch_ns + (uint64_t)n * h->cfg.t_fault_ns);
         const uint64_t replays = h->stats.replays;
         const uint64_t h2d0 = h->irq_h2d_bytes;
@@ -331,7 +333,9 @@ void uvm_service_impl(uvm_handler_t *h) {
         if (h->prefetch->alloc_hint && !pipe)
             service_transfer_set(h, m, h2d0);
         uvm_migrate_flush(h); /* copy_wait batch: the batch tracker, before the replay */
+        replay_all_owed = replay_all_owed || h->throttled; /* throttled faults come back */
         h->replay->batch_done(h, &replay_all_owed);
+        uvm_emit_batch(h, UVM_EVENT_BATCH_END, b, m);
         if (pipe) /* after the replay: the set's CPU work does not delay the demand pages */
             uvm_ts_pipe_after_batch(h, m);
         /* a batch that replayed nothing (only fatal or unservable faults under `block`): the
