@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "err.h"
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* diagnostics and device helpers                                                              */
@@ -137,26 +137,6 @@ static bool is_pow2(uint64_t x) {
     return x != 0 && (x & (x - 1)) == 0;
 }
 
-/* The large-page keys (docs/handler.md §6f): 0, or -1 with the message in err. */
-static int check_large_cfg(const uvm_cfg_t *c, char *err, size_t errlen) {
-    if (c->frame_alloc > UVM_FRAME_COCOA || c->page_size > UVM_PSIZE_COCOA ||
-        c->coalesce_by > UVM_COALESCE_BY_GMMU) {
-        err_setf(err, errlen,
-                 "uvm: frame_alloc %" PRIu32 " / page_size %" PRIu32 " / coalesce_by %" PRIu32
-                 " out of range",
-                 c->frame_alloc, c->page_size, c->coalesce_by);
-        return -1;
-    }
-    if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
-        (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
-        err_setf(err, errlen,
-                 "uvm: gpu_data base 0x%" PRIx64 " must be 2 MB aligned for 2 MB frames",
-                 c->gpu_data_base_pa);
-        return -1;
-    }
-    return 0;
-}
-
 static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
     if (!d || !d->csr_read || !d->csr_write || !d->host_read || !d->host_write || !d->gpu_write64 ||
         !d->dma_submit || !d->dma_wait || !d->cpu_delay) {
@@ -245,7 +225,7 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
             return -1;
         }
     }
-    if (check_large_cfg(c, err, errlen) != 0)
+    if (uvm_place_check_cfg(c, err, errlen) != 0)
         return -1;
     const uint64_t pt_end = c->gpu_pt_base_pa + (c->gpu_pt_pages << GMMU_PAGE_SHIFT);
     const uint64_t da_end = c->gpu_data_base_pa + (c->gpu_data_pages << GMMU_PAGE_SHIFT);
@@ -277,6 +257,7 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->evict = uvm_policy_find(UVM_POLICY_EVICT, cfg->policy[UVM_POLICY_EVICT]);
     h->prefetch = uvm_policy_find(UVM_POLICY_PREFETCH, cfg->policy[UVM_POLICY_PREFETCH]);
     h->thrashing = uvm_policy_find(UVM_POLICY_THRASHING, cfg->policy[UVM_POLICY_THRASHING]);
+    h->place = uvm_place_select(cfg);
     (void)uvm_event_subscribe_internal(h, UVM_EVENT_ALL, uvm_stats_observer, &h->stats);
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     /* copy_wait batch: a batch's pages stay pending until its end (more: flushed early) */
@@ -287,8 +268,8 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->pending = calloc(h->pending_cap, sizeof *h->pending);
     h->ts.pending = calloc(UVM_TS_CAP, sizeof *h->ts.pending);
     if (!h->batch || !h->pending || !h->ts.pending || u64map_init(&h->pt_tables, 64) != 0 ||
-        uvm_mem_init(h) != 0 || uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
-        h->evict->init(h, &h->evict_priv) != 0 ||
+        uvm_mem_init(h) != 0 || (h->place->init && h->place->init(h) != 0) ||
+        uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
         (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0) ||
         (h->thrashing->init && h->thrashing->init(h, &h->thrashing_priv) != 0) ||
         uvm_policy_subscribe(h) != 0) {

@@ -287,9 +287,8 @@ bool uvm_cocoa_reserved(const uvm_cocoa_t *c, uint32_t f);
  * frame of a chunk goes, the chunk returns to p (its region loses the reservation). */
 void uvm_cocoa_use(uvm_cocoa_t *c, uint32_t f);
 void uvm_cocoa_unuse(uvm_cocoa_t *c, uvm_pmm_t *p, uint32_t f);
-/* uvm_frame_get under CoCoA (frame_alloc or page_size cocoa): the frame at vpn's offset in its
- * region's 2 MB frame, else a fallback frame, evicting as needed. UVM_NONE if none. */
-uint32_t uvm_cocoa_frame_get(uvm_handler_t *h, uint64_t vpn);
+/* The placement of the handler's pages (uvm_place.h). */
+typedef struct uvm_place_ops uvm_place_ops_t;
 
 typedef struct {
     uvm_event_fn_t fn;
@@ -315,6 +314,8 @@ struct uvm_handler {
     const uvm_prefetch_ops_t *prefetch;
     void *prefetch_priv;
     const uvm_thrashing_ops_t *thrashing;
+    /* placement, chosen by the page-size keys (uvm_place_select) */
+    const uvm_place_ops_t *place;
     void *thrashing_priv;
     /* THROTTLE hints acted on in the batch being serviced (a REPLAY_ALL is owed) */
     uint32_t throttled;
@@ -342,7 +343,7 @@ struct uvm_handler {
     /* data frames */
     uvm_frame_t *frames;
     uvm_pmm_t pmm;     /* free frames, in chunks */
-    uvm_cocoa_t cocoa; /* CoCoA reservations (frame_alloc cocoa, page_size cocoa) */
+    uvm_cocoa_t cocoa; /* CoCoA reservations (the cocoa placements) */
     u64map_t blocks;   /* VA block id -> uvm_va_block_t * */
     /* the oracle prefetcher's input (uvm_handler_set_page_order): pages in first-touch order,
      * and vpn -> index in it */
@@ -472,15 +473,13 @@ uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame);
 int uvm_mem_init(uvm_handler_t *h);
 void uvm_mem_free(uvm_handler_t *h);
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
-/* Pops a free frame, or evicts a victim (never one pinned in the current block). UVM_NONE if
- * every resident frame is pinned: the caller commits its pending pages and retries. */
-uint32_t uvm_frame_get(uvm_handler_t *h, uint64_t vpn);
-/* true if frames are placed by CoCoA (frame_alloc cocoa or page_size cocoa). */
-bool uvm_mem_cocoa(const uvm_handler_t *h);
-/* Evicts every resident page of frame f's 2 MB page or 4 KB page (uvm_mem.c). */
-void uvm_mem_evict(uvm_handler_t *h, uint32_t f);
-/* Drops the residency of frame f (block bitmap, eviction policy, CoCoA count). */
-void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
+/* Evicts the page of frame f: its whole 2 MB page if the placement evicts it whole (then
+ * UVM_NONE), else the 4 KB page (a coalesced region split first). Returns f if the caller holds
+ * the frame now (the placement's frame_unuse kept it), UVM_NONE if it went back to its owner. */
+uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f);
+/* Drops the residency of frame f (block bitmap, eviction policy, the placement's frame_unuse):
+ * true if the frame went back to its owner, false if the caller still holds it. */
+bool uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
 /* Marks frame as holding vpn (resident, pinned in the current block, newest in LRU order). */
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
@@ -509,6 +508,13 @@ void uvm_migrate_flush(uvm_handler_t *h);
  * frames of every block of the batch stay pinned until the batch's flush). */
 void uvm_migrate_pin_block(uvm_handler_t *h);
 void uvm_migrate_pin_batch(uvm_handler_t *h);
+/* The one evict-and-retry loop: backing of `pages` frames (1: a frame for page vpn, the
+ * placement's alloc_page; 512: a 2 MB chunk for vpn's region, its alloc_range) from the
+ * placement; while it has none, the eviction policy picks a victim group of `pages` frames (never
+ * a pinned one; the pipelined set in flight is drained first) and its resident pages are evicted
+ * (a frame the placement hands back goes to the caller (1) or the allocator (512)). UVM_NONE if
+ * no victim is left: every resident frame is pinned. */
+uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
 /* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
  * frame is pinned) and queues its migration. false if no frame could be had (logged). */
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);
@@ -536,7 +542,7 @@ int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, 
 /* The region of vpn can be one large page: it holds managed pages, all of one writability
  * (*writable). */
 bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable);
-/* page_size 2m: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
+/* The 2m placement: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
  * if no 2 MB frame could be had (logged). */
 bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
 /* Makes block blk one large page in the free 2 MB chunk at frame first: every frame assigned,
@@ -545,15 +551,20 @@ bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
  * is freed, nothing stays resident). */
 int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool writable,
                     bool charge);
-/* page_size cocoa: coalesces blk's region if it is fully populated at its CoCoA offsets. */
+/* Coalesces blk's region if it is not large and fully populated at its CoCoA offsets (the
+ * cocoa placement's merge). */
+void uvm_large_coalesce_full(uvm_handler_t *h, uvm_va_block_t *blk);
+/* uvm_place.c: the placement's merge of blk (cocoa: uvm_large_coalesce_full), if it has one. */
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
-/* Evicts the 2 MB page of block blk whole (page_size 2m). */
+/* Evicts the 2 MB page of block blk whole (the 2m placement's evict_large). */
 void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk);
 
 /* uvm_compact.c: contiguity-aware compaction (docs/handler.md §6g) */
-/* Takes cfg.emergency_frames frames for the emergency list (CoCoA only). 0 or -1. */
+/* Takes cfg.emergency_frames frames for the emergency list (the cocoa placements' init). 0 or
+ * -1. */
 int uvm_compact_init(uvm_handler_t *h);
-/* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct. */
+/* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct (the cocoa
+ * placements' freed). */
 void uvm_compact(uvm_handler_t *h, uint32_t asid);
 /* Submits the open run (if any) as one DMA, without waiting. */
 void uvm_migrate_submit(uvm_handler_t *h);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 /* Access types ordered by how intrusive servicing them is (nvidia-uvm keeps the maximum). */
 static uint32_t access_rank(uint32_t at) {
@@ -131,9 +131,9 @@ static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) 
         return;
     }
     bool w = false;
-    if (h->cfg.page_size == UVM_PSIZE_2M && c->blk &&
+    if (h->place->region_whole && c->blk &&
         uvm_bitmap_count(c->blk->resident, UVM_BLOCK_WORDS) == 0 &&
-        uvm_large_region_ok(h, vpn, &w)) {
+        h->place->region_whole(h, vpn, &w)) {
         /* the first fault of a 2m region brings the whole 2 MB page (§6f) */
         if (uvm_large_migrate(h, vpn, w) && h->replay->page_done)
             h->replay->page_done(h, vpn);
