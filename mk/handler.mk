@@ -28,6 +28,7 @@ TEST_TARGETS += test-handler
 # (function pointers) are not references. The handler must be acyclic (docs/handler.md "Layers").
 .PHONY: check-layers
 check-layers: $(call c_objs,$(HDL_SRC)) $(call c_objs,$(CM_SRC)) $(call c_objs,$(COSIM_SRC))
+	@sh scripts/check_layers_test.sh
 	@$(PYTHON) scripts/check_layers.py $(call c_objs,$(HDL_SRC))
 	@$(PYTHON) scripts/check_layers.py --quiet --report-only $(call c_objs,$(CM_SRC))
 	@$(PYTHON) scripts/check_layers.py --quiet --report-only $(call c_objs,$(COSIM_SRC))
