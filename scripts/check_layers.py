@@ -166,7 +166,8 @@ def main():
     for c in cycles:
         print(f"cycle ({len(c)} files): " + " -> ".join(cycle_path(deps, c)))
         print(f"  component: {' '.join(c)}")
-    where = " ".join(a.paths)
+    dirs = sorted({os.path.dirname(o) or "." for o in objs})
+    where = " ".join(dirs)
     if cycles:
         print(f"check_layers: {len(cycles)} cycle(s) among {len(objs)} files of {where}")
         return 0 if a.report_only else 1

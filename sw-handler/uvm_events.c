@@ -1,6 +1,6 @@
 /*
  * uvm_events.c - the handler's event stream (as nvidia-uvm's uvm_perf_events, docs/handler.md
- * §6h): typed events (uvm_event_kind_t) with a payload per kind, delivered synchronously to the
+ * §6i): typed events (uvm_event_kind_t) with a payload per kind, delivered synchronously to the
  * observers subscribed to the kind, in subscription order: the statistics counters (observer
  * 0), the configured policies (eviction, prefetch, thrashing: uvm_policy_subscribe), then the
  * observers of uvm_handler_subscribe. Emission helpers for the places where events happen.

@@ -9,7 +9,7 @@
  * the current block; lru takes the group of the oldest such page, random the first such group
  * from a random start. The handler evicts single pages (gran_pages = 1) only; nothing evicts a
  * whole group yet (see docs/handler.md §6). lru keeps its list from the RESIDENT / NONRESIDENT
- * events (it subscribes like any observer, docs/handler.md §6h); random observes nothing.
+ * events (it subscribes like any observer, docs/handler.md §6i); random observes nothing.
  * fifo is in uvm_evict_fifo.c.
  */
 #include <stdlib.h>

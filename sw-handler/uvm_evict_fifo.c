@@ -1,6 +1,6 @@
 /*
  * uvm_evict_fifo.c - eviction policy "fifo": the driver's idea of order at 2 MB granularity
- * (docs/handler.md §6, §6h). nvidia-uvm keeps its GPU root chunks (2 MB) in a list ordered by
+ * (docs/handler.md §6, §6i). nvidia-uvm keeps its GPU root chunks (2 MB) in a list ordered by
  * the time they first became used (block_mark_memory_used in uvm_va_block.c puts a chunk at
  * the tail of the used list; it is never reordered by accesses) and evicts from the head
  * (pick_root_chunk_to_evict in uvm_pmm_gpu.c). Here the unit is the VA block: a block goes to

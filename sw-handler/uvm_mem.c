@@ -5,7 +5,6 @@
  * victim comes from the eviction policy (uvm_evict.c), which observes the RESIDENT / NONRESIDENT
  * events emitted here, through the one evict-and-retry loop (uvm_migrate_backing).
  */
-#include <inttypes.h>
 #include <stdlib.h>
 
 #include "uvm_place.h"
@@ -98,19 +97,4 @@ void uvm_frame_release(uvm_handler_t *h, uint32_t f) {
     if (h->frames[f].resident && uvm_mem_unmake_resident(h, f))
         return; /* the placement took the frame back */
     h->place->frame_free(h, f);
-}
-
-int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter) {
-    const uint64_t vpn = va_2m >> GMMU_PAGE_SHIFT;
-    if (!uvm_cmd_wait_idle(h))
-        return -1;
-    uvm_csr_wr(h, GMMU_CSR_CMD_ARG_LO, (uint32_t)(vpn & UINT32_MAX));
-    uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI,
-               ((uint32_t)(vpn >> GMMU_CSR_CMD_ARG_LO_VPN_W) & GMMU_CSR_CMD_ARG_HI_VPN_MASK) |
-                   (asid & GMMU_CSR_CMD_ARG_HI_ASID_MASK) << GMMU_CSR_CMD_ARG_HI_ASID_LSB);
-    uvm_csr_wr(h, GMMU_CSR_CMD, splinter ? GMMU_CMD_SPLINTER : GMMU_CMD_COALESCE);
-    if (!uvm_cmd_wait_idle(h))
-        return -1;
-    const uint32_t st = uvm_csr_rd(h, GMMU_CSR_CMD_STATUS);
-    return (int)((st >> GMMU_CSR_CMD_STATUS_CO_ERR_LSB) & GMMU_CSR_CMD_STATUS_CO_ERR_MASK);
 }

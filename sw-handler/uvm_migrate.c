@@ -243,3 +243,44 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
     }
     return queued;
 }
+
+/* ---- the pipelined transfer set in flight (uvm_prefetch_pipe.c submits it): its completed
+ * copies are mapped here, below the evict-and-retry loop that drains it ---- */
+
+/* The first copy of the set in flight has completed (per the device; unknown = no). */
+static bool head_done(const uvm_handler_t *h) {
+    if (!h->dev.dma_done_ns)
+        return false;
+    const uint64_t t = h->dev.dma_done_ns(h->dev.ctx, h->ts.pending[h->ts.mapped].dma);
+    return t == 0 || (h->dev.now_ns && t <= h->dev.now_ns(h->dev.ctx));
+}
+
+/* Maps the run of pages starting at the first unmapped one, after waiting for its copy. */
+static void map_head_run(uvm_handler_t *h) {
+    uvm_ts_pipe_t *t = &h->ts;
+    h->dev.dma_wait(h->dev.ctx, t->pending[t->mapped].dma);
+    uvm_migrate_done_event(h, t->pending, t->n, t->mapped);
+    uint32_t e = t->mapped + 1u;
+    while (e < t->n && !t->pending[e].run_head)
+        e++;
+    for (uint32_t i = t->mapped; i < e; i++) {
+        const uvm_pending_t *p = &t->pending[i];
+        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {
+            uvm_frame_release(h, p->frame);
+            uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
+        }
+    }
+    t->mapped = e;
+}
+
+void uvm_ts_retire(uvm_handler_t *h, uint32_t min_runs, bool all) {
+    uvm_ts_pipe_t *t = &h->ts;
+    for (uint32_t r = 0; t->mapped < t->n && (r < min_runs || all || head_done(h)); r++)
+        map_head_run(h);
+    if (t->mapped == t->n)
+        t->n = t->mapped = 0;
+}
+
+void uvm_ts_pipe_drain(uvm_handler_t *h) {
+    uvm_ts_retire(h, 0, true);
+}

@@ -3,7 +3,7 @@
  * by name (the configuration carries names, not enums), the replay policies themselves (the
  * others are in uvm_evict*.c, uvm_prefetch*.c, uvm_thrashing.c), and the subscription of the
  * configured policies to the event stream. A new policy is one file + one line in a table
- * below. See docs/handler.md §5, §6a, §6h.
+ * below. See docs/handler.md §5, §6a, §6i.
  */
 #include <stdio.h>
 #include <string.h>
@@ -138,7 +138,7 @@ int uvm_cfg_set_policy(uvm_cfg_t *cfg, uvm_policy_kind_t kind, const char *name,
 }
 
 int uvm_policy_subscribe(uvm_handler_t *h) {
-    /* after the statistics, in this order: eviction, thrashing (docs/handler.md §6h); the
+    /* after the statistics, in this order: eviction, thrashing (docs/handler.md §6i); the
      * prefetch policies keep no state that events would give (their bitmaps are the block's) */
     if (h->evict->events &&
         uvm_event_subscribe_internal(h, h->evict->events, h->evict->observe, h->evict_priv) != 0)

@@ -112,7 +112,7 @@ typedef struct {
     const char *name;
     int (*init)(uvm_handler_t *h, void **priv); /* 0 or -1 (out of memory) */
     void (*fini)(void *priv);
-    /* the policy's state is kept from events (docs/handler.md §6h): the kinds it observes
+    /* the policy's state is kept from events (docs/handler.md §6i): the kinds it observes
      * (UVM_EVENT_MASK bits, 0: none) and its observer, subscribed by uvm_handler_new with ctx =
      * priv; RESIDENT = a page got a frame (append), NONRESIDENT = it lost it (unlink),
      * BLOCK_FAULT with resident = a fault on a resident page (access) */
@@ -193,7 +193,7 @@ extern const uvm_prefetch_ops_t uvm_prefetch_oracle_ops;
 void uvm_prefetch_grow(const uint64_t *in, const uint64_t *managed, uint32_t grow_pages,
                        uint64_t out[UVM_BLOCK_WORDS]);
 
-/* Thrashing mitigation (nvidia-uvm's uvm_perf_thrashing, docs/handler.md §6h). */
+/* Thrashing mitigation (nvidia-uvm's uvm_perf_thrashing, docs/handler.md §6i). */
 typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_type_t;
 typedef struct {
     uvm_thrash_type_t type;
@@ -362,12 +362,13 @@ struct uvm_handler {
     uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6f) */
 };
 
-/* uvm_handler.c: device access helpers */
+/* uvm_log.c: diagnostics (the device's log callback) */
 void uvm_logf(const uvm_handler_t *h, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* uvm_dev_cmd.c: registers and commands */
 uint32_t uvm_csr_rd(const uvm_handler_t *h, uint32_t addr);
 void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value);
 /* Polls CMD_STATUS until BUSY is clear; false (and a log line) if it never clears. */
@@ -376,14 +377,17 @@ bool uvm_cmd_wait_idle(const uvm_handler_t *h);
 /* A command on the page xvpn (extended VPN: CMD_ARG = its VPN, CMD_ARG_HI.ASID = its ASID;
  * INVAL_PAGE with SCOPE = 1, only that ASID's page, once the handler has several ASIDs). */
 void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done);
+/* uvm_pt.c: the roots of the address spaces */
 /* *root = the root of the ASID of xvpn; false if that ASID has none (logged). */
 bool uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn, uint64_t *root);
 /* Gives ASID asid a root table (once) and, if the device is initialized, programs it
  * (ASID_SEL = asid, PT_BASE_LO/HI, ASID_SEL = 0). 0, or -1 (pool exhausted, logged). */
 int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid);
+/* uvm_dev_cmd.c: cancel and replay */
 void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why);
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn);
 void uvm_replay_all(uvm_handler_t *h);
+/* uvm_alloc.c: the allocation intersecting page vpn, NULL if none. */
 const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn);
 
 /* uvm_events.c: the event stream */
@@ -402,7 +406,7 @@ void uvm_emit_evict(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pag
 void uvm_emit_batch(uvm_handler_t *h, uvm_event_kind_t kind, uint32_t index, uint32_t faults);
 /* Subscribes the configured policies' observers (after the statistics). 0 or -1. */
 int uvm_policy_subscribe(uvm_handler_t *h);
-/* uvm_thrashing.c: acting on the thrashing policy's hint (docs/handler.md §6h) */
+/* uvm_thrashing.c: acting on the thrashing policy's hint (docs/handler.md §6i) */
 /* Start of a fault batch: no throttled fault yet; expired pins dropped. */
 void uvm_thrash_batch(uvm_handler_t *h);
 /* Asks the policy for a hint on the faulting, non-resident page vpn and acts on it: THROTTLE
@@ -484,9 +488,9 @@ bool uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
 void uvm_frame_release(uvm_handler_t *h, uint32_t frame);
-/* coalesce_by = gmmu (docs/microarch.md §15): the GMMU's COALESCE (or SPLINTER) of the 2 MB
- * region holding va_2m in address space asid; polls CMD_STATUS until BUSY clears. Returns the
- * CMD_STATUS.CO_ERR code (GMMU_CO_OK, GMMU_CO_NOT_MAPPED, GMMU_CO_NOT_CONTIG), or -1 if the
+/* uvm_dev_cmd.c: coalesce_by = gmmu (docs/microarch.md §15): the GMMU's COALESCE (or SPLINTER) of
+ * the 2 MB region holding va_2m in address space asid; polls CMD_STATUS until BUSY clears. Returns
+ * the CMD_STATUS.CO_ERR code (GMMU_CO_OK, GMMU_CO_NOT_MAPPED, GMMU_CO_NOT_CONTIG), or -1 if the
  * device stayed busy (logged). A coalesced region needs no TLB shoot-down; a splinter flushes
  * the region's large entries itself. */
 int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter);
@@ -571,6 +575,19 @@ void uvm_migrate_submit(uvm_handler_t *h);
 
 /* uvm_service.c */
 void uvm_service_impl(uvm_handler_t *h);
+
+/* uvm_transfer.c: migration sets outside the fault path, and the per-block room check */
+/* State of the block being serviced (or prefetched into). */
+typedef struct {
+    uvm_va_block_t *blk; /* NULL if it could not be created (out of host memory) */
+    bool pt_checked, pt_ok;
+    /* deferred migration (a prefetch policy other than none, or growth): the faulted pages to
+     * migrate are gathered in demand, then migrated with the grown and hinted ones in VPN order */
+    bool defer;
+    uint64_t demand[UVM_BLOCK_WORDS];
+} uvm_blk_ctx_t;
+/* Checks once per block that the PT pool holds the chain the block still needs (logged if not). */
+bool uvm_block_pt_room(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
 /* The latest serviceable fault of the batch's m coalesced faults (largest device timestamp). */
 void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *c);
 /* Zheng's transfer set of up to max allocation-wide prefetch pages chosen by the policy with
@@ -584,6 +601,10 @@ uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint3
 void uvm_ts_pipe_batch(uvm_handler_t *h, uint32_t m);
 /* End of a batch: records its latest fault; submits a set if none is in flight. */
 void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m);
+/* uvm_migrate.c: the pipelined set in flight */
+/* Maps at least min_runs runs of the set in flight (waiting for them), then every run whose copy
+ * has completed (every run: all). An emptied set is reset. */
+void uvm_ts_retire(uvm_handler_t *h, uint32_t min_runs, bool all);
 /* Waits for every copy of the set in flight and maps its pages (before an eviction). */
 void uvm_ts_pipe_drain(uvm_handler_t *h);
 

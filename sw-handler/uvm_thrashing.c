@@ -1,6 +1,6 @@
 /*
  * uvm_thrashing.c - thrashing mitigation as nvidia-uvm's uvm_perf_thrashing (docs/handler.md
- * §6h): a thrashing policy keeps its detection state from events (it subscribes like any
+ * §6i): a thrashing policy keeps its detection state from events (it subscribes like any
  * observer) and is asked for a hint on each faulting page that is not resident; the service
  * acts on the hint here:
  *   THROTTLE  the fault is not serviced in this batch and stays for a later replay (the driver

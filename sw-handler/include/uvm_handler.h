@@ -113,7 +113,7 @@ typedef struct {
 
 typedef struct uvm_handler uvm_handler_t;
 
-/* Event stream (as nvidia-uvm's uvm_perf_events, docs/handler.md §6h): typed events, each kind
+/* Event stream (as nvidia-uvm's uvm_perf_events, docs/handler.md §6i): typed events, each kind
  * with its payload in a union member, delivered synchronously to the observers subscribed to its
  * kind, in subscription order. The statistics counters are the first observer, the configured
  * policies (eviction, prefetch, thrashing) come next, then the observers of

@@ -1,5 +1,5 @@
 /*
- * test_handler_events.c - the handler's typed event stream (docs/handler.md §6h) against the fake
+ * test_handler_events.c - the handler's typed event stream (docs/handler.md §6i) against the fake
  * device: the exact sequence and payloads of a small scenario (a fault, then an eviction, then a
  * stale fault), the fifo eviction policy (its order differs from lru's), and the thrashing
  * hint's actions (THROTTLE, PIN) through a policy defined here and installed with the test hook.
