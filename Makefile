@@ -99,7 +99,7 @@ cosim bench synth traces wave fusesoc-lint fusesoc-sim: | $(DEPS_STAMP)
 # cheap checks first, then unit tests, then the co-simulation runs (in the order of mk/*.mk);
 # make stops at the first failing target
 TEST_CHEAP := check-style check-ports lint fusesoc-lint
-TEST_UNIT  := test-common test-cmodel test-handler test-platform test-trace test-trace-gen test-import
+TEST_UNIT  := test-common test-cmodel test-handler check-layers test-platform test-trace test-trace-gen test-import
 TEST_ORDER  = $(filter $(TEST_CHEAP),$(TEST_TARGETS)) $(filter $(TEST_UNIT),$(TEST_TARGETS)) \
               $(filter-out $(TEST_CHEAP) $(TEST_UNIT),$(TEST_TARGETS)) stats-quick
 test: deps

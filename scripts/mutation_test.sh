@@ -467,10 +467,10 @@ mutate_hdl hdlx policy_once sw-handler/uvm_policy.c 's/    \*owed = true;/    *o
     "handler: replay policy once never owes the replay (uvm_policy.c)" "$hdl_wdog|$hdl_exp"
 mutate_hdl hdl2 test_handler_service:test_replay_batch sw-handler/uvm_policy.c '/^static void batch_replay_all(/,/^}/s/    uvm_replay_all(h);/    (void)h;/' \
     "handler: replay policy batch forgets its REPLAY_ALL (uvm_policy.c)" "$hdl_unit"
-mutate_hdl hdl policy_block sw-handler/uvm_handler.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);/    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn + 1u, false);/' \
-    "handler: REPLAY_PAGE names the next page (uvm_handler.c)" "$hdl_wdog|$hdl_exp"
-mutate_hdl hdl2 policy_batch sw-handler/uvm_handler.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);/    (void)0;/' \
-    "handler: REPLAY_ALL never written (uvm_handler.c)" "$hdl_wdog|$hdl_exp"
+mutate_hdl hdl policy_block sw-handler/uvm_dev_cmd.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);/    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn + 1u, false);/' \
+    "handler: REPLAY_PAGE names the next page (uvm_dev_cmd.c)" "$hdl_wdog|$hdl_exp"
+mutate_hdl hdl2 policy_batch sw-handler/uvm_dev_cmd.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);/    (void)0;/' \
+    "handler: REPLAY_ALL never written (uvm_dev_cmd.c)" "$hdl_wdog|$hdl_exp"
 mutate_hdl hdl2 test_handler_block:test_block_lookup sw-handler/uvm_va_block.c 's/    const uint64_t id = vpn >> UVM_BLOCK_SHIFT;/    const uint64_t id = vpn >> (UVM_BLOCK_SHIFT + 1u);/' \
     "handler: two 2 MB regions share one VA block (uvm_va_block.c)" "$hdl_unit"
 mutate_hdl hdl2 oversub sw-handler/uvm_va_block.c 's/    if (!uvm_bitmap_test(blk->resident, page))/    if (!uvm_bitmap_test(blk->faulted, page))/' \

@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "err.h"
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 int uvm_compact_init(uvm_handler_t *h) {
     uvm_cocoa_t *c = &h->cocoa;
-    if (!uvm_mem_cocoa(h) || h->cfg.emergency_frames == 0)
+    if (h->cfg.emergency_frames == 0)
         return 0;
     c->emerg = malloc((size_t)h->cfg.emergency_frames * sizeof *c->emerg);
     if (!c->emerg)
@@ -62,19 +62,15 @@ static void move_page(uvm_handler_t *h, uint32_t f, uint32_t dst) {
     if (w) {
         const uint64_t d =
             h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f), va, UVM_PAGE_BYTES);
-        uvm_event_emit(
-            h,
-            &(uvm_event_t){
-                .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = f, .dir = UVM_DMA_D2H});
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, f, 1, d);
         h->dev.dma_wait(h->dev.ctx, d);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, f, 1, d);
     }
     const uint64_t d =
         h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, va, uvm_frame_pa(h, dst), UVM_PAGE_BYTES);
-    uvm_event_emit(
-        h,
-        &(uvm_event_t){
-            .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = dst, .dir = UVM_DMA_H2D});
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, vpn, dst, 1, d);
     h->dev.dma_wait(h->dev.ctx, d);
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, vpn, dst, 1, d);
     uvm_mem_unmake_resident(h, f);          /* the last page of the 2 MB frame returns it */
     (void)uvm_frame_assign(h, dst, vpn, w); /* its block exists: cannot fail */
     if (uvm_pt_map(h, vpn, uvm_frame_pa(h, dst), w) != 0)
@@ -108,7 +104,7 @@ static void compact_chunk(uvm_handler_t *h, uint32_t asid, uint32_t k) {
 
 void uvm_compact(uvm_handler_t *h, uint32_t asid) {
     uvm_cocoa_t *c = &h->cocoa;
-    if (!uvm_mem_cocoa(h) || h->cfg.compact_pct == 0)
+    if (h->cfg.compact_pct == 0)
         return;
     const uint64_t limit = (uint64_t)h->cfg.compact_pct * UVM_BLOCK_PAGES / 100u;
     for (uint32_t k = 0; k < c->nchunks; k++)
@@ -124,13 +120,10 @@ static void free_pages(uvm_handler_t *h, uint64_t first, uint64_t last) {
         if (!uvm_va_block_resident(h, vpn, &f) || uvm_find_alloc(h, vpn))
             continue; /* not resident, or shared with another allocation */
         uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
-        const uint64_t region_va = (uvm_vpn_plain(vpn) >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT;
-        if (blk->large && h->cfg.page_size == UVM_PSIZE_2M) {
-            uvm_mem_evict(h, f); /* the 2 MB page goes whole (its other pages written back) */
+        /* a large page: goes whole (2m: its other pages written back), or its region is
+         * splintered first (cocoa) */
+        if (blk->large && h->place->evict_large && h->place->evict_large(h, blk))
             continue;
-        }
-        if (blk->large)
-            (void)uvm_splinter(h, uvm_vpn_asid(vpn), region_va);
         uvm_pt_unmap(h, vpn);
         uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
         h->stats.invalidates++;
@@ -152,6 +145,7 @@ int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t
     h->nallocs--;
     free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
     free(al.name);
-    uvm_compact(h, uvm_vpn_asid(al.base >> GMMU_PAGE_SHIFT));
+    if (h->place->freed) /* cocoa: compaction */
+        h->place->freed(h, uvm_vpn_asid(al.base >> GMMU_PAGE_SHIFT));
     return 0;
 }

@@ -8,7 +8,9 @@
  * chunk, 512 = a 2 MB chunk) that holds at least one resident page and no resident page pinned in
  * the current block; lru takes the group of the oldest such page, random the first such group
  * from a random start. The handler evicts single pages (gran_pages = 1) only; nothing evicts a
- * whole group yet (see docs/handler.md §6).
+ * whole group yet (see docs/handler.md §6). lru keeps its list from the RESIDENT / NONRESIDENT
+ * events (it subscribes like any observer, docs/handler.md §6i); random observes nothing.
+ * fifo is in uvm_evict_fifo.c.
  */
 #include <stdlib.h>
 
@@ -16,7 +18,7 @@
 #include "uvm_priv.h"
 
 /* The group of gran frames starting at g (aligned) can be a victim. */
-static bool group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran) {
+bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran) {
     if ((uint64_t)g + gran > h->cfg.gpu_data_pages)
         return false;
     bool any = false;
@@ -30,7 +32,7 @@ static bool group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran) {
     return any;
 }
 
-static bool gran_valid(uint32_t gran) {
+bool uvm_evict_gran_valid(uint32_t gran) {
     return gran != 0 && (gran & (gran - 1u)) == 0 && gran <= UVM_BLOCK_PAGES;
 }
 
@@ -71,9 +73,7 @@ static void lru_fini(void *priv) {
     free(l);
 }
 
-static void lru_append(uvm_handler_t *h, void *priv, uint32_t f) {
-    (void)h;
-    lru_t *l = priv;
+static void lru_append(lru_t *l, uint32_t f) {
     l->prev[f] = l->tail;
     l->next[f] = UVM_NONE;
     if (l->tail != UVM_NONE)
@@ -83,9 +83,7 @@ static void lru_append(uvm_handler_t *h, void *priv, uint32_t f) {
     l->tail = f;
 }
 
-static void lru_unlink(uvm_handler_t *h, void *priv, uint32_t f) {
-    (void)h;
-    lru_t *l = priv;
+static void lru_unlink(lru_t *l, uint32_t f) {
     if (l->prev[f] != UVM_NONE)
         l->next[l->prev[f]] = l->next[f];
     else
@@ -97,10 +95,16 @@ static void lru_unlink(uvm_handler_t *h, void *priv, uint32_t f) {
     l->prev[f] = l->next[f] = UVM_NONE;
 }
 
-static void access_ignored(uvm_handler_t *h, void *priv, uint32_t f) {
-    (void)h;
-    (void)priv;
-    (void)f; /* migration order only: the handler never sees GPU accesses */
+/* The list follows residency: a page given a frame goes to the tail, a page losing it leaves.
+ * Faults on resident pages (BLOCK_FAULT) are not observed: migration order only (the handler
+ * never sees GPU accesses). */
+static void lru_observe(void *priv, const uvm_event_t *ev) {
+    for (uint32_t i = 0; i < ev->page.pages; i++) {
+        if (ev->kind == UVM_EVENT_RESIDENT)
+            lru_append(priv, ev->page.frame + i);
+        else
+            lru_unlink(priv, ev->page.frame + i);
+    }
 }
 
 static uint32_t lru_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
@@ -111,18 +115,20 @@ static uint32_t lru_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
                 return f;
         return UVM_NONE;
     }
-    if (!gran_valid(gran_pages))
+    if (!uvm_evict_gran_valid(gran_pages))
         return UVM_NONE;
     for (uint32_t f = l->head; f != UVM_NONE; f = l->next[f]) {
         const uint32_t g = f & ~(gran_pages - 1u);
-        if (group_ok(h, g, gran_pages))
+        if (uvm_evict_group_ok(h, g, gran_pages))
             return g;
     }
     return UVM_NONE;
 }
 
-const uvm_evict_ops_t uvm_evict_lru_ops = {"lru",      lru_init,       lru_fini, lru_append,
-                                           lru_unlink, access_ignored, lru_pick};
+const uvm_evict_ops_t uvm_evict_lru_ops = {
+    "lru",       lru_init,
+    lru_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_NONRESIDENT),
+    lru_observe, lru_pick};
 
 /* ------------------------------------------------------------------------------------------ */
 /* random                                                                                      */
@@ -144,22 +150,17 @@ static void rnd_fini(void *priv) {
     free(priv);
 }
 
-static void map_ignored(uvm_handler_t *h, void *priv, uint32_t f) {
-    (void)h;
-    (void)priv;
-    (void)f; /* random keeps no order */
-}
-
 static uint32_t rnd_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     rnd_t *r = priv;
     if (gran_pages != 1u) {
-        const uint64_t groups = h->cfg.gpu_data_pages / (gran_valid(gran_pages) ? gran_pages : 1u);
-        if (!gran_valid(gran_pages) || groups == 0)
+        const uint64_t groups =
+            h->cfg.gpu_data_pages / (uvm_evict_gran_valid(gran_pages) ? gran_pages : 1u);
+        if (!uvm_evict_gran_valid(gran_pages) || groups == 0)
             return UVM_NONE;
         const uint64_t start = rng_xorshift64(&r->rng) % groups;
         for (uint64_t i = 0; i < groups; i++) {
             const uint32_t g = (uint32_t)(((start + i) % groups) * gran_pages);
-            if (group_ok(h, g, gran_pages))
+            if (uvm_evict_group_ok(h, g, gran_pages))
                 return g;
         }
         return UVM_NONE;
@@ -174,5 +175,5 @@ static uint32_t rnd_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     return UVM_NONE;
 }
 
-const uvm_evict_ops_t uvm_evict_random_ops = {"random",    rnd_init,       rnd_fini, map_ignored,
-                                              map_ignored, access_ignored, rnd_pick};
+/* random keeps no order: it observes nothing */
+const uvm_evict_ops_t uvm_evict_random_ops = {"random", rnd_init, rnd_fini, 0, NULL, rnd_pick};

@@ -99,9 +99,10 @@ uint32_t uvm_fb_fetch(uvm_handler_t *h, uint32_t put) {
     while (h->get != put && n < h->cfg.batch_size) {
         if (read_entry(h, h->get, &h->batch[n])) {
             uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_FAULT,
-                                             .vpn = h->batch[n].vpn,
-                                             .pages = 1,
-                                             .access = h->batch[n].access});
+                                             .fault = {.vpn = h->batch[n].vpn,
+                                                       .timestamp = h->batch[n].timestamp,
+                                                       .count = 1,
+                                                       .access = h->batch[n].access}});
             n++;
         }
         h->get = (h->get + 1u) & mask;

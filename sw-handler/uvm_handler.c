@@ -1,103 +1,14 @@
 /*
- * uvm_handler.c - lifetime, configuration, allocations, device initialization and the
- * CSR/command helpers of the host fault handler. See docs/handler.md.
+ * uvm_handler.c - the entry of the host fault handler: lifetime, configuration, allocations,
+ * device initialization, the service entry point. See docs/handler.md.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
-#include "uvm_priv.h"
-
-/* ------------------------------------------------------------------------------------------ */
-/* diagnostics and device helpers                                                              */
-
-void uvm_logf(const uvm_handler_t *h, const char *fmt, ...) {
-    if (!h->dev.log)
-        return;
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    err_vsetf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    h->dev.log(h->dev.ctx, line);
-}
-
-uint32_t uvm_csr_rd(const uvm_handler_t *h, uint32_t addr) {
-    return h->dev.csr_read(h->dev.ctx, addr);
-}
-
-void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value) {
-    h->dev.csr_write(h->dev.ctx, addr, value);
-}
-
-bool uvm_cmd_wait_idle(const uvm_handler_t *h) {
-    for (uint32_t i = 0; i < UVM_CMD_POLL_MAX; i++) {
-        if ((uvm_csr_rd(h, GMMU_CSR_CMD_STATUS) & UVM_CMD_STATUS_BUSY) == 0)
-            return true;
-    }
-    uvm_logf(h, "uvm: CMD_STATUS.BUSY did not clear after %u polls", UVM_CMD_POLL_MAX);
-    return false;
-}
-
-void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done) {
-    /* the device rejects a CMD written while BUSY: always poll first */
-    if (!uvm_cmd_wait_idle(h)) {
-        uvm_logf(h, "uvm: command %" PRIu32 " for VPN 0x%" PRIx64 " dropped (device busy)", opcode,
-                 vpn);
-        return;
-    }
-    if (has_arg) {
-        /* ASID 0 with one address space: the old register values exactly */
-        const uint32_t scope = opcode == GMMU_CMD_INVAL_PAGE && h->spaces > 1 ? 1u : 0u;
-        uvm_csr_wr(h, GMMU_CSR_CMD_ARG_LO, (uint32_t)(vpn & UINT32_MAX));
-        uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI,
-                   ((uint32_t)(vpn >> GMMU_CSR_CMD_ARG_LO_VPN_W) & GMMU_CSR_CMD_ARG_HI_VPN_MASK) |
-                       uvm_vpn_asid(vpn) << GMMU_CSR_CMD_ARG_HI_ASID_LSB |
-                       scope << GMMU_CSR_CMD_ARG_HI_SCOPE_LSB);
-    }
-    uvm_csr_wr(h, GMMU_CSR_CMD, opcode);
-    if (wait_done)
-        (void)uvm_cmd_wait_idle(h);
-}
-
-void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why) {
-    uvm_logf(h, "uvm: fatal fault at VA 0x%" PRIx64 " (VPN 0x%" PRIx64 "): %s; cancelled",
-             vpn << GMMU_PAGE_SHIFT, vpn, why);
-    uvm_cmd(h, GMMU_CMD_CANCEL_PAGE, true, vpn, true);
-    h->stats.cancels++;
-}
-
-void uvm_replay_page(uvm_handler_t *h, uint64_t vpn) {
-    uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .vpn = vpn, .pages = 1});
-}
-
-void uvm_replay_all(uvm_handler_t *h) {
-    uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .vpn = 0, .pages = 0});
-}
-
-/* The allocation intersecting page vpn (the highest one if an unaligned pair shares it). */
-const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn) {
-    const uint64_t lo = vpn << GMMU_PAGE_SHIFT;
-    const uint64_t hi = lo + UVM_PAGE_BYTES; /* exclusive */
-    /* last allocation with base < hi */
-    size_t a = 0, b = h->nallocs;
-    while (a < b) {
-        const size_t mid = a + (b - a) / 2;
-        if (h->allocs[mid].base < hi)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    if (a == 0)
-        return NULL;
-    const uvm_alloc_t *al = &h->allocs[a - 1];
-    return (al->base + al->size > lo) ? al : NULL;
-}
+#include "uvm_place.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* configuration                                                                               */
@@ -110,26 +21,6 @@ void uvm_cfg_defaults(uvm_cfg_t *cfg) {
 
 static bool is_pow2(uint64_t x) {
     return x != 0 && (x & (x - 1)) == 0;
-}
-
-/* The large-page keys (docs/handler.md §6f): 0, or -1 with the message in err. */
-static int check_large_cfg(const uvm_cfg_t *c, char *err, size_t errlen) {
-    if (c->frame_alloc > UVM_FRAME_COCOA || c->page_size > UVM_PSIZE_COCOA ||
-        c->coalesce_by > UVM_COALESCE_BY_GMMU) {
-        err_setf(err, errlen,
-                 "uvm: frame_alloc %" PRIu32 " / page_size %" PRIu32 " / coalesce_by %" PRIu32
-                 " out of range",
-                 c->frame_alloc, c->page_size, c->coalesce_by);
-        return -1;
-    }
-    if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
-        (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
-        err_setf(err, errlen,
-                 "uvm: gpu_data base 0x%" PRIx64 " must be 2 MB aligned for 2 MB frames",
-                 c->gpu_data_base_pa);
-        return -1;
-    }
-    return 0;
 }
 
 static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
@@ -220,7 +111,7 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
             return -1;
         }
     }
-    if (check_large_cfg(c, err, errlen) != 0)
+    if (uvm_place_check_cfg(c, err, errlen) != 0)
         return -1;
     const uint64_t pt_end = c->gpu_pt_base_pa + (c->gpu_pt_pages << GMMU_PAGE_SHIFT);
     const uint64_t da_end = c->gpu_data_base_pa + (c->gpu_data_pages << GMMU_PAGE_SHIFT);
@@ -252,8 +143,8 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->evict = uvm_policy_find(UVM_POLICY_EVICT, cfg->policy[UVM_POLICY_EVICT]);
     h->prefetch = uvm_policy_find(UVM_POLICY_PREFETCH, cfg->policy[UVM_POLICY_PREFETCH]);
     h->thrashing = uvm_policy_find(UVM_POLICY_THRASHING, cfg->policy[UVM_POLICY_THRASHING]);
-    (void)uvm_handler_subscribe(h, UVM_EVENT_MASK(UVM_EVENT_KINDS) - 1u, uvm_stats_observer,
-                                &h->stats);
+    h->place = uvm_place_select(cfg);
+    (void)uvm_event_subscribe_internal(h, UVM_EVENT_ALL, uvm_stats_observer, &h->stats);
     h->batch = calloc(cfg->batch_size, sizeof *h->batch);
     /* copy_wait batch: a batch's pages stay pending until its end (more: flushed early) */
     h->pending_cap =
@@ -263,9 +154,11 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
     h->pending = calloc(h->pending_cap, sizeof *h->pending);
     h->ts.pending = calloc(UVM_TS_CAP, sizeof *h->ts.pending);
     if (!h->batch || !h->pending || !h->ts.pending || u64map_init(&h->pt_tables, 64) != 0 ||
-        uvm_mem_init(h) != 0 || uvm_compact_init(h) != 0 || uvm_va_blocks_init(h) != 0 ||
-        h->evict->init(h, &h->evict_priv) != 0 ||
-        (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0)) {
+        uvm_mem_init(h) != 0 || (h->place->init && h->place->init(h) != 0) ||
+        uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
+        (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0) ||
+        (h->thrashing->init && h->thrashing->init(h, &h->thrashing_priv) != 0) ||
+        uvm_policy_subscribe(h) != 0) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -291,6 +184,9 @@ void uvm_handler_free(uvm_handler_t *h) {
         h->evict->fini(h->evict_priv);
     if (h->prefetch && h->prefetch->fini)
         h->prefetch->fini(h->prefetch_priv);
+    if (h->thrashing && h->thrashing->fini)
+        h->thrashing->fini(h->thrashing_priv);
+    u64map_free(&h->thrash_pin);
     free(h);
 }
 

@@ -1,8 +1,9 @@
 /*
- * uvm_large.c - large pages in the handler (docs/handler.md §6f): the page-size modes 2m (a whole
- * 2 MB page migrated and mapped at the first fault of its region, evicted whole) and cocoa (4 KB
- * pages placed by CoCoA at their offsets in the region's 2 MB frame, coalesced on the host when
- * the region is fully populated, splintered before one of its pages is evicted).
+ * uvm_large.c - large pages in the handler (docs/handler.md §6f), the mechanics the placements
+ * use (uvm_place_2m.c, uvm_place_cocoa.c): a whole 2 MB page migrated and mapped at the first
+ * fault of its region, evicted whole (2m); 4 KB pages placed by CoCoA at their offsets in the
+ * region's 2 MB frame, coalesced when the region is fully populated, splintered before one of
+ * its pages is evicted (cocoa).
  *
  * PTE formats (spec/gmmu.toml [pte], docs/microarch.md §6): L in a level-3 entry makes the walk
  * read entry 0 of the level-4 table it points to, whose PPN[35:9] is the 2 MB frame; D in a
@@ -11,7 +12,7 @@
  */
 #include <inttypes.h>
 
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 #define PTE_BIT(b) (UINT64_C(1) << (b))
 
@@ -31,35 +32,11 @@ bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable) {
     return any;
 }
 
-/* A free 2 MB chunk, evicting whole 2 MB groups of frames (never the current block's) until the
- * allocator can merge one. UVM_NONE if none can be had. */
-static uint32_t large_chunk(uvm_handler_t *h) {
-    for (uint32_t tries = 0; tries <= h->pmm.frames / UVM_BLOCK_PAGES; tries++) {
-        const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M);
-        if (f != UVM_NONE)
-            return f;
-        if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
-            uvm_ts_pipe_drain(h);
-        const uint32_t g = h->evict->pick(h, h->evict_priv, UVM_BLOCK_PAGES);
-        if (g == UVM_NONE)
-            return UVM_NONE;
-        for (uint32_t i = 0; i < UVM_BLOCK_PAGES; i++) {
-            if (!h->frames[g + i].resident)
-                continue;
-            const uvm_va_block_t *blk = uvm_va_block_get(h, h->frames[g + i].vpn, false);
-            const bool whole = blk && blk->large; /* frees its own chunk */
-            uvm_mem_evict(h, g + i);
-            if (!whole && uvm_pmm_free(&h->pmm, g + i, UVM_CHUNK_4K) != 0)
-                uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", g + i);
-        }
-    }
-    return UVM_NONE;
-}
-
 /* Copies the managed pages of the region at base (VPN) to / from the 2 MB frame at first: one
  * DMA per run of managed pages, all submitted, then all waited for. */
 static void copy_managed(uvm_handler_t *h, uvm_dma_dir_t dir, uint64_t base, uint32_t first) {
     uint64_t handles[UVM_BLOCK_PAGES];
+    uint32_t run_at[UVM_BLOCK_PAGES], run_len[UVM_BLOCK_PAGES]; /* for the events */
     uint32_t n = 0;
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES;) {
         if (!uvm_find_alloc(h, base + p)) {
@@ -75,21 +52,22 @@ static void copy_managed(uvm_handler_t *h, uvm_dma_dir_t dir, uint64_t base, uin
                                           : h->dev.dma_submit(h->dev.ctx, dir, pa, va, bytes);
         if (dir == UVM_DMA_H2D)
             h->irq_h2d_bytes += bytes;
-        uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
-                                         .vpn = base + p,
-                                         .pages = e - p,
-                                         .frame = first + p,
-                                         .dir = dir});
+        run_at[n - 1] = p;
+        run_len[n - 1] = e - p;
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, dir, base + p, first + p, e - p, handles[n - 1]);
         p = e;
     }
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         h->dev.dma_wait(h->dev.ctx, handles[i]);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, dir, base + run_at[i], first + run_at[i],
+                         run_len[i], handles[i]);
+    }
 }
 
 bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable) {
     const uint64_t base = (vpn >> UVM_BLOCK_SHIFT) << UVM_BLOCK_SHIFT;
     uvm_va_block_t *blk = uvm_va_block_get(h, vpn, true);
-    const uint32_t first = blk ? large_chunk(h) : UVM_NONE;
+    const uint32_t first = blk ? uvm_migrate_backing(h, vpn, UVM_BLOCK_PAGES) : UVM_NONE;
     if (first == UVM_NONE) {
         uvm_logf(h, "uvm: no 2 MB frame for VA 0x%" PRIx64 "; left for the replay",
                  base << GMMU_PAGE_SHIFT);
@@ -133,6 +111,7 @@ void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
      * the 2 MB as one transfer, 4. the chunk returns to the allocator */
     if (uvm_pt_region(h, base, &table, &parent))
         uvm_pt_write(h, table, 0);
+    uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, base, first, UVM_BLOCK_PAGES, wb);
     uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, base, true);
     h->stats.invalidates++;
     if (wb)
@@ -145,11 +124,7 @@ void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
     if (uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M) != 0)
         uvm_logf(h, "uvm: internal: 2 MB frame %" PRIu32 " freed twice", first);
     h->stats.large_evictions++;
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_EVICT,
-                                     .vpn = base,
-                                     .pages = UVM_BLOCK_PAGES,
-                                     .frame = first,
-                                     .writeback = wb});
+    uvm_emit_evict(h, base, first, UVM_BLOCK_PAGES, wb);
 }
 
 /* The region's CoCoA frame if every managed page of blk is resident at its offset in it and
@@ -170,10 +145,9 @@ static uint32_t populated(const uvm_handler_t *h, const uvm_va_block_t *blk, boo
     return first;
 }
 
-void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk) {
+void uvm_large_coalesce_full(uvm_handler_t *h, uvm_va_block_t *blk) {
     bool w = false;
-    if (h->cfg.page_size == UVM_PSIZE_COCOA && blk && !blk->large &&
-        populated(h, blk, &w) != UVM_NONE) {
+    if (!blk->large && populated(h, blk, &w) != UVM_NONE) {
         const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
         (void)uvm_coalesce(h, uvm_vpn_asid(base), uvm_vpn_plain(base) << GMMU_PAGE_SHIFT);
     }
@@ -267,7 +241,7 @@ static int gmmu_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, uvm_va
 int uvm_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m) {
     uint64_t table = 0, parent = 0;
     uvm_va_block_t *blk = region(h, asid, va_2m, "splinter", &table, &parent);
-    if (!blk || !blk->large || h->cfg.page_size != UVM_PSIZE_COCOA) {
+    if (!blk || !blk->large || !h->place->merge) { /* a placement that merges regions */
         if (blk)
             uvm_logf(h, "uvm: splinter of VA 0x%" PRIx64 " refused (not a coalesced region)",
                      va_2m);

@@ -1,13 +1,13 @@
 /*
- * uvm_mem.c - GPU data frames: allocation (4 KB chunks of uvm_pmm.c), residency (through the VA
- * blocks), eviction (PTE clear
- * -> INVAL_PAGE -> wait -> D2H write-back -> frame reuse). The victim comes from the eviction
- * policy (uvm_evict.c), which is told of every page made resident or evicted.
+ * uvm_mem.c - GPU data frames: residency (through the VA blocks) and the eviction of one page
+ * (PTE clear -> INVAL_PAGE -> wait -> D2H write-back -> frame back to the placement or to the
+ * caller). Where a frame comes from and goes back to is the placement's (uvm_place.h); the
+ * victim comes from the eviction policy (uvm_evict.c), which observes the RESIDENT / NONRESIDENT
+ * events emitted here, through the one evict-and-retry loop (uvm_migrate_backing).
  */
-#include <inttypes.h>
 #include <stdlib.h>
 
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame) {
     return h->cfg.gpu_data_base_pa + ((uint64_t)frame << GMMU_PAGE_SHIFT);
@@ -23,10 +23,6 @@ int uvm_mem_init(uvm_handler_t *h) {
     return uvm_pmm_init(&h->pmm, n); /* 4 KB order: frame 0 first, then last freed first */
 }
 
-bool uvm_mem_cocoa(const uvm_handler_t *h) {
-    return h->cfg.frame_alloc == UVM_FRAME_COCOA || h->cfg.page_size == UVM_PSIZE_COCOA;
-}
-
 void uvm_mem_free(uvm_handler_t *h) {
     free(h->frames);
     h->frames = NULL;
@@ -35,41 +31,29 @@ void uvm_mem_free(uvm_handler_t *h) {
 }
 
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
-    return h->frames[f].pin_block == h->block_gen;
+    return h->frames[f].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames[f].vpn);
 }
 
-/* Drops the residency of frame f's page (block bitmap, eviction policy). In CoCoA mode the frame
- * goes back to its owner: its 2 MB frame (which returns to the allocator with its last page) or
- * the allocator (a 4 KB fallback frame outside every 2 MB frame). */
-void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f) {
+/* Drops the residency of frame f's page (block bitmap, eviction policy); then the placement
+ * decides where the frame goes (frame_unuse). */
+bool uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f) {
     uvm_frame_t *fr = &h->frames[f];
     uvm_va_block_t *blk = uvm_va_block_get(h, fr->vpn, false);
     if (blk)
         uvm_bitmap_clear(blk->resident, uvm_block_page(fr->vpn));
-    h->evict->on_unmap(h, h->evict_priv, f);
+    uvm_emit_page(h, UVM_EVENT_NONRESIDENT, fr->vpn, f, 1, fr->writable);
     fr->resident = false;
     h->stats.data_pages_resident--;
-    if (!uvm_mem_cocoa(h))
-        return;
-    if (uvm_cocoa_reserved(&h->cocoa, f))
-        uvm_cocoa_unuse(&h->cocoa, &h->pmm, f);
-    else if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0)
-        uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", f);
+    return h->place->frame_unuse(h, f);
 }
 
-static void evict(uvm_handler_t *h, uint32_t f) {
+uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
     const uvm_frame_t *fr = &h->frames[f];
     const uint64_t vpn = fr->vpn;
     uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
-    if (blk && blk->large) {
-        if (h->cfg.page_size == UVM_PSIZE_2M) {
-            uvm_large_evict(h, blk); /* a 2 MB page goes whole */
-            return;
-        }
-        /* a coalesced region is splintered first, then the 4 KB victim goes (§6f) */
-        (void)uvm_splinter(h, uvm_vpn_asid(vpn),
-                           (uvm_vpn_plain(vpn) >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
-    }
+    /* a large page: evicted whole (2m), or its region split first (cocoa, §6f) */
+    if (blk && blk->large && h->place->evict_large && h->place->evict_large(h, blk))
+        return UVM_NONE;
     /* 1. unmap, 2. shoot down the GPU TLBs and wait, 3. write back, 4. reuse */
     uvm_pt_unmap(h, vpn);
     uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
@@ -77,42 +61,15 @@ static void evict(uvm_handler_t *h, uint32_t f) {
     if (fr->writable) {
         const uint64_t d = h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f),
                                              vpn << GMMU_PAGE_SHIFT, UVM_PAGE_BYTES);
-        uvm_event_emit(
-            h,
-            &(uvm_event_t){
-                .kind = UVM_EVENT_MIGRATE, .vpn = vpn, .pages = 1, .frame = f, .dir = UVM_DMA_D2H});
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, f, 1, d);
         h->dev.dma_wait(h->dev.ctx, d);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, f, 1, d);
     }
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
     const bool wb = fr->writable;
-    uvm_mem_unmake_resident(h, f);
-    uvm_event_emit(
-        h, &(uvm_event_t){
-               .kind = UVM_EVENT_EVICT, .vpn = vpn, .pages = 1, .frame = f, .writeback = wb});
-}
-
-void uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
-    evict(h, f);
-}
-
-uint32_t uvm_frame_get(uvm_handler_t *h, uint64_t vpn) {
-    if (uvm_mem_cocoa(h))
-        return uvm_cocoa_frame_get(h, vpn);
-    for (;;) {
-        const uint32_t f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
-        if (f != UVM_NONE)
-            return f;
-        if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
-            uvm_ts_pipe_drain(h);
-        const uint32_t v = h->evict->pick(h, h->evict_priv, 1u);
-        if (v == UVM_NONE)
-            return v;
-        const uvm_va_block_t *blk = uvm_va_block_get(h, h->frames[v].vpn, false);
-        const bool whole = blk && blk->large; /* a 2 MB page: its chunk returns to the allocator */
-        evict(h, v);
-        if (!whole)
-            return v; /* the victim's frame is handed over */
-    }
+    const bool back = uvm_mem_unmake_resident(h, f);
+    uvm_emit_evict(h, vpn, f, 1, wb);
+    return back ? UVM_NONE : f;
 }
 
 int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) {
@@ -129,42 +86,15 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->mig_seq = ++h->mig_seq;
     fr->mig_ns = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
     fr->pin_block = h->block_gen;
-    h->evict->on_map(h, h->evict_priv, f);
+    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);
     h->stats.data_pages_resident++;
-    if (uvm_mem_cocoa(h))
-        uvm_cocoa_use(&h->cocoa, f);
+    if (h->place->frame_use)
+        h->place->frame_use(h, f);
     return 0;
 }
 
 void uvm_frame_release(uvm_handler_t *h, uint32_t f) {
-    if (uvm_mem_cocoa(h)) {
-        if (h->frames[f].resident) {
-            uvm_mem_unmake_resident(h, f); /* returns the frame to its owner */
-        } else if (uvm_cocoa_reserved(&h->cocoa, f)) {
-            uvm_cocoa_use(&h->cocoa, f); /* never used: drop an empty reservation */
-            uvm_cocoa_unuse(&h->cocoa, &h->pmm, f);
-        } else if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0) {
-            uvm_logf(h, "uvm: internal: frame %" PRIu32 " released twice", f);
-        }
-        return;
-    }
-    if (h->frames[f].resident)
-        uvm_mem_unmake_resident(h, f);
-    if (uvm_pmm_free(&h->pmm, f, UVM_CHUNK_4K) != 0)
-        uvm_logf(h, "uvm: internal: frame %" PRIu32 " released twice", f);
-}
-
-int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter) {
-    const uint64_t vpn = va_2m >> GMMU_PAGE_SHIFT;
-    if (!uvm_cmd_wait_idle(h))
-        return -1;
-    uvm_csr_wr(h, GMMU_CSR_CMD_ARG_LO, (uint32_t)(vpn & UINT32_MAX));
-    uvm_csr_wr(h, GMMU_CSR_CMD_ARG_HI,
-               ((uint32_t)(vpn >> GMMU_CSR_CMD_ARG_LO_VPN_W) & GMMU_CSR_CMD_ARG_HI_VPN_MASK) |
-                   (asid & GMMU_CSR_CMD_ARG_HI_ASID_MASK) << GMMU_CSR_CMD_ARG_HI_ASID_LSB);
-    uvm_csr_wr(h, GMMU_CSR_CMD, splinter ? GMMU_CMD_SPLINTER : GMMU_CMD_COALESCE);
-    if (!uvm_cmd_wait_idle(h))
-        return -1;
-    const uint32_t st = uvm_csr_rd(h, GMMU_CSR_CMD_STATUS);
-    return (int)((st >> GMMU_CSR_CMD_STATUS_CO_ERR_LSB) & GMMU_CSR_CMD_STATUS_CO_ERR_MASK);
+    if (h->frames[f].resident && uvm_mem_unmake_resident(h, f))
+        return; /* the placement took the frame back */
+    h->place->frame_free(h, f);
 }

@@ -10,7 +10,14 @@
  */
 #include <inttypes.h>
 
-#include "uvm_priv.h"
+#include "uvm_place.h"
+
+void uvm_migrate_done_event(uvm_handler_t *h, const uvm_pending_t *p, uint32_t n, uint32_t i) {
+    uint32_t e = i + 1u;
+    while (e < n && !p[e].run_head)
+        e++;
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, p[i].vpn, p[i].frame, e - i, p[i].dma);
+}
 
 static bool batch_wait(const uvm_handler_t *h) {
     return h->cfg.copy_wait == UVM_COPY_WAIT_BATCH;
@@ -50,11 +57,7 @@ static void submit_run(uvm_handler_t *h) {
         h->pending[h->run_start + i].dma = d;
         h->pending[h->run_start + i].run_head = i == 0;
     }
-    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
-                                     .vpn = first->vpn,
-                                     .pages = h->run_len,
-                                     .frame = first->frame,
-                                     .dir = UVM_DMA_H2D});
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, first->vpn, first->frame, h->run_len, d);
     h->run_start += h->run_len;
     h->run_len = 0;
 }
@@ -85,12 +88,13 @@ void uvm_migrate_commit(uvm_handler_t *h) {
         uvm_migrate_flush(h);
 }
 
-/* page_size cocoa: every block with pages in this commit is coalesced if it is now fully
- * populated in its CoCoA frame - after its copies completed and its base PTEs were written, as
- * the driver maps a 2 MB page once the block's copies are done (under copy_wait batch that is
- * the batch end, not the block's service). Pending pages of one block are adjacent. */
+/* A placement that merges (cocoa): every block with pages in this commit is offered to its
+ * merge (coalesced if it is now fully populated in its CoCoA frame) - after its copies completed
+ * and its base PTEs were written, as the driver maps a 2 MB page once the block's copies are done
+ * (under copy_wait batch that is the batch end, not the block's service). Pending pages of one
+ * block are adjacent. */
 static void coalesce_pending(uvm_handler_t *h) {
-    if (h->cfg.page_size != UVM_PSIZE_COCOA)
+    if (!h->place->merge)
         return;
     uint64_t last = UINT64_MAX;
     for (uint32_t i = 0; i < h->npending; i++) {
@@ -98,15 +102,19 @@ static void coalesce_pending(uvm_handler_t *h) {
         if (b == last)
             continue;
         last = b;
-        uvm_large_maybe_coalesce(h, uvm_va_block_get(h, h->pending[i].vpn, false));
+        uvm_va_block_t *blk = uvm_va_block_get(h, h->pending[i].vpn, false);
+        if (blk)
+            h->place->merge(h, blk);
     }
 }
 
 void uvm_migrate_flush(uvm_handler_t *h) {
     submit_run(h);
     for (uint32_t i = 0; i < h->npending; i++)
-        if (h->pending[i].run_head)
+        if (h->pending[i].run_head) {
             h->dev.dma_wait(h->dev.ctx, h->pending[i].dma);
+            uvm_migrate_done_event(h, h->pending, h->npending, i);
+        }
     for (uint32_t i = 0; i < h->npending; i++) {
         const uvm_pending_t *p = &h->pending[i];
         if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {
@@ -121,14 +129,38 @@ void uvm_migrate_flush(uvm_handler_t *h) {
     pending_reset(h);
 }
 
+uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
+    for (uint32_t tries = 0; tries <= h->pmm.frames / pages; tries++) {
+        const uint32_t f =
+            pages == 1u ? h->place->alloc_page(h, vpn) : h->place->alloc_range(h, vpn, pages);
+        if (f != UVM_NONE)
+            return f;
+        if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
+            uvm_ts_pipe_drain(h);
+        const uint32_t v = h->evict->pick(h, h->evict_priv, pages);
+        if (v == UVM_NONE)
+            return UVM_NONE;
+        for (uint32_t i = 0; i < pages; i++) {
+            if (pages > 1u && !h->frames[v + i].resident)
+                continue;
+            const uint32_t kept = uvm_mem_evict(h, v + i);
+            if (kept != UVM_NONE && pages == 1u)
+                return kept; /* the victim's frame is handed over */
+            if (kept != UVM_NONE && uvm_pmm_free(&h->pmm, kept, UVM_CHUNK_4K) != 0)
+                uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
+        }
+    }
+    return UVM_NONE;
+}
+
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
-    uint32_t fr = uvm_frame_get(h, vpn);
+    uint32_t fr = uvm_migrate_backing(h, vpn, 1u);
     if (fr == UVM_NONE) {
         /* every frame holds a page of this block (of this batch: copy_wait batch): map what we
          * have, then evict among them */
         uvm_migrate_flush(h);
         h->block_gen++;
-        fr = uvm_frame_get(h, vpn);
+        fr = uvm_migrate_backing(h, vpn, 1u);
     }
     if (fr == UVM_NONE) {
         uvm_logf(h, "uvm: no GPU frame for VA 0x%" PRIx64 "; left for the replay",
@@ -153,16 +185,19 @@ static bool all_set(const uint64_t *bm, uint32_t first, uint32_t n) {
 }
 
 /* A chunk of consecutive frames for the aligned group of set starting at page p (2 MB, else
- * 64 KB); *pages = its size; UVM_NONE if p starts no whole group or the allocator has none. */
-static uint32_t group_chunk(uvm_handler_t *h, const uint64_t *set, uint32_t p, uint32_t *pages) {
+ * 64 KB) of the block at base; *pages = its size; UVM_NONE if p starts no whole group, the
+ * placement places pages alone on demand (cocoa at their offsets; 2m keeps its chunks for 2 MB
+ * pages) or the allocator has none. */
+static uint32_t group_chunk(uvm_handler_t *h, uint64_t base, const uint64_t *set, uint32_t p,
+                            uint32_t *pages) {
     static const uvm_chunk_size_t cls[2] = {UVM_CHUNK_2M, UVM_CHUNK_64K};
-    if (uvm_mem_cocoa(h) || h->cfg.page_size == UVM_PSIZE_2M)
-        return UVM_NONE; /* CoCoA places every page at its offset; 2m keeps chunks for 2 MB pages */
+    if (!h->place->range_on_demand)
+        return UVM_NONE;
     for (int i = 0; i < 2; i++) {
         const uint32_t n = uvm_chunk_frames(cls[i]);
         if (p % n != 0 || h->pmm.nfree < n || !all_set(set, p, n))
             continue;
-        const uint32_t f = uvm_pmm_alloc(&h->pmm, cls[i]);
+        const uint32_t f = h->place->alloc_range(h, base + p, n);
         if (f != UVM_NONE) {
             *pages = n;
             return f;
@@ -176,12 +211,12 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
     const uint64_t base = blk_id << UVM_BLOCK_SHIFT;
     uint32_t queued = 0;
     bool w = false;
-    if (h->cfg.page_size == UVM_PSIZE_2M && uvm_large_region_ok(h, base, &w))
+    if (h->place->region_whole && h->place->region_whole(h, base, &w))
         return 0; /* a 2m region moves as one 2 MB page, at its first fault only */
     uint32_t p = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
     while (p < UVM_BLOCK_PAGES) {
         uint32_t n = 1;
-        const uint32_t f = group_chunk(h, set, p, &n);
+        const uint32_t f = group_chunk(h, base, set, p, &n);
         for (uint32_t i = 0; i < n; i++) {
             const uint64_t vpn = base + p + i;
             const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
@@ -207,4 +242,45 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
         p = uvm_bitmap_next(set, UVM_BLOCK_PAGES, p + n);
     }
     return queued;
+}
+
+/* ---- the pipelined transfer set in flight (uvm_prefetch_pipe.c submits it): its completed
+ * copies are mapped here, below the evict-and-retry loop that drains it ---- */
+
+/* The first copy of the set in flight has completed (per the device; unknown = no). */
+static bool head_done(const uvm_handler_t *h) {
+    if (!h->dev.dma_done_ns)
+        return false;
+    const uint64_t t = h->dev.dma_done_ns(h->dev.ctx, h->ts.pending[h->ts.mapped].dma);
+    return t == 0 || (h->dev.now_ns && t <= h->dev.now_ns(h->dev.ctx));
+}
+
+/* Maps the run of pages starting at the first unmapped one, after waiting for its copy. */
+static void map_head_run(uvm_handler_t *h) {
+    uvm_ts_pipe_t *t = &h->ts;
+    h->dev.dma_wait(h->dev.ctx, t->pending[t->mapped].dma);
+    uvm_migrate_done_event(h, t->pending, t->n, t->mapped);
+    uint32_t e = t->mapped + 1u;
+    while (e < t->n && !t->pending[e].run_head)
+        e++;
+    for (uint32_t i = t->mapped; i < e; i++) {
+        const uvm_pending_t *p = &t->pending[i];
+        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {
+            uvm_frame_release(h, p->frame);
+            uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
+        }
+    }
+    t->mapped = e;
+}
+
+void uvm_ts_retire(uvm_handler_t *h, uint32_t min_runs, bool all) {
+    uvm_ts_pipe_t *t = &h->ts;
+    for (uint32_t r = 0; t->mapped < t->n && (r < min_runs || all || head_done(h)); r++)
+        map_head_run(h);
+    if (t->mapped == t->n)
+        t->n = t->mapped = 0;
+}
+
+void uvm_ts_pipe_drain(uvm_handler_t *h) {
+    uvm_ts_retire(h, 0, true);
 }

@@ -1,7 +1,9 @@
 /*
  * uvm_policy.c - the policy registry: replay, eviction, prefetch and thrashing policies looked up
- * by name (the configuration carries names, not enums), and the replay / prefetch / thrashing
- * policies themselves (the eviction policies are in uvm_evict.c). See docs/handler.md §5, §6a.
+ * by name (the configuration carries names, not enums), the replay policies themselves (the
+ * others are in uvm_evict*.c, uvm_prefetch*.c, uvm_thrashing.c), and the subscription of the
+ * configured policies to the event stream. A new policy is one file + one line in a table
+ * below. See docs/handler.md §5, §6a, §6i.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,25 +48,18 @@ static const uvm_replay_ops_t replay_tab[] = {
 /* ------------------------------------------------------------------------------------------ */
 /* eviction policies: uvm_evict.c                                                              */
 
-static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evict_random_ops};
+static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evict_random_ops,
+                                                   &uvm_evict_fifo_ops};
 
 /* ------------------------------------------------------------------------------------------ */
-/* prefetch policies: uvm_prefetch.c; thrashing: only "none" so far (hook in uvm_service.c)    */
+/* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing.c (only "none" so far)         */
 
 static const uvm_prefetch_ops_t *const prefetch_tab[] = {
     &uvm_prefetch_none_ops,       &uvm_prefetch_nvidia_ops,       &uvm_prefetch_tbn_ops,
     &uvm_prefetch_seq_local_ops,  &uvm_prefetch_random_local_ops, &uvm_prefetch_random_ops,
     &uvm_prefetch_sequential_ops, &uvm_prefetch_locality_ops,     &uvm_prefetch_oracle_ops};
 
-static uvm_thrash_hint_t thrashing_none(uvm_handler_t *h, const uvm_va_block_t *blk,
-                                        uint32_t page) {
-    (void)h;
-    (void)blk;
-    (void)page;
-    return UVM_THRASH_NONE;
-}
-
-static const uvm_thrashing_ops_t thrashing_tab[] = {{"none", thrashing_none}};
+static const uvm_thrashing_ops_t *const thrashing_tab[] = {&uvm_thrashing_none_ops};
 
 /* ------------------------------------------------------------------------------------------ */
 /* the registry                                                                                */
@@ -87,7 +82,7 @@ static const void *prefetch_at(size_t i) {
     return prefetch_tab[i];
 }
 static const void *thrashing_at(size_t i) {
-    return &thrashing_tab[i];
+    return thrashing_tab[i];
 }
 
 static const kind_desc_t kinds[UVM_POLICY_KINDS] = {
@@ -158,5 +153,18 @@ uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name) {
     for (size_t i = 0; ops && i < NELEMS(props_tab); i++)
         if (props_tab[i].ops == ops)
             return props_tab[i].props;
+    return 0;
+}
+
+int uvm_policy_subscribe(uvm_handler_t *h) {
+    /* after the statistics, in this order: eviction, thrashing (docs/handler.md §6i); the
+     * prefetch policies keep no state that events would give (their bitmaps are the block's) */
+    if (h->evict->events &&
+        uvm_event_subscribe_internal(h, h->evict->events, h->evict->observe, h->evict_priv) != 0)
+        return -1;
+    if (h->thrashing->events &&
+        uvm_event_subscribe_internal(h, h->thrashing->events, h->thrashing->observe,
+                                     h->thrashing_priv) != 0)
+        return -1;
     return 0;
 }

@@ -13,21 +13,21 @@
  * DMAs cost. Nothing is ever evicted: an allocation that does not fit is an error, as a
  * cudaMalloc beyond the GPU's memory fails.
  *
- * page_size (docs/handler.md §6e): 4k maps every page by a 4 KB PTE. 2m makes every 2 MB region
- * of the allocation that a demand-paged 2m fault would make one large page (its managed pages
- * of one writability, none resident yet) one 2 MB page, with uvm_large_place as the demand path
- * (every managed page of the region copied, the rest of the frame is bloat), given a free 2 MB
- * chunk; the other regions (mixed writability, pages already resident, no free 2 MB chunk: never
- * an eviction) stay 4 KB-mapped. cocoa (and frame_alloc cocoa) places every
- * page by CoCoA at its offset in its region's 2 MB frame, and with page_size cocoa every block
- * the copy leaves fully populated is coalesced (coalesce_by host or gmmu) as the demand path's
- * uvm_migrate_flush does; partial blocks stay 4 KB-mapped.
+ * The placement (uvm_place.h, docs/handler.md §6e): 4k maps every page by a 4 KB PTE. 2m makes
+ * every 2 MB region of the allocation that a demand-paged 2m fault would make one large page
+ * (region_whole: its managed pages of one writability; none resident yet) one 2 MB page, with
+ * uvm_large_place as the demand path (every managed page of the region copied, the rest of the
+ * frame is bloat), given a free 2 MB chunk; the other regions (mixed writability, pages already
+ * resident, no free 2 MB chunk: never an eviction) stay 4 KB-mapped. The CoCoA placements (no
+ * alloc_range) place every page at its offset in its region's 2 MB frame, and cocoa's merge
+ * coalesces every block the copy leaves fully populated (coalesce_by host or gmmu) as the demand
+ * path's uvm_migrate_flush does; partial blocks stay 4 KB-mapped.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "err.h"
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 typedef struct {
     uint64_t vpn; /* first page */
@@ -89,16 +89,17 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
             continue;
         }
         uint32_t n = 1, f = UVM_NONE;
-        if (uvm_mem_cocoa(h)) /* at its offset in its region's 2 MB frame (or a fallback) */
-            f = uvm_cocoa_frame_get(h, vpn);
-        for (int i = 0; i < 2 && f == UVM_NONE && !uvm_mem_cocoa(h); i++) {
+        const bool ranges = h->place->alloc_range != NULL;
+        if (!ranges) /* CoCoA: at its offset in its region's 2 MB frame (or a fallback) */
+            f = uvm_migrate_backing(h, vpn, 1u);
+        for (int i = 0; i < 2 && f == UVM_NONE && ranges; i++) {
             n = uvm_chunk_frames(cls[i]);
             if (group_missing(h, vpn, last, n))
-                f = uvm_pmm_alloc(&h->pmm, cls[i]);
+                f = h->place->alloc_range(h, vpn, n);
         }
-        if (f == UVM_NONE && !uvm_mem_cocoa(h)) {
+        if (f == UVM_NONE && ranges) {
             n = 1;
-            f = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_4K);
+            f = h->place->alloc_page(h, vpn);
         }
         if (f == UVM_NONE) { /* checked before: only a broken allocator gets here */
             err_setf(err, errlen, "uvm: populate %s: no free GPU frame for VA 0x%" PRIx64, al->name,
@@ -117,10 +118,10 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
     return 0;
 }
 
-/* page_size 2m: true if the region at base (VPN, 2 MB aligned) becomes one 2 MB page (*w: its
- * writability): the demand path's condition, and nothing of it resident yet. */
+/* The 2m placement: true if the region at base (VPN, 2 MB aligned) becomes one 2 MB page (*w:
+ * its writability): the demand path's condition, and nothing of it resident yet. */
 static bool large_region(const uvm_handler_t *h, uint64_t base, bool *w) {
-    if (h->cfg.page_size != UVM_PSIZE_2M || !uvm_large_region_ok(h, base, w))
+    if (!h->place->region_whole || !h->place->region_whole(h, base, w))
         return false;
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
         if (uvm_va_block_resident(h, base + p, NULL))
@@ -147,7 +148,7 @@ static uint64_t frames_needed(const uvm_handler_t *h, uint64_t first, uint64_t l
     return need;
 }
 
-/* page_size 2m: every region of [first, last] large_region accepts, given a free 2 MB chunk
+/* The 2m placement: every region of [first, last] large_region accepts, given a free 2 MB chunk
  * (never an eviction), becomes one 2 MB page (copied, mapped, no CPU time charged); *pages += its
  * managed pages. 0 or -1 + err. */
 static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
@@ -157,7 +158,7 @@ static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, 
         const uint64_t base = b << UVM_BLOCK_SHIFT;
         if (!large_region(h, base, &w))
             continue;
-        const uint32_t chunk = uvm_pmm_alloc(&h->pmm, UVM_CHUNK_2M);
+        const uint32_t chunk = h->place->alloc_range(h, base, UVM_BLOCK_PAGES);
         if (chunk == UVM_NONE)
             continue; /* fragmented: its pages get 4 KB frames */
         uvm_va_block_t *blk = uvm_va_block_get(h, base, true);
@@ -174,18 +175,6 @@ static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, 
     return 0;
 }
 
-/* Frames the copy can use: the allocator's free frames, and under CoCoA also the unused frames
- * of the 2 MB frames reserved by the address space asid (its regions' own offsets, or borrowed
- * by uvm_cocoa_frame_get): a region's reservation takes 512 free frames out of the allocator. */
-static uint64_t frames_free(const uvm_handler_t *h, uint32_t asid) {
-    uint64_t n = h->pmm.nfree;
-    const uvm_cocoa_t *c = &h->cocoa;
-    for (uint32_t k = 0; uvm_mem_cocoa(h) && k < c->nchunks; k++)
-        if (c->owner[k] != UVM_COCOA_NONE && (c->owner[k] >> 40) == asid)
-            n += UVM_BLOCK_PAGES - c->used[k];
-    return n;
-}
-
 int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
                          size_t errlen) {
     *pages = 0;
@@ -199,7 +188,7 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
     const uint64_t first = al->base >> GMMU_PAGE_SHIFT;
     const uint64_t last = (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT;
     const uint64_t need = frames_needed(h, first, last);
-    const uint64_t nfree = frames_free(h, uvm_vpn_asid(first));
+    const uint64_t nfree = h->place->frames_free(h, uvm_vpn_asid(first));
     if (need > nfree) {
         err_setf(err, errlen,
                  "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu64
@@ -225,14 +214,13 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         pop_run_t *x = &r.runs[i];
         x->dma = h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, x->vpn << GMMU_PAGE_SHIFT,
                                    uvm_frame_pa(h, x->frame), (uint64_t)x->pages * UVM_PAGE_BYTES);
-        uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_MIGRATE,
-                                         .vpn = x->vpn,
-                                         .pages = x->pages,
-                                         .frame = x->frame,
-                                         .dir = UVM_DMA_H2D});
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, x->vpn, x->frame, x->pages, x->dma);
     }
-    for (size_t i = 0; rc == 0 && i < r.n; i++)
+    for (size_t i = 0; rc == 0 && i < r.n; i++) {
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
+        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, r.runs[i].vpn, r.runs[i].frame,
+                         r.runs[i].pages, r.runs[i].dma);
+    }
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
         uint32_t k = 0;
@@ -247,10 +235,10 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         }
         *pages += x->pages;
     }
-    /* page_size cocoa: every block the copy filled is coalesced once its base PTEs are written
+    /* cocoa's merge: every block the copy filled is coalesced once its base PTEs are written
      * (runs of one block are adjacent; the check wants every managed page of the region
      * resident at its offset, so a partial block stays 4 KB-mapped) */
-    for (size_t i = 0; rc == 0 && h->cfg.page_size == UVM_PSIZE_COCOA && i < r.n; i++)
+    for (size_t i = 0; rc == 0 && h->place->merge && i < r.n; i++)
         if (i == 0 || (r.runs[i].vpn >> UVM_BLOCK_SHIFT) != (r.runs[i - 1u].vpn >> UVM_BLOCK_SHIFT))
             uvm_large_maybe_coalesce(h, uvm_va_block_get(h, r.runs[i].vpn, false));
     free(r.runs);

@@ -11,46 +11,12 @@
  *
  * Interactions: a fault batch first maps the completed copies; a fault on a page still in
  * flight waits for the whole set (the page is then mapped and the fault stale). An eviction
- * first waits for and maps the whole set (uvm_mem.c: an in-flight frame is never a victim).
+ * first waits for and maps the whole set (uvm_migrate_backing: an in-flight frame is never a
+ * victim). Mapping the completed copies (uvm_ts_retire) is the migration layer's (uvm_migrate.c).
  */
 #include <string.h>
 
 #include "uvm_priv.h"
-
-/* The first copy of the set in flight has completed (per the device; unknown = no). */
-static bool head_done(const uvm_handler_t *h) {
-    if (!h->dev.dma_done_ns)
-        return false;
-    const uint64_t t = h->dev.dma_done_ns(h->dev.ctx, h->ts.pending[h->ts.mapped].dma);
-    return t == 0 || (h->dev.now_ns && t <= h->dev.now_ns(h->dev.ctx));
-}
-
-/* Maps the run of pages starting at the first unmapped one, after waiting for its copy. */
-static void map_head_run(uvm_handler_t *h) {
-    uvm_ts_pipe_t *t = &h->ts;
-    h->dev.dma_wait(h->dev.ctx, t->pending[t->mapped].dma);
-    uint32_t e = t->mapped + 1u;
-    while (e < t->n && !t->pending[e].run_head)
-        e++;
-    for (uint32_t i = t->mapped; i < e; i++) {
-        const uvm_pending_t *p = &t->pending[i];
-        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {
-            uvm_frame_release(h, p->frame);
-            uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
-        }
-    }
-    t->mapped = e;
-}
-
-/* Maps at least min_runs runs (waiting for them), then every run whose copy has completed
- * (every run: all). An emptied FIFO is reset. */
-static void retire(uvm_handler_t *h, uint32_t min_runs, bool all) {
-    uvm_ts_pipe_t *t = &h->ts;
-    for (uint32_t r = 0; t->mapped < t->n && (r < min_runs || all || head_done(h)); r++)
-        map_head_run(h);
-    if (t->mapped == t->n)
-        t->n = t->mapped = 0;
-}
 
 /* Submits the next set if less than one set is in flight and the prefetcher has candidates. */
 static void submit_next(uvm_handler_t *h) {
@@ -83,13 +49,13 @@ static void submit_next(uvm_handler_t *h) {
 
 void uvm_ts_pipe_batch(uvm_handler_t *h, uint32_t m) {
     uvm_ts_pipe_t *t = &h->ts;
-    retire(h, 0, false);
+    uvm_ts_retire(h, 0, false);
     bool hit = false;
     for (uint32_t i = t->mapped; i < t->n && !hit; i++)
         for (uint32_t j = 0; j < m && !hit; j++)
             hit = h->batch[j].vpn == t->pending[i].vpn;
     if (hit)
-        retire(h, 0, true);
+        uvm_ts_retire(h, 0, true);
 }
 
 void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m) {
@@ -100,10 +66,6 @@ void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m) {
         h->ts.any_fault = true;
     }
     submit_next(h);
-}
-
-void uvm_ts_pipe_drain(uvm_handler_t *h) {
-    retire(h, 0, true);
 }
 
 uint64_t uvm_handler_wake_ns(const uvm_handler_t *h) {
@@ -118,6 +80,6 @@ void uvm_handler_wake(uvm_handler_t *h) {
     if (!h || h->ts.n == 0)
         return;
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_irq_ns); /* the copy-completion interrupt */
-    retire(h, 1, !h->dev.dma_done_ns);
+    uvm_ts_retire(h, 1, !h->dev.dma_done_ns);
     submit_next(h);
 }

@@ -112,9 +112,12 @@ typedef struct {
     const char *name;
     int (*init)(uvm_handler_t *h, void **priv); /* 0 or -1 (out of memory) */
     void (*fini)(void *priv);
-    void (*on_map)(uvm_handler_t *h, void *priv, uint32_t frame);    /* page became resident */
-    void (*on_unmap)(uvm_handler_t *h, void *priv, uint32_t frame);  /* evicted or released */
-    void (*on_access)(uvm_handler_t *h, void *priv, uint32_t frame); /* fault on a resident page */
+    /* the policy's state is kept from events (docs/handler.md §6i): the kinds it observes
+     * (UVM_EVENT_MASK bits, 0: none) and its observer, subscribed by uvm_handler_new with ctx =
+     * priv; RESIDENT = a page got a frame (append), NONRESIDENT = it lost it (unlink),
+     * BLOCK_FAULT with resident = a fault on a resident page (access) */
+    uint32_t events;
+    uvm_event_fn_t observe;
     /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
      * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
@@ -190,16 +193,38 @@ extern const uvm_prefetch_ops_t uvm_prefetch_oracle_ops;
 void uvm_prefetch_grow(const uint64_t *in, const uint64_t *managed, uint32_t grow_pages,
                        uint64_t out[UVM_BLOCK_WORDS]);
 
-typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_hint_t;
+/* Thrashing mitigation (nvidia-uvm's uvm_perf_thrashing, docs/handler.md §6i). */
+typedef enum { UVM_THRASH_NONE = 0, UVM_THRASH_THROTTLE = 1, UVM_THRASH_PIN = 2 } uvm_thrash_type_t;
+typedef struct {
+    uvm_thrash_type_t type;
+    /* THROTTLE: the page's faults are not serviced before this time (ns; the fault stays for a
+     * later replay); PIN: the page, once resident, is not evicted before this time */
+    uint64_t until_ns;
+} uvm_thrash_hint_t;
 typedef struct {
     const char *name;
-    /* called for each faulting page of blk after its fault was recorded */
-    uvm_thrash_hint_t (*on_fault)(uvm_handler_t *h, const uvm_va_block_t *blk, uint32_t page);
+    /* optional handler-wide state: init 0 or -1 (out of memory); fini frees it */
+    int (*init)(uvm_handler_t *h, void **priv);
+    void (*fini)(void *priv);
+    /* detection from events: the kinds observed (0: none) and the observer (ctx = priv) */
+    uint32_t events;
+    uvm_event_fn_t observe;
+    /* the decision, asked for each faulting page that is not resident (as the driver asks
+     * uvm_perf_thrashing_get_hint after the "already authorized" check) */
+    uvm_thrash_hint_t (*get_hint)(uvm_handler_t *h, void *priv, uint64_t vpn);
 } uvm_thrashing_ops_t;
 
 /* uvm_evict.c: the eviction policies of the registry */
 extern const uvm_evict_ops_t uvm_evict_lru_ops;
 extern const uvm_evict_ops_t uvm_evict_random_ops;
+/* uvm_evict_fifo.c: VA blocks in order of first residency (nvidia-uvm's root-chunk order) */
+extern const uvm_evict_ops_t uvm_evict_fifo_ops;
+/* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
+ * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
+bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
+bool uvm_evict_gran_valid(uint32_t gran_pages);
+/* uvm_thrashing.c: the thrashing policies of the registry */
+extern const uvm_thrashing_ops_t uvm_thrashing_none_ops;
 
 /* Registered policy of kind by name (the ops struct of that kind), NULL if unknown. */
 const void *uvm_policy_find(uvm_policy_kind_t kind, const char *name);
@@ -262,15 +287,17 @@ bool uvm_cocoa_reserved(const uvm_cocoa_t *c, uint32_t f);
  * frame of a chunk goes, the chunk returns to p (its region loses the reservation). */
 void uvm_cocoa_use(uvm_cocoa_t *c, uint32_t f);
 void uvm_cocoa_unuse(uvm_cocoa_t *c, uvm_pmm_t *p, uint32_t f);
-/* uvm_frame_get under CoCoA (frame_alloc or page_size cocoa): the frame at vpn's offset in its
- * region's 2 MB frame, else a fallback frame, evicting as needed. UVM_NONE if none. */
-uint32_t uvm_cocoa_frame_get(uvm_handler_t *h, uint64_t vpn);
+/* The placement of the handler's pages (uvm_place.h). */
+typedef struct uvm_place_ops uvm_place_ops_t;
 
 typedef struct {
     uvm_event_fn_t fn;
     void *ctx;
     uint32_t mask;
 } uvm_observer_t;
+/* the statistics, the eviction and thrashing policies (and a test's), then the public ones */
+#define UVM_EVENT_INTERNAL_OBSERVERS 4u
+#define UVM_EVENT_TABLE (UVM_EVENT_INTERNAL_OBSERVERS + UVM_EVENT_MAX_OBSERVERS)
 
 struct uvm_handler {
     uvm_cfg_t cfg;
@@ -287,10 +314,18 @@ struct uvm_handler {
     const uvm_prefetch_ops_t *prefetch;
     void *prefetch_priv;
     const uvm_thrashing_ops_t *thrashing;
+    /* placement, chosen by the page-size keys (uvm_place_select) */
+    const uvm_place_ops_t *place;
+    void *thrashing_priv;
+    /* THROTTLE hints acted on in the batch being serviced (a REPLAY_ALL is owed) */
+    uint32_t throttled;
+    /* pages pinned by a PIN hint: xvpn -> until (ns); empty with thrashing none */
+    u64map_t thrash_pin;
 
-    /* event observers (the statistics are observer 0) */
-    uvm_observer_t observers[UVM_EVENT_MAX_OBSERVERS];
-    uint32_t nobservers;
+    /* event observers: the statistics (0), the policies (uvm_event_subscribe_internal), then
+     * those of uvm_handler_subscribe (npublic of them) */
+    uvm_observer_t observers[UVM_EVENT_TABLE];
+    uint32_t nobservers, npublic;
 
     /* device state mirrored by the handler */
     bool initialized;
@@ -308,7 +343,7 @@ struct uvm_handler {
     /* data frames */
     uvm_frame_t *frames;
     uvm_pmm_t pmm;     /* free frames, in chunks */
-    uvm_cocoa_t cocoa; /* CoCoA reservations (frame_alloc cocoa, page_size cocoa) */
+    uvm_cocoa_t cocoa; /* CoCoA reservations (the cocoa placements) */
     u64map_t blocks;   /* VA block id -> uvm_va_block_t * */
     /* the oracle prefetcher's input (uvm_handler_set_page_order): pages in first-touch order,
      * and vpn -> index in it */
@@ -327,12 +362,13 @@ struct uvm_handler {
     uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6f) */
 };
 
-/* uvm_handler.c: device access helpers */
+/* uvm_log.c: diagnostics (the device's log callback) */
 void uvm_logf(const uvm_handler_t *h, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* uvm_dev_cmd.c: registers and commands */
 uint32_t uvm_csr_rd(const uvm_handler_t *h, uint32_t addr);
 void uvm_csr_wr(const uvm_handler_t *h, uint32_t addr, uint32_t value);
 /* Polls CMD_STATUS until BUSY is clear; false (and a log line) if it never clears. */
@@ -341,20 +377,50 @@ bool uvm_cmd_wait_idle(const uvm_handler_t *h);
 /* A command on the page xvpn (extended VPN: CMD_ARG = its VPN, CMD_ARG_HI.ASID = its ASID;
  * INVAL_PAGE with SCOPE = 1, only that ASID's page, once the handler has several ASIDs). */
 void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done);
+/* uvm_pt.c: the roots of the address spaces */
 /* *root = the root of the ASID of xvpn; false if that ASID has none (logged). */
 bool uvm_pt_root(const uvm_handler_t *h, uint64_t xvpn, uint64_t *root);
 /* Gives ASID asid a root table (once) and, if the device is initialized, programs it
  * (ASID_SEL = asid, PT_BASE_LO/HI, ASID_SEL = 0). 0, or -1 (pool exhausted, logged). */
 int uvm_pt_root_add(uvm_handler_t *h, uint32_t asid);
+/* uvm_dev_cmd.c: cancel and replay */
 void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why);
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn);
 void uvm_replay_all(uvm_handler_t *h);
+/* uvm_alloc.c: the allocation intersecting page vpn, NULL if none. */
 const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn);
 
 /* uvm_events.c: the event stream */
 void uvm_event_emit(uvm_handler_t *h, const uvm_event_t *ev);
+/* Subscribes a handler-internal observer (the statistics, a policy with ctx = its priv); not
+ * counted against UVM_EVENT_MAX_OBSERVERS. 0, or -1 (table full, bad arguments). */
+int uvm_event_subscribe_internal(uvm_handler_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);
 /* The statistics observer (subscribed first by uvm_handler_new). */
 void uvm_stats_observer(void *ctx, const uvm_event_t *ev);
+/* Emission helpers: one call where the thing happens. */
+void uvm_emit_migrate(uvm_handler_t *h, uvm_event_kind_t kind, uvm_dma_dir_t dir, uint64_t vpn,
+                      uint32_t frame, uint32_t pages, uint64_t dma);
+void uvm_emit_page(uvm_handler_t *h, uvm_event_kind_t kind, uint64_t vpn, uint32_t frame,
+                   uint32_t pages, bool writable);
+void uvm_emit_evict(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool wb);
+void uvm_emit_batch(uvm_handler_t *h, uvm_event_kind_t kind, uint32_t index, uint32_t faults);
+/* Subscribes the configured policies' observers (after the statistics). 0 or -1. */
+int uvm_policy_subscribe(uvm_handler_t *h);
+/* uvm_thrashing.c: acting on the thrashing policy's hint (docs/handler.md §6i) */
+/* Start of a fault batch: no throttled fault yet; expired pins dropped. */
+void uvm_thrash_batch(uvm_handler_t *h);
+/* Asks the policy for a hint on the faulting, non-resident page vpn and acts on it: THROTTLE
+ * -> true (the fault is not serviced in this batch, h->throttled counts it: a REPLAY_ALL is
+ * owed); PIN -> the page is pinned (once resident, no victim) until the hint's time, false;
+ * NONE -> false. */
+bool uvm_thrash_act(uvm_handler_t *h, uint64_t vpn);
+/* true if page xvpn is pinned by a PIN hint now (checked by uvm_frame_pinned). */
+bool uvm_thrash_pinned(const uvm_handler_t *h, uint64_t vpn);
+/* BLOCK_FAULT of the coalesced fault f (resident: the page has frame). */
+void uvm_emit_block_fault(uvm_handler_t *h, const uvm_fault_t *f, bool resident, uint32_t frame);
+/* Test hook (tb/unit): replaces the thrashing policy of a new handler (before any service) by
+ * ops, e.g. one defined by the test; its init runs, its observer is subscribed. 0 or -1. */
+int uvm_thrashing_set_ops(uvm_handler_t *h, const uvm_thrashing_ops_t *ops);
 
 /* uvm_fault_buffer.c: the fault-buffer HAL (ring fetch, decode, flush) */
 /* Decodes a 32-byte entry into *f; false if VALID is clear or the VPN is out of range. */
@@ -411,27 +477,27 @@ uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame);
 int uvm_mem_init(uvm_handler_t *h);
 void uvm_mem_free(uvm_handler_t *h);
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
-/* Pops a free frame, or evicts a victim (never one pinned in the current block). UVM_NONE if
- * every resident frame is pinned: the caller commits its pending pages and retries. */
-uint32_t uvm_frame_get(uvm_handler_t *h, uint64_t vpn);
-/* true if frames are placed by CoCoA (frame_alloc cocoa or page_size cocoa). */
-bool uvm_mem_cocoa(const uvm_handler_t *h);
-/* Evicts every resident page of frame f's 2 MB page or 4 KB page (uvm_mem.c). */
-void uvm_mem_evict(uvm_handler_t *h, uint32_t f);
-/* Drops the residency of frame f (block bitmap, eviction policy, CoCoA count). */
-void uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
+/* Evicts the page of frame f: its whole 2 MB page if the placement evicts it whole (then
+ * UVM_NONE), else the 4 KB page (a coalesced region split first). Returns f if the caller holds
+ * the frame now (the placement's frame_unuse kept it), UVM_NONE if it went back to its owner. */
+uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f);
+/* Drops the residency of frame f (block bitmap, eviction policy, the placement's frame_unuse):
+ * true if the frame went back to its owner, false if the caller still holds it. */
+bool uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
 /* Marks frame as holding vpn (resident, pinned in the current block, newest in LRU order). */
 int uvm_frame_assign(uvm_handler_t *h, uint32_t frame, uint64_t vpn, bool writable);
 /* Undoes uvm_frame_assign for a page that could not be mapped; the frame becomes free. */
 void uvm_frame_release(uvm_handler_t *h, uint32_t frame);
-/* coalesce_by = gmmu (docs/microarch.md §15): the GMMU's COALESCE (or SPLINTER) of the 2 MB
- * region holding va_2m in address space asid; polls CMD_STATUS until BUSY clears. Returns the
- * CMD_STATUS.CO_ERR code (GMMU_CO_OK, GMMU_CO_NOT_MAPPED, GMMU_CO_NOT_CONTIG), or -1 if the
+/* uvm_dev_cmd.c: coalesce_by = gmmu (docs/microarch.md §15): the GMMU's COALESCE (or SPLINTER) of
+ * the 2 MB region holding va_2m in address space asid; polls CMD_STATUS until BUSY clears. Returns
+ * the CMD_STATUS.CO_ERR code (GMMU_CO_OK, GMMU_CO_NOT_MAPPED, GMMU_CO_NOT_CONTIG), or -1 if the
  * device stayed busy (logged). A coalesced region needs no TLB shoot-down; a splinter flushes
  * the region's large entries itself. */
 int uvm_gmmu_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m, bool splinter);
 
 /* uvm_migrate.c: multi-page H2D migration of the current block */
+/* MIGRATE_DONE of the run whose head is p[i] (pages up to the next run head of p[0..n)). */
+void uvm_migrate_done_event(uvm_handler_t *h, const uvm_pending_t *p, uint32_t n, uint32_t i);
 void uvm_migrate_begin(uvm_handler_t *h);
 /* Charges t_page_ns and queues vpn -> frame; a run of consecutive pages and frames goes as one
  * DMA of up to cfg.migrate_max_pages pages, submitted as soon as it cannot grow. */
@@ -446,6 +512,13 @@ void uvm_migrate_flush(uvm_handler_t *h);
  * frames of every block of the batch stay pinned until the batch's flush). */
 void uvm_migrate_pin_block(uvm_handler_t *h);
 void uvm_migrate_pin_batch(uvm_handler_t *h);
+/* The one evict-and-retry loop: backing of `pages` frames (1: a frame for page vpn, the
+ * placement's alloc_page; 512: a 2 MB chunk for vpn's region, its alloc_range) from the
+ * placement; while it has none, the eviction policy picks a victim group of `pages` frames (never
+ * a pinned one; the pipelined set in flight is drained first) and its resident pages are evicted
+ * (a frame the placement hands back goes to the caller (1) or the allocator (512)). UVM_NONE if
+ * no victim is left: every resident frame is pinned. */
+uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
 /* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
  * frame is pinned) and queues its migration. false if no frame could be had (logged). */
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);
@@ -473,7 +546,7 @@ int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, 
 /* The region of vpn can be one large page: it holds managed pages, all of one writability
  * (*writable). */
 bool uvm_large_region_ok(const uvm_handler_t *h, uint64_t vpn, bool *writable);
-/* page_size 2m: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
+/* The 2m placement: migrates and maps the whole region of vpn (one 2 MB DMA, one large PTE); false
  * if no 2 MB frame could be had (logged). */
 bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
 /* Makes block blk one large page in the free 2 MB chunk at frame first: every frame assigned,
@@ -482,21 +555,39 @@ bool uvm_large_migrate(uvm_handler_t *h, uint64_t vpn, bool writable);
  * is freed, nothing stays resident). */
 int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool writable,
                     bool charge);
-/* page_size cocoa: coalesces blk's region if it is fully populated at its CoCoA offsets. */
+/* Coalesces blk's region if it is not large and fully populated at its CoCoA offsets (the
+ * cocoa placement's merge). */
+void uvm_large_coalesce_full(uvm_handler_t *h, uvm_va_block_t *blk);
+/* uvm_place.c: the placement's merge of blk (cocoa: uvm_large_coalesce_full), if it has one. */
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
-/* Evicts the 2 MB page of block blk whole (page_size 2m). */
+/* Evicts the 2 MB page of block blk whole (the 2m placement's evict_large). */
 void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk);
 
 /* uvm_compact.c: contiguity-aware compaction (docs/handler.md §6g) */
-/* Takes cfg.emergency_frames frames for the emergency list (CoCoA only). 0 or -1. */
+/* Takes cfg.emergency_frames frames for the emergency list (the cocoa placements' init). 0 or
+ * -1. */
 int uvm_compact_init(uvm_handler_t *h);
-/* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct. */
+/* Compacts every CoCoA 2 MB frame of address space asid below cfg.compact_pct (the cocoa
+ * placements' freed). */
 void uvm_compact(uvm_handler_t *h, uint32_t asid);
 /* Submits the open run (if any) as one DMA, without waiting. */
 void uvm_migrate_submit(uvm_handler_t *h);
 
 /* uvm_service.c */
 void uvm_service_impl(uvm_handler_t *h);
+
+/* uvm_transfer.c: migration sets outside the fault path, and the per-block room check */
+/* State of the block being serviced (or prefetched into). */
+typedef struct {
+    uvm_va_block_t *blk; /* NULL if it could not be created (out of host memory) */
+    bool pt_checked, pt_ok;
+    /* deferred migration (a prefetch policy other than none, or growth): the faulted pages to
+     * migrate are gathered in demand, then migrated with the grown and hinted ones in VPN order */
+    bool defer;
+    uint64_t demand[UVM_BLOCK_WORDS];
+} uvm_blk_ctx_t;
+/* Checks once per block that the PT pool holds the chain the block still needs (logged if not). */
+bool uvm_block_pt_room(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
 /* The latest serviceable fault of the batch's m coalesced faults (largest device timestamp). */
 void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *c);
 /* Zheng's transfer set of up to max allocation-wide prefetch pages chosen by the policy with
@@ -510,6 +601,10 @@ uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint3
 void uvm_ts_pipe_batch(uvm_handler_t *h, uint32_t m);
 /* End of a batch: records its latest fault; submits a set if none is in flight. */
 void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m);
+/* uvm_migrate.c: the pipelined set in flight */
+/* Maps at least min_runs runs of the set in flight (waiting for them), then every run whose copy
+ * has completed (every run: all). An emptied set is reset. */
+void uvm_ts_retire(uvm_handler_t *h, uint32_t min_runs, bool all);
 /* Waits for every copy of the set in flight and maps its pages (before an eviction). */
 void uvm_ts_pipe_drain(uvm_handler_t *h);
 

@@ -151,6 +151,11 @@ static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, 
     return 0;
 }
 
+/* The data frame index of frame_pa (for the page events). */
+static uint32_t data_frame(const uvm_handler_t *h, uint64_t frame_pa) {
+    return (uint32_t)((frame_pa - h->cfg.gpu_data_base_pa) >> GMMU_PAGE_SHIFT);
+}
+
 int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
     return uvm_pt_map_charged(h, vpn, frame_pa, writable, true);
 }
@@ -162,6 +167,7 @@ int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool w
         return -1;
     write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u),
               uvm_pt_leaf(frame_pa, writable), charge);
+    uvm_emit_page(h, UVM_EVENT_PAGE_MAPPED, vpn, data_frame(h, frame_pa), 1, writable);
     return 0;
 }
 
@@ -179,6 +185,8 @@ int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, 
     write_pte(h, table, uvm_pt_leaf(chunk_pa, writable) | PTE_BIT(GMMU_PTE_D), charge);
     write_pte(h, parent, (table & UVM_PTE_PPN_MASK) | PTE_BIT(GMMU_PTE_V) | PTE_BIT(GMMU_PTE_L),
               charge);
+    uvm_emit_page(h, UVM_EVENT_PAGE_MAPPED, vpn & ~(uint64_t)(UVM_BLOCK_PAGES - 1u),
+                  data_frame(h, chunk_pa), UVM_BLOCK_PAGES, writable);
     return 0;
 }
 
@@ -189,4 +197,7 @@ void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
         return;
     }
     write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0, true);
+    uint32_t frame = UVM_NONE;
+    (void)uvm_va_block_resident(h, vpn, &frame);
+    uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, vpn, frame, 1, false);
 }

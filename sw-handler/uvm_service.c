@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 /* Access types ordered by how intrusive servicing them is (nvidia-uvm keeps the maximum). */
 static uint32_t access_rank(uint32_t at) {
@@ -70,35 +70,8 @@ static uint32_t coalesce(uvm_handler_t *h, uint32_t n) {
 /* ------------------------------------------------------------------------------------------ */
 /* servicing                                                                                   */
 
-/* state of the block being serviced */
-typedef struct {
-    uvm_va_block_t *blk; /* NULL if it could not be created (out of host memory) */
-    bool pt_checked, pt_ok;
-    /* deferred migration (a prefetch policy other than none, or growth): the faulted pages to
-     * migrate are gathered in demand, then migrated with the grown and hinted ones in VPN order */
-    bool defer;
-    uint64_t demand[UVM_BLOCK_WORDS];
-} blk_ctx_t;
-
-/* Checks once per block that the PT pool holds the chain the block still needs. */
-static bool pt_room(uvm_handler_t *h, blk_ctx_t *c, uint64_t vpn) {
-    if (!c->pt_checked) {
-        /* every page of a 2 MB block shares one table chain: check the pool once */
-        const uint32_t need = uvm_pt_missing(h, vpn);
-        c->pt_ok = need <= uvm_pt_free_pages(h);
-        c->pt_checked = true;
-        if (!c->pt_ok)
-            uvm_logf(h,
-                     "uvm: page-table pool exhausted (%" PRIu64 " pages used, %" PRIu32
-                     " more needed) for the 2 MB block at VA 0x%" PRIx64,
-                     h->cfg.gpu_pt_pages - uvm_pt_free_pages(h), need,
-                     (vpn >> UVM_BLOCK_SHIFT) << GMMU_LARGE_SHIFT);
-    }
-    return c->pt_ok;
-}
-
 /* One faulting page: cancel (fatal), skip (stale), or migrate. */
-static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) {
+static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t *f) {
     const uint64_t vpn = f->vpn;
     const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
     if (!al) {
@@ -112,28 +85,28 @@ static void service_fault(uvm_handler_t *h, blk_ctx_t *c, const uvm_fault_t *f) 
         uvm_cancel_page(h, vpn, why);
         return;
     }
-    if (c->blk) {
+    if (c->blk)
         uvm_va_block_fault(c->blk, vpn, f->timestamp);
-        /* no thrashing mitigation acts on the hint yet: the only policy is "none" */
-        (void)h->thrashing->on_fault(h, c->blk, uvm_block_page(vpn));
-    }
     uint32_t frame = 0;
-    if (uvm_va_block_resident(h, vpn, &frame)) {
+    const bool resident = uvm_va_block_resident(h, vpn, &frame);
+    uvm_emit_block_fault(h, f, resident, frame); /* the policies observe it (§6i) */
+    if (resident) {
         /* already mapped (stale or duplicate across batches): nothing to migrate */
         h->stats.faults_stale++;
-        h->evict->on_access(h, h->evict_priv, frame);
         if (h->replay->page_done)
             h->replay->page_done(h, vpn);
         return;
     }
-    if (!pt_room(h, c, vpn)) {
+    if (uvm_thrash_act(h, vpn)) /* THROTTLE: left for a later replay (§6i) */
+        return;
+    if (!uvm_block_pt_room(h, c, vpn)) {
         uvm_cancel_page(h, vpn, "no page-table page left");
         return;
     }
     bool w = false;
-    if (h->cfg.page_size == UVM_PSIZE_2M && c->blk &&
+    if (h->place->region_whole && c->blk &&
         uvm_bitmap_count(c->blk->resident, UVM_BLOCK_WORDS) == 0 &&
-        uvm_large_region_ok(h, vpn, &w)) {
+        h->place->region_whole(h, vpn, &w)) {
         /* the first fault of a 2m region brings the whole 2 MB page (§6f) */
         if (uvm_large_migrate(h, vpn, w) && h->replay->page_done)
             h->replay->page_done(h, vpn);
@@ -166,7 +139,7 @@ static void block_managed(const uvm_handler_t *h, uint64_t blk_id, uint64_t m[UV
 
 /* Deferred migration: the demand pages, their growth (cfg.grow_pages) and the prefetch policy's
  * hint, restricted to managed, non-resident pages, migrated together in VPN order. */
-static void service_deferred(uvm_handler_t *h, blk_ctx_t *c) {
+static void service_deferred(uvm_handler_t *h, uvm_blk_ctx_t *c) {
     uint64_t managed[UVM_BLOCK_WORDS], set[UVM_BLOCK_WORDS] = {0}, hint[UVM_BLOCK_WORDS] = {0};
     block_managed(h, c->blk->id, managed);
     if (h->cfg.grow_pages > 1)
@@ -188,7 +161,7 @@ static void service_deferred(uvm_handler_t *h, blk_ctx_t *c) {
     if (any_extra) {
         const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
         if (uvm_bitmap_count(set, UVM_BLOCK_WORDS) > h->cfg.gpu_data_pages ||
-            !pt_room(h, c, (c->blk->id << UVM_BLOCK_SHIFT) + first))
+            !uvm_block_pt_room(h, c, (c->blk->id << UVM_BLOCK_SHIFT) + first))
             memcpy(set, c->demand, sizeof set);
     }
     uvm_migrate_set(h, c->blk->id, set, c->demand);
@@ -199,7 +172,7 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     if (h->cfg.t_block_ns)
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_ns);
     uvm_migrate_begin(h);
-    blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true, false, {0}};
+    uvm_blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true, false, {0}};
     c.defer = c.blk && (h->prefetch != &uvm_prefetch_none_ops || h->cfg.grow_pages > 1);
     for (uint32_t i = 0; i < n; i++)
         service_fault(h, &c, &f[i]);
@@ -209,67 +182,6 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
         memset(c.blk->faulted, 0, sizeof c.blk->faulted);
     }
     uvm_migrate_commit(h);
-}
-
-/* Migrates the prefetch pages of one block (set, block-relative) outside any demand; pipe: the
- * pages join h->pending and their copies are submitted, not waited for (§6f). */
-static uint32_t prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *set, bool pipe) {
-    const uint64_t none[UVM_BLOCK_WORDS] = {0};
-    const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);
-    if (first >= UVM_BLOCK_PAGES)
-        return 0;
-    uvm_migrate_pin_block(h);
-    if (!pipe)
-        uvm_migrate_begin(h);
-    blk_ctx_t c = {
-        uvm_va_block_get(h, (blk_id << UVM_BLOCK_SHIFT) + first, true), false, true, false, {0}};
-    uint32_t queued = 0;
-    if (c.blk && pt_room(h, &c, (blk_id << UVM_BLOCK_SHIFT) + first))
-        queued = uvm_migrate_set(h, blk_id, set, none);
-    if (pipe)
-        uvm_migrate_submit(h);
-    else
-        uvm_migrate_commit(h);
-    return queued;
-}
-
-void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *c) {
-    uint64_t ts = 0;
-    for (uint32_t i = 0; i < m; i++)
-        if (uvm_find_alloc(h, h->batch[i].vpn) && (!c->any_fault || h->batch[i].timestamp >= ts)) {
-            c->last_vpn = h->batch[i].vpn;
-            ts = h->batch[i].timestamp;
-            c->any_fault = true;
-        }
-}
-
-uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint32_t max,
-                          bool pipe) {
-    if (max > h->pmm.nfree)
-        max = h->pmm.nfree;
-    if (max == 0)
-        return 0;
-    uint64_t vpns[UVM_BLOCK_PAGES];
-    const uint32_t n =
-        h->prefetch->alloc_hint(h, c, vpns, max < UVM_BLOCK_PAGES ? max : UVM_BLOCK_PAGES);
-    uint64_t set[UVM_BLOCK_WORDS] = {0}, blk_id = 0;
-    uint32_t queued = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!uvm_find_alloc(h, vpns[i]) || uvm_va_block_resident(h, vpns[i], NULL))
-            continue;
-        if ((vpns[i] >> UVM_BLOCK_SHIFT) != blk_id) {
-            queued += prefetch_block(h, blk_id, set, pipe);
-            memset(set, 0, sizeof set);
-            blk_id = vpns[i] >> UVM_BLOCK_SHIFT;
-        }
-        uvm_bitmap_set(set, uvm_block_page(vpns[i]));
-    }
-    queued += prefetch_block(h, blk_id, set, pipe);
-    if (queued > 0) {
-        h->stats.ts_sets++;
-        h->stats.ts_pages += queued;
-    }
-    return queued;
 }
 
 /* Zheng's transfer set (docs/handler.md §6d): after the demand pages of the batch (h2d0 = the
@@ -319,6 +231,8 @@ void uvm_service_impl(uvm_handler_t *h) {
             break;
         const uint32_t n = uvm_fb_fetch(h, put);
         h->stats.fault_batches++;
+        uvm_thrash_batch(h);
+        uvm_emit_batch(h, UVM_EVENT_BATCH_BEGIN, b, n);
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_batch_ns + (uint64_t)n * h->cfg.t_fault_ns);
         const uint64_t replays = h->stats.replays;
         const uint64_t h2d0 = h->irq_h2d_bytes;
@@ -331,7 +245,9 @@ void uvm_service_impl(uvm_handler_t *h) {
         if (h->prefetch->alloc_hint && !pipe)
             service_transfer_set(h, m, h2d0);
         uvm_migrate_flush(h); /* copy_wait batch: the batch tracker, before the replay */
+        replay_all_owed = replay_all_owed || h->throttled; /* throttled faults come back */
         h->replay->batch_done(h, &replay_all_owed);
+        uvm_emit_batch(h, UVM_EVENT_BATCH_END, b, m);
         if (pipe) /* after the replay: the set's CPU work does not delay the demand pages */
             uvm_ts_pipe_after_batch(h, m);
         /* a batch that replayed nothing (only fatal or unservable faults under `block`): the

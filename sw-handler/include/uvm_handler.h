@@ -63,28 +63,117 @@ typedef struct {
 
 typedef struct uvm_handler uvm_handler_t;
 
-/* Event stream (as nvidia-uvm's uvm_perf_events): observers subscribe to a mask of kinds and are
- * called synchronously, in subscription order, when the event happens. The statistics counters
- * are the first observer. */
+/* Event stream (as nvidia-uvm's uvm_perf_events, docs/handler.md §6i): typed events, each kind
+ * with its payload in a union member, delivered synchronously to the observers subscribed to its
+ * kind, in subscription order. The statistics counters are the first observer, the configured
+ * policies (eviction, prefetch, thrashing) come next, then the observers of
+ * uvm_handler_subscribe. Payload member per kind in parentheses. */
 typedef enum {
-    UVM_EVENT_FAULT = 0,   /* a valid fault entry was fetched (vpn, access) */
-    UVM_EVENT_MIGRATE = 1, /* a DMA was submitted (vpn, pages, dir, frame = first frame) */
-    UVM_EVENT_EVICT = 2,   /* a page was evicted (vpn, frame, writeback) */
-    UVM_EVENT_REPLAY = 3,  /* a replay command was issued (pages = 1: REPLAY_PAGE vpn; 0: ALL) */
-    UVM_EVENT_KINDS = 4
+    UVM_EVENT_FAULT = 0,           /* a valid fault entry was fetched from the ring (fault) */
+    UVM_EVENT_MIGRATE = 1,         /* a DMA was submitted (migrate) */
+    UVM_EVENT_EVICT = 2,           /* a page (or a 2 MB page) was evicted (evict) */
+    UVM_EVENT_REPLAY = 3,          /* a replay command was issued (replay) */
+    UVM_EVENT_BATCH_BEGIN = 4,     /* a fault batch was fetched, before its servicing (batch) */
+    UVM_EVENT_BATCH_END = 5,       /* the batch was serviced and its replay policy ran (batch) */
+    UVM_EVENT_MIGRATE_DONE = 6,    /* the handler waited for a DMA: its copy completed (migrate) */
+    UVM_EVENT_PAGE_MAPPED = 7,     /* leaf PTE(s) written: a 4 KB or a 2 MB mapping (page) */
+    UVM_EVENT_PAGE_UNMAPPED = 8,   /* a leaf PTE cleared (page) */
+    UVM_EVENT_RESIDENT = 9,        /* a page was given a GPU frame (page) */
+    UVM_EVENT_NONRESIDENT = 10,    /* a page lost its GPU frame: evicted, freed, moved (page) */
+    UVM_EVENT_BLOCK_FAULT = 11,    /* a coalesced fault is serviced in its VA block (fault) */
+    UVM_EVENT_REVOCATION = 12,     /* no source yet (issue 22: read duplication) (revocation) */
+    UVM_EVENT_ACCESS_COUNTER = 13, /* no source yet (issue 21: access counters) (counter) */
+    UVM_EVENT_REMOTE_ACCESS = 14,  /* no source yet (issue 21: remote mappings) (remote) */
+    UVM_EVENT_KINDS = 15
 } uvm_event_kind_t;
 
 #define UVM_EVENT_MASK(kind) (UINT32_C(1) << (kind))
+#define UVM_EVENT_ALL (UVM_EVENT_MASK(UVM_EVENT_KINDS) - 1u)
+/* observers uvm_handler_subscribe accepts (besides the statistics and the policies) */
 #define UVM_EVENT_MAX_OBSERVERS 8
 
+/* FAULT: an entry as fetched (count 1, resident false). BLOCK_FAULT: a page's coalesced faults
+ * of the batch (access: the most intrusive), resident = the page already has a frame (frame). */
 typedef struct {
-    uvm_event_kind_t kind;
+    uint64_t vpn; /* extended VPN (ASID << 36 | VPN) */
+    uint64_t timestamp;
+    uint32_t count;
+    uint32_t frame; /* BLOCK_FAULT with resident */
+    uint8_t access; /* GMMU_AT_* */
+    uint8_t resident;
+} uvm_event_fault_t;
+
+/* MIGRATE / MIGRATE_DONE: one DMA of pages consecutive pages (vpn..) and frames (frame..). */
+typedef struct {
     uint64_t vpn;
+    uint64_t dma; /* the device's handle */
     uint32_t pages;
     uint32_t frame;
     uvm_dma_dir_t dir;
-    uint8_t access; /* FAULT: GMMU_AT_* */
-    uint8_t writeback;
+} uvm_event_migrate_t;
+
+/* PAGE_MAPPED / PAGE_UNMAPPED / RESIDENT / NONRESIDENT: pages consecutive pages from vpn in
+ * consecutive frames from frame (pages = 512: a 2 MB mapping). */
+typedef struct {
+    uint64_t vpn;
+    uint32_t pages;
+    uint32_t frame;
+    uint8_t writable;
+} uvm_event_page_t;
+
+typedef struct {
+    uint64_t vpn;
+    uint32_t pages; /* 1, or 512 for a 2 MB page evicted whole */
+    uint32_t frame;
+    uint8_t writeback; /* its content was copied back to the host (D2H) */
+} uvm_event_evict_t;
+
+typedef struct {
+    uint64_t vpn;
+    uint32_t pages; /* 1: REPLAY_PAGE vpn; 0: REPLAY_ALL */
+} uvm_event_replay_t;
+
+typedef struct {
+    uint32_t index;  /* batch number within the interrupt (0..max_batches_per_irq-1) */
+    uint32_t faults; /* BEGIN: entries fetched; END: distinct pages serviced (coalesced) */
+} uvm_event_batch_t;
+
+/* The GPU's access permission to pages was revoked (e.g. a read-duplicated page collapsed on a
+ * write). Nothing emits it yet. */
+typedef struct {
+    uint64_t vpn;
+    uint32_t pages;
+    uint8_t access; /* the access kind still allowed (GMMU_AT_*) */
+} uvm_event_revocation_t;
+
+/* An access-counter notification (a region's counter crossed its threshold). Nothing emits it
+ * yet. */
+typedef struct {
+    uint64_t vpn; /* first page of the region */
+    uint32_t pages;
+    uint32_t value;
+    uint32_t sub_mask; /* sub-regions that were accessed */
+} uvm_event_counter_t;
+
+/* A GPU access served remotely (a page mapped in host memory). Nothing emits it yet. */
+typedef struct {
+    uint64_t vpn;
+    uint8_t access;
+} uvm_event_remote_t;
+
+typedef struct {
+    uvm_event_kind_t kind;
+    union {
+        uvm_event_fault_t fault;     /* FAULT, BLOCK_FAULT */
+        uvm_event_migrate_t migrate; /* MIGRATE, MIGRATE_DONE */
+        uvm_event_page_t page;       /* PAGE_MAPPED, PAGE_UNMAPPED, RESIDENT, NONRESIDENT */
+        uvm_event_evict_t evict;
+        uvm_event_replay_t replay;
+        uvm_event_batch_t batch; /* BATCH_BEGIN, BATCH_END */
+        uvm_event_revocation_t revocation;
+        uvm_event_counter_t counter; /* ACCESS_COUNTER */
+        uvm_event_remote_t remote;   /* REMOTE_ACCESS */
+    };
 } uvm_event_t;
 
 typedef void (*uvm_event_fn_t)(void *ctx, const uvm_event_t *ev);
@@ -156,8 +245,8 @@ int uvm_coalesce(uvm_handler_t *h, uint32_t asid, uint64_t va_2m);
 /* Splinters a coalesced region: L = 0, INVAL_PAGE of the region (flushes its large entries),
  * then D = 0 (resident pages get their base PTE back, the others 0). 0, or -1 and a log line. */
 int uvm_splinter(uvm_handler_t *h, uint32_t asid, uint64_t va_2m);
-/* Subscribes fn(ctx, event) to the event kinds in mask. 0, or -1 if the observer table is full
- * (UVM_EVENT_MAX_OBSERVERS) or the arguments are invalid. */
+/* Subscribes fn(ctx, event) to the event kinds in mask (UVM_EVENT_MASK bits). 0, or -1 if
+ * UVM_EVENT_MAX_OBSERVERS observers are already subscribed or the arguments are invalid. */
 int uvm_handler_subscribe(uvm_handler_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);
 
 #endif

@@ -109,8 +109,9 @@ static void test_block_tracks_service(void **state) {
 }
 
 /* A prefetch policy's hint is migrated with the faulted pages (same block, same commit), except
- * pages outside every allocation, faulted or already resident; a thrashing policy sees every
- * fault that is not cancelled. The policies are test doubles installed in the handler. */
+ * pages outside every allocation, faulted or already resident; a thrashing policy observes every
+ * fault that is not cancelled (BLOCK_FAULT) and is asked for a hint on the faulting pages that
+ * are not resident. The policies are test doubles installed in the handler. */
 static void hint_pages(uvm_handler_t *h, const uvm_prefetch_ctx_t *c,
                        uint64_t hint[UVM_BLOCK_WORDS]) {
     (void)h;
@@ -124,20 +125,33 @@ static void hint_pages(uvm_handler_t *h, const uvm_prefetch_ctx_t *c,
         uvm_bitmap_set(hint, pages[i]);
 }
 
-/* counts its calls in the block's thrashing slot (the per-policy private state) */
-static uvm_thrash_hint_t count_faults(uvm_handler_t *h, const uvm_va_block_t *blk, uint32_t page) {
+/* counts the faults it observes ([0]) and the hints it is asked for ([1]) in its priv */
+static int count_init(uvm_handler_t *h, void **priv) {
     (void)h;
-    assert_int_equal(blk->fault_count[page] > 0, 1);
-    uint32_t *calls = blk->policy_priv[UVM_POLICY_THRASHING];
-    assert_non_null(calls);
-    (*calls)++;
-    return UVM_THRASH_NONE;
+    *priv = calloc(2, sizeof(uint32_t));
+    return *priv ? 0 : -1;
+}
+
+static void count_observe(void *priv, const uvm_event_t *ev) {
+    uint32_t *calls = priv;
+    assert_int_equal(ev->kind, UVM_EVENT_BLOCK_FAULT);
+    calls[0]++;
+}
+
+static uvm_thrash_hint_t count_hint(uvm_handler_t *h, void *priv, uint64_t vpn) {
+    const uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
+    assert_int_equal(blk->fault_count[uvm_block_page(vpn)] > 0, 1);
+    uint32_t *calls = priv;
+    calls[1]++;
+    return (uvm_thrash_hint_t){UVM_THRASH_NONE, 0};
 }
 
 static void test_prefetch_and_thrashing_hooks(void **state) {
     (void)state;
     static const uvm_prefetch_ops_t pf = {"test_hint", NULL, NULL, hint_pages, NULL};
-    static const uvm_thrashing_ops_t th = {"test_count", count_faults};
+    static const uvm_thrashing_ops_t th = {"test_count",  count_init,
+                                           free,          UVM_EVENT_MASK(UVM_EVENT_BLOCK_FAULT),
+                                           count_observe, count_hint};
     fx_t *x = fx_new();
     fx_start(x);
     fake_t *f = &x->fk;
@@ -145,17 +159,17 @@ static void test_prefetch_and_thrashing_hooks(void **state) {
     uvm_handler_service(x->h); /* page 3 resident, with the "none" policies: 1 DMA */
     assert_int_equal(f->ndma, 1);
     x->h->prefetch = &pf;
-    x->h->thrashing = &th;
+    assert_int_equal(uvm_thrashing_set_ops(x->h, &th), 0);
+    assert_int_equal(uvm_thrashing_set_ops(x->h, &th), -1); /* replaces only a silent policy */
     uvm_va_block_t *b = uvm_va_block_get(x->h, VPN0, false);
     assert_non_null(b);
-    uint32_t *calls = calloc(1, sizeof *calls); /* freed with the block */
-    assert_non_null(calls);
-    b->policy_priv[UVM_POLICY_THRASHING] = calls;
+    const uint32_t *calls = x->h->thrashing_priv;
     fk_post(f, VPN0 + 10, GMMU_AT_WRITE);
     fk_post(f, VPN0 + 3, GMMU_AT_READ);
     fk_post(f, VPN0 + 400, GMMU_AT_READ); /* outside "a": cancelled, not seen by thrashing */
     uvm_handler_service(x->h);
-    assert_int_equal(*calls, 2); /* pages 10 and 3 */
+    assert_int_equal(calls[0], 2); /* pages 10 and 3 observed */
+    assert_int_equal(calls[1], 1); /* a hint for 10 only: 3 is resident */
     assert_int_equal(st(x)->cancels, 1);
     assert_int_equal(st(x)->pages_h2d, 1 + 3); /* 10 (faulted), 11 and 12 (hinted) */
     assert_int_equal(f->ndma, 4);
@@ -204,7 +218,8 @@ static void test_events_subscribe(void **state) {
     fx_start(x);
     evlog_t log = {0};
     obs_t all = {&log, 1}, evict_only = {&log, 2};
-    const uint32_t every = UVM_EVENT_MASK(UVM_EVENT_KINDS) - 1u;
+    const uint32_t every = UVM_EVENT_MASK(UVM_EVENT_FAULT) | UVM_EVENT_MASK(UVM_EVENT_MIGRATE) |
+                           UVM_EVENT_MASK(UVM_EVENT_EVICT) | UVM_EVENT_MASK(UVM_EVENT_REPLAY);
     assert_int_equal(uvm_handler_subscribe(x->h, every, record, &all), 0);
     assert_int_equal(
         uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, &evict_only), 0);
@@ -221,15 +236,15 @@ static void test_events_subscribe(void **state) {
     /* 2 fetched entries, 1 migration, 1 REPLAY_ALL (batch_flush); nothing for observer 2 */
     assert_int_equal(log.n, 4);
     assert_int_equal(log.ev[0].kind, UVM_EVENT_FAULT);
-    assert_int_equal(log.ev[0].vpn, VPN0 + 3);
-    assert_int_equal(log.ev[0].access, GMMU_AT_WRITE);
+    assert_int_equal(log.ev[0].fault.vpn, VPN0 + 3);
+    assert_int_equal(log.ev[0].fault.access, GMMU_AT_WRITE);
     assert_int_equal(log.ev[1].kind, UVM_EVENT_FAULT);
     assert_int_equal(log.ev[2].kind, UVM_EVENT_MIGRATE);
-    assert_int_equal(log.ev[2].dir, UVM_DMA_H2D);
-    assert_int_equal(log.ev[2].pages, 1);
-    assert_int_equal(log.ev[2].frame, 0);
+    assert_int_equal(log.ev[2].migrate.dir, UVM_DMA_H2D);
+    assert_int_equal(log.ev[2].migrate.pages, 1);
+    assert_int_equal(log.ev[2].migrate.frame, 0);
     assert_int_equal(log.ev[3].kind, UVM_EVENT_REPLAY);
-    assert_int_equal(log.ev[3].pages, 0);
+    assert_int_equal(log.ev[3].replay.pages, 0);
     /* a second page evicts the first (writable: write-back): observer 1 then observer 2 */
     log.n = 0;
     fk_post(f, VPN0 + 4, GMMU_AT_READ);
@@ -244,10 +259,10 @@ static void test_events_subscribe(void **state) {
         ei++;
     assert_int_equal(log.who[ei], 1);
     assert_int_equal(log.who[ei + 1], 2);
-    assert_int_equal(log.ev[ei].vpn, VPN0 + 3);
-    assert_int_equal(log.ev[ei].writeback, 1);
+    assert_int_equal(log.ev[ei].evict.vpn, VPN0 + 3);
+    assert_int_equal(log.ev[ei].evict.writeback, 1);
     assert_int_equal(log.ev[ei - 1].kind, UVM_EVENT_MIGRATE);
-    assert_int_equal(log.ev[ei - 1].dir, UVM_DMA_D2H);
+    assert_int_equal(log.ev[ei - 1].migrate.dir, UVM_DMA_D2H);
     /* the statistics are an observer of the same stream */
     assert_int_equal(st(x)->faults_fetched, 3);
     assert_int_equal(st(x)->pages_h2d, 2);
@@ -255,8 +270,9 @@ static void test_events_subscribe(void **state) {
     assert_int_equal(st(x)->bytes_d2h, PAGE);
     assert_int_equal(st(x)->evictions, 1);
     assert_int_equal(st(x)->replays, 2);
-    /* the table is bounded: statistics + 2 subscribed, fill the rest */
-    for (int i = 3; i < UVM_EVENT_MAX_OBSERVERS; i++)
+    /* the table is bounded: 2 subscribed (the statistics and the policies do not count), fill
+     * the rest */
+    for (int i = 2; i < UVM_EVENT_MAX_OBSERVERS; i++)
         assert_int_equal(uvm_handler_subscribe(x->h, every, record, &all), 0);
     assert_int_equal(uvm_handler_subscribe(x->h, every, record, &all), -1);
     fx_done(x);

@@ -60,9 +60,9 @@ static void test_new_rejects_bad_cfg(void **state) {
     assert_string_equal(err,
                         "uvm: replay policy 'never' is not one of block|batch|batch_flush|once");
     c = x->cfg;
-    memcpy(c.policy[UVM_POLICY_EVICT], "fifo", sizeof "fifo");
+    memcpy(c.policy[UVM_POLICY_EVICT], "mru", sizeof "mru");
     assert_null(uvm_handler_new(&c, &x->dev, err, sizeof err));
-    assert_string_equal(err, "uvm: evict policy 'fifo' is not one of lru|random");
+    assert_string_equal(err, "uvm: evict policy 'mru' is not one of lru|random|fifo");
     c = x->cfg;
     memset(c.policy[UVM_POLICY_PREFETCH], 'x', UVM_POLICY_NAME_MAX);
     assert_null(uvm_handler_new(&c, &x->dev, err, sizeof err));

@@ -5,7 +5,7 @@
  */
 #include "test_handler_fake.h"
 
-#include "../../sw-handler/uvm_priv.h"
+#include "../../sw-handler/uvm_place.h"
 
 #define PTE_L_BIT (UINT64_C(1) << GMMU_PTE_L)
 #define PTE_D_BIT (UINT64_C(1) << GMMU_PTE_D)
@@ -421,7 +421,38 @@ static void test_config_checks(void **state) {
     x->cfg.gpu_data_base_pa = DATA_BASE + PAGE;
     assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
     assert_non_null(strstr(x->err, "2 MB aligned"));
+    x->cfg.gpu_data_base_pa = DATA_BASE;
+    x->cfg.page_size = UVM_PSIZE_2M;
+    x->cfg.frame_alloc = UVM_FRAME_COCOA;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "frame_alloc cocoa with page_size 2m"));
     free(x);
+}
+
+/* The placement is chosen once by the two keys (uvm_place_select); CoCoA frames without
+ * coalescing are their own table. */
+static void test_placement_choice(void **state) {
+    (void)state;
+    static const struct {
+        uint32_t page_size, frame_alloc;
+        const char *name;
+    } c[] = {{UVM_PSIZE_4K, UVM_FRAME_ANY, "4k"},
+             {UVM_PSIZE_2M, UVM_FRAME_ANY, "2m"},
+             {UVM_PSIZE_COCOA, UVM_FRAME_ANY, "cocoa"},
+             {UVM_PSIZE_COCOA, UVM_FRAME_COCOA, "cocoa"},
+             {UVM_PSIZE_4K, UVM_FRAME_COCOA, "cocoa-frames"}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        fx_t *x = fx_new();
+        x->cfg.page_size = c[i].page_size;
+        x->cfg.frame_alloc = c[i].frame_alloc;
+        x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+        assert_non_null(x->h);
+        assert_string_equal(x->h->place->name, c[i].name);
+        /* only the merging placement splinters; only 2m maps a region whole */
+        assert_true((x->h->place->merge != NULL) == (c[i].page_size == UVM_PSIZE_COCOA));
+        assert_true((x->h->place->region_whole != NULL) == (c[i].page_size == UVM_PSIZE_2M));
+        fx_done(x);
+    }
 }
 
 int main(void) {
@@ -438,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_emergency_frames),
         cmocka_unit_test(test_cocoa_no_borrow_from_coalesced),
         cmocka_unit_test(test_config_checks),
+        cmocka_unit_test(test_placement_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

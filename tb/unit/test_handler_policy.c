@@ -1,7 +1,8 @@
 /*
  * test_handler_policy.c - the policy registry of the host fault handler: lookup by name for every
  * kind, unknown names rejected with the list of known ones, uvm_cfg_set_policy, and the eviction
- * policy interface (on_map / on_unmap / on_access / pick at a granularity) driven directly.
+ * policy interface (state from the RESIDENT / NONRESIDENT events it subscribed to, pick at a
+ * granularity) driven directly through the handler's event stream.
  */
 #include "test_handler_fake.h"
 
@@ -24,7 +25,8 @@ static void test_lookup_known(void **state) {
     } known[] = {{UVM_POLICY_REPLAY, "block"},       {UVM_POLICY_REPLAY, "batch"},
                  {UVM_POLICY_REPLAY, "batch_flush"}, {UVM_POLICY_REPLAY, "once"},
                  {UVM_POLICY_EVICT, "lru"},          {UVM_POLICY_EVICT, "random"},
-                 {UVM_POLICY_PREFETCH, "none"},      {UVM_POLICY_THRASHING, "none"}};
+                 {UVM_POLICY_EVICT, "fifo"},         {UVM_POLICY_PREFETCH, "none"},
+                 {UVM_POLICY_THRASHING, "none"}};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         char err[128] = "";
         const void *ops = uvm_policy_find(known[i].kind, known[i].name);
@@ -36,6 +38,7 @@ static void test_lookup_known(void **state) {
     }
     assert_ptr_equal(uvm_policy_find(UVM_POLICY_EVICT, "lru"), &uvm_evict_lru_ops);
     assert_ptr_equal(uvm_policy_find(UVM_POLICY_EVICT, "random"), &uvm_evict_random_ops);
+    assert_ptr_equal(uvm_policy_find(UVM_POLICY_EVICT, "fifo"), &uvm_evict_fifo_ops);
     /* a name of another kind is not found */
     assert_null(uvm_policy_find(UVM_POLICY_EVICT, "batch"));
     assert_null(uvm_policy_find(UVM_POLICY_REPLAY, "lru"));
@@ -49,7 +52,7 @@ static void test_unknown_names_list_known(void **state) {
     assert_int_equal(uvm_policy_check(UVM_POLICY_REPLAY, "never", err, sizeof err), -1);
     assert_string_equal(err, "'never' is not one of block|batch|batch_flush|once");
     assert_int_equal(uvm_policy_check(UVM_POLICY_EVICT, "LRU", err, sizeof err), -1);
-    assert_string_equal(err, "'LRU' is not one of lru|random");
+    assert_string_equal(err, "'LRU' is not one of lru|random|fifo");
     assert_int_equal(uvm_policy_check(UVM_POLICY_PREFETCH, "tree", err, sizeof err), -1);
     assert_string_equal(err,
                         "'tree' is not one of "
@@ -74,12 +77,25 @@ static void test_cfg_set_policy(void **state) {
     assert_string_equal(c.policy[UVM_POLICY_EVICT], "random");
     assert_int_equal(uvm_cfg_set_policy(&c, UVM_POLICY_EVICT, "mru", err, sizeof err), -1);
     assert_string_equal(c.policy[UVM_POLICY_EVICT], "random"); /* unchanged on error */
-    assert_string_equal(err, "'mru' is not one of lru|random");
+    assert_string_equal(err, "'mru' is not one of lru|random|fifo");
     assert_int_equal(uvm_cfg_set_policy(NULL, UVM_POLICY_EVICT, "lru", err, sizeof err), -1);
 }
 
-/* The eviction interface driven directly: lru picks in migration order, skips pinned frames,
- * forgets unmapped ones, ignores accesses; a granularity other than one page is rejected. */
+/* The events an eviction policy observes, emitted as uvm_mem.c does (page vpn in frame f). */
+static void resident(uvm_handler_t *h, uint64_t vpn, uint32_t f) {
+    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, true);
+}
+static void nonresident(uvm_handler_t *h, uint64_t vpn, uint32_t f) {
+    uvm_emit_page(h, UVM_EVENT_NONRESIDENT, vpn, f, 1, true);
+}
+static void touch(uvm_handler_t *h, uint64_t vpn, uint32_t f) {
+    const uvm_fault_t fault = {.vpn = vpn, .count = 1, .access = GMMU_AT_READ};
+    uvm_emit_block_fault(h, &fault, true, f);
+}
+
+/* The eviction interface driven through the event stream: lru picks in migration order, skips
+ * pinned frames, forgets unmapped ones, ignores accesses; a granularity other than one page is
+ * rejected. */
 static void test_evict_interface_lru(void **state) {
     (void)state;
     fx_t *x = fx_new();
@@ -90,14 +106,16 @@ static void test_evict_interface_lru(void **state) {
     h->block_gen = 100; /* no frame pinned */
     for (uint32_t f = 0; f < 4; f++)
         h->frames[f].resident = true;
-    ev->on_map(h, h->evict_priv, 2);
-    ev->on_map(h, h->evict_priv, 0);
-    ev->on_map(h, h->evict_priv, 3);
-    ev->on_access(h, h->evict_priv, 2); /* migration order: not refreshed */
+    assert_int_equal(ev->events,
+                     UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_NONRESIDENT));
+    resident(h, VPN0 + 7, 2);
+    resident(h, VPN0 + 5, 0);
+    resident(h, VPN0 + 9, 3);
+    touch(h, VPN0 + 7, 2); /* migration order: not refreshed */
     assert_int_equal(ev->pick(h, h->evict_priv, 1), 2);
     h->frames[2].pin_block = h->block_gen; /* pinned in the current block */
     assert_int_equal(ev->pick(h, h->evict_priv, 1), 0);
-    ev->on_unmap(h, h->evict_priv, 0);
+    nonresident(h, VPN0 + 5, 0);
     assert_int_equal(ev->pick(h, h->evict_priv, 1), 3);
     assert_int_equal(ev->pick(h, h->evict_priv, 16), UVM_NONE); /* group 0 holds pinned 2 */
     h->frames[3].pin_block = h->block_gen;
@@ -143,7 +161,7 @@ static void test_evict_granularity(void **state) {
         const uint32_t res[] = {40, 20, 5}; /* migration order */
         for (size_t i = 0; i < 3; i++) {
             h->frames[res[i]].resident = true;
-            ev->on_map(h, h->evict_priv, res[i]);
+            resident(h, VPN0 + i, res[i]);
         }
         for (int k = 0; k < 8; k++) {
             const uint32_t g = ev->pick(h, h->evict_priv, 16);

@@ -1,0 +1,46 @@
+/*
+ * uvm_place.c - the choice of the placement (docs/handler.md "Placement layer"): the only code
+ * of the handler that reads cfg.page_size and cfg.frame_alloc (make check-style checks it).
+ */
+#include <inttypes.h>
+
+#include "err.h"
+#include "uvm_place.h"
+
+int uvm_place_check_cfg(const uvm_cfg_t *c, char *err, size_t errlen) {
+    if (c->frame_alloc > UVM_FRAME_COCOA || c->page_size > UVM_PSIZE_COCOA ||
+        c->coalesce_by > UVM_COALESCE_BY_GMMU) {
+        err_setf(err, errlen,
+                 "uvm: frame_alloc %" PRIu32 " / page_size %" PRIu32 " / coalesce_by %" PRIu32
+                 " out of range",
+                 c->frame_alloc, c->page_size, c->coalesce_by);
+        return -1;
+    }
+    if (c->frame_alloc == UVM_FRAME_COCOA && c->page_size == UVM_PSIZE_2M) {
+        err_setf(err, errlen,
+                 "uvm: frame_alloc cocoa with page_size 2m: a 2 MB page takes a whole 2 MB frame "
+                 "(use page_size cocoa for CoCoA frames with large pages)");
+        return -1;
+    }
+    if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
+        (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
+        err_setf(err, errlen,
+                 "uvm: gpu_data base 0x%" PRIx64 " must be 2 MB aligned for 2 MB frames",
+                 c->gpu_data_base_pa);
+        return -1;
+    }
+    return 0;
+}
+
+const uvm_place_ops_t *uvm_place_select(const uvm_cfg_t *c) {
+    if (c->page_size == UVM_PSIZE_COCOA)
+        return &uvm_place_cocoa_ops;
+    if (c->page_size == UVM_PSIZE_2M)
+        return &uvm_place_2m_ops;
+    return c->frame_alloc == UVM_FRAME_COCOA ? &uvm_place_cocoa_frames_ops : &uvm_place_4k_ops;
+}
+
+void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk) {
+    if (blk && h->place->merge)
+        h->place->merge(h, blk);
+}

@@ -1,0 +1,91 @@
+/*
+ * uvm_place.h - the placement layer of the host fault handler (docs/handler.md "Placement
+ * layer"): where a page lives and how it is mapped. One table of operations per placement kind;
+ * the handler picks its table once, in uvm_handler_new (uvm_place_select), and the service loop,
+ * migration, eviction, populate and free/compaction call the table: none of them tests a
+ * page-size key (make check-style greps for it).
+ *
+ * Kinds (cfg.page_size x cfg.frame_alloc):
+ *   4k           4 KB frames from the chunked allocator, 4 KB PTEs (page_size 4k)
+ *   2m           a managed 2 MB region of one writability migrates, maps (one 2 MB PTE) and is
+ *                evicted whole; other pages as 4k (page_size 2m)
+ *   cocoa        CoCoA frames (a page at its offset in its region's reserved 2 MB frame), a fully
+ *                populated region coalesced, splintered before a page of it is evicted
+ *                (page_size cocoa, any frame_alloc)
+ *   cocoa-frames CoCoA frames, never coalesced (frame_alloc cocoa, page_size 4k)
+ *
+ * A frame index is a 4 KB GPU data frame (uvm_frame_pa). The operations never evict: the one
+ * evict-and-retry loop (uvm_migrate_backing, uvm_migrate.c) asks the table for backing, and
+ * when it has none, the eviction policy for a victim and the table to evict it.
+ */
+#ifndef UVM_PLACE_H
+#define UVM_PLACE_H
+
+#include "uvm_priv.h"
+
+struct uvm_place_ops {
+    const char *name;
+    /* Optional: state taken at uvm_handler_new after the frame allocator (cocoa: the emergency
+     * frames of compaction). 0, or -1 (out of memory). */
+    int (*init)(uvm_handler_t *h);
+
+    /* ---- backing ---- */
+    /* A free frame for page vpn; UVM_NONE if none is free (never evicts). */
+    uint32_t (*alloc_page)(uvm_handler_t *h, uint64_t vpn);
+    /* The first of `pages` (16 or 512) consecutive free frames, naturally aligned, for the
+     * aligned group of pages at vpn; UVM_NONE if none is free. NULL: every page is placed alone
+     * (alloc_page), a range never takes a chunk. */
+    uint32_t (*alloc_range)(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+    /* true: a demand/prefetch migration set takes alloc_range chunks for its whole aligned
+     * 2 MB / 64 KB groups (false: only the programmer-directed copy, uvm_handler_populate). */
+    bool range_on_demand;
+    /* Frames a programmer-directed copy into address space asid can still take. */
+    uint64_t (*frames_free)(const uvm_handler_t *h, uint32_t asid);
+    /* Optional: frame f now holds a resident page (after the common bookkeeping). */
+    void (*frame_use)(uvm_handler_t *h, uint32_t f);
+    /* Frame f's page stopped being resident (after the common bookkeeping). true if the frame
+     * went back to its owner (the allocator or a reservation); false: the caller still holds
+     * it (hands it over, or frees it with frame_free). */
+    bool (*frame_unuse)(uvm_handler_t *h, uint32_t f);
+    /* Frame f, held and not resident, goes back to its owner. */
+    void (*frame_free)(uvm_handler_t *h, uint32_t f);
+
+    /* ---- mapping, split, merge ---- */
+    /* Optional: true (and *writable) if the first fault on the region of vpn, nothing of it
+     * resident, migrates and maps the whole 2 MB region as one page (uvm_large_migrate). */
+    bool (*region_whole)(const uvm_handler_t *h, uint64_t vpn, bool *writable);
+    /* Optional: the pages of blk were just mapped (their copies complete, their PTEs written):
+     * merge the region into one 2 MB mapping if it is complete (coalesce). NULL: regions of
+     * this placement are never merged, and uvm_splinter refuses them. */
+    void (*merge)(uvm_handler_t *h, uvm_va_block_t *blk);
+
+    /* ---- eviction, free ---- */
+    /* Optional: the page to evict or free lies in blk, mapped by one 2 MB PTE. true: the whole
+     * 2 MB page was evicted (written back, unmapped, its frames back to the allocator); false:
+     * the region was made 4 KB-mapped (split) and the 4 KB page goes next as usual. */
+    bool (*evict_large)(uvm_handler_t *h, uvm_va_block_t *blk);
+    /* Optional: an allocation of address space asid was freed (cocoa: compaction). */
+    void (*freed)(uvm_handler_t *h, uint32_t asid);
+};
+
+/* The registered placements (uvm_place_4k.c, uvm_place_2m.c, uvm_place_cocoa.c). */
+extern const uvm_place_ops_t uvm_place_4k_ops;
+extern const uvm_place_ops_t uvm_place_2m_ops;
+extern const uvm_place_ops_t uvm_place_cocoa_ops;
+extern const uvm_place_ops_t uvm_place_cocoa_frames_ops;
+
+/* uvm_place.c: the selection (the only reader of cfg.page_size / cfg.frame_alloc besides
+ * uvm_place_check_cfg). */
+/* The large-page keys (docs/handler.md §6f) are valid: 0, or -1 with the message in err. */
+int uvm_place_check_cfg(const uvm_cfg_t *c, char *err, size_t errlen);
+/* The placement of a configuration uvm_place_check_cfg accepted. */
+const uvm_place_ops_t *uvm_place_select(const uvm_cfg_t *c);
+
+/* Shared pieces of the implementations (uvm_place_4k.c). */
+uint32_t uvm_place_pmm_frame(uvm_handler_t *h, uint64_t vpn);
+uint32_t uvm_place_pmm_range(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+uint64_t uvm_place_pmm_free(const uvm_handler_t *h, uint32_t asid);
+bool uvm_place_keep(uvm_handler_t *h, uint32_t f);
+void uvm_place_pmm_put(uvm_handler_t *h, uint32_t f);
+
+#endif
