@@ -281,6 +281,36 @@ static void test_cocoa_evict_splinters_first(void **state) {
     fx_done(x);
 }
 
+/* The allocators never evict (issue 19: no upward call): with every frame resident a
+ * placement's alloc_page returns UVM_NONE and changes nothing; the one evict-and-retry loop
+ * (uvm_migrate_backing) evicts the policy's victim (cocoa: splintered first; 4k: its frame is
+ * handed over). */
+static void test_alloc_pure_one_retry_loop(void **state) {
+    (void)state;
+    const uint32_t pages[2] = {512, 16};
+    for (int cocoa = 0; cocoa < 2; cocoa++) {
+        fx_t *x = large_fx(cocoa ? UVM_PSIZE_COCOA : UVM_PSIZE_4K, UVM_FRAME_ANY, 512, pages, 2);
+        uvm_handler_t *h = x->h;
+        populate(x, VPN0, 0, 512);
+        assert_int_equal(st(x)->coalesces, cocoa ? 1 : 0);
+        h->block_gen++; /* nothing pinned */
+        const uint64_t vpn = VPN0 + 512 + 3;
+        assert_int_equal(h->place->alloc_page(h, vpn), UVM_NONE);
+        assert_int_equal(st(x)->evictions, 0);
+        assert_int_equal(st(x)->splinters, 0);
+        assert_int_equal(st(x)->data_pages_resident, 512);
+        const uint32_t f = uvm_migrate_backing(h, vpn, 1u);
+        assert_int_equal(f, 0); /* the LRU page's frame (VPN0's), back for the new page */
+        assert_int_equal(st(x)->evictions, 1);
+        assert_int_equal(st(x)->splinters, cocoa ? 1 : 0);
+        assert_int_equal(st(x)->cocoa_fallbacks, cocoa ? 1 : 0);
+        assert_false(uvm_va_block_resident(h, VPN0, NULL));
+        assert_int_equal(st(x)->data_pages_resident, 511);
+        uvm_frame_release(h, f);
+        fx_done(x);
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* page_size 2m                                                                                */
 
@@ -470,6 +500,7 @@ int main(void) {
         cmocka_unit_test(test_cocoa_no_borrow_from_coalesced),
         cmocka_unit_test(test_config_checks),
         cmocka_unit_test(test_placement_choice),
+        cmocka_unit_test(test_alloc_pure_one_retry_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
