@@ -4,7 +4,8 @@ STYLE_C   = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep -v '/gen/')
 STYLE_SRC = $(filter %.c,$(STYLE_C))
 ## make check-style            clang-format, cppcheck, size limits (C file <= 600 lines, function <= 100
 ##                             lines in cosim/ cmodel/ sw-handler/ common/: scripts/check_sizes.py)
-##                             and no page-size key tested outside the handler's placement layer
+##                             and no page-size key tested, no PTE map/unmap, INVAL_PAGE or D2H
+##                             copy outside the handler's placement layer
 ## make format                 clang-format -i every C source and header
 .PHONY: check-style format
 check-style: gen
