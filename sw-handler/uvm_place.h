@@ -3,7 +3,8 @@
  * layer"): where a page lives and how it is mapped. One table of operations per placement kind;
  * the handler picks its table once, in uvm_handler_new (uvm_place_select), and the service loop,
  * migration, eviction, populate and free/compaction call the table: none of them tests a
- * page-size key (make check-style greps for it).
+ * page-size key, writes or clears a leaf PTE, shoots down a page or copies one back to the host
+ * (map, unmap, writeback; make check-style greps for both).
  *
  * Kinds (cfg.page_size x cfg.frame_alloc):
  *   4k           4 KB frames from the chunked allocator, 4 KB PTEs (page_size 4k)
