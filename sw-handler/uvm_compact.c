@@ -4,11 +4,12 @@
  * uvm_handler_free_alloc: the application frees an allocation; its resident pages are unmapped
  * and their frames released (no write-back: the data is dead). Then every CoCoA 2 MB frame of
  * the address space whose resident frames fell below cfg.compact_pct % of 512 is compacted: a
- * coalesced owner region is splintered, each resident page is moved (unmap, INVAL_PAGE, copy
- * through the host: D2H if writable, then H2D, map) into an unused frame of the fullest other
- * 2 MB frame of the same address space, or else into a frame of the emergency free-frame list
- * (cfg.emergency_frames, taken at initialization, used by compaction only); when the last page
- * leaves, the 2 MB frame returns to the allocator whole (uvm_cocoa_unuse).
+ * coalesced owner region is split, each resident page is moved (the placement's unmap and
+ * writeback: PTE clear, INVAL_PAGE, D2H if writable; then H2D; the placement's map) into an
+ * unused frame of the fullest other 2 MB frame of the same address space, or else into a frame
+ * of the emergency free-frame list (cfg.emergency_frames, taken at initialization, used by
+ * compaction only); when the last page leaves, the 2 MB frame returns to the allocator whole
+ * (uvm_cocoa_unuse).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -55,17 +56,9 @@ static uint32_t destination(uvm_handler_t *h, uint32_t asid, uint32_t from) {
 static void move_page(uvm_handler_t *h, uint32_t f, uint32_t dst) {
     const uint64_t vpn = h->frames[f].vpn;
     const bool w = h->frames[f].writable;
-    uvm_pt_unmap(h, vpn);
-    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
-    h->stats.invalidates++;
+    h->place->unmap(h, vpn, 1);
+    (void)h->place->writeback(h, vpn, f, 1);
     const uint64_t va = vpn << GMMU_PAGE_SHIFT;
-    if (w) {
-        const uint64_t d =
-            h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f), va, UVM_PAGE_BYTES);
-        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, f, 1, d);
-        h->dev.dma_wait(h->dev.ctx, d);
-        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, f, 1, d);
-    }
     const uint64_t d =
         h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, va, uvm_frame_pa(h, dst), UVM_PAGE_BYTES);
     uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, vpn, dst, 1, d);
@@ -73,7 +66,7 @@ static void move_page(uvm_handler_t *h, uint32_t f, uint32_t dst) {
     uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, vpn, dst, 1, d);
     uvm_mem_unmake_resident(h, f);          /* the last page of the 2 MB frame returns it */
     (void)uvm_frame_assign(h, dst, vpn, w); /* its block exists: cannot fail */
-    if (uvm_pt_map(h, vpn, uvm_frame_pa(h, dst), w) != 0)
+    if (h->place->map(h, vpn, dst, 1, w, true) != 0)
         uvm_logf(h, "uvm: compaction: cannot map VA 0x%" PRIx64 " again", va);
     h->stats.pages_compacted++;
 }
@@ -82,10 +75,10 @@ static void compact_chunk(uvm_handler_t *h, uint32_t asid, uint32_t k) {
     uvm_cocoa_t *c = &h->cocoa;
     const uint64_t owner = c->owner[k];
     const uint64_t region_va = (owner & ((UINT64_C(1) << 40) - 1u)) << GMMU_LARGE_SHIFT;
-    const uvm_va_block_t *blk = uvm_va_block_get(
+    uvm_va_block_t *blk = uvm_va_block_get(
         h, ((uint64_t)asid << UVM_ASID_VPN_SHIFT) | (region_va >> GMMU_PAGE_SHIFT), false);
-    if (blk && blk->large)
-        (void)uvm_splinter(h, asid, region_va);
+    if (blk && blk->large && h->place->split)
+        (void)h->place->split(h, blk);
     for (uint32_t i = 0; i < UVM_BLOCK_PAGES && c->owner[k] == owner; i++) {
         const uint32_t f = k * UVM_BLOCK_PAGES + i;
         if (!h->frames[f].resident)
@@ -119,14 +112,11 @@ static void free_pages(uvm_handler_t *h, uint64_t first, uint64_t last) {
         uint32_t f = 0;
         if (!uvm_va_block_resident(h, vpn, &f) || uvm_find_alloc(h, vpn))
             continue; /* not resident, or shared with another allocation */
-        uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
         /* a large page: goes whole (2m: its other pages written back), or its region is
          * splintered first (cocoa) */
-        if (blk->large && h->place->evict_large && h->place->evict_large(h, blk))
+        if (uvm_mem_evict_large(h, uvm_va_block_get(h, vpn, false)))
             continue;
-        uvm_pt_unmap(h, vpn);
-        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
-        h->stats.invalidates++;
+        h->place->unmap(h, vpn, 1); /* no write back: the data is dead */
         uvm_frame_release(h, f);
         h->stats.pages_freed++;
     }

@@ -90,7 +90,7 @@ int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool 
     if (charge)
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_page_ns);
     copy_managed(h, UVM_DMA_H2D, base, first);
-    if (uvm_pt_map_large_charged(h, base, uvm_frame_pa(h, first), writable, charge) != 0) {
+    if (h->place->map(h, base, first, UVM_BLOCK_PAGES, writable, charge) != 0) {
         for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
             uvm_mem_unmake_resident(h, first + p);
         (void)uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M);
@@ -101,21 +101,39 @@ int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool 
     return 0;
 }
 
+void uvm_large_unmap(uvm_handler_t *h, uint64_t base) {
+    const uvm_va_block_t *blk = uvm_va_block_get(h, base, false);
+    if (!blk || !blk->large) {
+        uvm_logf(h, "uvm: internal: unmap of VA 0x%" PRIx64 ": not a 2 MB page",
+                 base << GMMU_PAGE_SHIFT);
+        return;
+    }
+    const uint32_t first = blk->frame[0];
+    uint64_t table = 0, parent = 0;
+    /* 1. entry 0 invalid (the level-3 entry keeps L: the next walk faults), 2. shoot down the
+     * region's large entries (a page invalidate matches large entries by region) */
+    if (uvm_pt_region(h, base, &table, &parent))
+        uvm_pt_write(h, table, 0);
+    uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, base, first, UVM_BLOCK_PAGES,
+                  h->frames[first].writable);
+    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, base, true);
+    h->stats.invalidates++;
+}
+
+bool uvm_large_writeback(uvm_handler_t *h, uint64_t base, uint32_t first) {
+    if (!h->frames[first].writable)
+        return false;
+    copy_managed(h, UVM_DMA_D2H, base, first); /* the managed runs of the 2 MB frame */
+    return true;
+}
+
 void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
     const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
     const uint32_t first = blk->frame[0];
-    uint64_t table = 0, parent = 0;
-    const bool wb = h->frames[first].writable;
-    /* 1. entry 0 invalid (the level-3 entry keeps L: the next walk faults), 2. shoot down the
-     * region's large entries (a page invalidate matches large entries by region), 3. write back
-     * the 2 MB as one transfer, 4. the chunk returns to the allocator */
-    if (uvm_pt_region(h, base, &table, &parent))
-        uvm_pt_write(h, table, 0);
-    uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, base, first, UVM_BLOCK_PAGES, wb);
-    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, base, true);
-    h->stats.invalidates++;
-    if (wb)
-        copy_managed(h, UVM_DMA_D2H, base, first);
+    /* 1. unmap and shoot down, 2. write back the 2 MB (one transfer per managed run), 3. the
+     * chunk returns to the allocator */
+    h->place->unmap(h, base, UVM_BLOCK_PAGES);
+    const bool wb = h->place->writeback(h, base, first, UVM_BLOCK_PAGES);
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
         if (uvm_bitmap_test(blk->resident, p))

@@ -1,9 +1,10 @@
 /*
  * uvm_mem.c - GPU data frames: residency (through the VA blocks) and the eviction of one page
- * (PTE clear -> INVAL_PAGE -> wait -> D2H write-back -> frame back to the placement or to the
- * caller). Where a frame comes from and goes back to is the placement's (uvm_place.h); the
- * victim comes from the eviction policy (uvm_evict.c), which observes the RESIDENT / NONRESIDENT
- * events emitted here, through the one evict-and-retry loop (uvm_migrate_backing).
+ * (the placement's unmap: PTE clear -> INVAL_PAGE -> wait; its writeback: D2H; the frame back to
+ * the placement or to the caller). Where a frame comes from and goes back to, how a page is
+ * mapped and written back, is the placement's (uvm_place.h); the victim comes from the eviction
+ * policy (uvm_evict.c), which observes the RESIDENT / NONRESIDENT events emitted here, through the
+ * one evict-and-retry loop (uvm_migrate_backing).
  */
 #include <stdlib.h>
 
@@ -47,26 +48,27 @@ bool uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f) {
     return h->place->frame_unuse(h, f);
 }
 
-uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
-    const uvm_frame_t *fr = &h->frames[f];
-    const uint64_t vpn = fr->vpn;
-    uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
-    /* a large page: evicted whole (2m), or its region split first (cocoa, §6f) */
-    if (blk && blk->large && h->place->evict_large && h->place->evict_large(h, blk))
-        return UVM_NONE;
-    /* 1. unmap, 2. shoot down the GPU TLBs and wait, 3. write back, 4. reuse */
-    uvm_pt_unmap(h, vpn);
-    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
-    h->stats.invalidates++;
-    if (fr->writable) {
-        const uint64_t d = h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, f),
-                                             vpn << GMMU_PAGE_SHIFT, UVM_PAGE_BYTES);
-        uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, f, 1, d);
-        h->dev.dma_wait(h->dev.ctx, d);
-        uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, f, 1, d);
+bool uvm_mem_evict_large(uvm_handler_t *h, uvm_va_block_t *blk) {
+    if (!blk || !blk->large)
+        return false;
+    if (h->place->evict_large) {
+        h->place->evict_large(h, blk);
+        return true;
     }
+    if (h->place->split)
+        (void)h->place->split(h, blk);
+    return false;
+}
+
+uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
+    const uint64_t vpn = h->frames[f].vpn;
+    /* a large page: evicted whole (2m), or its region split first (cocoa, §6f) */
+    if (uvm_mem_evict_large(h, uvm_va_block_get(h, vpn, false)))
+        return UVM_NONE;
+    /* 1. unmap and shoot down the GPU TLBs (waited for), 2. write back, 3. reuse */
+    h->place->unmap(h, vpn, 1);
+    const bool wb = h->place->writeback(h, vpn, f, 1);
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
-    const bool wb = fr->writable;
     const bool back = uvm_mem_unmake_resident(h, f);
     uvm_emit_evict(h, vpn, f, 1, wb);
     return back ? UVM_NONE : f;

@@ -117,7 +117,7 @@ void uvm_migrate_flush(uvm_handler_t *h) {
         }
     for (uint32_t i = 0; i < h->npending; i++) {
         const uvm_pending_t *p = &h->pending[i];
-        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {
+        if (h->place->map(h, p->vpn, p->frame, 1, p->writable, true) != 0) {
             uvm_frame_release(h, p->frame);
             uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
             continue;
@@ -265,7 +265,7 @@ static void map_head_run(uvm_handler_t *h) {
         e++;
     for (uint32_t i = t->mapped; i < e; i++) {
         const uvm_pending_t *p = &t->pending[i];
-        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {
+        if (h->place->map(h, p->vpn, p->frame, 1, p->writable, true) != 0) {
             uvm_frame_release(h, p->frame);
             uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
         }

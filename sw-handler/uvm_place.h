@@ -3,7 +3,8 @@
  * layer"): where a page lives and how it is mapped. One table of operations per placement kind;
  * the handler picks its table once, in uvm_handler_new (uvm_place_select), and the service loop,
  * migration, eviction, populate and free/compaction call the table: none of them tests a
- * page-size key (make check-style greps for it).
+ * page-size key, writes or clears a leaf PTE, shoots down a page or copies one back to the host
+ * (map, unmap, writeback; make check-style greps for both).
  *
  * Kinds (cfg.page_size x cfg.frame_alloc):
  *   4k           4 KB frames from the chunked allocator, 4 KB PTEs (page_size 4k)
@@ -51,6 +52,16 @@ struct uvm_place_ops {
     void (*frame_free)(uvm_handler_t *h, uint32_t f);
 
     /* ---- mapping, split, merge ---- */
+    /* Maps `pages` pages from vpn in consecutive frames from frame: their 4 KB leaf PTEs, or,
+     * for a placement that maps regions whole (2m) and pages = UVM_BLOCK_PAGES at a region base,
+     * one 2 MB PTE. charge = false: no t_pte_ns of CPU time (populate). Emits PAGE_MAPPED
+     * (uvm_pt.c). 0, or -1 (a page-table chain could not be built, logged). */
+    int (*map)(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool writable,
+               bool charge);
+    /* Clears the mapping of `pages` pages from vpn (2m, pages = UVM_BLOCK_PAGES at a region
+     * base: its 2 MB page) and shoots them down in the GPU TLBs (INVAL_PAGE, waited for): after
+     * it no walk or TLB entry reaches the backing. Emits PAGE_UNMAPPED. */
+    void (*unmap)(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
     /* Optional: true (and *writable) if the first fault on the region of vpn, nothing of it
      * resident, migrates and maps the whole 2 MB region as one page (uvm_large_migrate). */
     bool (*region_whole)(const uvm_handler_t *h, uint64_t vpn, bool *writable);
@@ -58,12 +69,21 @@ struct uvm_place_ops {
      * merge the region into one 2 MB mapping if it is complete (coalesce). NULL: regions of
      * this placement are never merged, and uvm_splinter refuses them. */
     void (*merge)(uvm_handler_t *h, uvm_va_block_t *blk);
+    /* Optional: blk is mapped by one 2 MB PTE made of its 4 KB pages (merged): make it 4 KB-mapped
+     * again, its pages staying where they are (splinter). 0, or -1 (refused, logged). NULL: a
+     * large region of this placement is never split (2m: it is evicted whole). */
+    int (*split)(uvm_handler_t *h, uvm_va_block_t *blk);
 
-    /* ---- eviction, free ---- */
-    /* Optional: the page to evict or free lies in blk, mapped by one 2 MB PTE. true: the whole
-     * 2 MB page was evicted (written back, unmapped, its frames back to the allocator); false:
-     * the region was made 4 KB-mapped (split) and the 4 KB page goes next as usual. */
-    bool (*evict_large)(uvm_handler_t *h, uvm_va_block_t *blk);
+    /* ---- eviction, write back, free ---- */
+    /* Before the backing of `pages` unmapped pages from vpn in frames from frame (2m,
+     * UVM_BLOCK_PAGES: its 2 MB page) is reused: copies their data back to the host (D2H,
+     * submitted and waited for; MIGRATE / MIGRATE_DONE) if it may differ from the host's copy
+     * (a writable page). true if it copied. */
+    bool (*writeback)(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages);
+    /* Optional: the page to evict or free lies in blk, mapped by one 2 MB PTE that is not split
+     * (2m): the whole 2 MB page is evicted (unmapped, written back, its frames back to the
+     * allocator). NULL: the region is split first (split) and its 4 KB page goes as usual. */
+    void (*evict_large)(uvm_handler_t *h, uvm_va_block_t *blk);
     /* Optional: an allocation of address space asid was freed (cocoa: compaction). */
     void (*freed)(uvm_handler_t *h, uint32_t asid);
 };
@@ -87,5 +107,9 @@ uint32_t uvm_place_pmm_range(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
 uint64_t uvm_place_pmm_free(const uvm_handler_t *h, uint32_t asid);
 bool uvm_place_keep(uvm_handler_t *h, uint32_t f);
 void uvm_place_pmm_put(uvm_handler_t *h, uint32_t f);
+int uvm_place_map_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool writable,
+                     bool charge);
+void uvm_place_unmap_4k(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+bool uvm_place_writeback_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages);
 
 #endif

@@ -7,9 +7,25 @@
  */
 #include "uvm_place.h"
 
-static bool evict_whole(uvm_handler_t *h, uvm_va_block_t *blk) {
-    uvm_large_evict(h, blk);
-    return true;
+/* A 2 MB page (pages = 512 at a region base) has one 2 MB PTE; other pages 4 KB PTEs. */
+static int map_2m(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool writable,
+                  bool charge) {
+    if (pages == UVM_BLOCK_PAGES)
+        return uvm_pt_map_large_charged(h, vpn, uvm_frame_pa(h, frame), writable, charge);
+    return uvm_place_map_4k(h, vpn, frame, pages, writable, charge);
+}
+
+static void unmap_2m(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
+    if (pages == UVM_BLOCK_PAGES)
+        uvm_large_unmap(h, vpn);
+    else
+        uvm_place_unmap_4k(h, vpn, pages);
+}
+
+static bool writeback_2m(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages) {
+    if (pages == UVM_BLOCK_PAGES)
+        return uvm_large_writeback(h, vpn, frame);
+    return uvm_place_writeback_4k(h, vpn, frame, pages);
 }
 
 const uvm_place_ops_t uvm_place_2m_ops = {
@@ -20,6 +36,9 @@ const uvm_place_ops_t uvm_place_2m_ops = {
     .frames_free = uvm_place_pmm_free,
     .frame_unuse = uvm_place_keep,
     .frame_free = uvm_place_pmm_put,
+    .map = map_2m,
+    .unmap = unmap_2m,
     .region_whole = uvm_large_region_ok,
-    .evict_large = evict_whole,
+    .writeback = writeback_2m,
+    .evict_large = uvm_large_evict,
 };

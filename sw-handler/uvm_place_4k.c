@@ -36,6 +36,37 @@ void uvm_place_pmm_put(uvm_handler_t *h, uint32_t f) {
         uvm_logf(h, "uvm: internal: frame %" PRIu32 " released twice", f);
 }
 
+/* ---- map, unmap, write back of 4 KB pages (every placement's, 2m's outside 2 MB pages) ---- */
+
+int uvm_place_map_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool writable,
+                     bool charge) {
+    for (uint32_t i = 0; i < pages; i++)
+        if (uvm_pt_map_charged(h, vpn + i, uvm_frame_pa(h, frame + i), writable, charge) != 0)
+            return -1;
+    return 0;
+}
+
+/* Per page: 1. the PTE cleared, 2. the GPU TLBs shot down, waited for. */
+void uvm_place_unmap_4k(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
+    for (uint32_t i = 0; i < pages; i++) {
+        uvm_pt_unmap(h, vpn + i);
+        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn + i, true);
+        h->stats.invalidates++;
+    }
+}
+
+/* A writable page may be dirty (no dirty bit in the PTE): one D2H transfer, waited for. */
+bool uvm_place_writeback_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages) {
+    if (!h->frames[frame].writable)
+        return false;
+    const uint64_t d = h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, frame),
+                                         vpn << GMMU_PAGE_SHIFT, (uint64_t)pages * UVM_PAGE_BYTES);
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, frame, pages, d);
+    h->dev.dma_wait(h->dev.ctx, d);
+    uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_D2H, vpn, frame, pages, d);
+    return true;
+}
+
 const uvm_place_ops_t uvm_place_4k_ops = {
     .name = "4k",
     .alloc_page = uvm_place_pmm_frame,
@@ -44,4 +75,7 @@ const uvm_place_ops_t uvm_place_4k_ops = {
     .frames_free = uvm_place_pmm_free,
     .frame_unuse = uvm_place_keep,
     .frame_free = uvm_place_pmm_put,
+    .map = uvm_place_map_4k,
+    .unmap = uvm_place_unmap_4k,
+    .writeback = uvm_place_writeback_4k,
 };

@@ -87,11 +87,11 @@ static void cocoa_free(uvm_handler_t *h, uint32_t f) {
     }
 }
 
-/* A coalesced region is splintered first; then its 4 KB page goes (§6f). */
-static bool cocoa_split(uvm_handler_t *h, uvm_va_block_t *blk) {
+/* A coalesced region is splintered (before a page of it is evicted, freed or compacted, §6f):
+ * host-side or by the GMMU's SPLINTER (coalesce_by). */
+static int cocoa_split(uvm_handler_t *h, uvm_va_block_t *blk) {
     const uint64_t base = blk->id << UVM_BLOCK_SHIFT;
-    (void)uvm_splinter(h, uvm_vpn_asid(base), uvm_vpn_plain(base) << GMMU_PAGE_SHIFT);
-    return false;
+    return uvm_splinter(h, uvm_vpn_asid(base), uvm_vpn_plain(base) << GMMU_PAGE_SHIFT);
 }
 
 const uvm_place_ops_t uvm_place_cocoa_ops = {
@@ -102,8 +102,11 @@ const uvm_place_ops_t uvm_place_cocoa_ops = {
     .frame_use = cocoa_use,
     .frame_unuse = cocoa_unuse,
     .frame_free = cocoa_free,
+    .map = uvm_place_map_4k,
+    .unmap = uvm_place_unmap_4k,
     .merge = uvm_large_coalesce_full,
-    .evict_large = cocoa_split,
+    .split = cocoa_split,
+    .writeback = uvm_place_writeback_4k,
     .freed = uvm_compact,
 };
 
@@ -115,6 +118,9 @@ const uvm_place_ops_t uvm_place_cocoa_frames_ops = {
     .frame_use = cocoa_use,
     .frame_unuse = cocoa_unuse,
     .frame_free = cocoa_free,
-    .evict_large = cocoa_split, /* a region coalesced through uvm_coalesce: refused, logged */
+    .map = uvm_place_map_4k,
+    .unmap = uvm_place_unmap_4k,
+    .split = cocoa_split, /* a region coalesced through uvm_coalesce: refused, logged */
+    .writeback = uvm_place_writeback_4k,
     .freed = uvm_compact,
 };

@@ -224,8 +224,8 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
         uint32_t k = 0;
-        while (k < x->pages && uvm_pt_map_charged(h, x->vpn + k, uvm_frame_pa(h, x->frame + k),
-                                                  x->writable, false) == 0)
+        while (k < x->pages &&
+               h->place->map(h, x->vpn + k, x->frame + k, 1, x->writable, false) == 0)
             k++;
         if (k < x->pages) {
             err_setf(err, errlen,

@@ -437,9 +437,9 @@ bool uvm_pt_alloc(uvm_handler_t *h, uint64_t *pa);
 /* Number of table pages still missing on the walk path of vpn. */
 uint32_t uvm_pt_missing(const uvm_handler_t *h, uint64_t vpn);
 uint64_t uvm_pt_free_pages(const uvm_handler_t *h);
-/* Builds the chain down to the level-3 table (on demand) and writes the leaf. 0 or -1. */
-int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable);
-/* uvm_pt_map; charge = false writes the PTEs without t_pte_ns of CPU time (populate). */
+/* Builds the chain down to the level-3 table (on demand) and writes the leaf; charge = false
+ * writes the PTEs without t_pte_ns of CPU time (populate). 0 or -1. Called by the placements'
+ * map only (uvm_place.h; make check-style checks it), as the unmap below. */
 int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
                        bool charge);
 /* Table pages still missing to map every page of [first, last] (VPNs, inclusive). */
@@ -478,9 +478,14 @@ int uvm_mem_init(uvm_handler_t *h);
 void uvm_mem_free(uvm_handler_t *h);
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
 /* Evicts the page of frame f: its whole 2 MB page if the placement evicts it whole (then
- * UVM_NONE), else the 4 KB page (a coalesced region split first). Returns f if the caller holds
- * the frame now (the placement's frame_unuse kept it), UVM_NONE if it went back to its owner. */
+ * UVM_NONE), else the 4 KB page (a coalesced region split first): the placement's unmap, then
+ * its writeback, then the frame leaves. Returns f if the caller holds the frame now (the
+ * placement's frame_unuse kept it), UVM_NONE if it went back to its owner. */
 uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f);
+/* Before a page of blk is evicted or freed: if blk is one 2 MB page, the placement evicts it
+ * whole (evict_large: true) or splits it (split: false, the 4 KB page goes next); false if blk
+ * is NULL or not large. */
+bool uvm_mem_evict_large(uvm_handler_t *h, uvm_va_block_t *blk);
 /* Drops the residency of frame f (block bitmap, eviction policy, the placement's frame_unuse):
  * true if the frame went back to its owner, false if the caller still holds it. */
 bool uvm_mem_unmake_resident(uvm_handler_t *h, uint32_t f);
@@ -536,9 +541,9 @@ uint64_t uvm_pt_leaf(uint64_t frame_pa, bool writable);
 /* PA of the level-4 table of vpn's region and of its level-3 entry; false if not built. */
 bool uvm_pt_region(const uvm_handler_t *h, uint64_t vpn, uint64_t *table, uint64_t *parent);
 /* Maps vpn's 2 MB region as one large page at chunk_pa (2 MB aligned): builds the chain, entry 0
- * of the level-4 table = V | W | D | chunk_pa, then the level-3 entry = V | L | table. 0 or -1. */
-int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable);
-/* uvm_pt_map_large; charge = false writes the PTEs without t_pte_ns of CPU time (populate). */
+ * of the level-4 table = V | W | D | chunk_pa, then the level-3 entry = V | L | table; charge =
+ * false writes the PTEs without t_pte_ns of CPU time (populate). 0 or -1. The 2m placement's
+ * map of a region. */
 int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable,
                              bool charge);
 
@@ -560,8 +565,15 @@ int uvm_large_place(uvm_handler_t *h, uvm_va_block_t *blk, uint32_t first, bool 
 void uvm_large_coalesce_full(uvm_handler_t *h, uvm_va_block_t *blk);
 /* uvm_place.c: the placement's merge of blk (cocoa: uvm_large_coalesce_full), if it has one. */
 void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk);
-/* Evicts the 2 MB page of block blk whole (the 2m placement's evict_large). */
+/* Evicts the 2 MB page of block blk whole through the placement's unmap and writeback (the 2m
+ * placement's evict_large). */
 void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk);
+/* The 2m placement's unmap of a 2 MB page: entry 0 of the region's level-4 table cleared,
+ * PAGE_UNMAPPED (512 pages), INVAL_PAGE of the region (waited for). */
+void uvm_large_unmap(uvm_handler_t *h, uint64_t base);
+/* The 2m placement's writeback of a 2 MB page at frame first: if writable, its managed runs
+ * copied D2H (submitted, then waited for); true if it copied. */
+bool uvm_large_writeback(uvm_handler_t *h, uint64_t base, uint32_t first);
 
 /* uvm_compact.c: contiguity-aware compaction (docs/handler.md §6g) */
 /* Takes cfg.emergency_frames frames for the emergency list (the cocoa placements' init). 0 or

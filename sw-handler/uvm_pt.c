@@ -156,10 +156,6 @@ static uint32_t data_frame(const uvm_handler_t *h, uint64_t frame_pa) {
     return (uint32_t)((frame_pa - h->cfg.gpu_data_base_pa) >> GMMU_PAGE_SHIFT);
 }
 
-int uvm_pt_map(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable) {
-    return uvm_pt_map_charged(h, vpn, frame_pa, writable, true);
-}
-
 int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool writable,
                        bool charge) {
     uint64_t table = 0;
@@ -169,10 +165,6 @@ int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool w
               uvm_pt_leaf(frame_pa, writable), charge);
     uvm_emit_page(h, UVM_EVENT_PAGE_MAPPED, vpn, data_frame(h, frame_pa), 1, writable);
     return 0;
-}
-
-int uvm_pt_map_large(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable) {
-    return uvm_pt_map_large_charged(h, vpn, chunk_pa, writable, true);
 }
 
 int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, bool writable,

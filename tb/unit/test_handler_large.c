@@ -281,6 +281,57 @@ static void test_cocoa_evict_splinters_first(void **state) {
     fx_done(x);
 }
 
+/* The placement's map, unmap and writeback (issue 19): unmap clears the PTE and shoots it down
+ * (INVAL_PAGE, counted); writeback copies a writable page D2H (one transfer) and nothing for a
+ * read-only one; map writes the 4 KB PTE back (4k, cocoa) or, for 512 pages at a region base,
+ * one 2 MB PTE (2m). */
+static void test_place_map_unmap_writeback(void **state) {
+    (void)state;
+    const uint32_t pages[2] = {16, 16};
+    for (int cocoa = 0; cocoa < 2; cocoa++) {
+        fx_t *x = large_fx(cocoa ? UVM_PSIZE_COCOA : UVM_PSIZE_4K, UVM_FRAME_ANY, 1024, pages, 2);
+        uvm_handler_t *h = x->h;
+        fake_t *fk = &x->fk;
+        populate(x, VPN0, 0, 2);
+        uint32_t f = 0;
+        assert_true(uvm_va_block_resident(h, VPN0 + 1, &f));
+        const uint64_t leaf = walk(fk, VPN0 + 1, NULL);
+        assert_true(leaf & PTE_V_BIT);
+        const size_t c0 = fk->ncmd, d0 = fk->ndma;
+        const uint64_t inv = st(x)->invalidates;
+        h->place->unmap(h, VPN0 + 1, 1);
+        assert_int_equal(walk(fk, VPN0 + 1, NULL), 0);
+        assert_int_equal(walk(fk, VPN0, NULL) & PTE_V_BIT, PTE_V_BIT); /* only that page */
+        assert_int_equal(st(x)->invalidates, inv + 1);
+        assert_int_equal(fk->ncmd, c0 + 1);
+        assert_int_equal(fk->cmd[c0].op, GMMU_CMD_INVAL_PAGE);
+        assert_int_equal(fk->cmd[c0].arg, VPN0 + 1);
+        assert_true(h->place->writeback(h, VPN0 + 1, f, 1));
+        assert_int_equal(fk->ndma, d0 + 1);
+        assert_int_equal(fk->dma[d0].dir, UVM_DMA_D2H);
+        assert_int_equal(fk->dma[d0].bytes, PAGE);
+        h->frames[f].writable = false; /* a read-only page is never written back */
+        assert_false(h->place->writeback(h, VPN0 + 1, f, 1));
+        assert_int_equal(fk->ndma, d0 + 1);
+        h->frames[f].writable = true;
+        assert_int_equal(h->place->map(h, VPN0 + 1, f, 1, true, true), 0);
+        assert_int_equal(walk(fk, VPN0 + 1, NULL), leaf);
+        fx_done(x);
+    }
+    /* 2m: a region as one 2 MB PTE (entry 0 with D, L in the level-3 entry), unmapped whole */
+    const uint32_t big[1] = {512};
+    fx_t *x = large_fx(UVM_PSIZE_2M, UVM_FRAME_ANY, 512, big, 1);
+    uvm_handler_t *h = x->h;
+    fake_t *fk = &x->fk;
+    assert_int_equal(h->place->map(h, VPN0, 0, REGION_PAGES, true, true), 0);
+    uint64_t ppa = 0;
+    const uint64_t par = parent_entry(fk, VPN0, &ppa);
+    assert_true(par & PTE_L_BIT);
+    assert_int_equal(fk_gpu_read64(fk, par & PPN_MASK),
+                     DATA_BASE | PTE_V_BIT | PTE_W_BIT | PTE_D_BIT);
+    fx_done(x);
+}
+
 /* The allocators never evict (issue 19: no upward call): with every frame resident a
  * placement's alloc_page returns UVM_NONE and changes nothing; the one evict-and-retry loop
  * (uvm_migrate_backing) evicts the policy's victim (cocoa: splintered first; 4k: its frame is
@@ -481,6 +532,14 @@ static void test_placement_choice(void **state) {
         /* only the merging placement splinters; only 2m maps a region whole */
         assert_true((x->h->place->merge != NULL) == (c[i].page_size == UVM_PSIZE_COCOA));
         assert_true((x->h->place->region_whole != NULL) == (c[i].page_size == UVM_PSIZE_2M));
+        /* every placement maps, unmaps and writes back; a large region is split (the CoCoA
+         * placements) or evicted whole (2m) */
+        assert_non_null(x->h->place->map);
+        assert_non_null(x->h->place->unmap);
+        assert_non_null(x->h->place->writeback);
+        assert_true((x->h->place->evict_large != NULL) == (c[i].page_size == UVM_PSIZE_2M));
+        assert_true((x->h->place->split != NULL) ==
+                    (c[i].page_size == UVM_PSIZE_COCOA || c[i].frame_alloc == UVM_FRAME_COCOA));
         fx_done(x);
     }
 }
@@ -501,6 +560,7 @@ int main(void) {
         cmocka_unit_test(test_config_checks),
         cmocka_unit_test(test_placement_choice),
         cmocka_unit_test(test_alloc_pure_one_retry_loop),
+        cmocka_unit_test(test_place_map_unmap_writeback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
