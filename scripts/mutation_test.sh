@@ -426,14 +426,14 @@ mutate_hdl hdl2 ro_hit sw-handler/uvm_service.c 's/    if (al->readonly \&\& wri
     "handler: the read-only check tests a read instead of a write (uvm_service.c)" "$hdl_exp|$hdl_score"
 mutate_hdl hdl2 test_handler_block:test_migrate_run_frame_gap sw-handler/uvm_migrate.c 's/        if (last->vpn + 1u != vpn || last->frame + 1u != frame)/        if (last->vpn + 1u != vpn)/' \
     "handler: a migrate run continues over a frame gap (one DMA to the wrong frames, uvm_migrate.c)" "$hdl_unit"
-mutate_hdl hdl2 ro_hit sw-handler/uvm_migrate.c 's/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), true) != 0) {/' \
+mutate_hdl hdl2 ro_hit sw-handler/uvm_migrate.c 's/        if (h->place->map(h, p->vpn, p->frame, 1, p->writable, true) != 0) {/        if (h->place->map(h, p->vpn, p->frame, 1, true, true) != 0) {/' \
     "handler: a migrated page is mapped writable whatever its allocation (uvm_migrate.c)" "$hdl_exp|$hdl_score"
 mutate_hdl hdl2 test_handler_service:test_batch_coalesce_sort_dma_pte sw-handler/uvm_migrate.c 's/    if (h->run_len >= h->cfg.migrate_max_pages)/    if (h->run_len > h->cfg.migrate_max_pages)/' \
     "handler: a migrate run one page longer than migrate_max_pages (uvm_migrate.c)" "$hdl_unit"
-mutate_hdl hdl evict_inflight sw-handler/uvm_mem.c 's/    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);/    (void)0;/' \
-    "handler: an eviction unmaps without the TLB shoot-down (uvm_mem.c)" "$hdl_score|$hdl_int|$hdl_exp"
-mutate_hdl hdl2 oversub sw-handler/uvm_mem.c 's/    if (fr->writable) {/    if (!fr->writable) {/' \
-    "handler: an eviction writes back the read-only pages instead of the writable ones (uvm_mem.c)" "$hdl_int|$hdl_score|$hdl_exp"
+mutate_hdl hdl evict_inflight sw-handler/uvm_place_4k.c 's/        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn + i, true);/        (void)0;/' \
+    "handler: an eviction unmaps without the TLB shoot-down (the placement's unmap, uvm_place_4k.c)" "$hdl_score|$hdl_int|$hdl_exp"
+mutate_hdl hdl2 oversub sw-handler/uvm_place_4k.c 's/    if (!h->frames\[frame\].writable)/    if (h->frames[frame].writable)/' \
+    "handler: an eviction writes back the read-only pages instead of the writable ones (the placement's writeback, uvm_place_4k.c)" "$hdl_int|$hdl_score|$hdl_exp"
 mutate_hdl hdl2 test_handler_evict:test_evict_within_block_commits_first sw-handler/uvm_evict.c 's/            if (!uvm_frame_pinned(h, f))/            if (1)/' \
     "handler: LRU eviction takes a frame pinned by the batch in service (uvm_evict.c)" "$hdl_unit"
 mutate_hdl hdl ro_hit sw-handler/uvm_pt.c 's/           (writable ? PTE_BIT(GMMU_PTE_W) : 0);/           (writable ? PTE_BIT(GMMU_PTE_W) : PTE_BIT(GMMU_PTE_W));/' \
@@ -449,10 +449,10 @@ mutate_hdl hdlx prefetch_seq_local sw-handler/uvm_prefetch_zheng.c 's/    for (u
     "handler: locality prefetch window one page short (uvm_prefetch_zheng.c)" "$hdl_exp"
 mutate_hdl hdl2 test_handler_pipe:test_locality_fill sw-handler/uvm_prefetch_zheng.c 's/        if (uvm_find_alloc(h, v) \&\& !resident(h, v))/        if (uvm_find_alloc(h, v))/' \
     "handler: locality prefetch of resident pages (uvm_prefetch_zheng.c)" "$hdl_unit"
-mutate_hdl hdl2 test_handler_pipe:test_sets_sequential sw-handler/uvm_prefetch_pipe.c 's/    h->dev.dma_wait(h->dev.ctx, t->pending\[t->mapped\].dma);/    (void)0;/' \
-    "handler: a pipelined transfer set maps a run before its copy is done (uvm_prefetch_pipe.c)" "$hdl_unit"
-mutate_hdl hdl2 prefetch_sequential_pipe sw-handler/uvm_prefetch_pipe.c 's/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), p->writable) != 0) {/        if (uvm_pt_map(h, p->vpn, uvm_frame_pa(h, p->frame), false) != 0) {/' \
-    "handler: a pipelined transfer set maps every page read-only (uvm_prefetch_pipe.c)" "$hdl_score|$hdl_int|$hdl_wdog|$hdl_exp" "--config tiny"
+mutate_hdl hdl2 test_handler_pipe:test_sets_sequential sw-handler/uvm_migrate.c 's/    h->dev.dma_wait(h->dev.ctx, t->pending\[t->mapped\].dma);/    (void)0;/' \
+    "handler: a pipelined transfer set maps a run before its copy is done (uvm_migrate.c)" "$hdl_unit"
+mutate_hdl hdl2 prefetch_sequential_pipe sw-handler/uvm_migrate.c 's/        if (h->place->map(h, q->vpn, q->frame, 1, q->writable, true) != 0) {/        if (h->place->map(h, q->vpn, q->frame, 1, false, true) != 0) {/' \
+    "handler: a pipelined transfer set maps every page read-only (uvm_migrate.c)" "$hdl_score|$hdl_int|$hdl_wdog|$hdl_exp" "--config tiny"
 mutate_hdl hdl2 oversub sw-handler/uvm_pmm.c 's/        for (uint32_t k = chunk_frames\[s\] \/ piece; k-- > 1u;)/        for (uint32_t k = chunk_frames[s] \/ piece; k-- > 2u;)/' \
     "handler: a split chunk loses one of its pieces (frame allocator leak, uvm_pmm.c)" "$hdl_exp"
 mutate_hdl hdl2 test_handler_pmm:test_split_and_exhaustion sw-handler/uvm_pmm.c 's/            (best < 0 || p->stack\[s\]\[p->n\[s\] - 1u\] < p->stack\[best\]\[p->n\[best\] - 1u\]))/            (best < 0 || p->stack[s][p->n[s] - 1u] > p->stack[best][p->n[best] - 1u]))/' \
@@ -480,8 +480,8 @@ mutate_hdl hdl2 oversub sw-handler/uvm_va_block.c 's/    if (!uvm_bitmap_test(bl
 # 2026-11-24 (docs/cosim.md "Handler scoreboard")
 mutate_hdl hdl2 large_cocoa sw-handler/uvm_large.c 's/^                         uvm_pt_leaf(uvm_frame_pa(h, first + p), w) | PTE_BIT(GMMU_PTE_D));/                         uvm_pt_leaf(uvm_frame_pa(h, first + (p ^ 1u)), w) | PTE_BIT(GMMU_PTE_D));/' \
     "handler: host coalescing writes each pair of base entries with swapped frames (uvm_large.c)" "$hdl_score|$hdl_int"
-mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handler/uvm_cocoa.c 's/        if (blk \&\& blk->large)/        if (blk \&\& !blk)/' \
-    "handler: the CoCoA fallback lends a frame of a coalesced region (uvm_cocoa.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handler/uvm_place_cocoa.c 's/        if (blk \&\& blk->large)/        if (blk \&\& !blk)/' \
+    "handler: the CoCoA fallback lends a frame of a coalesced region (uvm_place_cocoa.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \
@@ -513,8 +513,8 @@ mutate_hdl hdl2 prefetch_sequential_tiny sw-handler/uvm_prefetch_zheng.c 's/    
 mutate_hdl hdl2 oversub sw-handler/uvm_migrate.c 's/                          uvm_frame_pa(h, first->frame), (uint64_t)h->run_len \* UVM_PAGE_BYTES);/                          uvm_frame_pa(h, first->frame), (uint64_t)(h->run_len - 1u) * UVM_PAGE_BYTES);/' \
     "handler: a migrate run copies one page less than it maps (uvm_migrate.c)" "$hdl_int|$hdl_score"
 
-mutate_hdl hdl2 prefetch_sequential_pipe sw-handler/uvm_prefetch_pipe.c 's/    for (uint32_t i = t->mapped; i < e; i++) {/    for (uint32_t i = t->mapped; i + 1u < e; i++) {/' \
-    "handler: a pipelined transfer set leaves each run's last page unmapped (uvm_prefetch_pipe.c)" "$hdl_score|$hdl_int|$hdl_wdog|$hdl_exp" "--config tiny"
+mutate_hdl hdl2 prefetch_sequential_pipe sw-handler/uvm_migrate.c 's/    for (uint32_t i = t->mapped; i < e; i++) {/    for (uint32_t i = t->mapped; i + 1u < e; i++) {/' \
+    "handler: a pipelined transfer set leaves each run's last page unmapped (uvm_migrate.c)" "$hdl_score|$hdl_int|$hdl_wdog|$hdl_exp" "--config tiny"
 
 mutate_hdl hdl2 test_handler_block:test_block_tracks_service sw-handler/uvm_va_block.c 's/    if (!u64map_get(\&h->blocks, vpn >> UVM_BLOCK_SHIFT, \&v))/    if (!u64map_get(\&h->blocks, vpn >> (UVM_BLOCK_SHIFT - 1u), \&v))/' \
     "handler: residency looked up in the VA block of the wrong key (uvm_va_block.c)" "$hdl_unit"

@@ -264,10 +264,10 @@ static void map_head_run(uvm_handler_t *h) {
     while (e < t->n && !t->pending[e].run_head)
         e++;
     for (uint32_t i = t->mapped; i < e; i++) {
-        const uvm_pending_t *p = &t->pending[i];
-        if (h->place->map(h, p->vpn, p->frame, 1, p->writable, true) != 0) {
-            uvm_frame_release(h, p->frame);
-            uvm_cancel_page(h, p->vpn, "cannot build its page-table chain");
+        const uvm_pending_t *q = &t->pending[i];
+        if (h->place->map(h, q->vpn, q->frame, 1, q->writable, true) != 0) {
+            uvm_frame_release(h, q->frame);
+            uvm_cancel_page(h, q->vpn, "cannot build its page-table chain");
         }
     }
     t->mapped = e;
