@@ -120,7 +120,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
         } else {
             const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
             complete(w, k, o, 0, 0);
-            o->res.large = w->large_mode[k];
+            o->res.is_large = w->large_mode[k];
             o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
             o->res.w = (pte >> GMMU_PTE_W) & 1u;
             o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);

@@ -45,9 +45,9 @@ typedef struct {
 typedef struct {
     uint8_t done; /* a walk completed: result to MSHR done_mshr */
     uint32_t done_mshr;
-    gmmu_walk_result_t res;
-    uint8_t assigned; /* a walker took need_walk */
-    uint8_t co_taken; /* the request register took the coalesce unit's request */
+    gmmu_walk_res_t res; /* spec/tlb.toml [walk_res] */
+    uint8_t assigned;    /* a walker took need_walk */
+    uint8_t co_taken;    /* the request register took the coalesce unit's request */
 } ptw_out_t;
 
 void ptw_init(ptw_t *w, const gmmu_params_t *p);

@@ -164,7 +164,7 @@ module fv_walk #(
     end
     always_comb if (rst_ni) begin
       walk_mshr_has_walker: assert ((ms[i] == MWalking) == (n_walkers == 1));
-      mshr_mask: assert (ms[i] == MFree || u_l2.m_mask_q[i] != '0);
+      mshr_mask: assert (ms[i] == MFree || u_l2.mshr_q[i].mask != '0);
     end
   end
   always_comb if (rst_ni) begin

@@ -183,7 +183,7 @@ mutate_ls() { # file, sed expression (exactly one line), description
 }
 mutate_ls rtl/gmmu_l1_tlb.sv "s/    assign b_lk_tag\[p\].asid   = lk_asid\[p\*AsidW +: AsidW\];/    assign b_lk_tag[p].asid   = '0;/" \
     "RTL: the L1 base lookup ignores the request's ASID (looks up ASID 0)"
-mutate_ls cmodel/l2_tlb.c 's/ && l2->m_asid\[m\] == asid) {/) {/' \
+mutate_ls cmodel/l2_tlb.c 's/ l2->mshr\[m\].asid == asid) {/ 1) {/' \
     "model: an L2 miss merges into an MSHR of another address space (key without the ASID)"
 fi
 
