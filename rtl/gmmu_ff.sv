@@ -104,7 +104,7 @@ module gmmu_ff #(
   assign busy_o         = fw_valid_q || cancel_valid_q || (|replay_q);
 
   // fault-buffer entry: every field at its place of spec/gmmu.toml [fb_field] (FB_<field>_BIT)
-  always_comb begin
+  always_comb begin : p_fb_entry
     fb_wr_data_o = '0;
     fb_wr_data_o[gmmu_pkg::FB_ASID_BIT +: gmmu_pkg::FB_ASID_W] = fw_asid_q;
     fb_wr_data_o[gmmu_pkg::FB_VPN_LO_BIT +: gmmu_pkg::FB_VPN_LO_W] =
@@ -135,7 +135,7 @@ module gmmu_ff #(
   logic [FCntW-1:0]     count;
   logic [IdxW:0]        put_inc;
 
-  always_comb begin
+  always_comb begin : p_mshr_sel
     merge_found = 1'b0;
     merge_idx   = '0;
     free_found  = 1'b0;
@@ -177,7 +177,7 @@ module gmmu_ff #(
 
   // offer outcome (exactly one when offer_valid_i)
   logic o_merge, o_drop, o_ovf, o_post;
-  always_comb begin
+  always_comb begin : p_offer
     o_merge   = 1'b0;
     o_drop    = 1'b0;
     o_ovf     = 1'b0;
@@ -205,7 +205,7 @@ module gmmu_ff #(
   assign ev_ovf_o   = o_ovf;
 
   // ---------------------------------------------------------------- next state (§7)
-  always_comb begin
+  always_comb begin : p_next_state
     e_valid_d      = e_valid_q;
     e_vpn_d        = e_vpn_q;
     e_asid_d       = e_asid_q;
@@ -289,11 +289,11 @@ module gmmu_ff #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] e_asid_k [FfEntries];
-  always_comb begin
+  always_comb begin : p_asid_keep
     for (int unsigned i = 0; i < FfEntries; i++) e_asid_k[i] = e_asid_d[i] & AsidMask;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       e_valid_q      <= '0;
       dropped_q      <= '0;

@@ -96,7 +96,7 @@ module gmmu_l1_req_table #(
   logic [RIdxW-1:0] out_idx, send_idx;
   logic [CntW-1:0]  free_cnt;
 
-  always_comb begin
+  always_comb begin : p_out_send
     logic blocked;
     blocked    = 1'b0;
     out_found  = 1'b0;
@@ -141,7 +141,7 @@ module gmmu_l1_req_table #(
   // ---------------------------------------------------------------- next state (§4, in order)
   logic alloc_fail;  // assertion only
 
-  always_comb begin
+  always_comb begin : p_next_state
     logic [Entries-1:0] taken;
     logic found;
     found      = 1'b0;
@@ -229,11 +229,11 @@ module gmmu_l1_req_table #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (EntKeep)
   gmmu_tlb_pkg::l1_req_entry_t ent_k [Entries];
-  always_comb begin
+  always_comb begin : p_ent_keep
     for (int unsigned i = 0; i < Entries; i++) ent_k[i] = ent_d[i] & EntKeep;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       state_q <= '{default: ReqFree};
       ent_q   <= '{default: '0};
@@ -251,7 +251,7 @@ module gmmu_l1_req_table #(
   a_no_table_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !alloc_fail);
   // a flt bit is set only on an entry that is not FREE (§4.1)
   logic flt_on_free;
-  always_comb begin
+  always_comb begin : p_flt_on_free
     flt_on_free = 1'b0;
     for (int unsigned i = 0; i < Entries; i++) begin
       if (flt_q[i] && state_q[i] == ReqFree) flt_on_free = 1'b1;

@@ -249,7 +249,7 @@ module gmmu_l1_tlb #(
   assign busy_o = busy_tab || (|hv_q);
 
   // ---------------------------------------------------------------- hit registers, step (f)
-  always_comb begin
+  always_comb begin : p_hit_regs
     hv_d = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       hid_d[p]  = '0;
@@ -263,7 +263,7 @@ module gmmu_l1_tlb #(
   end
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       hv_q   <= '0;
       hid_q  <= '{default: '0};

@@ -164,7 +164,7 @@ module gmmu_l2_tlb #(
   logic             merge_found, free_found, resp_found, nw_found, stall;
   logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
 
-  always_comb begin
+  always_comb begin : p_mshr_sel
     merge_found = 1'b0;
     merge_idx   = '0;
     free_found  = 1'b0;
@@ -222,7 +222,7 @@ module gmmu_l2_tlb #(
 
   assign advance = !cmd_cycle_i && !stall;
 
-  always_comb begin
+  always_comb begin : p_arbiter
     int unsigned sm;
     sm        = 0;
     gnt_found = 1'b0;
@@ -353,7 +353,7 @@ module gmmu_l2_tlb #(
   );
 
   // ---------------------------------------------------------------- next state (§5.3, in order)
-  always_comb begin
+  always_comb begin : p_next_state
     m_state_d     = m_state_q;
     mshr_d        = mshr_q;
     rsp_valid_d   = 1'b0;
@@ -434,7 +434,7 @@ module gmmu_l2_tlb #(
   end
 
   // ---------------------------------------------------------------- pipeline advance (§5.2)
-  always_comb begin
+  always_comb begin : p_pipeline
     pv_d     = pv_q;
     psm_d    = psm_q;
     pvpn_d   = pvpn_q;
@@ -460,7 +460,7 @@ module gmmu_l2_tlb #(
   end
 
   logic busy_mshr;
-  always_comb begin
+  always_comb begin : p_busy_mshr
     busy_mshr = 1'b0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
       if (m_state_q[i] != MshrFree) busy_mshr = 1'b1;
@@ -471,17 +471,17 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] pasid_k [Lat];
-  always_comb begin
+  always_comb begin : p_pasid_keep
     for (int unsigned k = 0; k < Lat; k++) pasid_k[k] = pasid_d[k] & AsidMask;
   end
 
   // the register's D input: the stored bits only (MKeep: AsidMask, SmKeep)
   gmmu_tlb_pkg::l2_mshr_t mshr_k [L2MshrEntries];
-  always_comb begin
+  always_comb begin : p_mshr_keep
     for (int unsigned i = 0; i < L2MshrEntries; i++) mshr_k[i] = mshr_d[i] & MKeep;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       pv_q          <= '0;
       pwrite_q      <= '0;

@@ -135,7 +135,7 @@ module gmmu_ptw #(
   logic             iss_found, idle_found, busy_w;
   logic [WIdxW-1:0] iss_idx, idle_idx;
 
-  always_comb begin
+  always_comb begin : p_walker_sel
     iss_found  = 1'b0;
     iss_idx    = '0;
     idle_found = 1'b0;
@@ -175,7 +175,7 @@ module gmmu_ptw #(
   assign rk_level = w_level_q[rk];
   assign rk_lmode = w_lmode_q[rk];
 
-  always_comb begin
+  always_comb begin : p_pte_rsp
     rsp_poison = 1'b0;
     rsp_fault  = 1'b0;
     rsp_down   = 1'b0;  // go one level down (or into the large-page level 3)
@@ -222,7 +222,7 @@ module gmmu_ptw #(
   assign ev_pte_write_o = co_taken_o && co_req_write_i;
 
   // ---------------------------------------------------------------- next state (§6, in order)
-  always_comb begin
+  always_comb begin : p_next_state
     w_state_d  = w_state_q;
     w_vpn_d    = w_vpn_q;
     w_write_d  = w_write_q;
@@ -315,11 +315,11 @@ module gmmu_ptw #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] w_asid_k [NumWalkers];
-  always_comb begin
+  always_comb begin : p_asid_keep
     for (int unsigned k = 0; k < NumWalkers; k++) w_asid_k[k] = w_asid_d[k] & AsidMask;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       w_write_q  <= '0;
       w_lmode_q  <= '0;

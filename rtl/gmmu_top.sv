@@ -412,7 +412,7 @@ module gmmu_top #(
   // ---------------------------------------------------------------- events (§10) and idle (§9)
   logic [gmmu_pkg::EV_W-1:0] ev_q, ev_d;
 
-  always_comb begin
+  always_comb begin : p_events
     ev_d = '0;
     ev_d[gmmu_pkg::EV_L2_HIT]       = ev_l2_hit;
     ev_d[gmmu_pkg::EV_L2_MISS]      = ev_l2_miss;
@@ -429,7 +429,7 @@ module gmmu_top #(
     ev_d[gmmu_pkg::EV_PTE_WRITE]    = ev_pte_write;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       ev_q <= '0;
     end else begin
