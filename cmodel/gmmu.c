@@ -276,12 +276,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     pi.mem_rsp_data = in->mem_rsp_data;
     pi.pt_base = m->csr.pt_base;
     pi.need_walk = pl.need_walk;
-    if (pl.need_walk >= 0) {
-        const gmmu_l2_mshr_t *nw = &m->l2.mshr[pl.need_walk];
-        pi.nw_vpn = nw->vpn;
-        pi.nw_write = nw->write;
-        pi.nw_asid = nw->asid;
-    }
+    if (pl.need_walk >= 0)
+        pi.nw = m->l2.mshr[pl.need_walk].req;
     pi.flush = fl;
     co_req_t cr;
     co_req(&m->co, &cr);
@@ -301,8 +297,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     int blocked = 0;
     if (pl.resp_sel >= 0 && m->l2.mshr[pl.resp_sel].res.fault) {
         const gmmu_l2_mshr_t *e = &m->l2.mshr[pl.resp_sel];
-        blocked = ff_offer(&m->ff, &fc, &ring, in->time, e->asid, e->vpn, e->write, e->mask,
-                           e->res.fault_type, &ev, &m->viol);
+        blocked = ff_offer(&m->ff, &fc, &ring, in->time, e->req.asid, e->req.vpn, e->req.write,
+                           e->mask, e->res.fault_type, &ev, &m->viol);
     }
     l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, blocked, &fl, &ev,
               &m->viol);

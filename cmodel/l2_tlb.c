@@ -87,7 +87,8 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         if (!pl->hit) {
             for (uint32_t m = 0; m < l2->n_mshr; m++) {
                 if ((l2->m_state[m] == L2M_NEED_WALK || l2->m_state[m] == L2M_WALKING) &&
-                    l2->mshr[m].vpn == vpn && l2->mshr[m].write == wr && l2->mshr[m].asid == asid) {
+                    l2->mshr[m].req.vpn == vpn && l2->mshr[m].req.write == wr &&
+                    l2->mshr[m].req.asid == asid) {
                     pl->merge = (int)m;
                     break;
                 }
@@ -175,9 +176,9 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
         if (!e->res.fault) {
             rsp.valid = 1;
             rsp.mask = e->mask;
-            rsp.vpn = e->vpn;
-            rsp.write = e->write;
-            rsp.asid = e->asid;
+            rsp.vpn = e->req.vpn;
+            rsp.write = e->req.write;
+            rsp.asid = e->req.asid;
             rsp.ppn = e->res.ppn;
             rsp.large = e->res.is_large;
             rsp.w = e->res.w;
@@ -187,9 +188,9 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
             rsp.valid = 1;
             rsp.nack = 1;
             rsp.mask = e->mask;
-            rsp.vpn = e->vpn;
-            rsp.write = e->write;
-            rsp.asid = e->asid;
+            rsp.vpn = e->req.vpn;
+            rsp.write = e->req.write;
+            rsp.asid = e->req.asid;
             l2->m_state[m] = L2M_FREE;
         }
     }
@@ -213,8 +214,8 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
             l2->m_state[m] = L2M_RESP;
             l2->mshr[m].res = *done;
             if (!done->fault && !done->nocache) {
-                const uint64_t vpn = l2->mshr[m].vpn;
-                const uint8_t asid = l2->mshr[m].asid;
+                const uint64_t vpn = l2->mshr[m].req.vpn;
+                const uint8_t asid = l2->mshr[m].req.asid;
                 if (done->is_large) {
                     const uint64_t tag = tlb_large_tag(asid, vpn);
                     fill = 2;
@@ -252,9 +253,9 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
             const uint32_t s = (uint32_t)pl->grant;
             l2->pv[0] = 1;
             l2->psm[0] = (uint8_t)s;
-            l2->pvpn[0] = l1c[s].req_vpn;
-            l2->pwrite[0] = l1c[s].req_write;
-            l2->pasid[0] = l1c[s].req_asid;
+            l2->pvpn[0] = l1c[s].req.vpn;
+            l2->pwrite[0] = l1c[s].req.write;
+            l2->pasid[0] = l1c[s].req.asid;
             l2->rr = (s + 1u) % l2->n_sm;
         } else {
             l2->pv[0] = 0;
@@ -291,9 +292,9 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
     } else if (pl->alloc >= 0) {
         gmmu_l2_mshr_t *e = &l2->mshr[pl->alloc];
         l2->m_state[pl->alloc] = L2M_NEED_WALK;
-        e->vpn = l2->pvpn[L];
-        e->write = l2->pwrite[L];
-        e->asid = l2->pasid[L];
+        e->req.vpn = l2->pvpn[L];
+        e->req.write = l2->pwrite[L];
+        e->req.asid = l2->pasid[L];
         e->mask = UINT32_C(1) << l2->psm[L];
     }
 
@@ -326,7 +327,7 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         /* RESP entries with an OK result that match (region, asid) -> NEED_WALK */
         for (uint32_t m = 0; m < l2->n_mshr; m++)
             if (l2->m_state[m] == L2M_RESP && !l2->mshr[m].res.fault &&
-                gmmu_flush_match(fl, l2->mshr[m].asid, l2->mshr[m].vpn))
+                gmmu_flush_match(fl, l2->mshr[m].req.asid, l2->mshr[m].req.vpn))
                 l2->m_state[m] = L2M_NEED_WALK;
     }
 
@@ -350,9 +351,9 @@ void l2_dump(const l2_t *l2, FILE *f) {
         fprintf(f,
                 "  mshr[%u] %s asid=%u vpn=0x%llx write=%u mask=0x%x | fault=%u ppn=0x%llx "
                 "large=%u w=%u nocache=%u ft=%u\n",
-                m, l2_state_name[l2->m_state[m]], e->asid, (unsigned long long)e->vpn, e->write,
-                e->mask, r->fault, (unsigned long long)r->ppn, r->is_large, r->w, r->nocache,
-                r->fault_type);
+                m, l2_state_name[l2->m_state[m]], e->req.asid, (unsigned long long)e->req.vpn,
+                e->req.write, e->mask, r->fault, (unsigned long long)r->ppn, r->is_large, r->w,
+                r->nocache, r->fault_type);
     }
     if (l2->rsp.valid)
         fprintf(f, "  rsp %s mask=0x%x vpn=0x%llx write=%u ppn=0x%llx large=%u w=%u nocache=%u\n",

@@ -23,9 +23,7 @@ module gmmu_l1_req_table #(
   output logic [gmmu_pkg::PPN_W-1:0]             out_ppn_o,
   output logic                                   out_fatal_o,
   output logic                                   send_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]             send_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]            send_asid_o,
-  output logic                                   send_write_o,
+  output gmmu_tlb_pkg::tlb_req_t                 send_o,  // the L1 -> L2 request record
   output logic                                   busy_o,
   // (b) grant of the send candidate
   input  logic                                   send_gnt_i,
@@ -134,9 +132,9 @@ module gmmu_l1_req_table #(
   assign out_ppn_o    = out_found ? ent_q[out_idx].ppn : '0;
   assign out_fatal_o  = out_found && ent_q[out_idx].fatal;
   assign send_valid_o = send_found;
-  assign send_vpn_o   = send_found ? ent_q[send_idx].vpn : '0;
-  assign send_asid_o  = send_found ? ent_q[send_idx].asid : '0;
-  assign send_write_o = send_found && ent_q[send_idx].write;
+  assign send_o.vpn   = send_found ? ent_q[send_idx].vpn : '0;
+  assign send_o.asid  = send_found ? ent_q[send_idx].asid : '0;
+  assign send_o.write = send_found && ent_q[send_idx].write;
 
   // ---------------------------------------------------------------- next state (§4, in order)
   logic alloc_fail;  // assertion only

@@ -18,9 +18,7 @@ module gmmu_l2_tlb #(
   input  logic                              rst_ni,
   // L1 requests (combinational from the L1s' _q) and one-hot grant
   input  logic [NumSm-1:0]                  l1_req_valid_i,
-  input  logic [NumSm*gmmu_pkg::VPN_W-1:0]  l1_req_vpn_i,
-  input  logic [NumSm*gmmu_pkg::ASID_W-1:0] l1_req_asid_i,
-  input  logic [NumSm-1:0]                  l1_req_write_i,
+  input  gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req_i,  // record (asid, vpn, write) per SM
   output logic [NumSm-1:0]                  l1_gnt_o,
   // response register rsp_q
   output logic                              rsp_valid_o,
@@ -33,22 +31,16 @@ module gmmu_l2_tlb #(
   output logic                              rsp_large_o,
   output logic                              rsp_w_o,
   output logic                              rsp_nocache_o,
-  // walk request to the PTW (lowest NEED_WALK entry) and whether a walker takes it
+  // walk request to the PTW (lowest NEED_WALK entry, record tlb_req_t) and whether a walker
+  // takes it
   output logic                              walk_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]        walk_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]       walk_asid_o,
-  output logic                              walk_write_o,
+  output gmmu_tlb_pkg::tlb_req_t            walk_o,
   output logic [MIdxW-1:0]                  walk_mshr_o,
   input  logic                              walk_ready_i,
-  // walk completion from the PTW
+  // walk completion from the PTW (record walk_res_t)
   input  logic                              cpl_valid_i,
   input  logic [MIdxW-1:0]                  cpl_mshr_i,
-  input  logic                              cpl_fault_i,
-  input  logic [gmmu_pkg::PPN_W-1:0]        cpl_ppn_i,
-  input  logic                              cpl_large_i,
-  input  logic                              cpl_w_i,
-  input  logic                              cpl_nocache_i,
-  input  logic [FtW-1:0]                    cpl_ft_i,
+  input  gmmu_tlb_pkg::walk_res_t           cpl_i,
   // fault offer to the far-fault unit
   output logic                              ff_valid_o,
   output logic [gmmu_pkg::VPN_W-1:0]        ff_vpn_o,
@@ -85,7 +77,7 @@ module gmmu_l2_tlb #(
   // them stored (the others are constant 0, removed by synthesis as the unstored ASID bits)
   localparam int unsigned MaskW  = gmmu_pkg::FB_SM_MASK_W;
   localparam logic [MaskW-1:0] SmKeep = MaskW'({NumSm{1'b1}});
-  localparam gmmu_tlb_pkg::l2_mshr_t MKeep = '{asid: AsidMask, vpn: '1, write: 1'b1,
+  localparam gmmu_tlb_pkg::l2_mshr_t MKeep = '{req: '{asid: AsidMask, vpn: '1, write: 1'b1},
                                                mask: SmKeep, res: '1};
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
@@ -111,8 +103,8 @@ module gmmu_l2_tlb #(
   logic [AsidW-1:0]          pasid_q [Lat];
   logic [AsidW-1:0]          pasid_d [Lat];
   logic [SmW-1:0]            rr_q, rr_d;
-  // MSHRs: the entry state (an enum FSM) and the entry record (asid, vpn, write, mask, walk
-  // result res: fault, ppn, large, w, nocache, fault_type)
+  // MSHRs: the entry state (an enum FSM) and the entry record (key req: asid, vpn, write; SM
+  // mask; walk result res: fault, ppn, is_large, w, nocache, fault_type)
   mshr_state_e               m_state_q [L2MshrEntries];
   mshr_state_e               m_state_d [L2MshrEntries];
   gmmu_tlb_pkg::l2_mshr_t    mshr_q [L2MshrEntries];
@@ -175,8 +167,8 @@ module gmmu_l2_tlb #(
     nw_idx      = '0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
       if (!merge_found && m_state_q[i] inside {MshrNeedWalk, MshrWalking} &&
-          mshr_q[i].vpn == ls_vpn && mshr_q[i].write == ls_write &&
-          mshr_q[i].asid == ls_asid) begin
+          mshr_q[i].req.vpn == ls_vpn && mshr_q[i].req.write == ls_write &&
+          mshr_q[i].req.asid == ls_asid) begin
         merge_found = 1'b1;
         merge_idx   = MIdxW'(i);
       end
@@ -201,18 +193,16 @@ module gmmu_l2_tlb #(
   assign ev_large_hit_o = hit && !bhit;
 
   assign walk_valid_o = nw_found;
-  assign walk_vpn_o   = nw_found ? mshr_q[nw_idx].vpn : '0;
-  assign walk_asid_o  = nw_found ? mshr_q[nw_idx].asid : '0;
-  assign walk_write_o = nw_found && mshr_q[nw_idx].write;
+  assign walk_o       = nw_found ? mshr_q[nw_idx].req : '0;
   assign walk_mshr_o  = nw_idx;
 
   // response selection candidate (§5.3 step 1)
   logic resp_sel;
   assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
   assign ff_valid_o = resp_sel && mshr_q[resp_idx].res.fault;
-  assign ff_vpn_o   = ff_valid_o ? mshr_q[resp_idx].vpn : '0;
-  assign ff_asid_o  = ff_valid_o ? mshr_q[resp_idx].asid : '0;
-  assign ff_write_o = ff_valid_o && mshr_q[resp_idx].write;
+  assign ff_vpn_o   = ff_valid_o ? mshr_q[resp_idx].req.vpn : '0;
+  assign ff_asid_o  = ff_valid_o ? mshr_q[resp_idx].req.asid : '0;
+  assign ff_write_o = ff_valid_o && mshr_q[resp_idx].req.write;
   assign ff_mask_o  = ff_valid_o ? mshr_q[resp_idx].mask[NumSm-1:0] : '0;
   assign ff_ft_o    = ff_valid_o ? mshr_q[resp_idx].res.fault_type : '0;
 
@@ -245,11 +235,11 @@ module gmmu_l2_tlb #(
   logic [AsidW-1:0] fill_asid;
   logic [SetW-1:0]  fill_set;
 
-  assign fill_vpn  = mshr_q[cpl_mshr_i].vpn;
-  assign fill_asid = mshr_q[cpl_mshr_i].asid;
+  assign fill_vpn  = mshr_q[cpl_mshr_i].req.vpn;
+  assign fill_asid = mshr_q[cpl_mshr_i].req.asid;
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
-  assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
-  assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
+  assign fill_b   = cpl_valid_i && !cpl_i.fault && !cpl_i.nocache && !cpl_i.is_large;
+  assign fill_l   = cpl_valid_i && !cpl_i.fault && !cpl_i.nocache && cpl_i.is_large;
 
   // ---------------------------------------------------------------- base array (§1.3)
   // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
@@ -268,7 +258,7 @@ module gmmu_l2_tlb #(
   assign b_lk_tag.vpn      = ls_vpn;
   assign b_fill_tag.asid   = fill_asid;
   assign b_fill_tag.vpn    = fill_vpn;
-  assign b_fill_data.ppn   = cpl_ppn_i;
+  assign b_fill_data.ppn   = cpl_i.ppn;
   assign b_flush_tag.asid  = cmd_asid_i;
   assign b_flush_tag.vpn   = cmd_vpn_i;
   assign b_flush_mask.asid = cmd_scope_i ? '1 : '0;
@@ -300,7 +290,7 @@ module gmmu_l2_tlb #(
     .fill_i       (fill_b),
     .fill_set_i   (fill_set),
     .fill_tag_i   (b_fill_tag),
-    .fill_w_i     (cpl_w_i),
+    .fill_w_i     (cpl_i.w),
     .fill_data_i  (b_fill_data),
     .touch_i      (hit && bhit),
     .flush_all_i  (arr_flush_all),
@@ -319,7 +309,7 @@ module gmmu_l2_tlb #(
   assign l_lk_tag.region     = ls_vpn[VpnW-1:OffW];
   assign l_fill_tag.asid     = fill_asid;
   assign l_fill_tag.region   = fill_vpn[VpnW-1:OffW];
-  assign l_fill_data.lppn    = cpl_ppn_i[PpnW-1:OffW];
+  assign l_fill_data.lppn    = cpl_i.ppn[PpnW-1:OffW];
   assign l_flush_tag.asid    = cmd_asid_i;
   assign l_flush_tag.region  = cmd_vpn_i[VpnW-1:OffW];
   assign l_flush_mask.asid   = cmd_scope_i ? '1 : '0;
@@ -343,7 +333,7 @@ module gmmu_l2_tlb #(
     .lk_w_o       (l_lk_w),
     .fill_i       (fill_l),
     .fill_tag_i   (l_fill_tag),
-    .fill_w_i     (cpl_w_i),
+    .fill_w_i     (cpl_i.w),
     .fill_data_i  (l_fill_data),
     .touch_i      (hit && !bhit && lhit),
     .flush_all_i  (arr_flush_all),
@@ -387,9 +377,9 @@ module gmmu_l2_tlb #(
     if (resp_sel && !(mshr_q[resp_idx].res.fault && ff_blocked_i)) begin
       rsp_valid_d = 1'b1;
       rsp_mask_d  = mshr_q[resp_idx].mask[NumSm-1:0];
-      rsp_vpn_d   = mshr_q[resp_idx].vpn;
-      rsp_write_d = mshr_q[resp_idx].write;
-      rsp_asid_d  = mshr_q[resp_idx].asid;
+      rsp_vpn_d   = mshr_q[resp_idx].req.vpn;
+      rsp_write_d = mshr_q[resp_idx].req.write;
+      rsp_asid_d  = mshr_q[resp_idx].req.asid;
       if (mshr_q[resp_idx].res.fault) begin
         rsp_nack_d = 1'b1;
       end else begin
@@ -403,8 +393,7 @@ module gmmu_l2_tlb #(
     // 2. walker completion (+ fill)
     if (cpl_valid_i) begin
       m_state_d[cpl_mshr_i]  = MshrResp;
-      mshr_d[cpl_mshr_i].res = '{fault: cpl_fault_i, ppn: cpl_ppn_i, is_large: cpl_large_i,
-                                 w: cpl_w_i, nocache: cpl_nocache_i, fault_type: cpl_ft_i};
+      mshr_d[cpl_mshr_i].res = cpl_i;
     end
     // (the fill of u_base / u_large happens inside the arrays, SA-3 / FA-3)
     // 3. walker assignment
@@ -414,19 +403,19 @@ module gmmu_l2_tlb #(
       if (merge_found) begin
         mshr_d[merge_idx].mask = mshr_d[merge_idx].mask | (MaskW'(1) << ls_sm);
       end else if (free_found) begin
-        m_state_d[free_idx]     = MshrNeedWalk;
-        mshr_d[free_idx].vpn   = ls_vpn;
-        mshr_d[free_idx].write = ls_write;
-        mshr_d[free_idx].asid  = ls_asid;
-        mshr_d[free_idx].mask  = MaskW'(1) << ls_sm;
+        m_state_d[free_idx]        = MshrNeedWalk;
+        mshr_d[free_idx].req.vpn   = ls_vpn;
+        mshr_d[free_idx].req.write = ls_write;
+        mshr_d[free_idx].req.asid  = ls_asid;
+        mshr_d[free_idx].mask      = MaskW'(1) << ls_sm;
       end
     end
     // 6. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !mshr_d[i].res.fault &&
-            (flush_all_i || mshr_d[i].vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
-            (!cmd_scope_i || mshr_d[i].asid == cmd_asid_i)) begin
+            (flush_all_i || mshr_d[i].req.vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+            (!cmd_scope_i || mshr_d[i].req.asid == cmd_asid_i)) begin
           m_state_d[i] = MshrNeedWalk;
         end
       end
@@ -452,9 +441,9 @@ module gmmu_l2_tlb #(
       // stage 1 takes the granted request, or becomes invalid (fields 0)
       pv_d[0]     = gnt_found;
       psm_d[0]    = gnt_found ? gnt_idx : '0;
-      pvpn_d[0]   = gnt_found ? l1_req_vpn_i[int'(gnt_idx)*VpnW +: VpnW] : '0;
-      pwrite_d[0] = gnt_found && l1_req_write_i[gnt_idx];
-      pasid_d[0]  = gnt_found ? l1_req_asid_i[int'(gnt_idx)*AsidW +: AsidW] : '0;
+      pvpn_d[0]   = gnt_found ? l1_req_i[gnt_idx].vpn : '0;
+      pwrite_d[0] = gnt_found && l1_req_i[gnt_idx].write;
+      pasid_d[0]  = gnt_found ? l1_req_i[gnt_idx].asid : '0;
       if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
     end
   end

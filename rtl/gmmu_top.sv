@@ -154,9 +154,8 @@ module gmmu_top #(
   logic [AsidW-1:0]  cancel_asid;
 
   // ---------------------------------------------------------------- L1 TLBs
-  logic [NumSm-1:0]      l1_req_valid, l1_req_write, l1_gnt, l1_busy, l1_ev_large_hit;
-  logic [NumSm*VpnW-1:0] l1_req_vpn;
-  logic [NumSm*AsidW-1:0] l1_req_asid;
+  logic [NumSm-1:0]      l1_req_valid, l1_gnt, l1_busy, l1_ev_large_hit;
+  gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req;  // L1 -> L2 request records
 
   for (genvar s = 0; s < NumSm; s++) begin : g_l1
     gmmu_l1_tlb #(
@@ -182,9 +181,7 @@ module gmmu_top #(
       .miss_ppn_o     (miss_ppn_o[s*PpnW +: PpnW]),
       .miss_fatal_o   (miss_fatal_o[s]),
       .l2_req_valid_o (l1_req_valid[s]),
-      .l2_req_vpn_o   (l1_req_vpn[s*VpnW +: VpnW]),
-      .l2_req_asid_o  (l1_req_asid[s*AsidW +: AsidW]),
-      .l2_req_write_o (l1_req_write[s]),
+      .l2_req_o       (l1_req[s]),
       .l2_gnt_i       (l1_gnt[s]),
       .rsp_valid_i    (rsp_valid && rsp_mask[s]),
       .rsp_nack_i     (rsp_nack),
@@ -212,14 +209,14 @@ module gmmu_top #(
   end
 
   // ---------------------------------------------------------------- L2 TLB
-  logic             walk_valid, walk_write, walk_ready;
-  logic [VpnW-1:0]  walk_vpn;
-  logic [AsidW-1:0] walk_asid;
-  logic [MIdxW-1:0] walk_mshr;
-  logic             cpl_valid, cpl_fault, cpl_large, cpl_w, cpl_nocache;
-  logic [MIdxW-1:0] cpl_mshr;
-  logic [PpnW-1:0]  cpl_ppn;
-  logic [FtW-1:0]   cpl_ft;
+  // channels between the blocks: records of spec/tlb.toml (valid / ready and the MSHR index
+  // beside them)
+  logic                    walk_valid, walk_ready;
+  gmmu_tlb_pkg::tlb_req_t  walk;
+  logic [MIdxW-1:0]        walk_mshr;
+  logic                    cpl_valid;
+  logic [MIdxW-1:0]        cpl_mshr;
+  gmmu_tlb_pkg::walk_res_t cpl;
   logic             ff_valid, ff_write, ff_blocked;
   logic [VpnW-1:0]  ff_vpn;
   logic [AsidW-1:0] ff_asid;
@@ -239,9 +236,7 @@ module gmmu_top #(
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .l1_req_valid_i (l1_req_valid),
-    .l1_req_vpn_i   (l1_req_vpn),
-    .l1_req_asid_i  (l1_req_asid),
-    .l1_req_write_i (l1_req_write),
+    .l1_req_i       (l1_req),
     .l1_gnt_o       (l1_gnt),
     .rsp_valid_o    (rsp_valid),
     .rsp_mask_o     (rsp_mask),
@@ -254,19 +249,12 @@ module gmmu_top #(
     .rsp_w_o        (rsp_w),
     .rsp_nocache_o  (rsp_nocache),
     .walk_valid_o   (walk_valid),
-    .walk_vpn_o     (walk_vpn),
-    .walk_asid_o    (walk_asid),
-    .walk_write_o   (walk_write),
+    .walk_o         (walk),
     .walk_mshr_o    (walk_mshr),
     .walk_ready_i   (walk_ready),
     .cpl_valid_i    (cpl_valid),
     .cpl_mshr_i     (cpl_mshr),
-    .cpl_fault_i    (cpl_fault),
-    .cpl_ppn_i      (cpl_ppn),
-    .cpl_large_i    (cpl_large),
-    .cpl_w_i        (cpl_w),
-    .cpl_nocache_i  (cpl_nocache),
-    .cpl_ft_i       (cpl_ft),
+    .cpl_i          (cpl),
     .ff_valid_o     (ff_valid),
     .ff_vpn_o       (ff_vpn),
     .ff_asid_o      (ff_asid),
@@ -298,19 +286,12 @@ module gmmu_top #(
     .rst_ni          (rst_ni),
     .pt_base_i       (pt_base),
     .walk_valid_i    (walk_valid),
-    .walk_vpn_i      (walk_vpn),
-    .walk_asid_i     (walk_asid),
-    .walk_write_i    (walk_write),
+    .walk_i          (walk),
     .walk_mshr_i     (walk_mshr),
     .walk_ready_o    (walk_ready),
     .cpl_valid_o     (cpl_valid),
     .cpl_mshr_o      (cpl_mshr),
-    .cpl_fault_o     (cpl_fault),
-    .cpl_ppn_o       (cpl_ppn),
-    .cpl_large_o     (cpl_large),
-    .cpl_w_o         (cpl_w),
-    .cpl_nocache_o   (cpl_nocache),
-    .cpl_ft_o        (cpl_ft),
+    .cpl_o           (cpl),
     .mem_req_valid_o (mem_req_valid_o),
     .mem_req_ready_i (mem_req_ready_i),
     .mem_req_addr_o  (mem_req_addr_o),
