@@ -297,8 +297,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     int blocked = 0;
     if (pl.resp_sel >= 0 && m->l2.mshr[pl.resp_sel].res.fault) {
         const gmmu_l2_mshr_t *e = &m->l2.mshr[pl.resp_sel];
-        blocked = ff_offer(&m->ff, &fc, &ring, in->time, e->req.asid, e->req.vpn, e->req.write,
-                           e->mask, e->res.fault_type, &ev, &m->viol);
+        const gmmu_fault_offer_t o = {.req = e->req, .fault_type = e->res.fault_type};
+        blocked = ff_offer(&m->ff, &fc, &ring, in->time, &o, e->mask, &ev, &m->viol);
     }
     l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, blocked, &fl, &ev,
               &m->viol);

@@ -43,7 +43,6 @@ module fv_walk #(
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
   localparam int unsigned MIdxW = $clog2(Mshr);
-  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W;
   localparam logic [1:0] MFree = 2'd0, MNeedWalk = 2'd1, MWalking = 2'd2, MResp = 2'd3;
   localparam logic [1:0] WIdle = 2'd0, WIssue = 2'd1, WWaitRsp = 2'd2;
 
@@ -54,18 +53,18 @@ module fv_walk #(
   // ---------------------------------------------------------------- DUT
   logic [NumSm-1:0] l1_gnt, rsp_mask, ff_mask;
   logic rsp_valid, rsp_write, rsp_nack, rsp_large, rsp_w, rsp_nocache;
-  logic [VpnW-1:0] rsp_vpn, ff_vpn;
+  logic [VpnW-1:0] rsp_vpn;
   logic [PpnW-1:0] rsp_ppn;
   logic walk_valid, walk_ready, cpl_valid;
   gmmu_tlb_pkg::tlb_req_t walk;   // walk request record (spec/tlb.toml)
   gmmu_tlb_pkg::walk_res_t cpl;   // walk completion record
   logic [MIdxW-1:0] walk_mshr, cpl_mshr;
-  logic [FtW-1:0] ff_ft;
-  logic ff_valid, ff_write, ff_blocked, ev_hit, ev_miss, l2_busy;
+  gmmu_tlb_pkg::fault_offer_t ff_offer;  // fault offer record (spec/tlb.toml)
+  logic ff_valid, ff_blocked, ev_hit, ev_miss, l2_busy;
   logic mem_req_valid, ev_walk, ev_restart, ptw_busy;
   logic [gmmu_pkg::PA_W-1:0] mem_req_addr;
   logic [gmmu_pkg::MEM_ID_W-1:0] mem_req_id;
-  logic [gmmu_pkg::ASID_W-1:0] rsp_asid, ff_asid;
+  logic [gmmu_pkg::ASID_W-1:0] rsp_asid;
 
   assign ff_blocked = ff_blocked_in && ff_valid;
 
@@ -86,12 +85,12 @@ module fv_walk #(
     .rsp_nocache_o (rsp_nocache), .walk_valid_o (walk_valid), .walk_o (walk),
     .walk_mshr_o (walk_mshr), .walk_ready_i (walk_ready),
     .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_i (cpl), .ff_valid_o (ff_valid),
-    .ff_vpn_o (ff_vpn), .ff_write_o (ff_write), .ff_mask_o (ff_mask), .ff_ft_o (ff_ft),
+    .ff_o (ff_offer), .ff_mask_o (ff_mask),
     .ff_blocked_i (ff_blocked), .cmd_cycle_i (cmd_cycle), .flush_all_i (flush_all),
     .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_hit_o (ev_hit),
     .ev_miss_o (ev_miss), .busy_o (l2_busy),
     // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
-    .rsp_asid_o (rsp_asid), .ff_asid_o (ff_asid),
+    .rsp_asid_o (rsp_asid),
     .cmd_asid_i ('0), .cmd_scope_i (1'b0)
   );
 

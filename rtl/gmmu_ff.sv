@@ -17,11 +17,8 @@ module gmmu_ff #(
   input  logic [63:0]                     time_i,
   // fault offer from the L2 MSHRs
   input  logic                            offer_valid_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]      offer_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]     offer_asid_i,
-  input  logic                            offer_write_i,
+  input  gmmu_tlb_pkg::fault_offer_t      offer_i,  // record (req: asid, vpn, write; fault_type)
   input  logic [NumSm-1:0]                offer_mask_i,
-  input  logic [FtW-1:0]                  offer_ft_i,
   output logic                            blocked_o,
   // commands (command cycle)
   input  logic                            replay_page_i,
@@ -142,7 +139,8 @@ module gmmu_ff #(
     free_idx    = '0;
     count       = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
-      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_vpn_i && e_asid_q[i] == offer_asid_i;
+      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_i.req.vpn &&
+                     e_asid_q[i] == offer_i.req.asid;
       if (e_valid_q[i]) count = count + 1'b1;
       if (!merge_found && vpn_match[i]) begin
         merge_found = 1'b1;
@@ -236,20 +234,20 @@ module gmmu_ff #(
     if (o_ovf) overflow_d = 1'b1;
     if (o_post) begin
       e_valid_d[free_idx] = 1'b1;
-      e_vpn_d[free_idx]   = offer_vpn_i;
-      e_asid_d[free_idx]  = offer_asid_i;
+      e_vpn_d[free_idx]   = offer_i.req.vpn;
+      e_asid_d[free_idx]  = offer_i.req.asid;
       e_mask_d[free_idx]  = avail;
       dropped_d           = dropped_q | (offer_mask_i & ~avail);
       fw_valid_d          = 1'b1;
       fw_addr_d           = fb_base_i + FbAddrW'(put_q);
       fw_set_d            = 1'b1;
-      fw_vpn_d            = offer_vpn_i;
-      fw_asid_d           = offer_asid_i;
+      fw_vpn_d            = offer_i.req.vpn;
+      fw_asid_d           = offer_i.req.asid;
       fw_time_d           = time_i;
       fw_mask_d           = avail;
-      fw_ft_d             = offer_ft_i;
+      fw_ft_d             = offer_i.fault_type;
       fw_client_d         = client;
-      fw_write_d          = offer_write_i;
+      fw_write_d          = offer_i.req.write;
       put_d               = put_inc[IdxW-1:0];
     end
     // commands

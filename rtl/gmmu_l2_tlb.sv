@@ -10,9 +10,7 @@ module gmmu_l2_tlb #(
   parameter int unsigned L2Latency      = 3,
   parameter int unsigned L2MshrEntries  = 4,
   parameter int unsigned NumAsids       = 1,
-  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
-  // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
-  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
+  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
@@ -43,11 +41,8 @@ module gmmu_l2_tlb #(
   input  gmmu_tlb_pkg::walk_res_t           cpl_i,
   // fault offer to the far-fault unit
   output logic                              ff_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]        ff_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]       ff_asid_o,
-  output logic                              ff_write_o,
+  output gmmu_tlb_pkg::fault_offer_t       ff_o,  // record (req, fault_type)
   output logic [NumSm-1:0]                  ff_mask_o,
-  output logic [FtW-1:0]                    ff_ft_o,
   input  logic                              ff_blocked_i,
   // command cycle
   input  logic                              cmd_cycle_i,
@@ -200,11 +195,9 @@ module gmmu_l2_tlb #(
   logic resp_sel;
   assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
   assign ff_valid_o = resp_sel && mshr_q[resp_idx].res.fault;
-  assign ff_vpn_o   = ff_valid_o ? mshr_q[resp_idx].req.vpn : '0;
-  assign ff_asid_o  = ff_valid_o ? mshr_q[resp_idx].req.asid : '0;
-  assign ff_write_o = ff_valid_o && mshr_q[resp_idx].req.write;
+  assign ff_o       = ff_valid_o ? '{req: mshr_q[resp_idx].req,
+                                     fault_type: mshr_q[resp_idx].res.fault_type} : '0;
   assign ff_mask_o  = ff_valid_o ? mshr_q[resp_idx].mask[NumSm-1:0] : '0;
-  assign ff_ft_o    = ff_valid_o ? mshr_q[resp_idx].res.fault_type : '0;
 
   // ---------------------------------------------------------------- arbitration (§5.2)
   logic           advance, gnt_found;

@@ -66,7 +66,6 @@ module gmmu_top #(
   localparam int unsigned AsidW   = gmmu_pkg::ASID_W;
   localparam int unsigned P       = NumPorts;
   localparam int unsigned MIdxW   = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1;
-  localparam int unsigned FtW     = gmmu_pkg::FB_FAULT_TYPE_W;
   localparam int unsigned FbAddrW = gmmu_pkg::PA_W - $clog2(gmmu_pkg::FB_ENTRY_BYTES);
   localparam int unsigned FCntW   = $clog2(FfEntries + 1);
   localparam int unsigned IdxW    = gmmu_pkg::FB_IDX_W;
@@ -217,11 +216,9 @@ module gmmu_top #(
   logic                    cpl_valid;
   logic [MIdxW-1:0]        cpl_mshr;
   gmmu_tlb_pkg::walk_res_t cpl;
-  logic             ff_valid, ff_write, ff_blocked;
-  logic [VpnW-1:0]  ff_vpn;
-  logic [AsidW-1:0] ff_asid;
+  logic             ff_valid, ff_blocked;
+  gmmu_tlb_pkg::fault_offer_t ff_offer;
   logic [NumSm-1:0] ff_mask;
-  logic [FtW-1:0]   ff_ft;
   logic             ev_l2_hit, ev_l2_miss, ev_l2_large_hit, l2_busy;
 
   gmmu_l2_tlb #(
@@ -256,11 +253,8 @@ module gmmu_top #(
     .cpl_mshr_i     (cpl_mshr),
     .cpl_i          (cpl),
     .ff_valid_o     (ff_valid),
-    .ff_vpn_o       (ff_vpn),
-    .ff_asid_o      (ff_asid),
-    .ff_write_o     (ff_write),
+    .ff_o           (ff_offer),
     .ff_mask_o      (ff_mask),
-    .ff_ft_o        (ff_ft),
     .ff_blocked_i   (ff_blocked),
     .cmd_cycle_i    (cmd_cycle),
     .flush_all_i    (flush_all),
@@ -356,11 +350,8 @@ module gmmu_top #(
     .rst_ni         (rst_ni),
     .time_i         (time_i),
     .offer_valid_i  (ff_valid),
-    .offer_vpn_i    (ff_vpn),
-    .offer_asid_i   (ff_asid),
-    .offer_write_i  (ff_write),
+    .offer_i        (ff_offer),
     .offer_mask_i   (ff_mask),
-    .offer_ft_i     (ff_ft),
     .blocked_o      (ff_blocked),
     .replay_page_i  (replay_page),
     .replay_all_i   (replay_all),
