@@ -63,10 +63,11 @@ static int find_vpn(const ff_t *f, uint8_t asid, uint64_t vpn) {
     return -1;
 }
 
-int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
-             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint16_t *ev,
-             gmmu_viol_t *v) {
+int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
+             const gmmu_fault_offer_t *o, uint32_t mask, uint16_t *ev, gmmu_viol_t *v) {
     (void)v;
+    const uint8_t asid = o->req.asid, write = o->req.write, fault_type = o->fault_type;
+    const uint64_t vpn = o->req.vpn;
     /* 1. merge */
     const int hit = find_vpn(f, asid, vpn);
     if (hit >= 0) {

@@ -51,10 +51,10 @@ int ff_busy(const ff_t *f);
 uint32_t ff_count(const ff_t *f);
 /* Start of the cycle: default next values (fw_valid cleared on transfer, replay and cancel 0). */
 void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy);
-/* Offer of a fault from the L2 (§7); returns 1 if blocked (no state change), 0 otherwise. */
-int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t asid,
-             uint64_t vpn, uint8_t write, uint32_t mask, uint8_t fault_type, uint16_t *ev,
-             gmmu_viol_t *v);
+/* Offer of a fault from the L2 (§7): the record o (spec/tlb.toml [fault_offer]) and the SM mask;
+ * returns 1 if blocked (no state change), 0 otherwise. */
+int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
+             const gmmu_fault_offer_t *o, uint32_t mask, uint16_t *ev, gmmu_viol_t *v);
 /* Host command executed in a command cycle (REPLAY_PAGE, REPLAY_ALL, CANCEL_PAGE; others no-op);
  * the page commands name the page (asid, vpn). */
 void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn);

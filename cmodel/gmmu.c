@@ -266,11 +266,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     pi.mem_rsp_data = in->mem_rsp_data;
     pi.pt_base = m->csr.pt_base;
     pi.need_walk = pl.need_walk;
-    if (pl.need_walk >= 0) {
-        pi.nw_vpn = m->l2.m_vpn[pl.need_walk];
-        pi.nw_write = m->l2.m_write[pl.need_walk];
-        pi.nw_asid = m->l2.m_asid[pl.need_walk];
-    }
+    if (pl.need_walk >= 0)
+        pi.nw = m->l2.mshr[pl.need_walk].req;
     pi.flush = fl;
     co_req_t cr;
     co_req(&m->co, &cr);
@@ -288,11 +285,10 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
 
     /* L2 response selection offers a fault to the far-fault unit (§5.3 step 1) */
     int blocked = 0;
-    if (pl.resp_sel >= 0 && m->l2.m_res[pl.resp_sel].fault) {
-        const uint32_t k = (uint32_t)pl.resp_sel;
-        blocked =
-            ff_offer(&m->ff, &fc, &ring, in->time, m->l2.m_asid[k], m->l2.m_vpn[k],
-                     m->l2.m_write[k], m->l2.m_mask[k], m->l2.m_res[k].fault_type, &ev, &m->viol);
+    if (pl.resp_sel >= 0 && m->l2.mshr[pl.resp_sel].res.fault) {
+        const gmmu_l2_mshr_t *e = &m->l2.mshr[pl.resp_sel];
+        const gmmu_fault_offer_t o = {.req = e->req, .fault_type = e->res.fault_type};
+        blocked = ff_offer(&m->ff, &fc, &ring, in->time, &o, e->mask, &ev, &m->viol);
     }
     l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, blocked, &fl, &ev,
               &m->viol);
@@ -345,7 +341,7 @@ static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32
 static int l2_scope_get(const l2_t *l2, const char *rest, const char *reg, uint32_t i,
                         uint32_t word, uint64_t *val) {
     if (rest[0] == '\0')
-        return word ? -1 : l2_state_get(l2, reg, i, val);
+        return l2_state_get(l2, reg, i, word, val);
     if (strcmp(rest, ".u_base") == 0)
         return tlb_sa_state_get(&l2->base, reg, i, word, val);
     if (strcmp(rest, ".u_base.u_store") == 0) {

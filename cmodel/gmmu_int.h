@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gmmu_consts.h"
+#include "gmmu_tlb_types.h"
 
 #define GMMU_VPN_MASK ((UINT64_C(1) << GMMU_VPN_W) - 1u)
 #define GMMU_PPN_MASK ((UINT64_C(1) << GMMU_PPN_W) - 1u)
@@ -63,16 +64,6 @@ typedef struct {
     uint64_t vpn;
     uint64_t ppn;
 } gmmu_rsp_t;
-
-/* Walker -> L2 MSHR result (§3). */
-typedef struct {
-    uint8_t fault; /* kind: 0 = OK, 1 = FAULT */
-    uint8_t large;
-    uint8_t w;
-    uint8_t nocache;
-    uint8_t fault_type;
-    uint64_t ppn;
-} gmmu_walk_result_t;
 
 /* Invariant violations (§11) and model-only statistics. */
 typedef struct {

@@ -100,25 +100,6 @@ void l1_req_dump(const l1_req_t *r, FILE *f) {
     }
 }
 
-/* Bits [64 * word + 63 : 64 * word] of entry e as the RTL's packed l1_req_entry_t (spec/tlb.toml:
- * the first field is the most significant: {asid, vpn, write, id, ppn, fatal}). */
-static uint64_t l1_req_entry_word(const l1_req_entry_t *e, uint32_t word) {
-    const struct {
-        uint64_t v;
-        unsigned w;
-    } f[] = {{e->fatal, 1},        {e->ppn, GMMU_PPN_W},  {e->id, GMMU_REQ_ID_W}, {e->write, 1},
-             {e->vpn, GMMU_VPN_W}, {e->asid, GMMU_ASID_W}}; /* least significant first */
-    uint64_t out = 0;
-    unsigned lsb = 0;
-    for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-        const uint64_t v = f[k].w >= 64 ? f[k].v : (f[k].v & ((UINT64_C(1) << f[k].w) - 1u));
-        for (unsigned b = 0; b < f[k].w; b++, lsb++)
-            if (lsb / 64u == word)
-                out |= ((v >> b) & 1u) << (lsb % 64u);
-    }
-    return out;
-}
-
 int l1_req_state_get(const l1_req_t *r, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
     if (strcmp(reg, "flt_q") == 0 && i == 0 && word == 0) {
         *val = r->m_flt;
@@ -129,7 +110,7 @@ int l1_req_state_get(const l1_req_t *r, const char *reg, uint32_t i, uint32_t wo
     if (strcmp(reg, "state_q") == 0 && word == 0)
         *val = (uint64_t)l1_req_state(r, i);
     else if (strcmp(reg, "ent_q") == 0 && word < 2)
-        *val = l1_req_entry_word(&r->ent[i], word);
+        *val = gmmu_l1_req_entry_word(&r->ent[i], word); /* spec/tlb.toml, generated */
     else
         return -1;
     return 0;

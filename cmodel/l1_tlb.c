@@ -34,9 +34,9 @@ void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c) {
     c->out = t.out;
     c->send = t.send;
     c->req_valid = c->send >= 0;
-    c->req_vpn = c->send >= 0 ? l->req.ent[c->send].vpn : 0;
-    c->req_write = c->send >= 0 ? l->req.ent[c->send].write : 0;
-    c->req_asid = c->send >= 0 ? l->req.ent[c->send].asid : 0;
+    c->req.vpn = c->send >= 0 ? l->req.ent[c->send].vpn : 0;
+    c->req.write = c->send >= 0 ? l->req.ent[c->send].write : 0;
+    c->req.asid = c->send >= 0 ? l->req.ent[c->send].asid : 0;
 }
 
 void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out) {

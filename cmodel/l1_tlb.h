@@ -30,9 +30,7 @@ typedef struct {
     int out;       /* c_out entry or -1 */
     uint8_t ready; /* req_ready_o */
     uint8_t req_valid;
-    uint8_t req_write;
-    uint8_t req_asid;
-    uint64_t req_vpn; /* L1 -> L2 request */
+    gmmu_tlb_req_t req; /* L1 -> L2 request l2_req_o (spec/tlb.toml [tlb_req]) */
 } l1_comb_t;
 
 /* Inputs of one L1 for one edge. */

@@ -87,7 +87,8 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         if (!pl->hit) {
             for (uint32_t m = 0; m < l2->n_mshr; m++) {
                 if ((l2->m_state[m] == L2M_NEED_WALK || l2->m_state[m] == L2M_WALKING) &&
-                    l2->m_vpn[m] == vpn && l2->m_write[m] == wr && l2->m_asid[m] == asid) {
+                    l2->mshr[m].req.vpn == vpn && l2->mshr[m].req.write == wr &&
+                    l2->mshr[m].req.asid == asid) {
                     pl->merge = (int)m;
                     break;
                 }
@@ -171,24 +172,25 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
     /* 1. response selection */
     if (pl->resp_sel >= 0) {
         const uint32_t m = (uint32_t)pl->resp_sel;
-        if (!l2->m_res[m].fault) {
+        const gmmu_l2_mshr_t *e = &l2->mshr[m];
+        if (!e->res.fault) {
             rsp.valid = 1;
-            rsp.mask = l2->m_mask[m];
-            rsp.vpn = l2->m_vpn[m];
-            rsp.write = l2->m_write[m];
-            rsp.asid = l2->m_asid[m];
-            rsp.ppn = l2->m_res[m].ppn;
-            rsp.large = l2->m_res[m].large;
-            rsp.w = l2->m_res[m].w;
-            rsp.nocache = l2->m_res[m].nocache;
+            rsp.mask = e->mask;
+            rsp.vpn = e->req.vpn;
+            rsp.write = e->req.write;
+            rsp.asid = e->req.asid;
+            rsp.ppn = e->res.ppn;
+            rsp.large = e->res.is_large;
+            rsp.w = e->res.w;
+            rsp.nocache = e->res.nocache;
             l2->m_state[m] = L2M_FREE;
         } else if (!ff_blocked) {
             rsp.valid = 1;
             rsp.nack = 1;
-            rsp.mask = l2->m_mask[m];
-            rsp.vpn = l2->m_vpn[m];
-            rsp.write = l2->m_write[m];
-            rsp.asid = l2->m_asid[m];
+            rsp.mask = e->mask;
+            rsp.vpn = e->req.vpn;
+            rsp.write = e->req.write;
+            rsp.asid = e->req.asid;
             l2->m_state[m] = L2M_FREE;
         }
     }
@@ -198,7 +200,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
 
 /* Step 2: walker completion (fill choice on _q arrays: not modified before this point). Returns
  * the array filled (1 base, 2 large, 0 none) and its entry (set * ways + way) in *fill_idx. */
-static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_walk_result_t *done,
+static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_walk_res_t *done,
                        gmmu_viol_t *v, uint32_t *fill_idx_out) {
     int fill = 0;
     uint32_t fill_idx = 0;
@@ -210,11 +212,11 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
             if (l2->m_state[m] != L2M_WALKING)
                 gmmu_viol(v, "l2: walker completion for MSHR %u in state %u", m, l2->m_state[m]);
             l2->m_state[m] = L2M_RESP;
-            l2->m_res[m] = *done;
+            l2->mshr[m].res = *done;
             if (!done->fault && !done->nocache) {
-                const uint64_t vpn = l2->m_vpn[m];
-                const uint8_t asid = l2->m_asid[m];
-                if (done->large) {
+                const uint64_t vpn = l2->mshr[m].req.vpn;
+                const uint8_t asid = l2->mshr[m].req.asid;
+                if (done->is_large) {
                     const uint64_t tag = tlb_large_tag(asid, vpn);
                     fill = 2;
                     fill_idx = tlb_fa_fill_pick(&l2->large, tag); /* FA-2, FA-3 */
@@ -251,9 +253,9 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
             const uint32_t s = (uint32_t)pl->grant;
             l2->pv[0] = 1;
             l2->psm[0] = (uint8_t)s;
-            l2->pvpn[0] = l1c[s].req_vpn;
-            l2->pwrite[0] = l1c[s].req_write;
-            l2->pasid[0] = l1c[s].req_asid;
+            l2->pvpn[0] = l1c[s].req.vpn;
+            l2->pwrite[0] = l1c[s].req.write;
+            l2->pasid[0] = l1c[s].req.asid;
             l2->rr = (s + 1u) % l2->n_sm;
         } else {
             l2->pv[0] = 0;
@@ -266,7 +268,7 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
 }
 
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
-               uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
+               uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned, int ff_blocked,
                const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp;
@@ -286,14 +288,14 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
 
     /* 4. merge / allocate */
     if (pl->merge >= 0) {
-        l2->m_mask[pl->merge] |= UINT32_C(1) << l2->psm[L];
+        l2->mshr[pl->merge].mask |= UINT32_C(1) << l2->psm[L];
     } else if (pl->alloc >= 0) {
-        const uint32_t m = (uint32_t)pl->alloc;
-        l2->m_state[m] = L2M_NEED_WALK;
-        l2->m_vpn[m] = l2->pvpn[L];
-        l2->m_write[m] = l2->pwrite[L];
-        l2->m_asid[m] = l2->pasid[L];
-        l2->m_mask[m] = UINT32_C(1) << l2->psm[L];
+        gmmu_l2_mshr_t *e = &l2->mshr[pl->alloc];
+        l2->m_state[pl->alloc] = L2M_NEED_WALK;
+        e->req.vpn = l2->pvpn[L];
+        e->req.write = l2->pwrite[L];
+        e->req.asid = l2->pasid[L];
+        e->mask = UINT32_C(1) << l2->psm[L];
     }
 
     /* 5. PLRU: hit touch, then fill touch */
@@ -324,8 +326,8 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
                      tlb_large_flush_mask(page, fl->scope));
         /* RESP entries with an OK result that match (region, asid) -> NEED_WALK */
         for (uint32_t m = 0; m < l2->n_mshr; m++)
-            if (l2->m_state[m] == L2M_RESP && !l2->m_res[m].fault &&
-                gmmu_flush_match(fl, l2->m_asid[m], l2->m_vpn[m]))
+            if (l2->m_state[m] == L2M_RESP && !l2->mshr[m].res.fault &&
+                gmmu_flush_match(fl, l2->mshr[m].req.asid, l2->mshr[m].req.vpn))
                 l2->m_state[m] = L2M_NEED_WALK;
     }
 
@@ -344,12 +346,13 @@ void l2_dump(const l2_t *l2, FILE *f) {
     for (uint32_t m = 0; m < l2->n_mshr; m++) {
         if (l2->m_state[m] == L2M_FREE)
             continue;
-        const gmmu_walk_result_t *r = &l2->m_res[m];
+        const gmmu_l2_mshr_t *e = &l2->mshr[m];
+        const gmmu_walk_res_t *r = &e->res;
         fprintf(f,
                 "  mshr[%u] %s asid=%u vpn=0x%llx write=%u mask=0x%x | fault=%u ppn=0x%llx "
                 "large=%u w=%u nocache=%u ft=%u\n",
-                m, l2_state_name[l2->m_state[m]], l2->m_asid[m], (unsigned long long)l2->m_vpn[m],
-                l2->m_write[m], l2->m_mask[m], r->fault, (unsigned long long)r->ppn, r->large, r->w,
+                m, l2_state_name[l2->m_state[m]], e->req.asid, (unsigned long long)e->req.vpn,
+                e->req.write, e->mask, r->fault, (unsigned long long)r->ppn, r->is_large, r->w,
                 r->nocache, r->fault_type);
     }
     if (l2->rsp.valid)
@@ -364,27 +367,6 @@ void l2_dump(const l2_t *l2, FILE *f) {
     fprintf(f, " large:");
     tlb_fa_dump_plru(&l2->large, f);
     fprintf(f, "\n");
-}
-
-/* An MSHR flag as the RTL's bit vector over the entries (m_write_q, m_fault_q, ...). */
-static uint64_t l2_mshr_bits(const l2_t *l2, const char *reg) {
-    uint64_t v = 0;
-    for (uint32_t k = 0; k < l2->n_mshr; k++) {
-        const gmmu_walk_result_t *r = &l2->m_res[k];
-        uint8_t b = 0;
-        if (strcmp(reg, "m_write_q") == 0)
-            b = l2->m_write[k];
-        else if (strcmp(reg, "m_fault_q") == 0)
-            b = r->fault;
-        else if (strcmp(reg, "m_large_q") == 0)
-            b = r->large;
-        else if (strcmp(reg, "m_w_q") == 0)
-            b = r->w;
-        else
-            b = r->nocache;
-        v |= (uint64_t)(b & 1u) << k;
-    }
-    return v;
 }
 
 /* The response register rsp_q's fields (rsp_valid_q, ...), or -1. */
@@ -405,16 +387,18 @@ static int l2_rsp_get(const gmmu_rsp_t *r, const char *reg, uint64_t *val) {
     return -1;
 }
 
-int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint64_t *val) {
+int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "mshr_q") == 0) { /* the packed record l2_mshr_t, 122 bits: two words */
+        if (i >= l2->n_mshr || word > 1u)
+            return -1;
+        *val = gmmu_l2_mshr_word(&l2->mshr[i], word);
+        return 0;
+    }
+    if (word != 0)
+        return -1;
     if (i == 0) {
         if (l2_rsp_get(&l2->rsp, reg, val) == 0)
             return 0;
-        if (strcmp(reg, "m_write_q") == 0 || strcmp(reg, "m_fault_q") == 0 ||
-            strcmp(reg, "m_large_q") == 0 || strcmp(reg, "m_w_q") == 0 ||
-            strcmp(reg, "m_nocache_q") == 0) {
-            *val = l2_mshr_bits(l2, reg);
-            return 0;
-        }
         if (strcmp(reg, "pv_q") == 0 || strcmp(reg, "pwrite_q") == 0) {
             *val = gmmu_pack_bits(reg[1] == 'v' ? l2->pv : l2->pwrite, l2->lat);
             return 0;
@@ -430,20 +414,8 @@ int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint64_t *val) {
         *val = l2->pvpn[i];
     else if (i < l2->lat && strcmp(reg, "pasid_q") == 0)
         *val = l2->pasid[i];
-    else if (i >= l2->n_mshr)
-        return -1;
-    else if (strcmp(reg, "m_state_q") == 0)
+    else if (i < l2->n_mshr && strcmp(reg, "m_state_q") == 0)
         *val = l2->m_state[i];
-    else if (strcmp(reg, "m_vpn_q") == 0)
-        *val = l2->m_vpn[i];
-    else if (strcmp(reg, "m_asid_q") == 0)
-        *val = l2->m_asid[i];
-    else if (strcmp(reg, "m_mask_q") == 0)
-        *val = l2->m_mask[i];
-    else if (strcmp(reg, "m_ppn_q") == 0)
-        *val = l2->m_res[i].ppn;
-    else if (strcmp(reg, "m_ft_q") == 0)
-        *val = l2->m_res[i].fault_type;
     else
         return -1;
     return 0;

@@ -26,11 +26,10 @@ typedef struct {
     uint8_t *pv, *psm, *pwrite, *pasid;
     uint64_t *pvpn;
     uint32_t rr;
-    /* MSHRs */
-    uint8_t m_state[L2_MAX_MSHR], m_write[L2_MAX_MSHR], m_asid[L2_MAX_MSHR];
-    uint32_t m_mask[L2_MAX_MSHR];
-    uint64_t m_vpn[L2_MAX_MSHR];
-    gmmu_walk_result_t m_res[L2_MAX_MSHR];
+    /* MSHRs: state m_state_q, record mshr_q (spec/tlb.toml [l2_mshr]: asid, vpn, write, mask,
+     * walk result res) */
+    uint8_t m_state[L2_MAX_MSHR];
+    gmmu_l2_mshr_t mshr[L2_MAX_MSHR];
     gmmu_rsp_t rsp; /* rsp_q */
 } l2_t;
 
@@ -58,11 +57,12 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
 /* done: walker completion (valid, mshr, result); assigned: a walker took pl->need_walk;
  * ff_blocked: the far-fault unit replied blocked to the offer of pl->resp_sel. */
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
-               uint32_t done_mshr, const gmmu_walk_result_t *done, int assigned, int ff_blocked,
+               uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned, int ff_blocked,
                const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v);
 void l2_dump(const l2_t *l2, FILE *f);
-/* State accessor (gmmu_model_state_get): element i of register reg of u_l2 itself (pipeline,
- * MSHRs, response register; its arrays: tlb_sa_state_get, tlb_fa_state_get). 0, or -1. */
-int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint64_t *val);
+/* State accessor (gmmu_model_state_get): bits [64 * word + 63 : 64 * word] of element i of
+ * register reg of u_l2 itself (pipeline, MSHRs, response register; its arrays:
+ * tlb_sa_state_get, tlb_fa_state_get). 0, or -1. */
+int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
 
 #endif

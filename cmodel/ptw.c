@@ -120,7 +120,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
         } else {
             const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
             complete(w, k, o, 0, 0);
-            o->res.large = w->large_mode[k];
+            o->res.is_large = w->large_mode[k];
             o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
             o->res.w = (pte >> GMMU_PTE_W) & 1u;
             o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
@@ -134,9 +134,9 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
         const uint32_t k = (uint32_t)idle;
         w->state[k] = PTW_ISSUE;
         w->poison[k] = 0;
-        w->vpn[k] = in->nw_vpn;
-        w->write[k] = in->nw_write;
-        w->asid[k] = in->nw_asid;
+        w->vpn[k] = in->nw.vpn;
+        w->write[k] = in->nw.write;
+        w->asid[k] = in->nw.asid;
         w->mshr[k] = (uint8_t)in->need_walk;
         restart(w, k, in->pt_base);
         o->assigned = 1;

@@ -33,9 +33,7 @@ typedef struct {
     uint64_t mem_rsp_data;
     const uint64_t *pt_base; /* pt_base_q[NumAsids]: the root of each address space (§14.2) */
     int need_walk;           /* lowest NEED_WALK L2 MSHR (_q) or -1 */
-    uint64_t nw_vpn;
-    uint8_t nw_write;
-    uint8_t nw_asid;
+    gmmu_tlb_req_t nw;       /* its walk request walk_o (spec/tlb.toml [tlb_req]) */
     gmmu_flush_t flush;
     /* the coalesce unit's request (§15.2, from its _q state) */
     uint8_t co_req_valid, co_req_write;
@@ -45,9 +43,9 @@ typedef struct {
 typedef struct {
     uint8_t done; /* a walk completed: result to MSHR done_mshr */
     uint32_t done_mshr;
-    gmmu_walk_result_t res;
-    uint8_t assigned; /* a walker took need_walk */
-    uint8_t co_taken; /* the request register took the coalesce unit's request */
+    gmmu_walk_res_t res; /* spec/tlb.toml [walk_res] */
+    uint8_t assigned;    /* a walker took need_walk */
+    uint8_t co_taken;    /* the request register took the coalesce unit's request */
 } ptw_out_t;
 
 void ptw_init(ptw_t *w, const gmmu_params_t *p);

@@ -38,14 +38,13 @@ module fv_l1 (
   always_ff @(posedge clk_i) init <= 1'b0;
   always_comb assume (rst_ni == !init);
 
-  logic req_ready, miss_valid, miss_fatal, l2_req_valid, l2_req_write, busy, l2_gnt;
+  logic req_ready, miss_valid, miss_fatal, l2_req_valid, busy, l2_gnt;
   logic [1:0] hit_valid;
   logic [2*IdW-1:0] hit_id;
   logic [2*gmmu_pkg::PPN_W-1:0] hit_ppn;
   logic [IdW-1:0] miss_id;
   logic [gmmu_pkg::PPN_W-1:0] miss_ppn;
-  logic [gmmu_pkg::VPN_W-1:0] l2_req_vpn;
-  logic [gmmu_pkg::ASID_W-1:0] unused_asid;
+  gmmu_tlb_pkg::tlb_req_t unused_l2_req;  // the request record (spec/tlb.toml); not checked here
 
   assign l2_gnt = l2_gnt_in && l2_req_valid && !cmd_cycle_i;  // §2.1, §5.2
 
@@ -54,12 +53,12 @@ module fv_l1 (
     .req_ready_o (req_ready), .hit_valid_o (hit_valid), .hit_id_o (hit_id),
     .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
     .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .l2_req_valid_o (l2_req_valid),
-    .l2_req_vpn_o (l2_req_vpn), .l2_req_write_o (l2_req_write), .l2_gnt_i (l2_gnt),
+    .l2_req_o (unused_l2_req), .l2_gnt_i (l2_gnt),
     .rsp_valid_i, .rsp_nack_i, .rsp_vpn_i, .rsp_write_i, .rsp_ppn_i, .rsp_large_i, .rsp_w_i,
     .rsp_nocache_i, .replay_i, .cancel_valid_i, .cancel_vpn_i, .cmd_cycle_i, .flush_all_i,
     .flush_page_i, .cmd_vpn_i, .busy_o (busy),
     // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
-    .req_asid_i ('0), .l2_req_asid_o (unused_asid), .rsp_asid_i ('0), .cancel_asid_i ('0),
+    .req_asid_i ('0), .rsp_asid_i ('0), .cancel_asid_i ('0),
     .cmd_asid_i ('0), .cmd_scope_i (1'b0)
   );
 

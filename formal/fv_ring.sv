@@ -63,9 +63,14 @@ module fv_ring #(
   logic [gmmu_pkg::PA_W-1:0] fb_wr_addr;
   logic [255:0] fb_wr_data;
 
+  // the offer record (spec/tlb.toml fault_offer); one address space: ASID 0
+  gmmu_tlb_pkg::fault_offer_t offer;
+  assign offer = '{req: '{asid: '0, vpn: offer_vpn_i, write: offer_write_i},
+                   fault_type: offer_ft_i};
+
   gmmu_ff #(.NumSm(NumSm), .FfEntries(FfEntries), .FfQuota(FfQuota)) u_ff (
     .clk_i, .rst_ni, .time_i,
-    .offer_valid_i (offer_valid), .offer_vpn_i, .offer_write_i, .offer_mask_i, .offer_ft_i,
+    .offer_valid_i (offer_valid), .offer_i (offer), .offer_mask_i,
     .blocked_o (blocked), .replay_page_i (replay_page), .replay_all_i (replay_all),
     .cancel_page_i (cancel_page), .cmd_vpn_i (cmd_vpn), .fb_base_i (fb_base),
     .fb_size_i (fb_size), .get_i (fb_get), .fb_size_wr_i (fb_size_wr), .ovf_clr_i (ovf_clr),
@@ -73,7 +78,7 @@ module fv_ring #(
     .cancel_valid_o (cancel_valid), .cancel_vpn_o (cancel_vpn), .fb_wr_valid_o (fb_wr_valid),
     .fb_wr_ready_i, .fb_wr_addr_o (fb_wr_addr), .fb_wr_data_o (fb_wr_data),
     .ev_new_o (ev_new), .ev_merge_o (ev_merge), .ev_drop_o (ev_drop), .ev_ovf_o (ev_ovf),
-    .busy_o (ff_busy), .offer_asid_i ('0), .cmd_asid_i (cmd_asid), .cancel_asid_o (cancel_asid)
+    .busy_o (ff_busy), .cmd_asid_i (cmd_asid), .cancel_asid_o (cancel_asid)
   );
 
   // CSR legality of the ring registers (§8): whatever the host writes, FB_SIZE is 0 or a power

@@ -43,7 +43,6 @@ module fv_walk #(
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
   localparam int unsigned MIdxW = $clog2(Mshr);
-  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W;
   localparam logic [1:0] MFree = 2'd0, MNeedWalk = 2'd1, MWalking = 2'd2, MResp = 2'd3;
   localparam logic [1:0] WIdle = 2'd0, WIssue = 2'd1, WWaitRsp = 2'd2;
 
@@ -54,46 +53,52 @@ module fv_walk #(
   // ---------------------------------------------------------------- DUT
   logic [NumSm-1:0] l1_gnt, rsp_mask, ff_mask;
   logic rsp_valid, rsp_write, rsp_nack, rsp_large, rsp_w, rsp_nocache;
-  logic [VpnW-1:0] rsp_vpn, walk_vpn, ff_vpn;
-  logic [PpnW-1:0] rsp_ppn, cpl_ppn;
-  logic walk_valid, walk_write, walk_ready, cpl_valid, cpl_fault, cpl_large, cpl_w, cpl_nocache;
+  logic [VpnW-1:0] rsp_vpn;
+  logic [PpnW-1:0] rsp_ppn;
+  logic walk_valid, walk_ready, cpl_valid;
+  gmmu_tlb_pkg::tlb_req_t walk;   // walk request record (spec/tlb.toml)
+  gmmu_tlb_pkg::walk_res_t cpl;   // walk completion record
   logic [MIdxW-1:0] walk_mshr, cpl_mshr;
-  logic [FtW-1:0] cpl_ft, ff_ft;
-  logic ff_valid, ff_write, ff_blocked, ev_hit, ev_miss, l2_busy;
+  gmmu_tlb_pkg::fault_offer_t ff_offer;  // fault offer record (spec/tlb.toml)
+  logic ff_valid, ff_blocked, ev_hit, ev_miss, l2_busy;
   logic mem_req_valid, ev_walk, ev_restart, ptw_busy;
   logic [gmmu_pkg::PA_W-1:0] mem_req_addr;
   logic [gmmu_pkg::MEM_ID_W-1:0] mem_req_id;
-  logic [gmmu_pkg::ASID_W-1:0] rsp_asid, walk_asid, ff_asid;
+  logic [gmmu_pkg::ASID_W-1:0] rsp_asid;
 
   assign ff_blocked = ff_blocked_in && ff_valid;
 
+  // the L1 requests as records (spec/tlb.toml tlb_req); one address space: every ASID is 0
+  gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req;
+  always_comb begin : p_l1_req
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      l1_req[s] = '{asid: '0, vpn: l1_req_vpn[s*VpnW +: VpnW], write: l1_req_write[s]};
+    end
+  end
+
   gmmu_l2_tlb #(.NumSm(NumSm), .L2Sets(4), .L2Ways(2), .L2LargeEntries(2), .L2Latency(3),
                 .L2MshrEntries(Mshr)) u_l2 (
-    .clk_i, .rst_ni, .l1_req_valid_i (l1_req_valid), .l1_req_vpn_i (l1_req_vpn),
-    .l1_req_write_i (l1_req_write), .l1_gnt_o (l1_gnt), .rsp_valid_o (rsp_valid),
+    .clk_i, .rst_ni, .l1_req_valid_i (l1_req_valid), .l1_req_i (l1_req),
+    .l1_gnt_o (l1_gnt), .rsp_valid_o (rsp_valid),
     .rsp_mask_o (rsp_mask), .rsp_vpn_o (rsp_vpn), .rsp_write_o (rsp_write),
     .rsp_nack_o (rsp_nack), .rsp_ppn_o (rsp_ppn), .rsp_large_o (rsp_large), .rsp_w_o (rsp_w),
-    .rsp_nocache_o (rsp_nocache), .walk_valid_o (walk_valid), .walk_vpn_o (walk_vpn),
-    .walk_write_o (walk_write), .walk_mshr_o (walk_mshr), .walk_ready_i (walk_ready),
-    .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_fault_i (cpl_fault),
-    .cpl_ppn_i (cpl_ppn), .cpl_large_i (cpl_large), .cpl_w_i (cpl_w),
-    .cpl_nocache_i (cpl_nocache), .cpl_ft_i (cpl_ft), .ff_valid_o (ff_valid),
-    .ff_vpn_o (ff_vpn), .ff_write_o (ff_write), .ff_mask_o (ff_mask), .ff_ft_o (ff_ft),
+    .rsp_nocache_o (rsp_nocache), .walk_valid_o (walk_valid), .walk_o (walk),
+    .walk_mshr_o (walk_mshr), .walk_ready_i (walk_ready),
+    .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_i (cpl), .ff_valid_o (ff_valid),
+    .ff_o (ff_offer), .ff_mask_o (ff_mask),
     .ff_blocked_i (ff_blocked), .cmd_cycle_i (cmd_cycle), .flush_all_i (flush_all),
     .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_hit_o (ev_hit),
     .ev_miss_o (ev_miss), .busy_o (l2_busy),
     // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
-    .l1_req_asid_i ('0), .rsp_asid_o (rsp_asid), .walk_asid_o (walk_asid), .ff_asid_o (ff_asid),
+    .rsp_asid_o (rsp_asid),
     .cmd_asid_i ('0), .cmd_scope_i (1'b0)
   );
 
   gmmu_ptw #(.NumWalkers(Wk), .L2MshrEntries(Mshr)) u_ptw (
-    .clk_i, .rst_ni, .pt_base_i ('{pt_base}), .walk_asid_i (walk_asid), .cmd_asid_i ('0),
-    .cmd_scope_i (1'b0), .walk_valid_i (walk_valid), .walk_vpn_i (walk_vpn),
-    .walk_write_i (walk_write), .walk_mshr_i (walk_mshr), .walk_ready_o (walk_ready),
-    .cpl_valid_o (cpl_valid), .cpl_mshr_o (cpl_mshr), .cpl_fault_o (cpl_fault),
-    .cpl_ppn_o (cpl_ppn), .cpl_large_o (cpl_large), .cpl_w_o (cpl_w),
-    .cpl_nocache_o (cpl_nocache), .cpl_ft_o (cpl_ft), .mem_req_valid_o (mem_req_valid),
+    .clk_i, .rst_ni, .pt_base_i ('{pt_base}), .cmd_asid_i ('0),
+    .cmd_scope_i (1'b0), .walk_valid_i (walk_valid), .walk_i (walk),
+    .walk_mshr_i (walk_mshr), .walk_ready_o (walk_ready),
+    .cpl_valid_o (cpl_valid), .cpl_mshr_o (cpl_mshr), .cpl_o (cpl), .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i, .mem_req_addr_o (mem_req_addr), .mem_req_id_o (mem_req_id),
     .mem_rsp_valid_i, .mem_rsp_id_i, .mem_rsp_data_i, .flush_all_i (flush_all),
     .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_walk_o (ev_walk),
@@ -164,7 +169,7 @@ module fv_walk #(
     end
     always_comb if (rst_ni) begin
       walk_mshr_has_walker: assert ((ms[i] == MWalking) == (n_walkers == 1));
-      mshr_mask: assert (ms[i] == MFree || u_l2.m_mask_q[i] != '0);
+      mshr_mask: assert (ms[i] == MFree || u_l2.mshr_q[i].mask != '0);
     end
   end
   always_comb if (rst_ni) begin
@@ -193,8 +198,8 @@ module fv_walk #(
     c_walk_issue: cover (w_seen[WIssue]);
     c_walk_wait_rsp: cover (w_seen[WWaitRsp]);
     c_walk_restart: cover (ev_restart);
-    c_walk_fault: cover (cpl_valid && cpl_fault);
-    c_walk_ok: cover (cpl_valid && !cpl_fault);
+    c_walk_fault: cover (cpl_valid && cpl.fault);
+    c_walk_ok: cover (cpl_valid && !cpl.fault);
     c_l2_merge: cover (u_l2.miss && u_l2.merge_found);
     c_l2_stall: cover (u_l2.stall);
     c_l2_nack: cover (rsp_valid && rsp_nack);

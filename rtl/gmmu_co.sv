@@ -71,7 +71,7 @@ module gmmu_co #(
   assign rvpn     = {co_region_q, IdxW'(0)};
   // the table index of level co_lvl_q: a multiplexer of the constant slices (a shift by
   // IdxW * (PT_LEVELS - 1 - level) made synth_ecp5 infer a MULT18X18D for the shift amount)
-  always_comb begin
+  always_comb begin : p_path_idx
     path_idx = '0;
     for (int unsigned k = 0; k < gmmu_pkg::PT_LEVELS; k++) begin
       if (co_lvl_q == 2'(k)) path_idx = rvpn[IdxW*(gmmu_pkg::PT_LEVELS-1-k)+:IdxW];
@@ -79,7 +79,7 @@ module gmmu_co #(
   end
   assign rd_state = co_state_q inside {CoPath, CoCheck, CoErd, CoLrd};
 
-  always_comb begin
+  always_comb begin : p_mem_req
     req_valid_o = 1'b0;
     req_write_o = 1'b0;
     req_addr_o  = '0;
@@ -126,7 +126,7 @@ module gmmu_co #(
   assign rsp_ok = rsp_valid_i && rd_state && co_pend_q;
 
   // ---------------------------------------------------------------- next state (§15.3, in order)
-  always_comb begin
+  always_comb begin : p_next_state
     co_state_d  = co_state_q;
     co_op_d     = co_op_q;
     co_asid_d   = co_asid_q;
@@ -243,7 +243,7 @@ module gmmu_co #(
   assign unused_vpn = ^cmd_vpn_i[IdxW-1:0];
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       co_state_q  <= CoIdle;
       co_op_q     <= 1'b0;

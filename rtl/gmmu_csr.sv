@@ -128,7 +128,7 @@ module gmmu_csr #(
   logic        rd_mapped;
   logic [31:0] rd_val;
 
-  always_comb begin
+  always_comb begin : p_read
     rd_mapped = 1'b1;
     rd_val    = '0;
     unique case (csr_addr_i)
@@ -184,7 +184,7 @@ module gmmu_csr #(
   assign wd   = csr_wdata_i;
   assign wd_w = wd & dec.wmask;  // the writable bits of a legal write
 
-  always_comb begin
+  always_comb begin : p_legal_ref
     unique case (dec.legal_ref)
       gmmu_pkg::CSR_FB_SIZE: legal_ref_val = 32'(fb_size_q);
       default:               legal_ref_val = '0;
@@ -199,7 +199,7 @@ module gmmu_csr #(
   end
 
   // ---------------------------------------------------------------- next state
-  always_comb begin
+  always_comb begin : p_next_state
     logic [ErrW-1:0] err_set;
     pt_base_d    = pt_base_q;
     asid_sel_d   = asid_sel_q;
@@ -287,7 +287,7 @@ module gmmu_csr #(
   end
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       pt_base_q   <= '{default: '0};
       asid_sel_q  <= '0;

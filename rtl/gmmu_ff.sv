@@ -17,11 +17,8 @@ module gmmu_ff #(
   input  logic [63:0]                     time_i,
   // fault offer from the L2 MSHRs
   input  logic                            offer_valid_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]      offer_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]     offer_asid_i,
-  input  logic                            offer_write_i,
+  input  gmmu_tlb_pkg::fault_offer_t      offer_i,  // record (req: asid, vpn, write; fault_type)
   input  logic [NumSm-1:0]                offer_mask_i,
-  input  logic [FtW-1:0]                  offer_ft_i,
   output logic                            blocked_o,
   // commands (command cycle)
   input  logic                            replay_page_i,
@@ -104,7 +101,7 @@ module gmmu_ff #(
   assign busy_o         = fw_valid_q || cancel_valid_q || (|replay_q);
 
   // fault-buffer entry: every field at its place of spec/gmmu.toml [fb_field] (FB_<field>_BIT)
-  always_comb begin
+  always_comb begin : p_fb_entry
     fb_wr_data_o = '0;
     fb_wr_data_o[gmmu_pkg::FB_ASID_BIT +: gmmu_pkg::FB_ASID_W] = fw_asid_q;
     fb_wr_data_o[gmmu_pkg::FB_VPN_LO_BIT +: gmmu_pkg::FB_VPN_LO_W] =
@@ -135,14 +132,15 @@ module gmmu_ff #(
   logic [FCntW-1:0]     count;
   logic [IdxW:0]        put_inc;
 
-  always_comb begin
+  always_comb begin : p_mshr_sel
     merge_found = 1'b0;
     merge_idx   = '0;
     free_found  = 1'b0;
     free_idx    = '0;
     count       = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
-      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_vpn_i && e_asid_q[i] == offer_asid_i;
+      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_i.req.vpn &&
+                     e_asid_q[i] == offer_i.req.asid;
       if (e_valid_q[i]) count = count + 1'b1;
       if (!merge_found && vpn_match[i]) begin
         merge_found = 1'b1;
@@ -177,7 +175,7 @@ module gmmu_ff #(
 
   // offer outcome (exactly one when offer_valid_i)
   logic o_merge, o_drop, o_ovf, o_post;
-  always_comb begin
+  always_comb begin : p_offer
     o_merge   = 1'b0;
     o_drop    = 1'b0;
     o_ovf     = 1'b0;
@@ -205,7 +203,7 @@ module gmmu_ff #(
   assign ev_ovf_o   = o_ovf;
 
   // ---------------------------------------------------------------- next state (§7)
-  always_comb begin
+  always_comb begin : p_next_state
     e_valid_d      = e_valid_q;
     e_vpn_d        = e_vpn_q;
     e_asid_d       = e_asid_q;
@@ -236,20 +234,20 @@ module gmmu_ff #(
     if (o_ovf) overflow_d = 1'b1;
     if (o_post) begin
       e_valid_d[free_idx] = 1'b1;
-      e_vpn_d[free_idx]   = offer_vpn_i;
-      e_asid_d[free_idx]  = offer_asid_i;
+      e_vpn_d[free_idx]   = offer_i.req.vpn;
+      e_asid_d[free_idx]  = offer_i.req.asid;
       e_mask_d[free_idx]  = avail;
       dropped_d           = dropped_q | (offer_mask_i & ~avail);
       fw_valid_d          = 1'b1;
       fw_addr_d           = fb_base_i + FbAddrW'(put_q);
       fw_set_d            = 1'b1;
-      fw_vpn_d            = offer_vpn_i;
-      fw_asid_d           = offer_asid_i;
+      fw_vpn_d            = offer_i.req.vpn;
+      fw_asid_d           = offer_i.req.asid;
       fw_time_d           = time_i;
       fw_mask_d           = avail;
-      fw_ft_d             = offer_ft_i;
+      fw_ft_d             = offer_i.fault_type;
       fw_client_d         = client;
-      fw_write_d          = offer_write_i;
+      fw_write_d          = offer_i.req.write;
       put_d               = put_inc[IdxW-1:0];
     end
     // commands
@@ -289,11 +287,11 @@ module gmmu_ff #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] e_asid_k [FfEntries];
-  always_comb begin
+  always_comb begin : p_asid_keep
     for (int unsigned i = 0; i < FfEntries; i++) e_asid_k[i] = e_asid_d[i] & AsidMask;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       e_valid_q      <= '0;
       dropped_q      <= '0;

@@ -10,7 +10,7 @@ module gmmu_fill_pick #(
   input  logic [IdxW-1:0] victim_i, // PLRU victim (_q)
   output logic [IdxW-1:0] idx_o
 );
-  always_comb begin
+  always_comb begin : p_pick
     logic            same, inval;
     logic [IdxW-1:0] same_idx, inval_idx;
     same      = 1'b0;

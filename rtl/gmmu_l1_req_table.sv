@@ -23,9 +23,7 @@ module gmmu_l1_req_table #(
   output logic [gmmu_pkg::PPN_W-1:0]             out_ppn_o,
   output logic                                   out_fatal_o,
   output logic                                   send_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]             send_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]            send_asid_o,
-  output logic                                   send_write_o,
+  output gmmu_tlb_pkg::tlb_req_t                 send_o,  // the L1 -> L2 request record
   output logic                                   busy_o,
   // (b) grant of the send candidate
   input  logic                                   send_gnt_i,
@@ -96,7 +94,7 @@ module gmmu_l1_req_table #(
   logic [RIdxW-1:0] out_idx, send_idx;
   logic [CntW-1:0]  free_cnt;
 
-  always_comb begin
+  always_comb begin : p_out_send
     logic blocked;
     blocked    = 1'b0;
     out_found  = 1'b0;
@@ -134,14 +132,14 @@ module gmmu_l1_req_table #(
   assign out_ppn_o    = out_found ? ent_q[out_idx].ppn : '0;
   assign out_fatal_o  = out_found && ent_q[out_idx].fatal;
   assign send_valid_o = send_found;
-  assign send_vpn_o   = send_found ? ent_q[send_idx].vpn : '0;
-  assign send_asid_o  = send_found ? ent_q[send_idx].asid : '0;
-  assign send_write_o = send_found && ent_q[send_idx].write;
+  assign send_o.vpn   = send_found ? ent_q[send_idx].vpn : '0;
+  assign send_o.asid  = send_found ? ent_q[send_idx].asid : '0;
+  assign send_o.write = send_found && ent_q[send_idx].write;
 
   // ---------------------------------------------------------------- next state (§4, in order)
   logic alloc_fail;  // assertion only
 
-  always_comb begin
+  always_comb begin : p_next_state
     logic [Entries-1:0] taken;
     logic found;
     found      = 1'b0;
@@ -229,11 +227,11 @@ module gmmu_l1_req_table #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (EntKeep)
   gmmu_tlb_pkg::l1_req_entry_t ent_k [Entries];
-  always_comb begin
+  always_comb begin : p_ent_keep
     for (int unsigned i = 0; i < Entries; i++) ent_k[i] = ent_d[i] & EntKeep;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       state_q <= '{default: ReqFree};
       ent_q   <= '{default: '0};
@@ -251,7 +249,7 @@ module gmmu_l1_req_table #(
   a_no_table_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !alloc_fail);
   // a flt bit is set only on an entry that is not FREE (§4.1)
   logic flt_on_free;
-  always_comb begin
+  always_comb begin : p_flt_on_free
     flt_on_free = 1'b0;
     for (int unsigned i = 0; i < Entries; i++) begin
       if (flt_q[i] && state_q[i] == ReqFree) flt_on_free = 1'b1;

@@ -26,9 +26,7 @@ module gmmu_l1_tlb #(
   output logic                                      miss_fatal_o,
   // request to the L2 (combinational from _q) and grant
   output logic                                      l2_req_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]                l2_req_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]               l2_req_asid_o,
-  output logic                                      l2_req_write_o,
+  output gmmu_tlb_pkg::tlb_req_t                    l2_req_o,  // record (asid, vpn, write)
   input  logic                                      l2_gnt_i,
   // registered L2 response (rsp_q), already qualified with mask[s]
   input  logic                                      rsp_valid_i,
@@ -217,9 +215,7 @@ module gmmu_l1_tlb #(
     .out_ppn_o      (miss_ppn_o),
     .out_fatal_o    (miss_fatal_o),
     .send_valid_o   (l2_req_valid_o),
-    .send_vpn_o     (l2_req_vpn_o),
-    .send_asid_o    (l2_req_asid_o),
-    .send_write_o   (l2_req_write_o),
+    .send_o         (l2_req_o),
     .busy_o         (busy_tab),
     .send_gnt_i     (l2_gnt_i),
     .rsp_valid_i    (rsp_valid_i),
@@ -249,7 +245,7 @@ module gmmu_l1_tlb #(
   assign busy_o = busy_tab || (|hv_q);
 
   // ---------------------------------------------------------------- hit registers, step (f)
-  always_comb begin
+  always_comb begin : p_hit_regs
     hv_d = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       hid_d[p]  = '0;
@@ -263,7 +259,7 @@ module gmmu_l1_tlb #(
   end
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       hv_q   <= '0;
       hid_q  <= '{default: '0};

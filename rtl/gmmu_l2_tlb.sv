@@ -10,17 +10,13 @@ module gmmu_l2_tlb #(
   parameter int unsigned L2Latency      = 3,
   parameter int unsigned L2MshrEntries  = 4,
   parameter int unsigned NumAsids       = 1,
-  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
-  // fault_type field width (word 7 [6:0] below F_REPLAYABLE)
-  localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
+  localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
   // L1 requests (combinational from the L1s' _q) and one-hot grant
   input  logic [NumSm-1:0]                  l1_req_valid_i,
-  input  logic [NumSm*gmmu_pkg::VPN_W-1:0]  l1_req_vpn_i,
-  input  logic [NumSm*gmmu_pkg::ASID_W-1:0] l1_req_asid_i,
-  input  logic [NumSm-1:0]                  l1_req_write_i,
+  input  gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req_i,  // record (asid, vpn, write) per SM
   output logic [NumSm-1:0]                  l1_gnt_o,
   // response register rsp_q
   output logic                              rsp_valid_o,
@@ -33,29 +29,20 @@ module gmmu_l2_tlb #(
   output logic                              rsp_large_o,
   output logic                              rsp_w_o,
   output logic                              rsp_nocache_o,
-  // walk request to the PTW (lowest NEED_WALK entry) and whether a walker takes it
+  // walk request to the PTW (lowest NEED_WALK entry, record tlb_req_t) and whether a walker
+  // takes it
   output logic                              walk_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]        walk_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]       walk_asid_o,
-  output logic                              walk_write_o,
+  output gmmu_tlb_pkg::tlb_req_t            walk_o,
   output logic [MIdxW-1:0]                  walk_mshr_o,
   input  logic                              walk_ready_i,
-  // walk completion from the PTW
+  // walk completion from the PTW (record walk_res_t)
   input  logic                              cpl_valid_i,
   input  logic [MIdxW-1:0]                  cpl_mshr_i,
-  input  logic                              cpl_fault_i,
-  input  logic [gmmu_pkg::PPN_W-1:0]        cpl_ppn_i,
-  input  logic                              cpl_large_i,
-  input  logic                              cpl_w_i,
-  input  logic                              cpl_nocache_i,
-  input  logic [FtW-1:0]                    cpl_ft_i,
+  input  gmmu_tlb_pkg::walk_res_t           cpl_i,
   // fault offer to the far-fault unit
   output logic                              ff_valid_o,
-  output logic [gmmu_pkg::VPN_W-1:0]        ff_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]       ff_asid_o,
-  output logic                              ff_write_o,
+  output gmmu_tlb_pkg::fault_offer_t       ff_o,  // record (req, fault_type)
   output logic [NumSm-1:0]                  ff_mask_o,
-  output logic [FtW-1:0]                    ff_ft_o,
   input  logic                              ff_blocked_i,
   // command cycle
   input  logic                              cmd_cycle_i,
@@ -81,6 +68,12 @@ module gmmu_l2_tlb #(
   localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
   localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
   localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
+  // MSHR record (spec/tlb.toml [l2_mshr]): the SM mask field holds FB_SM_MASK_W bits, NumSm of
+  // them stored (the others are constant 0, removed by synthesis as the unstored ASID bits)
+  localparam int unsigned MaskW  = gmmu_pkg::FB_SM_MASK_W;
+  localparam logic [MaskW-1:0] SmKeep = MaskW'({NumSm{1'b1}});
+  localparam gmmu_tlb_pkg::l2_mshr_t MKeep = '{req: '{asid: AsidMask, vpn: '1, write: 1'b1},
+                                               mask: SmKeep, res: '1};
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
@@ -105,24 +98,12 @@ module gmmu_l2_tlb #(
   logic [AsidW-1:0]          pasid_q [Lat];
   logic [AsidW-1:0]          pasid_d [Lat];
   logic [SmW-1:0]            rr_q, rr_d;
-  // MSHRs
+  // MSHRs: the entry state (an enum FSM) and the entry record (key req: asid, vpn, write; SM
+  // mask; walk result res: fault, ppn, is_large, w, nocache, fault_type)
   mshr_state_e               m_state_q [L2MshrEntries];
   mshr_state_e               m_state_d [L2MshrEntries];
-  logic [VpnW-1:0]           m_vpn_q [L2MshrEntries];
-  logic [VpnW-1:0]           m_vpn_d [L2MshrEntries];
-  logic [L2MshrEntries-1:0]  m_write_q, m_write_d;
-  logic [AsidW-1:0]          m_asid_q [L2MshrEntries];
-  logic [AsidW-1:0]          m_asid_d [L2MshrEntries];
-  logic [NumSm-1:0]          m_mask_q [L2MshrEntries];
-  logic [NumSm-1:0]          m_mask_d [L2MshrEntries];
-  logic [L2MshrEntries-1:0]  m_fault_q, m_fault_d;  // result kind: 1 = FAULT, 0 = OK
-  logic [PpnW-1:0]           m_ppn_q [L2MshrEntries];
-  logic [PpnW-1:0]           m_ppn_d [L2MshrEntries];
-  logic [L2MshrEntries-1:0]  m_large_q, m_large_d;
-  logic [L2MshrEntries-1:0]  m_w_q, m_w_d;
-  logic [L2MshrEntries-1:0]  m_nocache_q, m_nocache_d;
-  logic [FtW-1:0]            m_ft_q [L2MshrEntries];
-  logic [FtW-1:0]            m_ft_d [L2MshrEntries];
+  gmmu_tlb_pkg::l2_mshr_t    mshr_q [L2MshrEntries];
+  gmmu_tlb_pkg::l2_mshr_t    mshr_d [L2MshrEntries];
   // response register
   logic                      rsp_valid_q, rsp_valid_d;
   logic [NumSm-1:0]          rsp_mask_q, rsp_mask_d;
@@ -170,7 +151,7 @@ module gmmu_l2_tlb #(
   logic             merge_found, free_found, resp_found, nw_found, stall;
   logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
 
-  always_comb begin
+  always_comb begin : p_mshr_sel
     merge_found = 1'b0;
     merge_idx   = '0;
     free_found  = 1'b0;
@@ -181,7 +162,8 @@ module gmmu_l2_tlb #(
     nw_idx      = '0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
       if (!merge_found && m_state_q[i] inside {MshrNeedWalk, MshrWalking} &&
-          m_vpn_q[i] == ls_vpn && m_write_q[i] == ls_write && m_asid_q[i] == ls_asid) begin
+          mshr_q[i].req.vpn == ls_vpn && mshr_q[i].req.write == ls_write &&
+          mshr_q[i].req.asid == ls_asid) begin
         merge_found = 1'b1;
         merge_idx   = MIdxW'(i);
       end
@@ -206,20 +188,16 @@ module gmmu_l2_tlb #(
   assign ev_large_hit_o = hit && !bhit;
 
   assign walk_valid_o = nw_found;
-  assign walk_vpn_o   = nw_found ? m_vpn_q[nw_idx] : '0;
-  assign walk_asid_o  = nw_found ? m_asid_q[nw_idx] : '0;
-  assign walk_write_o = nw_found && m_write_q[nw_idx];
+  assign walk_o       = nw_found ? mshr_q[nw_idx].req : '0;
   assign walk_mshr_o  = nw_idx;
 
   // response selection candidate (§5.3 step 1)
   logic resp_sel;
   assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
-  assign ff_valid_o = resp_sel && m_fault_q[resp_idx];
-  assign ff_vpn_o   = ff_valid_o ? m_vpn_q[resp_idx] : '0;
-  assign ff_asid_o  = ff_valid_o ? m_asid_q[resp_idx] : '0;
-  assign ff_write_o = ff_valid_o && m_write_q[resp_idx];
-  assign ff_mask_o  = ff_valid_o ? m_mask_q[resp_idx] : '0;
-  assign ff_ft_o    = ff_valid_o ? m_ft_q[resp_idx] : '0;
+  assign ff_valid_o = resp_sel && mshr_q[resp_idx].res.fault;
+  assign ff_o       = ff_valid_o ? '{req: mshr_q[resp_idx].req,
+                                     fault_type: mshr_q[resp_idx].res.fault_type} : '0;
+  assign ff_mask_o  = ff_valid_o ? mshr_q[resp_idx].mask[NumSm-1:0] : '0;
 
   // ---------------------------------------------------------------- arbitration (§5.2)
   logic           advance, gnt_found;
@@ -227,7 +205,7 @@ module gmmu_l2_tlb #(
 
   assign advance = !cmd_cycle_i && !stall;
 
-  always_comb begin
+  always_comb begin : p_arbiter
     int unsigned sm;
     sm        = 0;
     gnt_found = 1'b0;
@@ -250,11 +228,11 @@ module gmmu_l2_tlb #(
   logic [AsidW-1:0] fill_asid;
   logic [SetW-1:0]  fill_set;
 
-  assign fill_vpn  = m_vpn_q[cpl_mshr_i];
-  assign fill_asid = m_asid_q[cpl_mshr_i];
+  assign fill_vpn  = mshr_q[cpl_mshr_i].req.vpn;
+  assign fill_asid = mshr_q[cpl_mshr_i].req.asid;
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
-  assign fill_b   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && !cpl_large_i;
-  assign fill_l   = cpl_valid_i && !cpl_fault_i && !cpl_nocache_i && cpl_large_i;
+  assign fill_b   = cpl_valid_i && !cpl_i.fault && !cpl_i.nocache && !cpl_i.is_large;
+  assign fill_l   = cpl_valid_i && !cpl_i.fault && !cpl_i.nocache && cpl_i.is_large;
 
   // ---------------------------------------------------------------- base array (§1.3)
   // tag vpn (full VPN), data ppn, set vpn & (L2Sets-1); lookup at the last stage, fill at step 2,
@@ -273,7 +251,7 @@ module gmmu_l2_tlb #(
   assign b_lk_tag.vpn      = ls_vpn;
   assign b_fill_tag.asid   = fill_asid;
   assign b_fill_tag.vpn    = fill_vpn;
-  assign b_fill_data.ppn   = cpl_ppn_i;
+  assign b_fill_data.ppn   = cpl_i.ppn;
   assign b_flush_tag.asid  = cmd_asid_i;
   assign b_flush_tag.vpn   = cmd_vpn_i;
   assign b_flush_mask.asid = cmd_scope_i ? '1 : '0;
@@ -305,7 +283,7 @@ module gmmu_l2_tlb #(
     .fill_i       (fill_b),
     .fill_set_i   (fill_set),
     .fill_tag_i   (b_fill_tag),
-    .fill_w_i     (cpl_w_i),
+    .fill_w_i     (cpl_i.w),
     .fill_data_i  (b_fill_data),
     .touch_i      (hit && bhit),
     .flush_all_i  (arr_flush_all),
@@ -324,7 +302,7 @@ module gmmu_l2_tlb #(
   assign l_lk_tag.region     = ls_vpn[VpnW-1:OffW];
   assign l_fill_tag.asid     = fill_asid;
   assign l_fill_tag.region   = fill_vpn[VpnW-1:OffW];
-  assign l_fill_data.lppn    = cpl_ppn_i[PpnW-1:OffW];
+  assign l_fill_data.lppn    = cpl_i.ppn[PpnW-1:OffW];
   assign l_flush_tag.asid    = cmd_asid_i;
   assign l_flush_tag.region  = cmd_vpn_i[VpnW-1:OffW];
   assign l_flush_mask.asid   = cmd_scope_i ? '1 : '0;
@@ -348,7 +326,7 @@ module gmmu_l2_tlb #(
     .lk_w_o       (l_lk_w),
     .fill_i       (fill_l),
     .fill_tag_i   (l_fill_tag),
-    .fill_w_i     (cpl_w_i),
+    .fill_w_i     (cpl_i.w),
     .fill_data_i  (l_fill_data),
     .touch_i      (hit && !bhit && lhit),
     .flush_all_i  (arr_flush_all),
@@ -358,18 +336,9 @@ module gmmu_l2_tlb #(
   );
 
   // ---------------------------------------------------------------- next state (§5.3, in order)
-  always_comb begin
-    m_state_d  = m_state_q;
-    m_vpn_d    = m_vpn_q;
-    m_write_d  = m_write_q;
-    m_asid_d   = m_asid_q;
-    m_mask_d   = m_mask_q;
-    m_fault_d  = m_fault_q;
-    m_ppn_d    = m_ppn_q;
-    m_large_d  = m_large_q;
-    m_w_d      = m_w_q;
-    m_nocache_d = m_nocache_q;
-    m_ft_d     = m_ft_q;
+  always_comb begin : p_next_state
+    m_state_d     = m_state_q;
+    mshr_d        = mshr_q;
     rsp_valid_d   = 1'b0;
     rsp_mask_d    = '0;
     rsp_vpn_d     = '0;
@@ -398,31 +367,26 @@ module gmmu_l2_tlb #(
       end
     end
     // 1. response selection
-    if (resp_sel && !(m_fault_q[resp_idx] && ff_blocked_i)) begin
+    if (resp_sel && !(mshr_q[resp_idx].res.fault && ff_blocked_i)) begin
       rsp_valid_d = 1'b1;
-      rsp_mask_d  = m_mask_q[resp_idx];
-      rsp_vpn_d   = m_vpn_q[resp_idx];
-      rsp_write_d = m_write_q[resp_idx];
-      rsp_asid_d  = m_asid_q[resp_idx];
-      if (m_fault_q[resp_idx]) begin
+      rsp_mask_d  = mshr_q[resp_idx].mask[NumSm-1:0];
+      rsp_vpn_d   = mshr_q[resp_idx].req.vpn;
+      rsp_write_d = mshr_q[resp_idx].req.write;
+      rsp_asid_d  = mshr_q[resp_idx].req.asid;
+      if (mshr_q[resp_idx].res.fault) begin
         rsp_nack_d = 1'b1;
       end else begin
-        rsp_ppn_d     = m_ppn_q[resp_idx];
-        rsp_large_d   = m_large_q[resp_idx];
-        rsp_w_d       = m_w_q[resp_idx];
-        rsp_nocache_d = m_nocache_q[resp_idx];
+        rsp_ppn_d     = mshr_q[resp_idx].res.ppn;
+        rsp_large_d   = mshr_q[resp_idx].res.is_large;
+        rsp_w_d       = mshr_q[resp_idx].res.w;
+        rsp_nocache_d = mshr_q[resp_idx].res.nocache;
       end
       m_state_d[resp_idx] = MshrFree;
     end
     // 2. walker completion (+ fill)
     if (cpl_valid_i) begin
-      m_state_d[cpl_mshr_i]   = MshrResp;
-      m_fault_d[cpl_mshr_i]   = cpl_fault_i;
-      m_ppn_d[cpl_mshr_i]     = cpl_ppn_i;
-      m_large_d[cpl_mshr_i]   = cpl_large_i;
-      m_w_d[cpl_mshr_i]       = cpl_w_i;
-      m_nocache_d[cpl_mshr_i] = cpl_nocache_i;
-      m_ft_d[cpl_mshr_i]      = cpl_ft_i;
+      m_state_d[cpl_mshr_i]  = MshrResp;
+      mshr_d[cpl_mshr_i].res = cpl_i;
     end
     // (the fill of u_base / u_large happens inside the arrays, SA-3 / FA-3)
     // 3. walker assignment
@@ -430,21 +394,21 @@ module gmmu_l2_tlb #(
     // 4. merge / allocate
     if (miss) begin
       if (merge_found) begin
-        m_mask_d[merge_idx] = m_mask_d[merge_idx] | (NumSm'(1) << ls_sm);
+        mshr_d[merge_idx].mask = mshr_d[merge_idx].mask | (MaskW'(1) << ls_sm);
       end else if (free_found) begin
-        m_state_d[free_idx] = MshrNeedWalk;
-        m_vpn_d[free_idx]   = ls_vpn;
-        m_write_d[free_idx] = ls_write;
-        m_asid_d[free_idx]  = ls_asid;
-        m_mask_d[free_idx]  = NumSm'(1) << ls_sm;
+        m_state_d[free_idx]        = MshrNeedWalk;
+        mshr_d[free_idx].req.vpn   = ls_vpn;
+        mshr_d[free_idx].req.write = ls_write;
+        mshr_d[free_idx].req.asid  = ls_asid;
+        mshr_d[free_idx].mask      = MaskW'(1) << ls_sm;
       end
     end
     // 6. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
-        if (m_state_d[i] == MshrResp && !m_fault_d[i] &&
-            (flush_all_i || m_vpn_d[i][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
-            (!cmd_scope_i || m_asid_d[i] == cmd_asid_i)) begin
+        if (m_state_d[i] == MshrResp && !mshr_d[i].res.fault &&
+            (flush_all_i || mshr_d[i].req.vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+            (!cmd_scope_i || mshr_d[i].req.asid == cmd_asid_i)) begin
           m_state_d[i] = MshrNeedWalk;
         end
       end
@@ -452,7 +416,7 @@ module gmmu_l2_tlb #(
   end
 
   // ---------------------------------------------------------------- pipeline advance (§5.2)
-  always_comb begin
+  always_comb begin : p_pipeline
     pv_d     = pv_q;
     psm_d    = psm_q;
     pvpn_d   = pvpn_q;
@@ -470,15 +434,15 @@ module gmmu_l2_tlb #(
       // stage 1 takes the granted request, or becomes invalid (fields 0)
       pv_d[0]     = gnt_found;
       psm_d[0]    = gnt_found ? gnt_idx : '0;
-      pvpn_d[0]   = gnt_found ? l1_req_vpn_i[int'(gnt_idx)*VpnW +: VpnW] : '0;
-      pwrite_d[0] = gnt_found && l1_req_write_i[gnt_idx];
-      pasid_d[0]  = gnt_found ? l1_req_asid_i[int'(gnt_idx)*AsidW +: AsidW] : '0;
+      pvpn_d[0]   = gnt_found ? l1_req_i[gnt_idx].vpn : '0;
+      pwrite_d[0] = gnt_found && l1_req_i[gnt_idx].write;
+      pasid_d[0]  = gnt_found ? l1_req_i[gnt_idx].asid : '0;
       if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
     end
   end
 
   logic busy_mshr;
-  always_comb begin
+  always_comb begin : p_busy_mshr
     busy_mshr = 1'b0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
       if (m_state_q[i] != MshrFree) busy_mshr = 1'b1;
@@ -489,26 +453,21 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] pasid_k [Lat];
-  always_comb begin
+  always_comb begin : p_pasid_keep
     for (int unsigned k = 0; k < Lat; k++) pasid_k[k] = pasid_d[k] & AsidMask;
   end
 
-  // the register's D input: the stored bits only (AsidMask)
-  logic [AsidW-1:0] m_asid_k [L2MshrEntries];
-  always_comb begin
-    for (int unsigned i = 0; i < L2MshrEntries; i++) m_asid_k[i] = m_asid_d[i] & AsidMask;
+  // the register's D input: the stored bits only (MKeep: AsidMask, SmKeep)
+  gmmu_tlb_pkg::l2_mshr_t mshr_k [L2MshrEntries];
+  always_comb begin : p_mshr_keep
+    for (int unsigned i = 0; i < L2MshrEntries; i++) mshr_k[i] = mshr_d[i] & MKeep;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       pv_q          <= '0;
       pwrite_q      <= '0;
       rr_q          <= '0;
-      m_write_q     <= '0;
-      m_fault_q     <= '0;
-      m_large_q     <= '0;
-      m_w_q         <= '0;
-      m_nocache_q   <= '0;
       rsp_valid_q   <= 1'b0;
       rsp_mask_q    <= '0;
       rsp_vpn_q     <= '0;
@@ -522,12 +481,8 @@ module gmmu_l2_tlb #(
       psm_q         <= '{default: '0};
       pvpn_q        <= '{default: '0};
       pasid_q       <= '{default: '0};
-      m_asid_q      <= '{default: '0};
       m_state_q     <= '{default: MshrFree};
-      m_vpn_q       <= '{default: '0};
-      m_mask_q      <= '{default: '0};
-      m_ppn_q       <= '{default: '0};
-      m_ft_q        <= '{default: '0};
+      mshr_q        <= '{default: '0};
     end else begin
       pv_q          <= pv_d;
       psm_q         <= psm_d;
@@ -536,16 +491,7 @@ module gmmu_l2_tlb #(
       pasid_q       <= pasid_k;
       rr_q          <= rr_d;
       m_state_q     <= m_state_d;
-      m_vpn_q       <= m_vpn_d;
-      m_write_q     <= m_write_d;
-      m_asid_q      <= m_asid_k;
-      m_mask_q      <= m_mask_d;
-      m_fault_q     <= m_fault_d;
-      m_ppn_q       <= m_ppn_d;
-      m_large_q     <= m_large_d;
-      m_w_q         <= m_w_d;
-      m_nocache_q   <= m_nocache_d;
-      m_ft_q        <= m_ft_d;
+      mshr_q        <= mshr_k;
       rsp_valid_q   <= rsp_valid_d;
       rsp_mask_q    <= rsp_mask_d;
       rsp_vpn_q     <= rsp_vpn_d;

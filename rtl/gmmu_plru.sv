@@ -18,7 +18,7 @@ module gmmu_plru #(
 
   // victim: walk from the root, left on 0, right on 1. At level l the path so far is the l-bit
   // prefix v and the node is (2^l - 1) + v.
-  always_comb begin
+  always_comb begin : p_victim
     logic [IdxW-1:0] v, n;
     v = '0;
     n = '0;
@@ -31,7 +31,7 @@ module gmmu_plru #(
 
   // touch: every node on the path to way_i points away from it
   // (1 if way_i is in its left subtree, 0 if in its right subtree)
-  always_comb begin
+  always_comb begin : p_touch
     logic [IdxW-1:0] n;
     n       = '0;
     state_o = state_i;

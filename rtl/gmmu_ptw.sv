@@ -13,22 +13,15 @@ module gmmu_ptw #(
   // page-table root of each address space (PT_BASE[47:12]; PT_BASE[11:0] is 0 by construction,
   // see gmmu_csr; docs/microarch.md §14.2)
   input  logic [gmmu_pkg::PPN_W-1:0]         pt_base_i [NumAsids],
-  // walk request from the L2 MSHRs
+  // walk request from the L2 MSHRs (record tlb_req_t)
   input  logic                               walk_valid_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]         walk_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]        walk_asid_i,
-  input  logic                               walk_write_i,
+  input  gmmu_tlb_pkg::tlb_req_t             walk_i,
   input  logic [MIdxW-1:0]                   walk_mshr_i,
   output logic                               walk_ready_o,
-  // completion to the L2 MSHRs
+  // completion to the L2 MSHRs (record walk_res_t)
   output logic                               cpl_valid_o,
   output logic [MIdxW-1:0]                   cpl_mshr_o,
-  output logic                               cpl_fault_o,
-  output logic [gmmu_pkg::PPN_W-1:0]         cpl_ppn_o,
-  output logic                               cpl_large_o,
-  output logic                               cpl_w_o,
-  output logic                               cpl_nocache_o,
-  output logic [FtW-1:0]                     cpl_ft_o,
+  output gmmu_tlb_pkg::walk_res_t            cpl_o,
   // PTE memory port
   output logic                               mem_req_valid_o,
   input  logic                               mem_req_ready_i,
@@ -135,7 +128,7 @@ module gmmu_ptw #(
   logic             iss_found, idle_found, busy_w;
   logic [WIdxW-1:0] iss_idx, idle_idx;
 
-  always_comb begin
+  always_comb begin : p_walker_sel
     iss_found  = 1'b0;
     iss_idx    = '0;
     idle_found = 1'b0;
@@ -175,7 +168,7 @@ module gmmu_ptw #(
   assign rk_level = w_level_q[rk];
   assign rk_lmode = w_lmode_q[rk];
 
-  always_comb begin
+  always_comb begin : p_pte_rsp
     rsp_poison = 1'b0;
     rsp_fault  = 1'b0;
     rsp_down   = 1'b0;  // go one level down (or into the large-page level 3)
@@ -203,15 +196,15 @@ module gmmu_ptw #(
     end
   end
 
-  assign cpl_valid_o   = rsp_fault || rsp_done;
-  assign cpl_mshr_o    = w_mshr_q[rk];
-  assign cpl_fault_o   = rsp_fault;
-  assign cpl_ft_o      = rsp_ft;
-  assign cpl_large_o   = rsp_done && rk_lmode;
-  assign cpl_ppn_o     = !rsp_done ? '0 :
-                         rk_lmode ? {pte[PpnMsb:PpnLsb+OffW], OffW'(0)} : pte_next;
-  assign cpl_w_o       = rsp_done && pte[gmmu_pkg::PTE_W];
-  assign cpl_nocache_o = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
+  assign cpl_valid_o = rsp_fault || rsp_done;
+  assign cpl_mshr_o  = w_mshr_q[rk];
+  assign cpl_o.fault      = rsp_fault;
+  assign cpl_o.fault_type = rsp_ft;
+  assign cpl_o.is_large   = rsp_done && rk_lmode;
+  assign cpl_o.ppn        = !rsp_done ? '0 :
+                            rk_lmode ? {pte[PpnMsb:PpnLsb+OffW], OffW'(0)} : pte_next;
+  assign cpl_o.w          = rsp_done && pte[gmmu_pkg::PTE_W];
+  assign cpl_o.nocache    = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
   assign ev_restart_o  = rsp_poison;
   assign ev_walk_o     = walk_valid_i && idle_found;
   assign ev_walk_large_o = rsp_done && rk_lmode;
@@ -222,7 +215,7 @@ module gmmu_ptw #(
   assign ev_pte_write_o = co_taken_o && co_req_write_i;
 
   // ---------------------------------------------------------------- next state (§6, in order)
-  always_comb begin
+  always_comb begin : p_next_state
     w_state_d  = w_state_q;
     w_vpn_d    = w_vpn_q;
     w_write_d  = w_write_q;
@@ -282,11 +275,11 @@ module gmmu_ptw #(
       w_level_d[idle_idx]  = '0;
       w_lmode_d[idle_idx]  = 1'b0;
       w_poison_d[idle_idx] = 1'b0;
-      w_vpn_d[idle_idx]    = walk_vpn_i;
-      w_write_d[idle_idx]  = walk_write_i;
-      w_asid_d[idle_idx]   = walk_asid_i;
+      w_vpn_d[idle_idx]    = walk_i.vpn;
+      w_write_d[idle_idx]  = walk_i.write;
+      w_asid_d[idle_idx]   = walk_i.asid;
       w_mshr_d[idle_idx]   = walk_mshr_i;
-      w_addr_d[idle_idx]   = pte_addr(root(walk_asid_i), lvl_idx(walk_vpn_i, '0));
+      w_addr_d[idle_idx]   = pte_addr(root(walk_i.asid), lvl_idx(walk_i.vpn, '0));
     end
     // 4. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
@@ -315,11 +308,11 @@ module gmmu_ptw #(
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] w_asid_k [NumWalkers];
-  always_comb begin
+  always_comb begin : p_asid_keep
     for (int unsigned k = 0; k < NumWalkers; k++) w_asid_k[k] = w_asid_d[k] & AsidMask;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       w_write_q  <= '0;
       w_lmode_q  <= '0;

@@ -26,7 +26,7 @@ module gmmu_ram_1r1w #(
 
   assign rdata_o = rdata_q;
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_i) begin : p_ram
     if (we_i) mem[waddr_i] <= wdata_i;
     rdata_q <= (we_i && waddr_i == raddr_i) ? wdata_i : mem[raddr_i];
   end

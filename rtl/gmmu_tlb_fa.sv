@@ -57,7 +57,7 @@ module gmmu_tlb_fa #(
   // ---------------------------------------------------------------- FA-1 lookup (from _q)
   logic [NumLookup-1:0][N-1:0] tag_match;  // also the assertion's input
 
-  always_comb begin
+  always_comb begin : p_lookup
     for (int unsigned p = 0; p < NumLookup; p++) begin
       lk_hit_o[p]  = 1'b0;
       lk_idx_o[p]  = '0;
@@ -78,7 +78,7 @@ module gmmu_tlb_fa #(
   logic [N-1:0]    fill_same;
   logic [IdxW-1:0] fill_idx, victim;
 
-  always_comb begin
+  always_comb begin : p_fill_same
     for (int unsigned i = 0; i < N; i++) fill_same[i] = ((ent_tag[i] & TagKeep) == (fill_tag_i & TagKeep));
   end
 
@@ -95,7 +95,7 @@ module gmmu_tlb_fa #(
   logic [NumLookup:0] t_en;
   logic [IdxW-1:0]   t_way [NumLookup+1];
 
-  always_comb begin
+  always_comb begin : p_touch_chain
     for (int unsigned p = 0; p < NumLookup; p++) begin
       t_en[p]  = touch_i[p];
       t_way[p] = lk_idx_o[p];
@@ -148,7 +148,7 @@ module gmmu_tlb_fa #(
   );
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       plru_q <= '0;
     end else begin
@@ -160,7 +160,7 @@ module gmmu_tlb_fa #(
 `ifndef SYNTHESIS
   // no multi-hit: at most one entry carries the looked-up tag on a valid lookup port
   logic [NumLookup-1:0] multi_hit;
-  always_comb begin
+  always_comb begin : p_multi_hit
     for (int unsigned p = 0; p < NumLookup; p++) begin
       multi_hit[p] = lk_valid_i[p] && ((tag_match[p] & (tag_match[p] - 1'b1)) != '0);
     end

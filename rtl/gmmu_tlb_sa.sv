@@ -79,7 +79,7 @@ module gmmu_tlb_sa #(
   // ---------------------------------------------------------------- SA-1 lookup (from _q)
   logic [Ways-1:0] tag_match;  // also the assertion's input
 
-  always_comb begin
+  always_comb begin : p_lookup
     logic [IdxW-1:0] e;
     e         = '0;
     lk_hit_o  = 1'b0;
@@ -101,7 +101,7 @@ module gmmu_tlb_sa #(
   logic [Ways-1:0] set_valid, set_same;
   logic [WayW-1:0] fill_way, victim;
 
-  always_comb begin
+  always_comb begin : p_fill_set
     for (int unsigned w = 0; w < Ways; w++) begin
       set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
       set_same[w]  = ((ent_tag[idx(fill_set_i, WayW'(w))] & TagKeep) ==
@@ -143,7 +143,7 @@ module gmmu_tlb_sa #(
     .state_o  (unused_pl)
   );
 
-  always_comb begin
+  always_comb begin : p_plru_next
     plru_d = plru_q;
     if (touch_i) plru_d[lk_set_i] = hit_pl;
     if (fill_i) plru_d[fill_set_i] = fill_pl;
@@ -196,7 +196,7 @@ module gmmu_tlb_sa #(
   );
 
   // ---------------------------------------------------------------- registers
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       plru_q <= '{default: '0};
     end else begin

@@ -51,7 +51,7 @@ module gmmu_tlb_store #(
   assign w_o     = w_q;
   assign data_o  = data_q;
 
-  always_comb begin
+  always_comb begin : p_next_state
     valid_d = valid_q;
     tag_d   = tag_q;
     w_d     = w_q;
@@ -74,11 +74,11 @@ module gmmu_tlb_store #(
 
   // the register's D input: the stored bits only (TagKeep)
   tag_t tag_k [N];
-  always_comb begin
+  always_comb begin : p_tag_keep
     for (int unsigned i = 0; i < N; i++) tag_k[i] = tag_d[i] & TagKeep;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       valid_q <= '0;
       tag_q   <= '{default: '0};
@@ -89,7 +89,7 @@ module gmmu_tlb_store #(
   end
 
   if (Payload) begin : g_payload
-    always_ff @(posedge clk_i or negedge rst_ni) begin
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_payload_regs
       if (!rst_ni) begin
         w_q    <= '0;
         data_q <= '{default: '0};

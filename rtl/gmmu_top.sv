@@ -66,7 +66,6 @@ module gmmu_top #(
   localparam int unsigned AsidW   = gmmu_pkg::ASID_W;
   localparam int unsigned P       = NumPorts;
   localparam int unsigned MIdxW   = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1;
-  localparam int unsigned FtW     = gmmu_pkg::FB_FAULT_TYPE_W;
   localparam int unsigned FbAddrW = gmmu_pkg::PA_W - $clog2(gmmu_pkg::FB_ENTRY_BYTES);
   localparam int unsigned FCntW   = $clog2(FfEntries + 1);
   localparam int unsigned IdxW    = gmmu_pkg::FB_IDX_W;
@@ -154,9 +153,8 @@ module gmmu_top #(
   logic [AsidW-1:0]  cancel_asid;
 
   // ---------------------------------------------------------------- L1 TLBs
-  logic [NumSm-1:0]      l1_req_valid, l1_req_write, l1_gnt, l1_busy, l1_ev_large_hit;
-  logic [NumSm*VpnW-1:0] l1_req_vpn;
-  logic [NumSm*AsidW-1:0] l1_req_asid;
+  logic [NumSm-1:0]      l1_req_valid, l1_gnt, l1_busy, l1_ev_large_hit;
+  gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req;  // L1 -> L2 request records
 
   for (genvar s = 0; s < NumSm; s++) begin : g_l1
     gmmu_l1_tlb #(
@@ -182,9 +180,7 @@ module gmmu_top #(
       .miss_ppn_o     (miss_ppn_o[s*PpnW +: PpnW]),
       .miss_fatal_o   (miss_fatal_o[s]),
       .l2_req_valid_o (l1_req_valid[s]),
-      .l2_req_vpn_o   (l1_req_vpn[s*VpnW +: VpnW]),
-      .l2_req_asid_o  (l1_req_asid[s*AsidW +: AsidW]),
-      .l2_req_write_o (l1_req_write[s]),
+      .l2_req_o       (l1_req[s]),
       .l2_gnt_i       (l1_gnt[s]),
       .rsp_valid_i    (rsp_valid && rsp_mask[s]),
       .rsp_nack_i     (rsp_nack),
@@ -212,19 +208,17 @@ module gmmu_top #(
   end
 
   // ---------------------------------------------------------------- L2 TLB
-  logic             walk_valid, walk_write, walk_ready;
-  logic [VpnW-1:0]  walk_vpn;
-  logic [AsidW-1:0] walk_asid;
-  logic [MIdxW-1:0] walk_mshr;
-  logic             cpl_valid, cpl_fault, cpl_large, cpl_w, cpl_nocache;
-  logic [MIdxW-1:0] cpl_mshr;
-  logic [PpnW-1:0]  cpl_ppn;
-  logic [FtW-1:0]   cpl_ft;
-  logic             ff_valid, ff_write, ff_blocked;
-  logic [VpnW-1:0]  ff_vpn;
-  logic [AsidW-1:0] ff_asid;
+  // channels between the blocks: records of spec/tlb.toml (valid / ready and the MSHR index
+  // beside them)
+  logic                    walk_valid, walk_ready;
+  gmmu_tlb_pkg::tlb_req_t  walk;
+  logic [MIdxW-1:0]        walk_mshr;
+  logic                    cpl_valid;
+  logic [MIdxW-1:0]        cpl_mshr;
+  gmmu_tlb_pkg::walk_res_t cpl;
+  logic             ff_valid, ff_blocked;
+  gmmu_tlb_pkg::fault_offer_t ff_offer;
   logic [NumSm-1:0] ff_mask;
-  logic [FtW-1:0]   ff_ft;
   logic             ev_l2_hit, ev_l2_miss, ev_l2_large_hit, l2_busy;
 
   gmmu_l2_tlb #(
@@ -239,9 +233,7 @@ module gmmu_top #(
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .l1_req_valid_i (l1_req_valid),
-    .l1_req_vpn_i   (l1_req_vpn),
-    .l1_req_asid_i  (l1_req_asid),
-    .l1_req_write_i (l1_req_write),
+    .l1_req_i       (l1_req),
     .l1_gnt_o       (l1_gnt),
     .rsp_valid_o    (rsp_valid),
     .rsp_mask_o     (rsp_mask),
@@ -254,25 +246,15 @@ module gmmu_top #(
     .rsp_w_o        (rsp_w),
     .rsp_nocache_o  (rsp_nocache),
     .walk_valid_o   (walk_valid),
-    .walk_vpn_o     (walk_vpn),
-    .walk_asid_o    (walk_asid),
-    .walk_write_o   (walk_write),
+    .walk_o         (walk),
     .walk_mshr_o    (walk_mshr),
     .walk_ready_i   (walk_ready),
     .cpl_valid_i    (cpl_valid),
     .cpl_mshr_i     (cpl_mshr),
-    .cpl_fault_i    (cpl_fault),
-    .cpl_ppn_i      (cpl_ppn),
-    .cpl_large_i    (cpl_large),
-    .cpl_w_i        (cpl_w),
-    .cpl_nocache_i  (cpl_nocache),
-    .cpl_ft_i       (cpl_ft),
+    .cpl_i          (cpl),
     .ff_valid_o     (ff_valid),
-    .ff_vpn_o       (ff_vpn),
-    .ff_asid_o      (ff_asid),
-    .ff_write_o     (ff_write),
+    .ff_o           (ff_offer),
     .ff_mask_o      (ff_mask),
-    .ff_ft_o        (ff_ft),
     .ff_blocked_i   (ff_blocked),
     .cmd_cycle_i    (cmd_cycle),
     .flush_all_i    (flush_all),
@@ -298,19 +280,12 @@ module gmmu_top #(
     .rst_ni          (rst_ni),
     .pt_base_i       (pt_base),
     .walk_valid_i    (walk_valid),
-    .walk_vpn_i      (walk_vpn),
-    .walk_asid_i     (walk_asid),
-    .walk_write_i    (walk_write),
+    .walk_i          (walk),
     .walk_mshr_i     (walk_mshr),
     .walk_ready_o    (walk_ready),
     .cpl_valid_o     (cpl_valid),
     .cpl_mshr_o      (cpl_mshr),
-    .cpl_fault_o     (cpl_fault),
-    .cpl_ppn_o       (cpl_ppn),
-    .cpl_large_o     (cpl_large),
-    .cpl_w_o         (cpl_w),
-    .cpl_nocache_o   (cpl_nocache),
-    .cpl_ft_o        (cpl_ft),
+    .cpl_o           (cpl),
     .mem_req_valid_o (mem_req_valid_o),
     .mem_req_ready_i (mem_req_ready_i),
     .mem_req_addr_o  (mem_req_addr_o),
@@ -375,11 +350,8 @@ module gmmu_top #(
     .rst_ni         (rst_ni),
     .time_i         (time_i),
     .offer_valid_i  (ff_valid),
-    .offer_vpn_i    (ff_vpn),
-    .offer_asid_i   (ff_asid),
-    .offer_write_i  (ff_write),
+    .offer_i        (ff_offer),
     .offer_mask_i   (ff_mask),
-    .offer_ft_i     (ff_ft),
     .blocked_o      (ff_blocked),
     .replay_page_i  (replay_page),
     .replay_all_i   (replay_all),
@@ -412,7 +384,7 @@ module gmmu_top #(
   // ---------------------------------------------------------------- events (§10) and idle (§9)
   logic [gmmu_pkg::EV_W-1:0] ev_q, ev_d;
 
-  always_comb begin
+  always_comb begin : p_events
     ev_d = '0;
     ev_d[gmmu_pkg::EV_L2_HIT]       = ev_l2_hit;
     ev_d[gmmu_pkg::EV_L2_MISS]      = ev_l2_miss;
@@ -429,7 +401,7 @@ module gmmu_top #(
     ev_d[gmmu_pkg::EV_PTE_WRITE]    = ev_pte_write;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       ev_q <= '0;
     end else begin

@@ -183,7 +183,7 @@ mutate_ls() { # file, sed expression (exactly one line), description
 }
 mutate_ls rtl/gmmu_l1_tlb.sv "s/    assign b_lk_tag\[p\].asid   = lk_asid\[p\*AsidW +: AsidW\];/    assign b_lk_tag[p].asid   = '0;/" \
     "RTL: the L1 base lookup ignores the request's ASID (looks up ASID 0)"
-mutate_ls cmodel/l2_tlb.c 's/ && l2->m_asid\[m\] == asid) {/) {/' \
+mutate_ls cmodel/l2_tlb.c 's/ l2->mshr\[m\].req.asid == asid) {/ 1) {/' \
     "model: an L2 miss merges into an MSHR of another address space (key without the ASID)"
 fi
 
@@ -223,7 +223,7 @@ hole model2 large_pages cmodel/l1_tlb.c 's/^                (vpn \& GMMU_IDX_MAS
     "model: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
 hole model2 large_pages cmodel/l1_tlb.c 's/tlb_large_tag(fl->asid, fl->vpn),/tlb_large_tag(fl->asid, fl->vpn >> 1),/' \
     "model: L1 page invalidate of the large array compares the wrong region"
-hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_nocache_o = rsp_done \&\& !rk_lmode \&\& pte\[gmmu_pkg::PTE_D\];/assign cpl_nocache_o = rsp_done \&\& !rk_lmode \&\& pte[gmmu_pkg::PTE_A];/' \
+hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_o.nocache    = rsp_done \&\& !rk_lmode \&\& pte\[gmmu_pkg::PTE_D\];/assign cpl_o.nocache    = rsp_done \&\& !rk_lmode \&\& pte[gmmu_pkg::PTE_A];/' \
     "RTL: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[OffW-1:0\]}/{l_lk_data[p].lppn, {OffW{1'"'"'b0}}}/' \
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"

@@ -114,8 +114,12 @@ def expected_ffs(p, k, prep=False):
         "pipeline (pv, psm, pvpn, pwrite, pasid)":
             lat * (1 + cl(S) + vpn + 1) + ((aw + (lat - 1) * ab) if prep else lat * ab),
         "rr": cl(S),
-        "MSHRs (state[2], vpn, write, asid, mask, kind, ppn, large, w, nocache, fault_type)":
-            m * (2 + vpn + 1 + sb + S + 1 + ppn + 1 + 1 + 1 + ft),
+        # MSHRs: state + the record l2_mshr_t of spec/tlb.toml; its SM mask field has
+        # FB_SM_MASK_W bits of which NumSm are stored (D input mshr_d & MKeep: the others are
+        # constant 0, removed by synthesis, kept by prep like the unstored ASID bits)
+        f"MSHRs (state[2], record: {rdesc('l2_mshr')})":
+            m * (2 + rbits("l2_mshr") - asid_drop - (0 if prep else k["FB_SM_MASK_W"] - S)
+                 - (k["FB_FAULT_TYPE_W"] - ft)),
         "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
             1 + S + vpn + 1 + ab + 1 + ppn + 1 + 1 + 1,
     }

@@ -48,7 +48,7 @@ module gmmu_struct_check #(
 
   ent_t ent_q [N];
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       ent_q <= '{default: '0};
     end else if (we_i) begin
@@ -61,7 +61,7 @@ module gmmu_struct_check #(
   assign ra_o = ent_q[ridx_i].a;
   assign rb_o = ent_q[ridx_i].b;
   assign rf_o = ent_q[ridx_i].f;
-  always_comb begin
+  always_comb begin : p_match
     match_o = 1'b0;
     for (int unsigned i = 0; i < N; i++) begin
       if (ent_q[i].f && ent_q[i].a == wa_i && ent_q[i].b != wb_i) match_o = 1'b1;

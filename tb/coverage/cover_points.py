@@ -51,7 +51,7 @@ EVENTS = {
          "the walker's read-only violation: a write walk finds a valid PTE without W"),
         ("walk_done_base", "rsp_done && !rk_lmode && !pte[gmmu_pkg::PTE_D]",
          "a 4 KB walk completes OK"),
-        ("walk_done_nocache", "cpl_nocache_o", "a walk completes with a disabled (nocache) PTE"),
+        ("walk_done_nocache", "cpl_o.nocache", "a walk completes with a disabled (nocache) PTE"),
         ("walk_enter_large", "rsp_down && int'(rk_level) == Levels - 2 && pte[gmmu_pkg::PTE_L]",
          "a PDE with the large bit switches the walk to the large-page level"),
         ("walk_done_large", "rsp_done && rk_lmode", "a 2 MB walk completes OK"),

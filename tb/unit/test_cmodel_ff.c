@@ -39,8 +39,9 @@ static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
 static int offer(ft_t *t, int ready, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
     t->ev = 0;
     ff_begin(&t->f, (uint8_t)ready, &t->cy);
-    return ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, 0, vpn, (uint8_t)write, mask,
-                    ft, &t->ev, &t->v);
+    const gmmu_fault_offer_t o = {.req = {.asid = 0, .vpn = vpn, .write = (uint8_t)write},
+                                  .fault_type = ft};
+    return ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, &o, mask, &t->ev, &t->v);
 }
 
 static void test_post_entry(void **state) {

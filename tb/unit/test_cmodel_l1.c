@@ -99,7 +99,7 @@ static void miss_and_fill(lt_t *t, uint64_t vpn, int write, uint64_t ppn, int la
     req(t, 0, vpn, write, 0x33);
     lt_step(t);
     assert_int_equal(t->c.req_valid, 1);
-    assert_int_equal(t->c.req_vpn, vpn);
+    assert_int_equal(t->c.req.vpn, vpn);
     t->grant = 1;
     lt_step(t);
     rsp_ok(t, vpn, write, ppn, large, w, 0);
@@ -121,7 +121,7 @@ static void test_hit_next_cycle(void **state) {
     assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     assert_int_equal(t.c.send, 0);
     assert_int_equal(t.c.req_valid, 1);
-    assert_int_equal(t.c.req_vpn, 0x1000);
+    assert_int_equal(t.c.req.vpn, 0x1000);
     lt_step(&t); /* not granted: stays WAIT */
     assert_int_equal(l1_req_state(&t.l.req, 0), L1_WAIT);
     t.grant = 1;
@@ -253,7 +253,7 @@ static void test_merge_same_key(void **state) {
     lt_step(&t);
     /* entry 1 has the key of INFL entry 0: not sendable; entry 2 is */
     assert_int_equal(t.c.send, 2);
-    assert_int_equal(t.c.req_write, 1);
+    assert_int_equal(t.c.req.write, 1);
     rsp_ok(&t, 0x50, 0, 0x600, 0, 1, 0);
     lt_step(&t);
     assert_int_equal(l1_req_state(&t.l.req, 0), L1_DONE);
@@ -414,7 +414,7 @@ static void test_fill_choice_and_plru(void **state) {
 /* §4.1: send the WAIT entry that is the send candidate and answer it. */
 static void send_and_answer(lt_t *t, uint64_t vpn, int nack) {
     assert_int_equal(t->c.req_valid, 1);
-    assert_int_equal(t->c.req_vpn, vpn);
+    assert_int_equal(t->c.req.vpn, vpn);
     t->grant = 1;
     lt_step(t);
     if (nack)

@@ -21,7 +21,7 @@ typedef struct {
     /* one-shot inputs */
     uint8_t cmd, assign, blocked, done;
     uint32_t done_m;
-    gmmu_walk_result_t res;
+    gmmu_walk_res_t res;
     gmmu_flush_t fl;
 } lt2_t;
 
@@ -49,8 +49,8 @@ static void t_done(lt2_t *t) {
 
 static void set_req(lt2_t *t, uint32_t s, uint64_t vpn, int write) {
     t->c[s].req_valid = 1;
-    t->c[s].req_vpn = vpn;
-    t->c[s].req_write = (uint8_t)write;
+    t->c[s].req.vpn = vpn;
+    t->c[s].req.write = (uint8_t)write;
 }
 
 static void put_base(lt2_t *t, uint64_t vpn, uint32_t way, uint64_t ppn, int w) {
@@ -122,9 +122,9 @@ static void test_large_hit_and_write_needs_w(void **state) {
     assert_int_equal(t.pl.hit, 0);
     assert_int_equal(t.ev, 1u << GMMU_EV_L2_MISS);
     assert_int_equal(t.l2.m_state[0], L2M_NEED_WALK);
-    assert_int_equal(t.l2.m_vpn[0], 0x7ab);
-    assert_int_equal(t.l2.m_write[0], 1);
-    assert_int_equal(t.l2.m_mask[0], 1);
+    assert_int_equal(t.l2.mshr[0].req.vpn, 0x7ab);
+    assert_int_equal(t.l2.mshr[0].req.write, 1);
+    assert_int_equal(t.l2.mshr[0].mask, 1);
     t_done(&t);
 }
 
@@ -184,19 +184,19 @@ static void test_mshr_merge_stall(void **state) {
     assert_int_equal(t.pl.merge, 0);
     assert_int_equal(t.ev, 1u << GMMU_EV_L2_MISS);
     assert_int_equal(t.l2.m_state[0], L2M_WALKING);
-    assert_int_equal(t.l2.m_mask[0], 3);
+    assert_int_equal(t.l2.mshr[0].mask, 3);
     /* same vpn as a write: another key, another MSHR; then fill up the MSHRs */
     set_req(&t, 0, 0x40, 1);
     t_step(&t);
     set_req(&t, 0, 0x41, 0);
     t_step(&t);
     assert_int_equal(t.l2.m_state[1], L2M_NEED_WALK);
-    assert_int_equal(t.l2.m_write[1], 1);
+    assert_int_equal(t.l2.mshr[1].req.write, 1);
     set_req(&t, 0, 0x42, 0);
     t_step(&t);
     set_req(&t, 0, 0x43, 0);
     t_step(&t);
-    assert_int_equal(t.l2.m_vpn[3], 0x42);
+    assert_int_equal(t.l2.mshr[3].req.vpn, 0x42);
     /* 0x43 in the last stage finds no FREE MSHR: stall, no miss event, no grant */
     set_req(&t, 1, 0x44, 0);
     t_step(&t);
@@ -231,7 +231,7 @@ static void test_mshr_merge_stall(void **state) {
     assert_int_equal(t.pl.alloc, 0);
     assert_int_equal(t.pl.grant, 1); /* rr = 1 after SM 0's last grant */
     assert_int_equal(t.ev, 1u << GMMU_EV_L2_MISS);
-    assert_int_equal(t.l2.m_vpn[0], 0x43);
+    assert_int_equal(t.l2.mshr[0].req.vpn, 0x43);
     t_done(&t);
 }
 
@@ -244,13 +244,13 @@ static void test_response_priority_and_fault(void **state) {
     t_step(&t);
     t.c[0].req_valid = 0;
     t.l2.m_state[2] = L2M_RESP;
-    t.l2.m_vpn[2] = 0x9;
-    t.l2.m_mask[2] = 2;
-    t.l2.m_res[2].fault = 1;
-    t.l2.m_res[2].fault_type = GMMU_FT_PTE;
+    t.l2.mshr[2].req.vpn = 0x9;
+    t.l2.mshr[2].mask = 2;
+    t.l2.mshr[2].res.fault = 1;
+    t.l2.mshr[2].res.fault_type = GMMU_FT_PTE;
     t.l2.m_state[3] = L2M_RESP;
-    t.l2.m_vpn[3] = 0xa;
-    t.l2.m_res[3].ppn = 0xaa;
+    t.l2.mshr[3].req.vpn = 0xa;
+    t.l2.mshr[3].res.ppn = 0xaa;
     /* the last stage hits: no response selection this cycle */
     t_step(&t);
     assert_int_equal(t.pl.resp_sel, -1);
@@ -288,7 +288,7 @@ static void test_fill_and_flush(void **state) {
     const uint64_t vpns[3] = {0x1, 0x5, 0x9};
     for (int i = 0; i < 3; i++) {
         t.l2.m_state[i] = L2M_WALKING;
-        t.l2.m_vpn[i] = vpns[i];
+        t.l2.mshr[i].req.vpn = vpns[i];
         t.done = 1;
         t.done_m = (uint32_t)i;
         memset(&t.res, 0, sizeof(t.res));
@@ -302,7 +302,7 @@ static void test_fill_and_flush(void **state) {
     assert_int_equal(t.l2.base.all.tag[1 * 2 + 1], 0x5);
     /* nocache and large results */
     t.l2.m_state[3] = L2M_WALKING;
-    t.l2.m_vpn[3] = 0x2;
+    t.l2.mshr[3].req.vpn = 0x2;
     t.done = 1;
     t.done_m = 3;
     memset(&t.res, 0, sizeof(t.res));
@@ -312,18 +312,18 @@ static void test_fill_and_flush(void **state) {
     t_step(&t);
     assert_int_equal(t.l2.base.all.valid[2 * 2 + 0], 0);
     t.l2.m_state[3] = L2M_WALKING;
-    t.l2.m_vpn[3] = 0x403;
+    t.l2.mshr[3].req.vpn = 0x403;
     t.done = 1;
     memset(&t.res, 0, sizeof(t.res));
     t.res.ppn = 0xa00;
-    t.res.large = 1;
+    t.res.is_large = 1;
     t.cmd = 1;
     t_step(&t);
     assert_int_equal(t.l2.large.valid[0], 1);
     assert_int_equal(t.l2.large.tag[0], 2);
     assert_int_equal(t.l2.large.data[0], 5);
     /* page flush of 0x5: base entry 0x5 only; RESP/OK entries of region 0 -> NEED_WALK */
-    t.l2.m_res[1].fault = 1; /* entry 1 (0x5) made a FAULT: kept */
+    t.l2.mshr[1].res.fault = 1; /* entry 1 (0x5) made a FAULT: kept */
     t.cmd = 1;
     t.fl.kind = GMMU_FLUSH_PAGE;
     t.fl.vpn = 0x5;
