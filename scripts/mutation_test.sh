@@ -483,6 +483,9 @@ mutate_hdl hdl2 large_cocoa sw-handler/uvm_large.c 's/^                         
 mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handler/uvm_place_cocoa.c 's/        if (blk \&\& blk->large)/        if (blk \&\& !blk)/' \
     "handler: the CoCoA fallback lends a frame of a coalesced region (uvm_place_cocoa.c)" "$hdl_unit"
 
+mutate_hdl hdl2 test_handler_events:test_fifo_differs_from_lru sw-handler/uvm_evict_fifo.c 's/    for (uint32_t i = q->head; i != UVM_NONE; i = q->next\[i\]) {/    for (uint32_t i = q->tail; i != UVM_NONE; i = q->next[i]) {/' \
+    "handler: fifo eviction takes the newest block instead of the oldest (uvm_evict_fifo.c)" "$hdl_unit"
+
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \
     "handler: the fault batch never writes FB_GET after a fetch (uvm_fault_buffer.c)" "$hdl_exp|$hdl_wdog"
