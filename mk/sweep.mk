@@ -1,0 +1,16 @@
+# mk/sweep.mk - gmmu-sweep, the parameter-sweep tool (tools/sweep, docs/sweep.md, issue 23)
+## make sweep-tools            the binaries a study runs: build/tiny/gmmu-sim, build/bin/gmmu-gen
+## make test-sweep             gmmu-sweep's tests: plan keys, resume, atomicity (a run killed
+##                             mid-way), bad study files, a small study run, collected and diffed
+##                             (tools/sweep/tests, about 20 s)
+
+SWEEP := scripts/gmmu-sweep
+
+.PHONY: sweep-tools test-sweep
+sweep-tools: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen
+
+test-sweep: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) tools/sweep/tests/test_sweep.py
+TEST_TARGETS += test-sweep

@@ -1,0 +1,266 @@
+"""runner.py - executing runs: the trace cache, one run of gmmu-sim with its resource use, and
+the local backend (a pool of N runs at a time, resumable, Ctrl-C safe, a progress line).
+"""
+import concurrent.futures
+import datetime
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+from . import store as st
+from . import study as sd
+
+LOG_TAIL = 3000
+
+
+class Stop(Exception):
+    """The sweep was interrupted; the run in flight is abandoned (no result written)."""
+
+
+class Context:
+    """What every run of one invocation shares (also rebuilt from a slurm manifest)."""
+
+    def __init__(self, sim, gen, sim_args, store, traces, timeout_s, git_rev, backend):
+        self.sim, self.gen, self.sim_args = sim, gen, list(sim_args)
+        self.store, self.traces, self.timeout_s = store, traces, timeout_s
+        self.git_rev, self.backend, self.host = git_rev, backend, socket.gethostname()
+        self.stop = threading.Event()
+        self.locks, self.locks_lock = {}, threading.Lock()
+        self.children, self.children_lock = set(), threading.Lock()
+
+    def to_json(self):
+        return {"sim": self.sim, "gen": self.gen, "sim_args": self.sim_args,
+                "store": self.store, "traces": self.traces, "timeout_s": self.timeout_s,
+                "git_rev": self.git_rev}
+
+    def lock(self, key):
+        with self.locks_lock:
+            return self.locks.setdefault(key, threading.Lock())
+
+    def kill_children(self, sig=signal.SIGTERM):
+        with self.children_lock:
+            for p in list(self.children):
+                try:
+                    p.send_signal(sig)
+                except OSError:
+                    pass
+
+
+def spawn_wait(ctx, cmd, log_path, timeout_s):
+    """cmd with stdout and stderr into log_path; (exit status, rusage, timed out). The exit
+    status is negative for a signal (as subprocess's)."""
+    with open(log_path, "wb") as log:
+        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    with ctx.children_lock:
+        ctx.children.add(p)
+    timer, timed_out = None, []
+    if timeout_s:
+        def kill():
+            timed_out.append(1)
+            p.kill()
+        timer = threading.Timer(timeout_s, kill)
+        timer.start()
+    try:
+        while True:
+            try:
+                _, status, ru = os.wait4(p.pid, 0)
+                break
+            except InterruptedError:
+                continue
+    finally:
+        if timer:
+            timer.cancel()
+        with ctx.children_lock:
+            ctx.children.discard(p)
+    rc = os.waitstatus_to_exitcode(status)
+    p.returncode = rc
+    return rc, ru, bool(timed_out)
+
+
+def tail(path, n=LOG_TAIL):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - n))
+            return f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def trace_path(ctx, run):
+    """The run's trace: a trace file, or its generated trace from the cache (made once)."""
+    if "file" in run["trace"]:
+        return run["trace"]["file"]
+    path = os.path.join(ctx.traces, run["trace_id"] + ".trc")
+    with ctx.lock(run["trace_id"]):
+        if os.path.exists(path):
+            return path
+        os.makedirs(ctx.traces, exist_ok=True)
+        tmp = st.tmp_name(ctx.traces, run["trace_id"] + ".trc")
+        log = tmp + ".log"
+        try:
+            rc, _, _ = spawn_wait(ctx, [ctx.gen] + run["trace"]["gen_args"] + ["-o", tmp], log,
+                                  0)
+            if rc != 0:
+                if ctx.stop.is_set():
+                    raise Stop()
+                raise RuntimeError(f"gmmu-gen {' '.join(run['trace']['gen_args'])}: exit {rc}\n"
+                                   + tail(log))
+            os.replace(tmp, path)
+        finally:
+            for f in (tmp, log):
+                if os.path.exists(f):
+                    os.unlink(f)
+    return path
+
+
+def sim_cmd(ctx, run, trace, stats):
+    cmd = [ctx.sim, "--engine", run["engine"], "--config", run["config_file"], "--trace", trace,
+           "--seed", str(run["seed"]), "--quiet", "--stats", stats] + ctx.sim_args
+    for s in run["sets"]:
+        cmd += ["--set", s]
+    return cmd
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def execute(ctx, run):
+    """One run: its result record written atomically (True), or its failure recorded (False).
+    Raises Stop when the sweep is interrupted (nothing written)."""
+    key, store = run["key"], ctx.store
+    if ctx.stop.is_set():
+        raise Stop()
+    failed = os.path.join(store, "failed", key + ".json")
+    stats = os.path.join(store, "tmp", f"{key}.{ctx.host}.{os.getpid()}."
+                         f"{threading.get_ident()}.stats.json")
+    log = os.path.join(store, "logs", key + ".log")
+    cmd = None
+    try:
+        trace = trace_path(ctx, run)
+        cmd = sim_cmd(ctx, run, trace, stats)
+        t0 = time.monotonic()
+        rc, ru, timed_out = spawn_wait(ctx, cmd, log, ctx.timeout_s)
+        wall = time.monotonic() - t0
+        if rc != 0 and ctx.stop.is_set():
+            raise Stop()
+        err = None
+        if timed_out:
+            err = f"timed out after {ctx.timeout_s} s"
+        elif rc != 0:
+            err = f"exit status {rc}"
+        else:
+            try:
+                with open(stats) as f:
+                    sj = json.load(f)
+            except (OSError, ValueError) as e:
+                err = f"stats file unreadable: {e}"
+        if err:
+            st.write_atomic(failed, {"key": key, "name": run["name"], "error": err,
+                                     "command": cmd, "log_tail": tail(log), "host": ctx.host,
+                                     "finished_utc": now_utc()})
+            return False
+        trace_sha = sd.sha256_file(trace)[:sd.KEY_LEN]
+        rec = {"key": key, "name": run["name"], "axes": run["axes"], "stats": sj,
+               "wall_s": round(wall, 3), "user_s": round(ru.ru_utime, 3),
+               "sys_s": round(ru.ru_stime, 3), "maxrss_kb": ru.ru_maxrss,
+               "git_rev": ctx.git_rev, "host": ctx.host, "sim_id": run["sim_id"],
+               "trace_id": run["trace_id"], "trace_sha256": trace_sha, "command": cmd,
+               "finished_utc": now_utc(), "backend": ctx.backend}
+        st.write_atomic(st.result_path(store, key), rec)
+        if os.path.exists(failed):
+            os.unlink(failed)
+        return True
+    except RuntimeError as e:  # the trace could not be generated
+        st.write_atomic(failed, {"key": key, "name": run["name"], "error": str(e),
+                                 "command": cmd, "host": ctx.host, "finished_utc": now_utc()})
+        return False
+    finally:
+        if os.path.exists(stats):
+            os.unlink(stats)
+
+
+def hms(s):
+    s = int(s)
+    return f"{s // 3600:d}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+class Progress:
+    """Runs done / failed / running, elapsed time and an estimate of the time left."""
+
+    def __init__(self, total, skipped, name, every=10.0):
+        self.total, self.skipped, self.name = total, skipped, name
+        self.done = self.failed = self.running = 0
+        self.t0 = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.every, self.last = (0.5 if self.tty else every), 0.0
+
+    def line(self):
+        el = time.monotonic() - self.t0
+        n = self.done + self.failed
+        left = self.total - self.skipped - n
+        eta = hms(el / n * left) if n else "?"
+        return (f"gmmu-sweep {self.name}: {self.skipped + self.done}/{self.total} done "
+                f"({self.skipped} before), {self.failed} failed, {self.running} running, "
+                f"{hms(el)} elapsed, ETA {eta}")
+
+    def show(self, force=False):
+        t = time.monotonic()
+        if not force and t - self.last < self.every:
+            return
+        self.last = t
+        if self.tty:
+            sys.stderr.write("\r" + self.line() + "\033[K")
+            if force:
+                sys.stderr.write("\n")
+        else:
+            sys.stderr.write(self.line() + "\n")
+        sys.stderr.flush()
+
+
+def run_local(ctx, runs, jobs, name, quiet=False):
+    """The runs that have no result, jobs at a time. Returns (passed, failed); KeyboardInterrupt
+    stops the children, writes nothing half-done and is raised again."""
+    todo, seen = [], set()
+    for r in runs:
+        if r["key"] in seen or st.has_result(ctx.store, r["key"]):
+            continue
+        seen.add(r["key"])
+        todo.append(r)
+    total = len({r["key"] for r in runs})
+    prog = Progress(total, total - len(todo), name)
+    ex = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
+    futs = set()
+    try:
+        for r in todo:
+            futs.add(ex.submit(execute, ctx, r))
+        prog.running = min(jobs, len(todo))
+        pending = set(futs)
+        while pending:
+            finished, pending = concurrent.futures.wait(pending, timeout=0.5)
+            for f in finished:
+                if f.result():
+                    prog.done += 1
+                else:
+                    prog.failed += 1
+            prog.running = min(jobs, len(pending))
+            if not quiet:
+                prog.show()
+        if not quiet:
+            prog.show(force=True)
+        return prog.done, prog.failed
+    except BaseException:
+        ctx.stop.set()
+        ctx.kill_children()
+        ex.shutdown(wait=True, cancel_futures=True)
+        if not quiet:
+            prog.show(force=True)
+        raise
+    finally:
+        ex.shutdown(wait=True)
