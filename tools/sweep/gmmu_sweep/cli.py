@@ -230,6 +230,9 @@ def main(argv=None):
         return args.fn(args)
     except sd.StudyError as e:
         die(str(e), EXIT_BAD_INPUT)
+    except BrokenPipeError:  # gmmu-sweep plan ... | head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

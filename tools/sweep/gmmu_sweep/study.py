@@ -21,8 +21,11 @@ except ImportError:  # Python < 3.11
 KEY_LEN = 16
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 GEN_OPTS = {"size_mb": "--size-mb", "seed": "--seed", "iters": "--iters", "window": "--window"}
+# the axis column of a generator option given as a list ("seed" is gmmu-sim's seed axis)
+VARY_AXIS = {"size_mb": "size_mb", "seed": "gen_seed", "iters": "iters", "window": "window"}
+RESERVED = {"config", "workload", "engine", "seed"} | set(VARY_AXIS.values())
 STUDY_KEYS = {"name", "description", "sim", "gen", "sim_args", "store", "timeout_s"}
-TOP_KEYS = {"study", "config", "axis", "workload", "grid", "figure"}
+TOP_KEYS = {"study", "config", "axis", "workload", "grid", "figure", "exclude"}
 
 
 class StudyError(Exception):
@@ -180,7 +183,7 @@ def _configs(loc, doc, base):
 
 
 def _axes(loc, doc):
-    out, seen = [], {"config", "workload", "engine", "seed"}
+    out, seen = [], set(RESERVED)
     for i, a in enumerate(_tables(loc, doc, "axis", False)):
         _only_keys(loc, "axis", i, a, {"name", "values"})
         name = _name(loc, "axis", i, a, seen)
@@ -208,37 +211,56 @@ def _axes(loc, doc):
 def _workloads(loc, doc, base):
     out, seen = [], set()
     for i, w in enumerate(_tables(loc, doc, "workload", True)):
-        _only_keys(loc, "workload", i, w, {"name", "gen", "trace", "params"} | set(GEN_OPTS))
+        _only_keys(loc, "workload", i, w, {"name", "gen", "trace", "params", "set"} |
+                   set(GEN_OPTS))
         name = _name(loc, "workload", i, w, seen)
+        wsets = _str_list(loc, "workload", i, "set", w.get("set", []))
+        try:
+            apply_sets({}, wsets, "set")
+        except StudyError as e:
+            raise loc.err("workload", i, "set", str(e)) from None
         if ("gen" in w) == ("trace" in w):
             raise loc.err("workload", i, None, "exactly one of gen (a gmmu-gen workload) or "
                           "trace (a trace file) is required")
         if "trace" in w:
-            if set(w) - {"name", "trace"}:
+            if set(w) - {"name", "trace", "set"}:
                 raise loc.err("workload", i, "trace", "a trace file takes no generator fields")
             path = os.path.join(base, str(w["trace"]))
             if not os.path.isfile(path):
                 raise loc.err("workload", i, "trace", f"{w['trace']}: no such file")
-            out.append({"name": name, "trace": path})
+            out.append({"name": name, "trace": path, "set": wsets})
             continue
         if not isinstance(w["gen"], str) or not NAME_RE.match(w["gen"]):
             raise loc.err("workload", i, "gen", "expected a gmmu-gen workload name")
-        args = [w["gen"]]
-        for k, opt in GEN_OPTS.items():
-            if k in w:
-                v = w[k]
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                    raise loc.err("workload", i, k, f"expected a non-negative number, got {v!r}")
-                args += [opt, f"{v:g}" if isinstance(v, float) else str(v)]
         params = w.get("params", {})
         if not isinstance(params, dict):
             raise loc.err("workload", i, "params", "expected a table of key = value")
+        pargs = []
         for k in sorted(params):
             v = params[k]
             if isinstance(v, bool) or not isinstance(v, (int, float, str)):
                 raise loc.err("workload", i, "params", f"{k}: expected a number or a string")
-            args += ["--param", f"{k}={v}"]
-        out.append({"name": name, "gen_args": args})
+            pargs += ["--param", f"{k}={v}"]
+        # a list of values of a generator option makes one workload per value (an axis
+        # column named VARY_AXIS[field] in the run names and the table)
+        choices = []
+        for k in GEN_OPTS:
+            if k not in w:
+                continue
+            vals = w[k] if isinstance(w[k], list) else [w[k]]
+            if not vals:
+                raise loc.err("workload", i, k, "expected a number or a non-empty list")
+            for v in vals:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                    raise loc.err("workload", i, k, f"expected a non-negative number, got {v!r}")
+            choices.append([(k, v, isinstance(w[k], list)) for v in vals])
+        for combo in itertools.product(*choices):
+            args, vary = [w["gen"]], {}
+            for k, v, listed in combo:
+                args += [GEN_OPTS[k], f"{v:g}" if isinstance(v, float) else str(v)]
+                if listed:
+                    vary[VARY_AXIS[k]] = v
+            out.append({"name": name, "gen_args": args + pargs, "vary": vary, "set": wsets})
     return out
 
 
@@ -312,8 +334,14 @@ def load(path, root=None):
         "timeout_s": timeout, "root": root,
         "configs": _configs(loc, doc, root), "axes": _axes(loc, doc),
         "workloads": _workloads(loc, doc, root), "engines": engines, "seeds": seeds,
-        "figures": _figures(loc, doc),
+        "figures": _figures(loc, doc), "exclude": _excludes(loc, doc),
     }
+    known = {"config", "workload", "engine", "seed"} | {a["name"] for a in study["axes"]} | \
+        {k for w in study["workloads"] for k in w.get("vary", {})}
+    for i, rule in enumerate(study["exclude"]):
+        for k in rule:
+            if k not in known:
+                raise loc.err("exclude", i, k, f"not an axis (axes: {', '.join(sorted(known))})")
     return study
 
 
@@ -341,27 +369,54 @@ def trace_of(study, w, ids):
     return tid, {"gen_args": w["gen_args"]}
 
 
+def excluded(rules, axes):
+    """Whether a run's axes match one [[exclude]] rule (every field of the rule matches)."""
+    for rule in rules:
+        if all(k in axes and str(axes[k]) in vals for k, vals in rule.items()):
+            return True
+    return False
+
+
+def _excludes(loc, doc):
+    out = []
+    for i, e in enumerate(_tables(loc, doc, "exclude", False)):
+        if not e:
+            raise loc.err("exclude", i, None, "an empty rule would exclude every run")
+        rule = {}
+        for k, v in e.items():
+            vals = v if isinstance(v, list) else [v]
+            if not vals or not all(isinstance(x, (str, int, float)) and
+                                   not isinstance(x, bool) for x in vals):
+                raise loc.err("exclude", i, k, "expected a value or a list of values")
+            rule[k] = {f"{x:g}" if isinstance(x, float) else str(x) for x in vals}
+        out.append(rule)
+    return out
+
+
 def plan(study, ids=None):
     """Every run of the study, in grid order: dicts with name, key, axes, command parts."""
     ids = ids or Ids()
     sim_id = ids.build_id(study["sim"], "gmmu-sim")
-    traces = {w["name"]: trace_of(study, w, ids) for w in study["workloads"]}
+    traces = [trace_of(study, w, ids) for w in study["workloads"]]
     axes = [[(a["name"], v) for v in a["values"]] for a in study["axes"]]
     runs = []
     for c in study["configs"]:
         for combo in itertools.product(*axes):
-            sets = list(c["set"])
-            for _, v in combo:
-                sets += v["set"]
-            cfg = apply_sets(c["cfg"], [s for _, v in combo for s in v["set"]],
-                             f"{study['path']}: config {c['name']}")
-            for w in study["workloads"]:
-                tid, tspec = traces[w["name"]]
+            axis_sets = [x for _, v in combo for x in v["set"]]
+            for w, (tid, tspec) in zip(study["workloads"], traces):
+                # overrides in this order, the later winning: configuration, workload, axes
+                wsets = w.get("set", []) + axis_sets
+                sets = c["set"] + wsets
+                cfg = apply_sets(c["cfg"], wsets, f"{study['path']}: config {c['name']}")
                 for e in study["engines"]:
                     for s in study["seeds"]:
                         ax = {"config": c["name"]}
                         ax.update({an: v["name"] for an, v in combo})
-                        ax.update({"workload": w["name"], "engine": e, "seed": s})
+                        ax["workload"] = w["name"]
+                        ax.update(w.get("vary", {}))
+                        ax.update({"engine": e, "seed": s})
+                        if excluded(study["exclude"], ax):
+                            continue
                         ident = {"cfg": cfg, "trace": tid, "seed": s, "engine": e,
                                  "sim": sim_id, "sim_args": study["sim_args"]}
                         runs.append({

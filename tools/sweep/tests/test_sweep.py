@@ -167,6 +167,32 @@ class Keys(Base):
                             for n, k in k7.items()))
 
 
+    def test_lists_exclude_workload_sets(self):
+        s = self.study()
+        k0 = self.keys(s)
+        good = open(s).read()
+        text = good.replace("size_mb = 0.5", "size_mb = [0.5, 1]\nseed = [1, 2]")
+        k1 = self.keys(self.study(text=text))
+        self.assertEqual(len(k1), 2 * (4 + 1))
+        k1b = self.keys(self.study(text=good.replace("size_mb = 0.5",
+                                                               "size_mb = 0.5\nseed = 1")))
+        self.assertEqual(k1["config=paper,policy=none,workload=hotspot,size_mb=0.5,gen_seed=1,"
+                            "engine=cmodel,seed=1"],
+                         k1b["config=paper,policy=none,workload=hotspot,engine=cmodel,seed=1"])
+        text += '[[exclude]]\npolicy = "seq"\nsize_mb = [1, 7]\n'
+        k2 = self.keys(self.study(text=text))
+        self.assertEqual(sorted(k2), sorted(n for n in k1 if "policy=seq,workload=hotspot,"
+                                            "size_mb=1," not in n))
+        # a workload's set: its runs only; the axes' overrides come after it (win)
+        text = good.replace('trace = "', 'set = ["batch_size=128"]\ntrace = "')
+        k3 = self.keys(self.study(text=text))
+        for n in k0:
+            self.assertEqual(k3[n] != k0[n], "workload=small" in n, n)
+        text = good.replace('trace = "', 'set = ["prefetch_policy=locality"]\n'
+                                      'trace = "')
+        self.assertEqual(self.keys(self.study(text=text)), k0)
+
+
 class Run(Base):
     def test_resume_collect_diff(self):
         s = self.study()
@@ -287,6 +313,10 @@ BAD = [
     ("negative size", ("size_mb = 0.5", "size_mb = -1"),
      [":21: workload[0].size_mb: expected a non-negative number"]),
     ("seed type", ("seeds = [1]", 'seeds = ["one"]'), [":28: grid.seeds: expected"]),
+    ("exclude unknown axis", ("[grid]", "[[exclude]]\npolicyy = \"seq\"\n[grid]"),
+     [":28: exclude[0].policyy: not an axis"]),
+    ("empty size list", ("size_mb = 0.5", "size_mb = []"),
+     [":21: workload[0].size_mb: expected a number or a non-empty list"]),
     ("no study name", ('name = "t"', 'nam = "t"'), ["study.nam: unknown field"]),
 ]
 
