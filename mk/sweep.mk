@@ -14,3 +14,13 @@ test-sweep: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory sweep-tools
 	$(PYTHON) tools/sweep/tests/test_sweep.py
 TEST_TARGETS += test-sweep
+
+## make test-slurm             gmmu-sweep's slurm backend on a real one-node cluster (munged,
+##                             slurmctld, slurmd started in a temporary directory and stopped at
+##                             the end): a study submitted, one array task cancelled, run
+##                             resubmits it, the store equals the local backend's (about 35 s;
+##                             root; make deps installs slurm-wlm and munge)
+.PHONY: test-slurm
+test-slurm: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	PYTHON=$(PYTHON) tools/sweep/tests/test_slurm.sh
