@@ -160,7 +160,8 @@ def cmd_figures(args):
         die(f"{db}: no results store (gmmu-sweep collect {args.study})")
     rc = 0
     for f in s["figures"]:
-        cmd = [c.replace("{store}", db).replace("{table}", s["name"]) for c in f["command"]]
+        cmd = [c.replace("{store}", db).replace("{table}", s["name"])
+               .replace("{python}", sys.executable) for c in f["command"]]
         print(f"gmmu-sweep: figure {f['name']}: {' '.join(cmd)}")
         r = subprocess.run(cmd, cwd=s["root"])
         if r.returncode:

@@ -172,6 +172,7 @@ def execute(ctx, run):
                "sys_s": round(ru.ru_stime, 3), "maxrss_kb": ru.ru_maxrss,
                "git_rev": ctx.git_rev, "host": ctx.host, "sim_id": run["sim_id"],
                "trace_id": run["trace_id"], "trace_sha256": trace_sha, "command": cmd,
+               "trace_recipe": " ".join(run["trace"].get("gen_args", [])) or trace,
                "finished_utc": now_utc(), "backend": ctx.backend}
         st.write_atomic(st.result_path(store, key), rec)
         if os.path.exists(failed):

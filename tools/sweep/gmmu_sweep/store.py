@@ -20,7 +20,7 @@ import subprocess
 # (scripts/stats_golden.py's IGNORED): diff skips them
 HOST_STATS = ["config_file", "trace", "wall_seconds"]
 META = ["run_key", "run_name", "run_wall_s", "run_user_s", "run_sys_s", "run_maxrss_kb",
-        "run_git_rev", "run_host", "run_sim_id", "run_trace_id", "run_trace_sha256",
+        "run_git_rev", "run_host", "run_sim_id", "run_trace_id", "run_trace_sha256", "run_trace_recipe",
         "run_finished_utc", "run_backend"]
 
 

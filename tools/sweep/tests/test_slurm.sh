@@ -12,7 +12,9 @@
 #      half-written is in runs/;
 #   4. gmmu-sweep run --backend slurm again: it resubmits exactly the missing runs and waits;
 #   5. every run is done; the collected slurm store equals the local one (gmmu-sweep diff),
-#      with the same run keys; every task left its log.
+#      with the same run keys; every task left its log;
+#   6. a study whose simulator fails one run once: a single `run --backend slurm` resubmits
+#      that run after the array and ends with every run done.
 # Needs root (slurmd runs jobs as their user) and make deps (slurm-wlm, munge).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -170,4 +172,20 @@ $SWEEP diff "$TMP/local/results.sqlite" "$TMP/slurm/results.sqlite" || fail "slu
 cmp <(ls "$TMP/local/runs") <(ls "$TMP/slurm/runs") || fail "run keys differ"
 backend=$(${PYTHON:-python3} -c "import sqlite3,sys; print(sorted({r[0] for r in sqlite3.connect(sys.argv[1]).execute('select run_backend from smoke')}))" "$TMP/slurm/results.sqlite")
 [ "$backend" = "['slurm']" ] || fail "slurm store's runs not from the slurm backend: $backend"
+# a run that fails once (its task exits 1): the same run command resubmits it and waits
+cat > "$TMP/flaky-sim" <<EOF
+#!/bin/sh
+case "\$*" in *small.trc*prefetch_policy=none*)
+  [ -e "$TMP/flaked" ] || { touch "$TMP/flaked"; exit 6; } ;; esac
+exec $ROOT/build/tiny/gmmu-sim "\$@"
+EOF
+chmod 755 "$TMP/flaky-sim"
+sed -e "s|^\[study\]|[study]\nsim = \"$TMP/flaky-sim\"|" "$ROOT/studies/smoke.toml" > "$TMP/flaky.toml"
+out=$($SWEEP run "$TMP/flaky.toml" --store "$TMP/flaky" $TR --backend slurm --chunk 4 2>&1)
+echo "$out"
+echo "$out" | grep -q "1 runs still missing: resubmitting" || fail "the failed run was not resubmitted"
+echo "$out" | grep -q "$NRUNS/$NRUNS runs done" || fail "not every run done after the resubmission"
+[ -z "$(ls "$TMP/flaky/failed")" ] || fail "a failure record left after the run succeeded"
+grep -q FAILED "$TMP"/flaky/slurm/*/task-*.out || fail "the failing task's log does not say FAILED"
+
 echo "test-slurm: PASS ($NRUNS runs; cluster start $UP s, total $(since "$T0") s)"

@@ -264,6 +264,18 @@ class Run(Base):
         self.assertEqual(r.returncode, 3)
         self.assertIn("2 runs, 2 without a result", r.stdout)
 
+    def test_timeout(self):
+        fake = self.fake_sim("exec sleep 30")
+        text = open(self.study(sim=fake)).read().replace('name = "t"', 'name = "t"\ntimeout_s = 1')
+        s = self.study(text=text)
+        t0 = time.time()
+        r = self.sweep("run", s, "-j", "4", check=False)
+        self.assertLess(time.time() - t0, 15)
+        self.assertEqual(r.returncode, 1)
+        st = self.sweep("status", s, "-v", check=False).stdout
+        self.assertIn("0 done, 0 running, 4 failed", st)
+        self.assertIn("timed out after 1 s", st)
+
     def test_interrupt_is_atomic(self):
         # the simulator writes half of its statistics file, then waits to be interrupted
         fake = self.fake_sim('while [ $# -gt 0 ]; do [ "$1" = --stats ] && out=$2; shift; done\n'
