@@ -1,5 +1,6 @@
 # mk/sweep.mk - gmmu-sweep, the parameter-sweep tool (tools/sweep, docs/sweep.md, issue 23)
-## make sweep-tools            the binaries a study runs: build/tiny/gmmu-sim, build/bin/gmmu-gen
+## make sweep-tools            the binaries a study runs: build/tiny/gmmu-sim, build/bin/gmmu-gen,
+##                             build/bin/gmmu-trace
 ## make test-sweep             gmmu-sweep's tests: plan keys, resume, atomicity (a run killed
 ##                             mid-way), bad study files, a small study run, collected and diffed
 ##                             (tools/sweep/tests, about 20 s)
@@ -8,7 +9,7 @@ SWEEP := scripts/gmmu-sweep
 
 .PHONY: sweep-tools test-sweep
 sweep-tools: | $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen
+	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen $(BUILD)/bin/gmmu-trace
 
 test-sweep: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory sweep-tools

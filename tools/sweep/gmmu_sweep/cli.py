@@ -61,7 +61,7 @@ def cmd_plan(args):
 
 def context(s, backend):
     return runner.Context(s["sim"], s["gen"], s["sim_args"], s["store"], s["traces"],
-                          s["timeout_s"], st.git_rev(s["root"]), backend)
+                          s["timeout_s"], st.git_rev(s["root"]), backend, s["trace_tool"])
 
 
 def cmd_run(args):

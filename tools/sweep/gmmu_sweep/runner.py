@@ -25,8 +25,10 @@ class Stop(Exception):
 class Context:
     """What every run of one invocation shares (also rebuilt from a slurm manifest)."""
 
-    def __init__(self, sim, gen, sim_args, store, traces, timeout_s, git_rev, backend):
+    def __init__(self, sim, gen, sim_args, store, traces, timeout_s, git_rev, backend,
+                 trace_tool=None):
         self.sim, self.gen, self.sim_args = sim, gen, list(sim_args)
+        self.trace_tool, self.trace_info = trace_tool, {}
         self.store, self.traces, self.timeout_s = store, traces, timeout_s
         self.git_rev, self.backend, self.host = git_rev, backend, socket.gethostname()
         self.stop = threading.Event()
@@ -35,6 +37,7 @@ class Context:
 
     def to_json(self):
         return {"sim": self.sim, "gen": self.gen, "sim_args": self.sim_args,
+                "trace_tool": self.trace_tool,
                 "store": self.store, "traces": self.traces, "timeout_s": self.timeout_s,
                 "git_rev": self.git_rev}
 
@@ -119,10 +122,31 @@ def trace_path(ctx, run):
     return path
 
 
-def sim_cmd(ctx, run, trace, stats):
+def trace_vars(ctx, trace):
+    """The variables of override expressions for a trace: footprint_pages (distinct 4 KB pages
+    touched) and alloc_pages (allocated bytes / 4096), from gmmu-trace stats (cached)."""
+    with ctx.lock("info:" + trace):
+        if trace in ctx.trace_info:
+            return ctx.trace_info[trace]
+        r = subprocess.run([ctx.trace_tool, "stats", trace], capture_output=True, text=True)
+        v = {}
+        for ln in r.stdout.split("\n"):
+            f = ln.split()
+            if ln.startswith("distinct pages") and len(f) >= 3:
+                v["footprint_pages"] = int(f[2])
+            elif ln.startswith("allocations") and len(f) >= 3:
+                v["alloc_pages"] = -(-int(f[2].lstrip("(")) // 4096)
+        if r.returncode != 0 or len(v) != 2:
+            raise RuntimeError(f"gmmu-trace stats {trace}: exit {r.returncode}: "
+                               f"{r.stderr.strip()[-500:]}")
+        ctx.trace_info[trace] = v
+        return v
+
+
+def sim_cmd(ctx, run, trace, stats, sets):
     cmd = [ctx.sim, "--engine", run["engine"], "--config", run["config_file"], "--trace", trace,
            "--seed", str(run["seed"]), "--quiet", "--stats", stats] + ctx.sim_args
-    for s in run["sets"]:
+    for s in sets:
         cmd += ["--set", s]
     return cmd
 
@@ -144,7 +168,13 @@ def execute(ctx, run):
     cmd = None
     try:
         trace = trace_path(ctx, run)
-        cmd = sim_cmd(ctx, run, trace, stats)
+        sets = run["sets"]
+        if sd.has_expr(sets):
+            try:
+                sets = sd.resolve_sets(sets, trace_vars(ctx, trace))
+            except sd.StudyError as e:
+                raise RuntimeError(str(e)) from None
+        cmd = sim_cmd(ctx, run, trace, stats, sets)
         t0 = time.monotonic()
         rc, ru, timed_out = spawn_wait(ctx, cmd, log, ctx.timeout_s)
         wall = time.monotonic() - t0
@@ -178,7 +208,7 @@ def execute(ctx, run):
         if os.path.exists(failed):
             os.unlink(failed)
         return True
-    except RuntimeError as e:  # the trace could not be generated
+    except RuntimeError as e:  # no trace, no footprint, an expression without a value
         st.write_atomic(failed, {"key": key, "name": run["name"], "error": str(e),
                                  "command": cmd, "host": ctx.host, "finished_utc": now_utc()})
         return False

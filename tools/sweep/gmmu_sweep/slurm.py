@@ -153,7 +153,7 @@ def worker(manifest, task):
         sys.exit(f"gmmu-sweep worker: {manifest}: no task {task} ({len(m['chunks'])} chunks)")
     c = m["context"]
     ctx = runner.Context(c["sim"], c["gen"], c["sim_args"], c["store"], c["traces"],
-                         c["timeout_s"], c["git_rev"], "slurm")
+                         c["timeout_s"], c["git_rev"], "slurm", c.get("trace_tool"))
 
     def term(signum, _frame):  # scancel, time limit: stop the child, write nothing
         ctx.stop.set()

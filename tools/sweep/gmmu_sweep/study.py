@@ -7,9 +7,11 @@ the trace's identity (content hash of a trace file, or the generator's build id 
 a generated one: gmmu-gen is a pure function of them), the seed, the engine, the extra gmmu-sim
 arguments and the simulator's build id (SHA-256 of the gmmu-sim binary).
 """
+import ast
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 
@@ -24,12 +26,70 @@ GEN_OPTS = {"size_mb": "--size-mb", "seed": "--seed", "iters": "--iters", "windo
 # the axis column of a generator option given as a list ("seed" is gmmu-sim's seed axis)
 VARY_AXIS = {"size_mb": "size_mb", "seed": "gen_seed", "iters": "iters", "window": "window"}
 RESERVED = {"config", "workload", "engine", "seed"} | set(VARY_AXIS.values())
-STUDY_KEYS = {"name", "description", "sim", "gen", "sim_args", "store", "timeout_s"}
+STUDY_KEYS = {"name", "description", "sim", "gen", "trace_tool", "sim_args", "store",
+              "timeout_s"}
 TOP_KEYS = {"study", "config", "axis", "workload", "grid", "figure", "exclude"}
 
 
 class StudyError(Exception):
     """A malformed study: the message names the file and the field (and line where known)."""
+
+
+# an override's value may be an expression in braces of the run's trace, evaluated when the
+# trace exists: gpu_mem_pages={ceil(footprint_pages * 0.5)} (docs/sweep.md "Expressions")
+EXPR_RE = re.compile(r"^\{(.*)\}$")
+EXPR_VARS = ("footprint_pages", "alloc_pages")
+EXPR_FUNCS = {"ceil": math.ceil, "floor": math.floor, "round": round, "min": min, "max": max,
+              "int": int}
+EXPR_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Load,
+              ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod,
+              ast.USub, ast.UAdd)
+
+
+def expr_check(text):
+    """The parsed expression of '{...}' (StudyError naming what is not allowed)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as e:
+        raise StudyError(f"expression {{{text}}}: {e.msg}") from None
+    for node in ast.walk(tree):
+        if not isinstance(node, EXPR_NODES):
+            raise StudyError(f"expression {{{text}}}: {type(node).__name__} not allowed")
+        if isinstance(node, ast.Name) and node.id not in EXPR_VARS + tuple(EXPR_FUNCS):
+            raise StudyError(f"expression {{{text}}}: unknown name '{node.id}' (variables: "
+                             f"{', '.join(EXPR_VARS)}; functions: {', '.join(EXPR_FUNCS)})")
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and
+                                               node.func.id in EXPR_FUNCS):
+            raise StudyError(f"expression {{{text}}}: only {', '.join(EXPR_FUNCS)} can be called")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float)):
+            raise StudyError(f"expression {{{text}}}: only numbers")
+    return tree
+
+
+def expr_eval(text, variables):
+    """The value of a checked expression: an integer >= 0 (a configuration value)."""
+    env = dict(EXPR_FUNCS)
+    env.update(variables)
+    v = eval(compile(expr_check(text), "<expr>", "eval"), {"__builtins__": {}}, env)
+    if isinstance(v, float):
+        v = math.ceil(v) if v != int(v) else int(v)
+    if not isinstance(v, int) or v < 0:
+        raise StudyError(f"expression {{{text}}} = {v}: not an integer >= 0")
+    return v
+
+
+def has_expr(sets):
+    return any(EXPR_RE.match(s.split("=", 1)[1].strip()) for s in sets if "=" in s)
+
+
+def resolve_sets(sets, variables):
+    """The overrides with every {expression} replaced by its value."""
+    out = []
+    for s in sets:
+        k, v = s.split("=", 1)
+        m = EXPR_RE.match(v.strip())
+        out.append(f"{k}={expr_eval(m.group(1), variables)}" if m else s)
+    return out
 
 
 def sha256_file(path, cache=None):
@@ -90,6 +150,12 @@ def apply_sets(cfg, sets, where):
         if "=" not in s or not s.split("=", 1)[0].strip():
             raise StudyError(f"{where}: set '{s}': expected key=value")
         k, v = s.split("=", 1)
+        m = EXPR_RE.match(v.strip())
+        if m:
+            try:
+                expr_check(m.group(1))
+            except StudyError as e:
+                raise StudyError(f"{where}: set '{s}': {e}") from None
         cfg[k.strip()] = cfg_value(v)
     return cfg
 
@@ -318,7 +384,7 @@ def load(path, root=None):
     name = st.get("name")
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise loc.err("study", None, "name", f"expected a name matching {NAME_RE.pattern}")
-    for k in ("sim", "gen", "store", "description"):
+    for k in ("sim", "gen", "trace_tool", "store", "description"):
         if k in st and not isinstance(st[k], str):
             raise loc.err("study", None, k, "expected a string")
     timeout = st.get("timeout_s", 0)
@@ -329,6 +395,7 @@ def load(path, root=None):
         "path": path, "name": name, "description": st.get("description", ""),
         "sim": os.path.join(root, st.get("sim", "build/tiny/gmmu-sim")),
         "gen": os.path.join(root, st.get("gen", "build/bin/gmmu-gen")),
+        "trace_tool": os.path.join(root, st.get("trace_tool", "build/bin/gmmu-trace")),
         "sim_args": _str_list(loc, "study", None, "sim_args", st.get("sim_args", [])),
         "store": os.path.join(root, st.get("store", f"build/sweep/{name}")),
         "timeout_s": timeout, "root": root,
@@ -353,7 +420,7 @@ class Ids:
 
     def build_id(self, path, what):
         if not os.access(path, os.X_OK):
-            raise StudyError(f"{path}: {what} not built (make sim CONFIG=tiny gmmu-gen)")
+            raise StudyError(f"{path}: {what} not built (make sweep-tools)")
         return sha256_file(path, self.cache)[:KEY_LEN]
 
     def trace_id(self, path):
@@ -397,6 +464,11 @@ def plan(study, ids=None):
     """Every run of the study, in grid order: dicts with name, key, axes, command parts."""
     ids = ids or Ids()
     sim_id = ids.build_id(study["sim"], "gmmu-sim")
+    exprs = any(has_expr(c["set"]) for c in study["configs"]) or \
+        any(has_expr(v["set"]) for a in study["axes"] for v in a["values"]) or \
+        any(has_expr(w.get("set", [])) for w in study["workloads"])
+    if exprs:  # the footprint of a trace (not part of a key: a function of the trace)
+        ids.build_id(study["trace_tool"], "gmmu-trace")
     traces = [trace_of(study, w, ids) for w in study["workloads"]]
     axes = [[(a["name"], v) for v in a["values"]] for a in study["axes"]]
     runs = []

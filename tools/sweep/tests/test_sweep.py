@@ -264,6 +264,38 @@ class Run(Base):
         self.assertEqual(r.returncode, 3)
         self.assertIn("2 runs, 2 without a result", r.stdout)
 
+    def test_expressions(self):
+        good = open(self.study()).read()
+        text = good.replace('"prefetch_policy=none"',
+                            '"prefetch_policy=none", "gpu_mem_pages={ceil(footprint_pages / 3)}"')
+        text = text.replace('"prefetch_policy=sequential"', '"prefetch_policy=sequential", '
+                            '"gpu_mem_pages={max(alloc_pages, 7) * 2}"')
+        s = self.study(text=text)
+        self.sweep("run", s, "-j", "2")
+        self.sweep("collect", s)
+        con = sqlite3.connect(os.path.join(self.store, "results.sqlite"))
+        got = {(p, w): m for p, w, m in con.execute(
+            'SELECT policy, workload, "config.gpu_mem_pages" FROM t')}
+        con.close()
+        for w, trace in (("small", self.trace),
+                         ("hotspot", os.path.join(self.traces, os.listdir(self.traces)[0]))):
+            out = subprocess.run([os.path.join(ROOT, "build", "bin", "gmmu-trace"), "stats",
+                                  trace], capture_output=True, text=True, check=True).stdout
+            fp = int(out.split("\ndistinct pages")[1].split()[0])
+            ab = int(out.split("\nallocations")[1].split("(")[1].split()[0])
+            self.assertEqual(got[("none", w)], -(-fp // 3), w)
+            self.assertEqual(got[("seq", w)], max(-(-ab // 4096), 7) * 2, w)
+        for bad, msg in (("{__import__('os')}", "only ceil, floor, round, min, max, int can be called"),
+                         ("{footprint * 2}", "unknown name 'footprint'"),
+                         ("{footprint_pages.real}", "Attribute not allowed"),
+                         ("{footprint_pages *}", "expression {footprint_pages *}: invalid")):
+            path = self.study(name="bad.toml", text=good.replace(
+                '"prefetch_policy=none"', f'"prefetch_policy=none", "gpu_mem_pages={bad}"'))
+            r = self.sweep("plan", path, check=False)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(":13: axis[0].values: value none: set 'gpu_mem_pages=", r.stderr)
+            self.assertIn(msg, r.stderr)
+
     def test_timeout(self):
         fake = self.fake_sim("exec sleep 30")
         text = open(self.study(sim=fake)).read().replace('name = "t"', 'name = "t"\ntimeout_s = 1')
