@@ -178,8 +178,8 @@ def execute(ctx, run):
         t0 = time.monotonic()
         rc, ru, timed_out = spawn_wait(ctx, cmd, log, ctx.timeout_s)
         wall = time.monotonic() - t0
-        if rc != 0 and ctx.stop.is_set():
-            raise Stop()
+        if rc != 0 and (ctx.stop.is_set() or rc == -signal.SIGINT):
+            raise Stop()  # interrupted (Ctrl-C reaches the children first): no record
         err = None
         if timed_out:
             err = f"timed out after {ctx.timeout_s} s"
@@ -256,8 +256,9 @@ class Progress:
 
 
 def run_local(ctx, runs, jobs, name, quiet=False):
-    """The runs that have no result, jobs at a time. Returns (passed, failed); KeyboardInterrupt
-    stops the children, writes nothing half-done and is raised again."""
+    """The runs that have no result, jobs at a time. Returns (passed, failed). SIGINT or SIGTERM
+    stops the children and raises KeyboardInterrupt once every thread has ended (nothing
+    half-written: results are renamed into place only when complete)."""
     todo, seen = [], set()
     for r in runs:
         if r["key"] in seen or st.has_result(ctx.store, r["key"]):
@@ -266,32 +267,38 @@ def run_local(ctx, runs, jobs, name, quiet=False):
         todo.append(r)
     total = len({r["key"] for r in runs})
     prog = Progress(total, total - len(todo), name)
+
+    def on_signal(_signum, _frame):
+        ctx.stop.set()
+        ctx.kill_children()
+
+    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     ex = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
-    futs = set()
     try:
-        for r in todo:
-            futs.add(ex.submit(execute, ctx, r))
+        pending = {ex.submit(execute, ctx, r) for r in todo}
         prog.running = min(jobs, len(todo))
-        pending = set(futs)
-        while pending:
+        while pending and not ctx.stop.is_set():
             finished, pending = concurrent.futures.wait(pending, timeout=0.5)
             for f in finished:
-                if f.result():
-                    prog.done += 1
-                else:
-                    prog.failed += 1
+                try:
+                    ok = f.result()
+                except Stop:
+                    continue
+                prog.done += ok
+                prog.failed += not ok
             prog.running = min(jobs, len(pending))
             if not quiet:
                 prog.show()
-        if not quiet:
-            prog.show(force=True)
-        return prog.done, prog.failed
-    except BaseException:
-        ctx.stop.set()
-        ctx.kill_children()
-        ex.shutdown(wait=True, cancel_futures=True)
-        if not quiet:
-            prog.show(force=True)
-        raise
     finally:
-        ex.shutdown(wait=True)
+        if ctx.stop.is_set() or sys.exc_info()[0] is not None:
+            ctx.stop.set()
+            ctx.kill_children()
+        ex.shutdown(wait=True, cancel_futures=True)
+        for sig, h in old.items():
+            signal.signal(sig, h)
+    if not quiet:
+        prog.running = 0
+        prog.show(force=True)
+    if ctx.stop.is_set():
+        raise KeyboardInterrupt()
+    return prog.done, prog.failed

@@ -313,25 +313,32 @@ class Run(Base):
         fake = self.fake_sim('while [ $# -gt 0 ]; do [ "$1" = --stats ] && out=$2; shift; done\n'
                              'printf \'{"far_faults": 1,\' > "$out"\nexec sleep 60')
         s = self.study(sim=fake)
-        p = subprocess.Popen([sys.executable, SWEEP, "--root", ROOT, "run", s, "-j", "2",
-                              "--traces", self.traces], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
         tmpdir = os.path.join(self.store, "tmp")
-        while time.time() < deadline:
-            if os.path.isdir(tmpdir) and len(os.listdir(tmpdir)) == 2:
-                break
-            time.sleep(0.05)
-        self.assertEqual(len(os.listdir(tmpdir)), 2, "two runs in flight")
-        t0 = time.time()
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=20)
-        self.assertLess(time.time() - t0, 10, "SIGINT stops the children")
-        self.assertEqual(p.returncode, 130, err)
-        self.assertIn("interrupted", err)
-        self.assertEqual(self.results(), [])
-        self.assertEqual(os.listdir(tmpdir), [])
-        self.assertEqual(os.listdir(os.path.join(self.store, "failed")), [])
+        # SIGINT to gmmu-sweep alone, to its process group (Ctrl-C on a terminal), SIGTERM
+        for group, sig in ((False, signal.SIGINT), (True, signal.SIGINT),
+                           (False, signal.SIGTERM)):
+            p = subprocess.Popen([sys.executable, SWEEP, "--root", ROOT, "run", s, "-j", "2",
+                                  "--traces", self.traces], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
+            deadline = time.time() + 20
+            while time.time() < deadline:
+                if os.path.isdir(tmpdir) and len(os.listdir(tmpdir)) == 2:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(len(os.listdir(tmpdir)), 2, "two runs in flight")
+            t0 = time.time()
+            if group:
+                os.killpg(p.pid, sig)
+            else:
+                p.send_signal(sig)
+            out, err = p.communicate(timeout=20)
+            what = f"{signal.Signals(sig).name} to the {'group' if group else 'process'}"
+            self.assertLess(time.time() - t0, 10, f"{what} stops the children")
+            self.assertEqual(p.returncode, 130, f"{what}: {err}")
+            self.assertIn("interrupted", err)
+            self.assertEqual(self.results(), [], what)
+            self.assertEqual(os.listdir(tmpdir), [], what)
+            self.assertEqual(os.listdir(os.path.join(self.store, "failed")), [], what)
         # the real simulator then runs everything
         s = self.study()
         self.assertIn("4/4 done (0 before)", self.sweep("run", s, "-j", "2").stderr)
