@@ -95,31 +95,45 @@ def tail(path, n=LOG_TAIL):
         return ""
 
 
-def trace_path(ctx, run):
-    """The run's trace: a trace file, or its generated trace from the cache (made once)."""
-    if "file" in run["trace"]:
-        return run["trace"]["file"]
-    path = os.path.join(ctx.traces, run["trace_id"] + ".trc")
-    with ctx.lock(run["trace_id"]):
+def make_trace(ctx, tid, cmd, what):
+    """The cached trace tid, made by cmd + [tmp] (to a temporary name, then renamed) once."""
+    path = os.path.join(ctx.traces, tid + ".trc")
+    with ctx.lock(tid):
         if os.path.exists(path):
             return path
         os.makedirs(ctx.traces, exist_ok=True)
-        tmp = st.tmp_name(ctx.traces, run["trace_id"] + ".trc")
+        tmp = st.tmp_name(ctx.traces, tid + ".trc")
         log = tmp + ".log"
         try:
-            rc, _, _ = spawn_wait(ctx, [ctx.gen] + run["trace"]["gen_args"] + ["-o", tmp], log,
-                                  0)
+            rc, _, _ = spawn_wait(ctx, cmd(tmp), log, 0)
             if rc != 0:
                 if ctx.stop.is_set():
                     raise Stop()
-                raise RuntimeError(f"gmmu-gen {' '.join(run['trace']['gen_args'])}: exit {rc}\n"
-                                   + tail(log))
+                raise RuntimeError(f"{what}: exit {rc}\n" + tail(log))
             os.replace(tmp, path)
         finally:
             for f in (tmp, log):
                 if os.path.exists(f):
                     os.unlink(f)
     return path
+
+
+def gen_trace(ctx, tid, gen_args):
+    return make_trace(ctx, tid, lambda out: [ctx.gen] + gen_args + ["-o", out],
+                      f"gmmu-gen {' '.join(gen_args)}")
+
+
+def trace_path(ctx, run):
+    """The run's trace: a trace file, or its generated (or mixed) trace from the cache."""
+    spec = run["trace"]
+    if "file" in spec:
+        return spec["file"]
+    if "mix" in spec:
+        parts = [gen_trace(ctx, c["id"], c["gen_args"]) for c in spec["mix"]]
+        return make_trace(ctx, run["trace_id"],
+                          lambda out: [ctx.trace_tool, "mix", out] + parts,
+                          f"gmmu-trace mix of {' + '.join(c['gen_args'][0] for c in spec['mix'])}")
+    return gen_trace(ctx, run["trace_id"], spec["gen_args"])
 
 
 def trace_vars(ctx, trace):
@@ -149,6 +163,13 @@ def sim_cmd(ctx, run, trace, stats, sets):
     for s in sets:
         cmd += ["--set", s]
     return cmd
+
+
+def trace_recipe(run, trace):
+    spec = run["trace"]
+    if "mix" in spec:
+        return "mix: " + " + ".join(" ".join(c["gen_args"]) for c in spec["mix"])
+    return " ".join(spec.get("gen_args", [])) or trace
 
 
 def now_utc():
@@ -202,7 +223,7 @@ def execute(ctx, run):
                "sys_s": round(ru.ru_stime, 3), "maxrss_kb": ru.ru_maxrss,
                "git_rev": ctx.git_rev, "host": ctx.host, "sim_id": run["sim_id"],
                "trace_id": run["trace_id"], "trace_sha256": trace_sha, "command": cmd,
-               "trace_recipe": " ".join(run["trace"].get("gen_args", [])) or trace,
+               "trace_recipe": trace_recipe(run, trace),
                "finished_utc": now_utc(), "backend": ctx.backend}
         st.write_atomic(st.result_path(store, key), rec)
         if os.path.exists(failed):

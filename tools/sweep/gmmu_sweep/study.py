@@ -277,7 +277,7 @@ def _axes(loc, doc):
 def _workloads(loc, doc, base):
     out, seen = [], set()
     for i, w in enumerate(_tables(loc, doc, "workload", True)):
-        _only_keys(loc, "workload", i, w, {"name", "gen", "trace", "params", "set"} |
+        _only_keys(loc, "workload", i, w, {"name", "gen", "trace", "mix", "params", "set"} |
                    set(GEN_OPTS))
         name = _name(loc, "workload", i, w, seen)
         wsets = _str_list(loc, "workload", i, "set", w.get("set", []))
@@ -285,9 +285,10 @@ def _workloads(loc, doc, base):
             apply_sets({}, wsets, "set")
         except StudyError as e:
             raise loc.err("workload", i, "set", str(e)) from None
-        if ("gen" in w) == ("trace" in w):
-            raise loc.err("workload", i, None, "exactly one of gen (a gmmu-gen workload) or "
-                          "trace (a trace file) is required")
+        if ("gen" in w) + ("trace" in w) + ("mix" in w) != 1:
+            raise loc.err("workload", i, None, "exactly one of gen (a gmmu-gen workload), "
+                          "trace (a trace file) or mix (gmmu-gen workloads combined by "
+                          "gmmu-trace mix) is required")
         if "trace" in w:
             if set(w) - {"name", "trace", "set"}:
                 raise loc.err("workload", i, "trace", "a trace file takes no generator fields")
@@ -295,6 +296,9 @@ def _workloads(loc, doc, base):
             if not os.path.isfile(path):
                 raise loc.err("workload", i, "trace", f"{w['trace']}: no such file")
             out.append({"name": name, "trace": path, "set": wsets})
+            continue
+        if "mix" in w:
+            out.append(_mix(loc, i, w, name, wsets))
             continue
         if not isinstance(w["gen"], str) or not NAME_RE.match(w["gen"]):
             raise loc.err("workload", i, "gen", "expected a gmmu-gen workload name")
@@ -328,6 +332,51 @@ def _workloads(loc, doc, base):
                     vary[VARY_AXIS[k]] = v
             out.append({"name": name, "gen_args": args + pargs, "vary": vary, "set": wsets})
     return out
+
+
+def _gen_args(loc, i, field, gen, d):
+    """gmmu-gen's arguments for one (non-list) set of generator fields."""
+    if not isinstance(gen, str) or not NAME_RE.match(gen):
+        raise loc.err("workload", i, field, f"{gen!r}: expected a gmmu-gen workload name")
+    args = [gen]
+    for k, opt in GEN_OPTS.items():
+        if k in d:
+            v = d[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                raise loc.err("workload", i, field if field == "mix" else k,
+                              f"{k}: expected a non-negative number, got {v!r}")
+            args += [opt, f"{v:g}" if isinstance(v, float) else str(v)]
+    params = d.get("params", {})
+    if not isinstance(params, dict):
+        raise loc.err("workload", i, field, "params: expected a table of key = value")
+    for k in sorted(params):
+        v = params[k]
+        if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+            raise loc.err("workload", i, field, f"params.{k}: expected a number or a string")
+        args += ["--param", f"{k}={v}"]
+    return args
+
+
+def _mix(loc, i, w, name, wsets):
+    """A workload of several generated applications, application j in address space j
+    (gmmu-trace mix); the workload's generator fields are the applications' defaults."""
+    mix = w["mix"]
+    if not isinstance(mix, list) or len(mix) < 2:
+        raise loc.err("workload", i, "mix", "expected a list of at least two applications")
+    defaults = {k: w[k] for k in list(GEN_OPTS) + ["params"] if k in w}
+    comps = []
+    for m in mix:
+        if isinstance(m, str):
+            m = {"gen": m}
+        if not isinstance(m, dict) or "gen" not in m or \
+                set(m) - ({"gen", "params"} | set(GEN_OPTS)):
+            raise loc.err("workload", i, "mix", f"{m!r}: expected a gmmu-gen workload name or "
+                          "{gen = .., size_mb = .., seed = .., iters = .., window = .., "
+                          "params = {..}}")
+        d = dict(defaults)
+        d.update({k: v for k, v in m.items() if k != "gen"})
+        comps.append(_gen_args(loc, i, "mix", m["gen"], d))
+    return {"name": name, "mix": comps, "vary": {}, "set": wsets}
 
 
 def _grid(loc, doc):
@@ -432,6 +481,12 @@ def trace_of(study, w, ids):
     if "trace" in w:
         return ids.trace_id(w["trace"]), {"file": w["trace"]}
     gid = ids.build_id(study["gen"], "gmmu-gen")
+    if "mix" in w:
+        tool = ids.build_id(study["trace_tool"], "gmmu-trace")
+        comps = [{"id": "g" + digest({"gen": gid, "args": a}, KEY_LEN - 1), "gen_args": a}
+                 for a in w["mix"]]
+        tid = "m" + digest({"tool": tool, "mix": [c["id"] for c in comps]}, KEY_LEN - 1)
+        return tid, {"mix": comps}
     tid = "g" + digest({"gen": gid, "args": w["gen_args"]}, KEY_LEN - 1)
     return tid, {"gen_args": w["gen_args"]}
 

@@ -296,6 +296,34 @@ class Run(Base):
             self.assertIn(":13: axis[0].values: value none: set 'gpu_mem_pages=", r.stderr)
             self.assertIn(msg, r.stderr)
 
+    def test_mix(self):
+        text = f"""[study]
+name = "m"
+store = "{self.store}"
+[[config]]
+name = "mp"
+file = "configs/mosaic_paper.cfg"
+[[workload]]
+name = "two"
+mix = ["hotspot", {{gen = "sgemm", size_mb = 0.25}}]
+size_mb = 0.5
+set = ["sm_partition=8,8"]
+"""
+        s = self.study(text=text)
+        k0 = self.keys(s)
+        self.assertEqual(k0, self.keys(self.study(text=text.replace("0.5\n", "0.5\n\n"))))
+        self.assertNotEqual(k0, self.keys(self.study(text=text.replace("0.25", "0.5"))))
+        s = self.study(text=text)
+        self.sweep("run", s, "-j", "1")
+        self.assertEqual(len(os.listdir(self.traces)), 3)  # two applications and their mix
+        (rec,) = self.results()
+        with open(os.path.join(self.store, "runs", rec)) as f:
+            r = json.load(f)
+        self.assertEqual(r["trace_recipe"],
+                         "mix: hotspot --size-mb 0.5 + sgemm --size-mb 0.25")
+        self.assertEqual(r["stats"]["config"]["sm_partition"], "8,8")
+        self.assertGreater(r["stats"]["translations"], 0)
+
     def test_timeout(self):
         fake = self.fake_sim("exec sleep 30")
         text = open(self.study(sim=fake)).read().replace('name = "t"', 'name = "t"\ntimeout_s = 1')
