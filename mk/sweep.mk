@@ -25,3 +25,9 @@ TEST_TARGETS += test-sweep
 test-slurm: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory sweep-tools
 	PYTHON=$(PYTHON) tools/sweep/tests/test_slurm.sh
+
+## make results                every figure of docs/results.md and docs/calibration.md:
+##                             results-zheng, results-mosaic (studies through gmmu-sweep: only
+##                             what their stores lack is run), calibrate
+.PHONY: results
+results: results-zheng results-mosaic calibrate

@@ -106,7 +106,7 @@ def cmd_collect(args):
     runs = planned(args, s)
     out = args.output or os.path.join(s["store"], "results.sqlite")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    n, missing = st.collect(s["store"], s["name"], runs, out)
+    n, missing = st.collect(s["store"], s["name"], runs, out, args.with_failed)
     print(f"gmmu-sweep: {out}: table \"{s['name']}\", {n} runs"
           + (f", {missing} without a result (gmmu-sweep status)" if missing else ""))
     return 0 if not missing or args.partial else 3
@@ -208,6 +208,8 @@ def parser():
     p = study_cmd("collect", cmd_collect, "the results into one SQLite table")
     p.add_argument("-o", "--output", help="default: <store>/results.sqlite")
     p.add_argument("--partial", action="store_true", help="exit 0 even with runs missing")
+    p.add_argument("--with-failed", action="store_true",
+                   help="a row per failed run too (run_status, run_error; no statistics)")
     study_cmd("figures", cmd_figures, "run the study's [[figure]] commands on its store")
     p = sub.add_parser("diff", help="compare two results stores run by run")
     p.add_argument("a")

@@ -21,7 +21,7 @@ import subprocess
 HOST_STATS = ["config_file", "trace", "wall_seconds"]
 META = ["run_key", "run_name", "run_wall_s", "run_user_s", "run_sys_s", "run_maxrss_kb",
         "run_git_rev", "run_host", "run_sim_id", "run_trace_id", "run_trace_sha256", "run_trace_recipe",
-        "run_finished_utc", "run_backend"]
+        "run_finished_utc", "run_backend", "run_status", "run_error"]
 
 
 def ensure_dirs(store):
@@ -116,7 +116,9 @@ def row_of(run, rec):
     for m in META:
         row[m] = rec.get(m[4:]) if m not in ("run_key", "run_name") else None
     row["run_key"], row["run_name"] = run["key"], run["name"]
-    for k, v in flatten(rec["stats"]).items():
+    row["run_status"], row["run_error"] = ("failed", rec.get("error")) if "stats" not in rec \
+        else ("done", None)
+    for k, v in flatten(rec.get("stats", {})).items():
         # a statistic named like an axis (engine, seed) or a metadata column: "stat.<name>"
         row["stat." + k if k in row else k] = v
     return row
@@ -131,14 +133,18 @@ def sql_type(vals):
     return "TEXT"
 
 
-def collect(store, study_name, runs, out_path):
-    """Every planned run that has a result into one SQLite table (replaced). Returns
-    (rows written, runs without a result)."""
+def collect(store, study_name, runs, out_path, with_failed=False):
+    """Every planned run that has a result into one SQLite table (replaced); with_failed, also
+    a row (axes, run_status 'failed', run_error, no statistics) per run whose last attempt
+    failed. Returns (rows written, runs without a result)."""
     rows, missing = [], 0
     for r in runs:
         p = result_path(store, r["key"])
         if not os.path.exists(p):
             missing += 1
+            fp = os.path.join(store, "failed", r["key"] + ".json")
+            if with_failed and os.path.exists(fp):
+                rows.append(row_of(r, read_record(fp)))
             continue
         rows.append(row_of(r, read_record(p)))
     cols = []

@@ -263,6 +263,12 @@ class Run(Base):
         r = self.sweep("collect", s, check=False)
         self.assertEqual(r.returncode, 3)
         self.assertIn("2 runs, 2 without a result", r.stdout)
+        self.sweep("collect", s, "--with-failed", "--partial")
+        con = sqlite3.connect(os.path.join(self.store, "results.sqlite"))
+        got = sorted(con.execute("SELECT workload, run_status, run_error, far_faults FROM t"))
+        con.close()
+        self.assertEqual([g[:3] for g in got[:2]], [("hotspot", "done", None)] * 2)
+        self.assertEqual(got[2:], [("small", "failed", "exit status 5", None)] * 2)
 
     def test_expressions(self):
         good = open(self.study()).read()
