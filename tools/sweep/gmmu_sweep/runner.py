@@ -33,7 +33,7 @@ class Context:
         self.git_rev, self.backend, self.host = git_rev, backend, socket.gethostname()
         self.stop = threading.Event()
         self.locks, self.locks_lock = {}, threading.Lock()
-        self.children, self.children_lock = set(), threading.Lock()
+        self.children, self.children_lock = set(), threading.RLock()  # signal handlers
 
     def to_json(self):
         return {"sim": self.sim, "gen": self.gen, "sim_args": self.sim_args,
@@ -48,10 +48,17 @@ class Context:
     def kill_children(self, sig=signal.SIGTERM):
         with self.children_lock:
             for p in list(self.children):
-                try:
-                    p.send_signal(sig)
-                except OSError:
-                    pass
+                signal_child(p, sig)
+
+
+def signal_child(p, sig):
+    """sig to a child not yet reaped (os.kill: Popen.send_signal would poll, and could reap the
+    child before spawn_wait's wait4 sees its rusage)."""
+    if p.returncode is None:
+        try:
+            os.kill(p.pid, sig)
+        except OSError:
+            pass
 
 
 def spawn_wait(ctx, cmd, log_path, timeout_s):
@@ -61,28 +68,35 @@ def spawn_wait(ctx, cmd, log_path, timeout_s):
         p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     with ctx.children_lock:
         ctx.children.add(p)
+        if ctx.stop.is_set():  # interrupted between the check in execute and the start
+            signal_child(p, signal.SIGTERM)
     timer, timed_out = None, []
     if timeout_s:
         def kill():
-            timed_out.append(1)
-            p.kill()
+            with ctx.children_lock:
+                timed_out.append(1)
+                signal_child(p, signal.SIGKILL)
         timer = threading.Timer(timeout_s, kill)
         timer.start()
     try:
         while True:
             try:
-                _, status, ru = os.wait4(p.pid, 0)
+                # wait, don't reap: the child stays a zombie (its pid not reusable) until
+                # returncode is set under the lock that every signal_child holds
+                os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)
                 break
             except InterruptedError:
                 continue
+        with ctx.children_lock:
+            _, status, ru = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            ctx.children.discard(p)
     finally:
         if timer:
             timer.cancel()
         with ctx.children_lock:
             ctx.children.discard(p)
-    rc = os.waitstatus_to_exitcode(status)
-    p.returncode = rc
-    return rc, ru, bool(timed_out)
+    return p.returncode, ru, bool(timed_out)
 
 
 def tail(path, n=LOG_TAIL):
