@@ -68,6 +68,8 @@ def cmd_run(args):
     s = load(args)
     runs = planned(args, s)
     st.ensure_dirs(s["store"])
+    st.clean_stale(*(os.path.join(s["store"], d) for d in ("tmp", "runs", "failed")),
+                   s["traces"])
     if args.backend == "slurm":
         from . import slurm
         return slurm.run(args, s, runs, context(s, "slurm"))

@@ -197,8 +197,7 @@ def execute(ctx, run):
     if ctx.stop.is_set():
         raise Stop()
     failed = os.path.join(store, "failed", key + ".json")
-    stats = os.path.join(store, "tmp", f"{key}.{ctx.host}.{os.getpid()}."
-                         f"{threading.get_ident()}.stats.json")
+    stats = os.path.join(store, "tmp", f"{key}@{st.owner_tag()}.stats.json")
     log = os.path.join(store, "logs", key + ".log")
     cmd = None
     try:

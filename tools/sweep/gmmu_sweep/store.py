@@ -29,11 +29,47 @@ def ensure_dirs(store):
         os.makedirs(os.path.join(store, d), exist_ok=True)
 
 
+def owner_tag():
+    """host@pid@thread: who writes a temporary file ('@' cannot be in a host name)."""
+    import threading
+    return f"{socket.gethostname()}@{os.getpid()}@{threading.get_ident()}"
+
+
 def tmp_name(directory, base):
     """A temporary file name in directory, unique to this host, process and thread."""
-    import threading
-    return os.path.join(directory, f".{base}.{socket.gethostname()}.{os.getpid()}."
-                        f"{threading.get_ident()}.tmp")
+    return os.path.join(directory, f".{base}@{owner_tag()}.tmp")
+
+
+def owner_alive(name):
+    """Whether the writer of a temporary file (named with owner_tag) may still run: False only
+    for a process of this host that no longer exists."""
+    parts = name.split("@")
+    if len(parts) < 4:
+        return True
+    host, pid = parts[-3], parts[-2]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+def clean_stale(*dirs):
+    """Remove the temporary files of processes of this host that died (SIGKILL, a crash):
+    the half-written statistics in tmp/, records and traces never renamed into place."""
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for n in os.listdir(d):
+            if "@" in n and not owner_alive(n):
+                try:
+                    os.unlink(os.path.join(d, n))
+                except OSError:
+                    pass
 
 
 def write_atomic(path, obj):
@@ -81,7 +117,7 @@ def status(store, runs):
     running = set()
     tdir = os.path.join(store, "tmp")
     if os.path.isdir(tdir):
-        running = {n.split(".")[0] for n in os.listdir(tdir)}
+        running = {n.split("@")[0] for n in os.listdir(tdir) if owner_alive(n)}
     out = {}
     for r in runs:
         k = r["key"]

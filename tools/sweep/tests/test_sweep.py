@@ -65,6 +65,11 @@ seeds = [{seeds}]
 """
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 class Base(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="sweep-test.")
@@ -155,13 +160,13 @@ class Keys(Base):
         k5 = self.keys(self.study(sim=sim2))
         self.assertTrue(all(k5[n] != k0[n] for n in k0))
         # an override in an axis value
-        text = open(self.study()).read().replace('"prefetch_policy=none"',
+        text = read(self.study()).replace('"prefetch_policy=none"',
                                                  '"prefetch_policy=none", "batch_size=128"')
         k6 = self.keys(self.study(text=text))
         for n in k0:
             self.assertEqual(k6[n] != k0[n], "policy=none" in n, n)
         # the engine
-        text = open(self.study()).read().replace("[grid]", '[grid]\nengines = ["rtl"]')
+        text = read(self.study()).replace("[grid]", '[grid]\nengines = ["rtl"]')
         k7 = self.keys(self.study(text=text))
         self.assertTrue(all(k != k0[n.replace("engine=rtl", "engine=cmodel")]
                             for n, k in k7.items()))
@@ -170,7 +175,7 @@ class Keys(Base):
     def test_lists_exclude_workload_sets(self):
         s = self.study()
         k0 = self.keys(s)
-        good = open(s).read()
+        good = read(s)
         text = good.replace("size_mb = 0.5", "size_mb = [0.5, 1]\nseed = [1, 2]")
         k1 = self.keys(self.study(text=text))
         self.assertEqual(len(k1), 2 * (4 + 1))
@@ -271,7 +276,7 @@ class Run(Base):
         self.assertEqual(got[2:], [("small", "failed", "exit status 5", None)] * 2)
 
     def test_expressions(self):
-        good = open(self.study()).read()
+        good = read(self.study())
         text = good.replace('"prefetch_policy=none"',
                             '"prefetch_policy=none", "gpu_mem_pages={ceil(footprint_pages / 3)}"')
         text = text.replace('"prefetch_policy=sequential"', '"prefetch_policy=sequential", '
@@ -332,7 +337,7 @@ set = ["sm_partition=8,8"]
 
     def test_timeout(self):
         fake = self.fake_sim("exec sleep 30")
-        text = open(self.study(sim=fake)).read().replace('name = "t"', 'name = "t"\ntimeout_s = 1')
+        text = read(self.study(sim=fake)).replace('name = "t"', 'name = "t"\ntimeout_s = 1')
         s = self.study(text=text)
         t0 = time.time()
         r = self.sweep("run", s, "-j", "4", check=False)
@@ -373,9 +378,25 @@ set = ["sm_partition=8,8"]
             self.assertEqual(self.results(), [], what)
             self.assertEqual(os.listdir(tmpdir), [], what)
             self.assertEqual(os.listdir(os.path.join(self.store, "failed")), [], what)
+        # SIGKILL to the group: no handler runs; the half-written statistics stay in tmp/, but
+        # their writers are dead: status does not count them as running, run removes them
+        p = subprocess.Popen([sys.executable, SWEEP, "--root", ROOT, "run", s, "-j", "2",
+                              "--traces", self.traces], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+        deadline = time.time() + 20
+        while time.time() < deadline and len(os.listdir(tmpdir)) < 2:
+            time.sleep(0.05)
+        time.sleep(0.3)  # the fake simulator has written its half file
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate(timeout=20)
+        self.assertEqual(len(os.listdir(tmpdir)), 2)
+        self.assertEqual(self.results(), [])
+        self.assertIn("0 done, 0 running, 0 failed, 4 missing",
+                      self.sweep("status", s, check=False).stdout)
         # the real simulator then runs everything
         s = self.study()
         self.assertIn("4/4 done (0 before)", self.sweep("run", s, "-j", "2").stderr)
+        self.assertEqual(os.listdir(tmpdir), [])
         for n in self.results():
             with open(os.path.join(self.store, "runs", n)) as f:
                 self.assertIn("far_faults", json.load(f)["stats"])
@@ -408,7 +429,7 @@ BAD = [
 
 class BadInput(Base):
     def test_bad_studies(self):
-        good = open(self.study()).read()
+        good = read(self.study())
         self.assertEqual(self.sweep("plan", self.study()).returncode, 0)
         for what, (old, new), parts in BAD:
             with self.subTest(what):
