@@ -75,7 +75,8 @@ def cmd_run(args):
         return slurm.run(args, s, runs, context(s, "slurm"))
     ctx = context(s, "local")
     try:
-        passed, failed = runner.run_local(ctx, runs, args.jobs, s["name"], args.quiet)
+        passed, failed = runner.run_local(ctx, runs, args.jobs, s["name"], args.quiet,
+                                          s["keep_traces"])
     except KeyboardInterrupt:
         print("gmmu-sweep: interrupted; finished runs are kept, run again to go on",
               file=sys.stderr)

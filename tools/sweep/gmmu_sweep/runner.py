@@ -29,6 +29,8 @@ class Context:
                  trace_tool=None):
         self.sim, self.gen, self.sim_args = sim, gen, list(sim_args)
         self.trace_tool, self.trace_info = trace_tool, {}
+        # keep_traces = false: {trace id: runs still to use it} (local backend), else None
+        self.trace_users = None
         self.store, self.traces, self.timeout_s = store, traces, timeout_s
         self.git_rev, self.backend, self.host = git_rev, backend, socket.gethostname()
         self.stop = threading.Event()
@@ -186,6 +188,27 @@ def trace_recipe(run, trace):
     return " ".join(spec.get("gen_args", [])) or trace
 
 
+def trace_ids(run):
+    """The cached traces a run uses: its own (generated or mixed) and a mix's applications."""
+    spec = run["trace"]
+    if "file" in spec:
+        return []
+    return [run["trace_id"]] + [c["id"] for c in spec.get("mix", [])]
+
+
+def release_traces(ctx, run):
+    """keep_traces = false: delete each cached trace of the run that no later run uses."""
+    if ctx.trace_users is None:
+        return
+    for tid in trace_ids(run):
+        with ctx.lock(tid):
+            ctx.trace_users[tid] -= 1
+            if ctx.trace_users[tid] == 0:
+                path = os.path.join(ctx.traces, tid + ".trc")
+                if os.path.exists(path):
+                    os.unlink(path)
+
+
 def now_utc():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -229,6 +252,7 @@ def execute(ctx, run):
             st.write_atomic(failed, {"key": key, "name": run["name"], "error": err,
                                      "command": cmd, "log_tail": tail(log), "host": ctx.host,
                                      "finished_utc": now_utc()})
+            release_traces(ctx, run)
             return False
         trace_sha = sd.sha256_file(trace)[:sd.KEY_LEN]
         rec = {"key": key, "name": run["name"], "axes": run["axes"], "stats": sj,
@@ -241,6 +265,7 @@ def execute(ctx, run):
         st.write_atomic(st.result_path(store, key), rec)
         if os.path.exists(failed):
             os.unlink(failed)
+        release_traces(ctx, run)
         return True
     except RuntimeError as e:  # no trace, no footprint, an expression without a value
         st.write_atomic(failed, {"key": key, "name": run["name"], "error": str(e),
@@ -289,7 +314,7 @@ class Progress:
         sys.stderr.flush()
 
 
-def run_local(ctx, runs, jobs, name, quiet=False):
+def run_local(ctx, runs, jobs, name, quiet=False, keep_traces=True):
     """The runs that have no result, jobs at a time. Returns (passed, failed). SIGINT or SIGTERM
     stops the children and raises KeyboardInterrupt once every thread has ended (nothing
     half-written: results are renamed into place only when complete)."""
@@ -301,6 +326,11 @@ def run_local(ctx, runs, jobs, name, quiet=False):
         todo.append(r)
     total = len({r["key"] for r in runs})
     prog = Progress(total, total - len(todo), name)
+    if not keep_traces:
+        ctx.trace_users = {}
+        for r in todo:
+            for tid in trace_ids(r):
+                ctx.trace_users[tid] = ctx.trace_users.get(tid, 0) + 1
 
     def on_signal(_signum, _frame):
         ctx.stop.set()

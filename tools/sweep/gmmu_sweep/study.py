@@ -27,7 +27,7 @@ GEN_OPTS = {"size_mb": "--size-mb", "seed": "--seed", "iters": "--iters", "windo
 VARY_AXIS = {"size_mb": "size_mb", "seed": "gen_seed", "iters": "iters", "window": "window"}
 RESERVED = {"config", "workload", "engine", "seed"} | set(VARY_AXIS.values())
 STUDY_KEYS = {"name", "description", "sim", "gen", "trace_tool", "sim_args", "store",
-              "timeout_s"}
+              "timeout_s", "keep_traces"}
 TOP_KEYS = {"study", "config", "axis", "workload", "grid", "figure", "exclude"}
 
 
@@ -439,6 +439,8 @@ def load(path, root=None):
     timeout = st.get("timeout_s", 0)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0:
         raise loc.err("study", None, "timeout_s", "expected seconds >= 0 (0: no limit)")
+    if not isinstance(st.get("keep_traces", True), bool):
+        raise loc.err("study", None, "keep_traces", "expected true or false")
     engines, seeds = _grid(loc, doc)
     study = {
         "path": path, "name": name, "description": st.get("description", ""),
@@ -447,7 +449,7 @@ def load(path, root=None):
         "trace_tool": os.path.join(root, st.get("trace_tool", "build/bin/gmmu-trace")),
         "sim_args": _str_list(loc, "study", None, "sim_args", st.get("sim_args", [])),
         "store": os.path.join(root, st.get("store", f"build/sweep/{name}")),
-        "timeout_s": timeout, "root": root,
+        "timeout_s": timeout, "root": root, "keep_traces": st.get("keep_traces", True),
         "configs": _configs(loc, doc, root), "axes": _axes(loc, doc),
         "workloads": _workloads(loc, doc, root), "engines": engines, "seeds": seeds,
         "figures": _figures(loc, doc), "exclude": _excludes(loc, doc),

@@ -335,6 +335,18 @@ set = ["sm_partition=8,8"]
         self.assertEqual(r["stats"]["config"]["sm_partition"], "8,8")
         self.assertGreater(r["stats"]["translations"], 0)
 
+    def test_keep_traces_false(self):
+        text = read(self.study()).replace('name = "t"', 'name = "t"\nkeep_traces = false')
+        s = self.study(text=text)
+        self.assertIn("4/4 done (0 before)", self.sweep("run", s, "-j", "2").stderr)
+        self.assertEqual(len(self.results()), 4)
+        self.assertEqual(os.listdir(self.traces), [])  # the generated trace, once unused
+        self.assertTrue(os.path.exists(self.trace))  # a trace file is never deleted
+        bad = self.study(name="bad.toml", text=text.replace("= false", "= 0"))
+        r = self.sweep("plan", bad, check=False)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(":3: study.keep_traces: expected true or false", r.stderr)
+
     def test_timeout(self):
         fake = self.fake_sim("exec sleep 30")
         text = read(self.study(sim=fake)).replace('name = "t"', 'name = "t"\ntimeout_s = 1')
