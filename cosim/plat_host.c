@@ -8,8 +8,10 @@
  *
  * Acted on: free (the handler's uvm_handler_free_alloc: unmap, INVAL_PAGE, frames released,
  * then CoCoA compaction; the platform forgets the allocation, so a later access to it is a
- * fatal fault, exit 3). Refused with a message (exit 2) until they are built: advise, prefetch,
- * cpu, and a free in an address space other than 0.
+ * fatal fault, exit 3); prefetch to the GPU (uvm_handler_prefetch: a bulk migration, large
+ * DMAs, no faults; one that needs evictions stops the run, exit 2). Refused with a message
+ * (exit 2) until they are built: advise, prefetch to the host, cpu, and a free in an address
+ * space other than 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +79,14 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec) {
             bad_call(p, where, msg);
             return;
         }
-        snprintf(
-            msg, sizeof(msg),
-            "field 1 (record): '%s' is not acted on by the simulator yet (docs/trace-format.md "
-            "\"Host calls\")",
-            call_kw(rec));
-        bad_call(p, where, msg);
-        return;
+        if (rec->kind != TRACE_REC_PREFETCH || rec->arg != TRACE_LOC_GPU) {
+            snprintf(msg, sizeof(msg),
+                     "field 1 (record): '%s%s' is not acted on by the simulator yet "
+                     "(docs/trace-format.md \"Host calls\")",
+                     call_kw(rec), rec->kind == TRACE_REC_PREFETCH ? " host" : "");
+            bad_call(p, where, msg);
+            return;
+        }
     }
     if (p->wl.ncalls == p->wl.capcalls) {
         const uint32_t cap = p->wl.capcalls ? 2u * p->wl.capcalls : 8u;
@@ -111,6 +114,21 @@ static int host_call(plat_t *p, const trace_rec_t *rec) {
         }
         plat_del_alloc(p, base);
         p->wl.host_frees++;
+    } else if (rec->kind == TRACE_REC_PREFETCH) {
+        const uint64_t xbase = rec->base | (uint64_t)rec->space << TRACE_VA_BITS;
+        uint64_t pages = 0;
+        const int rc = hdrv_prefetch(p->hd.host, xbase, rec->size, &pages, err, sizeof(err));
+        if (p->halted)
+            return -1;
+        if (rc != 0) {
+            char where[400];
+            rec_where(p, rec, where, sizeof(where));
+            plat_perr(p, "%s: prefetch: %s", where, err);
+            plat_halt(p, PLAT_EXIT_INPUT, "FAIL (host call not modeled)");
+            return -1;
+        }
+        p->wl.host_prefetches++;
+        p->wl.host_prefetch_pages += pages;
     }
     return p->halted ? -1 : 0;
 }

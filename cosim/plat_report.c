@@ -75,9 +75,11 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "  stats         %s\n", p->o.stats_path);
     if (p->o.waves_path && p->wave_eng)
         fprintf(f, "  waveform      %s\n", p->o.waves_path);
-    if (p->wl.host_frees) {
+    if (p->wl.host_frees || p->wl.host_prefetches) {
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
-        fprintf(f, "  host calls    %llu frees (%llu pages freed), %llu compactions (%llu pages)\n",
+        fprintf(f, "  host calls    %llu prefetches (%llu pages), ", ULL_(p->wl.host_prefetches),
+                ULL_(p->wl.host_prefetch_pages));
+        fprintf(f, "%llu frees (%llu pages freed), %llu compactions (%llu pages)\n",
                 ULL_(p->wl.host_frees), ULL_(hs->pages_freed), ULL_(hs->compactions),
                 ULL_(hs->pages_compacted));
     }
@@ -135,8 +137,10 @@ int plat_write_stats(const plat_t *p) {
         fclose(f);
         return -1;
     }
-    if (p->wl.host_frees) { /* only runs of traces with host calls (docs/cosim.md) */
+    if (p->wl.host_frees || p->wl.host_prefetches) { /* only runs with host calls (cosim.md) */
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"host_prefetches\": %llu,\n  \"host_prefetch_pages\": %llu,\n",
+                ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages));
         fprintf(f, "  \"host_frees\": %llu,\n  \"pages_freed\": %llu,\n", ULL_(p->wl.host_frees),
                 ULL_(hs->pages_freed));
         fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",

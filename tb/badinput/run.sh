@@ -172,6 +172,10 @@ check 22-check-use-after-free 1 'h4.trc:6: lane 0 address .* is outside every al
 check 22-sim-use-after-free 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.trc"
 printf 'alloc a %s 0x8000\ncpu %s 0x10 W\nkernel k\n' $A $A > "$T/h5.trc"
 check 22-sim-not-acted-on 2 "h5.trc:2: field 1 \(record\): 'cpu' is not acted on by the simulator yet" -- sim --trace "$T/h5.trc"
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\nprefetch %s 0x8000 host\nkernel k2\n' $A $A $A > "$T/h6.trc"
+check 22-sim-prefetch-host 2 "h6.trc:4: field 1 \(record\): 'prefetch host' is not acted on" -- sim --trace "$T/h6.trc"
+printf 'alloc a %s 0x2000000\nprefetch %s 0x2000000 gpu\nkernel k\n' $A $A > "$T/h7.trc"
+check 22-sim-prefetch-evicts 2 'h7.trc:2: prefetch: uvm: prefetch a: 8192 pages to copy, .* needs evictions is not modeled yet' -- sim --trace "$T/h7.trc"
 "$TRC" convert "$T/h4.trc" "$T/h4.bin" > /dev/null 2>&1
 check 22-sim-use-after-free-bin 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.bin"
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------

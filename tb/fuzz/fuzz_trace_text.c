@@ -8,7 +8,8 @@
 #include "trace.h"
 
 static int rec_same(const trace_rec_t *a, const trace_rec_t *b) {
-    if (a->kind != b->kind || a->space != b->space)
+    /* a kernel record has no address space of its own (docs/trace-format.md) */
+    if (a->kind != b->kind || (a->kind != TRACE_REC_KERNEL && a->space != b->space))
         return 0;
     switch (a->kind) {
     case TRACE_REC_ALLOC:
