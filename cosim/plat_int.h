@@ -132,7 +132,7 @@ typedef struct {
     trace_rec_t *calls;
     uint32_t ncalls, capcalls;
     int calls_at_end;
-    uint64_t host_frees, host_prefetches, host_prefetch_pages;
+    uint64_t host_frees, host_prefetches, host_prefetch_pages, host_cpu_touches, host_d2h_pages;
 } plat_wl_t;
 
 /* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the

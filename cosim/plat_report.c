@@ -75,10 +75,12 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "  stats         %s\n", p->o.stats_path);
     if (p->o.waves_path && p->wave_eng)
         fprintf(f, "  waveform      %s\n", p->o.waves_path);
-    if (p->wl.host_frees || p->wl.host_prefetches) {
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) {
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
-        fprintf(f, "  host calls    %llu prefetches (%llu pages), ", ULL_(p->wl.host_prefetches),
-                ULL_(p->wl.host_prefetch_pages));
+        fprintf(f, "  host calls    %llu prefetches (%llu pages to the GPU), %llu cpu touches, ",
+                ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages),
+                ULL_(p->wl.host_cpu_touches));
+        fprintf(f, "%llu pages to the host, ", ULL_(p->wl.host_d2h_pages));
         fprintf(f, "%llu frees (%llu pages freed), %llu compactions (%llu pages)\n",
                 ULL_(p->wl.host_frees), ULL_(hs->pages_freed), ULL_(hs->compactions),
                 ULL_(hs->pages_compacted));
@@ -137,8 +139,10 @@ int plat_write_stats(const plat_t *p) {
         fclose(f);
         return -1;
     }
-    if (p->wl.host_frees || p->wl.host_prefetches) { /* only runs with host calls (cosim.md) */
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) { /* cosim.md */
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"host_cpu_touches\": %llu,\n  \"host_d2h_pages\": %llu,\n",
+                ULL_(p->wl.host_cpu_touches), ULL_(p->wl.host_d2h_pages));
         fprintf(f, "  \"host_prefetches\": %llu,\n  \"host_prefetch_pages\": %llu,\n",
                 ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages));
         fprintf(f, "  \"host_frees\": %llu,\n  \"pages_freed\": %llu,\n", ULL_(p->wl.host_frees),

@@ -82,6 +82,10 @@ int hdrv_free_alloc(hdrv_t *h, const char *name, char *err, size_t errlen);
  * only. *pages: the pages copied. 0 or -1 + err. */
 int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                   size_t errlen);
+/* The GPU-resident pages of [base, base + size) go to the host (uvm_handler_to_host). Host
+ * context only. *pages: the pages moved. 0 or -1 + err. */
+int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                 size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
 /* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since

@@ -266,3 +266,30 @@ int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_
     return copy_range(h, al, base >> GMMU_PAGE_SHIFT, (base + size - 1u) >> GMMU_PAGE_SHIFT,
                       "prefetch", pages, err, errlen);
 }
+
+int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                        size_t errlen) {
+    *pages = 0;
+    const uvm_alloc_t *al = size ? uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT) : NULL;
+    if (!h->initialized || !al || base + size - 1u > al->base + al->size - 1u) {
+        err_setf(err, errlen, "uvm: migration to the host [0x%" PRIx64 ", +0x%" PRIx64 "): %s",
+                 base, size,
+                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
+                                 : "not inside one managed allocation");
+        return -1;
+    }
+    const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
+        uint32_t f = 0;
+        if (!uvm_va_block_resident(h, vpn, &f))
+            continue;
+        const uint64_t before = h->stats.data_pages_resident;
+        const uint32_t kept = uvm_mem_evict(h, f); /* unmap, INVAL_PAGE, D2H if writable */
+        if (kept != UVM_NONE && h->place->frame_free)
+            h->place->frame_free(h, kept);
+        else if (kept != UVM_NONE && uvm_pmm_free(&h->pmm, kept, UVM_CHUNK_4K) != 0)
+            uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
+        *pages += before - h->stats.data_pages_resident;
+    }
+    return 0;
+}

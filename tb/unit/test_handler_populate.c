@@ -156,6 +156,35 @@ static void test_prefetch_range(void **state) {
     fx_done(x);
 }
 
+/* uvm_handler_to_host (a trace's `prefetch RANGE host` / `cpu RANGE R|W`): the GPU-resident pages
+ * of the range leave the GPU (unmapped, written back: D2H of a writable page, frame freed), the
+ * others are untouched; a range outside one allocation is refused */
+static void test_to_host_range(void **state) {
+    (void)state;
+    fx_t *x = start(20, 1);
+    uint64_t pages = 0;
+    assert_int_equal(uvm_handler_populate(x->h, ALLOC_BASE, &pages, x->err, sizeof x->err), 0);
+    const size_t d0 = x->fk.ndma;
+    /* pages 2..4 (an unaligned range touching them) */
+    assert_int_equal(
+        uvm_handler_to_host(x->h, ALLOC_BASE + 2 * PAGE + 8, 2 * PAGE + 8, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 3);
+    for (uint64_t p = 0; p < 20; p++)
+        assert_int_equal((walk(&x->fk, VPN0 + p, NULL) & PTE_V_BIT) != 0, p < 2 || p > 4);
+    assert_int_equal(st(x)->pages_d2h, 3);
+    assert_int_equal(st(x)->data_pages_resident, 17);
+    assert_int_equal(x->fk.ndma - d0, 3);
+    assert_int_equal(x->fk.dma[d0].dir, UVM_DMA_D2H);
+    assert_int_equal(x->fk.dma[d0].dst, (VPN0 + 2) << 12);
+    /* again: nothing resident there any more */
+    assert_int_equal(
+        uvm_handler_to_host(x->h, ALLOC_BASE + 2 * PAGE, 3 * PAGE, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 0);
+    assert_int_equal(uvm_handler_to_host(x->h, ALLOC_BASE, 21 * PAGE, &pages, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "not inside one managed allocation"));
+    fx_done(x);
+}
+
 /* an allocation across two 2 MB blocks needs 4 tables; a pool of root + 3 cannot hold them */
 static void test_populate_pt_pool(void **state) {
     (void)state;
@@ -358,6 +387,7 @@ int main(void) {
         cmocka_unit_test(test_populate_twice_and_fault),
         cmocka_unit_test(test_populate_oversubscribed),
         cmocka_unit_test(test_prefetch_range),
+        cmocka_unit_test(test_to_host_range),
         cmocka_unit_test(test_populate_pt_pool),
         cmocka_unit_test(test_populate_bad_calls),
         cmocka_unit_test(test_populate_2m),
