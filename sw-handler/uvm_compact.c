@@ -142,6 +142,8 @@ int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t
         err_setf(err, errlen, "uvm: free of '%s': no such allocation", name ? name : "(null)");
         return -1;
     }
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
     const uvm_alloc_t al = h->allocs[i];
     memmove(&h->allocs[i], &h->allocs[i + 1], (h->nallocs - i - 1u) * sizeof *h->allocs);
     h->nallocs--;

@@ -263,6 +263,8 @@ int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_
                                  : "not inside one managed allocation");
         return -1;
     }
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
     return copy_range(h, al, base >> GMMU_PAGE_SHIFT, (base + size - 1u) >> GMMU_PAGE_SHIFT,
                       "prefetch", pages, err, errlen);
 }
@@ -278,6 +280,8 @@ int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t
                                  : "not inside one managed allocation");
         return -1;
     }
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
     const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
     for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
         uint32_t f = 0;
