@@ -37,6 +37,15 @@ int plat_add_alloc(plat_t *p, const trace_rec_t *rec) {
     return 0;
 }
 
+void plat_del_alloc(plat_t *p, uint64_t base) {
+    for (size_t i = 0; i < p->nalloc; i++)
+        if (p->allocs[i].base == base) {
+            memmove(&p->allocs[i], &p->allocs[i + 1], (p->nalloc - i - 1) * sizeof(*p->allocs));
+            p->nalloc--;
+            return;
+        }
+}
+
 static uint64_t truth_tag(const plat_t *p, uint64_t vpn) {
     uint64_t ver = 0;
     u64map_get(&p->truth, vpn, &ver);

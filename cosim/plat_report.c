@@ -13,6 +13,7 @@
 /* A frozen statistic (plat_model.h). */
 #define V(k) (p->fin.st.v[PLAT_ST_##k])
 #define ULL(k) ((unsigned long long)V(k))
+#define ULL_(x) ((unsigned long long)(x))
 
 void plat_print_summary(const plat_t *p, FILE *f) {
     const char *result = p->fin.result;
@@ -74,6 +75,16 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "  stats         %s\n", p->o.stats_path);
     if (p->o.waves_path && p->wave_eng)
         fprintf(f, "  waveform      %s\n", p->o.waves_path);
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) {
+        const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f, "  host calls    %llu prefetches (%llu pages to the GPU), %llu cpu touches, ",
+                ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages),
+                ULL_(p->wl.host_cpu_touches));
+        fprintf(f, "%llu pages to the host, ", ULL_(p->wl.host_d2h_pages));
+        fprintf(f, "%llu frees (%llu pages freed), %llu compactions (%llu pages)\n",
+                ULL_(p->wl.host_frees), ULL_(hs->pages_freed), ULL_(hs->compactions),
+                ULL_(hs->pages_compacted));
+    }
     fprintf(f, "  RESULT        %s\n", result);
     fflush(f);
 }
@@ -127,6 +138,17 @@ int plat_write_stats(const plat_t *p) {
     if (write_counts(f, p) != 0) {
         fclose(f);
         return -1;
+    }
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) { /* cosim.md */
+        const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"host_cpu_touches\": %llu,\n  \"host_d2h_pages\": %llu,\n",
+                ULL_(p->wl.host_cpu_touches), ULL_(p->wl.host_d2h_pages));
+        fprintf(f, "  \"host_prefetches\": %llu,\n  \"host_prefetch_pages\": %llu,\n",
+                ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages));
+        fprintf(f, "  \"host_frees\": %llu,\n  \"pages_freed\": %llu,\n", ULL_(p->wl.host_frees),
+                ULL_(hs->pages_freed));
+        fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",
+                ULL_(hs->compactions), ULL_(hs->pages_compacted));
     }
     fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
     json_kv_str(f, "engine", p->o.engine_name);

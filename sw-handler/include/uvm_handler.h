@@ -219,6 +219,22 @@ int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n,
  * the allocation may be left partly populated (the run is to stop). */
 int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
                          size_t errlen);
+/* cudaMemPrefetchAsync(base, size, GPU) (a trace's `prefetch RANGE gpu`, issue 22): every
+ * non-resident page of [base, base + size), which must lie inside one allocation, gets a GPU frame
+ * and is copied and mapped as uvm_handler_populate does (one DMA per run of consecutive pages
+ * and frames, all submitted before the first wait; 2m / CoCoA placements as there): a bulk
+ * migration without faults. Pages already resident are left alone. A prefetch that would need
+ * evictions (more pages than free frames) is refused (-1 + err: not modeled yet). *pages = the
+ * pages copied. 0 or -1 + err. */
+int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                         size_t errlen);
+/* Migrates the GPU-resident pages of [base, base + size) (inside one allocation) to the host: a
+ * trace's `prefetch RANGE host` (cudaMemPrefetchAsync to the CPU) and `cpu RANGE R|W` (a CPU
+ * fault per page, issue 22). Each page as an eviction does it (uvm_mem_evict: unmap, INVAL_PAGE,
+ * D2H if writable, frame released; a 2m page whole, a coalesced CoCoA region split first), so it
+ * is counted in evictions. *pages = the pages that left the GPU. 0 or -1 + err. */
+int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                        size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */

@@ -156,6 +156,28 @@ check 18-out-of-pt-pages 6 'RESULT +FAIL \(valid accesses cancelled\)' -- sim --
 # ---- 18b: --preload names an allocation that exists only in address space 1 (space 0 only) -------
 printf 'alloc a 0x40000000 0x200000\nspace 1\nalloc b 0x40000000 0x200000\nkernel k\nspace 0\nm 0 0 R 1 0x1 0x40000000\n' > "$T/pl1.trc"
 check 18b-preload-space1 2 'preload b: the allocation is in address space 1; --preload maps allocations of address space 0 only' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --engine cmodel --trace "$T/pl1.trc" --preload b:large
+# ---- 22: host calls (docs/trace-format.md "Host calls"): malformed, outside one allocation, a free
+# of no allocation, a use after free, a call not acted on yet -----------------------------------
+printf 'alloc a %s 0x8000\nprefetch %s 0x1000 device\nkernel k\n' $A $A > "$T/h1.trc"
+check 22-prefetch-dest 2 'h1.trc:2: field 4 \(destination\): .device. is not gpu or host' -- sim --trace "$T/h1.trc"
+check 22-check-prefetch-dest 1 'h1.trc:2: field 4 \(destination\)' -- "$TRC" check "$T/h1.trc"
+printf 'alloc a %s 0x8000\nadvise %s 0x9000 read_mostly\nkernel k\ns 0 0 R 1 0x1 %s 4\n' $A $A $A > "$T/h2.trc"
+check 22-check-range-inside 1 'h2.trc:2: field 3 \(size\): advise range .* does not lie inside allocation a' -- "$TRC" check "$T/h2.trc"
+check 22-sim-range-inside 2 'h2.trc:2: field 3: advise range .* does not lie inside one allocation' -- sim --trace "$T/h2.trc"
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 R 1 0x1 %s 4\nfree b\nkernel k2\n' $A $A > "$T/h3.trc"
+check 22-check-free-unknown 1 "h3.trc:4: field 2 \(name\): free of 'b': no such allocation" -- "$TRC" check "$T/h3.trc"
+check 22-sim-free-unknown 2 "h3.trc:4: field 2 \(name\): free of 'b': no such allocation" -- sim --trace "$T/h3.trc"
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\nfree a\nkernel k2\ns 0 0 R 1 0x1 %s 4\n' $A $A $A > "$T/h4.trc"
+check 22-check-use-after-free 1 'h4.trc:6: lane 0 address .* is outside every allocation' -- "$TRC" check "$T/h4.trc"
+check 22-sim-use-after-free 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.trc"
+printf 'alloc a %s 0x8000\nadvise %s 0x10 read_mostly\nkernel k\n' $A $A > "$T/h5.trc"
+check 22-sim-not-acted-on 2 "h5.trc:2: field 1 \(record\): 'advise' is not acted on by the simulator yet" -- sim --trace "$T/h5.trc"
+printf 'alloc a %s 0x8000\nalloc b 0x91000000 0x1000\nkernel k\ns 0 0 W 1 0x1 %s 4\ncpu 0x91000000 0x1000 W\nfree b\ncpu 0x91000000 0x10 R\nkernel k2\n' $A $A > "$T/h6.trc"
+check 22-sim-cpu-after-free 2 "h6.trc:7: field 2: cpu range .* does not lie inside one allocation" -- sim --trace "$T/h6.trc"
+printf 'alloc a %s 0x2000000\nprefetch %s 0x2000000 gpu\nkernel k\n' $A $A > "$T/h7.trc"
+check 22-sim-prefetch-evicts 2 'h7.trc:2: prefetch: uvm: prefetch a: 8192 pages to copy, .* needs evictions is not modeled yet' -- sim --trace "$T/h7.trc"
+"$TRC" convert "$T/h4.trc" "$T/h4.bin" > /dev/null 2>&1
+check 22-sim-use-after-free-bin 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.bin"
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
 echo '{"result": "PASS"}' > "$T/sig.json"
 "$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &

@@ -73,6 +73,18 @@ class TraceWriter:
     def add_alloc(self, name, base, size, readonly=False):
         self.allocs.append((sanitize_name(name, "alloc"), base, size, readonly))
 
+    def host_call(self, kind, *args):
+        """A host call (docs/trace-format.md "Host calls") in record order: kind 'advise',
+        'prefetch', 'free' or 'cpu' with the arguments of trace_ctypes.Writer's method of that
+        name (no importer's source has these calls yet; for one that does)."""
+        if kind not in ("advise", "prefetch", "free", "cpu"):
+            raise TraceLibError("unknown host call %r" % (kind,))
+        self.records += 1
+        try:
+            getattr(self.body, kind)(*args)
+        except TraceLibError as e:
+            raise self._body_error(e) from None
+
     def _body_error(self, e):
         """The library names the temporary body; the user knows the output path."""
         return TraceLibError(str(e).replace(self.body_path, self.path))

@@ -30,6 +30,7 @@
 typedef struct {
     uint64_t base, size;
     uint32_t space;
+    int freed; /* a `free` record released it: no longer an allocation */
     char name[TRACE_NAME_MAX];
 } alloc_t;
 
@@ -125,7 +126,7 @@ static const char *where(char *buf, size_t n, const char *path, int binary, uint
 
 static int alloc_find(const alloc_t *a, size_t n, uint32_t space, uint64_t addr) {
     for (size_t i = n; i-- > 0;)
-        if (a[i].space == space && addr >= a[i].base && addr - a[i].base < a[i].size)
+        if (!a[i].freed && a[i].space == space && addr >= a[i].base && addr - a[i].base < a[i].size)
             return (int)i;
     return -1;
 }
@@ -135,7 +136,7 @@ typedef struct {
     const char *in;
     int check, binary, bad;
     uint64_t records, nalloc, nkernel, ninst, lanes, reads, writes, atomics, alloc_bytes, outside,
-        before_kernel, gap_sum, translations, exits, exit_errors;
+        before_kernel, gap_sum, translations, exits, exit_errors, host[4], host_errors;
     uint64_t lo, hi;
     uint32_t spaces; /* highest address space + 1 */
     u64map_t pages;  /* distinct (space, 4 KB page) touched (value unused) */
@@ -160,7 +161,8 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
         s->allocs = na;
     }
     for (size_t i = 0; i < s->nalloc; i++)
-        if (s->allocs[i].space == rec->space && rec->base < s->allocs[i].base + s->allocs[i].size &&
+        if (!s->allocs[i].freed && s->allocs[i].space == rec->space &&
+            rec->base < s->allocs[i].base + s->allocs[i].size &&
             s->allocs[i].base < rec->base + rec->size) {
             if (s->check) {
                 fprintf(stderr, "%s: allocation %s overlaps %s\n", ts_where(s, rec), rec->name,
@@ -171,10 +173,47 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
     s->allocs[s->nalloc].base = rec->base;
     s->allocs[s->nalloc].size = rec->size;
     s->allocs[s->nalloc].space = rec->space;
+    s->allocs[s->nalloc].freed = 0;
     memcpy(s->allocs[s->nalloc].name, rec->name, TRACE_NAME_MAX);
     s->nalloc++;
     s->alloc_bytes += rec->size;
     return 0;
+}
+
+/* A host call (advise, prefetch, free, cpu): its range lies inside one allocation of its space;
+ * a free names a live allocation of its space, which is then gone. */
+static void ts_host(ts_t *s, const trace_rec_t *rec) {
+    static const char *const kw[4] = {"advise", "prefetch", "free", "cpu"};
+    const int k = (int)rec->kind - (int)TRACE_REC_ADVISE;
+    s->host[k]++;
+    if (rec->kind == TRACE_REC_FREE) {
+        for (size_t i = s->nalloc; i-- > 0;)
+            if (!s->allocs[i].freed && s->allocs[i].space == rec->space &&
+                strcmp(s->allocs[i].name, rec->name) == 0) {
+                s->allocs[i].freed = 1;
+                s->last_hit = -1;
+                return;
+            }
+        if (s->check && s->host_errors++ < MAX_REPORTS)
+            fprintf(stderr, "%s: field 2 (name): free of '%s': no such allocation%s\n",
+                    ts_where(s, rec), rec->name, rec->space ? " in this address space" : "");
+        return;
+    }
+    const int a = alloc_find(s->allocs, s->nalloc, rec->space, rec->base);
+    if (a >= 0 && rec->size <= s->allocs[a].size - (rec->base - s->allocs[a].base))
+        return;
+    if (s->check && s->host_errors++ < MAX_REPORTS) {
+        if (a < 0)
+            fprintf(stderr,
+                    "%s: field 2 (base): %s range 0x%" PRIx64 " is outside every allocation\n",
+                    ts_where(s, rec), kw[k], rec->base);
+        else
+            fprintf(stderr,
+                    "%s: field 3 (size): %s range [0x%" PRIx64 ", +0x%" PRIx64
+                    ") does not lie inside allocation %s [0x%" PRIx64 ", +0x%" PRIx64 ")\n",
+                    ts_where(s, rec), kw[k], rec->base, rec->size, s->allocs[a].name,
+                    s->allocs[a].base, s->allocs[a].size);
+    }
 }
 
 /* 0, or -1 when memory runs out */
@@ -282,6 +321,10 @@ static void ts_print_stats(const ts_t *s) {
     if (s->ninst)
         printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", s->lo, s->hi);
     printf("outside allocs %" PRIu64 "\n", s->outside);
+    if (s->host[0] + s->host[1] + s->host[2] + s->host[3])
+        printf("host calls     advise %" PRIu64 ", prefetch %" PRIu64 ", free %" PRIu64
+               ", cpu %" PRIu64 "\n",
+               s->host[0], s->host[1], s->host[2], s->host[3]);
     if (s->spaces > 1)
         printf("address spaces %" PRIu32 " (0..%" PRIu32 ")\n", s->spaces, s->spaces - 1);
 }
@@ -296,6 +339,13 @@ static void ts_print_check(ts_t *s) {
     if (s->outside) {
         fprintf(stderr, "%s: %" PRIu64 " lane accesses outside every allocation\n", s->in,
                 s->outside);
+        s->bad = 1;
+    }
+    if (s->host_errors) {
+        fprintf(stderr,
+                "%s: %" PRIu64 " host call errors (a range outside one allocation, a free of "
+                "no allocation)\n",
+                s->in, s->host_errors);
         s->bad = 1;
     }
     if (s->exit_errors) {
@@ -344,6 +394,8 @@ static int cmd_stats(const char *in, int check) {
             u64map_clear(&s->exited);
         } else if (rec.kind == TRACE_REC_EXIT) {
             oom = ts_exit(s, &rec) != 0;
+        } else if (trace_rec_is_host(&rec)) {
+            ts_host(s, &rec);
         } else {
             ts_mem(s, &rec);
         }
