@@ -167,5 +167,50 @@ ok 19-sigterm-exit-143 test $rc = 143
 ok 19-sigterm-summary grep -q 'RESULT *INTERRUPTED (signal)' "$T/sig.log"
 ok 19-progress-in-log grep -q '^gmmu-sim: progress: *cycle' "$T/sig.log"
 ok 19-sigterm-stats test "$(stat_of "$T/sig.json" result)" = "INTERRUPTED (signal)"
+# ---- issue 26, 1: an output that is not a regular file is written in place, never replaced or
+# removed; a symbolic link is followed (the link stays); a write error is reported -----------------
+mkdir -p "$T/o"
+"$TRC" convert tb/traces/small.trc "$T/o/small.txt" > /dev/null 2>&1
+# a char device like /dev/full (mknod needs root; otherwise /dev/full itself, which a non-root
+# run cannot replace either way)
+if mknod "$T/o/full" c 1 7 2> /dev/null; then FULL=$T/o/full; else FULL=/dev/full; fi
+ln -s /dev/full "$T/o/lfull"
+check 26.1-convert-chardev 1 'full: write error: No space left on device' -- "$TRC" convert tb/traces/small.trc "$FULL"
+ok 26.1-chardev-untouched test -c "$FULL"
+check 26.1-convert-symlink-dev 1 'lfull: write error: No space left on device' -- "$TRC" convert tb/traces/small.trc "$T/o/lfull"
+ok 26.1-symlink-untouched test -L "$T/o/lfull" -a "$(readlink "$T/o/lfull")" = /dev/full
+check 26.1-mix-chardev 1 'full: write error: No space left on device' -- "$TRC" mix "$FULL" tb/traces/small.trc
+ok 26.1-mix-chardev-untouched test -c "$FULL"
+check 26.1-mix-symlink-dev 1 'lfull: write error' -- "$TRC" mix "$T/o/lfull" tb/traces/small.trc
+ok 26.1-mix-symlink-untouched test -L "$T/o/lfull"
+check 26.1-import-chardev 1 'full: write error: No space left on device' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$FULL" --binary
+ok 26.1-import-chardev-untouched test -c "$FULL"
+check 26.1-import-symlink-dev 1 'lfull: write error' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$T/o/lfull"
+ok 26.1-import-symlink-untouched test -L "$T/o/lfull"
+# a symbolic link to a regular file: the file gets the trace, the link stays a link
+: > "$T/o/reg.trc"; ln -s reg.trc "$T/o/lreg"
+check 26.1-convert-symlink-file 0 '' -- "$TRC" convert tb/traces/small.trc "$T/o/lreg" --text
+ok 26.1-symlink-file-link-stays test -L "$T/o/lreg"
+ok 26.1-symlink-file-written cmp -s "$T/o/small.txt" "$T/o/reg.trc"
+rm -f "$T/o/reg.trc"; : > "$T/o/reg.trc"
+check 26.1-import-symlink-file 0 '' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$T/o/lreg"
+ok 26.1-import-symlink-file-written test -L "$T/o/lreg" -a -s "$T/o/reg.trc"
+# a FIFO: written in place, read back whole by a reader
+mkfifo "$T/o/fifo"
+(timeout 20 cat "$T/o/fifo" > "$T/o/fifo.out" &)
+check 26.1-convert-fifo 0 '' -- timeout 20 "$TRC" convert tb/traces/small.trc "$T/o/fifo" --text
+sleep 0.2
+ok 26.1-fifo-stays test -p "$T/o/fifo"
+ok 26.1-fifo-got-trace cmp -s "$T/o/small.txt" "$T/o/fifo.out"
+ok 26.1-no-temporary-left test -z "$(ls "$T/o" | grep tmp)"
+# ---- issue 26, 8: importer write error without a traceback; check refuses a trace without kernel --
+check 26.8-import-granule-huge 1 'allocation size 1180591620717411303424 does not fit' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$T/o/g.trc" --granule 1180591620717411303424
+ok 26.8-import-granule-no-output test ! -e "$T/o/g.trc"
+check 26.8-check-empty 1 'empty.trc: no kernel record' -- "$TRC" check "$T/empty.trc"
+printf 'alloc a %s 0x1000\n' $A > "$T/o/nokernel.trc"
+check 26.8-check-no-kernel 1 'nokernel.trc: no kernel record' -- "$TRC" check "$T/o/nokernel.trc"
+# ---- issue 26, minor: mix with more inputs than address spaces names the limit ------------------
+many=(); for _ in $(seq 257); do many+=(tb/traces/small.trc); done
+check 26.m-mix-257 2 'mix: 257 inputs; at most 256' -- "$TRC" mix "$T/o/m.trc" "${many[@]}"
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
