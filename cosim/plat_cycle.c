@@ -366,7 +366,11 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
             plat_platform_error(p, "out of memory");
             return;
         }
-        if (rc != 0) {
+        /* PT_BASE's reset value 0 is the root of an address space the handler never bound (no
+         * allocation in it): that root reads as empty (0, an invalid entry), so the walk faults
+         * and the handler cancels the access as a program fault (issue 26; docs/cosim.md
+         * "Address spaces"). The page at 0 is outside the page-table pool. */
+        if (rc != 0 && o->mem_req_addr >= PLAT_PAGE) {
             plat_platform_error(p,
                                 "page-table walk read at 0x%llx (walker %u): not page-table "
                                 "memory [0x%llx, 0x%llx)",

@@ -212,5 +212,19 @@ check 26.8-check-no-kernel 1 'nokernel.trc: no kernel record' -- "$TRC" check "$
 # ---- issue 26, minor: mix with more inputs than address spaces names the limit ------------------
 many=(); for _ in $(seq 257); do many+=(tb/traces/small.trc); done
 check 26.m-mix-257 2 'mix: 257 inputs; at most 256' -- "$TRC" mix "$T/o/m.trc" "${many[@]}"
+# ---- issue 26, 2: an access in an address space without any allocation is a program fault --------
+printf 'alloc a 0x40000000 0x4000\nkernel k\nspace 1\ns 0 0 R 1 0x1 0x40000000 4\n' > "$T/o/nd1.trc"
+check 26.2-space-without-alloc 3 'RESULT +FAIL \(program fault\)' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/nd1.trc"
+check 26.2-space-without-alloc-expected 0 'RESULT +PASS \(program faults expected\)' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/nd1.trc" --expect-fault
+check 26.2-space-without-alloc-cmodel 3 'RESULT +FAIL \(program fault\)' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --engine cmodel --trace "$T/o/nd1.trc"
+# ---- issue 26, 3: page_size = 2m with fewer than 512 GPU frames is refused at start ------------------
+check 26.3-2m-few-frames 2 'page_size 2m needs at least 512 GPU frames .* has 100 \(gpu_mem_pages\)' -- sim --trace tb/traces/small.trc --set page_size=2m --set gpu_mem_pages=100
+# ---- issue 26, 4, 5: a large preload of an allocation not a multiple of 2 MB; two preloads of one ----
+printf 'alloc s 0x8000000000 0x4000\nkernel k\ns 0 0 R 1 0x1 0x8000100000 4\n' > "$T/o/nd4.trc"
+check 26.4-preload-large-small 2 'preload s:large: size 0x4000 is not a multiple of 2 MB' -- sim --trace "$T/o/nd4.trc" --preload s:large
+check 26.4-preload-nocache-small-fault 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/o/nd4.trc" --preload s:nocache
+printf 'alloc a 0x8000000000 0x200000\nkernel k\ns 0 0 R 1 0x1 0x8000000000 4\n' > "$T/o/nd5.trc"
+check 26.5-preload-twice 2 'preload a: the allocation is preloaded twice' -- sim --trace "$T/o/nd5.trc" --preload a:large --preload a:nocache
+check 26.5-preload-once 0 'RESULT +PASS' -- sim --trace "$T/o/nd5.trc" --preload a:large
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
