@@ -226,5 +226,12 @@ check 26.4-preload-nocache-small-fault 3 'RESULT +FAIL \(program fault\)' -- sim
 printf 'alloc a 0x8000000000 0x200000\nkernel k\ns 0 0 R 1 0x1 0x8000000000 4\n' > "$T/o/nd5.trc"
 check 26.5-preload-twice 2 'preload a: the allocation is preloaded twice' -- sim --trace "$T/o/nd5.trc" --preload a:large --preload a:nocache
 check 26.5-preload-once 0 'RESULT +PASS' -- sim --trace "$T/o/nd5.trc" --preload a:large
+# ---- issue 26, 6: gmmu-board checks the trace and the policies before it opens the board link -------
+BOARD=$B/fpga/gmmu-board
+check 26.6-board-no-trace 2 'gmmu-board: --trace .*/nosuch.trc: No such file' -- "$BOARD" --port "$T/o/nosuchport" --trace "$T/o/nosuch.trc"
+check 26.6-board-bad-trace 2 'bad_record.trc:7: field 6' -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/bad_record.trc
+check 26.6-board-bad-replay 2 "gmmu-board: --replay-policy: 'bogus' is not one of" -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --replay-policy bogus
+check 26.6-board-bad-evict 2 "gmmu-board: --evict-policy: 'lruu' is not one of" -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --evict-policy lruu
+check 26.6-board-then-link 1 'board link: cannot open .*nosuchport' -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --replay-policy batch
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
