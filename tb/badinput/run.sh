@@ -233,5 +233,22 @@ check 26.6-board-bad-trace 2 'bad_record.trc:7: field 6' -- "$BOARD" --port "$T/
 check 26.6-board-bad-replay 2 "gmmu-board: --replay-policy: 'bogus' is not one of" -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --replay-policy bogus
 check 26.6-board-bad-evict 2 "gmmu-board: --evict-policy: 'lruu' is not one of" -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --evict-policy lruu
 check 26.6-board-then-link 1 'board link: cannot open .*nosuchport' -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --replay-policy batch
+# ---- issue 26, test hole: traces_check.py fails a run whose statistics file is missing or bad ----
+TCK="import sys; sys.path.insert(0, 'tb/tools'); import traces_check as t"
+check 26.h-traces-check-no-stats 0 'missing or unreadable' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/nosuch.json', 0.0)
+print(r['log']); sys.exit(1 if r['ok'] else 0)"
+echo '{"cycles": 5' > "$T/o/cut.json"
+check 26.h-traces-check-cut-stats 0 'missing or unreadable' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/cut.json', 0.0)
+print(r['log']); sys.exit(1 if r['ok'] else 0)"
+echo '{"cycles": 5}' > "$T/o/nokey.json"
+check 26.h-traces-check-no-counters 0 'lack mismatches' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/nokey.json', 0.0)
+print(r['log']); sys.exit(1 if r['ok'] else 0)"
+echo '{"mismatches": 0, "fatal_faults": 0}' > "$T/o/good.json"
+check 26.h-traces-check-good-stats 0 '' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/good.json', 0.0)
+sys.exit(0 if r['ok'] else 1)"
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
