@@ -413,7 +413,10 @@ static uint64_t timed_wait(const plat_t *p) {
         if (e < end)
             end = e;
     }
-    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) > p->now && gpumem_next_due(&p->gm) < end)
+    /* a PTE read due now counts too: the watchdog runs before this cycle delivers it (a skip
+     * lands on its due cycle; issue 26: mem_latency = 1000000 was called a hang) */
+    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) >= p->now &&
+        gpumem_next_due(&p->gm) < end)
         end = gpumem_next_due(&p->gm);
     const uint64_t d = plat_dma_next_done(&p->dq);
     if (p->dq.ndma && d < end)

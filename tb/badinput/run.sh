@@ -250,5 +250,22 @@ echo '{"mismatches": 0, "fatal_faults": 0}' > "$T/o/good.json"
 check 26.h-traces-check-good-stats 0 '' -- $PY -c "$TCK
 r = t.finish('small', 'x', ['x'], 0, '', '$T/o/good.json', 0.0)
 sys.exit(0 if r['ok'] else 1)"
+# ---- issue 26, 8: a huge in-range mem_latency is a long wait, not a hang --------------------------
+check 26.8-mem-latency-1e6 0 'RESULT +PASS$' -- sim --engine cmodel --trace tb/traces/small.trc --set mem_latency=1000000
+# ---- issue 26, 8: a ' in the TRACE= path of make cosim --------------------------------------------
+mkdir -p "$T/o/it's"; cp tb/traces/small.trc "$T/o/it's/a'b.trc"
+check 26.8-make-trace-quote 0 'test watchdog: PASS' -- make -s --no-print-directory cosim TEST=watchdog BUILD="$B" TRACE="$T/o/it's/a'b.trc"
+# ---- issue 26, 8: a configuration cfg_vflags.py refuses stops the Verilator build (no model
+# without -G flags); VERILATOR=echo: nothing is really built --------------------------------------
+VB=configs/badinput-vflags.cfg
+trap 'rm -f "$VB"' EXIT
+sed 's/^num_sm.*/num_sm = 08x/' configs/tiny.cfg > "$VB"
+check 26.8-vflags-stops-build 2 "badinput-vflags.cfg:[0-9]+: num_sm: '08x' is not an integer" -- make --no-print-directory BUILD="$T/vb" VERILATOR=echo "$T/vb/badinput-vflags/vdut/obj/.model"
+ok 26.8-vflags-no-verilator-run test ! -e "$T/vb/badinput-vflags/vdut/verilator.log"
+rm -f "$VB"
+# ---- issue 26, minor messages: a real number for an integer key; overlap without the ASID bits -----
+check 26.m-integer-key 2 "hbm_gbps: '1.5' is not an integer: the key takes whole numbers .* in \[0, 1000000\]" -- sim --set hbm_gbps=1.5
+printf 'alloc a 0x90000000 0x8000\nspace 1\nalloc b 0x90000000 0x8000\nalloc c 0x90004000 0x8000\nkernel k\n' > "$T/o/ov.trc"
+check 26.m-overlap-va 2 "allocation 'c' \[0x90004000, 0x9000c000\) overlaps allocation 'b' \[0x90000000, 0x90008000\) \(address space 1\)" -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/ov.trc"
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
