@@ -122,6 +122,15 @@ static void test_cocoa_offsets_and_fallback(void **state) {
     assert_int_equal(f, 0);
     assert_int_equal(st(x)->cocoa_fallbacks, 1);
     assert_int_equal(st(x)->coalesces, 0); /* frame_alloc alone never coalesces */
+    /* region 0's own page 0: its offset frame 0 is held by region 2's borrowed page, so it
+     * falls back too, to the lowest unused frame (1), and the borrowed page stays (issue 26:
+     * make test never drove this branch) */
+    populate(x, r0, 0, 1);
+    assert_true(uvm_va_block_resident(h, r0, &f));
+    assert_int_equal(f, 1);
+    assert_true(uvm_va_block_resident(h, r2 + 9, &f));
+    assert_int_equal(f, 0);
+    assert_int_equal(st(x)->cocoa_fallbacks, 2);
     fx_done(x);
 }
 
