@@ -267,5 +267,22 @@ rm -f "$VB"
 check 26.m-integer-key 2 "hbm_gbps: '1.5' is not an integer: the key takes whole numbers .* in \[0, 1000000\]" -- sim --set hbm_gbps=1.5
 printf 'alloc a 0x90000000 0x8000\nspace 1\nalloc b 0x90000000 0x8000\nalloc c 0x90004000 0x8000\nkernel k\n' > "$T/o/ov.trc"
 check 26.m-overlap-va 2 "allocation 'c' \[0x90004000, 0x9000c000\) overlaps allocation 'b' \[0x90000000, 0x90008000\) \(address space 1\)" -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/ov.trc"
+# ---- issue 26, acceptance: make deps prints one line per step, the tools' output in its log -------
+# (fake dpkg-query: nothing installed; fake apt-get: 300 lines of unpacking, exit FAKE_APT_RC)
+mkdir -p "$T/o/fakebin"
+printf '#!/bin/sh\nexit 1\n' > "$T/o/fakebin/dpkg-query"
+printf '#!/bin/sh\ni=0; while [ $i -lt 300 ]; do echo "Unpacking fake-$i"; i=$((i+1)); done\nexit ${FAKE_APT_RC:-0}\n' > "$T/o/fakebin/apt-get"
+# fake python: no package importable, pip install succeeds (nothing is really installed)
+printf '#!/bin/sh
+[ "$1" = -m ] && { echo "Collecting (fake pip) $*"; exit 0; }
+exit 1
+' > "$T/o/fakebin/fakepy"
+chmod +x "$T/o/fakebin/dpkg-query" "$T/o/fakebin/apt-get" "$T/o/fakebin/fakepy"
+check 26.a-deps-one-line-per-step 0 '^deps: ok$' -- env PATH="$T/o/fakebin:$PATH" PYTHON="$T/o/fakebin/fakepy" DEPS_LOG="$T/o/deps.log" bash scripts/deps.sh
+ok 26.a-deps-terminal-short test "$(grep -vc '^deps: ' "$T/26.a-deps-one-line-per-step.log")" = 0
+ok 26.a-deps-pip-in-log grep -q 'Collecting (fake pip)' "$T/o/deps.log"
+ok 26.a-deps-log-kept test "$(grep -c '^Unpacking fake-' "$T/o/deps.log")" = 600
+check 26.a-deps-failure-shows-log 1 'deps: FAILED: apt-get update; the whole log' -- env PATH="$T/o/fakebin:$PATH" PYTHON="$T/o/fakebin/fakepy" DEPS_LOG="$T/o/deps.log" FAKE_APT_RC=100 bash scripts/deps.sh
+ok 26.a-deps-failure-log-printed grep -q '^Unpacking fake-299' "$T/26.a-deps-failure-shows-log.log"
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]
