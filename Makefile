@@ -48,7 +48,7 @@ help:
 
 ## make deps                   install what the project needs (apt-get, pip; idempotent)
 deps:
-	@bash scripts/deps.sh
+	@DEPS_LOG=$(BUILD)/deps.log bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
 # generated constants, parameters and register decode: one source of truth (spec/, docs/config.md)
@@ -91,7 +91,7 @@ regdoc: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 
 # user entry points install what they need first (a fresh machine has neither cmocka nor Yosys)
 $(DEPS_STAMP): scripts/deps.sh
-	@bash scripts/deps.sh
+	@DEPS_LOG=$(BUILD)/deps.log bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
 cosim bench synth traces wave fusesoc-lint fusesoc-sim: | $(DEPS_STAMP)
 

@@ -381,7 +381,11 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
             plat_platform_error(p, "out of memory");
             return;
         }
-        if (rc != 0) {
+        /* PT_BASE's reset value 0 is the root of an address space the handler never bound (no
+         * allocation in it): that root reads as empty (0, an invalid entry), so the walk faults
+         * and the handler cancels the access as a program fault (issue 26; docs/cosim.md
+         * "Address spaces"). The page at 0 is outside the page-table pool. */
+        if (rc != 0 && o->mem_req_addr >= PLAT_PAGE) {
             plat_platform_error(p,
                                 "page-table walk read at 0x%llx (walker %u): not page-table "
                                 "memory [0x%llx, 0x%llx)",
@@ -424,7 +428,10 @@ static uint64_t timed_wait(const plat_t *p) {
         if (e < end)
             end = e;
     }
-    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) > p->now && gpumem_next_due(&p->gm) < end)
+    /* a PTE read due now counts too: the watchdog runs before this cycle delivers it (a skip
+     * lands on its due cycle; issue 26: mem_latency = 1000000 was called a hang) */
+    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) >= p->now &&
+        gpumem_next_due(&p->gm) < end)
         end = gpumem_next_due(&p->gm);
     const uint64_t d = plat_dma_next_done(&p->dq);
     if (p->dq.ndma && d < end)

@@ -32,9 +32,12 @@ $(eval $(call c_library,gmmu_plat,$(COSIM_SRC)))
 $(eval $(call c_tests,$(PLAT_TEST_SRC),,$(SIM_LIBS),-lm))
 
 # Make variables given on the command line (or in the environment) override the test file's.
-cosim_ovr = $(if $(filter command line environment,$(origin $(1))),--$(2) '$($(1))')
+# cosim_shq: one shell word in single quotes, a ' inside as '\'' (issue 26: TRACE=it's.trc)
+cosim_sq := '
+cosim_shq = '$(subst $(cosim_sq),$(cosim_sq)\$(cosim_sq)$(cosim_sq),$(1))'
+cosim_ovr = $(if $(filter command line environment,$(origin $(1))),--$(2) $(call cosim_shq,$($(1))))
 COSIM_OVERRIDES = $(call cosim_ovr,CONFIG,config) $(call cosim_ovr,SEED,seed) \
-                  $(call cosim_ovr,ENGINE,engine) $(if $(TRACE),--trace '$(TRACE)') \
+                  $(call cosim_ovr,ENGINE,engine) $(if $(TRACE),--trace $(call cosim_shq,$(TRACE))) \
                   $(if $(filter 1 yes true,$(WAVES)),--waves)
 COSIM_RUN := $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD)
 

@@ -33,9 +33,10 @@ $(COV_SV): tb/coverage/cover_points.py configs/tiny.cfg scripts/cfg_vflags.py
 $(COV_VDUT)/obj/.model: $$(RTL_SRCS) $(COV_SV) configs/tiny.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
 	@echo "verilator: building gmmu_top for CONFIG=tiny with coverage (line, toggle, cover points)"
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/tiny.cfg) || exit 1; \
 	$(VERILATOR) $(VL_OPTS) --coverage-line --coverage-toggle --coverage-user --prefix Vtiny \
 	  --build -j 2 -Mdir $(@D) -f rtl/files.f $(COV_SV) \
-	  $$($(PYTHON) scripts/cfg_vflags.py configs/tiny.cfg) > $(@D)/../verilator.log 2>&1 \
+	  $$vflags > $(@D)/../verilator.log 2>&1 \
 	  || { cat $(@D)/../verilator.log; exit 1; }
 	$(MAKE) -s -C $(@D) -f Vtiny.mk $(VL_RUNTIME) verilated_cov.o > /dev/null
 	touch $@

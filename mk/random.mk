@@ -3,7 +3,8 @@
 # replay policy, chaos invalidations, eviction, back-pressure, blocking mode, 2 MB / nocache
 # preloads); a failure prints the seed and a one-line reproducer.
 ## make random SEEDS=N [FIRST=S] [JOBS=J]  N random lock-step seeds from S (default 200 from 1)
-## make test-random             a quick run of 8 seeds (in make test, a few seconds)
+## make test-random             a quick run of 8 seeds and the seeds that once ended before their
+##                              CSR script (issue 26: 3315 preload-only, 77386 one far-fault)
 SEEDS ?= 200
 FIRST ?= 1
 JOBS  ?= 1
@@ -14,4 +15,6 @@ random:
 test-random:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	python3 scripts/random_lockstep.py --seeds 8 --first 1
+	python3 scripts/random_lockstep.py --seed 3315
+	python3 scripts/random_lockstep.py --seed 77386
 TEST_TARGETS += test-random

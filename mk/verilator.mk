@@ -1,6 +1,8 @@
 # Verilator model of gmmu_top for one configuration, plus the C shim (cosim/vshim.cpp).
 # Provides $(BUILD)/<config>/vdut/libvdut.a and VDUT_LDLIBS. The -G parameters come from
-# configs/<config>.cfg through scripts/cfg_vflags.py (the C side parses the same file).
+# configs/<config>.cfg through scripts/cfg_vflags.py (the C side parses the same file); the
+# flags go through a shell variable, so a configuration the script refuses stops the build
+# (issue 26: a $$(...) inside the command line lost its exit status and built without -G).
 #
 # The model is built with --prefix V<config> (class Vtiny, Vdefault, ...), so models of several
 # configurations (or RTL and a future netlist) link into one binary; the shim is compiled per
@@ -20,10 +22,10 @@ VL_RUNTIME   = verilated.o verilated_fst_c.o verilated_threads.o
 SHIM_DEPS   := cosim/vshim.cpp cosim/vshim.h cmodel/include/gmmu_if.h $(GEN_H) \
                cmodel/gen/gmmu_ports.h cmodel/gen/vshim_ports.inc scripts/cfg_vflags.py
 # $(call shim_cxx,config,extra flags,output[,model directory: vdut])
-shim_cxx = $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
+shim_cxx = vdefs=$$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg) || exit 1; \
+  $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
   -c cosim/vshim.cpp -o $(3) -I$(BUILD)/$(1)/$(or $(4),vdut)/obj -I$(VL_ROOT)/include \
-  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) \
-  $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg)
+  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) $$vdefs
 
 ## make vdut CONFIG=x          the Verilator model of gmmu_top + shim -> build/x/vdut/libvdut.a
 .PHONY: vdut
@@ -35,8 +37,9 @@ vdut: $(VDUT_LIB)
 $(BUILD)/%/vdut/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.py mk/verilator.mk
 	@mkdir -p $(@D)
 	@echo "verilator: building gmmu_top for CONFIG=$* (--prefix $(call vl_prefix,$*))"
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) || exit 1; \
 	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) -f rtl/files.f \
-	  $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) > $(@D)/../verilator.log 2>&1 \
+	  $$vflags > $(@D)/../verilator.log 2>&1 \
 	  || { cat $(@D)/../verilator.log; exit 1; }
 	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
 	touch $@
@@ -61,8 +64,9 @@ $(BUILD)/%/vdut-state/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.p
                                   cosim/statecmp.vlt
 	@mkdir -p $(@D)
 	@echo "verilator: building gmmu_top with public _q signals for CONFIG=$*"
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) || exit 1; \
 	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) \
-	  cosim/statecmp.vlt -f rtl/files.f $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) \
+	  cosim/statecmp.vlt -f rtl/files.f $$vflags \
 	  > $(@D)/../verilator.log 2>&1 || { cat $(@D)/../verilator.log; exit 1; }
 	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
 	touch $@

@@ -21,7 +21,8 @@ WL_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 WL_SO := $(BUILD)/lib/libgmmu_trace.so
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
 # cmocka tests of the library: reader + writer (test_trace.c), flat writer calls + copy
-WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c tb/unit/test_trace_host.c
+WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c tb/unit/test_trace_host.c \
+               tb/unit/test_trace_out.c
 WL_TESTS := $(call c_test_bins,$(WL_TEST_SRC))
 
 $(eval $(call c_library,gmmu_trace,$(WL_LIB_SRC)))

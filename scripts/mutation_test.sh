@@ -478,6 +478,8 @@ mutate_hdl hdl policy_block sw-handler/uvm_dev_cmd.c 's/    uvm_cmd(h, GMMU_CMD_
     "handler: REPLAY_PAGE names the next page (uvm_dev_cmd.c)" "$hdl_wdog|$hdl_exp"
 mutate_hdl hdl2 policy_batch sw-handler/uvm_dev_cmd.c 's/    uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);/    (void)0;/' \
     "handler: REPLAY_ALL never written (uvm_dev_cmd.c)" "$hdl_wdog|$hdl_exp"
+mutate_hdl hdl2 test_handler_large:test_cocoa_offsets_and_fallback sw-handler/uvm_place_cocoa.c 's/    if (first != UVM_NONE \&\& !h->frames\[first + uvm_block_page(vpn)\].resident)/    if (first != UVM_NONE)/' \
+    "handler: CoCoA places a page at its offset frame though a borrowed page holds it (uvm_place_cocoa.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_block:test_block_lookup sw-handler/uvm_va_block.c 's/    const uint64_t id = vpn >> UVM_BLOCK_SHIFT;/    const uint64_t id = vpn >> (UVM_BLOCK_SHIFT + 1u);/' \
     "handler: two 2 MB regions share one VA block (uvm_va_block.c)" "$hdl_unit"
 mutate_hdl hdl2 oversub sw-handler/uvm_va_block.c 's/    if (!uvm_bitmap_test(blk->resident, page))/    if (!uvm_bitmap_test(blk->faulted, page))/' \

@@ -226,10 +226,13 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
     for (int i = 0; i < 2; i++) {
         const uvm_alloc_t *o = nb[i];
         if (o && o->base < base + size && base < o->base + o->size) {
+            /* the VAs as the trace gives them: the ASID bits above the 48-bit VA named apart */
+            const uint64_t ova = o->base & (UVM_VA_LIMIT - 1u);
             err_setf(err, errlen,
                      "uvm: allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
-                     ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64 ")",
-                     nm, base, base + size, o->name, o->base, o->base + o->size);
+                     ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
+                     ") (address space %" PRIu64 ")",
+                     nm, va, va + size, o->name, ova, ova + o->size, asid);
             return -1;
         }
     }

@@ -122,6 +122,15 @@ static void test_cocoa_offsets_and_fallback(void **state) {
     assert_int_equal(f, 0);
     assert_int_equal(st(x)->cocoa_fallbacks, 1);
     assert_int_equal(st(x)->coalesces, 0); /* frame_alloc alone never coalesces */
+    /* region 0's own page 0: its offset frame 0 is held by region 2's borrowed page, so it
+     * falls back too, to the lowest unused frame (1), and the borrowed page stays (issue 26:
+     * make test never drove this branch) */
+    populate(x, r0, 0, 1);
+    assert_true(uvm_va_block_resident(h, r0, &f));
+    assert_int_equal(f, 1);
+    assert_true(uvm_va_block_resident(h, r2 + 9, &f));
+    assert_int_equal(f, 0);
+    assert_int_equal(st(x)->cocoa_fallbacks, 2);
     fx_done(x);
 }
 
@@ -513,6 +522,15 @@ static void test_config_checks(void **state) {
     x->cfg.frame_alloc = UVM_FRAME_COCOA;
     assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
     assert_non_null(strstr(x->err, "frame_alloc cocoa with page_size 2m"));
+    /* a 2 MB page needs one whole 2 MB frame (issue 26: fewer frames livelocked) */
+    x->cfg.frame_alloc = UVM_FRAME_ANY;
+    x->cfg.gpu_data_pages = 511;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "page_size 2m needs at least 512 GPU frames"));
+    x->cfg.gpu_data_pages = 512;
+    uvm_handler_t *h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(h);
+    uvm_handler_free(h);
     free(x);
 }
 
@@ -532,6 +550,7 @@ static void test_placement_choice(void **state) {
         fx_t *x = fx_new();
         x->cfg.page_size = c[i].page_size;
         x->cfg.frame_alloc = c[i].frame_alloc;
+        x->cfg.gpu_data_pages = 1024; /* 2m needs a whole 2 MB frame */
         x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
         assert_non_null(x->h);
         assert_string_equal(x->h->place->name, c[i].name);

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace.h"
+#include "trace_out.h"
 #include "u64map.h"
 
 #include <errno.h>
@@ -55,8 +56,9 @@ static int same_file(const char *in, const char *out) {
     return stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* The output is written to a temporary file next to OUT and renamed at the end: a failed
- * conversion leaves no output (and no shorter, valid-looking trace). */
+/* The output is written as trace_out.h says (issue 26): a regular file through a temporary file
+ * renamed at the end (a failed conversion leaves no output and no shorter, valid-looking trace);
+ * a device node or FIFO in place, never replaced or removed. */
 static int cmd_convert(const char *in, const char *out, int binary) {
     char err[512];
     if (same_file(in, out)) {
@@ -68,26 +70,16 @@ static int cmd_convert(const char *in, const char *out, int binary) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         return 1;
     }
-    const int to_stdout = strcmp(out, "-") == 0;
-    const size_t n = strlen(out);
-    char *tmp = malloc(n + 32);
-    if (!tmp) {
-        fprintf(stderr, "gmmu-trace: out of memory\n");
-        trace_close(r);
-        return 1;
-    }
-    /* the temporary name keeps a .xz suffix (the writer compresses by name) */
-    const int xz = n > 3 && strcmp(out + n - 3, ".xz") == 0;
-    snprintf(tmp, n + 32, "%s.tmp%ld%s", out, (long)getpid(), xz ? ".xz" : "");
-    const char *wpath = to_stdout ? out : tmp;
-    trace_writer_t *w = trace_create(wpath, binary, err, sizeof(err));
+    trace_out_t o;
+    const char *wpath = trace_out_begin(&o, out, err, sizeof(err));
+    trace_writer_t *w = wpath ? trace_create(wpath, binary, err, sizeof(err)) : NULL;
     if (!w) {
-        if (to_stdout)
-            fprintf(stderr, "gmmu-trace: %s\n", err);
-        else /* name the output, not the temporary file */
+        if (wpath && !trace_out_in_place(&o)) /* name the output, not the temporary file */
             fprintf(stderr, "gmmu-trace: %s: cannot create: %s\n", out, strerror(errno));
+        else
+            fprintf(stderr, "gmmu-trace: %s\n", err);
         trace_close(r);
-        free(tmp);
+        (void)trace_out_end(&o, 0, err, sizeof(err));
         return 1;
     }
     int rc = trace_copy(r, w, err, sizeof(err));
@@ -95,18 +87,14 @@ static int cmd_convert(const char *in, const char *out, int binary) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
     trace_close(r);
     if (trace_finish(w, err, sizeof(err)) != 0) {
+        if (rc == 0) /* a write error is reported once */
+            fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
+    if (trace_out_end(&o, rc == 0, err, sizeof(err)) != 0) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         rc = -1;
     }
-    if (!to_stdout) {
-        if (rc == 0 && rename(tmp, out) != 0) {
-            fprintf(stderr, "gmmu-trace: %s: cannot rename to %s: %s\n", tmp, out, strerror(errno));
-            rc = -1;
-        }
-        if (rc != 0)
-            remove(tmp);
-    }
-    free(tmp);
     return rc == 0 ? 0 : 1;
 }
 
@@ -355,6 +343,10 @@ static void ts_print_check(ts_t *s) {
                 s->in, s->exit_errors);
         s->bad = 1;
     }
+    if (s->nkernel == 0 && !s->bad) { /* the simulator's rule (an empty trace included) */
+        fprintf(stderr, "%s: no kernel record: nothing to simulate (gmmu-sim refuses it)\n", s->in);
+        s->bad = 1;
+    }
     if (!s->bad)
         printf("%s: ok (%" PRIu64 " records, %zu pages)\n", s->in, s->records, s->pages.count);
 }
@@ -434,9 +426,15 @@ static int cmd_mix(int argc, char **argv) {
     const size_t n = strlen(out);
     const int text = (n >= 4 && strcmp(out + n - 4, ".txt") == 0) ||
                      (n >= 7 && strcmp(out + n - 7, ".txt.xz") == 0) || strcmp(out, "-") == 0;
-    trace_writer_t *w = trace_create(out, !text, err, sizeof(err));
+    trace_out_t o;
+    const char *wpath = trace_out_begin(&o, out, err, sizeof(err));
+    trace_writer_t *w = wpath ? trace_create(wpath, !text, err, sizeof(err)) : NULL;
     if (!w) {
-        fprintf(stderr, "gmmu-trace: %s\n", err);
+        if (wpath && !trace_out_in_place(&o)) /* name the output, not the temporary file */
+            fprintf(stderr, "gmmu-trace: %s: cannot create: %s\n", out, strerror(errno));
+        else
+            fprintf(stderr, "gmmu-trace: %s\n", err);
+        (void)trace_out_end(&o, 0, err, sizeof(err));
         return 1;
     }
     int rc = trace_mix((const char *const *)&argv[3], (unsigned)(argc - 3), w, err, sizeof(err));
@@ -446,16 +444,28 @@ static int cmd_mix(int argc, char **argv) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         rc = -1;
     }
-    if (rc != 0 && strcmp(out, "-") != 0)
-        remove(out);
+    if (trace_out_end(&o, rc == 0, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
     return rc == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3)
         return usage();
-    if (strcmp(argv[1], "mix") == 0)
-        return argc >= 4 && argc - 3 <= (int)TRACE_SPACES ? cmd_mix(argc, argv) : usage();
+    if (strcmp(argv[1], "mix") == 0) {
+        if (argc < 4)
+            return usage();
+        if (argc - 3 > (int)TRACE_SPACES) {
+            fprintf(stderr,
+                    "gmmu-trace: mix: %d inputs; at most %u (one address space each, "
+                    "TRACE_SPACES)\n",
+                    argc - 3, (unsigned)TRACE_SPACES);
+            return 2;
+        }
+        return cmd_mix(argc, argv);
+    }
     if (strcmp(argv[1], "convert") == 0) {
         if (argc < 4 || argc > 5)
             return usage();
