@@ -31,6 +31,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 CONFIG = "configs/paper.cfg"
@@ -132,6 +133,20 @@ def file_id(path):
     return h.hexdigest()[:12]
 
 
+def run_measured(cmd):
+    """subprocess.run(cmd) with the child's own CPU time (user + system, from wait4)."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fo.seek(0)
+        fe.seek(0)
+        out = fo.read().decode(errors="replace")
+        err = fe.read().decode(errors="replace")
+    r = subprocess.CompletedProcess(cmd, p.returncode, out, err)
+    return r, ru.ru_utime + ru.ru_stime
+
+
 def point_name(pt):
     return f"fit{pt['fit']}" if "fit" in pt else f"over{pt['oversub']}"
 
@@ -197,12 +212,21 @@ class Runner:
             for s in allsets:
                 cmd += ["--set", s]
             t0 = time.time()
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            r, cpu = run_measured(cmd)
             if r.returncode == 2 and ("is not one of" in r.stderr or "unknown key" in r.stderr):
                 # a policy / key of a branch not merged yet: cached as n/a
                 st = {"_status": "n/a", "_why": r.stderr.strip().splitlines()[-1]}
             elif r.returncode != 0:
-                die(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout[-1500:]}{r.stderr[-1500:]}")
+                # a failed run (e.g. the watchdog's hang) is a result too: kept, shown as "fail"
+                res = [ln.split(None, 1)[1] for ln in (r.stdout + r.stderr).splitlines()
+                       if ln.strip().startswith("RESULT")]
+                why = res[-1].strip() if res else (r.stderr.strip().splitlines() or ["?"])[-1]
+                print(f"results_oversub: FAILED (exit {r.returncode}: {why}): {' '.join(cmd)}",
+                      file=sys.stderr)
+                st = {"_status": "fail", "_why": f"exit {r.returncode}: {why}",
+                      "_cmd": " ".join(cmd)}
+                if os.path.exists(stats + ".tmp"):
+                    os.remove(stats + ".tmp")
             else:
                 with open(stats + ".tmp") as f:
                     st = json.load(f)
@@ -211,13 +235,16 @@ class Runner:
                 st = {k: st[k] for k in KEEP if k in st}
                 st["_status"] = "error" if bad else "ok"
                 st["_wall"] = time.time() - t0
+                st["_cpu"] = cpu
             with open(stats + ".tmp", "w") as f:
                 json.dump(st, f, sort_keys=True)
             os.replace(stats + ".tmp", stats)
         row["status"] = st.get("_status", "ok")
         row["why"] = st.get("_why", "")
+        row["cmd"] = st.get("_cmd", "")
         row["stats"] = {k: v for k, v in st.items() if not k.startswith("_")}
         row["wall_s"] = st.get("_wall", 0.0)
+        row["cpu_s"] = st.get("_cpu")
         row["fresh"] = fresh
         return row
 
@@ -257,7 +284,7 @@ def run_studies(args, names):
         cpu1 = os.times()
         cpu = (cpu1.children_user + cpu1.children_system) - \
             (cpu0.children_user + cpu0.children_system)
-        ran = sum(1 for r in rows if r["fresh"])
+        ran = sum(1 for r in rows if r["fresh"] and r["status"] != "n/a")
         path = os.path.join(args.table_dir, f"{name}.jsonl")
         with open(path + ".tmp", "w") as f:
             f.write(json.dumps({"meta": {"study": name, "runs": len(rows), "ran": ran,
@@ -286,8 +313,10 @@ def load(path):
 
 
 def geomean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+    """Geometric mean; None when a value is missing or failed (n/a)."""
+    if not xs or any(not isinstance(x, float) or x <= 0 for x in xs):
+        return None
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
 def normalised(rows):
@@ -299,13 +328,52 @@ def normalised(rows):
             continue
         k = (r["workload"], point_name(r["point"]), r["variant"])
         t = r["stats"].get("sim_time_ns")
-        out[k] = t / ref[r["workload"]] if r["status"] == "ok" and t and ref.get(r["workload"]) \
-            else None
+        out[k] = "fail" if r["status"] == "fail" else t / ref[r["workload"]] \
+            if r["status"] == "ok" and t and ref.get(r["workload"]) else None
     return out
 
 
+def repro(cmd):
+    """The command of a run without its stats file and --quiet."""
+    out, toks = [], cmd.split()
+    i = 0
+    while i < len(toks):
+        if toks[i] == "--stats":
+            i += 2
+            continue
+        if toks[i] != "--quiet":
+            out.append(toks[i])
+        i += 1
+    return " ".join(out)
+
+
 def fmt(x):
-    return "n/a" if x is None else f"{x:.2f}"
+    return "n/a" if x is None else "**fail**" if x == "fail" else f"{x:.2f}"
+
+
+def md_rows(norm, wls, pt, variants):
+    """Table lines of one memory point: a column per variant, or, when every variant is
+    "<eviction> / <prefetcher>", a row per (workload, eviction) and a column per prefetcher."""
+    if variants and all(" / " in v for v in variants):
+        evs = list(dict.fromkeys(v.split(" / ")[0] for v in variants))
+        pfs = list(dict.fromkeys(v.split(" / ")[1] for v in variants))
+        lines = ["| workload | eviction | " + " | ".join(pfs) + " |",
+                 "|---|---|" + "---|" * len(pfs)]
+        for w in wls:
+            for e in evs:
+                lines.append(f"| {w} | {e} | " +
+                             " | ".join(fmt(norm.get((w, pt, f"{e} / {p}"))) for p in pfs) + " |")
+        for e in evs:
+            gm = [geomean([norm.get((w, pt, f"{e} / {p}")) for w in wls]) for p in pfs]
+            lines.append(f"| **geomean** | **{e}** | " +
+                         " | ".join(f"**{fmt(g)}**" for g in gm) + " |")
+        return lines
+    lines = ["| workload | " + " | ".join(variants) + " |", "|---|" + "---|" * len(variants)]
+    for w in wls:
+        lines.append(f"| {w} | " + " | ".join(fmt(norm.get((w, pt, v))) for v in variants) + " |")
+    gm = [geomean([norm.get((w, pt, v)) for w in wls]) for v in variants]
+    lines.append("| **geomean** | " + " | ".join(f"**{fmt(g)}**" for g in gm) + " |")
+    return lines
 
 
 def md_table(name, meta, rows):
@@ -313,35 +381,44 @@ def md_table(name, meta, rows):
     norm = normalised(rows)
     wls = list(dict.fromkeys(r["workload"] for r in rows))
     pts = list(dict.fromkeys(point_name(r["point"]) for r in rows if not r["reference"]))
-    variants = list(dict.fromkeys(r["variant"] for r in rows if not r["reference"]))
+    # variants with at least one result; the others are listed as n/a below the table
+    variants = [v for v in dict.fromkeys(r["variant"] for r in rows if not r["reference"])
+                if any(norm.get((w, p, v)) is not None for w in wls for p in pts)]
+    missing = [v for v in dict.fromkeys(r["variant"] for r in rows if not r["reference"])
+               if v not in variants]
     ref_label = study["reference"][0]
     lines = [f"**{study['title']}** (run time / run time when it {ref_label}; lower is better)"]
     na = sorted({r["why"] for r in rows if r["status"] == "n/a"})
-    for pt in pts:
-        if name == "zheng10":
-            break
-        lines += ["", f"Memory: `{pt}` (fit N = N% of the touched pages fit; over N = "
-                  "footprint N% of the GPU memory)", "",
-                  "| workload | " + " | ".join(variants) + " |",
-                  "|---|" + "---|" * len(variants)]
-        for w in wls:
-            lines.append(f"| {w} | " + " | ".join(fmt(norm.get((w, pt, v))) for v in variants)
-                         + " |")
-        gm = [geomean([norm.get((w, pt, v)) for w in wls]) if all(
-            norm.get((w, pt, v)) is not None for w in wls) else None for v in variants]
-        lines.append("| **geomean** | " + " | ".join(f"**{fmt(g)}**" for g in gm) + " |")
     if name == "zheng10":
         v = variants[0]
         lines += ["", "| workload | " + " | ".join(p.replace("fit", "") + "%" for p in pts) +
                   " |", "|---|" + "---|" * len(pts)]
         for w in wls:
             lines.append(f"| {w} | " + " | ".join(fmt(norm.get((w, p, v))) for p in pts) + " |")
-    if na:
-        lines += ["", "n/a: not in this build: " + "; ".join(f"`{x}`" for x in na)]
+    else:
+        for pt in pts:
+            lines += ["", f"Memory `{pt}` (fit N: N% of the touched pages fit; over N: the "
+                      "footprint is N% of the GPU memory)", ""]
+            lines += md_rows(norm, wls, pt, variants)
+    if missing:
+        lines += ["", "Not in this build yet (n/a): " + ", ".join(f"`{v}`" for v in missing) +
+                  " (" + "; ".join(f"`{x}`" for x in na) + ")"]
+    fails = [r for r in rows if r["status"] == "fail"]
+    for r in fails:
+        lines += ["", f"**fail**: {r['workload']} `{point_name(r['point'])}` `{r['variant']}`: "
+                  f"{r['why']}; reproduce: `{repro(r['cmd'])}`"]
+    errs = [r for r in rows if r["status"] == "error"]
+    if errs:
+        lines += ["", f"{len(errs)} runs with integrity/platform errors or fatal faults (shown "
+                  "as n/a)."]
+    sim = [r for r in rows if r["status"] in ("ok", "fail", "error")]
+    cpu = sum(r["cpu_s"] if r.get("cpu_s") is not None else r["wall_s"] for r in sim)
+    exact = all(r.get("cpu_s") is not None for r in sim)
     lines += ["", f"{meta['runs']} runs ({meta['size_mb']:g} MB per suite workload, "
-              f"configs/paper.cfg); this invocation ran {meta['ran']} of them (the others were "
-              f"cached or shared with another study): {meta['cpu_s']:.0f} s CPU, "
-              f"{meta['wall_s']:.0f} s wall.", ""]
+              f"configs/paper.cfg), {len(sim)} simulated (the rest n/a), "
+              f"{'' if exact else 'at most '}{cpu / 60:.1f} CPU minutes from scratch (sum of "
+              f"the runs' {'CPU' if exact else 'wall'} times; runs shared with another study "
+              "are counted in both).", ""]
     return "\n".join(lines)
 
 
@@ -358,9 +435,11 @@ def plot(name, rows, path):
     if name == "zheng10":
         fig, ax = plt.subplots(figsize=(8, 4.5))
         xs = [int(p[3:]) for p in pts]
-        for w in wls:
+        cmap = plt.get_cmap("tab20")
+        for i, w in enumerate(wls):
             ys = [norm.get((w, p, variants[0])) for p in pts]
-            ax.plot(xs, [y if y is not None else float("nan") for y in ys], marker="o", label=w)
+            ax.plot(xs, [y if isinstance(y, float) else float("nan") for y in ys], marker="os^D"[i % 4],
+                    color=cmap(i % 20), label=w)
         ax.set_xlabel("% of the footprint fitting in GPU memory")
         ax.invert_xaxis()
         ax.set_yscale("log")
@@ -377,7 +456,7 @@ def plot(name, rows, path):
             width = 0.85 / max(1, len(variants))
             for i, v in enumerate(variants):
                 ys = [norm.get((w, pt, v)) for w in wls]
-                ys = [y if y is not None else 0 for y in ys]
+                ys = [y if isinstance(y, float) else 0 for y in ys]  # n/a, fail: no bar
                 xs = [k + (i - len(variants) / 2 + 0.5) * width for k in range(len(wls))]
                 ax.bar(xs, ys, width, label=v, color=cmap(i % 20))
             ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
