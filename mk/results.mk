@@ -77,3 +77,20 @@ test-oversub-replay: $(WL_GEN)
 	      $(OVERSUB_REPLAY_DIR)/$$w.$$e.json $$w $$e; \
 	  done; done
 TEST_TARGETS += test-oversub-replay
+
+# make oversub-check   the small workload suite (make traces: the 16 generated workloads; the
+#                      imported traces touch 1-2 pages) oversubscribed in lock-step: every
+#                      trace with gpu_mem_pages = OVERSUB_FIT% of its touched pages, every policy
+#                      of OVERSUB_EVICT, configs/tiny.cfg, handler scoreboard on; 0 mismatches,
+#                      0 integrity errors, evictions > 0 (tb/tools/oversub_check.py; minutes,
+#                      not in make test). OVERSUB_CHECK_ARGS="--workloads a,b" a part.
+## make oversub-check          the small suite at 50% fitting in lock-step, every eviction policy
+OVERSUB_FIT ?= 50
+OVERSUB_CHECK_ARGS ?=
+.PHONY: oversub-check
+oversub-check: traces
+	@$(MAKE) --no-print-directory sim CONFIG=tiny trace-lib
+	$(PYTHON) tb/tools/oversub_check.py --sim $(BUILD)/tiny/gmmu-sim \
+	  --trace-tool $(BUILD)/bin/gmmu-trace --traces $(WL_TRACE_DIR) --config configs/tiny.cfg \
+	  --fit $(OVERSUB_FIT) --evict $(shell echo $(OVERSUB_EVICT) | tr ' ' ,) --jobs $(RESULTS_JOBS) \
+	  --workloads $(shell echo $(WL_NAMES) | tr ' ' ,) $(OVERSUB_CHECK_ARGS)
