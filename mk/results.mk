@@ -1,28 +1,26 @@
 # mk/results.mk - reproductions of the seeds' figures (docs/results.md).
 #
 #   make results-zheng   Zheng et al.'s fig. 7 on configs/paper.cfg: every prefetcher vs the
-#                        memcpy baseline and the ideal overlap bound (run_mode = memcpy), C model,
-#                        RESULTS_SIZE_MB per workload; plot docs/img/results_zheng.png, table
-#                        $(BUILD)/results/zheng.md (pasted into docs/results.md), raw JSON beside;
-#                        RESULTS_ARGS="--reuse" keeps finished runs, "--workloads w,.. --variants
-#                        v,.." runs a part (scripts/results_zheng.py --help)
+#                        memcpy baseline and the ideal overlap bound (run_mode = memcpy), C model:
+#                        the study studies/zheng.toml through gmmu-sweep (docs/sweep.md; runs
+#                        only what its store build/sweep/zheng lacks), collected, then its figure
+#                        step (scripts/results_zheng.py, reads only the store): plot
+#                        docs/img/results_zheng.png, table $(BUILD)/results/zheng.md (pasted into
+#                        docs/results.md), JSON beside; RESULTS_ARGS="--only REGEX" runs a part
 ## make results-zheng          Zheng et al.'s fig. 7 (prefetchers vs memcpy and the ideal bound) on
 ##                             configs/paper.cfg: docs/img/results_zheng.png, build/results/zheng.md
+##                             (studies/zheng.toml through gmmu-sweep)
 
-RESULTS_SIZE_MB ?= 16
 RESULTS_JOBS ?= 2
-RESULTS_PLOT ?= docs/img/results_zheng.png
 RESULTS_ARGS ?=
 RESULTS_DIR := $(BUILD)/results
 
 .PHONY: results-zheng
 results-zheng: | $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen
-	@mkdir -p $(RESULTS_DIR)
-	$(PYTHON) scripts/results_zheng.py --sim $(BUILD)/tiny/gmmu-sim --gen $(BUILD)/bin/gmmu-gen \
-	  --work $(RESULTS_DIR)/zheng --size-mb $(RESULTS_SIZE_MB) --jobs $(RESULTS_JOBS) \
-	  --plot $(RESULTS_PLOT) --table $(RESULTS_DIR)/zheng.md \
-	  --json $(RESULTS_DIR)/zheng.json $(RESULTS_ARGS)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/zheng.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/zheng.toml
+	$(PYTHON) $(SWEEP) figures studies/zheng.toml
 
 # make results-oversub   the oversubscription studies (scripts/results_oversub.py, docs/results.md
 #                        "Oversubscription"): Zheng fig. 9 and fig. 10, UVMSmart's eviction x

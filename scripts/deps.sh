@@ -5,8 +5,9 @@ set -euo pipefail
 need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # clang-14 + libclang-rt-14-dev: libFuzzer and the sanitizers of make fuzz (mk/fuzz.mk)
+# slurm-wlm + munge: the one-node cluster of make test-slurm (gmmu-sweep's slurm backend)
 for p in libcmocka-dev zlib1g-dev gtkwave xz-utils python3 clang-format cppcheck clang-14 \
-         libclang-rt-14-dev; do
+         libclang-rt-14-dev slurm-wlm munge; do
   have_pkg "$p" || need_apt+=("$p")
 done
 command -v verilator >/dev/null || need_apt+=(verilator)
