@@ -22,37 +22,43 @@ results-zheng: | $(DEPS_STAMP)
 	$(PYTHON) $(SWEEP) collect studies/zheng.toml
 	$(PYTHON) $(SWEEP) figures studies/zheng.toml
 
-# make results-oversub   the oversubscription studies (scripts/results_oversub.py, docs/results.md
-#                        "Oversubscription"): Zheng fig. 9 and fig. 10, UVMSmart's eviction x
-#                        prefetch at 110/125%, the driver's FIFO vs LRU vs optimal, thrashing
-#                        detection; C model on configs/paper.cfg with gpu_mem_pages set per point.
-#                        Run list = data (STUDIES in the script); per-run stats cached under
-#                        $(RESULTS_DIR)/oversub (keyed by trace, overrides, simulator build), one
-#                        table per study ($(RESULTS_DIR)/oversub/tables/<study>.jsonl); the plots
-#                        (docs/img/results_oversub_<study>.png) and Markdown
-#                        ($(RESULTS_DIR)/oversub/md/<study>.md) are made from the tables only.
-#                        OVERSUB_STUDIES=zheng9,... a part; OVERSUB_ARGS="--plot-only" replots.
-# make results-oversub-quick  the same on 4 workloads, 1 point, 4 variants, 2 MB (a check: ~1 min)
+# make results-oversub   the oversubscription studies (docs/results.md "Oversubscription"):
+#                        studies/oversub_{zheng9,zheng10,uvmsmart,driver,thrash}.toml through
+#                        gmmu-sweep (docs/sweep.md; only what a store build/sweep/<study> lacks
+#                        is run), collected with the failed runs (a policy or key the simulator
+#                        lacks yet is a failed run, shown n/a), then each study's figure step
+#                        (scripts/results_oversub.py, reads only the store): Markdown
+#                        $(BUILD)/results/oversub_<study>.md, plot docs/img/results_oversub_<study>.png.
+#                        OVERSUB_STUDIES="zheng9 driver" a part; RESULTS_ARGS="--only REGEX".
+#                        `run` exits 1 while some runs fail (n/a policies): tolerated here, exit
+#                        2 (bad study) and 130 (interrupted) are not.
+# make results-oversub-quick  zheng9 and uvmsmart on backprop and random_warp only, figures into
+#                        $(BUILD)/results/oversub-quick (a check of the pipeline, ~1 min)
 ## make results-oversub        the oversubscription studies (Zheng fig. 9/10, UVMSmart, driver
-##                             eviction, thrashing): docs/img/results_oversub_*.png, build/results/oversub/md
-## make results-oversub-quick  the same, small (a check of the script, ~1 min, not a result)
+##                             eviction, thrashing) through gmmu-sweep: docs/img/results_oversub_*.png,
+##                             build/results/oversub_*.md
+## make results-oversub-quick  a small part of them, a check of the pipeline (~1 min, not a result)
 ## make test-oversub-replay    lock-step: the uvm_oversubs patterns at 150% on configs/oversub.cfg,
 ##                             every eviction policy of OVERSUB_EVICT
-OVERSUB_STUDIES ?= zheng9,zheng10,uvmsmart,driver,thrash
-OVERSUB_ARGS ?=
-OVERSUB_RUN = $(PYTHON) scripts/results_oversub.py --sim $(BUILD)/tiny/gmmu-sim \
-  --gen $(BUILD)/bin/gmmu-gen --trace-tool $(BUILD)/bin/gmmu-trace --jobs $(RESULTS_JOBS) \
-  --studies $(OVERSUB_STUDIES)
+OVERSUB_STUDIES ?= zheng9 zheng10 uvmsmart driver thrash
+OVERSUB_QUICK_ONLY := workload=(backprop|random_warp)
+# run (exit 1 = some runs failed: tolerated), collect with the failed runs
+OVERSUB_SWEEP = $(PYTHON) $(SWEEP) run studies/oversub_$$s.toml -j $(RESULTS_JOBS) $(1) \
+	  || [ $$? -eq 1 ]; $(PYTHON) $(SWEEP) collect studies/oversub_$$s.toml --partial --with-failed $(1)
 
 .PHONY: results-oversub results-oversub-quick test-oversub-replay
 results-oversub: | $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen trace-lib
-	$(OVERSUB_RUN) --work $(RESULTS_DIR)/oversub --img-dir docs/img $(OVERSUB_ARGS)
+	@$(MAKE) --no-print-directory sweep-tools
+	@set -e; for s in $(OVERSUB_STUDIES); do \
+	  $(call OVERSUB_SWEEP,$(RESULTS_ARGS)); \
+	  $(PYTHON) $(SWEEP) figures studies/oversub_$$s.toml; done
 
 results-oversub-quick: | $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen trace-lib
-	$(OVERSUB_RUN) --work $(RESULTS_DIR)/oversub-quick --img-dir $(RESULTS_DIR)/oversub-quick/img \
-	  --quick $(OVERSUB_ARGS)
+	@$(MAKE) --no-print-directory sweep-tools
+	@set -e; for s in zheng9 uvmsmart; do \
+	  $(call OVERSUB_SWEEP,--only '$(OVERSUB_QUICK_ONLY)'); \
+	  $(PYTHON) scripts/results_oversub.py --store $(BUILD)/sweep/oversub_$$s/results.sqlite \
+	    --md $(RESULTS_DIR)/oversub-quick/$$s.md --img $(RESULTS_DIR)/oversub-quick/$$s.png; done
 
 # every eviction policy in lock-step (RTL + C model, handler scoreboard) on the three patterns
 # at 150% of configs/oversub.cfg's 48 frames; the policies other branches add go in this list
