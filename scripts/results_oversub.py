@@ -37,6 +37,7 @@ TITLES = {
     "thrash": "Thrashing detection: off vs the driver's vs capacity",
 }
 # the columns of the store that are not axes
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_AXES = ("config", "workload", "engine", "seed", "size_mb", "gen_seed", "iters", "window")
 
 
@@ -124,7 +125,7 @@ def repro(cmd):
             i += 2
             continue
         if toks[i] != "--quiet":
-            out.append(toks[i])
+            out.append(toks[i].replace(ROOT + os.sep, ""))  # relative to the repository
         i += 1
     return " ".join(out)
 
