@@ -138,3 +138,15 @@ test-traces-replay: $(WL_TRACE_DIR)/backprop.trc $(WL_TRACE_DIR)/nn.trc $(WL_TRA
 	  --traces $(WL_TRACE_DIR) --small-config configs/tiny.cfg --only small --workloads $(WL_QUICK)
 
 TEST_TARGETS += test-traces-replay
+
+# the uvm_oversubs sample's patterns (tools/workloads/wl_oversub.c): streaming, block_streaming,
+# random_warp, sized by an oversubscription factor (docs/workloads.md)
+## make test-oversub-gen       unit tests of the uvm_oversubs generators (normal + sanitizers)
+WL_OS_TEST_SRC := tb/unit/test_trace_gen_oversub.c
+WL_OS_TESTS := $(call c_test_bins,$(WL_OS_TEST_SRC))
+$(call c_objs,$(WL_OS_TEST_SRC)) $(call c_objs,$(WL_OS_TEST_SRC),san): CFLAGS_EXTRA := -Itools/workloads
+$(eval $(call c_tests,$(WL_OS_TEST_SRC),$(WL_GEN_LIBSRC),gmmu_trace gmmu_common,-lm))
+.PHONY: test-oversub-gen
+test-oversub-gen: $(WL_OS_TESTS)
+	$(RUN_TESTS)
+TEST_TARGETS += test-oversub-gen
