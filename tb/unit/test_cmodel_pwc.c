@@ -329,6 +329,31 @@ static void test_pwc_flush_in_latency(void **state) {
     done(&h);
 }
 
+/* two walks of one new region at once: both miss, both fill the same three tags (update in
+ * place, no duplicate: RTL SVA a_pwc_unique, and pv_q shows three entries); the next walk hits
+ * level 2 */
+static void test_pwc_concurrent(void **state) {
+    (void)state;
+    th_t h;
+    init(&h);
+    for (unsigned i = 1; i <= 3; i++)
+        th_map(&h, VPN(7, 1, 1, i), 0x90 + i, PTE_VW);
+    h.mem_lat = 5;
+    const unsigned reads0 = h.mem_reqs;
+    th_req(&h, 0, 0, VPN(7, 1, 1, 1), 0, 1);
+    th_req(&h, 1, 0, VPN(7, 1, 1, 2), 0, 2);
+    th_step(&h);
+    for (int i = 0; i < 2000 && h.nmiss < 2; i++)
+        th_step(&h);
+    assert_int_equal(h.nmiss, 2u);
+    assert_int_equal(h.mem_reqs - reads0, 8u);
+    assert_int_equal(h.ev_count[GMMU_EV_PWC_HIT], 0u);
+    /* three entries, not six */
+    assert_int_equal(st(&h, "u_ptw.g_pwc.u_pwc", "pv_q", 0), 7u);
+    assert_int_equal(walk(&h, 0, 0, VPN(7, 1, 1, 3), 0x93), 1u);
+    done(&h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pwc_levels),
@@ -338,6 +363,7 @@ int main(void) {
         cmocka_unit_test(test_pwc_asid),
         cmocka_unit_test(test_pwc_race_nofill),
         cmocka_unit_test(test_pwc_flush_in_latency),
+        cmocka_unit_test(test_pwc_concurrent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
