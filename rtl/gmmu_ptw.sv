@@ -402,8 +402,6 @@ module gmmu_ptw #(
       w_write_q  <= '0;
       w_lmode_q  <= '0;
       w_poison_q <= '0;
-      w_nofill_q <= '0;
-      w_pcnt_q   <= '{default: '0};
       mr_valid_q <= 1'b0;
       mr_addr_q  <= '0;
       mr_id_q    <= '0;
@@ -425,13 +423,33 @@ module gmmu_ptw #(
       w_lmode_q  <= w_lmode_d;
       w_addr_q   <= w_addr_d;
       w_poison_q <= w_poison_d;
-      w_nofill_q <= HasPwc ? w_nofill_d : '0;
-      w_pcnt_q   <= HasPwc ? w_pcnt_d : '{default: '0};
       mr_valid_q <= mr_valid_d;
       mr_addr_q  <= mr_addr_d;
       mr_id_q    <= mr_id_d;
       mr_write_q <= mr_write_d;
       mr_co_q    <= mr_co_d;
+    end
+  end
+
+  // the page-walk cache's walker registers (§16.1) exist only with a cache: without one they are
+  // constant 0 (no flip-flop, also for the Yosys prep of the formal elaboration)
+  if (HasPwc) begin : g_pwc_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_pwc_regs
+      if (!rst_ni) begin
+        w_nofill_q <= '0;
+        w_pcnt_q   <= '{default: '0};
+      end else begin
+        w_nofill_q <= w_nofill_d;
+        w_pcnt_q   <= w_pcnt_d;
+      end
+    end
+  end else begin : g_no_pwc_regs
+    assign w_nofill_q = '0;
+    assign w_pcnt_q   = '{default: '0};
+    logic unused_pwc_d;
+    always_comb begin : p_unused_pwc_d
+      unused_pwc_d = ^w_nofill_d;
+      for (int unsigned k = 0; k < NumWalkers; k++) unused_pwc_d ^= ^w_pcnt_d[k];
     end
   end
 
