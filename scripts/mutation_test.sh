@@ -189,7 +189,7 @@ mutate_ls cmodel/l2_tlb.c 's/ l2->mshr\[m\].req.asid == asid) {/ 1) {/' \
 # mutations must make its lock-step test fail (make test-pwc-lockstep: the scenarios of
 # test_cmodel_pwc.c, RTL of configs/pwc.cfg beside the C model, every port every cycle)
 [ -d "$root/build/pwc" ] && rm -rf "${work:?}/build/pwc" && cp -a "$root/build/pwc" "$work/build/"
-mutate_ls cmodel/ptw.c 's/    } else if (lv < 3u \&\& w->pwc.n \&\& !nofill) {/    } else if (lv < 3u \&\& w->pwc.n) {/' \
+mutate_ls cmodel/ptw.c 's/    } else if (lv < 3u \&\& w->pwc.n \&\& !nofill) {/    } else if (lv < 3u \&\& w->pwc.n \&\& nofill >= 0) {/' \
     "model: a read in flight on an invalidated path fills the page-walk cache (no nofill)" \
     test-pwc-lockstep
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator rebuild each)
