@@ -193,8 +193,10 @@ mutate_ls cmodel/ptw.c 's/    } else if (lv < 3u \&\& w->pwc.n \&\& !nofill) {/ 
     "model: a read in flight on an invalidated path fills the page-walk cache (no nofill)" \
     test-pwc-lockstep
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator rebuild each)
-mutate_ls rtl/gmmu_pwc.sv 's/        if (!hit_l\[l\] \&\& pv_q\[e\] \&\& pasid_q\[e\] == lk_asid_i \&\& plvl_q\[e\] == 2.(l) \&\&/        if (!hit_l[l] \&\& pv_q[e] \&\& plvl_q[e] == 2'"'"'(l) \&\&/' \
-    "RTL: the page-walk cache lookup ignores the address space (returns another ASID's entry)" \
+# (the lookup without the ASID is caught by the RTL's own SVA a_pwc_hit_asid before a port differs,
+# and proved impossible by formal/pwc.sby pwc_asid; here the invalidation side of the ASID tag)
+mutate_ls rtl/gmmu_pwc.sv "s/        if ((!cmd_scope_i || pasid_d\[e\] == cmd_asid_i) \&\&/        if ((1'b1) \&\&/" \
+    "RTL: a page-walk-cache invalidation by address space removes every address space's entries" \
     test-pwc-lockstep
 mutate_ls rtl/gmmu_ptw.sv "s/        w_pcnt_d\[idle_idx\]  = PcntW'(PwcLatency - 1);/        w_pcnt_d[idle_idx]  = PcntW'(PwcLatency);/" \
     "RTL: a page-walk-cache hit waits one cycle more than PwcLatency" test-pwc-lockstep
