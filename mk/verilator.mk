@@ -101,20 +101,21 @@ test-two-models: $(TWO_MODELS_BIN)
 TEST_TARGETS += test-two-models
 
 # Lock-step unit tests: scenarios of a C model unit test (tb/unit/test_cmodel_<x>.c) run by
-# tb/unit/test_<name>_lockstep.c with the Verilated RTL of configs/asid4.cfg beside the C model,
+# tb/unit/test_<name>_lockstep.c with the Verilated RTL of configs/<cfg>.cfg beside the C model,
 # every output port compared every cycle (tb/unit/test_lockstep.h).
-# $(1): test name (asid, co), $(2): the scenario file it includes
+# $(1): test name (asid, co, pwc), $(2): the scenario file it includes, $(3): the configuration
+# (asid4 when empty)
 LS_COMMON_SRC := tb/unit/test_lockstep.h tb/unit/test_cmodel_harness.c \
                  tb/unit/test_cmodel_harness.h cosim/compare.c
 define lockstep_test
 $(BUILD)/tests/test_$(1)_lockstep: tb/unit/test_$(1)_lockstep.c $(2) $(LS_COMMON_SRC) \
-    $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a \
-    $$(SHIM_DEPS)
+    $(BUILD)/$(or $(3),asid4)/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a \
+    $(BUILD)/lib/libgmmu_common.a $$(SHIM_DEPS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_$(1)_lockstep.c -o $$@.o
 	$$(CC) $$(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_cmodel_harness.c -o $$@.harness.o
 	$$(CC) $$(CFLAGS_COMMON) -c cosim/compare.c -o $$@.compare.o
-	$$(CXX) -o $$@ $$@.o $$@.harness.o $$@.compare.o $(BUILD)/asid4/vdut/libvdut.a \
+	$$(CXX) -o $$@ $$@.o $$@.harness.o $$@.compare.o $(BUILD)/$(or $(3),asid4)/vdut/libvdut.a \
 	  $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a $$(VDUT_LDLIBS) -lcmocka
 .PHONY: test-$(1)-lockstep
 test-$(1)-lockstep: $(BUILD)/tests/test_$(1)_lockstep
@@ -131,3 +132,8 @@ $(eval $(call lockstep_test,asid,tb/unit/test_cmodel_asid.c))
 # cannot drive)
 ## make test-co-lockstep       coalesce / splinter scenarios, RTL and C model in lock-step (asid4)
 $(eval $(call lockstep_test,co,tb/unit/test_cmodel_co.c))
+# Page-walk cache in lock-step (docs/microarch.md §16): the scenarios of test_cmodel_pwc.c on
+# configs/pwc.cfg (hits at each level, the large entry, invalidation by page / ASID / all, the
+# race of an in-flight read with an invalidation of its path)
+## make test-pwc-lockstep      page-walk cache scenarios, RTL and C model in lock-step (pwc)
+$(eval $(call lockstep_test,pwc,tb/unit/test_cmodel_pwc.c,pwc))

@@ -154,8 +154,8 @@ mutate cmodel/co.c 's/            c->state = c->op == 0 ? CO_CHECK : CO_LRD;/   
 # mutations must make the lock-step ASID test fail (make test-asid-lockstep: the scenarios of
 # test_cmodel_asid.c, RTL of configs/asid4.cfg beside the C model, every port every cycle)
 [ -d "$root/build/asid4" ] && rm -rf "${work:?}/build/asid4" && cp -a "$root/build/asid4" "$work/build/"
-mutate_ls() { # file, sed expression (exactly one line), description
-    local file=$1 expr=$2 what=$3
+mutate_ls() { # file, sed expression (exactly one line), description[, lock-step target]
+    local file=$1 expr=$2 what=$3 target=${4:-test-asid-lockstep}
     if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
         return 0
     fi
@@ -169,18 +169,18 @@ mutate_ls() { # file, sed expression (exactly one line), description
         fail=1
         return
     fi
-    echo "== mutation (ASID lock-step): $what ($file)"
+    echo "== mutation ($target): $what ($file)"
     diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
     if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
     local log=$work/run-ls.log
     set +e
-    (cd "$work" && make -s test-asid-lockstep) > "$log" 2>&1
+    (cd "$work" && make -s "$target") > "$log" 2>&1
     local rc=$?
     set -e
     if [ $rc -ne 0 ] && grep -q "lock-step mismatch at cycle" "$log"; then
         grep -m1 "lock-step mismatch at cycle" "$log" | sed 's/^.*\(lock-step mismatch\)/   caught: \1/'
     else
-        echo "mutation_test: '$what' was NOT caught by test-asid-lockstep (exit $rc)" >&2
+        echo "mutation_test: '$what' was NOT caught by $target (exit $rc)" >&2
         tail -20 "$log" >&2
         fail=1
     fi
@@ -192,6 +192,22 @@ mutate_ls rtl/gmmu_l1_tlb.sv "s/    assign b_lk_tag\[p\].asid   = lk_asid\[p\*As
 fi
 mutate_ls cmodel/l2_tlb.c 's/ l2->mshr\[m\].req.asid == asid) {/ 1) {/' \
     "model: an L2 miss merges into an MSHR of another address space (key without the ASID)"
+# the page-walk cache (docs/microarch.md §16): the platform's configurations have none, so these
+# mutations must make its lock-step test fail (make test-pwc-lockstep: the scenarios of
+# test_cmodel_pwc.c, RTL of configs/pwc.cfg beside the C model, every port every cycle)
+[ -d "$root/build/pwc" ] && rm -rf "${work:?}/build/pwc" && cp -a "$root/build/pwc" "$work/build/"
+mutate_ls cmodel/ptw.c 's/    } else if (lv < 3u \&\& w->pwc.n \&\& !nofill) {/    } else if (lv < 3u \&\& w->pwc.n \&\& nofill >= 0) {/' \
+    "model: a read in flight on an invalidated path fills the page-walk cache (no nofill)" \
+    test-pwc-lockstep
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator rebuild each)
+# (the lookup without the ASID is caught by the RTL's own SVA a_pwc_hit_asid before a port differs,
+# and proved impossible by formal/pwc.sby pwc_asid; here the invalidation side of the ASID tag)
+mutate_ls rtl/gmmu_pwc.sv "s/        if ((!cmd_scope_i || pasid_d\[e\] == cmd_asid_i) \&\&/        if ((1'b1) \&\&/" \
+    "RTL: a page-walk-cache invalidation by address space removes every address space's entries" \
+    test-pwc-lockstep
+mutate_ls rtl/gmmu_ptw.sv "s/        w_pcnt_d\[idle_idx\]  = PcntW'(PwcLatency - 1);/        w_pcnt_d[idle_idx]  = PcntW'(PwcLatency);/" \
+    "RTL: a page-walk-cache hit waits one cycle more than PwcLatency" test-pwc-lockstep
+fi
 fi
 
 # ---------------------------------------------------------------------------------------------
