@@ -128,6 +128,13 @@ int plat_write_stats(const plat_t *p) {
         fclose(f);
         return -1;
     }
+    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+        /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"num_thrashing\": %llu,\n  \"num_throttle\": %llu,\n  \"num_pin\": %llu,\n",
+                (unsigned long long)h->num_thrashing, (unsigned long long)h->num_throttle,
+                (unsigned long long)h->num_pin);
+    }
     fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
     json_kv_str(f, "engine", p->o.engine_name);
     fprintf(f, "  \"no_skip\": %s,\n", p->o.no_skip ? "true" : "false");
