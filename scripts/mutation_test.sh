@@ -500,6 +500,8 @@ mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handle
     "handler: thrashing capacity ignores evictions, nvidia counts them (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \
     "handler: thrashing pins one throttle later than pin_threshold (uvm_thrashing_nv.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_pfull:test_prefetch_when_full_yes sw-handler/uvm_service.c 's/        else if (!h->cfg.prefetch_when_full \&\& \/\* §6k: no eviction for a prefetch \*\//        else if (h->cfg.prefetch_when_full \&\& \/* §6k: no eviction for a prefetch *\//' \
+    "handler: prefetch_when_full inverted: the driver's default stops prefetching when memory is full (uvm_service.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \
