@@ -50,6 +50,12 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 ULL(large_maps), ULL(coalesces), ULL(splinters), ULL(large_evictions),
                 ULL(cocoa_fallbacks), ULL(walks_large), ULL(l1_large_hit_cycles),
                 ULL(l2_large_hits));
+    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+        const uvm_stats_t *t = hdrv_stats(p->hd.host);
+        fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins\n",
+                p->cfg->thrashing_policy, (unsigned long long)t->num_thrashing,
+                (unsigned long long)t->num_throttle, (unsigned long long)t->num_pin);
+    }
     if (V(pages_prefetched))
         fprintf(f, "  prefetch      %llu pages (%llu B) besides the faulted ones, %llu H2D DMAs\n",
                 ULL(pages_prefetched), ULL(bytes_prefetched), ULL(dma_h2d));
@@ -149,6 +155,13 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(hs->pages_freed));
         fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",
                 ULL_(hs->compactions), ULL_(hs->pages_compacted));
+    }
+    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+        /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"num_thrashing\": %llu,\n  \"num_throttle\": %llu,\n  \"num_pin\": %llu,\n",
+                (unsigned long long)h->num_thrashing, (unsigned long long)h->num_throttle,
+                (unsigned long long)h->num_pin);
     }
     fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
     json_kv_str(f, "engine", p->o.engine_name);

@@ -510,6 +510,16 @@ mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handle
 
 mutate_hdl hdl2 test_handler_events:test_fifo_differs_from_lru sw-handler/uvm_evict_fifo.c 's/    for (uint32_t i = q->head; i != UVM_NONE; i = q->next\[i\]) {/    for (uint32_t i = q->tail; i != UVM_NONE; i = q->next[i]) {/' \
     "handler: fifo eviction takes the newest block instead of the oldest (uvm_evict_fifo.c)" "$hdl_unit"
+# issue 20: the thrashing policies (docs/handler.md §6j), one mutation per policy and one of the
+# shared decision, each caught by its hand-traced unit test
+mutate_hdl hdl2 test_handler_thrashing:test_one_processor_invisible sw-handler/uvm_thrashing_nv.c 's/            if (b->last_ts == 0 || b->last_proc == proc || now - b->last_ts > t->prm.lapse_ns)/            if (b->last_ts == 0 || now - b->last_ts > t->prm.lapse_ns)/' \
+    "handler: thrashing nvidia tracks a block touched by one processor only (uvm_thrashing_nv.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handler/uvm_thrashing_nv.c 's/    else if (ev->kind == UVM_EVENT_EVICT \&\& t->capacity)/    else if (ev->kind == UVM_EVENT_EVICT \&\& !t->capacity)/' \
+    "handler: thrashing capacity ignores evictions, nvidia counts them (uvm_thrashing_nv.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \
+    "handler: thrashing pins one throttle later than pin_threshold (uvm_thrashing_nv.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_pfull:test_prefetch_when_full_yes sw-handler/uvm_service.c 's/        else if (!h->cfg.prefetch_when_full \&\& \/\* §6k: no eviction for a prefetch \*\//        else if (h->cfg.prefetch_when_full \&\& \/* §6k: no eviction for a prefetch *\//' \
+    "handler: prefetch_when_full inverted: the driver's default stops prefetching when memory is full (uvm_service.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \

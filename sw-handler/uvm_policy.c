@@ -52,14 +52,15 @@ static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evic
                                                    &uvm_evict_fifo_ops};
 
 /* ------------------------------------------------------------------------------------------ */
-/* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing.c (only "none" so far)         */
+/* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing*.c         */
 
 static const uvm_prefetch_ops_t *const prefetch_tab[] = {
     &uvm_prefetch_none_ops,       &uvm_prefetch_nvidia_ops,       &uvm_prefetch_tbn_ops,
     &uvm_prefetch_seq_local_ops,  &uvm_prefetch_random_local_ops, &uvm_prefetch_random_ops,
     &uvm_prefetch_sequential_ops, &uvm_prefetch_locality_ops,     &uvm_prefetch_oracle_ops};
 
-static const uvm_thrashing_ops_t *const thrashing_tab[] = {&uvm_thrashing_none_ops};
+static const uvm_thrashing_ops_t *const thrashing_tab[] = {
+    &uvm_thrashing_none_ops, &uvm_thrashing_nvidia_ops, &uvm_thrashing_capacity_ops};
 
 /* ------------------------------------------------------------------------------------------ */
 /* the registry                                                                                */

@@ -13,7 +13,7 @@
  *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
  *   evict      lru (default) | random                             (§6)
  *   prefetch   none (default) | nvidia | tbn | seq_local | random_local  (§6a)
- *   thrashing  none (default)                                     (§6a) */
+ *   thrashing  none (default), nvidia, capacity                   (§6a, §6j) */
 typedef enum {
     UVM_POLICY_REPLAY = 0,
     UVM_POLICY_EVICT = 1,
@@ -59,6 +59,8 @@ typedef struct {
     uint64_t pages_freed, compactions, pages_compacted;
     /* Zheng's transfer sets that carried prefetch pages, and those pages (both modes) */
     uint64_t ts_sets, ts_pages;
+    /* thrashing policies (§6j): pages found thrashing, THROTTLE and PIN hints given */
+    uint64_t num_thrashing, num_throttle, num_pin;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
