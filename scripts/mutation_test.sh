@@ -492,6 +492,10 @@ mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handle
 
 mutate_hdl hdl2 test_handler_events:test_fifo_differs_from_lru sw-handler/uvm_evict_fifo.c 's/    for (uint32_t i = q->head; i != UVM_NONE; i = q->next\[i\]) {/    for (uint32_t i = q->tail; i != UVM_NONE; i = q->next[i]) {/' \
     "handler: fifo eviction takes the newest block instead of the oldest (uvm_evict_fifo.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler/uvm_evict_nvidia.c 's/    for (uint32_t r = q->head; r != UVM_NONE; r = q->next\[r\]) {/    for (uint32_t r = q->tail; r != UVM_NONE; r = q->prev[r]) {/' \
+    "handler: nvidia eviction takes the newest root chunk instead of the oldest (uvm_evict_nvidia.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler/uvm_migrate.c 's/^    qsort(list, n, sizeof list\[0\], victim_cmp);/    (void)victim_cmp;/' \
+    "handler: a root chunk's pages evicted in frame order, not a VA block at a time (uvm_migrate.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \

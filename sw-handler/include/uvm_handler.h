@@ -11,7 +11,7 @@
 
 /* Policy kinds. Policies are looked up by name in the handler's registry (uvm_policy.c):
  *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
- *   evict      lru (default) | random                             (§6)
+ *   evict      lru (default) | random | fifo | nvidia (§6, §6j)
  *   prefetch   none (default) | nvidia | tbn | seq_local | random_local  (§6a)
  *   thrashing  none (default)                                     (§6a) */
 typedef enum {
