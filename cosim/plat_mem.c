@@ -77,6 +77,8 @@ void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn) {
     const uint64_t actual = gpumem_tag(&p->gm, ppn);
     if (expected != actual)
         integrity_error(p, r, s, ppn, expected, actual, "wrong content");
+    if (p->access_oracle) /* lru_oracle: the time of the access, which no hardware reports yet */
+        hdrv_note_access(p->hd.host, ppn * PLAT_PAGE, plat_now_ns(p));
     if (r->op != TRACE_OP_READ) {
         if (a->ro)
             integrity_error(p, r, s, ppn, 0, 0, "write translated on a read-only allocation");

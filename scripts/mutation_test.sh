@@ -496,6 +496,8 @@ mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler
     "handler: nvidia eviction takes the newest root chunk instead of the oldest (uvm_evict_nvidia.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler/uvm_migrate.c 's/^    qsort(list, n, sizeof list\[0\], victim_cmp);/    (void)victim_cmp;/' \
     "handler: a root chunk's pages evicted in frame order, not a VA block at a time (uvm_migrate.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_oracle:test_lru_oracle_order sw-handler/uvm_evict_oracle.c 's/^    return a->access_ns < b->access_ns ||/    return a->mig_seq < b->mig_seq ||/' \
+    "handler: lru_oracle orders by migration, ignoring the oracle's accesses (uvm_evict_oracle.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \
