@@ -498,6 +498,8 @@ mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler
     "handler: a root chunk's pages evicted in frame order, not a VA block at a time (uvm_migrate.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_oracle:test_lru_oracle_order sw-handler/uvm_evict_oracle.c 's/^    return a->access_ns < b->access_ns ||/    return a->mig_seq < b->mig_seq ||/' \
     "handler: lru_oracle orders by migration, ignoring the oracle's accesses (uvm_evict_oracle.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_gran:test_lru_granularity sw-handler/uvm_migrate.c 's/^        if (h->evict->root_chunks || gran != pages) {/        if (h->evict->root_chunks) {/' \
+    "handler: evict_granularity picks a group but evicts one page of it (uvm_migrate.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \

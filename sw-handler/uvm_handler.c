@@ -39,6 +39,12 @@ static int check_policies(const uvm_cfg_t *c, char *err, size_t errlen) {
             return -1;
         }
     }
+    if (!uvm_evict_gran_valid(c->evict_granularity)) {
+        err_setf(err, errlen,
+                 "uvm: evict_granularity %" PRIu32 " must be a power of two in [1, %" PRIu32 "]",
+                 c->evict_granularity, UVM_BLOCK_PAGES);
+        return -1;
+    }
     if (!uvm_evict_gran_valid(c->evict_chunk_pages)) {
         err_setf(err, errlen,
                  "uvm: evict_chunk_pages %" PRIu32 " must be a power of two in [1, %" PRIu32 "]",

@@ -140,7 +140,8 @@ static int victim_cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* A root chunk (nvidia, docs/handler.md §6j): every resident page of the frames [v, v + gran)
+/* A victim group (an nvidia root chunk, or evict_granularity frames, docs/handler.md §6j): every
+ * resident page of the frames [v, v + gran)
  * is evicted, in VA order (a VA block at a time, as the driver evicts a chunk). With pages = 1
  * the first frame handed back is kept for the caller and the others go to the allocator;
  * returns it, or UVM_NONE (the caller asks the placement again). */
@@ -167,9 +168,11 @@ static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, ui
 }
 
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
-    const uint32_t gran = h->evict->root_chunks && h->cfg.evict_chunk_pages > pages
-                              ? h->cfg.evict_chunk_pages
-                              : pages;
+    /* the eviction unit: a root chunk (nvidia), else evict_granularity (UVMSmart's 4 KB, 64 KB,
+     * 2 MB), at least the frames asked for */
+    const uint32_t unit =
+        h->evict->root_chunks ? h->cfg.evict_chunk_pages : h->cfg.evict_granularity;
+    const uint32_t gran = unit > pages ? unit : pages;
     for (uint32_t tries = 0; tries <= h->pmm.frames / pages; tries++) {
         const uint32_t f =
             pages == 1u ? h->place->alloc_page(h, vpn) : h->place->alloc_range(h, vpn, pages);
@@ -180,7 +183,7 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
         const uint32_t v = h->evict->pick(h, h->evict_priv, gran);
         if (v == UVM_NONE)
             return UVM_NONE;
-        if (h->evict->root_chunks) {
+        if (h->evict->root_chunks || gran != pages) {
             const uint32_t mine = evict_root_chunk(h, v, gran, pages);
             if (mine != UVM_NONE)
                 return mine;
