@@ -247,6 +247,7 @@ struct plat {
     /* checks: the handler scoreboard, content truth, the allocations */
     plat_score_t *score; /* the handler scoreboard, or NULL (--no-scoreboard) */
     int score_break;     /* PLAT_BREAK_*: the injected handler fault (--score-break) */
+    int access_oracle;   /* the eviction policy wants every access (lru_oracle): an oracle */
     uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
     u64map_t truth;      /* vpn -> content version */
     plat_alloc_t *allocs;

@@ -100,6 +100,10 @@ int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, si
     return uvm_handler_set_page_order(h->hdl, vpns, n, err, errlen);
 }
 
+void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns) {
+    uvm_handler_note_access(h->hdl, frame_pa, now_ns);
+}
+
 void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value) {
     h->fault_ctrl = value;
 }

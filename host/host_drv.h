@@ -88,6 +88,8 @@ int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char 
                  size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
+/* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */
+void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns);
 /* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since
  * the previous one is copied to GPU memory and mapped (uvm_handler_populate), so the kernel
  * takes no far-fault. Needs the declare and start services. 0, or -1 + err if they are missing. */

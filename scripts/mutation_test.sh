@@ -520,6 +520,14 @@ mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c
     "handler: thrashing pins one throttle later than pin_threshold (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_pfull:test_prefetch_when_full_yes sw-handler/uvm_service.c 's/        else if (!h->cfg.prefetch_when_full \&\& \/\* §6k: no eviction for a prefetch \*\//        else if (h->cfg.prefetch_when_full \&\& \/* §6k: no eviction for a prefetch *\//' \
     "handler: prefetch_when_full inverted: the driver's default stops prefetching when memory is full (uvm_service.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler/uvm_evict_nvidia.c 's/    for (uint32_t r = q->head; r != UVM_NONE; r = q->next\[r\]) {/    for (uint32_t r = q->tail; r != UVM_NONE; r = q->prev[r]) {/' \
+    "handler: nvidia eviction takes the newest root chunk instead of the oldest (uvm_evict_nvidia.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler/uvm_migrate.c 's/^    qsort(list, n, sizeof list\[0\], victim_cmp);/    (void)victim_cmp;/' \
+    "handler: a root chunk's pages evicted in frame order, not a VA block at a time (uvm_migrate.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_oracle:test_lru_oracle_order sw-handler/uvm_evict_oracle.c 's/^    return a->access_ns < b->access_ns ||/    return a->mig_seq < b->mig_seq ||/' \
+    "handler: lru_oracle orders by migration, ignoring the oracle's accesses (uvm_evict_oracle.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_gran:test_lru_granularity sw-handler/uvm_migrate.c 's/^        if (h->evict->root_chunks || gran != pages) {/        if (h->evict->root_chunks) {/' \
+    "handler: evict_granularity picks a group but evicts one page of it (uvm_migrate.c)" "$hdl_unit"
 
 # replacements for the survivors above (each block keeps two that a check catches)
 mutate_hdl hdl policy_block sw-handler/uvm_fault_buffer.c 's/^    if (h->get != start)$/    if (h->get == start)/' \

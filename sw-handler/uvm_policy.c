@@ -49,7 +49,8 @@ static const uvm_replay_ops_t replay_tab[] = {
 /* eviction policies: uvm_evict.c                                                              */
 
 static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evict_random_ops,
-                                                   &uvm_evict_fifo_ops};
+                                                   &uvm_evict_fifo_ops, &uvm_evict_nvidia_ops,
+                                                   &uvm_evict_lru_oracle_ops};
 
 /* ------------------------------------------------------------------------------------------ */
 /* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing*.c         */
@@ -146,6 +147,7 @@ typedef struct {
 
 static const policy_props_t props_tab[] = {
     {&uvm_evict_lru_ops, UVM_POLICY_PROP_MAP_ORDER},
+    {&uvm_evict_lru_oracle_ops, UVM_POLICY_PROP_ACCESS_ORACLE},
     {&uvm_prefetch_oracle_ops, UVM_POLICY_PROP_PAGE_ORDER},
 };
 

@@ -59,6 +59,7 @@ typedef struct {
     uint64_t vpn;       /* page held (valid when resident) */
     uint64_t mig_seq;   /* migration order: smaller = older */
     uint64_t mig_ns;    /* simulated time of the migration, for diagnostics */
+    uint64_t access_ns; /* last GPU access (the platform's oracle; mig_ns until one) */
     uint64_t pin_block; /* == h->block_gen while serviced in the current block */
     bool resident;
     bool writable;
@@ -121,6 +122,10 @@ typedef struct {
     /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
      * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
+    /* true: the policy evicts whole root chunks (nvidia, §6j): the loop asks pick for groups of
+     * max(pages, cfg.evict_chunk_pages) frames and evicts every resident page of the group, a
+     * VA block at a time; false: the group asked for (1 page, or a 2 MB chunk) */
+    bool root_chunks;
 } uvm_evict_ops_t;
 
 /* What a prefetch policy sees of the block being serviced (docs/handler.md §6a). Page indices
@@ -219,6 +224,10 @@ extern const uvm_evict_ops_t uvm_evict_lru_ops;
 extern const uvm_evict_ops_t uvm_evict_random_ops;
 /* uvm_evict_fifo.c: VA blocks in order of first residency (nvidia-uvm's root-chunk order) */
 extern const uvm_evict_ops_t uvm_evict_fifo_ops;
+/* uvm_evict_nvidia.c: the driver's root chunks, FIFO by allocation/first residency (§6j) */
+extern const uvm_evict_ops_t uvm_evict_nvidia_ops;
+/* uvm_evict_oracle.c: lru by the last GPU access, from the platform's oracle (§6j) */
+extern const uvm_evict_ops_t uvm_evict_lru_oracle_ops;
 /* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);

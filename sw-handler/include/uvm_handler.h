@@ -11,7 +11,7 @@
 
 /* Policy kinds. Policies are looked up by name in the handler's registry (uvm_policy.c):
  *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
- *   evict      lru (default) | random                             (§6)
+ *   evict      lru (default) | random | fifo | nvidia (§6, §6j)
  *   prefetch   none (default) | nvidia | tbn | seq_local | random_local  (§6a)
  *   thrashing  none (default), nvidia, capacity                   (§6a, §6j) */
 typedef enum {
@@ -192,6 +192,9 @@ int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t
 #define UVM_POLICY_PROP_MAP_ORDER 1u
 /* prefetch: wants the workload's first-touch page order (uvm_handler_set_page_order) first */
 #define UVM_POLICY_PROP_PAGE_ORDER 2u
+/* evict: wants every GPU access from the platform (uvm_handler_note_access): an ORACLE of the
+ * last access time, which the hardware does not report yet (lru_oracle, docs/handler.md §6j) */
+#define UVM_POLICY_PROP_ACCESS_ORACLE 4u
 /* The UVM_POLICY_PROP_* bits of the registered policy `name` of kind; 0 if none or unknown. */
 uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name);
 /* uvm_policy_check, then stores name in cfg->policy[kind]. 0 or -1 + err. */
@@ -211,6 +214,10 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
  * position. Replaces an earlier order. 0, or -1 + err (out of memory). */
 int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
                                size_t errlen);
+/* The access oracle (UVM_POLICY_PROP_ACCESS_ORACLE, docs/handler.md §6j): the platform says that
+ * the GPU frame at physical address frame_pa was accessed at now_ns (a translation used). Not
+ * something a real driver sees; ignored for a frame outside GPU data memory or not resident. */
+void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_ns);
 /* The programmer-directed copy of the memcpy baseline (cudaMalloc + cudaMemcpy H2D,
  * docs/handler.md §6e): gives every non-resident page of the allocation based at `base` a GPU
  * frame (2 MB / 64 KB chunks where whole groups fit), copies them (a run of consecutive pages
