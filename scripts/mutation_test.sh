@@ -227,7 +227,7 @@ hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_o.nocache    = rsp_done \&\& 
     "RTL: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[OffW-1:0\]}/{l_lk_data[p].lppn, {OffW{1'"'"'b0}}}/' \
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
-hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = cmd_vpn_i\[VpnW-1:OffW\];/assign l_flush_tag.region  = cmd_vpn_i[VpnW-2:OffW-1];/' \
+hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = flush_i.vpn\[VpnW-1:OffW\];/assign l_flush_tag.region  = flush_i.vpn[VpnW-2:OffW-1];/' \
     "RTL: L2 page invalidate of the large array compares the wrong region"
 hole rtl large_pages rtl/gmmu_ptw.sv 's/if (int.(rk_level) == Levels - 2 \&\& pte\[gmmu_pkg::PTE_L\]) begin/if (int'"'"'(rk_level) == Levels - 1 \&\& pte[gmmu_pkg::PTE_L]) begin/' \
     "RTL: walker takes the large path at the wrong level (a large PDE read as a table pointer)"
