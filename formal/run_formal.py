@@ -35,6 +35,8 @@ JOBS = [
     ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
     ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
     ("walk", "cover", "L2 MSHR and walker states, restart, merge, stall, Nack"),
+    ("co", "prove", "coalesce unit: legal FSM, one access at a time, scoped splinter flush"),
+    ("co", "cover", "coalesce unit: states, transitions, a flush of a non-zero ASID"),
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover")}
