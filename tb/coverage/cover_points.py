@@ -35,6 +35,14 @@ FSMS = [
       ("NACK", "ReqNack")],
      [("FREE", "WAIT"), ("WAIT", "INFL"), ("WAIT", "DONE"), ("WAIT", "NACK"), ("INFL", "DONE"),
       ("INFL", "NACK"), ("NACK", "WAIT"), ("NACK", "DONE"), ("DONE", "FREE"), ("DONE", "WAIT")]),
+    # the coalesce unit (docs/microarch.md §15.3): one FSM (no size parameter), every transition
+    # of §15.3 (formal/fv_co.sv proves there are no others)
+    ("gmmu_co", None, "co_state_q",
+     [("IDLE", "CoIdle"), ("PATH", "CoPath"), ("CHECK", "CoCheck"), ("ERD", "CoErd"),
+      ("EWR", "CoEwr"), ("LRD", "CoLrd"), ("LWR", "CoLwr"), ("FLUSH", "CoFlush")],
+     [("IDLE", "PATH"), ("PATH", "IDLE"), ("PATH", "CHECK"), ("PATH", "LRD"), ("CHECK", "IDLE"),
+      ("CHECK", "ERD"), ("ERD", "EWR"), ("EWR", "ERD"), ("EWR", "LRD"), ("EWR", "IDLE"),
+      ("LRD", "LWR"), ("LWR", "IDLE"), ("LWR", "FLUSH"), ("FLUSH", "ERD")]),
 ]
 
 CSR_W = "csr_valid_i && csr_write_i && dec.mapped && !dec.ro"
@@ -147,6 +155,13 @@ EVENTS = {
         ("ff_replay_all", "replay_all_i", "replay of everything"),
         ("ff_cancel_page", "cancel_page_i", "cancel of one page (fatal fault)"),
     ],
+    # the coalesce unit: its FSM points (FSMS) and the outcome of a command
+    "gmmu_co": [
+        ("co_done_ok", "ev_done_o && co_err_d == 2'(gmmu_pkg::CO_OK)",
+         "a COALESCE / SPLINTER completes"),
+        ("co_refused_not_mapped", "ev_done_o && co_err_d == 2'(gmmu_pkg::CO_NOT_MAPPED)",
+         "a COALESCE refused: the region is not fully mapped"),
+    ],
     "gmmu_csr": [
         ("csr_err_bad_addr_read", "csr_valid_i && !csr_write_i && !rd_mapped",
          "CSR error BAD_ADDR on a read"),
@@ -213,12 +228,12 @@ def generate(params):
         fsm = fsm_of.get(mod)
         if fsm:
             _, size_par, arr, states, trans = fsm
-            n = params[size_par]
+            n = params[size_par] if size_par else 1
             idx = {}
             for k in range(n):
                 for s, enum in states:
                     idx[(k, s)] = len(conn)
-                    conn.append("%s[%d] == %s" % (arr, k, enum))
+                    conn.append("%s == %s" % ("%s[%d]" % (arr, k) if size_par else arr, enum))
             nfs = len(conn)
             short = mod.replace("gmmu_", "")
             for s, _ in states:
