@@ -35,7 +35,8 @@ SPEC_GEN_PY := scripts/gen_consts.py scripts/spec_params.py scripts/spec_rdl.py
 
 TEST_TARGETS :=
 # the slower checks make test leaves out for its 15-minute budget (make test-full runs them too)
-TEST_FULL_TARGETS := cosim-regress-full test-traces-large traces-check-multi test-wave
+TEST_FULL_TARGETS := cosim-regress-full test-traces-large traces-check-multi test-wave test-netlist-full \
+                     mutation
 DEPS_STAMP := $(BUILD)/.deps-ok
 # generated files: every fragment appends the outputs of its generators (make gen builds them all)
 GEN_FILES := $(GEN_SV) $(GEN_H) $(GEN_MD)
@@ -47,7 +48,7 @@ help:
 
 ## make deps                   install what the project needs (apt-get, pip; idempotent)
 deps:
-	@bash scripts/deps.sh
+	@DEPS_LOG=$(BUILD)/deps.log bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
 
 # generated constants, parameters and register decode: one source of truth (spec/, docs/config.md)
@@ -90,7 +91,7 @@ regdoc: $(SPEC_FILES) $(SPEC_GEN_PY) | $(DEPS_STAMP)
 
 # user entry points install what they need first (a fresh machine has neither cmocka nor Yosys)
 $(DEPS_STAMP): scripts/deps.sh
-	@bash scripts/deps.sh
+	@DEPS_LOG=$(BUILD)/deps.log bash scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
 cosim bench synth traces wave fusesoc-lint fusesoc-sim: | $(DEPS_STAMP)
 
@@ -115,7 +116,8 @@ test: deps
 
 ## make test-full              make test, then the checks left out of it for its 15-minute budget
 ##                             (cosim-regress-full, test-traces-large, traces-check-multi,
-##                             test-wave, test-statecmp, fusesoc-sim)
+##                             test-wave, test-netlist-full, mutation (the full set),
+##                             test-statecmp, fusesoc-sim)
 .PHONY: test-full
 test-full: test
 	@$(MAKE) --no-print-directory $(TEST_FULL_TARGETS)

@@ -147,7 +147,7 @@ int gmmu_model_quiet(const gmmu_model_t *m) {
         return 0;
     int walker_idle = 0;
     for (uint32_t k = 0; k < m->ptw.n; k++) {
-        if (m->ptw.state[k] == PTW_ISSUE)
+        if (m->ptw.state[k] == PTW_ISSUE || m->ptw.state[k] == PTW_PWC)
             return 0;
         walker_idle |= m->ptw.state[k] == PTW_IDLE;
     }
@@ -371,6 +371,8 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
         return word == 0 ? csr_state_get(&m->csr, reg, i, val) : -1;
     if (strcmp(scope, "u_ptw") == 0)
         return word == 0 ? ptw_state_get(&m->ptw, reg, i, val) : -1;
+    if (strcmp(scope, "u_ptw.g_pwc.u_pwc") == 0)
+        return word == 0 ? pwc_state_get(&m->ptw.pwc, reg, i, val) : -1;
     if (strcmp(scope, "u_ff") == 0)
         return ff_state_get(&m->ff, reg, i, word, val);
     if (strcmp(scope, "u_co") == 0)
@@ -406,6 +408,7 @@ void gmmu_model_dump(const gmmu_model_t *m, FILE *f) {
         l1_dump(&m->l1[s], f);
     l2_dump(&m->l2, f);
     ptw_dump(&m->ptw, f);
+    pwc_dump(&m->ptw.pwc, f);
     ff_dump(&m->ff, f);
     co_dump(&m->co, f);
 }

@@ -6,6 +6,8 @@
 void ptw_init(ptw_t *w, const gmmu_params_t *p) {
     memset(w, 0, sizeof(*w));
     w->n = p->num_walkers;
+    w->pwc_latency = p->pwc_latency;
+    pwc_init(&w->pwc, p->pwc_entries, p->num_asids);
 }
 
 int ptw_busy(const ptw_t *w) {
@@ -71,6 +73,76 @@ static void mem_request(ptw_t *w, const ptw_in_t *in, int issue, ptw_out_t *o, u
     }
 }
 
+/* §6 step 2: the response to walker k (in WAIT_RSP), with the fill of §16.3 */
+static void ptw_response(ptw_t *w, uint32_t k, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev) {
+    const int nofill = w->nofill[k];
+    w->nofill[k] = 0;
+    const uint64_t pte = in->mem_rsp_data;
+    const unsigned lv = w->level[k];
+    const int pv = (pte >> GMMU_PTE_V) & 1u;
+    if (w->poison[k]) {
+        restart(w, k, in->pt_base);
+        w->poison[k] = 0;
+        w->state[k] = PTW_ISSUE;
+        *ev |= (uint16_t)(1u << GMMU_EV_WALK_RESTART);
+    } else if (lv < 3u && !pv) {
+        complete(w, k, o, 1, GMMU_FT_PDE);
+    } else if (lv < 3u && w->pwc.n && !nofill) {
+        /* §16.3: the fill; the walk goes on below as without a cache */
+        pwc_fill(&w->pwc, w->asid[k], lv, w->vpn[k], pte_next(pte) >> GMMU_PAGE_SHIFT,
+                 (uint8_t)(lv == 2u && ((pte >> GMMU_PTE_L) & 1u)));
+    }
+    if (w->state[k] != PTW_WAIT_RSP) {
+        /* restarted or completed above */
+    } else if (lv == 2u && ((pte >> GMMU_PTE_L) & 1u)) {
+        w->large_mode[k] = 1;
+        w->level[k] = 3;
+        w->addr[k] = pte_addr(pte_next(pte), 0);
+        w->state[k] = PTW_ISSUE;
+    } else if (lv < 3u) {
+        w->level[k] = (uint8_t)(lv + 1u);
+        w->addr[k] = pte_addr(pte_next(pte), level_index(w->vpn[k], lv + 1u));
+        w->state[k] = PTW_ISSUE;
+    } else if (!pv) {
+        complete(w, k, o, 1, GMMU_FT_PTE);
+    } else if (w->write[k] && !((pte >> GMMU_PTE_W) & 1u)) {
+        complete(w, k, o, 1, GMMU_FT_RO_VIOLATION);
+    } else {
+        const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
+        complete(w, k, o, 0, 0);
+        o->res.is_large = w->large_mode[k];
+        o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
+        o->res.w = (pte >> GMMU_PTE_W) & 1u;
+        o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
+        if (w->large_mode[k])
+            *ev |= (uint16_t)(1u << GMMU_EV_WALK_LARGE);
+    }
+}
+
+/* §6 step 4 and §16.4: the flush of a command cycle, applied to _d */
+static void ptw_flush(ptw_t *w, const ptw_in_t *in) {
+    for (uint32_t k = 0; k < w->n; k++) {
+        if (!gmmu_flush_match(&in->flush, w->asid[k], w->vpn[k]))
+            continue;
+        if (w->state[k] == PTW_WAIT_RSP) {
+            w->poison[k] = 1;
+        } else if (w->state[k] == PTW_ISSUE || w->state[k] == PTW_PWC) {
+            restart(w, k, in->pt_base);
+            w->state[k] = PTW_ISSUE;
+        }
+    }
+    /* §16.4: a read in flight on the flushed path must not fill the cache */
+    for (uint32_t k = 0; k < w->n && w->pwc.n; k++) {
+        const gmmu_flush_t *f = &in->flush;
+        if (w->state[k] != PTW_WAIT_RSP || w->level[k] >= 3u || (f->scope && w->asid[k] != f->asid))
+            continue;
+        if (f->kind == GMMU_FLUSH_ALL ||
+            pwc_pfx(w->vpn[k], w->level[k]) == pwc_pfx(f->vpn, w->level[k]))
+            w->nofill[k] = 1;
+    }
+    pwc_flush(&w->pwc, &in->flush);
+}
+
 void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_viol_t *v) {
     memset(o, 0, sizeof(*o));
     /* choices on _q, before any update */
@@ -91,43 +163,24 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
     /* 1. memory request */
     mem_request(w, in, issue, o, ev);
 
-    /* 2. response */
-    if (rsp_ok) {
-        const uint32_t k = (uint32_t)rsp_k;
-        const uint64_t pte = in->mem_rsp_data;
-        const unsigned lv = w->level[k];
-        const int pv = (pte >> GMMU_PTE_V) & 1u;
-        if (w->poison[k]) {
-            restart(w, k, in->pt_base);
-            w->poison[k] = 0;
+    /* 1b. page-walk cache hit latency (§16.2) */
+    for (uint32_t k = 0; k < w->n; k++) {
+        if (w->state[k] != PTW_PWC)
+            continue;
+        if (w->pcnt[k] == 0)
             w->state[k] = PTW_ISSUE;
-            *ev |= (uint16_t)(1u << GMMU_EV_WALK_RESTART);
-        } else if (lv < 3u && !pv) {
-            complete(w, k, o, 1, GMMU_FT_PDE);
-        } else if (lv == 2u && ((pte >> GMMU_PTE_L) & 1u)) {
-            w->large_mode[k] = 1;
-            w->level[k] = 3;
-            w->addr[k] = pte_addr(pte_next(pte), 0);
-            w->state[k] = PTW_ISSUE;
-        } else if (lv < 3u) {
-            w->level[k] = (uint8_t)(lv + 1u);
-            w->addr[k] = pte_addr(pte_next(pte), level_index(w->vpn[k], lv + 1u));
-            w->state[k] = PTW_ISSUE;
-        } else if (!pv) {
-            complete(w, k, o, 1, GMMU_FT_PTE);
-        } else if (w->write[k] && !((pte >> GMMU_PTE_W) & 1u)) {
-            complete(w, k, o, 1, GMMU_FT_RO_VIOLATION);
-        } else {
-            const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
-            complete(w, k, o, 0, 0);
-            o->res.is_large = w->large_mode[k];
-            o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
-            o->res.w = (pte >> GMMU_PTE_W) & 1u;
-            o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
-            if (w->large_mode[k])
-                *ev |= (uint16_t)(1u << GMMU_EV_WALK_LARGE);
-        }
+        else
+            w->pcnt[k]--;
     }
+
+    /* the lookup of step 3 reads the cache's _q state: before the fill of step 2 (§16.2) */
+    pwc_hit_t hit = {0};
+    if (idle >= 0 && in->need_walk >= 0)
+        pwc_lookup(&w->pwc, in->nw.asid, in->nw.vpn, &hit);
+
+    /* 2. response */
+    if (rsp_ok)
+        ptw_response(w, (uint32_t)rsp_k, in, o, ev);
 
     /* 3. assignment */
     if (idle >= 0 && in->need_walk >= 0) {
@@ -139,24 +192,27 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
         w->asid[k] = in->nw.asid;
         w->mshr[k] = (uint8_t)in->need_walk;
         restart(w, k, in->pt_base);
+        w->nofill[k] = 0;
+        if (hit.hit) { /* §16.2: start below the deepest cached level */
+            const unsigned lv = hit.lvl + 1u;
+            const uint64_t base = hit.next << GMMU_PAGE_SHIFT;
+            w->state[k] = PTW_PWC;
+            w->pcnt[k] = (uint8_t)(w->pwc_latency - 1u);
+            w->level[k] = (uint8_t)lv;
+            w->large_mode[k] = hit.lvl == 2u && hit.l;
+            w->addr[k] = pte_addr(base, w->large_mode[k] ? 0u : level_index(in->nw.vpn, lv));
+            *ev |= (uint16_t)(1u << GMMU_EV_PWC_HIT);
+        }
         o->assigned = 1;
         *ev |= (uint16_t)(1u << GMMU_EV_WALK);
     }
 
     /* 4. flush, on _d */
-    if (in->flush.kind != GMMU_FLUSH_NONE) {
-        for (uint32_t k = 0; k < w->n; k++) {
-            if (!gmmu_flush_match(&in->flush, w->asid[k], w->vpn[k]))
-                continue;
-            if (w->state[k] == PTW_WAIT_RSP)
-                w->poison[k] = 1;
-            else if (w->state[k] == PTW_ISSUE)
-                restart(w, k, in->pt_base);
-        }
-    }
+    if (in->flush.kind != GMMU_FLUSH_NONE)
+        ptw_flush(w, in);
 }
 
-static const char *const ptw_state_name[] = {"IDLE", "ISSUE", "WAIT_RSP"};
+static const char *const ptw_state_name[] = {"IDLE", "ISSUE", "WAIT_RSP", "PWC"};
 
 void ptw_dump(const ptw_t *w, FILE *f) {
     fprintf(f, "ptw: mr valid=%u addr=0x%llx id=%u write=%u co=%u\n", w->mr_valid,
@@ -178,7 +234,10 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
     const struct {
         const char *name;
         const uint8_t *b; /* packed bit vector of per-walker flags */
-    } bits[] = {{"w_write_q", w->write}, {"w_lmode_q", w->large_mode}, {"w_poison_q", w->poison}};
+    } bits[] = {{"w_write_q", w->write},
+                {"w_lmode_q", w->large_mode},
+                {"w_poison_q", w->poison},
+                {"w_nofill_q", w->nofill}};
     if (strcmp(reg, "mr_write_q") == 0 || strcmp(reg, "mr_co_q") == 0) {
         *val = reg[3] == 'w' ? w->mr_write : w->mr_co;
         return i == 0 ? 0 : -1;
@@ -208,6 +267,8 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
         *val = w->mshr[i];
     else if (strcmp(reg, "w_level_q") == 0)
         *val = w->level[i];
+    else if (strcmp(reg, "w_pcnt_q") == 0)
+        *val = w->pcnt[i];
     else if (strcmp(reg, "w_addr_q") == 0)
         *val = w->addr[i] >> PTW_PTE_OFF_W;
     else

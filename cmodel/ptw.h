@@ -10,16 +10,21 @@
 
 #include "gmmu_if.h"
 #include "gmmu_int.h"
+#include "pwc.h"
 
 #define PTW_MAX 64
 
-typedef enum { PTW_IDLE = 0, PTW_ISSUE = 1, PTW_WAIT_RSP = 2 } ptw_state_t;
+/* PTW_PWC: page-walk cache hit latency (§16.2) */
+typedef enum { PTW_IDLE = 0, PTW_ISSUE = 1, PTW_WAIT_RSP = 2, PTW_PWC = 3 } ptw_state_t;
 
 typedef struct {
     uint32_t n;
     uint8_t state[PTW_MAX], write[PTW_MAX], mshr[PTW_MAX], level[PTW_MAX];
     uint8_t large_mode[PTW_MAX], poison[PTW_MAX], asid[PTW_MAX];
     uint64_t vpn[PTW_MAX], addr[PTW_MAX];
+    uint8_t pcnt[PTW_MAX], nofill[PTW_MAX]; /* §16.2 hit latency count, §16.4 no fill */
+    uint32_t pwc_latency;                   /* PwcLatency */
+    pwc_t pwc;                              /* page-walk cache (pwc.n = 0: none) */
     /* memory request register -> mem_req_*_o */
     uint8_t mr_valid, mr_id; /* mr_id: the walker index, or CO_MEM_ID if mr_co (§15.2) */
     uint8_t mr_write, mr_co;

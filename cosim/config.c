@@ -135,7 +135,15 @@ static int set_value(cfg_t *c, const cfg_key_t *k, const char *v, char *err, siz
         }
         const int rc = num_parse_u64(v, &x);
         if (rc != NUM_OK) {
-            err_setf(err, errlen, "'%s' is %s", v, num_strerror(rc));
+            char *end = NULL;
+            (void)strtod(v, &end);
+            if (end && end != v && *end == '\0' && strpbrk(v, ".eE")) /* 1.5, 1e3: a real number */
+                err_setf(err, errlen,
+                         "'%s' is not an integer: the key takes whole numbers (decimal or 0x hex) "
+                         "in [%llu, %llu]",
+                         v, (unsigned long long)k->min, (unsigned long long)k->max);
+            else
+                err_setf(err, errlen, "'%s' is %s", v, num_strerror(rc));
             return -1;
         }
         if (x < k->min || x > k->max) {

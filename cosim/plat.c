@@ -38,11 +38,17 @@ static void svc_online(void *ctx) {
     plat_progress_mark(p);
 }
 
-/* memcpy mode: the workload up to the next kernel; the copy starts now. */
+static void svc_service_begin(void *ctx);
+static void svc_service_end(void *ctx);
+
+/* memcpy mode: the workload up to the next kernel; the copy starts now. At the end of the trace,
+ * its last host calls are performed. */
 static int svc_declare(void *ctx) {
     plat_t *p = ctx;
     p->wl.launch_due = 0;
     const int k = plat_declare_kernel(p);
+    if (k == 0 && plat_host_calls(p, svc_service_begin, svc_service_end) != 0)
+        return -1;
     if (k <= 0)
         return k;
     uint64_t pages = 0;
@@ -60,14 +66,6 @@ static int svc_declare(void *ctx) {
     p->wl.copy_from = p->now;
     p->wl.copy_bytes_from = hdrv_stats(p->hd.host)->bytes_h2d;
     return 1;
-}
-
-/* memcpy mode: the copy is over, the kernel starts. */
-static int svc_start(void *ctx) {
-    plat_t *p = ctx;
-    p->wl.copy_cycles += p->now - p->wl.copy_from;
-    p->wl.copy_bytes += hdrv_stats(p->hd.host)->bytes_h2d - p->wl.copy_bytes_from;
-    return plat_start_kernel(p);
 }
 
 /* The cycle loop between host actions: the chaos agent, the workload, idle skipping. */
@@ -129,6 +127,29 @@ static void svc_service_end(void *ctx) {
     p->hd.running = 0;
     /* a handler that used no time is not called again in the same cycle */
     p->hd.idle_at = p->now == p->hd.start ? p->hd.start : UINT64_MAX;
+}
+
+/* The host launches the declared kernel (host context). memcpy mode: the copy is over. Both
+ * modes: the trace's host calls read since the last launch are performed first (plat_host.c);
+ * demand mode (after HDRV_WAIT_LAUNCH): an empty kernel goes on to the next one. */
+static int svc_start(void *ctx) {
+    plat_t *p = ctx;
+    if (p->wl.memcpy_mode) {
+        p->wl.copy_cycles += p->now - p->wl.copy_from;
+        p->wl.copy_bytes += hdrv_stats(p->hd.host)->bytes_h2d - p->wl.copy_bytes_from;
+    }
+    if (plat_host_calls(p, svc_service_begin, svc_service_end) != 0)
+        return -1;
+    if (p->wl.memcpy_mode)
+        return plat_start_kernel(p);
+    p->wl.launch_due = 0;
+    if (p->wl.calls_at_end) { /* the trace ended after its host calls */
+        p->wl.trace_done = 1;
+        return 1;
+    }
+    if (plat_start_kernel(p) == 0)
+        plat_next_kernel(p); /* an empty kernel: the next one (declared on the way) */
+    return p->halted ? -1 : 1;
 }
 
 static void svc_error(void *ctx, const char *msg) {
@@ -319,6 +340,7 @@ void plat_free(plat_t *p) {
     for (unsigned i = 0; i < ENGINE_MAX; i++)
         engine_free(p->eng[i]);
     free(p->allocs);
+    free(p->wl.calls);
     u64map_free(&p->truth);
     plat_score_free(p->score);
     plat_models_free(p);

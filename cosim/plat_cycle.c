@@ -30,6 +30,10 @@ static void on_alloc(void *ctx, const trace_rec_t *trec) {
     char err[256];
     if (p->halted)
         return;
+    if (trace_rec_is_host(trec)) {
+        plat_host_rec(p, trec);
+        return;
+    }
     const int no_asid = trec->space >= p->prm.num_asids;
     if (no_asid || (p->wl.part.n && trec->space >= p->wl.part.n)) {
         char why[128];
@@ -86,8 +90,13 @@ int plat_declare_kernel(plat_t *p) {
         return -1;
     }
     if (rc == 0) {
-        p->wl.trace_done = 1;
         p->wl.kernel_active = 0;
+        if (p->wl.ncalls && !p->wl.memcpy_mode) { /* the host performs them first */
+            p->wl.calls_at_end = 1;
+            p->wl.launch_due = 1;
+            return 0;
+        }
+        p->wl.trace_done = 1;
     }
     return rc;
 }
@@ -116,7 +125,13 @@ static void kernel_end(plat_t *p) {
 void plat_next_kernel(plat_t *p) {
     if (p->wl.kernel_active)
         kernel_end(p);
-    while (plat_declare_kernel(p) > 0 && plat_start_kernel(p) == 0) {
+    while (plat_declare_kernel(p) > 0) {
+        if (p->wl.ncalls) { /* host calls before it: the host launches it (svc_start) */
+            p->wl.launch_due = 1;
+            return;
+        }
+        if (plat_start_kernel(p) != 0)
+            return;
     }
 }
 
@@ -366,7 +381,11 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
             plat_platform_error(p, "out of memory");
             return;
         }
-        if (rc != 0) {
+        /* PT_BASE's reset value 0 is the root of an address space the handler never bound (no
+         * allocation in it): that root reads as empty (0, an invalid entry), so the walk faults
+         * and the handler cancels the access as a program fault (issue 26; docs/cosim.md
+         * "Address spaces"). The page at 0 is outside the page-table pool. */
+        if (rc != 0 && o->mem_req_addr >= PLAT_PAGE) {
             plat_platform_error(p,
                                 "page-table walk read at 0x%llx (walker %u): not page-table "
                                 "memory [0x%llx, 0x%llx)",
@@ -484,6 +503,8 @@ void plat_step(plat_t *p, uint64_t limit) {
             plat_next_kernel(p);
             if (p->halted)
                 return;
+            if (p->wl.launch_due) /* host calls: svc_wait returns to the host after this cycle */
+                limit = p->now;
         }
     }
     uint64_t stalled = 0;

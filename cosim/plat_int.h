@@ -126,6 +126,13 @@ typedef struct {
     /* run time split (docs/cosim.md "Run modes"): cycles with a kernel running; cycles and H2D
      * bytes of the memcpy mode's copies before the launches */
     uint64_t kernel_cycles, copy_cycles, copy_bytes;
+    /* host calls of the trace (advise, prefetch, free, cpu: docs/trace-format.md "Host calls")
+     * read since the last launch, performed by the host before the next one (plat_host.c);
+     * calls_at_end: the trace ended after them (no kernel to launch) */
+    trace_rec_t *calls;
+    uint32_t ncalls, capcalls;
+    int calls_at_end;
+    uint64_t host_frees, host_prefetches, host_prefetch_pages, host_cpu_touches, host_d2h_pages;
 } plat_wl_t;
 
 /* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the
@@ -240,6 +247,7 @@ struct plat {
     /* checks: the handler scoreboard, content truth, the allocations */
     plat_score_t *score; /* the handler scoreboard, or NULL (--no-scoreboard) */
     int score_break;     /* PLAT_BREAK_*: the injected handler fault (--score-break) */
+    int access_oracle;   /* the eviction policy wants every access (lru_oracle): an oracle */
     uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
     u64map_t truth;      /* vpn -> content version */
     plat_alloc_t *allocs;
@@ -306,6 +314,17 @@ void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc);
 /* plat_mem.c */
 const plat_alloc_t *plat_find_alloc(const plat_t *p, uint64_t va);
 int plat_add_alloc(plat_t *p, const trace_rec_t *rec);
+/* Removes the allocation based at (extended) VA base (a free): its pages are outside every
+ * allocation from now on. */
+void plat_del_alloc(plat_t *p, uint64_t base);
+
+/* plat_host.c: a host call read from the trace (on_alloc): checked against the allocations
+ * (exit 2 on a range outside one allocation, a free of no allocation, a call not acted on yet)
+ * and queued for the host. */
+void plat_host_rec(plat_t *p, const trace_rec_t *rec);
+/* Performs the queued host calls (host context: the host program, before a launch), each
+ * bracketed as a handler service (the scoreboard checks what it changed). 0 or -1 (halted). */
+int plat_host_calls(plat_t *p, void (*begin)(void *), void (*end)(void *));
 /* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in
  * first-touch order (plat_oracle.c); nothing for the other policies. 0 or -1 + err. */
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);

@@ -37,6 +37,15 @@ int plat_add_alloc(plat_t *p, const trace_rec_t *rec) {
     return 0;
 }
 
+void plat_del_alloc(plat_t *p, uint64_t base) {
+    for (size_t i = 0; i < p->nalloc; i++)
+        if (p->allocs[i].base == base) {
+            memmove(&p->allocs[i], &p->allocs[i + 1], (p->nalloc - i - 1) * sizeof(*p->allocs));
+            p->nalloc--;
+            return;
+        }
+}
+
 static uint64_t truth_tag(const plat_t *p, uint64_t vpn) {
     uint64_t ver = 0;
     u64map_get(&p->truth, vpn, &ver);
@@ -77,6 +86,8 @@ void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn) {
     const uint64_t actual = gpumem_tag(&p->gm, ppn);
     if (expected != actual)
         integrity_error(p, r, s, ppn, expected, actual, "wrong content");
+    if (p->access_oracle) /* lru_oracle: the time of the access, which no hardware reports yet */
+        hdrv_note_access(p->hd.host, ppn * PLAT_PAGE, plat_now_ns(p));
     if (r->op != TRACE_OP_READ) {
         if (a->ro)
             integrity_error(p, r, s, ppn, 0, 0, "write translated on a read-only allocation");
@@ -223,7 +234,9 @@ int plat_score_init(plat_t *p, char *err, size_t errlen) {
     /* (not with cocoa: a region's switch between its base and its large mapping loses the pages'
      * migration order, which the check reads from when each page was mapped) */
     const uint32_t props = uvm_policy_props(UVM_POLICY_EVICT, p->cfg->evict_policy);
-    const int lru = ((props & UVM_POLICY_PROP_MAP_ORDER) || p->score_break == PLAT_BREAK_ORDER) &&
+    /* (evict_granularity > 1: a group goes whole, with pages younger than other resident ones) */
+    const int lru = (((props & UVM_POLICY_PROP_MAP_ORDER) && p->cfg->evict_granularity == 1) ||
+                     p->score_break == PLAT_BREAK_ORDER) &&
                     p->cfg->page_size != UVM_PSIZE_COCOA;
     p->score = plat_score_new(&p->gm, &env, na, lru, err, errlen);
     if (p->score)

@@ -177,10 +177,11 @@ static void hm_free(void *m) {
     hostmem_free(m);
 }
 
-/* a PTE read due later */
+/* a PTE read due now or later: the watchdog runs before this cycle delivers it (a skip lands on
+ * its due cycle; issue 26: mem_latency = 1000000 was called a hang) */
 static uint64_t gm_wait_end(const void *m, uint64_t now) {
     const uint64_t due = gpumem_next_due(m);
-    return gpumem_pending(m) && due > now ? due : UINT64_MAX;
+    return gpumem_pending(m) && due >= now ? due : UINT64_MAX;
 }
 
 static const plat_model_ops_t gm_ops = {"gpumem", gm_next_event, NULL, NULL, gm_free, gm_wait_end};

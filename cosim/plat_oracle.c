@@ -12,6 +12,8 @@
 #include "u64map.h"
 
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen) {
+    p->access_oracle = (uvm_policy_props(UVM_POLICY_EVICT, p->cfg->evict_policy) &
+                        UVM_POLICY_PROP_ACCESS_ORACLE) != 0;
     if (!(uvm_policy_props(UVM_POLICY_PREFETCH, p->cfg->prefetch_policy) &
           UVM_POLICY_PROP_PAGE_ORDER))
         return 0; /* the handler's prefetch policy wants no page order */

@@ -13,6 +13,7 @@
 /* A frozen statistic (plat_model.h). */
 #define V(k) (p->fin.st.v[PLAT_ST_##k])
 #define ULL(k) ((unsigned long long)V(k))
+#define ULL_(x) ((unsigned long long)(x))
 
 void plat_print_summary(const plat_t *p, FILE *f) {
     const char *result = p->fin.result;
@@ -49,6 +50,12 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 ULL(large_maps), ULL(coalesces), ULL(splinters), ULL(large_evictions),
                 ULL(cocoa_fallbacks), ULL(walks_large), ULL(l1_large_hit_cycles),
                 ULL(l2_large_hits));
+    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+        const uvm_stats_t *t = hdrv_stats(p->hd.host);
+        fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins\n",
+                p->cfg->thrashing_policy, (unsigned long long)t->num_thrashing,
+                (unsigned long long)t->num_throttle, (unsigned long long)t->num_pin);
+    }
     if (V(pages_prefetched))
         fprintf(f, "  prefetch      %llu pages (%llu B) besides the faulted ones, %llu H2D DMAs\n",
                 ULL(pages_prefetched), ULL(bytes_prefetched), ULL(dma_h2d));
@@ -74,6 +81,16 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "  stats         %s\n", p->o.stats_path);
     if (p->o.waves_path && p->wave_eng)
         fprintf(f, "  waveform      %s\n", p->o.waves_path);
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) {
+        const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f, "  host calls    %llu prefetches (%llu pages to the GPU), %llu cpu touches, ",
+                ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages),
+                ULL_(p->wl.host_cpu_touches));
+        fprintf(f, "%llu pages to the host, ", ULL_(p->wl.host_d2h_pages));
+        fprintf(f, "%llu frees (%llu pages freed), %llu compactions (%llu pages)\n",
+                ULL_(p->wl.host_frees), ULL_(hs->pages_freed), ULL_(hs->compactions),
+                ULL_(hs->pages_compacted));
+    }
     fprintf(f, "  RESULT        %s\n", result);
     fflush(f);
 }
@@ -127,6 +144,24 @@ int plat_write_stats(const plat_t *p) {
     if (write_counts(f, p) != 0) {
         fclose(f);
         return -1;
+    }
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) { /* cosim.md */
+        const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"host_cpu_touches\": %llu,\n  \"host_d2h_pages\": %llu,\n",
+                ULL_(p->wl.host_cpu_touches), ULL_(p->wl.host_d2h_pages));
+        fprintf(f, "  \"host_prefetches\": %llu,\n  \"host_prefetch_pages\": %llu,\n",
+                ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages));
+        fprintf(f, "  \"host_frees\": %llu,\n  \"pages_freed\": %llu,\n", ULL_(p->wl.host_frees),
+                ULL_(hs->pages_freed));
+        fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",
+                ULL_(hs->compactions), ULL_(hs->pages_compacted));
+    }
+    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+        /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"num_thrashing\": %llu,\n  \"num_throttle\": %llu,\n  \"num_pin\": %llu,\n",
+                (unsigned long long)h->num_thrashing, (unsigned long long)h->num_throttle,
+                (unsigned long long)h->num_pin);
     }
     fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
     json_kv_str(f, "engine", p->o.engine_name);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gmmu_consts.h"
+#include "plat_score_int.h"
 #include "u64map.h"
 
 #define SC_WORDS 512u
@@ -34,41 +35,6 @@
 #define SC_PEND_LARGE SC_BIT(61)
 #define SC_PEND_ISSUED SC_BIT(62)
 #define SC_PEND_FLAGS (SC_PEND_LARGE | SC_PEND_ISSUED)
-
-typedef struct {
-    uint64_t vpn0; /* VPN of entry 0 */
-    uint8_t linked, level, large, asid;
-} sc_page_t;
-
-struct plat_score {
-    const gpumem_t *gm;
-    plat_score_env_t env;
-    unsigned num_asids;
-    int lru;
-    int bloat;        /* page_size cocoa: 4 KB leaves of a region's bloat pages are legal */
-    uint64_t *shadow; /* pt_pages * 512 words: the contribution of each linked page */
-    sc_page_t *pg;
-    uint8_t *dirty;
-    uint32_t *dlist;
-    size_t ndirty;
-    uint32_t asid_sel, base_lo[256], base_hi[256];
-    int64_t root[256]; /* linked root page of each ASID, -1 none */
-    uint32_t arg_lo, arg_hi;
-    u64map_t maps;    /* key -> value */
-    u64map_t frames;  /* ppn -> ASID << 40 | VPN of the page it holds */
-    u64map_t pending; /* ppn -> ASID << 40 | VPN | flags: lost its mapping, not yet invalidated */
-    u64map_t epochs;  /* epoch -> resident 4 KB handler pages of it (lru check) */
-    u64map_t bloatp;  /* (bloat mode) keys of mapped pages that were outside every allocation */
-    uint64_t epoch, min_epoch, in_service;
-    uint64_t *fresh; /* keys mapped since the last tag check */
-    size_t nfresh, capfresh;
-    uint64_t *removed; /* values of 4 KB pages unmapped in the current sync (lru check) */
-    size_t nremoved, capremoved;
-    uint64_t *scr; /* scratch: keys collected during a map iteration */
-    size_t nscr, capscr;
-    int oom;
-    plat_score_stats_t st;
-};
 
 static void violation(plat_score_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void violation(plat_score_t *s, const char *fmt, ...) {
@@ -403,7 +369,7 @@ static void sync_roots(plat_score_t *s) {
  * (pages of the current service may be pinned, so they are never a reason). */
 static void check_order(plat_score_t *s) {
     uint64_t oldest = 0;
-    if (s->lru && s->nremoved && oldest_epoch(s, &oldest)) {
+    if (s->lru && s->nremoved && !s->not_evictions && oldest_epoch(s, &oldest)) {
         for (size_t i = 0; i < s->nremoved; i++) {
             const uint64_t e = SC_VAL_EPOCH(s->removed[i]);
             if (e > oldest) {
@@ -571,6 +537,7 @@ static void check_tags(plat_score_t *s, uint64_t key) {
 
 void plat_score_service_end(plat_score_t *s) {
     sync(s);
+    s->not_evictions = 0;
     s->in_service = 0;
     s->st.checks++;
     for (size_t i = 0; i < s->nfresh && !s->oom; i++)
@@ -586,6 +553,10 @@ void plat_score_finish(plat_score_t *s) {
     uint64_t k = 0;
     while (!s->oom && u64map_next(&s->maps, &pos, &k, NULL))
         check_tags(s, k);
+}
+
+void plat_score_not_evictions(plat_score_t *s) {
+    s->not_evictions = 1;
 }
 
 void plat_score_set_bloat(plat_score_t *s, int on) {

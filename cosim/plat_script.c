@@ -326,6 +326,19 @@ int plat_preload(plat_t *p, char *err, size_t errlen) {
                      (unsigned long long)a->base);
             return -1;
         }
+        /* a 2 MB page over a smaller tail would map bytes outside every allocation (issue 26) */
+        if (p->scr.preloads[i].large && a->size % (REGION_PAGES * PLAT_PAGE) != 0) {
+            snprintf(err, errlen,
+                     "--preload %s:large: size 0x%llx is not a multiple of 2 MB (a 2 MB page "
+                     "would map bytes outside the allocation); use %s:nocache",
+                     a->name, (unsigned long long)a->size, a->name);
+            return -1;
+        }
+        if (a->preloaded) { /* named twice: one mapping only (issue 26) */
+            snprintf(err, errlen, "--preload %s: the allocation is preloaded twice; give one kind",
+                     a->name);
+            return -1;
+        }
         a->preloaded = 1;
     }
     for (size_t k = 0; k < p->nalloc; k++) {

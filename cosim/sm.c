@@ -211,6 +211,10 @@ static int kern_read_one(kern_t *k) {
         k->end = 1;
         return 0;
     case TRACE_REC_ALLOC:
+    case TRACE_REC_ADVISE: /* host calls: performed between kernels, like an allocation */
+    case TRACE_REC_PREFETCH:
+    case TRACE_REC_FREE:
+    case TRACE_REC_CPU:
         if (grow((void **)&s->pending, &s->cap_pending, s->n_pending + 1, sizeof(trace_rec_t)) != 0)
             return kern_fail(k, "out of memory");
         s->pending[s->n_pending++] = rec;
@@ -297,7 +301,7 @@ int kern_stream_next(kern_stream_t *s, kern_t *k, kern_alloc_fn cb, void *ctx, c
             break;
         }
         s->last_pos = rec.line;
-        if (rec.kind == TRACE_REC_ALLOC) {
+        if (rec.kind == TRACE_REC_ALLOC || trace_rec_is_host(&rec)) {
             cb(ctx, &rec);
         } else if (rec.kind == TRACE_REC_KERNEL) {
             snprintf(k->name, sizeof(k->name), "%s", rec.name);

@@ -258,8 +258,14 @@ void VSHIM_FN(free)(vshim_t *v) {
 #ifdef VSHIM_COVERAGE
     // the coverage build (make coverage, mk/coverage.mk): one data file per model instance
     if (const char *dir = std::getenv("GMMU_COVERAGE_DIR")) {
+        // the address of a freed model is reused by the next one of the same process (several
+        // models one after another: the lock-step unit tests): never overwrite an earlier file
         char path[1024];
-        std::snprintf(path, sizeof(path), "%s/cov-%ld-%p.dat", dir, (long)getpid(), (void *)v);
+        for (unsigned n = 0;; n++) {
+            std::snprintf(path, sizeof(path), "%s/cov-%ld-%p-%u.dat", dir, (long)getpid(),
+                          (void *)v, n);
+            if (access(path, F_OK) != 0) break;
+        }
         v->ctx->coveragep()->write(path);
     }
 #endif

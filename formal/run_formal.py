@@ -35,17 +35,20 @@ JOBS = [
     ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
     ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
     ("walk", "cover", "L2 MSHR and walker states, restart, merge, stall, Nack"),
+    ("pwc", "prove", "page-walk cache: never another ASID's entry, never after invalidation"),
+    ("pwc", "cover", "page-walk cache: a hit at each level, after an invalidation, victim wrap"),
     ("co", "prove", "coalesce unit: legal FSM, one access at a time, scoped splinter flush"),
     ("co", "cover", "coalesce unit: states, transitions, a flush of a non-zero ASID"),
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
 ]
-QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover")}
+QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover"),
+         ("pwc", "prove")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
 RTL_FILES = ["rtl/gen/gmmu_pkg.sv", "rtl/gen/gmmu_tlb_pkg.sv", "rtl/gen/gmmu_params_check.svh",
              "rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_ram_1r1w.sv",
              "rtl/gmmu_tlb_store.sv",
              "rtl/gmmu_tlb_fa.sv", "rtl/gmmu_tlb_sa.sv", "rtl/gmmu_l1_req_table.sv",
-             "rtl/gmmu_csr.sv", "rtl/gmmu_l1_tlb.sv", "rtl/gmmu_l2_tlb.sv", "rtl/gmmu_ptw.sv", "rtl/gmmu_co.sv",
+             "rtl/gmmu_csr.sv", "rtl/gmmu_l1_tlb.sv", "rtl/gmmu_l2_tlb.sv", "rtl/gmmu_pwc.sv", "rtl/gmmu_ptw.sv", "rtl/gmmu_co.sv",
              "rtl/gmmu_ff.sv", "rtl/gmmu_top.sv"]
 
 

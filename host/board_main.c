@@ -19,9 +19,11 @@
  * allocation is checked where it lives (board frame or host copy). Exit 0 only if all held.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "board_dev.h"
@@ -29,6 +31,7 @@
 #include "board_run.h"
 #include "host_drv.h"
 #include "num.h"
+#include "trace.h"
 
 static void usage(void) {
     fprintf(stderr, "usage: gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N]\n"
@@ -141,9 +144,57 @@ static void summary(const brun_t *r, const hdrv_t *h, double wall, int pass) {
     printf("  RESULT        %s\n", pass ? "PASS" : "FAIL");
 }
 
+/* Everything that needs no board, checked before the link opens (issue 26: with no board, a
+ * missing trace or a misspelt policy was reported as "no answer from the board"): the policy
+ * names, and the trace (a regular file is read through, so a malformed record is named now; a
+ * pipe or FIFO, read only once, is only opened later). 0, or -1 after a message. */
+static int check_local(const opts_t *o) {
+    char err[512];
+    uvm_cfg_t cfg;
+    uvm_cfg_defaults(&cfg);
+    if (o->replay && uvm_cfg_set_policy(&cfg, UVM_POLICY_REPLAY, o->replay, err, sizeof err)) {
+        fprintf(stderr, "gmmu-board: --replay-policy: %s\n", err);
+        return -1;
+    }
+    if (o->evict && uvm_cfg_set_policy(&cfg, UVM_POLICY_EVICT, o->evict, err, sizeof err)) {
+        fprintf(stderr, "gmmu-board: --evict-policy: %s\n", err);
+        return -1;
+    }
+    struct stat st;
+    if (stat(o->trace, &st) != 0) {
+        fprintf(stderr, "gmmu-board: --trace %s: %s\n", o->trace, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    trace_reader_t *tr = trace_open(o->trace, err, sizeof err);
+    if (!tr) {
+        fprintf(stderr, "gmmu-board: %s\n", err);
+        return -1;
+    }
+    trace_rec_t rec;
+    int rc, kernels = 0;
+    while ((rc = trace_next(tr, &rec, err, sizeof err)) == 1) {
+        if (rec.kind == TRACE_REC_KERNEL)
+            kernels++;
+        else if (rec.kind == TRACE_REC_MEM && kernels == 0) {
+            snprintf(err, sizeof err, "%s: record %llu: memory instruction before the first kernel",
+                     o->trace, (unsigned long long)rec.line);
+            rc = -1;
+            break;
+        }
+    }
+    trace_close(tr);
+    if (rc != 0) {
+        fprintf(stderr, "gmmu-board: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     opts_t o;
-    if (parse_opts(argc, argv, &o) != 0)
+    if (parse_opts(argc, argv, &o) != 0 || check_local(&o) != 0)
         return 2;
     char err[512];
     struct timespec t0, t1;

@@ -128,6 +128,14 @@ int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int
     trace_rec_t rec;
     int st;
     while ((st = trace_next(tr, &rec, err, errlen)) == 1) {
+        if (trace_rec_is_host(&rec)) { /* docs/trace-format.md "Host calls" */
+            err_setf(err, errlen,
+                     "%s: record %llu: host calls (advise, prefetch, free, cpu) are not supported "
+                     "by the board backend",
+                     trace_path, (unsigned long long)rec.line);
+            st = -1;
+            break;
+        }
         const int rc = add_record(r, &rec);
         if (rc == -2) {
             err_setf(err, errlen, "%s: record %llu: memory instruction before the first kernel",

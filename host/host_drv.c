@@ -73,6 +73,20 @@ int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, in
     return 0;
 }
 
+int hdrv_free_alloc(hdrv_t *h, const char *name, char *err, size_t errlen) {
+    return uvm_handler_free_alloc(h->hdl, name, err, errlen);
+}
+
+int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                  size_t errlen) {
+    return uvm_handler_prefetch(h->hdl, base, size, pages, err, errlen);
+}
+
+int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                 size_t errlen) {
+    return uvm_handler_to_host(h->hdl, base, size, pages, err, errlen);
+}
+
 int hdrv_set_memcpy(hdrv_t *h, char *err, size_t errlen) {
     if (!h->svc.declare || !h->svc.start) {
         snprintf(err, errlen, "run_mode = memcpy: the platform has no declare/start services");
@@ -84,6 +98,10 @@ int hdrv_set_memcpy(hdrv_t *h, char *err, size_t errlen) {
 
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen) {
     return uvm_handler_set_page_order(h->hdl, vpns, n, err, errlen);
+}
+
+void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns) {
+    uvm_handler_note_access(h->hdl, frame_pa, now_ns);
 }
 
 void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value) {
@@ -182,6 +200,11 @@ hdrv_status_t hdrv_run(hdrv_t *h, char *err, size_t errlen) {
             return HDRV_HALTED;
         if (w == HDRV_WAIT_DONE)
             break;
+        if (w == HDRV_WAIT_LAUNCH && !h->memcpy) { /* host calls, then the launch */
+            if (!s->start || s->start(s->ctx) < 0 || s->halted(s->ctx))
+                return HDRV_HALTED;
+            continue;
+        }
         if (w == HDRV_WAIT_LAUNCH) {
             if ((st = copy_and_launch(h, err, errlen)) != HDRV_OK)
                 return st;

@@ -22,7 +22,10 @@ typedef enum {
     HDRV_WAIT_IRQ = 0,    /* the interrupt is pending and may be serviced now */
     HDRV_WAIT_DONE = 1,   /* the workload has finished */
     HDRV_WAIT_HALTED = 2, /* the platform stopped on an error (already reported) */
-    HDRV_WAIT_LAUNCH = 3, /* memcpy mode: a kernel finished, the host launches the next one */
+    HDRV_WAIT_LAUNCH = 3, /* memcpy mode: a kernel finished, the host launches the next one;
+                             demand mode: the trace has host calls (docs/trace-format.md "Host
+                             calls") before the next kernel: the host launches it (start), which
+                             performs them first */
     HDRV_WAIT_WAKE = 4    /* the handler's wake-up time has come (uvm_handler_wake_ns) */
 } hdrv_wait_t;
 
@@ -49,7 +52,8 @@ typedef struct {
      * the allocations in between, as a cudaMemcpy program does. declare reads the workload up
      * to its next kernel, declaring the allocations on the way (hdrv_add_alloc): 1 a kernel is
      * ready, 0 the workload has ended, -1 the platform stopped. start launches it: 1 running,
-     * 0 an empty kernel (declare the next), -1 the platform stopped. */
+     * 0 an empty kernel (declare the next), -1 the platform stopped. In demand mode start is
+     * called after HDRV_WAIT_LAUNCH (the platform declared the kernel itself): 1 or -1. */
     int (*declare)(void *ctx);
     int (*start)(void *ctx);
 } hdrv_svc_t;
@@ -70,8 +74,22 @@ void hdrv_free(hdrv_t *h);
 /* Declares a managed allocation of the workload (uvm_handler_add_alloc). 0 or -1 + err. */
 int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, int readonly,
                    char *err, size_t errlen);
+/* The program frees a managed allocation (cudaFree: uvm_handler_free_alloc): its resident pages
+ * are unmapped, their translations invalidated, their frames released; then compaction (CoCoA).
+ * Host context only (between kernels). 0 or -1 + err. */
+int hdrv_free_alloc(hdrv_t *h, const char *name, char *err, size_t errlen);
+/* The program prefetches [base, base + size) to the GPU (uvm_handler_prefetch). Host context
+ * only. *pages: the pages copied. 0 or -1 + err. */
+int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                  size_t errlen);
+/* The GPU-resident pages of [base, base + size) go to the host (uvm_handler_to_host). Host
+ * context only. *pages: the pages moved. 0 or -1 + err. */
+int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                 size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
+/* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */
+void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns);
 /* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since
  * the previous one is copied to GPU memory and mapped (uvm_handler_populate), so the kernel
  * takes no far-fault. Needs the declare and start services. 0, or -1 + err if they are missing. */

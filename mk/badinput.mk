@@ -7,5 +7,6 @@
 test-badinput:
 	@$(MAKE) --no-print-directory sim $(WL_TRACE_TOOL) $(WL_GEN) $(WL_SO) CONFIG=tiny
 	@$(MAKE) --no-print-directory sim CONFIG=asid4
+	@$(MAKE) --no-print-directory gmmu-board
 	bash tb/badinput/run.sh $(BUILD)
 TEST_TARGETS += test-badinput

@@ -58,9 +58,10 @@ BOARD_LIBS     := gmmu_host uvm_handler gmmu_trace gmmu_common
 fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
 	@for t in $(FPGA_TOPS); do \
 	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
+	  vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
 	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) -Ifpga/gen $(FPGA_RTL) \
 	    fpga/boards/*/*_top.sv \
-	    $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) \
+	    $$vflags \
 	    || exit 1; \
 	done
 	@echo "fpga-lint: clean ($(FPGA_TOPS))"
@@ -89,9 +90,10 @@ check-board-link: $(BOARD_BIN)
 $(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).cfg mk/fpga.mk
 	@mkdir -p $(FPGA_SIM_DIR)
 	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
 	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
-	  $$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) -GClkDiv=$(FPGA_SIM_DIV) \
+	  $$vflags -GClkDiv=$(FPGA_SIM_DIV) \
 	  -GTimeoutCycles=0 -GClkKhz=1000 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
 	  > $(FPGA_SIM_DIR)/verilator.log 2>&1 || { cat $(FPGA_SIM_DIR)/verilator.log; exit 1; }
 fpga-sim-build: $(FPGA_SIM_BIN) $(BOARD_BIN)

@@ -24,24 +24,19 @@ traces-check-multi: traces
 # ---- Mosaic's results (docs/results.md "Mosaic") -----------------------------------------------
 ## make results-mosaic         Mosaic's multi-application figures on configs/mosaic_paper.cfg (C
 ##                             model): L1/L2 TLB miss rates, walks, speedup of CoCoA + coalescing
-##                             and of 2 MB pages over the baseline allocator, memory bloat, for
-##                             each run mode of MOSAIC_RUN_MODES (demand: demand paging, the
-##                             whole run timed; memcpy: resident data, the kernels timed):
+##                             and of 2 MB pages over the baseline allocator, memory bloat, in
+##                             both run modes (demand: demand paging, the whole run timed; memcpy:
+##                             resident data, the kernels timed): the study studies/mosaic.toml
+##                             through gmmu-sweep (runs only what build/sweep/mosaic lacks), its
+##                             figure steps (scripts/results_mosaic.py, reading only the store):
 ##                             docs/img/results_mosaic.png, build/results/mosaic.md (demand),
 ##                             docs/img/results_mosaic_memcpy.png, build/results/mosaic_memcpy.md
-##                             (MOSAIC_SIZE_MB per application, MOSAIC_ARGS="--mixes a,b")
+##                             (MOSAIC_ARGS="--only REGEX" runs a part, MOSAIC_JOBS=N)
 .PHONY: results-mosaic
-MOSAIC_SIZE_MB ?= 8
 MOSAIC_ARGS ?=
-MOSAIC_RUN_MODES ?= demand memcpy
-results-mosaic: $(WL_GEN) $(WL_TRACE_TOOL)
-	@$(MAKE) --no-print-directory sim CONFIG=tiny
-	@mkdir -p $(BUILD)/results
-	set -e; for m in $(MOSAIC_RUN_MODES); do \
-	  sfx=$$([ $$m = demand ] || echo _$$m); \
-	  $(PYTHON) scripts/results_mosaic.py --sim $(BUILD)/tiny/gmmu-sim --gen $(WL_GEN) \
-	    --trace-tool $(WL_TRACE_TOOL) --work $(BUILD)/results/mosaic --size-mb $(MOSAIC_SIZE_MB) \
-	    --run-mode $$m --plot docs/img/results_mosaic$$sfx.png \
-	    --table $(BUILD)/results/mosaic$$sfx.md --json $(BUILD)/results/mosaic$$sfx.json \
-	    $(MOSAIC_ARGS); \
-	done
+MOSAIC_JOBS ?= 2
+results-mosaic: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/mosaic.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/mosaic.toml
+	$(PYTHON) $(SWEEP) figures studies/mosaic.toml

@@ -2,8 +2,11 @@
 # scripts/gen_random_trace.py --mix in lock-step on tiny with each seed's knobs (ring size,
 # replay policy, chaos invalidations, eviction, back-pressure, blocking mode, 2 MB / nocache
 # preloads); a failure prints the seed and a one-line reproducer.
-## make random SEEDS=N [FIRST=S] [JOBS=J]  N random lock-step seeds from S (default 200 from 1)
-## make test-random             a quick run of 8 seeds (in make test, a few seconds)
+## make random SEEDS=N [FIRST=S] [JOBS=J]  N random lock-step seeds from S (default 200 from 1),
+##                              then N/4 of them on configs/pwc.cfg (page-walk cache)
+## make test-random             a quick run of 8 seeds, the seeds that once ended before their
+##                              CSR script (issue 26: 3315 preload-only, 77386 one far-fault), and
+##                              4 seeds on pwc
 SEEDS ?= 200
 FIRST ?= 1
 JOBS  ?= 1
@@ -11,7 +14,14 @@ JOBS  ?= 1
 random:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	python3 scripts/random_lockstep.py --seeds $(SEEDS) --first $(FIRST) --jobs $(JOBS)
+	@$(MAKE) --no-print-directory sim CONFIG=pwc
+	python3 scripts/random_lockstep.py --seeds $$(( ($(SEEDS) + 3) / 4 )) --first $(FIRST) \
+	  --jobs $(JOBS) --config pwc
 test-random:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	python3 scripts/random_lockstep.py --seeds 8 --first 1
+	python3 scripts/random_lockstep.py --seed 3315
+	python3 scripts/random_lockstep.py --seed 77386
+	@$(MAKE) --no-print-directory sim CONFIG=pwc
+	python3 scripts/random_lockstep.py --seeds 4 --first 1 --config pwc
 TEST_TARGETS += test-random

@@ -1,25 +1,100 @@
 # mk/results.mk - reproductions of the seeds' figures (docs/results.md).
 #
 #   make results-zheng   Zheng et al.'s fig. 7 on configs/paper.cfg: every prefetcher vs the
-#                        memcpy baseline and the ideal overlap bound (run_mode = memcpy), C model,
-#                        RESULTS_SIZE_MB per workload; plot docs/img/results_zheng.png, table
-#                        $(BUILD)/results/zheng.md (pasted into docs/results.md), raw JSON beside;
-#                        RESULTS_ARGS="--reuse" keeps finished runs, "--workloads w,.. --variants
-#                        v,.." runs a part (scripts/results_zheng.py --help)
+#                        memcpy baseline and the ideal overlap bound (run_mode = memcpy), C model:
+#                        the study studies/zheng.toml through gmmu-sweep (docs/sweep.md; runs
+#                        only what its store build/sweep/zheng lacks), collected, then its figure
+#                        step (scripts/results_zheng.py, reads only the store): plot
+#                        docs/img/results_zheng.png, table $(BUILD)/results/zheng.md (pasted into
+#                        docs/results.md), JSON beside; RESULTS_ARGS="--only REGEX" runs a part
 ## make results-zheng          Zheng et al.'s fig. 7 (prefetchers vs memcpy and the ideal bound) on
 ##                             configs/paper.cfg: docs/img/results_zheng.png, build/results/zheng.md
+##                             (studies/zheng.toml through gmmu-sweep)
 
-RESULTS_SIZE_MB ?= 16
 RESULTS_JOBS ?= 2
-RESULTS_PLOT ?= docs/img/results_zheng.png
 RESULTS_ARGS ?=
 RESULTS_DIR := $(BUILD)/results
 
 .PHONY: results-zheng
 results-zheng: | $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen
-	@mkdir -p $(RESULTS_DIR)
-	$(PYTHON) scripts/results_zheng.py --sim $(BUILD)/tiny/gmmu-sim --gen $(BUILD)/bin/gmmu-gen \
-	  --work $(RESULTS_DIR)/zheng --size-mb $(RESULTS_SIZE_MB) --jobs $(RESULTS_JOBS) \
-	  --plot $(RESULTS_PLOT) --table $(RESULTS_DIR)/zheng.md \
-	  --json $(RESULTS_DIR)/zheng.json $(RESULTS_ARGS)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/zheng.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/zheng.toml
+	$(PYTHON) $(SWEEP) figures studies/zheng.toml
+
+# make results-oversub   the oversubscription studies (docs/results.md "Oversubscription"):
+#                        studies/oversub_{zheng9,zheng10,uvmsmart,driver,thrash}.toml through
+#                        gmmu-sweep (docs/sweep.md; only what a store build/sweep/<study> lacks
+#                        is run), collected with the failed runs (a policy or key the simulator
+#                        lacks yet is a failed run, shown n/a), then each study's figure step
+#                        (scripts/results_oversub.py, reads only the store): Markdown
+#                        $(BUILD)/results/oversub_<study>.md, plot docs/img/results_oversub_<study>.png.
+#                        OVERSUB_STUDIES="zheng9 driver" a part; RESULTS_ARGS="--only REGEX".
+#                        `run` exits 1 while some runs fail (n/a policies): tolerated here, exit
+#                        2 (bad study) and 130 (interrupted) are not.
+# make results-oversub-quick  zheng9 and uvmsmart on backprop and random_warp only, figures into
+#                        $(BUILD)/results/oversub-quick (a check of the pipeline, ~1 min)
+## make results-oversub        the oversubscription studies (Zheng fig. 9/10, UVMSmart, driver
+##                             eviction, thrashing) through gmmu-sweep: docs/img/results_oversub_*.png,
+##                             build/results/oversub_*.md
+## make results-oversub-quick  a small part of them, a check of the pipeline (~1 min, not a result)
+## make test-oversub-replay    lock-step: the uvm_oversubs patterns at 150% on configs/oversub.cfg,
+##                             every eviction policy of OVERSUB_EVICT
+OVERSUB_STUDIES ?= zheng9 zheng10 uvmsmart driver thrash
+OVERSUB_QUICK_ONLY := workload=(backprop|random_warp)
+# run (exit 1 = some runs failed: tolerated), collect with the failed runs
+OVERSUB_SWEEP = $(PYTHON) $(SWEEP) run studies/oversub_$$s.toml -j $(RESULTS_JOBS) $(1) \
+	  || [ $$? -eq 1 ]; $(PYTHON) $(SWEEP) collect studies/oversub_$$s.toml --partial --with-failed $(1)
+
+.PHONY: results-oversub results-oversub-quick test-oversub-replay
+results-oversub: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	@set -e; for s in $(OVERSUB_STUDIES); do \
+	  $(call OVERSUB_SWEEP,$(RESULTS_ARGS)); \
+	  $(PYTHON) $(SWEEP) figures studies/oversub_$$s.toml; done
+
+results-oversub-quick: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	@set -e; for s in zheng9 uvmsmart; do \
+	  $(call OVERSUB_SWEEP,--only '$(OVERSUB_QUICK_ONLY)'); \
+	  $(PYTHON) scripts/results_oversub.py --store $(BUILD)/sweep/oversub_$$s/results.sqlite \
+	    --md $(RESULTS_DIR)/oversub-quick/$$s.md --img $(RESULTS_DIR)/oversub-quick/$$s.png; done
+
+# every eviction policy in lock-step (RTL + C model, handler scoreboard) on the three patterns
+# at 150% of configs/oversub.cfg's 48 frames; the policies other branches add go in this list
+OVERSUB_EVICT ?= lru random fifo
+OVERSUB_REPLAY_DIR := $(BUILD)/oversub-replay
+test-oversub-replay: $(WL_GEN)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	@mkdir -p $(OVERSUB_REPLAY_DIR)
+	@set -e; for w in streaming block_streaming random_warp; do \
+	  $(WL_GEN) $$w --param gpu_pages=48 --param oversub_pct=150 --param page_kb=4 \
+	    --param ctas=8 -o $(OVERSUB_REPLAY_DIR)/$$w.trc; \
+	  for e in $(OVERSUB_EVICT); do \
+	    $(BUILD)/tiny/gmmu-sim --engine cosim --config configs/oversub.cfg --quiet \
+	      --trace $(OVERSUB_REPLAY_DIR)/$$w.trc --set evict_policy=$$e \
+	      --stats $(OVERSUB_REPLAY_DIR)/$$w.$$e.json; \
+	    $(PYTHON) -c "import json,sys; s=json.load(open(sys.argv[1])); \
+	      bad={k:s[k] for k in ('exit_status','mismatches','integrity_errors','fatal_faults') if s[k]}; \
+	      sys.exit(f'{sys.argv[1]}: {bad}') if bad or not s['evictions'] else \
+	      print(f\"test-oversub-replay: {sys.argv[2]:16s} {sys.argv[3]:8s} ok: {s['evictions']} evictions, 0 mismatches\")" \
+	      $(OVERSUB_REPLAY_DIR)/$$w.$$e.json $$w $$e; \
+	  done; done
+TEST_TARGETS += test-oversub-replay
+
+# make oversub-check   the small workload suite (make traces: the 16 generated workloads; the
+#                      imported traces touch 1-2 pages) oversubscribed in lock-step: every
+#                      trace with gpu_mem_pages = OVERSUB_FIT% of its touched pages, every policy
+#                      of OVERSUB_EVICT, configs/tiny.cfg, handler scoreboard on; 0 mismatches,
+#                      0 integrity errors, evictions > 0 (tb/tools/oversub_check.py; minutes,
+#                      not in make test). OVERSUB_CHECK_ARGS="--workloads a,b" a part.
+## make oversub-check          the small suite at 50% fitting in lock-step, every eviction policy
+OVERSUB_FIT ?= 50
+OVERSUB_CHECK_ARGS ?=
+.PHONY: oversub-check
+oversub-check: traces
+	@$(MAKE) --no-print-directory sim CONFIG=tiny trace-lib
+	$(PYTHON) tb/tools/oversub_check.py --sim $(BUILD)/tiny/gmmu-sim \
+	  --trace-tool $(BUILD)/bin/gmmu-trace --traces $(WL_TRACE_DIR) --config configs/tiny.cfg \
+	  --fit $(OVERSUB_FIT) --evict $(shell echo $(OVERSUB_EVICT) | tr ' ' ,) --jobs $(RESULTS_JOBS) \
+	  --workloads $(shell echo $(WL_NAMES) | tr ' ' ,) $(OVERSUB_CHECK_ARGS)

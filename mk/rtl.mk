@@ -3,7 +3,7 @@
 VERILATOR    ?= verilator
 RTL_FILES    := rtl/files.f
 RTL_WAIVERS  := rtl/lint/waivers.vlt
-LINT_CONFIGS ?= tiny default paper
+LINT_CONFIGS ?= tiny default paper pwc
 RTL_CHECK_CONFIGS ?= tiny default
 RTL_DEPS      = $(RTL_GEN) $(wildcard rtl/*.sv rtl/check/*.sv) $(RTL_FILES) $(RTL_WAIVERS)
 
@@ -14,8 +14,9 @@ RTL_DEPS      = $(RTL_GEN) $(wildcard rtl/*.sv rtl/check/*.sv) $(RTL_FILES) $(RT
 lint: gen $(RTL_DEPS)
 	@for c in $(LINT_CONFIGS); do \
 	  echo "lint: gmmu_top CONFIG=$$c"; \
+	  vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$$c.cfg) || exit 1; \
 	  $(VERILATOR) --lint-only -Wall --top-module gmmu_top $(RTL_WAIVERS) -f $(RTL_FILES) \
-	    $$($(PYTHON) scripts/cfg_vflags.py configs/$$c.cfg) || exit 1; \
+	    $$vflags || exit 1; \
 	done
 	@echo "lint: clean ($(LINT_CONFIGS))"
 
@@ -32,9 +33,10 @@ rtl-build-check: gen $(RTL_DEPS)
 	@for c in $(RTL_CHECK_CONFIGS); do \
 	  echo "rtl-build-check: CONFIG=$$c"; \
 	  mkdir -p $(BUILD)/rtl_check/$$c; \
+	  vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$$c.cfg) || exit 1; \
 	  $(VERILATOR) --cc --build --assert -j 2 -Wall --top-module gmmu_top $(RTL_WAIVERS) \
 	    -Mdir $(BUILD)/rtl_check/$$c -f $(RTL_FILES) \
-	    $$($(PYTHON) scripts/cfg_vflags.py configs/$$c.cfg) > $(BUILD)/rtl_check/$$c/build.log 2>&1 \
+	    $$vflags > $(BUILD)/rtl_check/$$c/build.log 2>&1 \
 	    || { cat $(BUILD)/rtl_check/$$c/build.log; exit 1; }; \
 	done
 	@echo "rtl-build-check: ok ($(RTL_CHECK_CONFIGS))"

@@ -1,6 +1,8 @@
 # Verilator model of gmmu_top for one configuration, plus the C shim (cosim/vshim.cpp).
 # Provides $(BUILD)/<config>/vdut/libvdut.a and VDUT_LDLIBS. The -G parameters come from
-# configs/<config>.cfg through scripts/cfg_vflags.py (the C side parses the same file).
+# configs/<config>.cfg through scripts/cfg_vflags.py (the C side parses the same file); the
+# flags go through a shell variable, so a configuration the script refuses stops the build
+# (issue 26: a $$(...) inside the command line lost its exit status and built without -G).
 #
 # The model is built with --prefix V<config> (class Vtiny, Vdefault, ...), so models of several
 # configurations (or RTL and a future netlist) link into one binary; the shim is compiled per
@@ -20,10 +22,10 @@ VL_RUNTIME   = verilated.o verilated_fst_c.o verilated_threads.o
 SHIM_DEPS   := cosim/vshim.cpp cosim/vshim.h cmodel/include/gmmu_if.h $(GEN_H) \
                cmodel/gen/gmmu_ports.h cmodel/gen/vshim_ports.inc scripts/cfg_vflags.py
 # $(call shim_cxx,config,extra flags,output[,model directory: vdut])
-shim_cxx = $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
+shim_cxx = vdefs=$$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg) || exit 1; \
+  $(CXX) -std=c++14 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new \
   -c cosim/vshim.cpp -o $(3) -I$(BUILD)/$(1)/$(or $(4),vdut)/obj -I$(VL_ROOT)/include \
-  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) \
-  $$($(PYTHON) scripts/cfg_vflags.py --defines configs/$(1).cfg)
+  -I$(VL_ROOT)/include/vltstd $(INC) -DVSHIM_TOP=$(call vl_prefix,$(1)) $(2) $$vdefs
 
 ## make vdut CONFIG=x          the Verilator model of gmmu_top + shim -> build/x/vdut/libvdut.a
 .PHONY: vdut
@@ -35,8 +37,9 @@ vdut: $(VDUT_LIB)
 $(BUILD)/%/vdut/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.py mk/verilator.mk
 	@mkdir -p $(@D)
 	@echo "verilator: building gmmu_top for CONFIG=$* (--prefix $(call vl_prefix,$*))"
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) || exit 1; \
 	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) -f rtl/files.f \
-	  $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) > $(@D)/../verilator.log 2>&1 \
+	  $$vflags > $(@D)/../verilator.log 2>&1 \
 	  || { cat $(@D)/../verilator.log; exit 1; }
 	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
 	touch $@
@@ -61,8 +64,9 @@ $(BUILD)/%/vdut-state/obj/.model: $(RTL_SRCS) configs/%.cfg scripts/cfg_vflags.p
                                   cosim/statecmp.vlt
 	@mkdir -p $(@D)
 	@echo "verilator: building gmmu_top with public _q signals for CONFIG=$*"
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) || exit 1; \
 	$(VERILATOR) $(VL_OPTS) --prefix $(call vl_prefix,$*) --build -j 2 -Mdir $(@D) \
-	  cosim/statecmp.vlt -f rtl/files.f $$($(PYTHON) scripts/cfg_vflags.py configs/$*.cfg) \
+	  cosim/statecmp.vlt -f rtl/files.f $$vflags \
 	  > $(@D)/../verilator.log 2>&1 || { cat $(@D)/../verilator.log; exit 1; }
 	$(MAKE) -s -C $(@D) -f $(call vl_prefix,$*).mk $(VL_RUNTIME) > /dev/null
 	touch $@
@@ -97,20 +101,21 @@ test-two-models: $(TWO_MODELS_BIN)
 TEST_TARGETS += test-two-models
 
 # Lock-step unit tests: scenarios of a C model unit test (tb/unit/test_cmodel_<x>.c) run by
-# tb/unit/test_<name>_lockstep.c with the Verilated RTL of configs/asid4.cfg beside the C model,
+# tb/unit/test_<name>_lockstep.c with the Verilated RTL of configs/<cfg>.cfg beside the C model,
 # every output port compared every cycle (tb/unit/test_lockstep.h).
-# $(1): test name (asid, co), $(2): the scenario file it includes
+# $(1): test name (asid, co, pwc), $(2): the scenario file it includes, $(3): the configuration
+# (asid4 when empty)
 LS_COMMON_SRC := tb/unit/test_lockstep.h tb/unit/test_cmodel_harness.c \
                  tb/unit/test_cmodel_harness.h cosim/compare.c
 define lockstep_test
 $(BUILD)/tests/test_$(1)_lockstep: tb/unit/test_$(1)_lockstep.c $(2) $(LS_COMMON_SRC) \
-    $(BUILD)/asid4/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a \
-    $$(SHIM_DEPS)
+    $(BUILD)/$(or $(3),asid4)/vdut/libvdut.a $(BUILD)/lib/libgmmu_model.a \
+    $(BUILD)/lib/libgmmu_common.a $$(SHIM_DEPS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_$(1)_lockstep.c -o $$@.o
 	$$(CC) $$(CFLAGS_COMMON) -Icmodel -Itb/unit -c tb/unit/test_cmodel_harness.c -o $$@.harness.o
 	$$(CC) $$(CFLAGS_COMMON) -c cosim/compare.c -o $$@.compare.o
-	$$(CXX) -o $$@ $$@.o $$@.harness.o $$@.compare.o $(BUILD)/asid4/vdut/libvdut.a \
+	$$(CXX) -o $$@ $$@.o $$@.harness.o $$@.compare.o $(BUILD)/$(or $(3),asid4)/vdut/libvdut.a \
 	  $(BUILD)/lib/libgmmu_model.a $(BUILD)/lib/libgmmu_common.a $$(VDUT_LDLIBS) -lcmocka
 .PHONY: test-$(1)-lockstep
 test-$(1)-lockstep: $(BUILD)/tests/test_$(1)_lockstep
@@ -127,3 +132,8 @@ $(eval $(call lockstep_test,asid,tb/unit/test_cmodel_asid.c))
 # cannot drive)
 ## make test-co-lockstep       coalesce / splinter scenarios, RTL and C model in lock-step (asid4)
 $(eval $(call lockstep_test,co,tb/unit/test_cmodel_co.c))
+# Page-walk cache in lock-step (docs/microarch.md §16): the scenarios of test_cmodel_pwc.c on
+# configs/pwc.cfg (hits at each level, the large entry, invalidation by page / ASID / all, the
+# race of an in-flight read with an invalidation of its path)
+## make test-pwc-lockstep      page-walk cache scenarios, RTL and C model in lock-step (pwc)
+$(eval $(call lockstep_test,pwc,tb/unit/test_cmodel_pwc.c,pwc))

@@ -15,3 +15,11 @@ wave:
 test-wave:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	bash scripts/wave_test.sh
+
+## make test-wave-markers       the waveform's command opcodes by name and its event markers (fault
+##                              posted, each command) checked against the FST (fatal.trc, 2 s)
+.PHONY: test-wave-markers
+test-wave-markers:
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	$(PYTHON) scripts/wave_markers_test.py $(BUILD)
+TEST_TARGETS += test-wave-markers

@@ -21,7 +21,8 @@ WL_LIB_SAN := $(BUILD)/lib/libgmmu_trace_san.a
 WL_SO := $(BUILD)/lib/libgmmu_trace.so
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
 # cmocka tests of the library: reader + writer (test_trace.c), flat writer calls + copy
-WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c
+WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c tb/unit/test_trace_host.c \
+               tb/unit/test_trace_out.c
 WL_TESTS := $(call c_test_bins,$(WL_TEST_SRC))
 
 $(eval $(call c_library,gmmu_trace,$(WL_LIB_SRC)))
@@ -137,3 +138,15 @@ test-traces-replay: $(WL_TRACE_DIR)/backprop.trc $(WL_TRACE_DIR)/nn.trc $(WL_TRA
 	  --traces $(WL_TRACE_DIR) --small-config configs/tiny.cfg --only small --workloads $(WL_QUICK)
 
 TEST_TARGETS += test-traces-replay
+
+# the uvm_oversubs sample's patterns (tools/workloads/wl_oversub.c): streaming, block_streaming,
+# random_warp, sized by an oversubscription factor (docs/workloads.md)
+## make test-oversub-gen       unit tests of the uvm_oversubs generators (normal + sanitizers)
+WL_OS_TEST_SRC := tb/unit/test_trace_gen_oversub.c
+WL_OS_TESTS := $(call c_test_bins,$(WL_OS_TEST_SRC))
+$(call c_objs,$(WL_OS_TEST_SRC)) $(call c_objs,$(WL_OS_TEST_SRC),san): CFLAGS_EXTRA := -Itools/workloads
+$(eval $(call c_tests,$(WL_OS_TEST_SRC),$(WL_GEN_LIBSRC),gmmu_trace gmmu_common,-lm))
+.PHONY: test-oversub-gen
+test-oversub-gen: $(WL_OS_TESTS)
+	$(RUN_TESTS)
+TEST_TARGETS += test-oversub-gen

@@ -1,10 +1,12 @@
 // Page-table walkers (docs/microarch.md §6): NumWalkers independent walkers sharing one memory
 // request register. 4-level radix walk (5 reads for a large page, Mosaic), poison/restart on a
-// flush. C model mirror: cmodel/ptw.c.
+// flush; optional page-walk cache (§16, gmmu_pwc). C model mirror: cmodel/ptw.c.
 module gmmu_ptw #(
   parameter int unsigned NumWalkers    = 2,
   parameter int unsigned L2MshrEntries = 4,
   parameter int unsigned NumAsids      = 1,
+  parameter int unsigned PwcEntries    = 0,
+  parameter int unsigned PwcLatency    = 1,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
 ) (
@@ -47,6 +49,7 @@ module gmmu_ptw #(
   output logic                               ev_restart_o,
   output logic                               ev_walk_large_o,
   output logic                               ev_pte_write_o,
+  output logic                               ev_pwc_hit_o,
   output logic                               busy_o
 );
   localparam int unsigned VpnW   = gmmu_pkg::VPN_W;
@@ -71,8 +74,11 @@ module gmmu_ptw #(
   typedef enum logic [1:0] {
     WkIdle    = 2'd0,
     WkIssue   = 2'd1,
-    WkWaitRsp = 2'd2
+    WkWaitRsp = 2'd2,
+    WkPwc     = 2'd3   // page-walk cache hit latency (§16.2)
   } walker_state_e;
+  localparam bit HasPwc = PwcEntries > 0;
+  localparam int unsigned PcntW = 6;
 
   // pte_addr(base, idx) = base + 8*idx: base is 4 KB aligned and 8*idx < 4 KB, so no carry
   function automatic logic [AddrW-1:0] pte_addr(logic [PpnW-1:0] base, logic [IdxW-1:0] idx);
@@ -96,6 +102,13 @@ module gmmu_ptw #(
     return idx;
   endfunction
 
+  // pfx_l(a) == pfx_l(b) (§16.1): vpn[35:9] compared above the low 9 * (2 - l) bits
+  function automatic logic pfx_match(logic [VpnW-1:0] a, logic [VpnW-1:0] b, logic [LvlW-1:0] l);
+    logic [VpnW-1:0] m;
+    m = {VpnW{1'b1}} << (IdxW * ((l == '0) ? 3 : (l == LvlW'(1)) ? 2 : 1));
+    return (a & m) == (b & m);
+  endfunction
+
   // ---------------------------------------------------------------- state
   walker_state_e          w_state_q [NumWalkers];
   walker_state_e          w_state_d [NumWalkers];
@@ -112,6 +125,9 @@ module gmmu_ptw #(
   logic [AddrW-1:0]       w_addr_q [NumWalkers];
   logic [AddrW-1:0]       w_addr_d [NumWalkers];
   logic [NumWalkers-1:0]  w_poison_q, w_poison_d;
+  logic [PcntW-1:0]       w_pcnt_q [NumWalkers];   // §16.2 hit latency count
+  logic [PcntW-1:0]       w_pcnt_d [NumWalkers];
+  logic [NumWalkers-1:0]  w_nofill_q, w_nofill_d;  // §16.4 the response must not fill
   logic                   mr_valid_q, mr_valid_d;
   logic [AddrW-1:0]       mr_addr_q, mr_addr_d;
   logic [WIdxW-1:0]       mr_id_q, mr_id_d;
@@ -205,6 +221,46 @@ module gmmu_ptw #(
                             rk_lmode ? {pte[PpnMsb:PpnLsb+OffW], OffW'(0)} : pte_next;
   assign cpl_o.w          = rsp_done && pte[gmmu_pkg::PTE_W];
   assign cpl_o.nocache    = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
+  // ---------------------------------------------------------------- page-walk cache (§16)
+  logic                  pwc_hit, pwc_l, pwc_fill;
+  logic [1:0]            pwc_lvl;
+  logic [PpnW-1:0]       pwc_next;
+  assign pwc_fill = HasPwc && rsp_down && !w_nofill_q[rk];
+  if (HasPwc) begin : g_pwc
+    gmmu_pwc #(
+      .NumEntries (PwcEntries),
+      .NumAsids   (NumAsids)
+    ) u_pwc (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .lk_asid_i    (walk_i.asid),
+      .lk_vpn_i     (walk_i.vpn),
+      .lk_hit_o     (pwc_hit),
+      .lk_lvl_o     (pwc_lvl),
+      .lk_next_o    (pwc_next),
+      .lk_l_o       (pwc_l),
+      .fill_valid_i (pwc_fill),
+      .fill_asid_i  (w_asid_q[rk]),
+      .fill_lvl_i   (2'(rk_level)),
+      .fill_vpn_i   (w_vpn_q[rk]),
+      .fill_next_i  (pte_next),
+      .fill_l_i     (int'(rk_level) == Levels - 2 && pte[gmmu_pkg::PTE_L]),
+      .flush_all_i  (flush_all_i),
+      .flush_page_i (flush_page_i),
+      .cmd_vpn_i    (cmd_vpn_i),
+      .cmd_asid_i   (cmd_asid_i),
+      .cmd_scope_i  (cmd_scope_i)
+    );
+  end else begin : g_no_pwc
+    assign pwc_hit  = 1'b0;
+    assign pwc_lvl  = '0;
+    assign pwc_next = '0;
+    assign pwc_l    = 1'b0;
+    logic unused_fill;
+    assign unused_fill = pwc_fill;
+  end
+  assign ev_pwc_hit_o = walk_valid_i && idle_found && pwc_hit;
+
   assign ev_restart_o  = rsp_poison;
   assign ev_walk_o     = walk_valid_i && idle_found;
   assign ev_walk_large_o = rsp_done && rk_lmode;
@@ -225,6 +281,8 @@ module gmmu_ptw #(
     w_lmode_d  = w_lmode_q;
     w_addr_d   = w_addr_q;
     w_poison_d = w_poison_q;
+    w_pcnt_d   = w_pcnt_q;
+    w_nofill_d = w_nofill_q;
     mr_valid_d = mr_valid_q;
     mr_addr_d  = mr_addr_q;
     mr_id_d    = mr_id_q;
@@ -248,7 +306,15 @@ module gmmu_ptw #(
     end else if (mr_valid_q && mem_req_ready_i) begin
       mr_valid_d = 1'b0;
     end
+    // 1b. page-walk cache hit latency (§16.2)
+    for (int unsigned k = 0; k < NumWalkers; k++) begin
+      if (w_state_q[k] == WkPwc) begin
+        if (w_pcnt_q[k] == '0) w_state_d[k] = WkIssue;
+        else w_pcnt_d[k] = w_pcnt_q[k] - 1'b1;
+      end
+    end
     // 2. response
+    if (rsp_ok) w_nofill_d[rk] = 1'b0;
     if (rsp_poison) begin
       w_state_d[rk]  = WkIssue;
       w_level_d[rk]  = '0;
@@ -280,6 +346,18 @@ module gmmu_ptw #(
       w_asid_d[idle_idx]   = walk_i.asid;
       w_mshr_d[idle_idx]   = walk_mshr_i;
       w_addr_d[idle_idx]   = pte_addr(root(walk_i.asid), lvl_idx(walk_i.vpn, '0));
+      w_nofill_d[idle_idx] = 1'b0;
+      if (pwc_hit) begin  // §16.2: start below the deepest cached level
+        w_state_d[idle_idx] = WkPwc;
+        w_pcnt_d[idle_idx]  = PcntW'(PwcLatency - 1);
+        w_level_d[idle_idx] = LvlW'(pwc_lvl) + 1'b1;
+        if (pwc_lvl == 2'd2 && pwc_l) begin
+          w_lmode_d[idle_idx] = 1'b1;
+          w_addr_d[idle_idx]  = pte_addr(pwc_next, '0);
+        end else begin
+          w_addr_d[idle_idx]  = pte_addr(pwc_next, lvl_idx(walk_i.vpn, LvlW'(pwc_lvl) + 1'b1));
+        end
+      end
     end
     // 4. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
@@ -288,11 +366,18 @@ module gmmu_ptw #(
             (!cmd_scope_i || w_asid_d[k] == cmd_asid_i)) begin
           if (w_state_d[k] == WkWaitRsp) begin
             w_poison_d[k] = 1'b1;
-          end else if (w_state_d[k] == WkIssue) begin
+          end else if (w_state_d[k] == WkIssue || w_state_d[k] == WkPwc) begin
+            w_state_d[k] = WkIssue;
             w_level_d[k] = '0;
             w_lmode_d[k] = 1'b0;
             w_addr_d[k]  = pte_addr(root(w_asid_d[k]), lvl_idx(w_vpn_d[k], '0));
           end
+        end
+        // §16.4: a read in flight on the flushed path must not fill the cache
+        if (HasPwc && w_state_d[k] == WkWaitRsp && int'(w_level_d[k]) < Levels - 1 &&
+            (!cmd_scope_i || w_asid_d[k] == cmd_asid_i) &&
+            (flush_all_i || pfx_match(w_vpn_d[k], cmd_vpn_i, w_level_d[k]))) begin
+          w_nofill_d[k] = 1'b1;
         end
       end
     end
@@ -343,6 +428,28 @@ module gmmu_ptw #(
       mr_id_q    <= mr_id_d;
       mr_write_q <= mr_write_d;
       mr_co_q    <= mr_co_d;
+    end
+  end
+
+  // the page-walk cache's walker registers (§16.1) exist only with a cache: without one they are
+  // constant 0 (no flip-flop, also for the Yosys prep of the formal elaboration)
+  if (HasPwc) begin : g_pwc_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_pwc_regs
+      if (!rst_ni) begin
+        w_nofill_q <= '0;
+        w_pcnt_q   <= '{default: '0};
+      end else begin
+        w_nofill_q <= w_nofill_d;
+        w_pcnt_q   <= w_pcnt_d;
+      end
+    end
+  end else begin : g_no_pwc_regs
+    assign w_nofill_q = '0;
+    assign w_pcnt_q   = '{default: '0};
+    logic unused_pwc_d;
+    always_comb begin : p_unused_pwc_d
+      unused_pwc_d = ^w_nofill_d;
+      for (int unsigned k = 0; k < NumWalkers; k++) unused_pwc_d ^= ^w_pcnt_d[k];
     end
   end
 

@@ -15,7 +15,9 @@ module gmmu_top #(
   parameter int unsigned NumWalkers     = 2,
   parameter int unsigned FfEntries      = 4,
   parameter int unsigned FfQuota        = 2,
-  parameter int unsigned NumAsids       = 1
+  parameter int unsigned NumAsids       = 1,
+  parameter int unsigned PwcEntries     = 0,
+  parameter int unsigned PwcLatency     = 1
 ) (
   input  logic                                            clk_i,
   input  logic                                            rst_ni,
@@ -250,12 +252,14 @@ module gmmu_top #(
   );
 
   // ---------------------------------------------------------------- page-table walkers
-  logic ev_walk, ev_walk_restart, ev_walk_large, ev_pte_write, ptw_busy;
+  logic ev_walk, ev_walk_restart, ev_walk_large, ev_pte_write, ev_pwc_hit, ptw_busy;
 
   gmmu_ptw #(
     .NumWalkers    (NumWalkers),
     .L2MshrEntries (L2MshrEntries),
-    .NumAsids      (NumAsids)
+    .NumAsids      (NumAsids),
+    .PwcEntries    (PwcEntries),
+    .PwcLatency    (PwcLatency)
   ) u_ptw (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -288,6 +292,7 @@ module gmmu_top #(
     .ev_restart_o    (ev_walk_restart),
     .ev_walk_large_o (ev_walk_large),
     .ev_pte_write_o  (ev_pte_write),
+    .ev_pwc_hit_o    (ev_pwc_hit),
     .busy_o          (ptw_busy)
   );
 
@@ -378,6 +383,7 @@ module gmmu_top #(
     ev_d[gmmu_pkg::EV_L1_LARGE_HIT] = |l1_ev_large_hit;
     ev_d[gmmu_pkg::EV_L2_LARGE_HIT] = ev_l2_large_hit;
     ev_d[gmmu_pkg::EV_WALK_LARGE]   = ev_walk_large;
+    ev_d[gmmu_pkg::EV_PWC_HIT]      = ev_pwc_hit;
     ev_d[gmmu_pkg::EV_CO_DONE]      = co_ev_done;
     ev_d[gmmu_pkg::EV_PTE_WRITE]    = ev_pte_write;
   end

@@ -12,6 +12,12 @@ Groups:
   (a new port lands in its group without an edit here); gmmu_top's own signals; one group per
   block instance below gmmu_top (u_csr, g_l1[s].u_l1, u_l2, u_ptw, u_ff) and per TLB array inside
   a block (u_base, u_large, u_req, their u_store), each with its registers (_q) first.
+Command opcodes by name: every cmd_op_q / cmd_op_d signal gets a GTKWave file filter (written
+beside the save file, OUT.cmd.filter) that maps the values of spec/gmmu.toml [cmd] to their
+names (NOP, REPLAY_PAGE, ...), so no opcode is read as a number.
+Event markers: named markers B..Z at the events of the run (a fault entry posted, every executed
+command by its opcode: REPLAY_PAGE, INVAL_ALL, CANCEL_PAGE, ...): at most MARKERS_PER_KIND per
+kind, the last ones before the mismatch (or the first of the run), 25 in all (A is the mismatch).
 FSM states by name: Verilator writes an FST enum table for every enum-typed signal (the state
 registers of the FSMs); the save file gives those signals GTKWave's enum format (TR_ENUM, checked
 with GTKWave 3.3.118), which shows the state names from the table. The hierarchy (with the enum
@@ -21,18 +27,81 @@ references) is read by scripts/fst_hier.py, the values of the mismatch signals t
 import math
 import os
 import sys
+import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fst_hier  # noqa: E402
 import gen_ports  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FST = CMD_FILTER = None
 TLB_SUBBLOCKS = ("u_base", "u_large", "u_req", "u_store")
 CYCLE = 10  # FST time units per clock cycle (vshim.cpp: 5 per half cycle)
 WINDOW = 60  # clock cycles shown around the mismatch
 WAVE_PX = 960  # pixels of the wave pane with the window and pane sizes written below
 # GTKWave trace flags (analyzer.h of GTKWave 3.3): binary right-justified + TR_ENUM (bit 32)
 F_ENUM = 0x100000028
+# TR_FTRANSLATED (a file filter) + hex + right-justified
+F_FILTER = 0x2022
+CMD_OP_SIGNALS = ("cmd_op_q", "cmd_op_d")
+MARKERS_PER_KIND = 5
+EV_FAULT = "TOP.gmmu_top.fb_wr_valid_o"
+EV_CMD = "TOP.gmmu_top.cmd_cycle"
+EV_OP = "TOP.gmmu_top.u_csr.cmd_op_q"
+
+
+def cmd_names():
+    """opcode -> name of spec/gmmu.toml [cmd] (the one source of the opcodes)."""
+    with open(os.path.join(ROOT, "spec/gmmu.toml"), "rb") as f:
+        cmd = tomllib.load(f)["cmd"]
+    return {v["value"]: k for k, v in cmd.items()}
+
+
+def write_cmd_filter(path):
+    """GTKWave file filter: one 'value name' line per opcode (the value as a hex display shows it)."""
+    with open(path, "w") as f:
+        for v, name in sorted(cmd_names().items()):
+            f.write(f"{v:x} {name}\n")
+
+
+def rises(ch):
+    """Times at which a 1-bit change list goes to 1."""
+    out, last = [], "0"
+    for t, v in ch:
+        if v == "1" and last != "1":
+            out.append(t)
+        last = v
+    return out
+
+
+def events(vars_, t_mismatch):
+    """[(time, label)] of the named markers, in time order (at most 25)."""
+    names = {".".join(p) + "." + n for p, n, _, _ in vars_}
+    want = [n for n in (EV_FAULT, EV_CMD, EV_OP) if n in names]
+    if not want:
+        return []
+    ch, _ = fst_hier.scan(FST, want)
+    ops = cmd_names()
+    kinds = {"fault posted": rises(ch.get(EV_FAULT, []))}
+    for t in rises(ch.get(EV_CMD, [])):
+        v = fst_hier.value_at(ch.get(EV_OP, []), t)
+        try:
+            name = ops.get(int(v, 2), f"cmd {v}") if v is not None else "cmd"
+        except ValueError:  # x / z
+            name = f"cmd {v}"
+        if name != "NOP":
+            kinds.setdefault(name, []).append(t)
+    picked = []
+    for label, ts in kinds.items():
+        if t_mismatch is not None:
+            ts = [t for t in ts if t <= t_mismatch][-MARKERS_PER_KIND:]
+        else:
+            ts = ts[:MARKERS_PER_KIND]
+        picked += [(t, label) for t in ts]
+    picked.sort()
+    if t_mismatch is not None:
+        return picked[-25:]
+    return picked[:25]
 
 
 def load_ports():
@@ -156,6 +225,8 @@ def block_groups(vars_, pgroups, enums):
         for _, _, full, width, enum in sorted(groups[key]):
             if enum in enums:  # an FSM state: its names from the FST enum table
                 lines += [f"@{F_ENUM:x}", full]
+            elif CMD_FILTER and full.split(".")[-1].split("[")[0] in CMD_OP_SIGNALS:
+                lines += [f"^1 {CMD_FILTER}", f"@{F_FILTER:x}", full]
             else:
                 lines += ["@22" if width > 1 else "@28", full]
         lines += ["@1000200", f"-{key}"]
@@ -163,10 +234,12 @@ def block_groups(vars_, pgroups, enums):
 
 
 def main():
-    global FST
+    global FST, CMD_FILTER
     if len(sys.argv) != 3:
         sys.exit("usage: gen_gtkw.py WAVE.fst OUT.gtkw")
     FST, out = sys.argv[1], sys.argv[2]
+    CMD_FILTER = os.path.abspath(os.path.splitext(out)[0] + ".cmd.filter")
+    write_cmd_filter(CMD_FILTER)
     try:
         vars_, enums = fst_hier.hierarchy(FST)
     except (OSError, ValueError, IndexError) as e:
@@ -187,12 +260,22 @@ def main():
         # GTKWave 3.3: 2^-zoom / 203 time units per pixel (measured on a screenshot)
         zoom = -math.log2(span / WAVE_PX * 203.0)
         head[1] = f"[timestart] {start}"
-        head.append(f"*{zoom:.6f} {t} {t}" + " -1" * 25)
+    ev = events(vars_, t)
+    if t is not None:
+        head.append(f"*{zoom:.6f} {t} {t}" + "".join(f" {et}" for et, _ in ev) +
+                    " -1" * (25 - len(ev)))
         head.append("[markername] Amismatch")
+    elif ev:  # the whole run in view, no primary marker
+        zoom = -math.log2(max(end or ev[-1][0], CYCLE) / WAVE_PX * 203.0)
+        head.append(f"*{zoom:.6f} -1 -1" + "".join(f" {et}" for et, _ in ev) +
+                    " -1" * (25 - len(ev)))
+    for i, (_, label) in enumerate(ev):
+        head.append(f"[markername] {chr(ord('B') + i)}{label}")
     lines = head + mlines + block_groups(vars_, port_groups(ports), enums)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(out + (f" (mismatch at t={t}, cycle {(t + CYCLE // 2) // CYCLE})" if t is not None else ""))
+    print(out + (f" (mismatch at t={t}, cycle {(t + CYCLE // 2) // CYCLE})" if t is not None else "") +
+          f", {len(ev)} event markers")
 
 
 if __name__ == "__main__":

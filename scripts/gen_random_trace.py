@@ -98,8 +98,8 @@ MIX_BAD_CSR = ["w:0xffc:1", "r:0x100", "w:ID:1", "w:FB_PUT:3", "w:INT_STATUS:1",
 
 def mix_csr(seed):
     """Scripted CSR steps of a --mix run (gmmu-sim --csr): a few illegal accesses at random cycles
-    in the first 20000 (every run with a far-fault is longer), each followed by ERR_STATUS and
-    ERR_ADDR read back (compared in lock-step) and cleared."""
+    in the first 20000 (gen_mix keeps one warp waiting until the last), each followed by
+    ERR_STATUS and ERR_ADDR read back (compared in lock-step) and cleared."""
     r = random.Random(seed * 31337 + 5)
     steps = []
     for c in sorted(r.randrange(100, 20000) for _ in range(r.randint(0, 6))):
@@ -159,6 +159,15 @@ def gen_mix(seed, scale=1.0):
                     lo = span if stride < 0 else 0
                     start = r.randrange(lo, size - (0 if stride < 0 else span) - 3) & ~3
                     out.append(f"s {cta} {w} {op} {gap} {mask:#x} {b + start:#x} {stride}")
+    # mix_csr's steps (up to cycle 20000) must come before the run ends, or the harness fails its
+    # own run ("csr script: N of M steps not done"; issue 26: a kernel whose warps all skipped,
+    # accesses only to the preloaded allocation, or a single far-fault served by cycle ~19600).
+    # A warp of its own (cta 0, warp 4: the others are 0..3) waits until the last step's cycle
+    # (its gap, compute cycles) and then reads r0.
+    steps = mix_csr(seed)
+    if steps:
+        last = max(int(st.split(":")[0]) for st in steps)
+        out.insert(out.index("kernel k0") + 1, f"s 0 4 R {last} 0x1 {allocs[0][0]:#x} 4")
     return "\n".join(out) + "\n"
 
 

@@ -4,8 +4,11 @@ each run in lock-step (C model and RTL compared every cycle) on configs/tiny.cfg
 of its seed (gen_random_trace.mix_knobs: ring size 2..4 or 64, every replay policy, chaos
 invalidations, eviction, memory back-pressure and jitter, blocking fault mode, 2 MB / nocache
 preloaded allocations, illegal CSR accesses at random cycles). Every run has a time limit (--max-cycles and a wall-clock timeout).
+--config pwc runs the same mix on configs/pwc.cfg (tiny with a 6-entry page-walk cache, 3-cycle
+hits, docs/microarch.md §16): the chaos invalidations then race with page-walk-cache fills and
+hits.
 
-  random_lockstep.py [--seeds N] [--first S] [--seed S] [--jobs J] [--build build]
+  random_lockstep.py [--seeds N] [--first S] [--seed S] [--jobs J] [--build build] [--config C]
 
 A run passes when gmmu-sim exits 0 (program faults are expected: the mix writes read-only
 allocations) with no mismatch, integrity or platform error. A failure prints the seed and a
@@ -28,13 +31,14 @@ MAX_CYCLES = 50_000_000  # simulated cycles (a run takes well below 10 M)
 TIMEOUT_S = 600          # wall clock per run
 
 
-def command(seed, build, outdir):
+def command(seed, build, outdir, config="tiny"):
     sets, preload = gen_random_trace.mix_knobs(seed)
-    trc = os.path.join(outdir, f"mix_{seed}.trc")
-    cmd = [os.path.join(build, "tiny", "gmmu-sim"), "--config", "configs/tiny.cfg",
+    tag = "" if config == "tiny" else f"{config}_"
+    trc = os.path.join(outdir, f"mix_{tag}{seed}.trc")
+    cmd = [os.path.join(build, config, "gmmu-sim"), "--config", f"configs/{config}.cfg",
            "--trace", trc, "--seed", str(seed), "--engine", "cosim", "--quiet",
            "--expect-fault", "--max-cycles", str(MAX_CYCLES),
-           "--stats", os.path.join(outdir, f"mix_{seed}.json")]
+           "--stats", os.path.join(outdir, f"mix_{tag}{seed}.json")]
     for s in sets:
         cmd += ["--set", s]
     if preload:
@@ -44,8 +48,8 @@ def command(seed, build, outdir):
     return trc, cmd
 
 
-def run(seed, build, outdir):
-    trc, cmd = command(seed, build, outdir)
+def run(seed, build, outdir, config="tiny"):
+    trc, cmd = command(seed, build, outdir, config)
     with open(trc, "w") as f:
         f.write(gen_random_trace.gen_mix(seed))
     t0 = time.time()
@@ -73,16 +77,18 @@ def main():
     ap.add_argument("--seed", type=int, help="run this one seed only")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--config", default="tiny",
+                    help="configuration (configs/C.cfg, gmmu-sim of build/C; default tiny)")
     a = ap.parse_args()
     seeds = [a.seed] if a.seed is not None else list(range(a.first, a.first + a.seeds))
     outdir = os.path.join(a.build, "random")
     os.makedirs(outdir, exist_ok=True)
     failed, cycles, t0 = [], 0, time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        for seed, ok, rc, st, log, dt, cmd in ex.map(lambda s: run(s, a.build, outdir), seeds):
+        for seed, ok, rc, st, log, dt, cmd in ex.map(lambda s: run(s, a.build, outdir, a.config), seeds):
             cycles += st.get("clocked_cycles", 0)
             sets, preload = gen_random_trace.mix_knobs(seed)
-            line = (f"random seed {seed}: {'PASS' if ok else 'FAIL'} ({dt:.1f} s, exit {rc}, "
+            line = (f"random {'' if a.config == 'tiny' else a.config + ' '}seed {seed}: {'PASS' if ok else 'FAIL'} ({dt:.1f} s, exit {rc}, "
                     f"{st.get('result', '?')}) cycles={st.get('cycles', '?')} "
                     f"far_faults={st.get('far_faults', '?')} "
                     f"program_faults={st.get('program_faults', '?')} "
@@ -95,11 +101,12 @@ def main():
                 if mism:
                     print("    " + mism[0])
                 print("\n".join("    " + x for x in log.strip().splitlines()[-15:]))
-                print(f"  reproduce: python3 scripts/random_lockstep.py --seed {seed}   # or:")
+                print(f"  reproduce: python3 scripts/random_lockstep.py --seed {seed} "
+                      f"--config {a.config}   # or:")
                 print("  cd " + shlex.quote(ROOT) + " && python3 scripts/gen_random_trace.py "
                       f"--mix --seed {seed} -o {shlex.quote(cmd[cmd.index('--trace') + 1])} && "
                       + " ".join(shlex.quote(c) for c in cmd), flush=True)
-    print(f"random lock-step: {len(seeds) - len(failed)} of {len(seeds)} seeds passed, "
+    print(f"random lock-step ({a.config}): {len(seeds) - len(failed)} of {len(seeds)} seeds passed, "
           f"{cycles} clocked cycles in lock-step, {time.time() - t0:.0f} s"
           + (f"; failed seeds: {' '.join(map(str, failed))}" if failed else ""))
     return 1 if failed else 0

@@ -15,6 +15,9 @@ l2_misses/(l2_hits + l2_misses)), page walks, run time (cycles; speedup = gpu-mm
 the memory of 2m vs 4 KB pages (data_pages_resident: frames holding the mix at the end, nothing
 evicted) = Mosaic's memory bloat. The paper's numbers are printed beside ours.
 
+The plotting step of the study studies/mosaic.toml (gmmu-sweep, docs/sweep.md; the mixes are
+listed there): it reads only the study's results store (SQLite, `gmmu-sweep collect`).
+
 --run-mode demand (default): the applications' data is demand-paged (far-faults, migration), the
 measured quantity is the whole run (cycles). --run-mode memcpy: the resident-data variant
 (run_mode = memcpy, docs/handler.md §6e): every allocation is copied to GPU memory and mapped
@@ -22,31 +25,23 @@ before its kernel (uvm_handler_populate, which maps 2 MB chunks whole under 2m a
 regions it fills under cocoa), so the kernels take no far-fault and are TLB-bound; the measured
 quantity is the kernel time (kernel_ns, the copy excluded; copy_ns reported beside it).
 
-  results_mosaic.py --sim gmmu-sim --gen gmmu-gen --trace-tool gmmu-trace --work DIR
-                    [--size-mb N] [--jobs N] [--mixes a,b] [--modes m,..] [--reuse]
-                    [--run-mode demand|memcpy]
-                    [--plot PNG] [--table MD] [--json OUT]
+  results_mosaic.py --store results.sqlite [--table-name mosaic] [--mixes a,b] [--modes m,..]
+                    [--run-mode demand|memcpy] [--plot PNG] [--table MD] [--json OUT]
 """
 import argparse
-import concurrent.futures
 import json
 import math
 import os
-import random
-import subprocess
+import shlex
+import sqlite3
 import sys
-import time
 
 CONFIG = "configs/mosaic_paper.cfg"
-NUM_SM = 16
 MODES = {
     "gpu-mmu": [],  # the defaults: frame_alloc = any, page_size = 4k
     "mosaic": ["page_size=cocoa"],
     "2m": ["page_size=2m"],
 }
-# applications that stream through their data at any size (docs/workloads.md)
-APPS = ["sgemm", "backprop", "hotspot", "stencil", "nw", "pathfinder", "srad", "kmeans"]
-HOMO_APPS = ["sgemm", "hotspot", "stencil"]
 # the paper's numbers (seed 004, §6.1-§6.3, §3.2)
 PAPER = {
     "speedup_homogeneous": 1.555,  # Mosaic vs GPU-MMU, homogeneous workloads (avg)
@@ -62,57 +57,66 @@ def die(msg):
     sys.exit(f"results_mosaic: {msg}")
 
 
-def mixes():
-    out = {}
-    for app in HOMO_APPS:
-        for n in (2, 3, 4):
-            out[f"homo-{app}x{n}"] = [app] * n
-    rng = random.Random(4)  # fixed: the same mixes every run
-    for n in (2, 3, 4, 5):
-        for k in range(2):
-            out[f"het{n}-{k}"] = rng.sample(APPS, n)
-    return out
+def apps_of(recipe):
+    """The applications and the size (MB) of a mix from its trace recipe ("mix: sgemm --size-mb 8
+    + hotspot --size-mb 8")."""
+    if not recipe or not recipe.startswith("mix: "):
+        die(f"trace recipe {recipe!r}: not a mix")
+    apps, sizes = [], set()
+    for part in recipe[5:].split(" + "):
+        a = shlex.split(part)
+        apps.append(a[0])
+        if "--size-mb" in a:
+            sizes.add(float(a[a.index("--size-mb") + 1]))
+    return apps, sizes
 
 
-def partition(n):
-    base, rest = divmod(NUM_SM, n)
-    return ",".join(str(base + (1 if i < rest else 0)) for i in range(n))
+def metrics(r, run_mode):
+    """One run's row of the tables from its statistics (a row of the store)."""
+    tr = r["translations"] or 1
+    l2 = (r["l2_hits"] + r["l2_misses"]) or 1
+    # memcpy: the kernels' time only (the copy before them is copy_ns)
+    cycles = r["cycles"] if run_mode == "demand" else r["kernel_ns"]
+    apps, _ = apps_of(r["run_trace_recipe"])
+    return {"mix": r["workload"], "mode": r["mode"], "apps": apps, "cycles": cycles,
+            "copy_ns": r["copy_ns"] or 0, "far_faults": r["far_faults"] or 0,
+            "l1_miss": 1.0 - r["l1_hits"] / tr, "l2_miss": r["l2_misses"] / l2,
+            "walks": r["walks"], "walks_large": r["walks_large"] or 0,
+            "frames": r["data_pages_resident"], "pages_h2d": r["pages_h2d"],
+            "evictions": r["evictions"], "coalesces": r["coalesces"] or 0,
+            "integrity_errors": r["integrity_errors"]}
 
 
-def gen_trace(a, app):
-    path = os.path.join(a.work, f"{app}-{a.size_mb:g}mb.trc")
-    if not (a.reuse and os.path.exists(path)):
-        subprocess.run([a.gen, app, "--size-mb", str(a.size_mb), "-o", path], check=True)
-    return path
-
-
-def run(a, mix, apps, mode):
-    trace = os.path.join(a.work, mix + ".trc")
-    suffix = "" if a.run_mode == "demand" else "." + a.run_mode
-    stats = os.path.join(a.work, f"{mix}.{mode}{suffix}.json")
-    if not (a.reuse and os.path.exists(stats)):
-        cmd = [a.sim, "--config", CONFIG, "--engine", "cmodel", "--trace", trace, "--quiet",
-               "--stats", stats, "--set", "sm_partition=" + partition(len(apps))]
-        for kv in MODES[mode]:
-            cmd += ["--set", kv]
-        if a.run_mode != "demand":
-            cmd += ["--set", "run_mode=" + a.run_mode]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            return {"mix": mix, "mode": mode, "error": (p.stderr + p.stdout)[-2000:]}
-    with open(stats) as f:
-        st = json.load(f)
-    tr = st["translations"] or 1
-    l2 = (st["l2_hits"] + st["l2_misses"]) or 1
-    # memcpy: the kernels' time only (the copy before them is copy_ns), in cycles of clock_mhz
-    cycles = st["cycles"] if a.run_mode == "demand" else st["kernel_ns"]
-    return {"mix": mix, "mode": mode, "apps": apps, "cycles": cycles,
-            "copy_ns": st.get("copy_ns", 0), "far_faults": st.get("far_faults", 0),
-            "l1_miss": 1.0 - st["l1_hits"] / tr, "l2_miss": st["l2_misses"] / l2,
-            "walks": st["walks"], "walks_large": st.get("walks_large", 0),
-            "frames": st["data_pages_resident"], "pages_h2d": st["pages_h2d"],
-            "evictions": st["evictions"], "coalesces": st.get("coalesces", 0),
-            "integrity_errors": st["integrity_errors"]}
+def load(a, modes):
+    """(rows of the selected run mode, mix names in the study's order, missing (mix, mode))."""
+    if not os.path.isfile(a.store):
+        die(f"{a.store}: no results store (gmmu-sweep collect studies/mosaic.toml)")
+    db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
+    db.row_factory = sqlite3.Row
+    try:
+        rows = [dict(r) for r in db.execute('SELECT * FROM "%s"' %
+                                            a.table_name.replace('"', '""'))]
+    except sqlite3.Error as e:
+        die(f"{a.store}: {e}")
+    rows = [r for r in rows if r["run_mode"] == a.run_mode]
+    names = list(dict.fromkeys(r["workload"] for r in rows))
+    if a.mixes:
+        want = [m for m in a.mixes.split(",") if m]
+        for m in want:
+            if m not in names:
+                die(f"unknown mix {m} (in the store: {', '.join(names)})")
+        names = want
+    res, sizes = [], set()
+    for r in rows:
+        if r["workload"] in names and r["mode"] in modes:
+            res.append(metrics(r, a.run_mode))
+            sizes |= apps_of(r["run_trace_recipe"])[1]
+    have = {(r["mix"], r["mode"]) for r in res}
+    missing = [(m, mode) for m in names for mode in modes if (m, mode) not in have]
+    if len(sizes) > 1:
+        die(f"{a.store}: applications of several sizes {sorted(sizes)}")
+    a.size_mb = sizes.pop() if sizes else float("nan")
+    return res, names, missing
 
 
 def geomean(xs):
@@ -213,15 +217,10 @@ def plot(rows, avg, path, run_mode):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sim", required=True)
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--trace-tool", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--size-mb", type=float, default=8)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--store", required=True, help="results.sqlite of studies/mosaic.toml")
+    ap.add_argument("--table-name", default="mosaic")
     ap.add_argument("--mixes", default="")
     ap.add_argument("--modes", default=",".join(MODES))
-    ap.add_argument("--reuse", action="store_true", help="keep existing traces and stats")
     ap.add_argument("--run-mode", choices=["demand", "memcpy"], default="demand",
                     help="demand paging (time = cycles) or resident data (run_mode = memcpy, "
                          "time = kernel_ns)")
@@ -229,34 +228,23 @@ def main():
     ap.add_argument("--table")
     ap.add_argument("--json")
     a = ap.parse_args()
-    os.makedirs(a.work, exist_ok=True)
-    allm = mixes()
-    names = [m for m in a.mixes.split(",") if m] or list(allm)
     modes = [m for m in a.modes.split(",") if m]
-    for m in names:
-        if m not in allm:
-            die(f"unknown mix {m} (known: {', '.join(allm)})")
     for m in modes:
         if m not in MODES:
             die(f"unknown mode {m} (known: {', '.join(MODES)})")
-    t0 = time.time()
-    apps = sorted({x for m in names for x in allm[m]})
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        paths = dict(zip(apps, ex.map(lambda w: gen_trace(a, w), apps)))
-    for m in names:
-        out = os.path.join(a.work, m + ".trc")
-        if not (a.reuse and os.path.exists(out)):
-            subprocess.run([a.trace_tool, "mix", out] + [paths[x] for x in allm[m]], check=True)
-    jobs = [(m, mode) for m in names for mode in modes]
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        res = list(ex.map(lambda j: run(a, j[0], allm[j[0]], j[1]), jobs))
-    bad = [r for r in res if "error" in r or r.get("integrity_errors") or
+    res, names, missing = load(a, modes)
+    bad = [r for r in res if r.get("integrity_errors") or
            (a.run_mode == "memcpy" and r.get("far_faults"))]
+    for m, mode in missing:
+        print(f"results_mosaic: {m} {mode}: FAILED (no result in the store: gmmu-sweep status)")
     for r in bad:
-        print(f"results_mosaic: {r['mix']} {r['mode']}: FAILED\n{r.get('error', '')}")
+        print(f"results_mosaic: {r['mix']} {r['mode']}: FAILED (integrity errors or far-faults)")
     rows, avg = summarize(res, names)
     md = table(rows, avg, a)
     print(md)
+    for path in (a.table, a.json, a.plot):
+        if path and os.path.dirname(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
     if a.table:
         with open(a.table, "w") as f:
             f.write(md)
@@ -266,8 +254,8 @@ def main():
                       indent=1)
     if a.plot:
         plot(rows, avg, a.plot, a.run_mode)
-    print(f"results_mosaic: {len(jobs)} runs, {len(bad)} failed, {time.time() - t0:.0f} s")
-    return 1 if bad else 0
+    print(f"results_mosaic: {len(res)} runs, {len(missing) + len(bad)} failed")
+    return 1 if bad or missing else 0
 
 
 if __name__ == "__main__":

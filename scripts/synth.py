@@ -133,6 +133,15 @@ def expected_ffs(p, k, prep=False):
         "memory request (mr_valid, mr_addr[47:3], mr_id, mr_write, mr_co)":
             1 + pte_addr + cl(w) + 2,
     }
+    # page-walk cache (docs/microarch.md §16): per walker the hit-latency count w_pcnt[6] and
+    # w_nofill; per entry valid, asid (stored bits), lvl[2], pfx[LVPN_W] (payload in LUT RAM,
+    # expected_mems()); the round-robin victim pointer. Nothing without a cache (constant 0).
+    pn = p["PwcEntries"]
+    pwc = {}
+    if pn > 0:
+        ptw["page-walk cache per walker (pcnt[6], nofill)"] = w * (6 + 1)
+        pwc = {"entries (valid, asid, lvl[2], pfx)": pn * (1 + sb + 2 + k["LVPN_W"]),
+               "round-robin victim": cl(pn)}
     # coalesce unit (docs/microarch.md §15.3)
     lvpn, ppn_w = k["LVPN_W"], k["PPN_W"]
     co = {
@@ -172,9 +181,11 @@ def expected_ffs(p, k, prep=False):
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,
     }
-    # ev_q: synthesis removes the bits above the highest EV_* bit (constant 0), prep keeps them
-    ev_used = k["EV_W"] if prep else max(v for n, v in k.items()
-                                         if n.startswith("EV_") and n != "EV_W") + 1
+    # ev_q: synthesis removes the bits above the highest EV_* bit (constant 0), prep keeps them;
+    # without a page-walk cache EV_PWC_HIT is constant 0 too (synthesis removes it)
+    ev_used = k["EV_W"] if prep else (max(v for n, v in k.items()
+                                          if n.startswith("EV_") and n != "EV_W") + 1
+                                      - (p["PwcEntries"] == 0))
     blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
               "u_ptw": ptw, "u_co": co, "u_ff": ff, "top": {"ev_q (EV_* bits defined; the rest of EV_W is constant 0)": ev_used}}
     for s in range(S):
@@ -182,6 +193,8 @@ def expected_ffs(p, k, prep=False):
         blocks[f"g_l1[{s}].u_l1.u_base"] = l1_base
         blocks[f"g_l1[{s}].u_l1.u_large"] = l1_large
         blocks[f"g_l1[{s}].u_l1.u_req"] = l1_req
+    if pwc:
+        blocks["u_ptw.g_pwc.u_pwc"] = pwc
     return blocks
 
 
@@ -201,11 +214,22 @@ def tlb_array_ffs(sets, ways, tag_w, data_w, tag, data, payload=True):
 def expected_mems(p):
     """Memories kept as memory cells ($mem_v2) by the synthesis of make synth: name -> (width,
     words). The L2 base array's payload RAMs (gmmu_tlb_sa g_way[w].u_ram, gmmu_ram_1r1w): one
-    per way, L2Sets words of {w, base_data_t} (docs/microarch.md §1.3 "payload RAM")."""
+    per way, L2Sets words of {w, base_data_t} (docs/microarch.md §1.3 "payload RAM"); the
+    page-walk cache's payload LUT RAM {next[PPN_W], l} of PwcEntries words, read
+    asynchronously (ASYNC_MEMS; docs/microarch.md §16.1)."""
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
     width = 1 + rec["base_data"]["bits"]
-    return {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"])
+    mems = {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"])
             for w in range(p["L2Ways"])}
+    if p["PwcEntries"] > 0:
+        mems[PWC_MEM] = (pkg_consts("rtl/gen/gmmu_pkg.sv")["PPN_W"] + 1, p["PwcEntries"])
+    return mems
+
+
+# the page-walk cache's payload {next[PPN_W], l}: LUT RAM with an asynchronous read port (no
+# transparency)
+PWC_MEM = "u_ptw.g_pwc.u_pwc.pl_ram"
+ASYNC_MEMS = {PWC_MEM}
 
 
 def mem_cells(netlist, top="gmmu_top"):
@@ -403,7 +427,8 @@ def main():
     for name in sorted(set(exp_mem) | set(got_mem)):
         e = exp_mem.get(name)
         g = got_mem.get(name)
-        good = e is not None and g is not None and e == g[:2] and g[2] == 1 and g[3] == 1
+        good = (e is not None and g is not None and e == g[:2] and g[2] == 1 and
+                g[3] == (0 if name in ASYNC_MEMS else 1))
         ok &= good
         es = f"{e[0]} x {e[1]}" if e else "-"
         gs = f"{g[0]} x {g[1]}, {g[2]} rd, {g[3]} transparent" if g else "-"

@@ -36,8 +36,18 @@ int uvm_compact_init(uvm_handler_t *h) {
     return 0;
 }
 
+/* The VA block of the region that owns 2 MB frame k of address space asid (NULL if none). */
+static uvm_va_block_t *owner_block(uvm_handler_t *h, uint32_t asid, uint32_t k) {
+    const uint64_t owner = h->cocoa.owner[k];
+    const uint64_t region_va = (owner & ((UINT64_C(1) << 40) - 1u)) << GMMU_LARGE_SHIFT;
+    return uvm_va_block_get(
+        h, ((uint64_t)asid << UVM_ASID_VPN_SHIFT) | (region_va >> GMMU_PAGE_SHIFT), false);
+}
+
 /* A destination for a page leaving chunk `from`: an unused frame of the fullest other 2 MB frame
- * of address space asid, else an emergency frame; UVM_NONE if none. */
+ * of address space asid, else an emergency frame; UVM_NONE if none. A coalesced destination
+ * region is splintered first: its 2 MB PTE also maps the unused (bloat) frames, and a page
+ * moved into one of them would be mapped twice. */
 static uint32_t destination(uvm_handler_t *h, uint32_t asid, uint32_t from) {
     uvm_cocoa_t *c = &h->cocoa;
     uint32_t best = UVM_NONE;
@@ -45,10 +55,14 @@ static uint32_t destination(uvm_handler_t *h, uint32_t asid, uint32_t from) {
         if (k != from && c->owner[k] != UVM_COCOA_NONE && (c->owner[k] >> 40) == asid &&
             c->used[k] < UVM_BLOCK_PAGES && (best == UVM_NONE || c->used[k] > c->used[best]))
             best = k;
-    if (best != UVM_NONE)
+    if (best != UVM_NONE) {
+        uvm_va_block_t *blk = owner_block(h, asid, best);
+        if (blk && blk->large && h->place->split)
+            (void)h->place->split(h, blk);
         for (uint32_t i = 0; i < UVM_BLOCK_PAGES; i++)
             if (!h->frames[best * UVM_BLOCK_PAGES + i].resident)
                 return best * UVM_BLOCK_PAGES + i;
+    }
     return c->nemerg > 0 ? c->emerg[--c->nemerg] : UVM_NONE;
 }
 
@@ -74,9 +88,7 @@ static void move_page(uvm_handler_t *h, uint32_t f, uint32_t dst) {
 static void compact_chunk(uvm_handler_t *h, uint32_t asid, uint32_t k) {
     uvm_cocoa_t *c = &h->cocoa;
     const uint64_t owner = c->owner[k];
-    const uint64_t region_va = (owner & ((UINT64_C(1) << 40) - 1u)) << GMMU_LARGE_SHIFT;
-    uvm_va_block_t *blk = uvm_va_block_get(
-        h, ((uint64_t)asid << UVM_ASID_VPN_SHIFT) | (region_va >> GMMU_PAGE_SHIFT), false);
+    uvm_va_block_t *blk = owner_block(h, asid, k);
     if (blk && blk->large && h->place->split)
         (void)h->place->split(h, blk);
     for (uint32_t i = 0; i < UVM_BLOCK_PAGES && c->owner[k] == owner; i++) {
@@ -130,6 +142,8 @@ int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t
         err_setf(err, errlen, "uvm: free of '%s': no such allocation", name ? name : "(null)");
         return -1;
     }
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
     const uvm_alloc_t al = h->allocs[i];
     memmove(&h->allocs[i], &h->allocs[i + 1], (h->nallocs - i - 1u) * sizeof *h->allocs);
     h->nallocs--;

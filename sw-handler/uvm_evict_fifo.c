@@ -149,4 +149,5 @@ static uint32_t fifo_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
 const uvm_evict_ops_t uvm_evict_fifo_ops = {
     "fifo",       fifo_init,
     fifo_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_NONRESIDENT),
-    fifo_observe, fifo_pick};
+    fifo_observe, fifo_pick,
+    false};

@@ -23,20 +23,8 @@ static bool is_pow2(uint64_t x) {
     return x != 0 && (x & (x - 1)) == 0;
 }
 
-static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
-    if (!d || !d->csr_read || !d->csr_write || !d->host_read || !d->host_write || !d->gpu_write64 ||
-        !d->dma_submit || !d->dma_wait || !d->cpu_delay) {
-        err_setf(err, errlen, "uvm: device interface incomplete (csr/host/gpu/dma/cpu_delay)");
-        return -1;
-    }
-    if (c->batch_size == 0) {
-        err_setf(err, errlen, "uvm: batch_size must be >= 1");
-        return -1;
-    }
-    if (c->max_batches_per_irq == 0) {
-        err_setf(err, errlen, "uvm: max_batches_per_irq must be >= 1");
-        return -1;
-    }
+/* The policy names against the registry, and the eviction policies' keys. */
+static int check_policies(const uvm_cfg_t *c, char *err, size_t errlen) {
     for (uint32_t k = 0; k < UVM_POLICY_KINDS; k++) {
         char why[256];
         const char *name = c->policy[k];
@@ -51,6 +39,37 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
             return -1;
         }
     }
+    if (!uvm_evict_gran_valid(c->evict_granularity)) {
+        err_setf(err, errlen,
+                 "uvm: evict_granularity %" PRIu32 " must be a power of two in [1, %" PRIu32 "]",
+                 c->evict_granularity, UVM_BLOCK_PAGES);
+        return -1;
+    }
+    if (!uvm_evict_gran_valid(c->evict_chunk_pages)) {
+        err_setf(err, errlen,
+                 "uvm: evict_chunk_pages %" PRIu32 " must be a power of two in [1, %" PRIu32 "]",
+                 c->evict_chunk_pages, UVM_BLOCK_PAGES);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
+    if (!d || !d->csr_read || !d->csr_write || !d->host_read || !d->host_write || !d->gpu_write64 ||
+        !d->dma_submit || !d->dma_wait || !d->cpu_delay) {
+        err_setf(err, errlen, "uvm: device interface incomplete (csr/host/gpu/dma/cpu_delay)");
+        return -1;
+    }
+    if (c->batch_size == 0) {
+        err_setf(err, errlen, "uvm: batch_size must be >= 1");
+        return -1;
+    }
+    if (c->max_batches_per_irq == 0) {
+        err_setf(err, errlen, "uvm: max_batches_per_irq must be >= 1");
+        return -1;
+    }
+    if (check_policies(c, err, errlen) != 0)
+        return -1;
     if (c->migrate_max_pages == 0 || c->migrate_max_pages > UVM_BLOCK_PAGES) {
         err_setf(err, errlen, "uvm: migrate_max_pages %" PRIu32 " must be in [1, %" PRIu32 "]",
                  c->migrate_max_pages, UVM_BLOCK_PAGES);
@@ -226,10 +245,13 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
     for (int i = 0; i < 2; i++) {
         const uvm_alloc_t *o = nb[i];
         if (o && o->base < base + size && base < o->base + o->size) {
+            /* the VAs as the trace gives them: the ASID bits above the 48-bit VA named apart */
+            const uint64_t ova = o->base & (UVM_VA_LIMIT - 1u);
             err_setf(err, errlen,
                      "uvm: allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
-                     ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64 ")",
-                     nm, base, base + size, o->name, o->base, o->base + o->size);
+                     ") overlaps allocation '%s' [0x%" PRIx64 ", 0x%" PRIx64
+                     ") (address space %" PRIu64 ")",
+                     nm, va, va + size, o->name, ova, ova + o->size, asid);
             return -1;
         }
     }

@@ -9,6 +9,7 @@
  * the batch end (uvm_migrate_flush), as nvidia-uvm's batch tracker.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "uvm_place.h"
 
@@ -129,7 +130,49 @@ void uvm_migrate_flush(uvm_handler_t *h) {
     pending_reset(h);
 }
 
+typedef struct {
+    uint64_t vpn;
+    uint32_t frame;
+} victim_t;
+
+static int victim_cmp(const void *a, const void *b) {
+    const uint64_t x = ((const victim_t *)a)->vpn, y = ((const victim_t *)b)->vpn;
+    return (x > y) - (x < y);
+}
+
+/* A victim group (an nvidia root chunk, or evict_granularity frames, docs/handler.md §6j): every
+ * resident page of the frames [v, v + gran)
+ * is evicted, in VA order (a VA block at a time, as the driver evicts a chunk). With pages = 1
+ * the first frame handed back is kept for the caller and the others go to the allocator;
+ * returns it, or UVM_NONE (the caller asks the placement again). */
+static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, uint32_t pages) {
+    victim_t list[UVM_BLOCK_PAGES] = {{0, 0}};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < gran && (uint64_t)v + i < h->cfg.gpu_data_pages; i++)
+        if (h->frames[v + i].resident)
+            list[n++] = (victim_t){h->frames[v + i].vpn, v + i};
+    qsort(list, n, sizeof list[0], victim_cmp);
+    uint32_t mine = UVM_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!h->frames[list[i].frame].resident) /* gone with a 2 MB page evicted before it */
+            continue;
+        const uint32_t kept = uvm_mem_evict(h, list[i].frame);
+        if (kept == UVM_NONE)
+            continue;
+        if (pages == 1u && mine == UVM_NONE)
+            mine = kept;
+        else if (uvm_pmm_free(&h->pmm, kept, UVM_CHUNK_4K) != 0)
+            uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
+    }
+    return mine;
+}
+
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
+    /* the eviction unit: a root chunk (nvidia), else evict_granularity (UVMSmart's 4 KB, 64 KB,
+     * 2 MB), at least the frames asked for */
+    const uint32_t unit =
+        h->evict->root_chunks ? h->cfg.evict_chunk_pages : h->cfg.evict_granularity;
+    const uint32_t gran = unit > pages ? unit : pages;
     for (uint32_t tries = 0; tries <= h->pmm.frames / pages; tries++) {
         const uint32_t f =
             pages == 1u ? h->place->alloc_page(h, vpn) : h->place->alloc_range(h, vpn, pages);
@@ -137,9 +180,15 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
             return f;
         if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
             uvm_ts_pipe_drain(h);
-        const uint32_t v = h->evict->pick(h, h->evict_priv, pages);
+        const uint32_t v = h->evict->pick(h, h->evict_priv, gran);
         if (v == UVM_NONE)
             return UVM_NONE;
+        if (h->evict->root_chunks || gran != pages) {
+            const uint32_t mine = evict_root_chunk(h, v, gran, pages);
+            if (mine != UVM_NONE)
+                return mine;
+            continue;
+        }
         for (uint32_t i = 0; i < pages; i++) {
             if (pages > 1u && !h->frames[v + i].resident)
                 continue;

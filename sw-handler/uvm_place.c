@@ -22,6 +22,16 @@ int uvm_place_check_cfg(const uvm_cfg_t *c, char *err, size_t errlen) {
                  "(use page_size cocoa for CoCoA frames with large pages)");
         return -1;
     }
+    /* a 2 MB page takes a whole 2 MB frame: with fewer frames no fault could ever be served
+     * (the run would livelock into the watchdog, issue 26) */
+    if (c->page_size == UVM_PSIZE_2M &&
+        c->gpu_data_pages < (UINT64_C(1) << (GMMU_LARGE_SHIFT - GMMU_PAGE_SHIFT))) {
+        err_setf(err, errlen,
+                 "uvm: page_size 2m needs at least %u GPU frames (one 2 MB frame); the GPU memory "
+                 "has %" PRIu64 " (gpu_mem_pages)",
+                 1u << (GMMU_LARGE_SHIFT - GMMU_PAGE_SHIFT), c->gpu_data_pages);
+        return -1;
+    }
     if ((c->frame_alloc != UVM_FRAME_ANY || c->page_size != UVM_PSIZE_4K) &&
         (c->gpu_data_base_pa & ((UINT64_C(1) << GMMU_LARGE_SHIFT) - 1u)) != 0) {
         err_setf(err, errlen,

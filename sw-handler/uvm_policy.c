@@ -49,17 +49,19 @@ static const uvm_replay_ops_t replay_tab[] = {
 /* eviction policies: uvm_evict.c                                                              */
 
 static const uvm_evict_ops_t *const evict_tab[] = {&uvm_evict_lru_ops, &uvm_evict_random_ops,
-                                                   &uvm_evict_fifo_ops};
+                                                   &uvm_evict_fifo_ops, &uvm_evict_nvidia_ops,
+                                                   &uvm_evict_lru_oracle_ops};
 
 /* ------------------------------------------------------------------------------------------ */
-/* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing.c (only "none" so far)         */
+/* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing*.c         */
 
 static const uvm_prefetch_ops_t *const prefetch_tab[] = {
     &uvm_prefetch_none_ops,       &uvm_prefetch_nvidia_ops,       &uvm_prefetch_tbn_ops,
     &uvm_prefetch_seq_local_ops,  &uvm_prefetch_random_local_ops, &uvm_prefetch_random_ops,
     &uvm_prefetch_sequential_ops, &uvm_prefetch_locality_ops,     &uvm_prefetch_oracle_ops};
 
-static const uvm_thrashing_ops_t *const thrashing_tab[] = {&uvm_thrashing_none_ops};
+static const uvm_thrashing_ops_t *const thrashing_tab[] = {
+    &uvm_thrashing_none_ops, &uvm_thrashing_nvidia_ops, &uvm_thrashing_capacity_ops};
 
 /* ------------------------------------------------------------------------------------------ */
 /* the registry                                                                                */
@@ -145,6 +147,7 @@ typedef struct {
 
 static const policy_props_t props_tab[] = {
     {&uvm_evict_lru_ops, UVM_POLICY_PROP_MAP_ORDER},
+    {&uvm_evict_lru_oracle_ops, UVM_POLICY_PROP_ACCESS_ORACLE},
     {&uvm_prefetch_oracle_ops, UVM_POLICY_PROP_PAGE_ORDER},
 };
 

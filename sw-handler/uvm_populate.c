@@ -175,35 +175,28 @@ static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, 
     return 0;
 }
 
-int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
-                         size_t errlen) {
-    *pages = 0;
-    const uvm_alloc_t *al = uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT);
-    if (!h->initialized || !al || al->base != base) {
-        err_setf(err, errlen, "uvm: populate 0x%" PRIx64 ": %s", base,
-                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
-                                 : "not the base of a managed allocation");
-        return -1;
-    }
-    const uint64_t first = al->base >> GMMU_PAGE_SHIFT;
-    const uint64_t last = (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT;
+/* The copy of the missing pages of [first, last] of allocation al (what: "populate" or
+ * "prefetch", in messages). *pages += the pages copied. 0 or -1 + err. */
+static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
+                      const char *what, uint64_t *pages, char *err, size_t errlen) {
     const uint64_t need = frames_needed(h, first, last);
     const uint64_t nfree = h->place->frames_free(h, uvm_vpn_asid(first));
     if (need > nfree) {
         err_setf(err, errlen,
-                 "uvm: populate %s: %" PRIu64 " pages to copy, %" PRIu64
-                 " free GPU frames (gpu_data_pages %" PRIu64
-                 "): GPU memory is oversubscribed, a programmer-directed copy cannot hold it "
-                 "(cudaMalloc would fail)",
-                 al->name, need, nfree, h->cfg.gpu_data_pages);
+                 "uvm: %s %s: %" PRIu64 " pages to copy, %" PRIu64
+                 " free GPU frames (gpu_data_pages %" PRIu64 "): %s",
+                 what, al->name, need, nfree, h->cfg.gpu_data_pages,
+                 what[1] == 'o' ? "GPU memory is oversubscribed, a programmer-directed copy cannot "
+                                  "hold it (cudaMalloc would fail)"
+                                : "a prefetch that needs evictions is not modeled yet");
         return -1;
     }
     const uint64_t tables = uvm_pt_missing_range(h, first, last);
     if (tables > uvm_pt_free_pages(h)) {
         err_setf(err, errlen,
-                 "uvm: populate %s: page-table pool exhausted (%" PRIu64
-                 " table pages needed, %" PRIu64 " free of gpu_pt_pages %" PRIu64 ")",
-                 al->name, tables, uvm_pt_free_pages(h), h->cfg.gpu_pt_pages);
+                 "uvm: %s %s: page-table pool exhausted (%" PRIu64 " table pages needed, %" PRIu64
+                 " free of gpu_pt_pages %" PRIu64 ")",
+                 what, al->name, tables, uvm_pt_free_pages(h), h->cfg.gpu_pt_pages);
         return -1;
     }
     pop_runs_t r = {NULL, 0, 0};
@@ -228,9 +221,8 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
                h->place->map(h, x->vpn + k, x->frame + k, 1, x->writable, false) == 0)
             k++;
         if (k < x->pages) {
-            err_setf(err, errlen,
-                     "uvm: populate %s: cannot map VA 0x%" PRIx64 " (%" PRIu32 " pages)", al->name,
-                     x->vpn << GMMU_PAGE_SHIFT, x->pages);
+            err_setf(err, errlen, "uvm: %s %s: cannot map VA 0x%" PRIx64 " (%" PRIu32 " pages)",
+                     what, al->name, x->vpn << GMMU_PAGE_SHIFT, x->pages);
             rc = -1;
         }
         *pages += x->pages;
@@ -244,4 +236,64 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
     free(r.runs);
     h->block_gen++; /* nothing stays pinned */
     return rc;
+}
+
+int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
+                         size_t errlen) {
+    *pages = 0;
+    const uvm_alloc_t *al = uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT);
+    if (!h->initialized || !al || al->base != base) {
+        err_setf(err, errlen, "uvm: populate 0x%" PRIx64 ": %s", base,
+                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
+                                 : "not the base of a managed allocation");
+        return -1;
+    }
+    return copy_range(h, al, al->base >> GMMU_PAGE_SHIFT,
+                      (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT, "populate", pages, err,
+                      errlen);
+}
+
+int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                         size_t errlen) {
+    *pages = 0;
+    const uvm_alloc_t *al = size ? uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT) : NULL;
+    if (!h->initialized || !al || base + size - 1u > al->base + al->size - 1u) {
+        err_setf(err, errlen, "uvm: prefetch [0x%" PRIx64 ", +0x%" PRIx64 "): %s", base, size,
+                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
+                                 : "not inside one managed allocation");
+        return -1;
+    }
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
+    return copy_range(h, al, base >> GMMU_PAGE_SHIFT, (base + size - 1u) >> GMMU_PAGE_SHIFT,
+                      "prefetch", pages, err, errlen);
+}
+
+int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                        size_t errlen) {
+    *pages = 0;
+    const uvm_alloc_t *al = size ? uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT) : NULL;
+    if (!h->initialized || !al || base + size - 1u > al->base + al->size - 1u) {
+        err_setf(err, errlen, "uvm: migration to the host [0x%" PRIx64 ", +0x%" PRIx64 "): %s",
+                 base, size,
+                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
+                                 : "not inside one managed allocation");
+        return -1;
+    }
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
+    const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
+        uint32_t f = 0;
+        if (!uvm_va_block_resident(h, vpn, &f))
+            continue;
+        const uint64_t before = h->stats.data_pages_resident;
+        const uint32_t kept = uvm_mem_evict(h, f); /* unmap, INVAL_PAGE, D2H if writable */
+        if (kept != UVM_NONE && h->place->frame_free)
+            h->place->frame_free(h, kept);
+        else if (kept != UVM_NONE && uvm_pmm_free(&h->pmm, kept, UVM_CHUNK_4K) != 0)
+            uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
+        *pages += before - h->stats.data_pages_resident;
+    }
+    return 0;
 }

@@ -59,6 +59,7 @@ typedef struct {
     uint64_t vpn;       /* page held (valid when resident) */
     uint64_t mig_seq;   /* migration order: smaller = older */
     uint64_t mig_ns;    /* simulated time of the migration, for diagnostics */
+    uint64_t access_ns; /* last GPU access (the platform's oracle; mig_ns until one) */
     uint64_t pin_block; /* == h->block_gen while serviced in the current block */
     bool resident;
     bool writable;
@@ -121,6 +122,10 @@ typedef struct {
     /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
      * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
+    /* true: the policy evicts whole root chunks (nvidia, §6j): the loop asks pick for groups of
+     * max(pages, cfg.evict_chunk_pages) frames and evicts every resident page of the group, a
+     * VA block at a time; false: the group asked for (1 page, or a 2 MB chunk) */
+    bool root_chunks;
 } uvm_evict_ops_t;
 
 /* What a prefetch policy sees of the block being serviced (docs/handler.md §6a). Page indices
@@ -219,12 +224,38 @@ extern const uvm_evict_ops_t uvm_evict_lru_ops;
 extern const uvm_evict_ops_t uvm_evict_random_ops;
 /* uvm_evict_fifo.c: VA blocks in order of first residency (nvidia-uvm's root-chunk order) */
 extern const uvm_evict_ops_t uvm_evict_fifo_ops;
+/* uvm_evict_nvidia.c: the driver's root chunks, FIFO by allocation/first residency (§6j) */
+extern const uvm_evict_ops_t uvm_evict_nvidia_ops;
+/* uvm_evict_oracle.c: lru by the last GPU access, from the platform's oracle (§6j) */
+extern const uvm_evict_ops_t uvm_evict_lru_oracle_ops;
 /* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
 bool uvm_evict_gran_valid(uint32_t gran_pages);
 /* uvm_thrashing.c: the thrashing policies of the registry */
 extern const uvm_thrashing_ops_t uvm_thrashing_none_ops;
+/* uvm_thrashing_nv.c: nvidia-uvm's detection (docs/handler.md §6j) and its capacity variant */
+extern const uvm_thrashing_ops_t uvm_thrashing_nvidia_ops;
+extern const uvm_thrashing_ops_t uvm_thrashing_capacity_ops;
+/* processors of the thrashing detection: the GPU and the CPU (bit numbers of a mask) */
+enum { UVM_PROC_GPU = 0, UVM_PROC_CPU = 1 };
+typedef struct {
+    uint32_t threshold, pin_threshold;           /* events; throttles */
+    uint64_t lapse_ns, nap_ns, epoch_ns, pin_ns; /* pin_ns 0: pinned for ever */
+    uint32_t max_resets;
+} uvm_thrash_nv_params_t;
+typedef struct uvm_thrash_nv uvm_thrash_nv_t;
+/* The parameters of the thrashing_* keys (nap, epoch and pin in lapses -> ns). */
+uvm_thrash_nv_params_t uvm_thrash_nv_params(const uvm_cfg_t *c);
+/* The detection state; capacity: evictions are events of the CPU; counts into stats
+ * (num_thrashing, num_throttle, num_pin); h: the clock of the observer (may be NULL). */
+uvm_thrash_nv_t *uvm_thrash_nv_new(const uvm_thrash_nv_params_t *prm, bool capacity,
+                                   uvm_stats_t *stats, const uvm_handler_t *h);
+void uvm_thrash_nv_free(uvm_thrash_nv_t *t);
+/* thrashing_event_cb: pages vpn.. became resident on processor proc at time now (ns). */
+void uvm_thrash_nv_event(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages, int proc, uint64_t now);
+/* uvm_perf_thrashing_get_hint for page vpn faulting on processor req at time now. */
+uvm_thrash_hint_t uvm_thrash_nv_hint(uvm_thrash_nv_t *t, uint64_t vpn, int req, uint64_t now);
 
 /* Registered policy of kind by name (the ops struct of that kind), NULL if unknown. */
 const void *uvm_policy_find(uvm_policy_kind_t kind, const char *name);

@@ -163,6 +163,10 @@ static void service_deferred(uvm_handler_t *h, uvm_blk_ctx_t *c) {
         if (uvm_bitmap_count(set, UVM_BLOCK_WORDS) > h->cfg.gpu_data_pages ||
             !uvm_block_pt_room(h, c, (c->blk->id << UVM_BLOCK_SHIFT) + first))
             memcpy(set, c->demand, sizeof set);
+        else if (!h->cfg.prefetch_when_full && /* §6k: no eviction for a prefetch */
+                 uvm_bitmap_count(set, UVM_BLOCK_WORDS) >
+                     h->place->frames_free(h, uvm_vpn_asid(c->blk->id << UVM_BLOCK_SHIFT)))
+            memcpy(set, c->demand, sizeof set);
     }
     uvm_migrate_set(h, c->blk->id, set, c->demand);
 }

@@ -11,9 +11,9 @@
 
 /* Policy kinds. Policies are looked up by name in the handler's registry (uvm_policy.c):
  *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
- *   evict      lru (default) | random                             (§6)
+ *   evict      lru (default) | random | fifo | nvidia (§6, §6j)
  *   prefetch   none (default) | nvidia | tbn | seq_local | random_local  (§6a)
- *   thrashing  none (default)                                     (§6a) */
+ *   thrashing  none (default), nvidia, capacity                   (§6a, §6j) */
 typedef enum {
     UVM_POLICY_REPLAY = 0,
     UVM_POLICY_EVICT = 1,
@@ -59,6 +59,8 @@ typedef struct {
     uint64_t pages_freed, compactions, pages_compacted;
     /* Zheng's transfer sets that carried prefetch pages, and those pages (both modes) */
     uint64_t ts_sets, ts_pages;
+    /* thrashing policies (§6j): pages found thrashing, THROTTLE and PIN hints given */
+    uint64_t num_thrashing, num_throttle, num_pin;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -190,6 +192,9 @@ int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t
 #define UVM_POLICY_PROP_MAP_ORDER 1u
 /* prefetch: wants the workload's first-touch page order (uvm_handler_set_page_order) first */
 #define UVM_POLICY_PROP_PAGE_ORDER 2u
+/* evict: wants every GPU access from the platform (uvm_handler_note_access): an ORACLE of the
+ * last access time, which the hardware does not report yet (lru_oracle, docs/handler.md §6j) */
+#define UVM_POLICY_PROP_ACCESS_ORACLE 4u
 /* The UVM_POLICY_PROP_* bits of the registered policy `name` of kind; 0 if none or unknown. */
 uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name);
 /* uvm_policy_check, then stores name in cfg->policy[kind]. 0 or -1 + err. */
@@ -209,6 +214,10 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
  * position. Replaces an earlier order. 0, or -1 + err (out of memory). */
 int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
                                size_t errlen);
+/* The access oracle (UVM_POLICY_PROP_ACCESS_ORACLE, docs/handler.md §6j): the platform says that
+ * the GPU frame at physical address frame_pa was accessed at now_ns (a translation used). Not
+ * something a real driver sees; ignored for a frame outside GPU data memory or not resident. */
+void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_ns);
 /* The programmer-directed copy of the memcpy baseline (cudaMalloc + cudaMemcpy H2D,
  * docs/handler.md §6e): gives every non-resident page of the allocation based at `base` a GPU
  * frame (2 MB / 64 KB chunks where whole groups fit), copies them (a run of consecutive pages
@@ -219,6 +228,22 @@ int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n,
  * the allocation may be left partly populated (the run is to stop). */
 int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char *err,
                          size_t errlen);
+/* cudaMemPrefetchAsync(base, size, GPU) (a trace's `prefetch RANGE gpu`, issue 22): every
+ * non-resident page of [base, base + size), which must lie inside one allocation, gets a GPU frame
+ * and is copied and mapped as uvm_handler_populate does (one DMA per run of consecutive pages
+ * and frames, all submitted before the first wait; 2m / CoCoA placements as there): a bulk
+ * migration without faults. Pages already resident are left alone. A prefetch that would need
+ * evictions (more pages than free frames) is refused (-1 + err: not modeled yet). *pages = the
+ * pages copied. 0 or -1 + err. */
+int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                         size_t errlen);
+/* Migrates the GPU-resident pages of [base, base + size) (inside one allocation) to the host: a
+ * trace's `prefetch RANGE host` (cudaMemPrefetchAsync to the CPU) and `cpu RANGE R|W` (a CPU
+ * fault per page, issue 22). Each page as an eviction does it (uvm_mem_evict: unmap, INVAL_PAGE,
+ * D2H if writable, frame released; a 2m page whole, a coalesced CoCoA region split first), so it
+ * is counted in evictions. *pages = the pages that left the GPU. 0 or -1 + err. */
+int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                        size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */

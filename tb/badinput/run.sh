@@ -156,6 +156,28 @@ check 18-out-of-pt-pages 6 'RESULT +FAIL \(valid accesses cancelled\)' -- sim --
 # ---- 18b: --preload names an allocation that exists only in address space 1 (space 0 only) -------
 printf 'alloc a 0x40000000 0x200000\nspace 1\nalloc b 0x40000000 0x200000\nkernel k\nspace 0\nm 0 0 R 1 0x1 0x40000000\n' > "$T/pl1.trc"
 check 18b-preload-space1 2 'preload b: the allocation is in address space 1; --preload maps allocations of address space 0 only' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --engine cmodel --trace "$T/pl1.trc" --preload b:large
+# ---- 22: host calls (docs/trace-format.md "Host calls"): malformed, outside one allocation, a free
+# of no allocation, a use after free, a call not acted on yet -----------------------------------
+printf 'alloc a %s 0x8000\nprefetch %s 0x1000 device\nkernel k\n' $A $A > "$T/h1.trc"
+check 22-prefetch-dest 2 'h1.trc:2: field 4 \(destination\): .device. is not gpu or host' -- sim --trace "$T/h1.trc"
+check 22-check-prefetch-dest 1 'h1.trc:2: field 4 \(destination\)' -- "$TRC" check "$T/h1.trc"
+printf 'alloc a %s 0x8000\nadvise %s 0x9000 read_mostly\nkernel k\ns 0 0 R 1 0x1 %s 4\n' $A $A $A > "$T/h2.trc"
+check 22-check-range-inside 1 'h2.trc:2: field 3 \(size\): advise range .* does not lie inside allocation a' -- "$TRC" check "$T/h2.trc"
+check 22-sim-range-inside 2 'h2.trc:2: field 3: advise range .* does not lie inside one allocation' -- sim --trace "$T/h2.trc"
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 R 1 0x1 %s 4\nfree b\nkernel k2\n' $A $A > "$T/h3.trc"
+check 22-check-free-unknown 1 "h3.trc:4: field 2 \(name\): free of 'b': no such allocation" -- "$TRC" check "$T/h3.trc"
+check 22-sim-free-unknown 2 "h3.trc:4: field 2 \(name\): free of 'b': no such allocation" -- sim --trace "$T/h3.trc"
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\nfree a\nkernel k2\ns 0 0 R 1 0x1 %s 4\n' $A $A $A > "$T/h4.trc"
+check 22-check-use-after-free 1 'h4.trc:6: lane 0 address .* is outside every allocation' -- "$TRC" check "$T/h4.trc"
+check 22-sim-use-after-free 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.trc"
+printf 'alloc a %s 0x8000\nadvise %s 0x10 read_mostly\nkernel k\n' $A $A > "$T/h5.trc"
+check 22-sim-not-acted-on 2 "h5.trc:2: field 1 \(record\): 'advise' is not acted on by the simulator yet" -- sim --trace "$T/h5.trc"
+printf 'alloc a %s 0x8000\nalloc b 0x91000000 0x1000\nkernel k\ns 0 0 W 1 0x1 %s 4\ncpu 0x91000000 0x1000 W\nfree b\ncpu 0x91000000 0x10 R\nkernel k2\n' $A $A > "$T/h6.trc"
+check 22-sim-cpu-after-free 2 "h6.trc:7: field 2: cpu range .* does not lie inside one allocation" -- sim --trace "$T/h6.trc"
+printf 'alloc a %s 0x2000000\nprefetch %s 0x2000000 gpu\nkernel k\n' $A $A > "$T/h7.trc"
+check 22-sim-prefetch-evicts 2 'h7.trc:2: prefetch: uvm: prefetch a: 8192 pages to copy, .* needs evictions is not modeled yet' -- sim --trace "$T/h7.trc"
+"$TRC" convert "$T/h4.trc" "$T/h4.bin" > /dev/null 2>&1
+check 22-sim-use-after-free-bin 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.bin"
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
 echo '{"result": "PASS"}' > "$T/sig.json"
 "$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &
@@ -167,5 +189,122 @@ ok 19-sigterm-exit-143 test $rc = 143
 ok 19-sigterm-summary grep -q 'RESULT *INTERRUPTED (signal)' "$T/sig.log"
 ok 19-progress-in-log grep -q '^gmmu-sim: progress: *cycle' "$T/sig.log"
 ok 19-sigterm-stats test "$(stat_of "$T/sig.json" result)" = "INTERRUPTED (signal)"
+# ---- issue 26, 1: an output that is not a regular file is written in place, never replaced or
+# removed; a symbolic link is followed (the link stays); a write error is reported -----------------
+mkdir -p "$T/o"
+"$TRC" convert tb/traces/small.trc "$T/o/small.txt" > /dev/null 2>&1
+# a char device like /dev/full (mknod needs root; otherwise /dev/full itself, which a non-root
+# run cannot replace either way)
+if mknod "$T/o/full" c 1 7 2> /dev/null; then FULL=$T/o/full; else FULL=/dev/full; fi
+ln -s /dev/full "$T/o/lfull"
+check 26.1-convert-chardev 1 'full: write error: No space left on device' -- "$TRC" convert tb/traces/small.trc "$FULL"
+ok 26.1-chardev-untouched test -c "$FULL"
+check 26.1-convert-symlink-dev 1 'lfull: write error: No space left on device' -- "$TRC" convert tb/traces/small.trc "$T/o/lfull"
+ok 26.1-symlink-untouched test -L "$T/o/lfull" -a "$(readlink "$T/o/lfull")" = /dev/full
+check 26.1-mix-chardev 1 'full: write error: No space left on device' -- "$TRC" mix "$FULL" tb/traces/small.trc
+ok 26.1-mix-chardev-untouched test -c "$FULL"
+check 26.1-mix-symlink-dev 1 'lfull: write error' -- "$TRC" mix "$T/o/lfull" tb/traces/small.trc
+ok 26.1-mix-symlink-untouched test -L "$T/o/lfull"
+check 26.1-import-chardev 1 'full: write error: No space left on device' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$FULL" --binary
+ok 26.1-import-chardev-untouched test -c "$FULL"
+check 26.1-import-symlink-dev 1 'lfull: write error' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$T/o/lfull"
+ok 26.1-import-symlink-untouched test -L "$T/o/lfull"
+# a symbolic link to a regular file: the file gets the trace, the link stays a link
+: > "$T/o/reg.trc"; ln -s reg.trc "$T/o/lreg"
+check 26.1-convert-symlink-file 0 '' -- "$TRC" convert tb/traces/small.trc "$T/o/lreg" --text
+ok 26.1-symlink-file-link-stays test -L "$T/o/lreg"
+ok 26.1-symlink-file-written cmp -s "$T/o/small.txt" "$T/o/reg.trc"
+rm -f "$T/o/reg.trc"; : > "$T/o/reg.trc"
+check 26.1-import-symlink-file 0 '' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$T/o/lreg"
+ok 26.1-import-symlink-file-written test -L "$T/o/lreg" -a -s "$T/o/reg.trc"
+# a FIFO: written in place, read back whole by a reader
+mkfifo "$T/o/fifo"
+(timeout 20 cat "$T/o/fifo" > "$T/o/fifo.out" &)
+check 26.1-convert-fifo 0 '' -- timeout 20 "$TRC" convert tb/traces/small.trc "$T/o/fifo" --text
+sleep 0.2
+ok 26.1-fifo-stays test -p "$T/o/fifo"
+ok 26.1-fifo-got-trace cmp -s "$T/o/small.txt" "$T/o/fifo.out"
+ok 26.1-no-temporary-left test -z "$(ls "$T/o" | grep tmp)"
+# ---- issue 26, 8: importer write error without a traceback; check refuses a trace without kernel --
+check 26.8-import-granule-huge 1 'allocation size 1180591620717411303424 does not fit' -- $PY tools/import/import_nvbit.py tb/import/nvbit-memtrace/memtrace.log -o "$T/o/g.trc" --granule 1180591620717411303424
+ok 26.8-import-granule-no-output test ! -e "$T/o/g.trc"
+check 26.8-check-empty 1 'empty.trc: no kernel record' -- "$TRC" check "$T/empty.trc"
+printf 'alloc a %s 0x1000\n' $A > "$T/o/nokernel.trc"
+check 26.8-check-no-kernel 1 'nokernel.trc: no kernel record' -- "$TRC" check "$T/o/nokernel.trc"
+# ---- issue 26, minor: mix with more inputs than address spaces names the limit ------------------
+many=(); for _ in $(seq 257); do many+=(tb/traces/small.trc); done
+check 26.m-mix-257 2 'mix: 257 inputs; at most 256' -- "$TRC" mix "$T/o/m.trc" "${many[@]}"
+# ---- issue 26, 2: an access in an address space without any allocation is a program fault --------
+printf 'alloc a 0x40000000 0x4000\nkernel k\nspace 1\ns 0 0 R 1 0x1 0x40000000 4\n' > "$T/o/nd1.trc"
+check 26.2-space-without-alloc 3 'RESULT +FAIL \(program fault\)' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/nd1.trc"
+check 26.2-space-without-alloc-expected 0 'RESULT +PASS \(program faults expected\)' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/nd1.trc" --expect-fault
+check 26.2-space-without-alloc-cmodel 3 'RESULT +FAIL \(program fault\)' -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --engine cmodel --trace "$T/o/nd1.trc"
+# ---- issue 26, 3: page_size = 2m with fewer than 512 GPU frames is refused at start ------------------
+check 26.3-2m-few-frames 2 'page_size 2m needs at least 512 GPU frames .* has 100 \(gpu_mem_pages\)' -- sim --trace tb/traces/small.trc --set page_size=2m --set gpu_mem_pages=100
+# ---- issue 26, 4, 5: a large preload of an allocation not a multiple of 2 MB; two preloads of one ----
+printf 'alloc s 0x8000000000 0x4000\nkernel k\ns 0 0 R 1 0x1 0x8000100000 4\n' > "$T/o/nd4.trc"
+check 26.4-preload-large-small 2 'preload s:large: size 0x4000 is not a multiple of 2 MB' -- sim --trace "$T/o/nd4.trc" --preload s:large
+check 26.4-preload-nocache-small-fault 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/o/nd4.trc" --preload s:nocache
+printf 'alloc a 0x8000000000 0x200000\nkernel k\ns 0 0 R 1 0x1 0x8000000000 4\n' > "$T/o/nd5.trc"
+check 26.5-preload-twice 2 'preload a: the allocation is preloaded twice' -- sim --trace "$T/o/nd5.trc" --preload a:large --preload a:nocache
+check 26.5-preload-once 0 'RESULT +PASS' -- sim --trace "$T/o/nd5.trc" --preload a:large
+# ---- issue 26, 6: gmmu-board checks the trace and the policies before it opens the board link -------
+BOARD=$B/fpga/gmmu-board
+check 26.6-board-no-trace 2 'gmmu-board: --trace .*/nosuch.trc: No such file' -- "$BOARD" --port "$T/o/nosuchport" --trace "$T/o/nosuch.trc"
+check 26.6-board-bad-trace 2 'bad_record.trc:7: field 6' -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/bad_record.trc
+check 26.6-board-bad-replay 2 "gmmu-board: --replay-policy: 'bogus' is not one of" -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --replay-policy bogus
+check 26.6-board-bad-evict 2 "gmmu-board: --evict-policy: 'lruu' is not one of" -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --evict-policy lruu
+check 26.6-board-then-link 1 'board link: cannot open .*nosuchport' -- "$BOARD" --port "$T/o/nosuchport" --trace tb/traces/small.trc --replay-policy batch
+# ---- issue 26, test hole: traces_check.py fails a run whose statistics file is missing or bad ----
+TCK="import sys; sys.path.insert(0, 'tb/tools'); import traces_check as t"
+check 26.h-traces-check-no-stats 0 'missing or unreadable' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/nosuch.json', 0.0)
+print(r['log']); sys.exit(1 if r['ok'] else 0)"
+echo '{"cycles": 5' > "$T/o/cut.json"
+check 26.h-traces-check-cut-stats 0 'missing or unreadable' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/cut.json', 0.0)
+print(r['log']); sys.exit(1 if r['ok'] else 0)"
+echo '{"cycles": 5}' > "$T/o/nokey.json"
+check 26.h-traces-check-no-counters 0 'lack mismatches' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/nokey.json', 0.0)
+print(r['log']); sys.exit(1 if r['ok'] else 0)"
+echo '{"mismatches": 0, "fatal_faults": 0}' > "$T/o/good.json"
+check 26.h-traces-check-good-stats 0 '' -- $PY -c "$TCK
+r = t.finish('small', 'x', ['x'], 0, '', '$T/o/good.json', 0.0)
+sys.exit(0 if r['ok'] else 1)"
+# ---- issue 26, 8: a huge in-range mem_latency is a long wait, not a hang --------------------------
+check 26.8-mem-latency-1e6 0 'RESULT +PASS$' -- sim --engine cmodel --trace tb/traces/small.trc --set mem_latency=1000000
+# ---- issue 26, 8: a ' in the TRACE= path of make cosim --------------------------------------------
+mkdir -p "$T/o/it's"; cp tb/traces/small.trc "$T/o/it's/a'b.trc"
+check 26.8-make-trace-quote 0 'test watchdog: PASS' -- make -s --no-print-directory cosim TEST=watchdog BUILD="$B" TRACE="$T/o/it's/a'b.trc"
+# ---- issue 26, 8: a configuration cfg_vflags.py refuses stops the Verilator build (no model
+# without -G flags); VERILATOR=echo: nothing is really built --------------------------------------
+VB=configs/badinput-vflags.cfg
+trap 'rm -f "$VB"' EXIT
+sed 's/^num_sm.*/num_sm = 08x/' configs/tiny.cfg > "$VB"
+check 26.8-vflags-stops-build 2 "badinput-vflags.cfg:[0-9]+: num_sm: '08x' is not an integer" -- make --no-print-directory BUILD="$T/vb" VERILATOR=echo "$T/vb/badinput-vflags/vdut/obj/.model"
+ok 26.8-vflags-no-verilator-run test ! -e "$T/vb/badinput-vflags/vdut/verilator.log"
+rm -f "$VB"
+# ---- issue 26, minor messages: a real number for an integer key; overlap without the ASID bits -----
+check 26.m-integer-key 2 "hbm_gbps: '1.5' is not an integer: the key takes whole numbers .* in \[0, 1000000\]" -- sim --set hbm_gbps=1.5
+printf 'alloc a 0x90000000 0x8000\nspace 1\nalloc b 0x90000000 0x8000\nalloc c 0x90004000 0x8000\nkernel k\n' > "$T/o/ov.trc"
+check 26.m-overlap-va 2 "allocation 'c' \[0x90004000, 0x9000c000\) overlaps allocation 'b' \[0x90000000, 0x90008000\) \(address space 1\)" -- "$B/asid4/gmmu-sim" --config configs/asid4.cfg --quiet --trace "$T/o/ov.trc"
+# ---- issue 26, acceptance: make deps prints one line per step, the tools' output in its log -------
+# (fake dpkg-query: nothing installed; fake apt-get: 300 lines of unpacking, exit FAKE_APT_RC)
+mkdir -p "$T/o/fakebin"
+printf '#!/bin/sh\nexit 1\n' > "$T/o/fakebin/dpkg-query"
+printf '#!/bin/sh\ni=0; while [ $i -lt 300 ]; do echo "Unpacking fake-$i"; i=$((i+1)); done\nexit ${FAKE_APT_RC:-0}\n' > "$T/o/fakebin/apt-get"
+# fake python: no package importable, pip install succeeds (nothing is really installed)
+printf '#!/bin/sh
+[ "$1" = -m ] && { echo "Collecting (fake pip) $*"; exit 0; }
+exit 1
+' > "$T/o/fakebin/fakepy"
+chmod +x "$T/o/fakebin/dpkg-query" "$T/o/fakebin/apt-get" "$T/o/fakebin/fakepy"
+check 26.a-deps-one-line-per-step 0 '^deps: ok$' -- env PATH="$T/o/fakebin:$PATH" PYTHON="$T/o/fakebin/fakepy" DEPS_LOG="$T/o/deps.log" bash scripts/deps.sh
+ok 26.a-deps-terminal-short test "$(grep -vc '^deps: ' "$T/26.a-deps-one-line-per-step.log")" = 0
+ok 26.a-deps-pip-in-log grep -q 'Collecting (fake pip)' "$T/o/deps.log"
+ok 26.a-deps-log-kept test "$(grep -c '^Unpacking fake-' "$T/o/deps.log")" = 600
+check 26.a-deps-failure-shows-log 1 'deps: FAILED: apt-get update; the whole log' -- env PATH="$T/o/fakebin:$PATH" PYTHON="$T/o/fakebin/fakepy" DEPS_LOG="$T/o/deps.log" FAKE_APT_RC=100 bash scripts/deps.sh
+ok 26.a-deps-failure-log-printed grep -q '^Unpacking fake-299' "$T/26.a-deps-failure-shows-log.log"
 echo "test-badinput: $pass passed, $fail failed"
 [ $fail = 0 ]

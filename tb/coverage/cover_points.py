@@ -23,8 +23,9 @@ import sys
 # (module, size parameter or None, array, [(state label, enum name)], [(from, to)])
 FSMS = [
     ("gmmu_ptw", "NumWalkers", "w_state_q",
-     [("IDLE", "WkIdle"), ("ISSUE", "WkIssue"), ("WAIT_RSP", "WkWaitRsp")],
-     [("IDLE", "ISSUE"), ("ISSUE", "WAIT_RSP"), ("WAIT_RSP", "ISSUE"), ("WAIT_RSP", "IDLE")]),
+     [("IDLE", "WkIdle"), ("ISSUE", "WkIssue"), ("WAIT_RSP", "WkWaitRsp"), ("PWC", "WkPwc")],
+     [("IDLE", "ISSUE"), ("ISSUE", "WAIT_RSP"), ("WAIT_RSP", "ISSUE"), ("WAIT_RSP", "IDLE"),
+      ("IDLE", "PWC"), ("PWC", "ISSUE")]),
     ("gmmu_l2_tlb", "L2MshrEntries", "m_state_q",
      [("FREE", "MshrFree"), ("NEED_WALK", "MshrNeedWalk"), ("WALKING", "MshrWalking"),
       ("RESP", "MshrResp")],
@@ -73,6 +74,32 @@ EVENTS = {
          "a walk waits: every walker is busy"),
         ("mem_req_backpressure", "mr_valid_q && !mem_req_ready_i",
          "the memory refuses the walker's read"),
+        # page-walk cache (docs/microarch.md §16; configs/pwc.cfg, make coverage-pwc)
+        ("pwc_hit_l0", "ev_pwc_hit_o && pwc_lvl == 2'd0",
+         "a walk starts from a level-0 page-walk-cache hit (reads levels 1-3)"),
+        ("pwc_hit_l1", "ev_pwc_hit_o && pwc_lvl == 2'd1",
+         "a walk starts from a level-1 hit (reads levels 2-3)"),
+        ("pwc_hit_l2", "ev_pwc_hit_o && pwc_lvl == 2'd2 && !pwc_l",
+         "a walk starts from a level-2 hit (reads the leaf only)"),
+        ("pwc_hit_large", "ev_pwc_hit_o && pwc_lvl == 2'd2 && pwc_l",
+         "a walk starts from a cached large-page (L) entry (reads entry 0 of its table)"),
+        ("pwc_fill", "pwc_fill", "a level 0-2 response fills the page-walk cache"),
+        ("pwc_nofill_set", "|(w_nofill_d & ~w_nofill_q)",
+         "an invalidation covers the path of a read in flight (its response must not fill)"),
+        ("pwc_nofill_drop", "rsp_down && w_nofill_q[rk]",
+         "a response on an invalidated path goes on without filling"),
+        ("pwc_flush_in_latency", "(flush_all_i || flush_page_i) && (" + "{PWC_ANY}" + ")",
+         "an invalidation while a walker is in its hit latency (restart if it matches)"),
+    ],
+    "gmmu_pwc": [
+        ("pwc_fill_same", "fill_valid_i && same_found", "a fill updates its own tag in place"),
+        ("pwc_fill_victim", "fill_valid_i && !same_found && !inv_found",
+         "a fill into a full cache replaces the round-robin victim"),
+        ("pwc_flush_page", "flush_page_i && |(pv_q & ~pv_d)",
+         "a page invalidation removes entries on its path"),
+        ("pwc_flush_asid", "flush_all_i && cmd_scope_i && |(pv_q & ~pv_d) && |pv_d",
+         "an invalidation by address space removes some entries and keeps others"),
+        ("pwc_hit_3_levels", "&hit_l", "one lookup hits all three levels (the deepest wins)"),
     ],
     "gmmu_l2_tlb": [
         ("l2_hit_base", "hit && bhit", "L2 base-array hit"),
@@ -247,10 +274,11 @@ def generate(params):
             nfs = 0
         ev_base = len(conn)
         for i, (name, expr, _) in enumerate(evs):
-            if "{ISSUE_ANY}" in expr:
-                n = params["NumWalkers"]
-                expr = expr.replace("{ISSUE_ANY}", " || ".join(
-                    "w_state_q[%d] == WkIssue" % k for k in range(n)))
+            for key, enum in (("{ISSUE_ANY}", "WkIssue"), ("{PWC_ANY}", "WkPwc")):
+                if key in expr:
+                    n = params["NumWalkers"]
+                    expr = expr.replace(key, " || ".join(
+                        "w_state_q[%d] == %s" % (k, enum) for k in range(n)))
             conn.append(expr)
             covers.append((name, "ev[%d]" % (ev_base + i)))
         width = len(conn)

@@ -8,7 +8,8 @@
 #include "trace.h"
 
 static int rec_same(const trace_rec_t *a, const trace_rec_t *b) {
-    if (a->kind != b->kind)
+    /* a kernel record has no address space of its own (docs/trace-format.md) */
+    if (a->kind != b->kind || (a->kind != TRACE_REC_KERNEL && a->space != b->space))
         return 0;
     switch (a->kind) {
     case TRACE_REC_ALLOC:
@@ -18,6 +19,13 @@ static int rec_same(const trace_rec_t *a, const trace_rec_t *b) {
         return strcmp(a->name, b->name) == 0;
     case TRACE_REC_EXIT:
         return a->cta == b->cta && a->warp == b->warp;
+    case TRACE_REC_FREE:
+        return strcmp(a->name, b->name) == 0;
+    case TRACE_REC_ADVISE:
+    case TRACE_REC_PREFETCH:
+        return a->base == b->base && a->size == b->size && a->arg == b->arg;
+    case TRACE_REC_CPU:
+        return a->base == b->base && a->size == b->size && a->op == b->op;
     case TRACE_REC_MEM:
         if (a->cta != b->cta || a->warp != b->warp || a->op != b->op || a->gap != b->gap ||
             a->mask != b->mask)

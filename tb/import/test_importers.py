@@ -574,6 +574,50 @@ class Writer(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_python_writer_host_calls(self):
+        """Writer.advise/prefetch/free/cpu and TraceWriter.host_call (issue 22): the records in
+        call order, a checked trace, a text -> binary -> text round trip with the same bytes,
+        and each bad argument refused with the field named."""
+        tc = import_common.trace_ctypes
+        d = tempfile.mkdtemp(prefix="test_writer.")
+        try:
+            txt = os.path.join(d, "h.txt")
+            w = import_common.TraceWriter(txt, False)
+            w.add_alloc("a", 0x10000, 0x10000)
+            w.host_call("advise", 0x10000, 0x1000, "preferred_location=host")
+            w.host_call("prefetch", 0x10000, 0x10000, "gpu")
+            w.kernel("k")
+            w.mem(0, 0, 0, 0, 1, [0x10000])
+            w.host_call("cpu", 0x10000, 0x10, "W")
+            w.host_call("free", "a")
+            w.close()
+            with open(txt) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines, ["alloc a 0x10000 0x10000",
+                                     "advise 0x10000 0x1000 preferred_location=host",
+                                     "prefetch 0x10000 0x10000 gpu", "kernel k",
+                                     "m 0 0 R 0 0x1 0x10000", "cpu 0x10000 0x10 W", "free a"])
+            subprocess.run([TOOL, "check", txt], check=True, capture_output=True)
+            subprocess.run([TOOL, "convert", txt, os.path.join(d, "h.trc")], check=True)
+            subprocess.run([TOOL, "convert", os.path.join(d, "h.trc"), os.path.join(d, "r.txt")],
+                           check=True)
+            with open(txt, "rb") as x, open(os.path.join(d, "r.txt"), "rb") as y:
+                self.assertEqual(x.read(), y.read())
+            w = tc.Writer(os.path.join(d, "bad.trc"), True)
+            with self.assertRaisesRegex(tc.TraceLibError, "advice 'often' is not one of"):
+                w.advise(0x10000, 0x1000, "often")
+            with self.assertRaisesRegex(tc.TraceLibError, "destination 'cpu' is not gpu or host"):
+                w.prefetch(0x10000, 0x1000, "cpu")
+            with self.assertRaisesRegex(tc.TraceLibError, "cpu op 'A' is not R or W"):
+                w.cpu(0x10000, 0x1000, "A")
+            with self.assertRaisesRegex(tc.TraceLibError, "record 1: range of 0 bytes"):
+                w.prefetch(0x10000, 0, "gpu")
+            with self.assertRaisesRegex(tc.TraceLibError, "range size -1 does not fit"):
+                w.cpu(0x10000, -1, "R")
+            w.finish()
+        finally:
+            shutil.rmtree(d)
+
     def test_missing_library(self):
         """Without the shared trace library the importer stops with a clear message."""
         d = tempfile.mkdtemp(prefix="test_writer.")

@@ -52,15 +52,24 @@ def run_big(a, wl):
     return res
 
 
+def read_stats(stats):
+    """The run's statistics: (dict, None), or ({}, reason) when the file is missing, unreadable
+    or lacks the counters checked: a run that crashed before writing them fails (issue 26)."""
+    try:
+        with open(stats) as f:
+            st = json.load(f)
+    except (OSError, ValueError) as e:
+        return {}, "statistics %s missing or unreadable: %s" % (stats, e)
+    if not isinstance(st, dict) or any(k not in st for k in ("mismatches", "fatal_faults")):
+        return {}, "statistics %s lack mismatches / fatal_faults" % stats
+    return st, None
+
+
 def finish(kind, name, cmd, rc, log, stats, secs):
-    st = {}
-    if os.path.exists(stats):
-        try:
-            with open(stats) as f:
-                st = json.load(f)
-        except (OSError, ValueError):
-            st = {}
-    ok = rc == 0 and st.get("mismatches", 0) == 0 and st.get("fatal_faults", 0) == 0
+    st, why = read_stats(stats)
+    if why:
+        log = log + "\n" + why
+    ok = rc == 0 and why is None and st["mismatches"] == 0 and st["fatal_faults"] == 0
     return {"kind": kind, "name": name, "ok": ok, "exit": rc, "seconds": round(secs, 2),
             "cycles": st.get("cycles"), "translations": st.get("translations"),
             "far_faults": st.get("far_faults"), "evictions": st.get("evictions"),

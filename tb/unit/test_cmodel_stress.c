@@ -220,15 +220,29 @@ static void test_stress_tiny(void **state) {
 
 static void test_stress_default(void **state) {
     (void)state;
-    const gmmu_params_t p = {4, 4, 64, 8, 16, 16, 8, 16, 10, 16, 8, 16, 4, 1};
+    const gmmu_params_t p = {4, 4, 64, 8, 16, 16, 8, 16, 10, 16, 8, 16, 4, 1, 0, 1};
     double khz;
     unsigned q;
     run(&p, 20000, 7, 1, 5, &khz, &q);
 }
 
+/* the page-walk cache (docs/microarch.md §16): tiny with 6 entries, 3-cycle hits, under the
+ * same traffic and host noise (its invalidations race with the walks) */
+static void test_stress_pwc(void **state) {
+    (void)state;
+    gmmu_params_t p;
+    th_params_tiny(&p);
+    p.pwc_entries = 6;
+    p.pwc_latency = 3;
+    double khz;
+    unsigned q;
+    for (uint32_t seed = 1; seed <= 2; seed++)
+        run(&p, 20000, seed, 1, seed < 2 ? 5u : 30u, &khz, &q);
+}
+
 static void test_stress_paper(void **state) {
     (void)state;
-    const gmmu_params_t p = {16, 4, 128, 16, 16, 32, 16, 32, 10, 64, 64, 64, 4, 1};
+    const gmmu_params_t p = {16, 4, 128, 16, 16, 32, 16, 32, 10, 64, 64, 64, 4, 1, 0, 1};
     double khz;
     unsigned q;
     run(&p, 20000, 11, 0, 5, &khz, &q);
@@ -239,6 +253,7 @@ int main(void) {
         cmocka_unit_test(test_stress_tiny),
         cmocka_unit_test(test_stress_default),
         cmocka_unit_test(test_stress_paper),
+        cmocka_unit_test(test_stress_pwc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,13 +52,13 @@ static void test_unknown_names_list_known(void **state) {
     assert_int_equal(uvm_policy_check(UVM_POLICY_REPLAY, "never", err, sizeof err), -1);
     assert_string_equal(err, "'never' is not one of block|batch|batch_flush|once");
     assert_int_equal(uvm_policy_check(UVM_POLICY_EVICT, "LRU", err, sizeof err), -1);
-    assert_string_equal(err, "'LRU' is not one of lru|random|fifo");
+    assert_string_equal(err, "'LRU' is not one of lru|random|fifo|nvidia|lru_oracle");
     assert_int_equal(uvm_policy_check(UVM_POLICY_PREFETCH, "tree", err, sizeof err), -1);
     assert_string_equal(err,
                         "'tree' is not one of "
                         "none|nvidia|tbn|seq_local|random_local|random|sequential|locality|oracle");
     assert_int_equal(uvm_policy_check(UVM_POLICY_THRASHING, "", err, sizeof err), -1);
-    assert_string_equal(err, "'' is not one of none");
+    assert_string_equal(err, "'' is not one of none|nvidia|capacity");
     assert_int_equal(uvm_policy_check(UVM_POLICY_KINDS, "none", err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown policy kind"));
     /* a short buffer truncates the message, never overflows */
@@ -77,7 +77,7 @@ static void test_cfg_set_policy(void **state) {
     assert_string_equal(c.policy[UVM_POLICY_EVICT], "random");
     assert_int_equal(uvm_cfg_set_policy(&c, UVM_POLICY_EVICT, "mru", err, sizeof err), -1);
     assert_string_equal(c.policy[UVM_POLICY_EVICT], "random"); /* unchanged on error */
-    assert_string_equal(err, "'mru' is not one of lru|random|fifo");
+    assert_string_equal(err, "'mru' is not one of lru|random|fifo|nvidia|lru_oracle");
     assert_int_equal(uvm_cfg_set_policy(NULL, UVM_POLICY_EVICT, "lru", err, sizeof err), -1);
 }
 

@@ -118,6 +118,73 @@ static void test_populate_oversubscribed(void **state) {
     fx_done(x);
 }
 
+/* uvm_handler_prefetch (a trace's `prefetch RANGE gpu`, issue 22): only the non-resident pages of
+ * the range are copied (pages outside it stay on the host), as large DMAs all submitted before
+ * the first wait; a range outside one allocation, and one that needs evictions, are refused */
+static void test_prefetch_range(void **state) {
+    (void)state;
+    fx_t *x = start(40, 1);
+    uint64_t pages = 0;
+    /* pages 4..11 first (8 pages), then 0..19: the 12 others */
+    assert_int_equal(
+        uvm_handler_prefetch(x->h, ALLOC_BASE + 4 * PAGE, 8 * PAGE, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 8);
+    expect_copied(x, 4, 8, 1);
+    assert_false(walk(&x->fk, VPN0 + 3, NULL) & PTE_V_BIT);
+    assert_false(walk(&x->fk, VPN0 + 12, NULL) & PTE_V_BIT);
+    const size_t d0 = x->fk.ndma;
+    /* an unaligned range: every page it touches (0x10 .. 19 pages + 0x10 bytes: pages 0..19) */
+    assert_int_equal(
+        uvm_handler_prefetch(x->h, ALLOC_BASE + 0x10, 19 * PAGE + 1, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 12);
+    expect_copied(x, 0, 20, 1);
+    assert_false(walk(&x->fk, VPN0 + 20, NULL) & PTE_V_BIT);
+    assert_int_equal(st(x)->pages_h2d, 20);
+    assert_int_equal(st(x)->faults_fetched, 0);
+    assert_true(x->fk.ndma - d0 <= 2); /* pages 0..3 and 12..19: one DMA per run */
+    /* errors: beyond the allocation, no allocation, more pages than free frames */
+    assert_int_equal(uvm_handler_prefetch(x->h, ALLOC_BASE, 41 * PAGE, &pages, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "not inside one managed allocation"));
+    assert_int_equal(uvm_handler_prefetch(x->h, ALLOC_BASE + 100 * PAGE, PAGE, &pages, x->err, 256),
+                     -1);
+    fx_done(x);
+    x = start(65, 1);
+    assert_int_equal(uvm_handler_prefetch(x->h, ALLOC_BASE, 65 * PAGE, &pages, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "prefetch a: 65 pages to copy, 64 free GPU frames"));
+    assert_non_null(strstr(x->err, "needs evictions is not modeled yet"));
+    assert_int_equal(x->fk.ndma, 0);
+    fx_done(x);
+}
+
+/* uvm_handler_to_host (a trace's `prefetch RANGE host` / `cpu RANGE R|W`): the GPU-resident pages
+ * of the range leave the GPU (unmapped, written back: D2H of a writable page, frame freed), the
+ * others are untouched; a range outside one allocation is refused */
+static void test_to_host_range(void **state) {
+    (void)state;
+    fx_t *x = start(20, 1);
+    uint64_t pages = 0;
+    assert_int_equal(uvm_handler_populate(x->h, ALLOC_BASE, &pages, x->err, sizeof x->err), 0);
+    const size_t d0 = x->fk.ndma;
+    /* pages 2..4 (an unaligned range touching them) */
+    assert_int_equal(
+        uvm_handler_to_host(x->h, ALLOC_BASE + 2 * PAGE + 8, 2 * PAGE + 8, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 3);
+    for (uint64_t p = 0; p < 20; p++)
+        assert_int_equal((walk(&x->fk, VPN0 + p, NULL) & PTE_V_BIT) != 0, p < 2 || p > 4);
+    assert_int_equal(st(x)->pages_d2h, 3);
+    assert_int_equal(st(x)->data_pages_resident, 17);
+    assert_int_equal(x->fk.ndma - d0, 3);
+    assert_int_equal(x->fk.dma[d0].dir, UVM_DMA_D2H);
+    assert_int_equal(x->fk.dma[d0].dst, (VPN0 + 2) << 12);
+    /* again: nothing resident there any more */
+    assert_int_equal(
+        uvm_handler_to_host(x->h, ALLOC_BASE + 2 * PAGE, 3 * PAGE, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 0);
+    assert_int_equal(uvm_handler_to_host(x->h, ALLOC_BASE, 21 * PAGE, &pages, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "not inside one managed allocation"));
+    fx_done(x);
+}
+
 /* an allocation across two 2 MB blocks needs 4 tables; a pool of root + 3 cannot hold them */
 static void test_populate_pt_pool(void **state) {
     (void)state;
@@ -319,6 +386,8 @@ int main(void) {
         cmocka_unit_test(test_populate_copies_and_maps),
         cmocka_unit_test(test_populate_twice_and_fault),
         cmocka_unit_test(test_populate_oversubscribed),
+        cmocka_unit_test(test_prefetch_range),
+        cmocka_unit_test(test_to_host_range),
         cmocka_unit_test(test_populate_pt_pool),
         cmocka_unit_test(test_populate_bad_calls),
         cmocka_unit_test(test_populate_2m),

@@ -17,11 +17,12 @@
 
 #include "config.h"
 
-static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n"
-                                    "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
-                                    "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
-                                    "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                                    "ff_quota = 2\nnum_asids = 1\n";
+static const char *const tiny_rtl =
+    "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n"
+    "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
+    "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
+    "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
+    "ff_quota = 2\nnum_asids = 1\npwc_entries = 0\npwc_latency = 1\n";
 
 /* Writes text to a temporary file; path (64 bytes) receives its name. */
 static void write_tmp(char *path, const char *text) {
@@ -99,33 +100,34 @@ static void expect_error(const char *extra, unsigned line, const char *rest) {
 
 static void test_errors(void **state) {
     (void)state;
-    expect_error("bogus = 1\n", 15, "bogus: unknown key");
-    expect_error("mem_latency = abc\n", 15, "mem_latency: 'abc' is not a decimal or 0x hex number");
-    expect_error("mem_latency = -5\n", 15, "mem_latency: '-5' is not a decimal or 0x hex number");
-    expect_error("mem_latency = 12x\n", 15, "mem_latency: '12x' is not a decimal or 0x hex number");
-    expect_error("mem_latency = 0\n", 15, "mem_latency: 0 is out of range");
-    expect_error("mem_ready_pct = 101\n", 15, "mem_ready_pct: 101 is out of range");
-    expect_error("fb_entries = 48\n", 15, "fb_entries: 48 is not a power of two");
-    expect_error("pcie_model = fast\n", 15, "pcie_model: 'fast' is not one of table|atan");
-    expect_error("fault_mode = sometimes\n", 15,
+    expect_error("bogus = 1\n", 17, "bogus: unknown key");
+    expect_error("mem_latency = abc\n", 17, "mem_latency: 'abc' is not a decimal or 0x hex number");
+    expect_error("mem_latency = -5\n", 17, "mem_latency: '-5' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 12x\n", 17, "mem_latency: '12x' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 0\n", 17, "mem_latency: 0 is out of range");
+    expect_error("mem_ready_pct = 101\n", 17, "mem_ready_pct: 101 is out of range");
+    expect_error("fb_entries = 48\n", 17, "fb_entries: 48 is not a power of two");
+    expect_error("pcie_model = fast\n", 17, "pcie_model: 'fast' is not one of table|atan");
+    expect_error("fault_mode = sometimes\n", 17,
                  "fault_mode: 'sometimes' is not one of replayable|blocking");
-    expect_error("run_mode = prefetch\n", 15, "run_mode: 'prefetch' is not one of demand|memcpy");
-    expect_error("replay_policy = never\n", 15,
+    expect_error("run_mode = prefetch\n", 17, "run_mode: 'prefetch' is not one of demand|memcpy");
+    expect_error("replay_policy = never\n", 17,
                  "replay_policy: 'never' is not one of block|batch|batch_flush|once");
-    expect_error("evict_policy = mru\n", 15, "evict_policy: 'mru' is not one of lru|random|fifo");
-    expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 15,
+    expect_error("evict_policy = mru\n", 17,
+                 "evict_policy: 'mru' is not one of lru|random|fifo|nvidia|lru_oracle");
+    expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 17,
                  "evict_policy: 'lru_but_much_longer_than_any_registered_name' is not one of");
-    expect_error("pcie_peak_gbps = 0\n", 15,
+    expect_error("pcie_peak_gbps = 0\n", 17,
                  "pcie_peak_gbps: '0' is not a number in [0.001, 1e+06]");
-    expect_error("pcie_peak_gbps = 1e-300\n", 15,
+    expect_error("pcie_peak_gbps = 1e-300\n", 17,
                  "pcie_peak_gbps: '1e-300' is not a number in [0.001, 1e+06]");
     /* the handler's rule, found by the configuration check with its line (issue 11 item 13) */
-    expect_error("fb_entries = 1\n", 15, "fb_entries: 1 is out of range [2, 65536]");
-    expect_error("mem_latency\n", 15, "expected 'key = value'");
-    expect_error("mem_latency = \n", 15, "mem_latency: empty value");
-    expect_error("mem_latency = 5\nmem_latency = 6\n", 16,
-                 "mem_latency: duplicate key (first set on line 15)");
-    expect_error("num_sm = 3\n", 15, "num_sm: duplicate key");
+    expect_error("fb_entries = 1\n", 17, "fb_entries: 1 is out of range [2, 65536]");
+    expect_error("mem_latency\n", 17, "expected 'key = value'");
+    expect_error("mem_latency = \n", 17, "mem_latency: empty value");
+    expect_error("mem_latency = 5\nmem_latency = 6\n", 18,
+                 "mem_latency: duplicate key (first set on line 17)");
+    expect_error("num_sm = 3\n", 17, "num_sm: duplicate key");
 }
 
 /* Numbers follow the trace format's rule (common/num.h): decimal or 0x hex; a leading zero does
@@ -140,11 +142,11 @@ static void test_numbers_decimal_or_hex(void **state) {
     assert_int_equal(c.mem_latency, 10);
     assert_int_equal(c.mem_jitter, 31);
     assert_int_equal(c.chaos_inval, 0);
-    expect_error("mem_latency = 0o17\n", 15,
+    expect_error("mem_latency = 0o17\n", 17,
                  "mem_latency: '0o17' is not a decimal or 0x hex number");
-    expect_error("mem_latency = +5\n", 15, "mem_latency: '+5' is not a decimal or 0x hex number");
-    expect_error("mem_latency = 0x\n", 15, "mem_latency: '0x' is not a decimal or 0x hex number");
-    expect_error("watchdog_cycles = 18446744073709551616\n", 15,
+    expect_error("mem_latency = +5\n", 17, "mem_latency: '+5' is not a decimal or 0x hex number");
+    expect_error("mem_latency = 0x\n", 17, "mem_latency: '0x' is not a decimal or 0x hex number");
+    expect_error("watchdog_cycles = 18446744073709551616\n", 17,
                  "watchdog_cycles: '18446744073709551616' is above 2^64-1");
 }
 
@@ -169,7 +171,7 @@ static void test_rtl_range_points_at_line(void **state) {
     write_tmp(path, "num_sm = 2\nnum_ports = 2\nl1_entries = 12\nl1_large_entries = 2\n"
                     "l1_req_entries = 4\nl2_sets = 4\nl2_ways = 2\nl2_large_entries = 2\n"
                     "l2_latency = 3\nl2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                    "ff_quota = 2\nnum_asids = 1\n");
+                    "ff_quota = 2\nnum_asids = 1\npwc_entries = 0\npwc_latency = 1\n");
     cfg_defaults(&c);
     assert_int_equal(cfg_load(&c, path, err, sizeof(err)), -1);
     unlink(path);
@@ -247,14 +249,15 @@ static void test_sm_partition(void **state) {
     assert_int_equal(c.sm_parts, 0);
     assert_int_equal(cfg_format_value(&c, "sm_partition", v, sizeof(v)), 0);
     assert_string_equal(v, "none");
-    expect_error("sm_partition = 1,1\n", 15, "sm_partition: 2 applications but num_asids is 1");
-    expect_error("sm_partition = 1,x\n", 15, "sm_partition: entry 2 'x' is not a number of SMs");
-    expect_error("sm_partition = 1,,1\n", 15, "sm_partition: '1,,1' is not a comma-separated");
-    expect_error("sm_partition = 0,2\n", 15, "sm_partition: entry 1 '0' is not a number of SMs");
-    expect_error("sm_partition = 3\n", 15, "sm_partition: the 1 entries sum to 3 SMs, num_sm is 2");
+    expect_error("sm_partition = 1,1\n", 17, "sm_partition: 2 applications but num_asids is 1");
+    expect_error("sm_partition = 1,x\n", 17, "sm_partition: entry 2 'x' is not a number of SMs");
+    expect_error("sm_partition = 1,,1\n", 17, "sm_partition: '1,,1' is not a comma-separated");
+    expect_error("sm_partition = 0,2\n", 17, "sm_partition: entry 1 '0' is not a number of SMs");
+    expect_error("sm_partition = 3\n", 17, "sm_partition: the 1 entries sum to 3 SMs, num_sm is 2");
     /* tiny's RTL keys with num_asids = 1 come first: a second file with num_asids = 2 */
     char text[4096];
-    snprintf(text, sizeof(text), "%.*snum_asids = 2\nsm_partition = 1, 1\n",
+    snprintf(text, sizeof(text),
+             "%.*snum_asids = 2\npwc_entries = 0\npwc_latency = 1\nsm_partition = 1, 1\n",
              (int)(strstr(tiny_rtl, "num_asids") - tiny_rtl), tiny_rtl);
     write_tmp(path, text);
     cfg_defaults(&c);

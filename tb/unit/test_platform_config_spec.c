@@ -21,12 +21,13 @@
 
 #include "config.h"
 
-static const char *const tiny_rtl = "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n"
-                                    "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
-                                    "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
-                                    "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
-                                    "ff_quota = 2\nnum_asids = 2\n";
-#define TINY_LINES 14u
+static const char *const tiny_rtl =
+    "num_sm = 2\nnum_ports = 2\nl1_entries = 8\n"
+    "l1_large_entries = 2\nl1_req_entries = 4\nl2_sets = 4\n"
+    "l2_ways = 2\nl2_large_entries = 2\nl2_latency = 3\n"
+    "l2_mshr_entries = 4\nnum_walkers = 2\nff_entries = 4\n"
+    "ff_quota = 2\nnum_asids = 2\npwc_entries = 0\npwc_latency = 1\n";
+#define TINY_LINES 16u
 
 /* Loads tiny's RTL keys followed by extra into c (over the defaults); cfg_load's result. */
 static int load_with(const char *extra, cfg_t *c, char *err, size_t len, char *path) {

@@ -64,7 +64,7 @@ static void test_next_event(void **state) {
 }
 
 /* The watchdog's timed work (wait_end): none on an idle platform (a hang), then each model's
- * wait: the host's modeled wait ahead of now, a PTE read due after now, a DMA in flight (one
+ * wait: the host's modeled wait ahead of now, a PTE read due now or later, a DMA in flight (one
  * already due counts as now). The scripted steps, chaos and coalesce commands are not waits. */
 static void test_wait_end(void **state) {
     (void)state;
@@ -80,9 +80,11 @@ static void test_wait_end(void **state) {
     p->wd.wait_until = 900;
     assert_int_equal(plat_models_wait_end(p), 900);
     assert_int_equal(gpumem_init(&p->gm, 0x1000, 1, 0x100000, 4, 10, 0, 1), 0);
-    assert_int_equal(gpumem_accept(&p->gm, 30, 0x1000, 3), 0); /* due at 40: not after now */
+    assert_int_equal(gpumem_accept(&p->gm, 30, 0x1000, 3), 0); /* due at 40: before now */
     assert_int_equal(plat_models_wait_end(p), 900);
     p->now = 20;
+    assert_int_equal(plat_models_wait_end(p), 40);
+    p->now = 40; /* due now: the watchdog runs before this cycle delivers it */
     assert_int_equal(plat_models_wait_end(p), 40);
     p->now = 50;
     p->dq.dmas = calloc(1, sizeof(plat_dma_t));

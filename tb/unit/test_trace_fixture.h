@@ -95,6 +95,15 @@ static inline void write_all(const char *path, int binary, const trace_rec_t *re
 
 static inline void assert_rec_equal(const trace_rec_t *a, const trace_rec_t *b) {
     assert_int_equal(a->kind, b->kind);
+    if (a->kind != TRACE_REC_KERNEL) /* a kernel record has no address space of its own */
+        assert_int_equal(a->space, b->space);
+    if (a->kind == TRACE_REC_ADVISE || a->kind == TRACE_REC_PREFETCH || a->kind == TRACE_REC_CPU) {
+        assert_int_equal(a->base, b->base);
+        assert_int_equal(a->size, b->size);
+        assert_int_equal(a->arg, b->arg);
+        assert_int_equal(a->op, b->op);
+        return;
+    }
     if (a->kind == TRACE_REC_EXIT) {
         assert_int_equal(a->cta, b->cta);
         assert_int_equal(a->warp, b->warp);

@@ -8,6 +8,7 @@ and derives the allocation records from the touched addresses (see AllocationMap
 import io
 import lzma
 import os
+import stat
 import sys
 import tempfile
 
@@ -73,6 +74,18 @@ class TraceWriter:
     def add_alloc(self, name, base, size, readonly=False):
         self.allocs.append((sanitize_name(name, "alloc"), base, size, readonly))
 
+    def host_call(self, kind, *args):
+        """A host call (docs/trace-format.md "Host calls") in record order: kind 'advise',
+        'prefetch', 'free' or 'cpu' with the arguments of trace_ctypes.Writer's method of that
+        name (no importer's source has these calls yet; for one that does)."""
+        if kind not in ("advise", "prefetch", "free", "cpu"):
+            raise TraceLibError("unknown host call %r" % (kind,))
+        self.records += 1
+        try:
+            getattr(self.body, kind)(*args)
+        except TraceLibError as e:
+            raise self._body_error(e) from None
+
     def _body_error(self, e):
         """The library names the temporary body; the user knows the output path."""
         return TraceLibError(str(e).replace(self.body_path, self.path))
@@ -101,33 +114,68 @@ class TraceWriter:
             raise self._body_error(e) from None
 
     def abort(self):
-        """Drops everything (after an input error); no output file is written."""
+        """Drops everything (after an input error); no output file is written. May follow a
+        failed close() (which has removed the body already)."""
         try:
             self.body.finish()
+        except TraceLibError:
+            pass  # the error that made the caller abort is the one reported
         finally:
-            os.unlink(self.body_path)
+            if os.path.exists(self.body_path):
+                os.unlink(self.body_path)
 
     def close(self):
-        """Writes the output; on an error no output file is left behind."""
+        """Writes the output (output_target: a regular file through a temporary file renamed
+        over it, anything else in place); on an error no output file is left behind, and
+        nothing the importer did not create is removed."""
+        tmp, target = output_target(self.path)
+        wpath = tmp or self.path
         created = False
         try:
             self.body.finish()
             if self.path == "-":
                 sys.stdout.flush()
-            out = trace_ctypes.Writer(self.path, self.binary)
-            created = self.path != "-"
+            out = trace_ctypes.Writer(wpath, self.binary)
+            created = tmp is not None
             try:
                 for a in self.allocs:
                     out.alloc(*a)
                 out.copy_from(self.body_path)
             finally:
                 out.finish()
-        except TraceLibError as e:
-            if created and os.path.exists(self.path):
-                os.unlink(self.path)
-            raise self._body_error(e) from None
+            if tmp is not None:
+                os.replace(tmp, target)
+                created = False
+        except (TraceLibError, OSError) as e:
+            if created and os.path.lexists(tmp):
+                os.unlink(tmp)
+            msg = str(e).replace(tmp, self.path) if tmp else str(e)
+            raise TraceLibError(msg.replace(self.body_path, self.path)) from None
         finally:
-            os.unlink(self.body_path)
+            if os.path.exists(self.body_path):
+                os.unlink(self.body_path)
+
+
+def output_target(path):
+    """Where an output goes (the rule of tools/trace/trace_out.h, issue 26): (tmp, target) for a
+    regular file or a new name (write tmp beside it, then rename it over target; a symbolic link
+    is followed on purpose: tmp goes beside the link's target, the link stays), (None, None) for
+    '-', a device node, a FIFO, a socket or a dangling link: written in place, never removed."""
+    if path == "-":
+        return None, None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return None, None  # dangling: written through, creating its target
+        target = path
+    except OSError:
+        target = path  # the writer reports the error
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            return None, None
+        target = os.path.realpath(path) if os.path.islink(path) else path
+    return "%s.tmp%d%s" % (target, os.getpid(), ".xz" if path.endswith(".xz") else ""), target
 
 
 class AllocationMap:

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "trace.h"
+#include "trace_out.h"
 #include "u64map.h"
 
 #include <errno.h>
@@ -30,6 +31,7 @@
 typedef struct {
     uint64_t base, size;
     uint32_t space;
+    int freed; /* a `free` record released it: no longer an allocation */
     char name[TRACE_NAME_MAX];
 } alloc_t;
 
@@ -54,8 +56,9 @@ static int same_file(const char *in, const char *out) {
     return stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* The output is written to a temporary file next to OUT and renamed at the end: a failed
- * conversion leaves no output (and no shorter, valid-looking trace). */
+/* The output is written as trace_out.h says (issue 26): a regular file through a temporary file
+ * renamed at the end (a failed conversion leaves no output and no shorter, valid-looking trace);
+ * a device node or FIFO in place, never replaced or removed. */
 static int cmd_convert(const char *in, const char *out, int binary) {
     char err[512];
     if (same_file(in, out)) {
@@ -67,26 +70,16 @@ static int cmd_convert(const char *in, const char *out, int binary) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         return 1;
     }
-    const int to_stdout = strcmp(out, "-") == 0;
-    const size_t n = strlen(out);
-    char *tmp = malloc(n + 32);
-    if (!tmp) {
-        fprintf(stderr, "gmmu-trace: out of memory\n");
-        trace_close(r);
-        return 1;
-    }
-    /* the temporary name keeps a .xz suffix (the writer compresses by name) */
-    const int xz = n > 3 && strcmp(out + n - 3, ".xz") == 0;
-    snprintf(tmp, n + 32, "%s.tmp%ld%s", out, (long)getpid(), xz ? ".xz" : "");
-    const char *wpath = to_stdout ? out : tmp;
-    trace_writer_t *w = trace_create(wpath, binary, err, sizeof(err));
+    trace_out_t o;
+    const char *wpath = trace_out_begin(&o, out, err, sizeof(err));
+    trace_writer_t *w = wpath ? trace_create(wpath, binary, err, sizeof(err)) : NULL;
     if (!w) {
-        if (to_stdout)
-            fprintf(stderr, "gmmu-trace: %s\n", err);
-        else /* name the output, not the temporary file */
+        if (wpath && !trace_out_in_place(&o)) /* name the output, not the temporary file */
             fprintf(stderr, "gmmu-trace: %s: cannot create: %s\n", out, strerror(errno));
+        else
+            fprintf(stderr, "gmmu-trace: %s\n", err);
         trace_close(r);
-        free(tmp);
+        (void)trace_out_end(&o, 0, err, sizeof(err));
         return 1;
     }
     int rc = trace_copy(r, w, err, sizeof(err));
@@ -94,18 +87,14 @@ static int cmd_convert(const char *in, const char *out, int binary) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
     trace_close(r);
     if (trace_finish(w, err, sizeof(err)) != 0) {
+        if (rc == 0) /* a write error is reported once */
+            fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
+    if (trace_out_end(&o, rc == 0, err, sizeof(err)) != 0) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         rc = -1;
     }
-    if (!to_stdout) {
-        if (rc == 0 && rename(tmp, out) != 0) {
-            fprintf(stderr, "gmmu-trace: %s: cannot rename to %s: %s\n", tmp, out, strerror(errno));
-            rc = -1;
-        }
-        if (rc != 0)
-            remove(tmp);
-    }
-    free(tmp);
     return rc == 0 ? 0 : 1;
 }
 
@@ -125,7 +114,7 @@ static const char *where(char *buf, size_t n, const char *path, int binary, uint
 
 static int alloc_find(const alloc_t *a, size_t n, uint32_t space, uint64_t addr) {
     for (size_t i = n; i-- > 0;)
-        if (a[i].space == space && addr >= a[i].base && addr - a[i].base < a[i].size)
+        if (!a[i].freed && a[i].space == space && addr >= a[i].base && addr - a[i].base < a[i].size)
             return (int)i;
     return -1;
 }
@@ -135,7 +124,7 @@ typedef struct {
     const char *in;
     int check, binary, bad;
     uint64_t records, nalloc, nkernel, ninst, lanes, reads, writes, atomics, alloc_bytes, outside,
-        before_kernel, gap_sum, translations, exits, exit_errors;
+        before_kernel, gap_sum, translations, exits, exit_errors, host[4], host_errors;
     uint64_t lo, hi;
     uint32_t spaces; /* highest address space + 1 */
     u64map_t pages;  /* distinct (space, 4 KB page) touched (value unused) */
@@ -160,7 +149,8 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
         s->allocs = na;
     }
     for (size_t i = 0; i < s->nalloc; i++)
-        if (s->allocs[i].space == rec->space && rec->base < s->allocs[i].base + s->allocs[i].size &&
+        if (!s->allocs[i].freed && s->allocs[i].space == rec->space &&
+            rec->base < s->allocs[i].base + s->allocs[i].size &&
             s->allocs[i].base < rec->base + rec->size) {
             if (s->check) {
                 fprintf(stderr, "%s: allocation %s overlaps %s\n", ts_where(s, rec), rec->name,
@@ -171,10 +161,47 @@ static int ts_alloc(ts_t *s, const trace_rec_t *rec) {
     s->allocs[s->nalloc].base = rec->base;
     s->allocs[s->nalloc].size = rec->size;
     s->allocs[s->nalloc].space = rec->space;
+    s->allocs[s->nalloc].freed = 0;
     memcpy(s->allocs[s->nalloc].name, rec->name, TRACE_NAME_MAX);
     s->nalloc++;
     s->alloc_bytes += rec->size;
     return 0;
+}
+
+/* A host call (advise, prefetch, free, cpu): its range lies inside one allocation of its space;
+ * a free names a live allocation of its space, which is then gone. */
+static void ts_host(ts_t *s, const trace_rec_t *rec) {
+    static const char *const kw[4] = {"advise", "prefetch", "free", "cpu"};
+    const int k = (int)rec->kind - (int)TRACE_REC_ADVISE;
+    s->host[k]++;
+    if (rec->kind == TRACE_REC_FREE) {
+        for (size_t i = s->nalloc; i-- > 0;)
+            if (!s->allocs[i].freed && s->allocs[i].space == rec->space &&
+                strcmp(s->allocs[i].name, rec->name) == 0) {
+                s->allocs[i].freed = 1;
+                s->last_hit = -1;
+                return;
+            }
+        if (s->check && s->host_errors++ < MAX_REPORTS)
+            fprintf(stderr, "%s: field 2 (name): free of '%s': no such allocation%s\n",
+                    ts_where(s, rec), rec->name, rec->space ? " in this address space" : "");
+        return;
+    }
+    const int a = alloc_find(s->allocs, s->nalloc, rec->space, rec->base);
+    if (a >= 0 && rec->size <= s->allocs[a].size - (rec->base - s->allocs[a].base))
+        return;
+    if (s->check && s->host_errors++ < MAX_REPORTS) {
+        if (a < 0)
+            fprintf(stderr,
+                    "%s: field 2 (base): %s range 0x%" PRIx64 " is outside every allocation\n",
+                    ts_where(s, rec), kw[k], rec->base);
+        else
+            fprintf(stderr,
+                    "%s: field 3 (size): %s range [0x%" PRIx64 ", +0x%" PRIx64
+                    ") does not lie inside allocation %s [0x%" PRIx64 ", +0x%" PRIx64 ")\n",
+                    ts_where(s, rec), kw[k], rec->base, rec->size, s->allocs[a].name,
+                    s->allocs[a].base, s->allocs[a].size);
+    }
 }
 
 /* 0, or -1 when memory runs out */
@@ -282,6 +309,10 @@ static void ts_print_stats(const ts_t *s) {
     if (s->ninst)
         printf("address range  0x%" PRIx64 "-0x%" PRIx64 "\n", s->lo, s->hi);
     printf("outside allocs %" PRIu64 "\n", s->outside);
+    if (s->host[0] + s->host[1] + s->host[2] + s->host[3])
+        printf("host calls     advise %" PRIu64 ", prefetch %" PRIu64 ", free %" PRIu64
+               ", cpu %" PRIu64 "\n",
+               s->host[0], s->host[1], s->host[2], s->host[3]);
     if (s->spaces > 1)
         printf("address spaces %" PRIu32 " (0..%" PRIu32 ")\n", s->spaces, s->spaces - 1);
 }
@@ -298,11 +329,22 @@ static void ts_print_check(ts_t *s) {
                 s->outside);
         s->bad = 1;
     }
+    if (s->host_errors) {
+        fprintf(stderr,
+                "%s: %" PRIu64 " host call errors (a range outside one allocation, a free of "
+                "no allocation)\n",
+                s->in, s->host_errors);
+        s->bad = 1;
+    }
     if (s->exit_errors) {
         fprintf(stderr,
                 "%s: %" PRIu64 " warp exit errors (exit before the first kernel, second "
                 "exit, memory record after the exit)\n",
                 s->in, s->exit_errors);
+        s->bad = 1;
+    }
+    if (s->nkernel == 0 && !s->bad) { /* the simulator's rule (an empty trace included) */
+        fprintf(stderr, "%s: no kernel record: nothing to simulate (gmmu-sim refuses it)\n", s->in);
         s->bad = 1;
     }
     if (!s->bad)
@@ -344,6 +386,8 @@ static int cmd_stats(const char *in, int check) {
             u64map_clear(&s->exited);
         } else if (rec.kind == TRACE_REC_EXIT) {
             oom = ts_exit(s, &rec) != 0;
+        } else if (trace_rec_is_host(&rec)) {
+            ts_host(s, &rec);
         } else {
             ts_mem(s, &rec);
         }
@@ -382,9 +426,15 @@ static int cmd_mix(int argc, char **argv) {
     const size_t n = strlen(out);
     const int text = (n >= 4 && strcmp(out + n - 4, ".txt") == 0) ||
                      (n >= 7 && strcmp(out + n - 7, ".txt.xz") == 0) || strcmp(out, "-") == 0;
-    trace_writer_t *w = trace_create(out, !text, err, sizeof(err));
+    trace_out_t o;
+    const char *wpath = trace_out_begin(&o, out, err, sizeof(err));
+    trace_writer_t *w = wpath ? trace_create(wpath, !text, err, sizeof(err)) : NULL;
     if (!w) {
-        fprintf(stderr, "gmmu-trace: %s\n", err);
+        if (wpath && !trace_out_in_place(&o)) /* name the output, not the temporary file */
+            fprintf(stderr, "gmmu-trace: %s: cannot create: %s\n", out, strerror(errno));
+        else
+            fprintf(stderr, "gmmu-trace: %s\n", err);
+        (void)trace_out_end(&o, 0, err, sizeof(err));
         return 1;
     }
     int rc = trace_mix((const char *const *)&argv[3], (unsigned)(argc - 3), w, err, sizeof(err));
@@ -394,16 +444,28 @@ static int cmd_mix(int argc, char **argv) {
         fprintf(stderr, "gmmu-trace: %s\n", err);
         rc = -1;
     }
-    if (rc != 0 && strcmp(out, "-") != 0)
-        remove(out);
+    if (trace_out_end(&o, rc == 0, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        rc = -1;
+    }
     return rc == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3)
         return usage();
-    if (strcmp(argv[1], "mix") == 0)
-        return argc >= 4 && argc - 3 <= (int)TRACE_SPACES ? cmd_mix(argc, argv) : usage();
+    if (strcmp(argv[1], "mix") == 0) {
+        if (argc < 4)
+            return usage();
+        if (argc - 3 > (int)TRACE_SPACES) {
+            fprintf(stderr,
+                    "gmmu-trace: mix: %d inputs; at most %u (one address space each, "
+                    "TRACE_SPACES)\n",
+                    argc - 3, (unsigned)TRACE_SPACES);
+            return 2;
+        }
+        return cmd_mix(argc, argv);
+    }
     if (strcmp(argv[1], "convert") == 0) {
         if (argc < 4 || argc > 5)
             return usage();

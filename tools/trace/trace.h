@@ -34,26 +34,44 @@ typedef enum {
     TRACE_REC_ALLOC = 1,  /* allocation: name, base, size, readonly */
     TRACE_REC_KERNEL = 2, /* kernel boundary: name; every later record belongs to it */
     TRACE_REC_MEM = 3,    /* one warp memory instruction */
-    TRACE_REC_EXIT = 4    /* warp (cta, warp) has no further memory instruction in this kernel */
+    TRACE_REC_EXIT = 4,   /* warp (cta, warp) has no further memory instruction in this kernel */
+    /* host calls between kernels (docs/trace-format.md "Host calls"): base/size is the RANGE */
+    TRACE_REC_ADVISE = 5,   /* cudaMemAdvise(base, size, arg = trace_advice_t) */
+    TRACE_REC_PREFETCH = 6, /* cudaMemPrefetchAsync(base, size, arg = trace_loc_t) */
+    TRACE_REC_FREE = 7,     /* cudaFree of the allocation called name */
+    TRACE_REC_CPU = 8       /* the CPU reads (op R) or writes (op W) [base, base + size) */
 } trace_rec_kind_t;
+
+/* advise: the advice (text keyword in trace_advice_name) */
+typedef enum {
+    TRACE_ADV_READ_MOSTLY = 0, /* read_mostly: cudaMemAdviseSetReadMostly */
+    TRACE_ADV_PREFER_GPU = 1,  /* preferred_location=gpu */
+    TRACE_ADV_PREFER_HOST = 2, /* preferred_location=host */
+    TRACE_ADV_ACCESSED_BY = 3, /* accessed_by (the GPU): cudaMemAdviseSetAccessedBy */
+    TRACE_ADV_COUNT = 4
+} trace_advice_t;
+
+/* prefetch: the destination */
+typedef enum { TRACE_LOC_GPU = 0, TRACE_LOC_HOST = 1, TRACE_LOC_COUNT = 2 } trace_loc_t;
 
 typedef enum { TRACE_OP_READ = 0, TRACE_OP_WRITE = 1, TRACE_OP_ATOMIC = 2 } trace_op_t;
 
 typedef struct {
     trace_rec_kind_t kind;
-    char name[TRACE_NAME_MAX];  /* ALLOC, KERNEL */
-    uint64_t base, size;        /* ALLOC: byte address and size */
+    char name[TRACE_NAME_MAX];  /* ALLOC, KERNEL, FREE */
+    uint64_t base, size;        /* ALLOC: byte address and size; ADVISE, PREFETCH, CPU: range */
+    uint32_t arg;               /* ADVISE: trace_advice_t; PREFETCH: trace_loc_t */
     int readonly;               /* ALLOC */
     uint32_t cta;               /* MEM, EXIT: CTA id; SM = cta % num_sm */
     uint32_t warp;              /* MEM, EXIT: warp index within the CTA */
-    trace_op_t op;              /* MEM */
+    trace_op_t op;              /* MEM; CPU (R or W) */
     uint32_t gap;               /* MEM: compute cycles between the warp's previous instruction
                                    completing and this one issuing */
     uint32_t mask;              /* MEM: active lanes */
     uint64_t addr[TRACE_LANES]; /* MEM: byte address of lane i (valid where mask bit i is set) */
     uint64_t line;  /* position of the record in its file (line number or byte offset) */
-    uint32_t space; /* ALLOC, MEM, EXIT: address space (application), 0..TRACE_SPACES-1; set by
-                       the last `space` record before it (0 if none); the reader fills it, the
+    uint32_t space; /* every record but KERNEL: address space (application), 0..TRACE_SPACES-1; set
+                       by the last `space` record before it (0 if none); the reader fills it, the
                        writer emits a `space` record when it changes */
 } trace_rec_t;
 
@@ -65,6 +83,12 @@ typedef struct {
 int trace_rec_check(const trace_rec_t *rec, char *why, size_t whylen);
 /* 1 if name is 1..TRACE_NAME_MAX-1 printable bytes without blanks or '#'. */
 int trace_name_valid(const char *name);
+/* The text keywords of an advice ("read_mostly", "preferred_location=gpu", ...) and of a
+ * prefetch destination ("gpu", "host"); "?" out of range. */
+const char *trace_advice_name(uint32_t advice);
+const char *trace_loc_name(uint32_t loc);
+/* 1 if rec is a host call (ADVISE, PREFETCH, FREE, CPU): a record between kernels. */
+int trace_rec_is_host(const trace_rec_t *rec);
 
 typedef struct trace_reader trace_reader_t;
 typedef struct trace_writer trace_writer_t;
@@ -93,6 +117,15 @@ int trace_write_kernel(trace_writer_t *w, const char *name, char *err, size_t er
 int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint32_t gap,
                     uint32_t mask, const uint64_t *addrs, char *err, size_t errlen);
 int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, size_t errlen);
+/* Host calls (docs/trace-format.md "Host calls"): advice a trace_advice_t, loc a trace_loc_t,
+ * op 0 (R) or 1 (W). */
+int trace_write_advise(trace_writer_t *w, uint64_t base, uint64_t size, uint32_t advice, char *err,
+                       size_t errlen);
+int trace_write_prefetch(trace_writer_t *w, uint64_t base, uint64_t size, uint32_t loc, char *err,
+                         size_t errlen);
+int trace_write_free(trace_writer_t *w, const char *name, char *err, size_t errlen);
+int trace_write_cpu(trace_writer_t *w, uint64_t base, uint64_t size, int op, char *err,
+                    size_t errlen);
 /* The address space of the following trace_write_alloc/mem/exit calls (0 until called).
  * 0, or -1 with err if space >= TRACE_SPACES. */
 int trace_write_space(trace_writer_t *w, uint32_t space, char *err, size_t errlen);

@@ -52,6 +52,10 @@ def _load(path):
         "trace_write_mem": (i, [vp, u32, u32, i, u32, u32, ctypes.POINTER(u64), cp, sz]),
         "trace_write_exit": (i, [vp, u32, u32, cp, sz]),
         "trace_write_space": (i, [vp, u32, cp, sz]),
+        "trace_write_advise": (i, [vp, u64, u64, u32, cp, sz]),
+        "trace_write_prefetch": (i, [vp, u64, u64, u32, cp, sz]),
+        "trace_write_free": (i, [vp, cp, cp, sz]),
+        "trace_write_cpu": (i, [vp, u64, u64, i, cp, sz]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -119,6 +123,41 @@ class Writer:
     def exit(self, cta, warp):
         cta, warp = _field("cta", cta, 32), _field("warp", warp, 32)
         self._check(self._lib.trace_write_exit(self._w, cta, warp, self._err, ERR_LEN))
+
+    # host calls (docs/trace-format.md "Host calls"); the range is [base, base + size)
+    ADVICE = {"read_mostly": 0, "preferred_location=gpu": 1, "preferred_location=host": 2,
+              "accessed_by": 3}
+    LOCATIONS = {"gpu": 0, "host": 1}
+
+    def _range(self, base, size):
+        return _field("range base", base, 64), _field("range size", size, 64)
+
+    def advise(self, base, size, advice):
+        """advice: one of Writer.ADVICE's keys (the text keyword)."""
+        if advice not in self.ADVICE:
+            raise TraceLibError("advice %r is not one of %s" % (advice, ", ".join(self.ADVICE)))
+        base, size = self._range(base, size)
+        self._check(self._lib.trace_write_advise(self._w, base, size, self.ADVICE[advice],
+                                                 self._err, ERR_LEN))
+
+    def prefetch(self, base, size, dest):
+        """dest: 'gpu' or 'host' (cudaMemPrefetchAsync's destination)."""
+        if dest not in self.LOCATIONS:
+            raise TraceLibError("prefetch destination %r is not gpu or host" % (dest,))
+        base, size = self._range(base, size)
+        self._check(self._lib.trace_write_prefetch(self._w, base, size, self.LOCATIONS[dest],
+                                                   self._err, ERR_LEN))
+
+    def free(self, name):
+        self._check(self._lib.trace_write_free(self._w, name.encode(), self._err, ERR_LEN))
+
+    def cpu(self, base, size, op):
+        """op: 'R' or 'W' (the CPU reads or writes the range between kernels)."""
+        if op not in ("R", "W"):
+            raise TraceLibError("cpu op %r is not R or W" % (op,))
+        base, size = self._range(base, size)
+        self._check(self._lib.trace_write_cpu(self._w, base, size, 0 if op == "R" else 1,
+                                              self._err, ERR_LEN))
 
     def copy_from(self, path):
         """Appends every record of the trace at path (text or binary, re-encoded)."""

@@ -19,6 +19,13 @@
 #define TRACE_BIN_MEM_TILE 5
 #define TRACE_BIN_EXIT 6
 #define TRACE_BIN_SPACE 7 /* u8 space: address space of the following records */
+/* host calls: u64 base, u64 size, u8 advice / destination / op (0 R, 1 W); free: u8 namelen, name
+ */
+#define TRACE_BIN_ADVISE 8
+#define TRACE_BIN_PREFETCH 9
+#define TRACE_BIN_FREE 10
+#define TRACE_BIN_CPU 11
+#define TRACE_BIN_RANGE_BYTES 18 /* type, base, size, argument byte */
 #define TRACE_BIN_END 0xff
 #define TRACE_BUF_SIZE (1u << 16)
 #define TRACE_LINE_MAX 4096

@@ -199,7 +199,7 @@ static int rd_bin_named(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint
     rec->name[nl] = '\0';
     *need += nl;
     if (type != TRACE_BIN_ALLOC) {
-        rec->kind = TRACE_REC_KERNEL;
+        rec->kind = type == TRACE_BIN_FREE ? TRACE_REC_FREE : TRACE_REC_KERNEL;
         return RD_OK;
     }
     rec->kind = TRACE_REC_ALLOC;
@@ -270,6 +270,28 @@ static int rd_bin_mem(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint64
     return RD_OK;
 }
 
+/* Host call with a range (advise, prefetch, cpu) at r->pos, its TRACE_BIN_RANGE_BYTES buffered. */
+static int rd_bin_range(trace_reader_t *r, trace_rec_t *rec, unsigned type, uint64_t at, char *err,
+                        size_t errlen) {
+    const unsigned char *p = r->buf + r->pos;
+    rec->base = get_le(p + 1, 8);
+    rec->size = get_le(p + 9, 8);
+    const unsigned v = p[17];
+    if (type == TRACE_BIN_CPU) {
+        rec->kind = TRACE_REC_CPU;
+        if (v > TRACE_OP_WRITE) {
+            err_setf(err, errlen, "%s:offset %llu: cpu op %u is not 0 (R) or 1 (W)", r->path,
+                     (unsigned long long)at, v);
+            return RD_ERROR;
+        }
+        rec->op = (trace_op_t)v;
+        return RD_OK;
+    }
+    rec->kind = type == TRACE_BIN_ADVISE ? TRACE_REC_ADVISE : TRACE_REC_PREFETCH;
+    rec->arg = v; /* range checked by trace_rec_check */
+    return RD_OK;
+}
+
 /* The end record: nothing may follow it; then the decompressor's status. */
 static int rd_bin_end(trace_reader_t *r, char *err, size_t errlen) {
     r->pos++;
@@ -305,7 +327,13 @@ static int rd_binary_one(trace_reader_t *r, trace_rec_t *rec, char *err, size_t 
         need = 1 + 1 + 8 + 8 + 1;
         break;
     case TRACE_BIN_KERNEL:
+    case TRACE_BIN_FREE:
         need = 1 + 1;
+        break;
+    case TRACE_BIN_ADVISE:
+    case TRACE_BIN_PREFETCH:
+    case TRACE_BIN_CPU:
+        need = TRACE_BIN_RANGE_BYTES;
         break;
     case TRACE_BIN_EXIT:
         need = 1 + 4 + 4;
@@ -325,13 +353,16 @@ static int rd_binary_one(trace_reader_t *r, trace_rec_t *rec, char *err, size_t 
     }
     int rc = RD_TRUNCATED;
     if (trace_rd_fill(r, need) >= need) {
-        if (type == TRACE_BIN_ALLOC || type == TRACE_BIN_KERNEL) {
+        if (type == TRACE_BIN_ALLOC || type == TRACE_BIN_KERNEL || type == TRACE_BIN_FREE) {
             rc = rd_bin_named(r, rec, type, at, &need, err, errlen);
         } else if (type == TRACE_BIN_SPACE) {
             r->space = r->buf[r->pos + 1];
             r->pos += need;
             r->offset += need;
             return 2; /* not a record of its own */
+        } else if (type == TRACE_BIN_ADVISE || type == TRACE_BIN_PREFETCH ||
+                   type == TRACE_BIN_CPU) {
+            rc = rd_bin_range(r, rec, type, at, err, errlen);
         } else if (type == TRACE_BIN_EXIT) {
             rec->kind = TRACE_REC_EXIT;
             rec->cta = (uint32_t)get_le(r->buf + r->pos + 1, 4);

@@ -128,6 +128,73 @@ static int field_cta_warp(field_ctx_t *c, char **tok, int ntok, trace_rec_t *rec
     return 0;
 }
 
+/* fields 1 and 2 of a host call: base and size of its range */
+static int field_range(field_ctx_t *c, char **tok, int ntok, trace_rec_t *rec) {
+    if (field_u64(c, tok, ntok, 1, "base", UINT64_MAX, &rec->base) ||
+        field_u64(c, tok, ntok, 2, "size", UINT64_MAX, &rec->size))
+        return -1;
+    if (rec->size == 0)
+        return field_err(c, 2, "size", "range of 0 bytes");
+    if (rec->base >= TRACE_VA_LIMIT || rec->size > TRACE_VA_LIMIT - rec->base)
+        return field_err(c, 2, "size",
+                         "range [0x%llx, +0x%llx) is outside the %d-bit virtual "
+                         "address space",
+                         (unsigned long long)rec->base, (unsigned long long)rec->size,
+                         TRACE_VA_BITS);
+    return 0;
+}
+
+/* field 3 of a host call with a range: the advice, destination or op; 0 or -1 */
+static int field_host_arg(field_ctx_t *c, char **tok, int ntok, trace_rec_t *rec) {
+    static const char *const fname[] = {"advice", "destination", "op"};
+    const int which = rec->kind == TRACE_REC_ADVISE ? 0 : rec->kind == TRACE_REC_PREFETCH ? 1 : 2;
+    if (ntok <= 3)
+        return field_err(c, 3, fname[which], "missing");
+    const char *v = tok[3];
+    if (which == 0) {
+        for (uint32_t a = 0; a < TRACE_ADV_COUNT; a++)
+            if (strcmp(v, trace_advice_name(a)) == 0) {
+                rec->arg = a;
+                return 0;
+            }
+        return field_err(c, 3, fname[0],
+                         "'%s' is not read_mostly, preferred_location=gpu, "
+                         "preferred_location=host or accessed_by",
+                         v);
+    }
+    if (which == 1) {
+        for (uint32_t l = 0; l < TRACE_LOC_COUNT; l++)
+            if (strcmp(v, trace_loc_name(l)) == 0) {
+                rec->arg = l;
+                return 0;
+            }
+        return field_err(c, 3, fname[1], "'%s' is not gpu or host", v);
+    }
+    if (strcmp(v, "R") == 0)
+        rec->op = TRACE_OP_READ;
+    else if (strcmp(v, "W") == 0)
+        rec->op = TRACE_OP_WRITE;
+    else
+        return field_err(c, 3, fname[2], "'%s' is not R or W", v);
+    return 0;
+}
+
+/* advise, prefetch, cpu (base size arg) and free (name); 1, or -1 + err */
+static int rd_text_host(field_ctx_t *c, trace_rec_t *rec, char **tok, int ntok) {
+    if (rec->kind == TRACE_REC_FREE) {
+        if (field_name(c, tok, ntok, 1, rec->name))
+            return -1;
+        if (ntok > 2)
+            return field_err(c, 2, "end", "unexpected extra field '%s'", tok[2]);
+        return 1;
+    }
+    if (field_range(c, tok, ntok, rec) || field_host_arg(c, tok, ntok, rec))
+        return -1;
+    if (ntok > 4)
+        return field_err(c, 4, "end", "unexpected extra field '%s'", tok[4]);
+    return 1;
+}
+
 static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int ntok, char *err,
                           size_t errlen) {
     field_ctx_t c = {r, err, errlen};
@@ -170,6 +237,18 @@ static int rd_text_record(trace_reader_t *r, trace_rec_t *rec, char **tok, int n
         r->space = (uint32_t)v;
         return 0;
     }
+    static const struct {
+        const char *kw;
+        trace_rec_kind_t kind;
+    } host[] = {{"advise", TRACE_REC_ADVISE},
+                {"prefetch", TRACE_REC_PREFETCH},
+                {"free", TRACE_REC_FREE},
+                {"cpu", TRACE_REC_CPU}};
+    for (size_t i = 0; i < sizeof(host) / sizeof(host[0]); i++)
+        if (strcmp(kw, host[i].kw) == 0) {
+            rec->kind = host[i].kind;
+            return rd_text_host(&c, rec, tok, ntok);
+        }
     if (strcmp(kw, "x") == 0) {
         rec->kind = TRACE_REC_EXIT;
         if (field_cta_warp(&c, tok, ntok, rec))

@@ -118,6 +118,55 @@ static int check_alloc(const trace_rec_t *rec, char *why, size_t whylen) {
     return 0;
 }
 
+const char *trace_advice_name(uint32_t advice) {
+    static const char *const names[TRACE_ADV_COUNT] = {"read_mostly", "preferred_location=gpu",
+                                                       "preferred_location=host", "accessed_by"};
+    return advice < TRACE_ADV_COUNT ? names[advice] : "?";
+}
+
+const char *trace_loc_name(uint32_t loc) {
+    return loc == TRACE_LOC_GPU ? "gpu" : loc == TRACE_LOC_HOST ? "host" : "?";
+}
+
+int trace_rec_is_host(const trace_rec_t *rec) {
+    return rec->kind == TRACE_REC_ADVISE || rec->kind == TRACE_REC_PREFETCH ||
+           rec->kind == TRACE_REC_FREE || rec->kind == TRACE_REC_CPU;
+}
+
+/* The RANGE of a host call: > 0 bytes inside the 48-bit space, and its own field. */
+static int check_host(const trace_rec_t *rec, char *why, size_t whylen) {
+    if (rec->kind == TRACE_REC_FREE) {
+        if (!trace_name_valid(rec->name)) {
+            err_setf(why, whylen, "name must be 1..%d printable characters without blanks or '#'",
+                     TRACE_NAME_MAX - 1);
+            return -1;
+        }
+        return 0;
+    }
+    if (rec->size == 0) {
+        err_setf(why, whylen, "range of 0 bytes");
+        return -1;
+    }
+    if (rec->base >= TRACE_VA_LIMIT || rec->size > TRACE_VA_LIMIT - rec->base) {
+        err_setf(why, whylen, "range [0x%llx, +0x%llx) is outside the %d-bit virtual address space",
+                 (unsigned long long)rec->base, (unsigned long long)rec->size, TRACE_VA_BITS);
+        return -1;
+    }
+    if (rec->kind == TRACE_REC_ADVISE && rec->arg >= TRACE_ADV_COUNT) {
+        err_setf(why, whylen, "advice %u is not 0..%d", rec->arg, TRACE_ADV_COUNT - 1);
+        return -1;
+    }
+    if (rec->kind == TRACE_REC_PREFETCH && rec->arg >= TRACE_LOC_COUNT) {
+        err_setf(why, whylen, "prefetch destination %u is not 0 (gpu) or 1 (host)", rec->arg);
+        return -1;
+    }
+    if (rec->kind == TRACE_REC_CPU && rec->op != TRACE_OP_READ && rec->op != TRACE_OP_WRITE) {
+        err_setf(why, whylen, "cpu op %d is not R or W", (int)rec->op);
+        return -1;
+    }
+    return 0;
+}
+
 int trace_rec_check(const trace_rec_t *rec, char *why, size_t whylen) {
     if (rec->space >= TRACE_SPACES) {
         err_setf(why, whylen, "address space %u is not below %u", rec->space, TRACE_SPACES);
@@ -157,6 +206,11 @@ int trace_rec_check(const trace_rec_t *rec, char *why, size_t whylen) {
         return 0;
     case TRACE_REC_EXIT:
         return 0;
+    case TRACE_REC_ADVISE:
+    case TRACE_REC_PREFETCH:
+    case TRACE_REC_FREE:
+    case TRACE_REC_CPU:
+        return check_host(rec, why, whylen);
     }
     err_setf(why, whylen, "unknown record kind %d", (int)rec->kind);
     return -1;

@@ -240,6 +240,20 @@ static size_t wr_binary(trace_writer_t *w, const trace_rec_t *rec, const wr_enc_
         p = put_le(p, rec->cta, 4);
         p = put_le(p, rec->warp, 4);
         break;
+    case TRACE_REC_FREE:
+        *p++ = TRACE_BIN_FREE;
+        p = put_name(p, rec->name);
+        break;
+    case TRACE_REC_ADVISE:
+    case TRACE_REC_PREFETCH:
+    case TRACE_REC_CPU:
+        *p++ = rec->kind == TRACE_REC_ADVISE     ? TRACE_BIN_ADVISE
+               : rec->kind == TRACE_REC_PREFETCH ? TRACE_BIN_PREFETCH
+                                                 : TRACE_BIN_CPU;
+        p = put_le(p, rec->base, 8);
+        p = put_le(p, rec->size, 8);
+        *p++ = (unsigned char)(rec->kind == TRACE_REC_CPU ? (uint32_t)rec->op : rec->arg);
+        break;
     }
     return (size_t)(p - w->out);
 }
@@ -279,6 +293,19 @@ static int wr_text(trace_writer_t *w, const trace_rec_t *rec, const wr_enc_t *e)
         return fprintf(w->f, "x %u %u\n", rec->cta, rec->warp) > 0;
     case TRACE_REC_MEM:
         return wr_text_mem(w, rec, e);
+    case TRACE_REC_FREE:
+        return fprintf(w->f, "free %s\n", rec->name) > 0;
+    case TRACE_REC_ADVISE:
+    case TRACE_REC_PREFETCH:
+    case TRACE_REC_CPU:
+        return fprintf(w->f, "%s 0x%llx 0x%llx %s\n",
+                       rec->kind == TRACE_REC_ADVISE     ? "advise"
+                       : rec->kind == TRACE_REC_PREFETCH ? "prefetch"
+                                                         : "cpu",
+                       (unsigned long long)rec->base, (unsigned long long)rec->size,
+                       rec->kind == TRACE_REC_ADVISE     ? trace_advice_name(rec->arg)
+                       : rec->kind == TRACE_REC_PREFETCH ? trace_loc_name(rec->arg)
+                                                         : trace_op_name(rec->op)) > 0;
     }
     return 0;
 }
@@ -378,6 +405,44 @@ int trace_write_mem(trace_writer_t *w, uint32_t cta, uint32_t warp, int op, uint
 int trace_write_exit(trace_writer_t *w, uint32_t cta, uint32_t warp, char *err, size_t errlen) {
     trace_rec_t rec = {
         .kind = TRACE_REC_EXIT, .cta = cta, .warp = warp, .space = w ? w->flat_space : 0};
+    return trace_write(w, &rec, err, errlen);
+}
+
+/* A host call with a range (advise, prefetch, cpu). */
+static int wr_host_range(trace_writer_t *w, trace_rec_kind_t kind, uint64_t base, uint64_t size,
+                         uint32_t arg, char *err, size_t errlen) {
+    trace_rec_t rec = {.kind = kind, .base = base, .size = size, .space = w ? w->flat_space : 0};
+    if (kind == TRACE_REC_CPU)
+        rec.op = (trace_op_t)arg;
+    else
+        rec.arg = arg;
+    return trace_write(w, &rec, err, errlen);
+}
+
+int trace_write_advise(trace_writer_t *w, uint64_t base, uint64_t size, uint32_t advice, char *err,
+                       size_t errlen) {
+    return wr_host_range(w, TRACE_REC_ADVISE, base, size, advice, err, errlen);
+}
+
+int trace_write_prefetch(trace_writer_t *w, uint64_t base, uint64_t size, uint32_t loc, char *err,
+                         size_t errlen) {
+    return wr_host_range(w, TRACE_REC_PREFETCH, base, size, loc, err, errlen);
+}
+
+int trace_write_cpu(trace_writer_t *w, uint64_t base, uint64_t size, int op, char *err,
+                    size_t errlen) {
+    if (op != TRACE_OP_READ && op != TRACE_OP_WRITE) {
+        err_setf(err, errlen, "%s: record %llu: cpu op %d is not 0 (R) or 1 (W)",
+                 w ? w->path : "(null)", w ? (unsigned long long)w->records + 1 : 0ull, op);
+        return -1;
+    }
+    return wr_host_range(w, TRACE_REC_CPU, base, size, (uint32_t)op, err, errlen);
+}
+
+int trace_write_free(trace_writer_t *w, const char *name, char *err, size_t errlen) {
+    trace_rec_t rec = {.kind = TRACE_REC_FREE, .space = w ? w->flat_space : 0};
+    if (wr_set_name(w, &rec, name, err, errlen) != 0)
+        return -1;
     return trace_write(w, &rec, err, errlen);
 }
 

@@ -271,6 +271,15 @@ static const gen_workload_t k_workloads[] = {
      gen_stream},
     {"sparse", "h100probe", 262144,
      "thread i reads page i*k of a buffer, all at once (params k, shuffle, gap)", gen_sparse},
+    {"streaming", "uvm_oversubs", 8192,
+     "grid-stride read of one managed buffer (params gpu_pages, oversub_pct, page_kb, block, "
+     "ctas, lane_bytes, gap)",
+     gen_os_streaming},
+    {"block_streaming", "uvm_oversubs", 8192,
+     "each CTA reads its own contiguous chunk (params as streaming)", gen_os_block_streaming},
+    {"random_warp", "uvm_oversubs", 8192,
+     "each warp reads 128 B of a random page per iteration (params as streaming)",
+     gen_os_random_warp},
     {NULL, NULL, 0, NULL, NULL},
 };
 const gen_workload_t *gen_workloads(void) {

@@ -177,5 +177,9 @@ void gen_xsbench(gen_t *g);
 void gen_chase(gen_t *g);
 void gen_stream(gen_t *g);
 void gen_sparse(gen_t *g);
+/* NVIDIA's uvm_oversubs sample (wl_oversub.c, docs/workloads.md) */
+void gen_os_streaming(gen_t *g);
+void gen_os_block_streaming(gen_t *g);
+void gen_os_random_warp(gen_t *g);
 
 #endif

@@ -1,0 +1,49 @@
+/*
+ * plat_score_int.h - the scoreboard's state (cosim/plat_score.c only; moved out of the .c file
+ * for its size limit). Not an API: plat_score.h is.
+ */
+#ifndef COSIM_PLAT_SCORE_INT_H
+#define COSIM_PLAT_SCORE_INT_H
+
+#include <stdint.h>
+
+#include "plat_score.h"
+#include "u64map.h"
+
+typedef struct {
+    uint64_t vpn0; /* VPN of entry 0 */
+    uint8_t linked, level, large, asid;
+} sc_page_t;
+
+struct plat_score {
+    const gpumem_t *gm;
+    plat_score_env_t env;
+    unsigned num_asids;
+    int lru;
+    int not_evictions; /* the current service frees memory: its unmaps are no evictions */
+    int bloat;         /* page_size cocoa: 4 KB leaves of a region's bloat pages are legal */
+    uint64_t *shadow;  /* pt_pages * 512 words: the contribution of each linked page */
+    sc_page_t *pg;
+    uint8_t *dirty;
+    uint32_t *dlist;
+    size_t ndirty;
+    uint32_t asid_sel, base_lo[256], base_hi[256];
+    int64_t root[256]; /* linked root page of each ASID, -1 none */
+    uint32_t arg_lo, arg_hi;
+    u64map_t maps;    /* key -> value */
+    u64map_t frames;  /* ppn -> ASID << 40 | VPN of the page it holds */
+    u64map_t pending; /* ppn -> ASID << 40 | VPN | flags: lost its mapping, not yet invalidated */
+    u64map_t epochs;  /* epoch -> resident 4 KB handler pages of it (lru check) */
+    u64map_t bloatp;  /* (bloat mode) keys of mapped pages that were outside every allocation */
+    uint64_t epoch, min_epoch, in_service;
+    uint64_t *fresh; /* keys mapped since the last tag check */
+    size_t nfresh, capfresh;
+    uint64_t *removed; /* values of 4 KB pages unmapped in the current sync (lru check) */
+    size_t nremoved, capremoved;
+    uint64_t *scr; /* scratch: keys collected during a map iteration */
+    size_t nscr, capscr;
+    int oom;
+    plat_score_stats_t st;
+};
+
+#endif

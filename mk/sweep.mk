@@ -1,0 +1,33 @@
+# mk/sweep.mk - gmmu-sweep, the parameter-sweep tool (tools/sweep, docs/sweep.md, issue 23)
+## make sweep-tools            the binaries a study runs: build/tiny/gmmu-sim, build/bin/gmmu-gen,
+##                             build/bin/gmmu-trace
+## make test-sweep             gmmu-sweep's tests: plan keys, resume, atomicity (a run killed
+##                             mid-way), bad study files, a small study run, collected and diffed
+##                             (tools/sweep/tests, about 20 s)
+
+SWEEP := scripts/gmmu-sweep
+
+.PHONY: sweep-tools test-sweep
+sweep-tools: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny gmmu-gen $(BUILD)/bin/gmmu-trace
+
+test-sweep: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) tools/sweep/tests/test_sweep.py
+TEST_TARGETS += test-sweep
+
+## make test-slurm             gmmu-sweep's slurm backend on a real one-node cluster (munged,
+##                             slurmctld, slurmd started in a temporary directory and stopped at
+##                             the end): a study submitted, one array task cancelled, run
+##                             resubmits it, the store equals the local backend's (about 35 s;
+##                             root; make deps installs slurm-wlm and munge)
+.PHONY: test-slurm
+test-slurm: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	PYTHON=$(PYTHON) tools/sweep/tests/test_slurm.sh
+
+## make results                every figure of docs/results.md and docs/calibration.md:
+##                             results-zheng, results-mosaic (studies through gmmu-sweep: only
+##                             what their stores lack is run), calibrate
+.PHONY: results
+results: results-zheng results-mosaic calibrate

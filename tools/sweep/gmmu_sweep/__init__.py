@@ -1,0 +1,1 @@
+"""gmmu_sweep - parameter sweeps of the GMMU C model (docs/sweep.md)."""
