@@ -51,18 +51,13 @@ static inline int gmmu_flush_match(const gmmu_flush_t *f, uint8_t asid, uint64_t
     return f->kind == GMMU_FLUSH_ALL || gmmu_region(vpn) == gmmu_region(f->vpn);
 }
 
-/* L2 -> L1 response bus rsp_q (§2.1, §5.4). Every field is 0 when !valid. */
+/* L2 -> L1 response bus rsp_q (§2.1, §5.4): valid and the SM mask beside the record tlb_rsp_t
+ * of spec/tlb.toml (r.req: asid, vpn, write; r.nack: kind 0 = OK, 1 = NACK; r.ppn, r.is_large,
+ * r.w, r.nocache), as the RTL's rsp_valid_q, rsp_mask_q, rsp_q. Every field is 0 when !valid. */
 typedef struct {
     uint8_t valid;
-    uint8_t nack; /* kind: 0 = OK, 1 = NACK */
-    uint8_t write;
-    uint8_t large;
-    uint8_t w;
-    uint8_t nocache;
-    uint8_t asid;  /* address space (§14.3) */
     uint32_t mask; /* bit s = SM s */
-    uint64_t vpn;
-    uint64_t ppn;
+    gmmu_tlb_rsp_t r;
 } gmmu_rsp_t;
 
 /* Invariant violations (§11) and model-only statistics. */

@@ -27,15 +27,15 @@ unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp, uint8_t blocking) {
     for (uint64_t m = r->m_wait | r->m_infl; m; m &= m - 1u) {
         const uint32_t i = gmmu_ctz64(m);
         l1_req_entry_t *e = &r->ent[i];
-        if (e->vpn != rsp->vpn || e->write != rsp->write || e->asid != rsp->asid)
+        if (e->vpn != rsp->r.req.vpn || e->write != rsp->r.req.write || e->asid != rsp->r.req.asid)
             continue;
         matched++;
         r->m_wait &= ~GMMU_BIT(i);
         r->m_infl &= ~GMMU_BIT(i);
-        if (!rsp->nack) {
+        if (!rsp->r.nack) {
             r->m_done |= GMMU_BIT(i);
-            e->ppn =
-                rsp->large ? ((rsp->ppn & ~GMMU_IDX_MASK) | (e->vpn & GMMU_IDX_MASK)) : rsp->ppn;
+            e->ppn = rsp->r.is_large ? ((rsp->r.ppn & ~GMMU_IDX_MASK) | (e->vpn & GMMU_IDX_MASK))
+                                     : rsp->r.ppn;
             e->fatal = 0;
         } else {
             r->m_nack |= GMMU_BIT(i);

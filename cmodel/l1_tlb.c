@@ -131,17 +131,17 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
     if (r->valid && (r->mask >> l->sm) & 1u) {
         if (!l1_req_response(&l->req, r, blocking))
             v->orphan_rsp++;
-        if (!r->nack && !r->nocache) {
-            if (r->large) {
-                const uint64_t tag = tlb_large_tag(r->asid, r->vpn);
+        if (!r->r.nack && !r->r.nocache) {
+            if (r->r.is_large) {
+                const uint64_t tag = tlb_large_tag(r->r.req.asid, r->r.req.vpn);
                 fill = HIT_LARGE;
                 *fill_idx = tlb_fa_fill_pick(&l->large, tag);
-                tlb_fa_fill(&l->large, *fill_idx, tag, r->w, tlb_large_data(r->ppn));
+                tlb_fa_fill(&l->large, *fill_idx, tag, r->r.w, tlb_large_data(r->r.ppn));
             } else {
                 fill = HIT_BASE;
-                const uint64_t tag = tlb_base_tag(r->asid, r->vpn);
+                const uint64_t tag = tlb_base_tag(r->r.req.asid, r->r.req.vpn);
                 *fill_idx = tlb_fa_fill_pick(&l->base, tag);
-                tlb_fa_fill(&l->base, *fill_idx, tag, r->w, tlb_base_data(r->ppn));
+                tlb_fa_fill(&l->base, *fill_idx, tag, r->r.w, tlb_base_data(r->r.ppn));
             }
         }
     }

@@ -149,20 +149,20 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
     if (pl->hit) {
         rsp.valid = 1;
         rsp.mask = UINT32_C(1) << l2->psm[L];
-        rsp.vpn = l2->pvpn[L];
-        rsp.write = l2->pwrite[L];
-        rsp.asid = l2->pasid[L];
+        rsp.r.req.vpn = l2->pvpn[L];
+        rsp.r.req.write = l2->pwrite[L];
+        rsp.r.req.asid = l2->pasid[L];
         if (pl->hit_large) {
-            rsp.ppn = (uint64_t)gmmu_large_data_unpack(l2->large.data[pl->hit_idx]).lppn
-                      << GMMU_PT_IDX_W;
-            rsp.large = 1;
-            rsp.w = l2->large.w[pl->hit_idx];
+            rsp.r.ppn = (uint64_t)gmmu_large_data_unpack(l2->large.data[pl->hit_idx]).lppn
+                        << GMMU_PT_IDX_W;
+            rsp.r.is_large = 1;
+            rsp.r.w = l2->large.w[pl->hit_idx];
             *ev |= (uint16_t)(1u << GMMU_EV_L2_LARGE_HIT);
         } else {
             /* the payload RAM output registers of the last stage's set (§1.3) */
             const uint32_t way = pl->hit_idx % l2->ways;
-            rsp.ppn = gmmu_base_data_unpack(l2->base.rd_data[way]).ppn;
-            rsp.w = l2->base.rd_w[way];
+            rsp.r.ppn = gmmu_base_data_unpack(l2->base.rd_data[way]).ppn;
+            rsp.r.w = l2->base.rd_w[way];
         }
         *ev |= (uint16_t)(1u << GMMU_EV_L2_HIT);
     } else if (pl->last && !pl->stall) {
@@ -176,21 +176,17 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
         if (!e->res.fault) {
             rsp.valid = 1;
             rsp.mask = e->mask;
-            rsp.vpn = e->req.vpn;
-            rsp.write = e->req.write;
-            rsp.asid = e->req.asid;
-            rsp.ppn = e->res.ppn;
-            rsp.large = e->res.is_large;
-            rsp.w = e->res.w;
-            rsp.nocache = e->res.nocache;
+            rsp.r.req = e->req;
+            rsp.r.ppn = e->res.ppn;
+            rsp.r.is_large = e->res.is_large;
+            rsp.r.w = e->res.w;
+            rsp.r.nocache = e->res.nocache;
             l2->m_state[m] = L2M_FREE;
         } else if (!ff_blocked) {
             rsp.valid = 1;
-            rsp.nack = 1;
+            rsp.r.nack = 1;
             rsp.mask = e->mask;
-            rsp.vpn = e->req.vpn;
-            rsp.write = e->req.write;
-            rsp.asid = e->req.asid;
+            rsp.r.req = e->req;
             l2->m_state[m] = L2M_FREE;
         }
     }
@@ -357,9 +353,9 @@ void l2_dump(const l2_t *l2, FILE *f) {
     }
     if (l2->rsp.valid)
         fprintf(f, "  rsp %s mask=0x%x vpn=0x%llx write=%u ppn=0x%llx large=%u w=%u nocache=%u\n",
-                l2->rsp.nack ? "NACK" : "OK", l2->rsp.mask, (unsigned long long)l2->rsp.vpn,
-                l2->rsp.write, (unsigned long long)l2->rsp.ppn, l2->rsp.large, l2->rsp.w,
-                l2->rsp.nocache);
+                l2->rsp.r.nack ? "NACK" : "OK", l2->rsp.mask, (unsigned long long)l2->rsp.r.req.vpn,
+                l2->rsp.r.req.write, (unsigned long long)l2->rsp.r.ppn, l2->rsp.r.is_large,
+                l2->rsp.r.w, l2->rsp.r.nocache);
     tlb_sa_dump(&l2->base, f, "base", "vpn", "ppn");
     tlb_fa_dump(&l2->large, f, "large", "region", "lppn");
     fprintf(f, "  plru base:");
@@ -369,22 +365,24 @@ void l2_dump(const l2_t *l2, FILE *f) {
     fprintf(f, "\n");
 }
 
-/* The response register rsp_q's fields (rsp_valid_q, ...), or -1. */
-static int l2_rsp_get(const gmmu_rsp_t *r, const char *reg, uint64_t *val) {
-    const struct {
-        const char *name;
-        uint64_t v;
-    } t[] = {{"rsp_valid_q", r->valid}, {"rsp_mask_q", r->mask}, {"rsp_vpn_q", r->vpn},
-             {"rsp_write_q", r->write}, {"rsp_nack_q", r->nack}, {"rsp_ppn_q", r->ppn},
-             {"rsp_large_q", r->large}, {"rsp_w_q", r->w},       {"rsp_nocache_q", r->nocache},
-             {"rsp_asid_q", r->asid}};
-    for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
-        if (strcmp(reg, t[k].name) == 0) {
-            *val = t[k].v;
-            return 0;
-        }
+/* The response registers rsp_valid_q, rsp_mask_q and the packed record rsp_q (tlb_rsp_t, 85
+ * bits: two words), or -1. */
+static int l2_rsp_get(const gmmu_rsp_t *r, const char *reg, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "rsp_q") == 0) {
+        if (word > 1u)
+            return -1;
+        *val = gmmu_tlb_rsp_word(&r->r, word);
+        return 0;
     }
-    return -1;
+    if (word != 0)
+        return -1;
+    if (strcmp(reg, "rsp_valid_q") == 0)
+        *val = r->valid;
+    else if (strcmp(reg, "rsp_mask_q") == 0)
+        *val = r->mask;
+    else
+        return -1;
+    return 0;
 }
 
 int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
@@ -394,11 +392,11 @@ int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint32_t word, uin
         *val = gmmu_l2_mshr_word(&l2->mshr[i], word);
         return 0;
     }
+    if (i == 0 && l2_rsp_get(&l2->rsp, reg, word, val) == 0)
+        return 0;
     if (word != 0)
         return -1;
     if (i == 0) {
-        if (l2_rsp_get(&l2->rsp, reg, val) == 0)
-            return 0;
         if (strcmp(reg, "pv_q") == 0 || strcmp(reg, "pwrite_q") == 0) {
             *val = gmmu_pack_bits(reg[1] == 'v' ? l2->pv : l2->pwrite, l2->lat);
             return 0;

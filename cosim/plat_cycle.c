@@ -418,26 +418,10 @@ void plat_progress_mark(plat_t *p) {
     p->ch.restarted = 0;
 }
 
-/* Timed work that will end by itself (the run waits, it does not hang): a warp in its compute
- * gap, a PTE read due later, a DMA in flight, the host's modeled CPU time or DMA wait. Returns the
- * cycle the first such wait ends (the watchdog's quiet window starts there), 0 if none. */
-static uint64_t timed_wait(const plat_t *p) {
-    uint64_t end = UINT64_MAX;
-    for (uint32_t s = 0; s < p->prm.num_sm && p->wl.kernel_active; s++) {
-        const uint64_t e = sm_next_event(&p->wl.sm[s], &p->wl.kern, p->now);
-        if (e < end)
-            end = e;
-    }
-    /* a PTE read due now counts too: the watchdog runs before this cycle delivers it (a skip
-     * lands on its due cycle; issue 26: mem_latency = 1000000 was called a hang) */
-    if (gpumem_pending(&p->gm) && gpumem_next_due(&p->gm) >= p->now &&
-        gpumem_next_due(&p->gm) < end)
-        end = gpumem_next_due(&p->gm);
-    const uint64_t d = plat_dma_next_done(&p->dq);
-    if (p->dq.ndma && d < end)
-        end = d > p->now ? d : p->now;
-    if (p->now < p->wd.wait_until && p->wd.wait_until < end)
-        end = p->wd.wait_until;
+/* Timed work that will end by itself (the run waits, it does not hang; plat_model_ops_t
+ * wait_end of every model): the cycle the first such wait ends, 0 if none. */
+static uint64_t timed_wait_end(const plat_t *p) {
+    const uint64_t end = plat_models_wait_end(p);
     return end == UINT64_MAX ? 0 : end;
 }
 
@@ -447,7 +431,7 @@ static uint64_t timed_wait(const plat_t *p) {
  * postpones the check by watchdog_cycles. Returns 1 if the run stopped. */
 static int watchdog(plat_t *p) {
     const uint64_t busy = p->hd.calls + p->gmmu.walk_restarts - p->wd.busy_base;
-    const uint64_t wait_end = busy >= PLAT_LIVELOCK_EVENTS ? 0 : timed_wait(p);
+    const uint64_t wait_end = busy >= PLAT_LIVELOCK_EVENTS ? 0 : timed_wait_end(p);
     if (wait_end) {
         p->wd.from = wait_end > p->now ? wait_end : p->now;
         return 0;

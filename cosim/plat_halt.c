@@ -64,25 +64,28 @@ int plat_halt(plat_t *p, int status, const char *result) {
     return status;
 }
 
-void plat_perr(plat_t *p, const char *fmt, ...) {
+/* "gmmu-sim: <what> at cycle N: <message>" on stderr (the progress line cleared first). */
+static void __attribute__((format(printf, 3, 0)))
+report(plat_t *p, const char *what, const char *fmt, va_list ap) {
     plat_clear_progress(p);
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "gmmu-sim: error at cycle %llu: ", (unsigned long long)p->now);
+    fprintf(stderr, "gmmu-sim: %s at cycle %llu: ", what, (unsigned long long)p->now);
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
+}
+
+void plat_perr(plat_t *p, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    report(p, "error", fmt, ap);
     va_end(ap);
 }
 
 void plat_platform_error(plat_t *p, const char *fmt, ...) {
     if (p->halted)
         return;
-    plat_clear_progress(p);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "gmmu-sim: platform error at cycle %llu: ", (unsigned long long)p->now);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
+    report(p, "platform error", fmt, ap);
     va_end(ap);
     p->st.platform_errors++;
     evr_print(&p->ring, stderr);

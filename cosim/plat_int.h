@@ -368,6 +368,8 @@ int plat_preload_check_alloc(const plat_t *p, const char *name, uint64_t base, c
 void plat_models_init(plat_t *p);
 /* The earliest next_event of the models (UINT64_MAX: none). */
 uint64_t plat_models_next_event(const plat_t *p);
+/* The earliest wait_end of the models (UINT64_MAX: no timed work; the watchdog). */
+uint64_t plat_models_wait_end(const plat_t *p);
 /* step_to(now) of every model that advances by itself (DMA completions). */
 void plat_models_step(plat_t *p);
 /* Every model's statistics into w (the loop's own keys are not included). */

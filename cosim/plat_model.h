@@ -126,6 +126,10 @@ typedef struct {
     /* Frees what it holds (the struct itself belongs to the platform); safe on a zeroed struct.
      * NULL: nothing to free. */
     void (*free)(void *m);
+    /* Timed work that will end by itself (the watchdog waits for it, the run does not hang: a
+     * warp in its compute gap, a PTE read due later, a DMA in flight, the host's modeled CPU
+     * time or DMA wait): the cycle its first such wait ends; UINT64_MAX: none. NULL: never. */
+    uint64_t (*wait_end)(const void *m, uint64_t now);
 } plat_model_ops_t;
 
 typedef struct {

@@ -3,6 +3,7 @@
  * "Platform models"): each model's operations and the list the cycle loop iterates for the next
  * event, the models that advance by themselves, the statistics and freeing.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "plat_int.h"
@@ -82,7 +83,9 @@ static void wl_free(void *m) {
     u64map_free(&w->ro_cancels);
 }
 
-static const plat_model_ops_t wl_ops = {"sm", wl_next_event, NULL, wl_stats, wl_free};
+/* a warp in its compute gap: the SMs' next events are timed waits */
+static const plat_model_ops_t wl_ops = {"sm",     wl_next_event, NULL,
+                                        wl_stats, wl_free,       wl_next_event};
 
 /* ------------------------------------------------------------------------------------------ */
 /* "pcie": the DMA engine                                                                     */
@@ -146,8 +149,17 @@ static void dmaq_free(void *m) {
     plat_dma_free(m);
 }
 
-static const plat_model_ops_t dmaq_ops = {"pcie", dmaq_next_event, plat_dmaq_step_to, dmaq_stats,
-                                          dmaq_free};
+/* a DMA in flight (one already due: now) */
+static uint64_t dmaq_wait_end(const void *m, uint64_t now) {
+    const plat_dmaq_t *q = m;
+    if (!q->ndma)
+        return UINT64_MAX;
+    const uint64_t d = plat_dma_next_done(q);
+    return d > now ? d : now;
+}
+
+static const plat_model_ops_t dmaq_ops = {"pcie",     dmaq_next_event, plat_dmaq_step_to,
+                                          dmaq_stats, dmaq_free,       dmaq_wait_end};
 
 /* ------------------------------------------------------------------------------------------ */
 /* "gpumem" (its PTE read port) and "hostmem"                                                 */
@@ -165,8 +177,15 @@ static void hm_free(void *m) {
     hostmem_free(m);
 }
 
-static const plat_model_ops_t gm_ops = {"gpumem", gm_next_event, NULL, NULL, gm_free};
-static const plat_model_ops_t hm_ops = {"hostmem", NULL, NULL, NULL, hm_free};
+/* a PTE read due now or later: the watchdog runs before this cycle delivers it (a skip lands on
+ * its due cycle; issue 26: mem_latency = 1000000 was called a hang) */
+static uint64_t gm_wait_end(const void *m, uint64_t now) {
+    const uint64_t due = gpumem_next_due(m);
+    return gpumem_pending(m) && due >= now ? due : UINT64_MAX;
+}
+
+static const plat_model_ops_t gm_ops = {"gpumem", gm_next_event, NULL, NULL, gm_free, gm_wait_end};
+static const plat_model_ops_t hm_ops = {"hostmem", NULL, NULL, NULL, hm_free, NULL};
 
 /* ------------------------------------------------------------------------------------------ */
 /* "handler": the handler device                                                              */
@@ -210,7 +229,7 @@ static void hd_free(void *m) {
     d->host = NULL;
 }
 
-static const plat_model_ops_t hd_ops = {"handler", NULL, NULL, hd_stats, hd_free};
+static const plat_model_ops_t hd_ops = {"handler", NULL, NULL, hd_stats, hd_free, NULL};
 
 /* ------------------------------------------------------------------------------------------ */
 /* "chaos", "script", "co", "watchdog", "gmmu"                                                */
@@ -226,7 +245,7 @@ static void ch_stats(const void *m, plat_stats_w_t *st) {
     plat_stat(st, PLAT_ST_chaos_held, c->held);
 }
 
-static const plat_model_ops_t ch_ops = {"chaos", ch_next_event, NULL, ch_stats, NULL};
+static const plat_model_ops_t ch_ops = {"chaos", ch_next_event, NULL, ch_stats, NULL, NULL};
 
 uint64_t plat_script_next(const plat_script_t *s) {
     return s->next_step < s->nsteps ? s->steps[s->next_step].cycle : UINT64_MAX;
@@ -242,7 +261,7 @@ static void scr_free(void *m) {
     u64map_free(&s->pl_tables);
 }
 
-static const plat_model_ops_t scr_ops = {"script", scr_next_event, NULL, NULL, scr_free};
+static const plat_model_ops_t scr_ops = {"script", scr_next_event, NULL, NULL, scr_free, NULL};
 
 uint64_t plat_co_next(const plat_co_t *c) {
     uint64_t t = 0;
@@ -263,7 +282,7 @@ static void co_stats(const void *m, plat_stats_w_t *st) {
     plat_stat(st, PLAT_ST_co_errors, c->errors);
 }
 
-static const plat_model_ops_t co_ops = {"co", co_next_event, NULL, co_stats, NULL};
+static const plat_model_ops_t co_ops = {"co", co_next_event, NULL, co_stats, NULL, NULL};
 
 /* the watchdog's check is due (plat_step) */
 static uint64_t wd_next_event(const void *m, uint64_t now) {
@@ -272,7 +291,13 @@ static uint64_t wd_next_event(const void *m, uint64_t now) {
     return w->from + w->cycles + 1;
 }
 
-static const plat_model_ops_t wd_ops = {"watchdog", wd_next_event, NULL, NULL, NULL};
+/* the host's modeled CPU time or DMA wait (plat_host_wait) */
+static uint64_t wd_wait_end(const void *m, uint64_t now) {
+    const plat_wd_t *w = m;
+    return now < w->wait_until ? w->wait_until : UINT64_MAX;
+}
+
+static const plat_model_ops_t wd_ops = {"watchdog", wd_next_event, NULL, NULL, NULL, wd_wait_end};
 
 static void gmmu_stats(const void *m, plat_stats_w_t *st) {
     const plat_gmmu_ctr_t *g = m;
@@ -295,7 +320,7 @@ static void gmmu_stats(const void *m, plat_stats_w_t *st) {
     plat_stat(st, PLAT_ST_model_violations, g->model_violations);
 }
 
-static const plat_model_ops_t gmmu_ops = {"gmmu", NULL, NULL, gmmu_stats, NULL};
+static const plat_model_ops_t gmmu_ops = {"gmmu", NULL, NULL, gmmu_stats, NULL, NULL};
 
 /* ------------------------------------------------------------------------------------------ */
 /* the list                                                                                   */
@@ -320,17 +345,28 @@ void plat_models_init(plat_t *p) {
     add(p, &gmmu_ops, &p->gmmu);
 }
 
-uint64_t plat_models_next_event(const plat_t *p) {
+/* The earliest of the models' next_event (wait = false) or wait_end (wait = true) at now. */
+static uint64_t earliest(const plat_t *p, bool wait) {
     uint64_t t = UINT64_MAX;
     for (unsigned i = 0; i < p->nmodels; i++) {
         const plat_model_t *md = &p->models[i];
-        if (!md->ops->next_event)
+        uint64_t (*const at)(const void *, uint64_t) =
+            wait ? md->ops->wait_end : md->ops->next_event;
+        if (!at)
             continue;
-        const uint64_t e = md->ops->next_event(md->m, p->now);
+        const uint64_t e = at(md->m, p->now);
         if (e < t)
             t = e;
     }
     return t;
+}
+
+uint64_t plat_models_next_event(const plat_t *p) {
+    return earliest(p, false);
+}
+
+uint64_t plat_models_wait_end(const plat_t *p) {
+    return earliest(p, true);
 }
 
 void plat_models_step(plat_t *p) {

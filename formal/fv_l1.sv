@@ -45,6 +45,13 @@ module fv_l1 (
   logic [IdW-1:0] miss_id;
   logic [gmmu_pkg::PPN_W-1:0] miss_ppn;
   gmmu_tlb_pkg::tlb_req_t unused_l2_req;  // the request record (spec/tlb.toml); not checked here
+  // the response and flush records (spec/tlb.toml) from the free inputs; one address space
+  // (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0, no scoped flush
+  gmmu_tlb_pkg::tlb_rsp_t   rsp;
+  gmmu_tlb_pkg::tlb_flush_t flush;
+  assign rsp   = '{req: '{asid: '0, vpn: rsp_vpn_i, write: rsp_write_i}, nack: rsp_nack_i,
+                   ppn: rsp_ppn_i, is_large: rsp_large_i, w: rsp_w_i, nocache: rsp_nocache_i};
+  assign flush = '{all: flush_all_i, page: flush_page_i, scope: 1'b0, asid: '0, vpn: cmd_vpn_i};
 
   assign l2_gnt = l2_gnt_in && l2_req_valid && !cmd_cycle_i;  // §2.1, §5.2
 
@@ -54,12 +61,10 @@ module fv_l1 (
     .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
     .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .l2_req_valid_o (l2_req_valid),
     .l2_req_o (unused_l2_req), .l2_gnt_i (l2_gnt),
-    .rsp_valid_i, .rsp_nack_i, .rsp_vpn_i, .rsp_write_i, .rsp_ppn_i, .rsp_large_i, .rsp_w_i,
-    .rsp_nocache_i, .replay_i, .cancel_valid_i, .cancel_vpn_i, .cmd_cycle_i, .flush_all_i,
-    .flush_page_i, .cmd_vpn_i, .busy_o (busy),
+    .rsp_valid_i, .rsp_i (rsp), .replay_i, .cancel_valid_i, .cancel_vpn_i, .cmd_cycle_i,
+    .flush_i (flush), .busy_o (busy),
     // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
-    .req_asid_i ('0), .rsp_asid_i ('0), .cancel_asid_i ('0),
-    .cmd_asid_i ('0), .cmd_scope_i (1'b0)
+    .req_asid_i ('0), .cancel_asid_i ('0)
   );
 
   always_comb if (rst_ni) begin

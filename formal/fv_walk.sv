@@ -41,7 +41,6 @@ module fv_walk #(
   input logic [gmmu_pkg::VPN_W-1:0]    cmd_vpn
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
-  localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
   localparam int unsigned MIdxW = $clog2(Mshr);
   localparam logic [1:0] MFree = 2'd0, MNeedWalk = 2'd1, MWalking = 2'd2, MResp = 2'd3;
   localparam logic [1:0] WIdle = 2'd0, WIssue = 2'd1, WWaitRsp = 2'd2;
@@ -52,9 +51,8 @@ module fv_walk #(
 
   // ---------------------------------------------------------------- DUT
   logic [NumSm-1:0] l1_gnt, rsp_mask, ff_mask;
-  logic rsp_valid, rsp_write, rsp_nack, rsp_large, rsp_w, rsp_nocache;
-  logic [VpnW-1:0] rsp_vpn;
-  logic [PpnW-1:0] rsp_ppn;
+  logic rsp_valid;
+  gmmu_tlb_pkg::tlb_rsp_t rsp;    // response record (spec/tlb.toml)
   logic walk_valid, walk_ready, cpl_valid;
   gmmu_tlb_pkg::tlb_req_t walk;   // walk request record (spec/tlb.toml)
   gmmu_tlb_pkg::walk_res_t cpl;   // walk completion record
@@ -64,7 +62,6 @@ module fv_walk #(
   logic mem_req_valid, ev_walk, ev_restart, ptw_busy;
   logic [gmmu_pkg::PA_W-1:0] mem_req_addr;
   logic [gmmu_pkg::MEM_ID_W-1:0] mem_req_id;
-  logic [gmmu_pkg::ASID_W-1:0] rsp_asid;
 
   assign ff_blocked = ff_blocked_in && ff_valid;
 
@@ -80,18 +77,14 @@ module fv_walk #(
                 .L2MshrEntries(Mshr)) u_l2 (
     .clk_i, .rst_ni, .l1_req_valid_i (l1_req_valid), .l1_req_i (l1_req),
     .l1_gnt_o (l1_gnt), .rsp_valid_o (rsp_valid),
-    .rsp_mask_o (rsp_mask), .rsp_vpn_o (rsp_vpn), .rsp_write_o (rsp_write),
-    .rsp_nack_o (rsp_nack), .rsp_ppn_o (rsp_ppn), .rsp_large_o (rsp_large), .rsp_w_o (rsp_w),
-    .rsp_nocache_o (rsp_nocache), .walk_valid_o (walk_valid), .walk_o (walk),
+    .rsp_mask_o (rsp_mask), .rsp_o (rsp), .walk_valid_o (walk_valid), .walk_o (walk),
     .walk_mshr_o (walk_mshr), .walk_ready_i (walk_ready),
     .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_i (cpl), .ff_valid_o (ff_valid),
     .ff_o (ff_offer), .ff_mask_o (ff_mask),
-    .ff_blocked_i (ff_blocked), .cmd_cycle_i (cmd_cycle), .flush_all_i (flush_all),
-    .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_hit_o (ev_hit),
-    .ev_miss_o (ev_miss), .busy_o (l2_busy),
-    // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0
-    .rsp_asid_o (rsp_asid),
-    .cmd_asid_i ('0), .cmd_scope_i (1'b0)
+    .ff_blocked_i (ff_blocked), .cmd_cycle_i (cmd_cycle),
+    // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0, no scope
+    .flush_i ('{all: flush_all, page: flush_page, scope: 1'b0, asid: '0, vpn: cmd_vpn}),
+    .ev_hit_o (ev_hit), .ev_miss_o (ev_miss), .busy_o (l2_busy)
   );
 
   gmmu_ptw #(.NumWalkers(Wk), .L2MshrEntries(Mshr)) u_ptw (
@@ -202,6 +195,6 @@ module fv_walk #(
     c_walk_ok: cover (cpl_valid && !cpl.fault);
     c_l2_merge: cover (u_l2.miss && u_l2.merge_found);
     c_l2_stall: cover (u_l2.stall);
-    c_l2_nack: cover (rsp_valid && rsp_nack);
+    c_l2_nack: cover (rsp_valid && rsp.nack);
   end
 endmodule

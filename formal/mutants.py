@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sanity check of the formal proofs: each mutant is a one-line RTL bug that a proof must reject.
 
-Usage: mutants.py [--out build/formal/mutants]
+Usage: mutants.py [--out build/formal/mutants] [--only JOB]
 
 For every mutant the RTL file is copied to the output folder with the one change applied, the
 job's .sby file is rewritten to read that copy (every other file unchanged), and the task is run
@@ -49,15 +49,22 @@ MUTANTS = [
      "if (walk_valid_i) begin", "walk_mshr_*: a walk assigned without an idle walker"),
     ("walk", "prove", "rtl/gmmu_l2_tlb.sv", "if (nw_found && walk_ready_i) m_state_d[nw_idx]",
      "if (nw_found) m_state_d[nw_idx]", "walk_mshr_has_walker: WALKING without a walker"),
+    ("co", "prove", "rtl/gmmu_co.sv", "co_asid_d   = cmd_asid_i & AsidMask;",
+     "co_asid_d   = '0;", "co_scope_asid: the splinter flush loses the command's ASID"),
+    ("co", "prove", "rtl/gmmu_co.sv", "co_state_d = CoFlush;", "co_state_d = CoErd;",
+     "co_fsm_legal: a splinter rewrites entries without its flush", 16),
 ]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal", "mutants"))
+    ap.add_argument("--only", default=None, help="only the mutants of this job (e.g. co)")
     a = ap.parse_args()
     rows, ok = [], True
     for n, (job, task, rtl, old, new, why, *depth) in enumerate(MUTANTS):
+        if a.only and job != a.only:
+            continue
         bmc_depth = depth[0] if depth else BMC_DEPTH
         d = os.path.abspath(os.path.join(a.out, f"m{n}"))
         shutil.rmtree(d, ignore_errors=True)

@@ -37,6 +37,8 @@ JOBS = [
     ("walk", "cover", "L2 MSHR and walker states, restart, merge, stall, Nack"),
     ("pwc", "prove", "page-walk cache: never another ASID's entry, never after invalidation"),
     ("pwc", "cover", "page-walk cache: a hit at each level, after an invalidation, victim wrap"),
+    ("co", "prove", "coalesce unit: legal FSM, one access at a time, scoped splinter flush"),
+    ("co", "cover", "coalesce unit: states, transitions, a flush of a non-zero ASID"),
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover"),

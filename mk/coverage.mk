@@ -60,11 +60,15 @@ $(COV_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COV_VDU
 # flush lands in the one cycle where SM 0's request table holds two DONE entries (an L1 merge
 # answered both) and the second waits for the output port: the flush sends it back to WAIT. The
 # cycle was found by a sweep (docs/verification.md "Coverage"); a behaviour change that moves it
-# leaves the point unhit and make coverage fails, so it is re-found, not silently lost
+# leaves the point unhit and make coverage fails, so it is re-found, not silently lost;
+# co_PATH_to_IDLE: COALESCE of a region with no page-table path (VPN 0x4000000: no PDE there in
+# coalesce.trc), refused NOT_MAPPED in the path walk (coalesce_unmapped's region has its path
+# and is refused later, in CHECK)
 COV_EXTRA_RUNS := \
   --trace|tb/traces/fb_overflow.trc|--set|fb_entries=2|--csr|28:w:FB_SIZE:0|--csr|29:w:FB_SIZE:2:FB_OVF \
   --trace|tb/traces/fb_overflow.trc|--set|fb_ready_pct=30 \
-  --trace|tb/traces/inval_walk.trc|--csr|121087:w:CMD:4
+  --trace|tb/traces/inval_walk.trc|--csr|121087:w:CMD:4 \
+  --trace|tb/traces/coalesce.trc|--set|co_vpn=0x4000000|--set|coalesce_at=7000000
 
 .PHONY: coverage coverage-sim coverage-report
 ## make coverage-sim           the coverage build of gmmu-sim -> $(BUILD)/coverage/tiny/gmmu-sim

@@ -27,14 +27,12 @@ module gmmu_l1_req_table #(
   output logic                                   busy_o,
   // (b) grant of the send candidate
   input  logic                                   send_gnt_i,
-  // (c) response (rsp_q, qualified with mask[s])
+  // (c) response (rsp_q, valid qualified with mask[s]; record tlb_rsp_t, whose fields w and
+  // nocache only the L1's arrays use)
   input  logic                                   rsp_valid_i,
-  input  logic                                   rsp_nack_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]             rsp_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]            rsp_asid_i,
-  input  logic                                   rsp_write_i,
-  input  logic [gmmu_pkg::PPN_W-1:0]             rsp_ppn_i,
-  input  logic                                   rsp_large_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  gmmu_tlb_pkg::tlb_rsp_t                 rsp_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // (d) replay, (e) cancel
   input  logic                                   replay_i,
   input  logic                                   cancel_valid_i,
@@ -48,12 +46,9 @@ module gmmu_l1_req_table #(
   input  logic [NumPorts*gmmu_pkg::ASID_W-1:0]   alloc_asid_i,   // already reduced (§14.1)
   input  logic [NumPorts-1:0]                    alloc_write_i,
   input  logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0] alloc_id_i,
-  // (g) flush
-  input  logic                                   flush_all_i,
-  input  logic                                   flush_page_i,
-  input  logic [gmmu_pkg::LVPN_W-1:0]            flush_region_i, // cmd_vpn_q[35:9]
-  input  logic                                   flush_scope_i,  // only ASID flush_asid_i (§14.4)
-  input  logic [gmmu_pkg::ASID_W-1:0]            flush_asid_i
+  // (g) flush (record tlb_flush_t: all, page, the region vpn[35:9], scope: only ASID asid,
+  // §14.4)
+  input  gmmu_tlb_pkg::tlb_flush_t               flush_i
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
@@ -160,15 +155,15 @@ module gmmu_l1_req_table #(
     if (rsp_valid_i) begin
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] inside {ReqWait, ReqInfl} &&
-            ent_q[i].vpn == rsp_vpn_i && ent_q[i].write == rsp_write_i &&
-            ent_q[i].asid == (rsp_asid_i & AsidMask)) begin
-          if (rsp_nack_i) begin
+            ent_q[i].vpn == rsp_i.req.vpn && ent_q[i].write == rsp_i.req.write &&
+            ent_q[i].asid == (rsp_i.req.asid & AsidMask)) begin
+          if (rsp_i.nack) begin
             state_d[i] = ReqNack;
             if (blocking_i) flt_d[i] = 1'b1;
           end else begin
             state_d[i]     = ReqDone;
-            ent_d[i].ppn   = rsp_large_i ? {rsp_ppn_i[PpnW-1:OffW], ent_q[i].vpn[OffW-1:0]}
-                                         : rsp_ppn_i;
+            ent_d[i].ppn   = rsp_i.is_large ? {rsp_i.ppn[PpnW-1:OffW], ent_q[i].vpn[OffW-1:0]}
+                                            : rsp_i.ppn;
             ent_d[i].fatal = 1'b0;
           end
         end
@@ -213,11 +208,11 @@ module gmmu_l1_req_table #(
       end
     end
     // (g) flush, applied to the _d values above: DONE entries (region match, asid_match) -> WAIT
-    if (flush_all_i || flush_page_i) begin
+    if (flush_i.all || flush_i.page) begin
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] == ReqDone &&
-            (flush_all_i || ent_d[i].vpn[VpnW-1:OffW] == flush_region_i) &&
-            (!flush_scope_i || ent_d[i].asid == (flush_asid_i & AsidMask))) begin
+            (flush_i.all || ent_d[i].vpn[VpnW-1:OffW] == flush_i.vpn[VpnW-1:OffW]) &&
+            (!flush_i.scope || ent_d[i].asid == (flush_i.asid & AsidMask))) begin
           state_d[i] = ReqWait;
         end
       end

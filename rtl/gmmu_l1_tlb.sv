@@ -28,28 +28,17 @@ module gmmu_l1_tlb #(
   output logic                                      l2_req_valid_o,
   output gmmu_tlb_pkg::tlb_req_t                    l2_req_o,  // record (asid, vpn, write)
   input  logic                                      l2_gnt_i,
-  // registered L2 response (rsp_q), already qualified with mask[s]
+  // registered L2 response (rsp_q), valid already qualified with mask[s]; record tlb_rsp_t
   input  logic                                      rsp_valid_i,
-  input  logic                                      rsp_nack_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]                rsp_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]               rsp_asid_i,
-  input  logic                                      rsp_write_i,
-  input  logic [gmmu_pkg::PPN_W-1:0]                rsp_ppn_i,
-  input  logic                                      rsp_large_i,
-  input  logic                                      rsp_w_i,
-  input  logic                                      rsp_nocache_i,
+  input  gmmu_tlb_pkg::tlb_rsp_t                    rsp_i,
   // far-fault unit outputs (replay_q[s], cancel_*_q)
   input  logic                                      replay_i,
   input  logic                                      cancel_valid_i,
   input  logic [gmmu_pkg::VPN_W-1:0]                cancel_vpn_i,
   input  logic [gmmu_pkg::ASID_W-1:0]               cancel_asid_i,
-  // command cycle
+  // command cycle and its invalidation (record tlb_flush_t: all, page, scope, asid, vpn)
   input  logic                                      cmd_cycle_i,
-  input  logic                                      flush_all_i,
-  input  logic                                      flush_page_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]                cmd_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]               cmd_asid_i,
-  input  logic                                      cmd_scope_i,
+  input  gmmu_tlb_pkg::tlb_flush_t                  flush_i,
   // fault mode: blocking (FAULT_CTRL.BLOCKING, §4.1)
   input  logic                                      blocking_i,
   // idle contribution (§9)
@@ -112,27 +101,27 @@ module gmmu_l1_tlb #(
     assign acc[p]             = req_valid_i[p] && req_ready_o;
     assign hit_ppn[p] = bhit[p] ? b_lk_data[p].ppn : {l_lk_data[p].lppn, lk_vpn[p][OffW-1:0]};
   end
-  assign b_fill_tag.asid    = rsp_asid_i;
-  assign b_fill_tag.vpn     = rsp_vpn_i;
-  assign b_fill_data.ppn    = rsp_ppn_i;
-  assign b_flush_tag.asid   = cmd_asid_i;
-  assign b_flush_tag.vpn    = cmd_vpn_i;
-  assign l_fill_tag.asid    = rsp_asid_i;
-  assign l_fill_tag.region  = rsp_vpn_i[VpnW-1:OffW];
-  assign l_fill_data.lppn   = rsp_ppn_i[PpnW-1:OffW];
-  assign l_flush_tag.asid   = cmd_asid_i;
-  assign l_flush_tag.region = cmd_vpn_i[VpnW-1:OffW];
+  assign b_fill_tag.asid    = rsp_i.req.asid;
+  assign b_fill_tag.vpn     = rsp_i.req.vpn;
+  assign b_fill_data.ppn    = rsp_i.ppn;
+  assign b_flush_tag.asid   = flush_i.asid;
+  assign b_flush_tag.vpn    = flush_i.vpn;
+  assign l_fill_tag.asid    = rsp_i.req.asid;
+  assign l_fill_tag.region  = rsp_i.req.vpn[VpnW-1:OffW];
+  assign l_fill_data.lppn   = rsp_i.ppn[PpnW-1:OffW];
+  assign l_flush_tag.asid   = flush_i.asid;
+  assign l_flush_tag.region = flush_i.vpn[VpnW-1:OffW];
   // FA-5 with the masks of §14.4: the page bits for INVAL_PAGE, the ASID bits if SCOPE = 1;
   // an unscoped INVAL_ALL is the full flush
-  assign arr_flush_all        = flush_all_i && !cmd_scope_i;
-  assign arr_flush_sel        = flush_page_i || (flush_all_i && cmd_scope_i);
-  assign b_flush_mask.asid    = cmd_scope_i ? '1 : '0;
-  assign b_flush_mask.vpn     = flush_page_i ? '1 : '0;
-  assign l_flush_mask.asid    = cmd_scope_i ? '1 : '0;
-  assign l_flush_mask.region  = flush_page_i ? '1 : '0;
+  assign arr_flush_all        = flush_i.all && !flush_i.scope;
+  assign arr_flush_sel        = flush_i.page || (flush_i.all && flush_i.scope);
+  assign b_flush_mask.asid    = flush_i.scope ? '1 : '0;
+  assign b_flush_mask.vpn     = flush_i.page ? '1 : '0;
+  assign l_flush_mask.asid    = flush_i.scope ? '1 : '0;
+  assign l_flush_mask.region  = flush_i.page ? '1 : '0;
 
-  assign fill_b = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && !rsp_large_i;
-  assign fill_l = rsp_valid_i && !rsp_nack_i && !rsp_nocache_i && rsp_large_i;
+  assign fill_b = rsp_valid_i && !rsp_i.nack && !rsp_i.nocache && !rsp_i.is_large;
+  assign fill_l = rsp_valid_i && !rsp_i.nack && !rsp_i.nocache && rsp_i.is_large;
 
   // step 7 (PLRU): accepted hits in port order, base hit wins; then the fill of step (c)
   logic [NumPorts-1:0] b_touch, l_touch;
@@ -162,7 +151,7 @@ module gmmu_l1_tlb #(
     .lk_w_o       (unused_b_w),
     .fill_i       (fill_b),
     .fill_tag_i   (b_fill_tag),
-    .fill_w_i     (rsp_w_i),
+    .fill_w_i     (rsp_i.w),
     .fill_data_i  (b_fill_data),
     .touch_i      (b_touch),
     .flush_all_i  (arr_flush_all),
@@ -189,7 +178,7 @@ module gmmu_l1_tlb #(
     .lk_w_o       (unused_l_w),
     .fill_i       (fill_l),
     .fill_tag_i   (l_fill_tag),
-    .fill_w_i     (rsp_w_i),
+    .fill_w_i     (rsp_i.w),
     .fill_data_i  (l_fill_data),
     .touch_i      (l_touch),
     .flush_all_i  (arr_flush_all),
@@ -219,12 +208,7 @@ module gmmu_l1_tlb #(
     .busy_o         (busy_tab),
     .send_gnt_i     (l2_gnt_i),
     .rsp_valid_i    (rsp_valid_i),
-    .rsp_nack_i     (rsp_nack_i),
-    .rsp_vpn_i      (rsp_vpn_i),
-    .rsp_asid_i     (rsp_asid_i),
-    .rsp_write_i    (rsp_write_i),
-    .rsp_ppn_i      (rsp_ppn_i),
-    .rsp_large_i    (rsp_large_i),
+    .rsp_i          (rsp_i),
     .replay_i       (replay_i),
     .cancel_valid_i (cancel_valid_i),
     .cancel_vpn_i   (cancel_vpn_i),
@@ -235,11 +219,7 @@ module gmmu_l1_tlb #(
     .alloc_asid_i   (lk_asid),
     .alloc_write_i  (req_write_i),
     .alloc_id_i     (req_id_i),
-    .flush_all_i    (flush_all_i),
-    .flush_page_i   (flush_page_i),
-    .flush_region_i (cmd_vpn_i[VpnW-1:OffW]),
-    .flush_scope_i  (cmd_scope_i),
-    .flush_asid_i   (cmd_asid_i)
+    .flush_i        (flush_i)
   );
 
   assign busy_o = busy_tab || (|hv_q);

@@ -18,17 +18,11 @@ module gmmu_l2_tlb #(
   input  logic [NumSm-1:0]                  l1_req_valid_i,
   input  gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req_i,  // record (asid, vpn, write) per SM
   output logic [NumSm-1:0]                  l1_gnt_o,
-  // response register rsp_q
+  // response register rsp_q (record tlb_rsp_t: req, nack, ppn, is_large, w, nocache), its valid
+  // and SM mask beside it
   output logic                              rsp_valid_o,
   output logic [NumSm-1:0]                  rsp_mask_o,
-  output logic [gmmu_pkg::VPN_W-1:0]        rsp_vpn_o,
-  output logic [gmmu_pkg::ASID_W-1:0]       rsp_asid_o,
-  output logic                              rsp_write_o,
-  output logic                              rsp_nack_o,
-  output logic [gmmu_pkg::PPN_W-1:0]        rsp_ppn_o,
-  output logic                              rsp_large_o,
-  output logic                              rsp_w_o,
-  output logic                              rsp_nocache_o,
+  output gmmu_tlb_pkg::tlb_rsp_t            rsp_o,
   // walk request to the PTW (lowest NEED_WALK entry, record tlb_req_t) and whether a walker
   // takes it
   output logic                              walk_valid_o,
@@ -44,13 +38,9 @@ module gmmu_l2_tlb #(
   output gmmu_tlb_pkg::fault_offer_t       ff_o,  // record (req, fault_type)
   output logic [NumSm-1:0]                  ff_mask_o,
   input  logic                              ff_blocked_i,
-  // command cycle
+  // command cycle and its invalidation (record tlb_flush_t: all, page, scope, asid, vpn)
   input  logic                              cmd_cycle_i,
-  input  logic                              flush_all_i,
-  input  logic                              flush_page_i,
-  input  logic [gmmu_pkg::VPN_W-1:0]        cmd_vpn_i,
-  input  logic [gmmu_pkg::ASID_W-1:0]       cmd_asid_i,
-  input  logic                              cmd_scope_i,
+  input  gmmu_tlb_pkg::tlb_flush_t          flush_i,
   // events and idle contribution
   output logic                              ev_hit_o,
   output logic                              ev_miss_o,
@@ -74,6 +64,9 @@ module gmmu_l2_tlb #(
   localparam logic [MaskW-1:0] SmKeep = MaskW'({NumSm{1'b1}});
   localparam gmmu_tlb_pkg::l2_mshr_t MKeep = '{req: '{asid: AsidMask, vpn: '1, write: 1'b1},
                                                mask: SmKeep, res: '1};
+  // response record: the ASID bits above log2(NumAsids) are not stored (AsidMask)
+  localparam gmmu_tlb_pkg::tlb_rsp_t RKeep = '{req: '{asid: AsidMask, vpn: '1, write: 1'b1},
+                                               default: '1};
   localparam int unsigned SmW    = (NumSm > 1) ? $clog2(NumSm) : 1;
   localparam int unsigned SetW   = (L2Sets > 1) ? $clog2(L2Sets) : 1;
   localparam int unsigned WayW   = (L2Ways > 1) ? $clog2(L2Ways) : 1;
@@ -104,28 +97,14 @@ module gmmu_l2_tlb #(
   mshr_state_e               m_state_d [L2MshrEntries];
   gmmu_tlb_pkg::l2_mshr_t    mshr_q [L2MshrEntries];
   gmmu_tlb_pkg::l2_mshr_t    mshr_d [L2MshrEntries];
-  // response register
+  // response register: valid, SM mask and the record tlb_rsp_t
   logic                      rsp_valid_q, rsp_valid_d;
   logic [NumSm-1:0]          rsp_mask_q, rsp_mask_d;
-  logic [VpnW-1:0]           rsp_vpn_q, rsp_vpn_d;
-  logic                      rsp_write_q, rsp_write_d;
-  logic [AsidW-1:0]          rsp_asid_q, rsp_asid_d;
-  logic                      rsp_nack_q, rsp_nack_d;
-  logic [PpnW-1:0]           rsp_ppn_q, rsp_ppn_d;
-  logic                      rsp_large_q, rsp_large_d;
-  logic                      rsp_w_q, rsp_w_d;
-  logic                      rsp_nocache_q, rsp_nocache_d;
+  gmmu_tlb_pkg::tlb_rsp_t    rsp_q, rsp_d;
 
-  assign rsp_valid_o   = rsp_valid_q;
-  assign rsp_mask_o    = rsp_mask_q;
-  assign rsp_vpn_o     = rsp_vpn_q;
-  assign rsp_write_o   = rsp_write_q;
-  assign rsp_asid_o    = rsp_asid_q;
-  assign rsp_nack_o    = rsp_nack_q;
-  assign rsp_ppn_o     = rsp_ppn_q;
-  assign rsp_large_o   = rsp_large_q;
-  assign rsp_w_o       = rsp_w_q;
-  assign rsp_nocache_o = rsp_nocache_q;
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_mask_o  = rsp_mask_q;
+  assign rsp_o       = rsp_q;
 
   // ---------------------------------------------------------------- last stage lookup (§5.1)
   logic             ls_valid;
@@ -244,18 +223,18 @@ module gmmu_l2_tlb #(
 
   // flushes with the masks of §14.4 (an unscoped INVAL_ALL is the full flush)
   logic arr_flush_all, arr_flush_sel;
-  assign arr_flush_all = flush_all_i && !cmd_scope_i;
-  assign arr_flush_sel = flush_page_i || (flush_all_i && cmd_scope_i);
+  assign arr_flush_all = flush_i.all && !flush_i.scope;
+  assign arr_flush_sel = flush_i.page || (flush_i.all && flush_i.scope);
 
   assign b_lk_tag.asid     = ls_asid;
   assign b_lk_tag.vpn      = ls_vpn;
   assign b_fill_tag.asid   = fill_asid;
   assign b_fill_tag.vpn    = fill_vpn;
   assign b_fill_data.ppn   = cpl_i.ppn;
-  assign b_flush_tag.asid  = cmd_asid_i;
-  assign b_flush_tag.vpn   = cmd_vpn_i;
-  assign b_flush_mask.asid = cmd_scope_i ? '1 : '0;
-  assign b_flush_mask.vpn  = flush_page_i ? '1 : '0;
+  assign b_flush_tag.asid  = flush_i.asid;
+  assign b_flush_tag.vpn   = flush_i.vpn;
+  assign b_flush_mask.asid = flush_i.scope ? '1 : '0;
+  assign b_flush_mask.vpn  = flush_i.page ? '1 : '0;
   logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
   // the set the last stage looks up in the next cycle: that of pvpn_d[Lat-1] (= pvpn_q[Lat-1]
   // when the pipeline holds); u_base reads its payload RAMs with it (§1.3 "payload RAM")
@@ -303,10 +282,10 @@ module gmmu_l2_tlb #(
   assign l_fill_tag.asid     = fill_asid;
   assign l_fill_tag.region   = fill_vpn[VpnW-1:OffW];
   assign l_fill_data.lppn    = cpl_i.ppn[PpnW-1:OffW];
-  assign l_flush_tag.asid    = cmd_asid_i;
-  assign l_flush_tag.region  = cmd_vpn_i[VpnW-1:OffW];
-  assign l_flush_mask.asid   = cmd_scope_i ? '1 : '0;
-  assign l_flush_mask.region = flush_page_i ? '1 : '0;
+  assign l_flush_tag.asid    = flush_i.asid;
+  assign l_flush_tag.region  = flush_i.vpn[VpnW-1:OffW];
+  assign l_flush_mask.asid   = flush_i.scope ? '1 : '0;
+  assign l_flush_mask.region = flush_i.page ? '1 : '0;
 
   gmmu_tlb_fa #(
     .N         (L2LargeEntries),
@@ -341,45 +320,34 @@ module gmmu_l2_tlb #(
     mshr_d        = mshr_q;
     rsp_valid_d   = 1'b0;
     rsp_mask_d    = '0;
-    rsp_vpn_d     = '0;
-    rsp_write_d   = 1'b0;
-    rsp_asid_d    = '0;
-    rsp_nack_d    = 1'b0;
-    rsp_ppn_d     = '0;
-    rsp_large_d   = 1'b0;
-    rsp_w_d       = 1'b0;
-    rsp_nocache_d = 1'b0;
+    rsp_d         = '0;
 
     // last-stage hit response (has priority on the response bus)
     if (hit) begin
       rsp_valid_d = 1'b1;
       rsp_mask_d  = NumSm'(1) << ls_sm;
-      rsp_vpn_d   = ls_vpn;
-      rsp_write_d = ls_write;
-      rsp_asid_d  = ls_asid;
+      rsp_d.req   = '{asid: ls_asid, vpn: ls_vpn, write: ls_write};
       if (bhit) begin
-        rsp_ppn_d = b_lk_data.ppn;
-        rsp_w_d   = b_lk_w;
+        rsp_d.ppn = b_lk_data.ppn;
+        rsp_d.w   = b_lk_w;
       end else begin
-        rsp_ppn_d   = {l_lk_data.lppn, OffW'(0)};
-        rsp_large_d = 1'b1;
-        rsp_w_d     = l_lk_w;
+        rsp_d.ppn      = {l_lk_data.lppn, OffW'(0)};
+        rsp_d.is_large = 1'b1;
+        rsp_d.w        = l_lk_w;
       end
     end
     // 1. response selection
     if (resp_sel && !(mshr_q[resp_idx].res.fault && ff_blocked_i)) begin
       rsp_valid_d = 1'b1;
       rsp_mask_d  = mshr_q[resp_idx].mask[NumSm-1:0];
-      rsp_vpn_d   = mshr_q[resp_idx].req.vpn;
-      rsp_write_d = mshr_q[resp_idx].req.write;
-      rsp_asid_d  = mshr_q[resp_idx].req.asid;
+      rsp_d.req   = mshr_q[resp_idx].req;
       if (mshr_q[resp_idx].res.fault) begin
-        rsp_nack_d = 1'b1;
+        rsp_d.nack = 1'b1;
       end else begin
-        rsp_ppn_d     = mshr_q[resp_idx].res.ppn;
-        rsp_large_d   = mshr_q[resp_idx].res.is_large;
-        rsp_w_d       = mshr_q[resp_idx].res.w;
-        rsp_nocache_d = mshr_q[resp_idx].res.nocache;
+        rsp_d.ppn      = mshr_q[resp_idx].res.ppn;
+        rsp_d.is_large = mshr_q[resp_idx].res.is_large;
+        rsp_d.w        = mshr_q[resp_idx].res.w;
+        rsp_d.nocache  = mshr_q[resp_idx].res.nocache;
       end
       m_state_d[resp_idx] = MshrFree;
     end
@@ -404,11 +372,11 @@ module gmmu_l2_tlb #(
       end
     end
     // 6. flush, applied to the _d values above
-    if (flush_all_i || flush_page_i) begin
+    if (flush_i.all || flush_i.page) begin
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !mshr_d[i].res.fault &&
-            (flush_all_i || mshr_d[i].req.vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
-            (!cmd_scope_i || mshr_d[i].req.asid == cmd_asid_i)) begin
+            (flush_i.all || mshr_d[i].req.vpn[VpnW-1:OffW] == flush_i.vpn[VpnW-1:OffW]) &&
+            (!flush_i.scope || mshr_d[i].req.asid == flush_i.asid)) begin
           m_state_d[i] = MshrNeedWalk;
         end
       end
@@ -470,14 +438,7 @@ module gmmu_l2_tlb #(
       rr_q          <= '0;
       rsp_valid_q   <= 1'b0;
       rsp_mask_q    <= '0;
-      rsp_vpn_q     <= '0;
-      rsp_write_q   <= 1'b0;
-      rsp_asid_q    <= '0;
-      rsp_nack_q    <= 1'b0;
-      rsp_ppn_q     <= '0;
-      rsp_large_q   <= 1'b0;
-      rsp_w_q       <= 1'b0;
-      rsp_nocache_q <= 1'b0;
+      rsp_q         <= '0;
       psm_q         <= '{default: '0};
       pvpn_q        <= '{default: '0};
       pasid_q       <= '{default: '0};
@@ -494,14 +455,7 @@ module gmmu_l2_tlb #(
       mshr_q        <= mshr_k;
       rsp_valid_q   <= rsp_valid_d;
       rsp_mask_q    <= rsp_mask_d;
-      rsp_vpn_q     <= rsp_vpn_d;
-      rsp_write_q   <= rsp_write_d;
-      rsp_asid_q    <= rsp_asid_d & AsidMask;
-      rsp_nack_q    <= rsp_nack_d;
-      rsp_ppn_q     <= rsp_ppn_d;
-      rsp_large_q   <= rsp_large_d;
-      rsp_w_q       <= rsp_w_d;
-      rsp_nocache_q <= rsp_nocache_d;
+      rsp_q         <= rsp_d & RKeep;
     end
   end
 

@@ -144,15 +144,18 @@ module gmmu_top #(
   );
 
   // ---------------------------------------------------------------- L2 response bus, far-fault outputs
-  logic              rsp_valid, rsp_write, rsp_nack, rsp_large, rsp_w, rsp_nocache;
-  logic [NumSm-1:0]  rsp_mask;
-  logic [VpnW-1:0]   rsp_vpn;
-  logic [AsidW-1:0]  rsp_asid;
-  logic [PpnW-1:0]   rsp_ppn;
+  logic                   rsp_valid;
+  logic [NumSm-1:0]       rsp_mask;
+  gmmu_tlb_pkg::tlb_rsp_t rsp;  // record of spec/tlb.toml (req, nack, ppn, is_large, w, nocache)
   logic [NumSm-1:0]  replay;
   logic              cancel_valid;
   logic [VpnW-1:0]   cancel_vpn;
   logic [AsidW-1:0]  cancel_asid;
+
+  // the invalidation of a command cycle for the L1s and the L2 (record of spec/tlb.toml)
+  gmmu_tlb_pkg::tlb_flush_t flush;
+  assign flush = '{all: flush_all, page: flush_page, scope: cmd_scope, asid: cmd_asid,
+                   vpn: cmd_vpn};
 
   // ---------------------------------------------------------------- L1 TLBs
   logic [NumSm-1:0]      l1_req_valid, l1_gnt, l1_busy, l1_ev_large_hit;
@@ -185,24 +188,13 @@ module gmmu_top #(
       .l2_req_o       (l1_req[s]),
       .l2_gnt_i       (l1_gnt[s]),
       .rsp_valid_i    (rsp_valid && rsp_mask[s]),
-      .rsp_nack_i     (rsp_nack),
-      .rsp_vpn_i      (rsp_vpn),
-      .rsp_asid_i     (rsp_asid),
-      .rsp_write_i    (rsp_write),
-      .rsp_ppn_i      (rsp_ppn),
-      .rsp_large_i    (rsp_large),
-      .rsp_w_i        (rsp_w),
-      .rsp_nocache_i  (rsp_nocache),
+      .rsp_i          (rsp),
       .replay_i       (replay[s]),
       .cancel_valid_i (cancel_valid),
       .cancel_vpn_i   (cancel_vpn),
       .cancel_asid_i  (cancel_asid),
       .cmd_cycle_i    (cmd_cycle),
-      .flush_all_i    (flush_all),
-      .flush_page_i   (flush_page),
-      .cmd_vpn_i      (cmd_vpn),
-      .cmd_asid_i     (cmd_asid),
-      .cmd_scope_i    (cmd_scope),
+      .flush_i        (flush),
       .blocking_i     (blocking),
       .ev_large_hit_o (l1_ev_large_hit[s]),
       .busy_o         (l1_busy[s])
@@ -239,14 +231,7 @@ module gmmu_top #(
     .l1_gnt_o       (l1_gnt),
     .rsp_valid_o    (rsp_valid),
     .rsp_mask_o     (rsp_mask),
-    .rsp_vpn_o      (rsp_vpn),
-    .rsp_asid_o     (rsp_asid),
-    .rsp_write_o    (rsp_write),
-    .rsp_nack_o     (rsp_nack),
-    .rsp_ppn_o      (rsp_ppn),
-    .rsp_large_o    (rsp_large),
-    .rsp_w_o        (rsp_w),
-    .rsp_nocache_o  (rsp_nocache),
+    .rsp_o          (rsp),
     .walk_valid_o   (walk_valid),
     .walk_o         (walk),
     .walk_mshr_o    (walk_mshr),
@@ -259,11 +244,7 @@ module gmmu_top #(
     .ff_mask_o      (ff_mask),
     .ff_blocked_i   (ff_blocked),
     .cmd_cycle_i    (cmd_cycle),
-    .flush_all_i    (flush_all),
-    .flush_page_i   (flush_page),
-    .cmd_vpn_i      (cmd_vpn),
-    .cmd_asid_i     (cmd_asid),
-    .cmd_scope_i    (cmd_scope),
+    .flush_i        (flush),
     .ev_hit_o       (ev_l2_hit),
     .ev_miss_o      (ev_l2_miss),
     .ev_large_hit_o (ev_l2_large_hit),

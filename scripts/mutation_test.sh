@@ -250,7 +250,7 @@ hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_o.nocache    = rsp_done \&\& 
     "RTL: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[OffW-1:0\]}/{l_lk_data[p].lppn, {OffW{1'"'"'b0}}}/' \
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
-hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = cmd_vpn_i\[VpnW-1:OffW\];/assign l_flush_tag.region  = cmd_vpn_i[VpnW-2:OffW-1];/' \
+hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = flush_i.vpn\[VpnW-1:OffW\];/assign l_flush_tag.region  = flush_i.vpn[VpnW-2:OffW-1];/' \
     "RTL: L2 page invalidate of the large array compares the wrong region"
 hole rtl large_pages rtl/gmmu_ptw.sv 's/if (int.(rk_level) == Levels - 2 \&\& pte\[gmmu_pkg::PTE_L\]) begin/if (int'"'"'(rk_level) == Levels - 1 \&\& pte[gmmu_pkg::PTE_L]) begin/' \
     "RTL: walker takes the large path at the wrong level (a large PDE read as a table pointer)"
@@ -507,6 +507,14 @@ mutate_hdl hdl2 large_cocoa sw-handler/uvm_large.c 's/^                         
     "handler: host coalescing writes each pair of base entries with swapped frames (uvm_large.c)" "$hdl_score|$hdl_int"
 mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handler/uvm_place_cocoa.c 's/        if (blk \&\& blk->large)/        if (blk \&\& !blk)/' \
     "handler: the CoCoA fallback lends a frame of a coalesced region (uvm_place_cocoa.c)" "$hdl_unit"
+
+# the thrashing hint's actions and the event stream (docs/handler.md §6i)
+mutate_hdl hdl2 test_handler_events:test_thrashing_throttle sw-handler/uvm_thrashing.c '/    case UVM_THRASH_THROTTLE:/,/        return true;/s/        return true;/        return false;/' \
+    "handler: a THROTTLE hint does not defer the fault, it is serviced at once (uvm_thrashing.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn);/    return h->frames[f].pin_block == h->block_gen;/' \
+    "handler: a page pinned by the thrashing hint is still an eviction victim (uvm_mem.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_events:test_event_sequence sw-handler/uvm_mem.c 's/    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);/    (void)0;/' \
+    "handler: RESIDENT is not emitted when a frame takes a page (uvm_mem.c)" "$hdl_unit"
 
 mutate_hdl hdl2 test_handler_events:test_fifo_differs_from_lru sw-handler/uvm_evict_fifo.c 's/    for (uint32_t i = q->head; i != UVM_NONE; i = q->next\[i\]) {/    for (uint32_t i = q->tail; i != UVM_NONE; i = q->next[i]) {/' \
     "handler: fifo eviction takes the newest block instead of the oldest (uvm_evict_fifo.c)" "$hdl_unit"

@@ -120,8 +120,10 @@ def expected_ffs(p, k, prep=False):
         f"MSHRs (state[2], record: {rdesc('l2_mshr')})":
             m * (2 + rbits("l2_mshr") - asid_drop - (0 if prep else k["FB_SM_MASK_W"] - S)
                  - (k["FB_FAULT_TYPE_W"] - ft)),
-        "rsp_q (valid, mask, vpn, write, asid, kind, ppn, large, w, nocache)":
-            1 + S + vpn + 1 + ab + 1 + ppn + 1 + 1 + 1,
+        # response bus: rsp_valid_q, rsp_mask_q and the record rsp_q (tlb_rsp_t of
+        # spec/tlb.toml); its ASID bits above ab are removed in both counts (read by nothing)
+        f"response (valid, mask[NumSm], rsp_q record: {rdesc('tlb_rsp')})":
+            1 + S + rbits("tlb_rsp") - (aw - ab),
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored

@@ -195,8 +195,8 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
             const uint32_t kept = uvm_mem_evict(h, v + i);
             if (kept != UVM_NONE && pages == 1u)
                 return kept; /* the victim's frame is handed over */
-            if (kept != UVM_NONE && uvm_pmm_free(&h->pmm, kept, UVM_CHUNK_4K) != 0)
-                uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
+            if (kept != UVM_NONE)
+                h->place->frame_free(h, kept); /* back to its owner: the chunk forms again */
         }
     }
     return UVM_NONE;

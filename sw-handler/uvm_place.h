@@ -63,8 +63,12 @@ struct uvm_place_ops {
      * it no walk or TLB entry reaches the backing. Emits PAGE_UNMAPPED. */
     void (*unmap)(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
     /* Optional: true (and *writable) if the first fault on the region of vpn, nothing of it
-     * resident, migrates and maps the whole 2 MB region as one page (uvm_large_migrate). */
+     * resident, migrates and maps the whole 2 MB region as one page (migrate_whole). */
     bool (*region_whole)(const uvm_handler_t *h, uint64_t vpn, bool *writable);
+    /* With region_whole: the first fault on the region of vpn (region_whole true, nothing of it
+     * resident) migrates and maps the whole region as one page (2m: uvm_large_migrate). true if
+     * it is mapped; false: left for the replay (logged) or cancelled. */
+    bool (*migrate_whole)(uvm_handler_t *h, uint64_t vpn, bool writable);
     /* Optional: the pages of blk were just mapped (their copies complete, their PTEs written):
      * merge the region into one 2 MB mapping if it is complete (coalesce). NULL: regions of
      * this placement are never merged, and uvm_splinter refuses them. */

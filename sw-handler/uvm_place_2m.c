@@ -39,6 +39,7 @@ const uvm_place_ops_t uvm_place_2m_ops = {
     .map = map_2m,
     .unmap = unmap_2m,
     .region_whole = uvm_large_region_ok,
+    .migrate_whole = uvm_large_migrate,
     .writeback = writeback_2m,
     .evict_large = uvm_large_evict,
 };

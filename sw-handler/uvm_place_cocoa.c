@@ -94,33 +94,16 @@ static int cocoa_split(uvm_handler_t *h, uvm_va_block_t *blk) {
     return uvm_splinter(h, uvm_vpn_asid(base), uvm_vpn_plain(base) << GMMU_PAGE_SHIFT);
 }
 
-const uvm_place_ops_t uvm_place_cocoa_ops = {
-    .name = "cocoa",
-    .init = uvm_compact_init,
-    .alloc_page = cocoa_frame,
-    .frames_free = cocoa_frames_free,
-    .frame_use = cocoa_use,
-    .frame_unuse = cocoa_unuse,
-    .frame_free = cocoa_free,
-    .map = uvm_place_map_4k,
-    .unmap = uvm_place_unmap_4k,
-    .merge = uvm_large_coalesce_full,
-    .split = cocoa_split,
-    .writeback = uvm_place_writeback_4k,
-    .freed = uvm_compact,
-};
+/* The two CoCoA placements share every operation; cocoa-frames has no merge (a region
+ * coalesced through uvm_coalesce is refused by its split: logged). */
+#define COCOA_OPS(kind, merge_op)                                                                  \
+    {                                                                                              \
+        .name = (kind), .init = uvm_compact_init, .alloc_page = cocoa_frame,                       \
+        .frames_free = cocoa_frames_free, .frame_use = cocoa_use, .frame_unuse = cocoa_unuse,      \
+        .frame_free = cocoa_free, .map = uvm_place_map_4k, .unmap = uvm_place_unmap_4k,            \
+        .merge = (merge_op), .split = cocoa_split, .writeback = uvm_place_writeback_4k,            \
+        .freed = uvm_compact,                                                                      \
+    }
 
-const uvm_place_ops_t uvm_place_cocoa_frames_ops = {
-    .name = "cocoa-frames",
-    .init = uvm_compact_init,
-    .alloc_page = cocoa_frame,
-    .frames_free = cocoa_frames_free,
-    .frame_use = cocoa_use,
-    .frame_unuse = cocoa_unuse,
-    .frame_free = cocoa_free,
-    .map = uvm_place_map_4k,
-    .unmap = uvm_place_unmap_4k,
-    .split = cocoa_split, /* a region coalesced through uvm_coalesce: refused, logged */
-    .writeback = uvm_place_writeback_4k,
-    .freed = uvm_compact,
-};
+const uvm_place_ops_t uvm_place_cocoa_ops = COCOA_OPS("cocoa", uvm_large_coalesce_full);
+const uvm_place_ops_t uvm_place_cocoa_frames_ops = COCOA_OPS("cocoa-frames", NULL);

@@ -108,7 +108,7 @@ static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t 
         uvm_bitmap_count(c->blk->resident, UVM_BLOCK_WORDS) == 0 &&
         h->place->region_whole(h, vpn, &w)) {
         /* the first fault of a 2m region brings the whole 2 MB page (§6f) */
-        if (uvm_large_migrate(h, vpn, w) && h->replay->page_done)
+        if (h->place->migrate_whole(h, vpn, w) && h->replay->page_done)
             h->replay->page_done(h, vpn);
         return;
     }

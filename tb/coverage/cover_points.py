@@ -36,6 +36,14 @@ FSMS = [
       ("NACK", "ReqNack")],
      [("FREE", "WAIT"), ("WAIT", "INFL"), ("WAIT", "DONE"), ("WAIT", "NACK"), ("INFL", "DONE"),
       ("INFL", "NACK"), ("NACK", "WAIT"), ("NACK", "DONE"), ("DONE", "FREE"), ("DONE", "WAIT")]),
+    # the coalesce unit (docs/microarch.md §15.3): one FSM (no size parameter), every transition
+    # of §15.3 (formal/fv_co.sv proves there are no others)
+    ("gmmu_co", None, "co_state_q",
+     [("IDLE", "CoIdle"), ("PATH", "CoPath"), ("CHECK", "CoCheck"), ("ERD", "CoErd"),
+      ("EWR", "CoEwr"), ("LRD", "CoLrd"), ("LWR", "CoLwr"), ("FLUSH", "CoFlush")],
+     [("IDLE", "PATH"), ("PATH", "IDLE"), ("PATH", "CHECK"), ("PATH", "LRD"), ("CHECK", "IDLE"),
+      ("CHECK", "ERD"), ("ERD", "EWR"), ("EWR", "ERD"), ("EWR", "LRD"), ("EWR", "IDLE"),
+      ("LRD", "LWR"), ("LWR", "IDLE"), ("LWR", "FLUSH"), ("FLUSH", "ERD")]),
 ]
 
 CSR_W = "csr_valid_i && csr_write_i && dec.mapped && !dec.ro"
@@ -103,11 +111,11 @@ EVENTS = {
         ("l2_fault_offer", "ff_valid_o", "a fault result offered to the far-fault unit"),
         ("l2_fault_blocked", "ff_valid_o && ff_blocked_i",
          "the far-fault unit blocks the offer (fault write busy)"),
-        ("l2_rsp_nack", "rsp_valid_q && rsp_nack_q", "a Nack on the response bus"),
+        ("l2_rsp_nack", "rsp_valid_q && rsp_q.nack", "a Nack on the response bus"),
         ("l2_rsp_multi_sm", "rsp_valid_q && ((rsp_mask_q & (rsp_mask_q - 1'b1)) != '0)",
          "one response answers several SMs (merged across SMs)"),
-        ("l2_rsp_large", "rsp_valid_q && !rsp_nack_q && rsp_large_q", "a 2 MB translation"),
-        ("l2_rsp_nocache", "rsp_valid_q && rsp_nocache_q",
+        ("l2_rsp_large", "rsp_valid_q && !rsp_q.nack && rsp_q.is_large", "a 2 MB translation"),
+        ("l2_rsp_nocache", "rsp_valid_q && rsp_q.nocache",
          "a translation that must not be cached (disabled PTE)"),
         ("l2_fill_base", "fill_b", "L2 base-array fill"),
         ("l2_fill_large", "fill_l", "L2 large-array fill"),
@@ -132,10 +140,10 @@ EVENTS = {
         ("l1_hit_both_ports", "&hv_q", "hits on every port in one cycle"),
         ("l1_fill_base", "fill_b", "L1 base-array fill"),
         ("l1_fill_large", "fill_l", "L1 large-array fill"),
-        ("l1_rsp_nocache", "rsp_valid_i && !rsp_nack_i && rsp_nocache_i",
+        ("l1_rsp_nocache", "rsp_valid_i && !rsp_i.nack && rsp_i.nocache",
          "a nocache translation is used but not cached"),
-        ("l1_flush_page", "flush_page_i", "page invalidate"),
-        ("l1_flush_all", "flush_all_i", "full invalidate"),
+        ("l1_flush_page", "flush_i.page", "page invalidate"),
+        ("l1_flush_all", "flush_i.all", "full invalidate"),
     ],
     "gmmu_tlb_fa": [
         ("fa_perm_miss", "lk_valid_i[0] && lk_write_i[0] && (|tag_match[0]) && !lk_hit_o[0]",
@@ -173,6 +181,13 @@ EVENTS = {
          "a page replay also replays SMs whose faults were dropped"),
         ("ff_replay_all", "replay_all_i", "replay of everything"),
         ("ff_cancel_page", "cancel_page_i", "cancel of one page (fatal fault)"),
+    ],
+    # the coalesce unit: its FSM points (FSMS) and the outcome of a command
+    "gmmu_co": [
+        ("co_done_ok", "ev_done_o && co_err_d == 2'(gmmu_pkg::CO_OK)",
+         "a COALESCE / SPLINTER completes"),
+        ("co_refused_not_mapped", "ev_done_o && co_err_d == 2'(gmmu_pkg::CO_NOT_MAPPED)",
+         "a COALESCE refused: the region is not fully mapped"),
     ],
     "gmmu_csr": [
         ("csr_err_bad_addr_read", "csr_valid_i && !csr_write_i && !rd_mapped",
@@ -240,12 +255,12 @@ def generate(params):
         fsm = fsm_of.get(mod)
         if fsm:
             _, size_par, arr, states, trans = fsm
-            n = params[size_par]
+            n = params[size_par] if size_par else 1
             idx = {}
             for k in range(n):
                 for s, enum in states:
                     idx[(k, s)] = len(conn)
-                    conn.append("%s[%d] == %s" % (arr, k, enum))
+                    conn.append("%s == %s" % ("%s[%d]" % (arr, k) if size_par else arr, enum))
             nfs = len(conn)
             short = mod.replace("gmmu_", "")
             for s, _ in states:

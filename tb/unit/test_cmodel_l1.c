@@ -78,20 +78,20 @@ static void req(lt_t *t, uint32_t port, uint64_t vpn, int write, uint8_t id) {
 static void rsp_ok(lt_t *t, uint64_t vpn, int write, uint64_t ppn, int large, int w, int nocache) {
     t->rsp.valid = 1;
     t->rsp.mask = 1;
-    t->rsp.vpn = vpn;
-    t->rsp.write = (uint8_t)write;
-    t->rsp.ppn = ppn;
-    t->rsp.large = (uint8_t)large;
-    t->rsp.w = (uint8_t)w;
-    t->rsp.nocache = (uint8_t)nocache;
+    t->rsp.r.req.vpn = vpn;
+    t->rsp.r.req.write = (uint8_t)write;
+    t->rsp.r.ppn = ppn;
+    t->rsp.r.is_large = (uint8_t)large;
+    t->rsp.r.w = (uint8_t)w;
+    t->rsp.r.nocache = (uint8_t)nocache;
 }
 
 static void rsp_nack(lt_t *t, uint64_t vpn, int write) {
     t->rsp.valid = 1;
-    t->rsp.nack = 1;
+    t->rsp.r.nack = 1;
     t->rsp.mask = 1;
-    t->rsp.vpn = vpn;
-    t->rsp.write = (uint8_t)write;
+    t->rsp.r.req.vpn = vpn;
+    t->rsp.r.req.write = (uint8_t)write;
 }
 
 /* A miss that becomes DONE then leaves through miss_*: returns nothing, checks everything. */

@@ -82,13 +82,13 @@ static void test_pipeline_latency_hit(void **state) {
         assert_int_equal(t.pl.hit, 1);
         assert_int_equal(t.ev, 1u << GMMU_EV_L2_HIT);
         assert_int_equal(t.l2.rsp.valid, 1);
-        assert_int_equal(t.l2.rsp.nack, 0);
+        assert_int_equal(t.l2.rsp.r.nack, 0);
         assert_int_equal(t.l2.rsp.mask, 2);
-        assert_int_equal(t.l2.rsp.vpn, 0x35);
-        assert_int_equal(t.l2.rsp.write, 1);
-        assert_int_equal(t.l2.rsp.ppn, 0x777);
-        assert_int_equal(t.l2.rsp.w, 1);
-        assert_int_equal(t.l2.rsp.large, 0);
+        assert_int_equal(t.l2.rsp.r.req.vpn, 0x35);
+        assert_int_equal(t.l2.rsp.r.req.write, 1);
+        assert_int_equal(t.l2.rsp.r.ppn, 0x777);
+        assert_int_equal(t.l2.rsp.r.w, 1);
+        assert_int_equal(t.l2.rsp.r.is_large, 0);
         /* set 1, way 1 touched: the PLRU bit points to way 0 */
         assert_int_equal(t.l2.base.plru[1], 0);
         t_step(&t);
@@ -111,8 +111,8 @@ static void test_large_hit_and_write_needs_w(void **state) {
     t.c[0].req_valid = 0;
     t_step(&t);
     assert_int_equal(t.pl.hit, 1);
-    assert_int_equal(t.l2.rsp.large, 1);
-    assert_int_equal(t.l2.rsp.ppn, 0x55u << 9);
+    assert_int_equal(t.l2.rsp.r.is_large, 1);
+    assert_int_equal(t.l2.rsp.r.ppn, 0x55u << 9);
     assert_int_equal(t.l2.large.plru[0], 0); /* way 1 touched -> points left */
     /* a write misses (w = 0) and allocates MSHR 0 */
     set_req(&t, 0, 0x7ab, 1);
@@ -224,7 +224,7 @@ static void test_mshr_merge_stall(void **state) {
     assert_int_equal(t.pl.stall, 1);
     assert_int_equal(t.l2.rsp.valid, 1);
     assert_int_equal(t.l2.rsp.mask, 3);
-    assert_int_equal(t.l2.rsp.ppn, 0x1234);
+    assert_int_equal(t.l2.rsp.r.ppn, 0x1234);
     assert_int_equal(t.l2.m_state[0], L2M_FREE);
     t_step(&t);
     assert_int_equal(t.pl.stall, 0);
@@ -254,7 +254,7 @@ static void test_response_priority_and_fault(void **state) {
     /* the last stage hits: no response selection this cycle */
     t_step(&t);
     assert_int_equal(t.pl.resp_sel, -1);
-    assert_int_equal(t.l2.rsp.ppn, 0x88);
+    assert_int_equal(t.l2.rsp.r.ppn, 0x88);
     assert_int_equal(t.l2.m_state[2], L2M_RESP);
     /* lowest RESP is the FAULT entry 2; blocked: nothing happens */
     t.blocked = 1;
@@ -265,10 +265,10 @@ static void test_response_priority_and_fault(void **state) {
     /* not blocked: NACK with mask, vpn, write, other fields 0 */
     t_step(&t);
     assert_int_equal(t.l2.rsp.valid, 1);
-    assert_int_equal(t.l2.rsp.nack, 1);
+    assert_int_equal(t.l2.rsp.r.nack, 1);
     assert_int_equal(t.l2.rsp.mask, 2);
-    assert_int_equal(t.l2.rsp.vpn, 0x9);
-    assert_int_equal(t.l2.rsp.ppn, 0);
+    assert_int_equal(t.l2.rsp.r.req.vpn, 0x9);
+    assert_int_equal(t.l2.rsp.r.ppn, 0);
     assert_int_equal(t.l2.m_state[2], L2M_FREE);
     /* command cycle: no response selection */
     t.cmd = 1;
@@ -276,7 +276,7 @@ static void test_response_priority_and_fault(void **state) {
     assert_int_equal(t.l2.rsp.valid, 0);
     assert_int_equal(t.l2.m_state[3], L2M_RESP);
     t_step(&t);
-    assert_int_equal(t.l2.rsp.ppn, 0xaa);
+    assert_int_equal(t.l2.rsp.r.ppn, 0xaa);
     t_done(&t);
 }
 

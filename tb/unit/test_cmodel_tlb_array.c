@@ -140,7 +140,8 @@ static void test_req_steps(void **state) {
     l1_req_comb(&r, 2, 0, &c);
     assert_int_equal(c.send, -1);
     /* (c) a large OK response completes both key holders with their own vpn[8:0] */
-    const gmmu_rsp_t ok = {.valid = 1, .large = 1, .vpn = 0x40, .ppn = 0x1200, .mask = 1};
+    const gmmu_rsp_t ok = {
+        .valid = 1, .mask = 1, .r = {.req = {.vpn = 0x40}, .ppn = 0x1200, .is_large = 1}};
     assert_int_equal(l1_req_response(&r, &ok, 0), 2);
     assert_int_equal(l1_req_state(&r, 1), L1_DONE);
     assert_int_equal(r.ent[1].ppn, 0x1240);
@@ -149,7 +150,7 @@ static void test_req_steps(void **state) {
     l1_req_flush(&r, &fl);
     assert_int_equal(l1_req_state(&r, 0), L1_WAIT);
     /* NACK, (d) replay and (e) cancel */
-    const gmmu_rsp_t nack = {.valid = 1, .nack = 1, .vpn = 0x40, .mask = 1};
+    const gmmu_rsp_t nack = {.valid = 1, .mask = 1, .r = {.req = {.vpn = 0x40}, .nack = 1}};
     assert_int_equal(l1_req_response(&r, &nack, 0), 2);
     assert_int_equal(l1_req_state(&r, 0), L1_NACK);
     l1_req_cancel(&r, 0, 0x41); /* other vpn: nothing */

@@ -557,6 +557,8 @@ static void test_placement_choice(void **state) {
         /* only the merging placement splinters; only 2m maps a region whole */
         assert_true((x->h->place->merge != NULL) == (c[i].page_size == UVM_PSIZE_COCOA));
         assert_true((x->h->place->region_whole != NULL) == (c[i].page_size == UVM_PSIZE_2M));
+        /* the service moves such a region through the table, never by a 2m function's name */
+        assert_true((x->h->place->migrate_whole != NULL) == (x->h->place->region_whole != NULL));
         /* every placement maps, unmaps and writes back; a large region is split (the CoCoA
          * placements) or evicted whole (2m) */
         assert_non_null(x->h->place->map);

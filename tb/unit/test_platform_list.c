@@ -1,6 +1,7 @@
 /*
  * test_platform_list.c - cmocka tests of the platform's model list (plat_model.h, plat_models.c):
- * the next event is the earliest of the models', with each model's own filter; DMA completions
+ * the next event is the earliest of the models', with each model's own filter; so is the
+ * watchdog's timed work (wait_end); DMA completions
  * land through step_to; every key of the stats JSON is reported exactly once (the models' keys
  * plus the loop's own), in the documented order.
  */
@@ -59,6 +60,40 @@ static void test_next_event(void **state) {
     assert_int_equal(gpumem_init(&p->gm, 0x1000, 1, 0x100000, 4, 10, 0, 1), 0);
     assert_int_equal(gpumem_accept(&p->gm, 30, 0x1000, 3), 0);
     assert_int_equal(plat_models_next_event(p), 40);
+    free_plat(p);
+}
+
+/* The watchdog's timed work (wait_end): none on an idle platform (a hang), then each model's
+ * wait: the host's modeled wait ahead of now, a PTE read due now or later, a DMA in flight (one
+ * already due counts as now). The scripted steps, chaos and coalesce commands are not waits. */
+static void test_wait_end(void **state) {
+    (void)state;
+    plat_t *p = new_plat();
+    p->now = 50;
+    p->ch.next = p->ch.period = 60;
+    p->co.next[0] = 70;
+    p->scr.nsteps = 1;
+    p->scr.steps[0].cycle = 80;
+    assert_int_equal(plat_models_wait_end(p), UINT64_MAX);
+    p->wd.wait_until = 50; /* not ahead of now: over */
+    assert_int_equal(plat_models_wait_end(p), UINT64_MAX);
+    p->wd.wait_until = 900;
+    assert_int_equal(plat_models_wait_end(p), 900);
+    assert_int_equal(gpumem_init(&p->gm, 0x1000, 1, 0x100000, 4, 10, 0, 1), 0);
+    assert_int_equal(gpumem_accept(&p->gm, 30, 0x1000, 3), 0); /* due at 40: before now */
+    assert_int_equal(plat_models_wait_end(p), 900);
+    p->now = 20;
+    assert_int_equal(plat_models_wait_end(p), 40);
+    p->now = 40; /* due now: the watchdog runs before this cycle delivers it */
+    assert_int_equal(plat_models_wait_end(p), 40);
+    p->now = 50;
+    p->dq.dmas = calloc(1, sizeof(plat_dma_t));
+    assert_non_null(p->dq.dmas);
+    p->dq.capdma = p->dq.ndma = 1;
+    p->dq.dmas[0].done = 45; /* due: counts as now */
+    assert_int_equal(plat_models_wait_end(p), 50);
+    p->dq.dmas[0].done = 700;
+    assert_int_equal(plat_models_wait_end(p), 700);
     free_plat(p);
 }
 
@@ -142,6 +177,7 @@ static void test_stats_once(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_next_event),
+        cmocka_unit_test(test_wait_end),
         cmocka_unit_test(test_dma_step_to),
         cmocka_unit_test(test_stats_once),
     };
