@@ -86,13 +86,16 @@ NL_TESTS := $(filter-out $(NL_SKIP),$(basename $(notdir $(wildcard tb/tests/*.te
 # prefetch_seq_local, prefetch_random_local; large_cocoa_gmmu and memcpy_cocoa_gmmu, the GMMU
 # variants of large_cocoa and memcpy_cocoa), and the --no-skip twins of the skip-equivalence
 # tests (skip_equiv, block_skip_equiv, quiet_equiv, block_quiet_equiv: 0.5-2 M clocked cycles),
-# prefetch_tbn, grow_64k_channels, prefetch_nvidia. A new test joins NL_QUICK when it drives
+# prefetch_tbn, grow_64k_channels, prefetch_nvidia; and, for the budget (17 min at cd5d0e8),
+# coalesce_unmapped, large_cocoa, large_2m_oversub (17, 20, 9 s; the coalesce unit, the 2 MB
+# entries and eviction of 2 MB pages stay driven by coalesce_walks, large_2m, splinter_cached,
+# block_evict). A new test joins NL_QUICK when it drives
 # hardware no test here drives (say which in its header).
 NL_QUICK := accelsim_lud bad_trace block_evict block_fatal block_fb_overflow block_inval \
             block_one_sm block_one_sm_ref block_policy_batch block_policy_batch_flush \
             block_policy_block block_policy_once block_quota block_random chaos_evict \
-            coalesce_unmapped coalesce_walks csr_errors evict_inflight fatal fb_overflow fb_race \
-            inval_walk large_2m large_2m_oversub large_cocoa large_pages mem_backpressure memcpy \
+            coalesce_walks csr_errors evict_inflight fatal fb_overflow fb_race \
+            inval_walk large_2m large_pages mem_backpressure memcpy \
             memcpy_2m memcpy_cocoa memcpy_late_alloc memcpy_oversub mshr_full policy_block quota \
             random_1 random_2 random_3 random_4 ro_hit splinter_cached watchdog
 NL_UNKNOWN := $(filter-out $(NL_TESTS),$(NL_QUICK))
