@@ -10,9 +10,10 @@
 #
 ## make sim-netlist CONFIG=x   gmmu-sim-netlist: gmmu-sim with the synthesized netlist linked in
 ##                             as the engine `netlist` (--engine cmodel,netlist / rtl,netlist)
-## make test-netlist           the regression of configuration tiny in lock-step netlist vs C
-##                             model, one run netlist vs RTL, and the struct mis-synthesis check
-##                             (netlist of the old read_verilog front end caught)
+## make test-netlist           the regression of configuration tiny (NL_QUICK) in lock-step netlist
+##                             vs C model, and one run netlist vs RTL (test-netlist-full: every
+##                             test, and the struct mis-synthesis check: the netlist of the old
+##                             read_verilog front end caught)
 NL_CONFIG = $(if $(filter command line environment,$(origin CONFIG)),$(CONFIG),tiny)
 nl_prefix = $(call vl_prefix,$(1))_netlist
 # UNOPTFLAT: bit vectors of the flattened netlist that Verilator cannot split (speed only)
@@ -107,10 +108,11 @@ NL_RUN    = $(PYTHON) scripts/run_test.py --make '$(MAKE)' --build $(BUILD) --ne
 .PHONY: test-netlist-full
 ## make test-netlist-full      test-netlist with every tiny test but NL_SKIP's four slowest
 test-netlist test-netlist-full: | $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory trace-lib sim sim-netlist sim-netlist-mut CONFIG=tiny
+	@$(MAKE) --no-print-directory trace-lib sim sim-netlist CONFIG=tiny \
+	  $(if $(filter test-netlist-full,$@),sim-netlist-mut)
 	$(NL_RUN) --no-build -j 2 $(if $(filter test-netlist-full,$@),$(NL_TESTS),$(NL_QUICK))
 	$(NL_RUN) --no-build --engine rtl,netlist random_3
-	bash scripts/synth_mutate_test.sh $(BUILD)/tiny
+	$(if $(filter test-netlist-full,$@),bash scripts/synth_mutate_test.sh $(BUILD)/tiny)
 TEST_TARGETS += test-netlist
 
 ## make fpga-util              ECP5 (synth_ecp5) and Xilinx 7-series (synth_xilinx) utilization of
