@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "plat_int.h"
@@ -14,6 +15,12 @@
 #define V(k) (p->fin.st.v[PLAT_ST_##k])
 #define ULL(k) ((unsigned long long)V(k))
 #define ULL_(x) ((unsigned long long)(x))
+
+/* a thrashing detector runs (a policy property, not a name test): its statistics are reported */
+static bool thrashing_reported(const plat_t *p) {
+    return p->hd.host && (uvm_policy_props(UVM_POLICY_THRASHING, p->cfg->thrashing_policy) &
+                          UVM_POLICY_PROP_DETECTS) != 0;
+}
 
 void plat_print_summary(const plat_t *p, FILE *f) {
     const char *result = p->fin.result;
@@ -50,7 +57,7 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 ULL(large_maps), ULL(coalesces), ULL(splinters), ULL(large_evictions),
                 ULL(cocoa_fallbacks), ULL(walks_large), ULL(l1_large_hit_cycles),
                 ULL(l2_large_hits));
-    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+    if (thrashing_reported(p)) {
         const uvm_stats_t *t = hdrv_stats(p->hd.host);
         fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins\n",
                 p->cfg->thrashing_policy, (unsigned long long)t->num_thrashing,
@@ -156,7 +163,7 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",
                 ULL_(hs->compactions), ULL_(hs->pages_compacted));
     }
-    if (strcmp(p->cfg->thrashing_policy, "none") != 0 && p->hd.host) {
+    if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */
         const uvm_stats_t *h = hdrv_stats(p->hd.host);
         fprintf(f, "  \"num_thrashing\": %llu,\n  \"num_throttle\": %llu,\n  \"num_pin\": %llu,\n",

@@ -149,6 +149,8 @@ static const policy_props_t props_tab[] = {
     {&uvm_evict_lru_ops, UVM_POLICY_PROP_MAP_ORDER},
     {&uvm_evict_lru_oracle_ops, UVM_POLICY_PROP_ACCESS_ORACLE},
     {&uvm_prefetch_oracle_ops, UVM_POLICY_PROP_PAGE_ORDER},
+    {&uvm_thrashing_nvidia_ops, UVM_POLICY_PROP_DETECTS},
+    {&uvm_thrashing_capacity_ops, UVM_POLICY_PROP_DETECTS},
 };
 
 uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name) {

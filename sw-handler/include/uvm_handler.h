@@ -195,6 +195,8 @@ int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t
 /* evict: wants every GPU access from the platform (uvm_handler_note_access): an ORACLE of the
  * last access time, which the hardware does not report yet (lru_oracle, docs/handler.md §6j) */
 #define UVM_POLICY_PROP_ACCESS_ORACLE 4u
+/* thrashing: a detector runs; its statistics (num_thrashing, num_throttle, num_pin) are reported */
+#define UVM_POLICY_PROP_DETECTS 8u
 /* The UVM_POLICY_PROP_* bits of the registered policy `name` of kind; 0 if none or unknown. */
 uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name);
 /* uvm_policy_check, then stores name in cfg->policy[kind]. 0 or -1 + err. */
