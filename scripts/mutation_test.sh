@@ -242,13 +242,13 @@ hole() { # kind (model: quick set, model2 / rtl: full set only), test, file, sed
     mutate "$file" "$expr" "$what [hole test $test]" "${topts%% *}" "$opts"
 }
 # hole 1: 2 MB pages and nocache PTEs (large_pages: --preload)
-hole model large_pages cmodel/ptw.c 's/((pte >> GMMU_PTE_D) \& 1u);/((pte >> GMMU_PTE_A) \& 1u);/' \
+hole model large_pages cmodel/ptw.c 's/((pte >> GMMU_PTE_D) \& 1u);/((pte >> GMMU_PTE_APER) \& 1u);/' \
     "model: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole model2 large_pages cmodel/l1_tlb.c 's/^                (vpn \& GMMU_IDX_MASK);/                (vpn \& 0u);/' \
     "model: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
 hole model2 large_pages cmodel/l1_tlb.c 's/tlb_large_tag(fl->asid, fl->vpn),/tlb_large_tag(fl->asid, fl->vpn >> 1),/' \
     "model: L1 page invalidate of the large array compares the wrong region"
-hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_o.nocache    = rsp_done \&\& !rk_lmode \&\& pte\[gmmu_pkg::PTE_D\];/assign cpl_o.nocache    = rsp_done \&\& !rk_lmode \&\& pte[gmmu_pkg::PTE_A];/' \
+hole rtl large_pages rtl/gmmu_ptw.sv 's/assign cpl_o.nocache    = rsp_done \&\& !rk_lmode \&\& pte\[gmmu_pkg::PTE_D\];/assign cpl_o.nocache    = rsp_done \&\& !rk_lmode \&\& pte[gmmu_pkg::PTE_APER];/' \
     "RTL: walker reads nocache from the A bit instead of D (nocache translations cached)"
 hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[OffW-1:0\]}/{l_lk_data[p].lppn, {OffW{1'"'"'b0}}}/' \
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
