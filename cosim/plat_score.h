@@ -35,6 +35,9 @@ typedef struct {
     uint64_t (*truth)(void *ctx, unsigned asid, uint64_t vpn);
     /* One violation (a line without a newline). */
     void (*violation)(void *ctx, const char *msg);
+    /* Optional (NULL: none): 1 if page va of address space asid is advised read-mostly, so a
+     * read-only leaf of a writable allocation is legal (a read duplicate, docs/handler.md §6o). */
+    int (*read_mostly)(void *ctx, unsigned asid, uint64_t va);
 } plat_score_env_t;
 
 typedef struct plat_score plat_score_t;

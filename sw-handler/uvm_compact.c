@@ -148,6 +148,7 @@ int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t
     memmove(&h->allocs[i], &h->allocs[i + 1], (h->nallocs - i - 1u) * sizeof *h->allocs);
     h->nallocs--;
     free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
+    uvm_advise_forget(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
     free(al.name);
     if (h->place->freed) /* cocoa: compaction */
         h->place->freed(h, uvm_vpn_asid(al.base >> GMMU_PAGE_SHIFT));

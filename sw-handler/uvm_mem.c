@@ -91,6 +91,10 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->pin_block = h->block_gen;
     uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);
     h->stats.data_pages_resident++;
+    if (!writable && uvm_read_mostly(h, vpn)) { /* a read duplicate (§6o), not a read-only page */
+        const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
+        h->stats.read_dup_pages += al && !al->readonly ? 1u : 0u;
+    }
     if (h->place->frame_use)
         h->place->frame_use(h, f);
     return 0;

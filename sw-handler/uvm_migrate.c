@@ -216,13 +216,14 @@ bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
                  vpn << GMMU_PAGE_SHIFT);
         return false;
     }
-    if (uvm_frame_assign(h, fr, vpn, !al->readonly) != 0) {
+    const bool w = uvm_page_writable(h, vpn, al); /* read-mostly: a read duplicate (§6o) */
+    if (uvm_frame_assign(h, fr, vpn, w) != 0) {
         uvm_frame_release(h, fr);
         uvm_logf(h, "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
                  vpn << GMMU_PAGE_SHIFT);
         return false;
     }
-    uvm_migrate_add(h, vpn, fr, !al->readonly);
+    uvm_migrate_add(h, vpn, fr, w);
     return true;
 }
 
@@ -272,14 +273,14 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
             bool ok = true;
             if (f == UVM_NONE) {
                 ok = uvm_migrate_page(h, vpn, al);
-            } else if (uvm_frame_assign(h, f + i, vpn, !al->readonly) != 0) {
+            } else if (uvm_frame_assign(h, f + i, vpn, uvm_page_writable(h, vpn, al)) != 0) {
                 uvm_frame_release(h, f + i);
                 uvm_logf(h,
                          "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
                          vpn << GMMU_PAGE_SHIFT);
                 ok = false;
             } else {
-                uvm_migrate_add(h, vpn, f + i, !al->readonly);
+                uvm_migrate_add(h, vpn, f + i, h->frames[f + i].writable);
             }
             if (ok && !uvm_bitmap_test(demand, p + i)) {
                 h->pending[h->npending - 1u].prefetched = true;
