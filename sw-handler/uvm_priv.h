@@ -99,6 +99,8 @@ typedef struct uvm_va_block {
     void *policy_priv[UVM_POLICY_KINDS];   /* per-policy private state (malloc'ed; freed with it) */
     uint64_t read_mostly[UVM_BLOCK_WORDS]; /* advise read_mostly (§6o) */
     uint64_t wfault[UVM_BLOCK_WORDS];      /* read-mostly pages write-faulted in this batch */
+    uint64_t pref_gpu[UVM_BLOCK_WORDS];    /* advise preferred_location=gpu: evicted last */
+    uint64_t pref_host[UVM_BLOCK_WORDS];   /* advise preferred_location=host: evicted first */
     bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6f) */
 } uvm_va_block_t;
 
@@ -393,6 +395,10 @@ struct uvm_handler {
     uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
     uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
     uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6f) */
+    /* preferred locations (§6o): pages advised (0: no eviction rounds), and the round of the
+     * victim search in progress (uvm_frame_pinned spares pages by it) */
+    uint64_t pref_pages;
+    uint32_t evict_round;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */
@@ -511,6 +517,22 @@ static inline bool uvm_read_mostly(const uvm_handler_t *h, uint64_t vpn) {
         return false;
     const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
     return uvm_bitmap_test(blk->read_mostly, uvm_block_page(vpn));
+}
+
+/* Eviction rounds by preferred location (§6o): 1 = only pages preferred on the host may be
+ * victims, 2 = every page but those preferred on the GPU, 0 = every page. */
+enum { UVM_EVICT_ROUND_ALL = 0, UVM_EVICT_ROUND_HOST = 1, UVM_EVICT_ROUND_NOT_GPU = 2 };
+/* Page vpn is spared by the victim search's current round (h->evict_round). */
+static inline bool uvm_evict_spared(const uvm_handler_t *h, uint64_t vpn) {
+    uint64_t v = 0;
+    if (h->evict_round == UVM_EVICT_ROUND_ALL)
+        return false;
+    if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
+        return h->evict_round == UVM_EVICT_ROUND_HOST;
+    const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
+    const uint32_t page = uvm_block_page(vpn);
+    return h->evict_round == UVM_EVICT_ROUND_HOST ? !uvm_bitmap_test(blk->pref_host, page)
+                                                  : uvm_bitmap_test(blk->pref_gpu, page);
 }
 
 /* uvm_advise.c: memory advice, read duplication (docs/handler.md §6o) */

@@ -178,6 +178,64 @@ static void test_free_forgets(void **state) {
     fx_done(x);
 }
 
+/* one fault of page p of "a", serviced alone */
+static void fault1(fx_t *x, uint64_t p) {
+    fk_post(&x->fk, VPN0 + p, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_true(walk(&x->fk, VPN0 + p, NULL) & PTE_V_BIT);
+}
+
+static int mapped(fx_t *x, uint64_t p) {
+    return (walk(&x->fk, VPN0 + p, NULL) & PTE_V_BIT) != 0;
+}
+
+/* preferred_location: with 8 frames full (pages 0..7, migrated in that order), pages 0, 1
+ * preferred on the GPU, 4 on the host (lru eviction): the victims are 4 (preferred on the host,
+ * first), then 2, 3, 5 (lru order, sparing 0 and 1), ...; when only pages preferred on the GPU
+ * are left, they go too (lru among them). A later preference replaces the earlier one. */
+static void test_prefer_eviction_order(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.gpu_data_pages = 8;
+    fx_start(x);
+    for (uint64_t p = 0; p < 8; p++)
+        fault1(x, p);
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, 2 * PAGE, UVM_ADVISE_PREFER_GPU, x->err,
+                                        sizeof x->err),
+                     0);
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE + 4 * PAGE, PAGE, UVM_ADVISE_PREFER_HOST,
+                                        x->err, sizeof x->err),
+                     0);
+    fault1(x, 20);
+    assert_false(mapped(x, 4));
+    fault1(x, 21);
+    assert_false(mapped(x, 2));
+    fault1(x, 22);
+    assert_false(mapped(x, 3));
+    fault1(x, 23);
+    assert_false(mapped(x, 5));
+    assert_true(mapped(x, 0) && mapped(x, 1));
+    /* page 6 preferred on the GPU now, 7 on the host: 7 goes before 6 */
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE + 6 * PAGE, PAGE, UVM_ADVISE_PREFER_GPU,
+                                        x->err, sizeof x->err),
+                     0);
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE + 7 * PAGE, PAGE, UVM_ADVISE_PREFER_HOST,
+                                        x->err, sizeof x->err),
+                     0);
+    fault1(x, 24);
+    assert_false(mapped(x, 7));
+    assert_true(mapped(x, 6));
+    /* every other resident page preferred on the GPU too: then lru among them (page 0 first) */
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE + 20 * PAGE, 5 * PAGE,
+                                        UVM_ADVISE_PREFER_GPU, x->err, sizeof x->err),
+                     0);
+    fault1(x, 30);
+    assert_false(mapped(x, 0));
+    assert_true(mapped(x, 1) && mapped(x, 6) && mapped(x, 20));
+    assert_int_equal(st(x)->evictions, 6);
+    fx_done(x);
+}
+
 static void test_advise_errors(void **state) {
     (void)state;
     fx_t *x = fx_new();
@@ -194,9 +252,9 @@ static void test_advise_errors(void **state) {
     assert_non_null(strstr(x->err, "not inside one managed allocation"));
     assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, 0, UVM_ADVISE_READ_MOSTLY, x->err, 256),
                      -1);
-    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, PAGE, UVM_ADVISE_PREFER_GPU, x->err, 256),
-                     -1);
-    assert_non_null(strstr(x->err, "advise preferred_location=gpu is not acted on yet"));
+    assert_int_equal(
+        uvm_handler_advise(x->h, ALLOC_BASE, PAGE, UVM_ADVISE_ACCESSED_BY, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "advise accessed_by is not acted on yet: it needs remote"));
     assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, PAGE, (uvm_advice_t)7, x->err, 256), -1);
     assert_non_null(strstr(x->err, "unknown advice 7"));
     fx_done(x);
@@ -219,6 +277,7 @@ int main(void) {
         cmocka_unit_test(test_cpu_access),
         cmocka_unit_test(test_prefetch_duplicates),
         cmocka_unit_test(test_free_forgets),
+        cmocka_unit_test(test_prefer_eviction_order),
         cmocka_unit_test(test_advise_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
