@@ -216,6 +216,7 @@ static int host_call(plat_t *p, const trace_rec_t *rec) {
     } else if (rec->kind == TRACE_REC_PREFETCH) {
         const uint64_t xbase = rec->base | (uint64_t)rec->space << TRACE_VA_BITS;
         uint64_t pages = 0;
+        const uint64_t t0 = plat_now_ns(p); /* the call's time: its copies are waited for */
         const int rc = hdrv_prefetch(p->hd.host, xbase, rec->size, &pages, err, sizeof(err));
         if (p->halted)
             return -1;
@@ -228,6 +229,7 @@ static int host_call(plat_t *p, const trace_rec_t *rec) {
         }
         p->wl.host_prefetches++;
         p->wl.host_prefetch_pages += pages;
+        p->wl.host_prefetch_gpu_ns += plat_now_ns(p) - t0;
     }
     return p->halted ? -1 : 0;
 }

@@ -134,6 +134,7 @@ typedef struct {
     int calls_at_end;
     uint64_t host_frees, host_prefetches, host_prefetch_pages, host_cpu_touches, host_d2h_pages;
     uint64_t host_advises;
+    uint64_t host_prefetch_gpu_ns; /* simulated time spent in prefetches to the GPU */
 } plat_wl_t;
 
 /* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the

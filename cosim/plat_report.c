@@ -163,6 +163,8 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(p->wl.host_cpu_touches), ULL_(p->wl.host_d2h_pages));
         fprintf(f, "  \"host_prefetches\": %llu,\n  \"host_prefetch_pages\": %llu,\n",
                 ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages));
+        if (p->wl.host_prefetch_pages) /* the um_prefetch calibration rows (calibration.md) */
+            fprintf(f, "  \"host_prefetch_gpu_ns\": %llu,\n", ULL_(p->wl.host_prefetch_gpu_ns));
         fprintf(f, "  \"host_frees\": %llu,\n  \"pages_freed\": %llu,\n", ULL_(p->wl.host_frees),
                 ULL_(hs->pages_freed));
         fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",
