@@ -176,9 +176,24 @@ static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, 
 
 /* The copy of the missing pages of [first, last] of allocation al (what: "populate" or
  * "prefetch", in messages). *pages += the pages copied. 0 or -1 + err. */
+/* The pages of the runs, their copies submitted, join the set in flight (h->ts): mapped as the
+ * copies complete (uvm_handler_wake), or when a fault or an eviction waits for them. */
+static void queue_in_flight(uvm_handler_t *h, const pop_runs_t *r, uint64_t *pages) {
+    for (size_t i = 0; i < r->n; i++)
+        for (uint32_t k = 0; k < r->runs[i].pages; k++) {
+            const uint32_t f = r->runs[i].frame + k;
+            h->ts.pending[h->ts.n++] = (uvm_pending_t){r->runs[i].vpn + k,    r->runs[i].dma, f,
+                                                       h->frames[f].writable, k == 0,         true};
+            (*pages)++;
+        }
+}
+
 static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
-                      const char *what, uint64_t *pages, char *err, size_t errlen) {
+                      const char *what, bool async, uint64_t *pages, char *err, size_t errlen) {
     const uint64_t need = frames_needed(h, first, last);
+    /* asynchronous (a prefetch on another stream): pages placed one by one (no 2 MB page, no
+     * merge), as many as the set in flight holds; else synchronous */
+    async = async && !h->place->region_whole && !h->place->merge && need <= UVM_TS_CAP - h->ts.n;
     const uint64_t nfree = h->place->frames_free(h, uvm_vpn_asid(first));
     if (need > nfree) {
         err_setf(err, errlen,
@@ -207,6 +222,12 @@ static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, u
         x->dma = h->dev.dma_submit(h->dev.ctx, UVM_DMA_H2D, x->vpn << GMMU_PAGE_SHIFT,
                                    uvm_frame_pa(h, x->frame), (uint64_t)x->pages * UVM_PAGE_BYTES);
         uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, x->vpn, x->frame, x->pages, x->dma);
+    }
+    if (rc == 0 && async) {
+        queue_in_flight(h, &r, pages);
+        free(r.runs);
+        h->block_gen++; /* in flight: no victim (an eviction drains the set first) */
+        return 0;
     }
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
@@ -248,7 +269,7 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         return -1;
     }
     return copy_range(h, al, al->base >> GMMU_PAGE_SHIFT,
-                      (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT, "populate", pages, err,
+                      (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT, "populate", false, pages, err,
                       errlen);
 }
 
@@ -265,5 +286,5 @@ int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_
     if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
         uvm_ts_pipe_drain(h);
     return copy_range(h, al, base >> GMMU_PAGE_SHIFT, (base + size - 1u) >> GMMU_PAGE_SHIFT,
-                      "prefetch", pages, err, errlen);
+                      "prefetch", h->cfg.prefetch_async != 0, pages, err, errlen);
 }

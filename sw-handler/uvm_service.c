@@ -253,7 +253,7 @@ void uvm_service_impl(uvm_handler_t *h) {
         const uint64_t h2d0 = h->irq_h2d_bytes;
         const uint32_t m = coalesce(h, n);
         const bool pipe = h->prefetch->alloc_hint && h->cfg.transfer_sets == UVM_TS_PIPELINED;
-        if (pipe)
+        if (pipe || h->ts.n) /* a set or an asynchronous prefetch in flight (§6o) */
             uvm_ts_pipe_batch(h, m);
         uvm_migrate_pin_batch(h);
         service_batch(h, m);

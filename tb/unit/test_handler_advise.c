@@ -236,6 +236,52 @@ static void test_prefer_eviction_order(void **state) {
     fx_done(x);
 }
 
+/* prefetch_stream = other (§6o): the prefetch's copies are submitted, not waited for, its pages
+ * not mapped; a fault on one of them waits for the copies in flight, which are then mapped (the
+ * fault is stale, replayed); without a fault the wake-up maps them. With a 2m placement the
+ * prefetch stays synchronous. */
+static void test_prefetch_async(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.prefetch_async = 1;
+    x->fk.max_dma_bytes = 0x200000;
+    fx_start(x);
+    uint64_t pages = 0;
+    assert_int_equal(uvm_handler_prefetch(x->h, ALLOC_BASE, 8 * PAGE, &pages, x->err, 256), 0);
+    assert_int_equal(pages, 8);
+    assert_int_equal(x->fk.ndma, 1); /* one run */
+    assert_int_equal(x->fk.dma[0].ev_wait, SIZE_MAX);
+    assert_false(mapped(x, 0));
+    assert_int_not_equal(uvm_handler_wake_ns(x->h), UINT64_MAX);
+    fk_post(&x->fk, VPN0 + 3, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    for (uint64_t p = 0; p < 8; p++)
+        assert_true(mapped(x, p));
+    assert_int_equal(st(x)->faults_stale, 1);
+    assert_int_equal(st(x)->pages_h2d, 8);
+    assert_int_equal(st(x)->replays, 1);
+    assert_int_equal(uvm_handler_wake_ns(x->h), UINT64_MAX);
+    /* no fault: the wake-up maps them */
+    assert_int_equal(
+        uvm_handler_prefetch(x->h, ALLOC_BASE + 16 * PAGE, 4 * PAGE, &pages, x->err, 256), 0);
+    assert_false(mapped(x, 16));
+    uvm_handler_wake(x->h);
+    assert_true(mapped(x, 16) && mapped(x, 19));
+    assert_int_equal(uvm_handler_wake_ns(x->h), UINT64_MAX);
+    fx_done(x);
+    /* 2m: synchronous */
+    x = fx_new();
+    x->cfg.prefetch_async = 1;
+    x->cfg.page_size = UVM_PSIZE_2M;
+    x->cfg.gpu_data_pages = 1024;
+    x->fk.max_dma_bytes = 0x200000;
+    fx_start(x);
+    assert_int_equal(uvm_handler_prefetch(x->h, ALLOC_BASE, 8 * PAGE, &pages, x->err, 256), 0);
+    assert_true(mapped(x, 0));
+    assert_int_equal(uvm_handler_wake_ns(x->h), UINT64_MAX);
+    fx_done(x);
+}
+
 static void test_advise_errors(void **state) {
     (void)state;
     fx_t *x = fx_new();
@@ -278,6 +324,7 @@ int main(void) {
         cmocka_unit_test(test_prefetch_duplicates),
         cmocka_unit_test(test_free_forgets),
         cmocka_unit_test(test_prefer_eviction_order),
+        cmocka_unit_test(test_prefetch_async),
         cmocka_unit_test(test_advise_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
