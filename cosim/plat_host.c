@@ -15,7 +15,7 @@
  * advise read_mostly: read duplication (uvm_handler_advise, docs/handler.md §6o; a cpu W then
  * collapses the duplicates, uvm_handler_cpu_write); advise preferred_location=gpu|host: the
  * eviction order. Refused with a message (exit 2) until they are built: advise accessed_by (remote
- * mappings), and a free in an address space other than 0.
+ * mappings). A free acts in the record's address space (the allocation by its extended base).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,12 +76,6 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec) {
             snprintf(msg, sizeof(msg), "field 2 (name): free of '%s': no such allocation%s",
                      rec->name, rec->space ? " in this address space" : "");
             bad_call(p, where, msg);
-            return;
-        }
-        if (rec->space != 0) {
-            bad_call(p, where,
-                     "field 1 (record): free in an address space other than 0 is not supported "
-                     "by the simulator yet");
             return;
         }
     } else {
@@ -199,7 +193,7 @@ static int host_call(plat_t *p, const trace_rec_t *rec) {
     if (rec->kind == TRACE_REC_FREE) {
         const plat_alloc_t *a = alloc_named(p, rec->space, rec->name);
         const uint64_t base = a ? a->base : 0, size = a ? a->size : 0;
-        if (!a || hdrv_free_alloc(p->hd.host, rec->name, err, sizeof(err)) != 0) {
+        if (!a || hdrv_free_alloc_at(p->hd.host, base, err, sizeof(err)) != 0) {
             plat_perr(p, "free %s: %s", rec->name, a ? err : "no such allocation");
             plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (platform error)");
             return -1;

@@ -78,6 +78,8 @@ int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, in
  * are unmapped, their translations invalidated, their frames released; then compaction (CoCoA).
  * Host context only (between kernels). 0 or -1 + err. */
 int hdrv_free_alloc(hdrv_t *h, const char *name, char *err, size_t errlen);
+/* The same for the allocation at the extended address base (any address space). */
+int hdrv_free_alloc_at(hdrv_t *h, uint64_t base, char *err, size_t errlen);
 /* The program prefetches [base, base + size) to the GPU (uvm_handler_prefetch). Host context
  * only. *pages: the pages copied. 0 or -1 + err. */
 int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,

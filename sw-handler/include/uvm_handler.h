@@ -288,6 +288,9 @@ const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h);
  * frames released without write-back, the allocation is removed, then CoCoA frames that fell
  * below cfg.compact_pct are compacted. 0, or -1 + err (unknown name). */
 int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t errlen);
+/* As uvm_handler_free_alloc, the allocation that starts at the extended address base (ASID <<
+ * GMMU_VA_W | VA): a free in any address space (two spaces may use one name). 0 or -1 + err. */
+int uvm_handler_free_alloc_at(uvm_handler_t *h, uint64_t base, char *err, size_t errlen);
 /* Host-side coalescing of the 2 MB region at va_2m of address space asid (docs/handler.md §6f):
  * D = 1 in its 512 level-4 entries, then L = 1 in its level-3 entry (no TLB flush: D-marked base
  * translations stay correct). The region must be CoCoA-placed and fully populated. 0, or -1 and
