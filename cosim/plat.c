@@ -258,6 +258,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     pcie_dma_init(&p->dq.dma, &link, (double)c->clock_mhz);
     pcie_dma_set_channels(&p->dq.dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
+    (void)u64map_init(&p->rmostly, 0);
     (void)u64map_init(&p->scr.pl_tables, 0);
     (void)u64map_init(&p->wl.ro_cancels, 0);
     kern_init(&p->wl.kern);
@@ -342,6 +343,7 @@ void plat_free(plat_t *p) {
     free(p->allocs);
     free(p->wl.calls);
     u64map_free(&p->truth);
+    u64map_free(&p->rmostly);
     plat_score_free(p->score);
     plat_models_free(p);
     free(p);

@@ -12,8 +12,10 @@
  * DMAs, no faults; one that needs evictions stops the run, exit 2); prefetch to the host and
  * cpu (uvm_handler_to_host: every GPU-resident page of the range goes to the host as an eviction
  * does; a CPU write then gives each page of the range a new content version in host memory).
- * Refused with a message (exit 2) until they are built: advise, and a free in an address space
- * other than 0.
+ * advise read_mostly: read duplication (uvm_handler_advise, docs/handler.md §6o; a cpu W then
+ * collapses the duplicates, uvm_handler_cpu_write); advise preferred_location=gpu|host: the
+ * eviction order. Refused with a message (exit 2) until they are built: advise accessed_by (remote
+ * mappings). A free acts in the record's address space (the allocation by its extended base).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,12 +78,6 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec) {
             bad_call(p, where, msg);
             return;
         }
-        if (rec->space != 0) {
-            bad_call(p, where,
-                     "field 1 (record): free in an address space other than 0 is not supported "
-                     "by the simulator yet");
-            return;
-        }
     } else {
         const plat_alloc_t *a = plat_find_alloc(p, xbase);
         if (free_queued(p, a))
@@ -94,11 +90,11 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec) {
             bad_call(p, where, msg);
             return;
         }
-        if (rec->kind == TRACE_REC_ADVISE) {
+        if (rec->kind == TRACE_REC_ADVISE && rec->arg == TRACE_ADV_ACCESSED_BY) {
             snprintf(msg, sizeof(msg),
-                     "field 1 (record): '%s' is not acted on by the simulator yet "
+                     "field 4 (advice): 'advise ... %s' is not acted on by the simulator yet "
                      "(docs/trace-format.md \"Host calls\")",
-                     call_kw(rec));
+                     trace_advice_name(rec->arg));
             bad_call(p, where, msg);
             return;
         }
@@ -137,7 +133,9 @@ static int to_host(plat_t *p, const trace_rec_t *rec) {
     char err[256];
     const uint64_t xbase = rec->base | (uint64_t)rec->space << TRACE_VA_BITS;
     uint64_t pages = 0;
-    const int rc = hdrv_to_host(p->hd.host, xbase, rec->size, &pages, err, sizeof(err));
+    const int rc = rec->kind == TRACE_REC_CPU && rec->op == TRACE_OP_WRITE
+                       ? hdrv_cpu_write(p->hd.host, xbase, rec->size, &pages, err, sizeof(err))
+                       : hdrv_to_host(p->hd.host, xbase, rec->size, &pages, err, sizeof(err));
     if (p->halted)
         return -1;
     if (rc != 0) {
@@ -156,25 +154,63 @@ static int to_host(plat_t *p, const trace_rec_t *rec) {
     return p->halted ? -1 : 0;
 }
 
+/* The trace's advice codes are the handler's (one numbering, docs/trace-format.md). */
+_Static_assert(TRACE_ADV_READ_MOSTLY == (int)UVM_ADVISE_READ_MOSTLY &&
+                   TRACE_ADV_PREFER_GPU == (int)UVM_ADVISE_PREFER_GPU &&
+                   TRACE_ADV_PREFER_HOST == (int)UVM_ADVISE_PREFER_HOST &&
+                   TRACE_ADV_ACCESSED_BY == (int)UVM_ADVISE_ACCESSED_BY,
+               "advice codes differ");
+
+/* advise RANGE read_mostly | preferred_location=gpu|host (docs/handler.md §6o): the handler's read
+ * duplication or eviction order; read-mostly pages are remembered for the scoreboard (a
+ * read-only leaf of a writable allocation is then legal). */
+static int advise(plat_t *p, const trace_rec_t *rec) {
+    char err[256];
+    const uint64_t xbase = rec->base | (uint64_t)rec->space << TRACE_VA_BITS;
+    if (hdrv_advise(p->hd.host, xbase, rec->size, rec->arg, err, sizeof(err)) != 0) {
+        char where[400];
+        rec_where(p, rec, where, sizeof(where));
+        plat_perr(p, "%s: advise: %s", where, err);
+        plat_halt(p, PLAT_EXIT_INPUT, "FAIL (host call not modeled)");
+        return -1;
+    }
+    /* preferred locations reorder the evictions: lru's migration order no longer holds */
+    if (rec->arg != TRACE_ADV_READ_MOSTLY && p->score)
+        plat_score_order_off(p->score);
+    for (uint64_t v = xbase / PLAT_PAGE;
+         rec->arg == TRACE_ADV_READ_MOSTLY && v <= (xbase + rec->size - 1u) / PLAT_PAGE; v++)
+        if (u64map_put(&p->rmostly, v, 1) != 0) {
+            plat_platform_error(p, "advise: out of memory");
+            return -1;
+        }
+    p->wl.host_advises++;
+    return p->halted ? -1 : 0;
+}
+
 /* One call (host context). 0 or -1 (halted). */
 static int host_call(plat_t *p, const trace_rec_t *rec) {
     char err[256];
     if (rec->kind == TRACE_REC_FREE) {
         const plat_alloc_t *a = alloc_named(p, rec->space, rec->name);
-        const uint64_t base = a ? a->base : 0;
-        if (!a || hdrv_free_alloc(p->hd.host, rec->name, err, sizeof(err)) != 0) {
+        const uint64_t base = a ? a->base : 0, size = a ? a->size : 0;
+        if (!a || hdrv_free_alloc_at(p->hd.host, base, err, sizeof(err)) != 0) {
             plat_perr(p, "free %s: %s", rec->name, a ? err : "no such allocation");
             plat_halt(p, PLAT_EXIT_PLATFORM, "FAIL (platform error)");
             return -1;
         }
         plat_del_alloc(p, base);
+        for (uint64_t v = base / PLAT_PAGE; v < (base + size + PLAT_PAGE - 1u) / PLAT_PAGE; v++)
+            u64map_del(&p->rmostly, v); /* its advice ends with it */
         p->wl.host_frees++;
+    } else if (rec->kind == TRACE_REC_ADVISE) {
+        return advise(p, rec);
     } else if (rec->kind == TRACE_REC_CPU ||
                (rec->kind == TRACE_REC_PREFETCH && rec->arg == TRACE_LOC_HOST)) {
         return to_host(p, rec);
     } else if (rec->kind == TRACE_REC_PREFETCH) {
         const uint64_t xbase = rec->base | (uint64_t)rec->space << TRACE_VA_BITS;
         uint64_t pages = 0;
+        const uint64_t t0 = plat_now_ns(p); /* the call's time: its copies are waited for */
         const int rc = hdrv_prefetch(p->hd.host, xbase, rec->size, &pages, err, sizeof(err));
         if (p->halted)
             return -1;
@@ -187,6 +223,7 @@ static int host_call(plat_t *p, const trace_rec_t *rec) {
         }
         p->wl.host_prefetches++;
         p->wl.host_prefetch_pages += pages;
+        p->wl.host_prefetch_gpu_ns += plat_now_ns(p) - t0;
     }
     return p->halted ? -1 : 0;
 }

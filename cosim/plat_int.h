@@ -133,6 +133,8 @@ typedef struct {
     uint32_t ncalls, capcalls;
     int calls_at_end;
     uint64_t host_frees, host_prefetches, host_prefetch_pages, host_cpu_touches, host_d2h_pages;
+    uint64_t host_advises;
+    uint64_t host_prefetch_gpu_ns; /* simulated time spent in prefetches to the GPU */
 } plat_wl_t;
 
 /* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the
@@ -250,6 +252,7 @@ struct plat {
     int access_oracle;   /* the eviction policy wants every access (lru_oracle): an oracle */
     uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
     u64map_t truth;      /* vpn -> content version */
+    u64map_t rmostly;    /* vpn -> 1: advised read_mostly (the scoreboard allows W = 0) */
     plat_alloc_t *allocs;
     size_t nalloc, capalloc;
     /* time */

@@ -205,6 +205,11 @@ static uint64_t score_truth(void *ctx, unsigned asid, uint64_t vpn) {
     return truth_tag(ctx, (uint64_t)asid << GMMU_VPN_W | vpn);
 }
 
+static int score_read_mostly(void *ctx, unsigned asid, uint64_t va) {
+    const plat_t *p = ctx;
+    return u64map_get(&p->rmostly, ((uint64_t)asid << GMMU_VA_W | va) / PLAT_PAGE, NULL);
+}
+
 static void score_violation(void *ctx, const char *msg) {
     plat_platform_error(ctx, "%s", msg);
 }
@@ -227,7 +232,8 @@ int plat_score_init(plat_t *p, char *err, size_t errlen) {
      * rest of a 2 MB page's region, and (cocoa) the base entries of a region's bloat pages */
     if (p->o.no_score)
         return 0;
-    const plat_score_env_t env = {p, score_alloc_of, score_truth, score_violation};
+    const plat_score_env_t env = {p, score_alloc_of, score_truth, score_violation,
+                                  score_read_mostly};
     const unsigned na = p->prm.num_asids ? p->prm.num_asids : 1u;
     /* order: the check of an eviction policy that evicts in mapping order (lru; the handler
      * says which), or on a handler configured otherwise (--score-break order with random) */

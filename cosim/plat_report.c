@@ -88,7 +88,7 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "  stats         %s\n", p->o.stats_path);
     if (p->o.waves_path && p->wave_eng)
         fprintf(f, "  waveform      %s\n", p->o.waves_path);
-    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) {
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches || p->wl.host_advises) {
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
         fprintf(f, "  host calls    %llu prefetches (%llu pages to the GPU), %llu cpu touches, ",
                 ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages),
@@ -97,6 +97,10 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "%llu frees (%llu pages freed), %llu compactions (%llu pages)\n",
                 ULL_(p->wl.host_frees), ULL_(hs->pages_freed), ULL_(hs->compactions),
                 ULL_(hs->pages_compacted));
+        if (p->wl.host_advises) /* docs/handler.md §6o */
+            fprintf(f, "  advice        %llu advises, %llu read duplicates, %llu collapses\n",
+                    ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
+                    ULL_(hs->read_dup_collapses));
     }
     fprintf(f, "  RESULT        %s\n", result);
     fflush(f);
@@ -152,16 +156,25 @@ int plat_write_stats(const plat_t *p) {
         fclose(f);
         return -1;
     }
-    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches) { /* cosim.md */
+    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches ||
+        p->wl.host_advises) { /* cosim.md */
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
         fprintf(f, "  \"host_cpu_touches\": %llu,\n  \"host_d2h_pages\": %llu,\n",
                 ULL_(p->wl.host_cpu_touches), ULL_(p->wl.host_d2h_pages));
         fprintf(f, "  \"host_prefetches\": %llu,\n  \"host_prefetch_pages\": %llu,\n",
                 ULL_(p->wl.host_prefetches), ULL_(p->wl.host_prefetch_pages));
+        if (p->wl.host_prefetch_pages) /* the um_prefetch calibration rows (calibration.md) */
+            fprintf(f, "  \"host_prefetch_gpu_ns\": %llu,\n", ULL_(p->wl.host_prefetch_gpu_ns));
         fprintf(f, "  \"host_frees\": %llu,\n  \"pages_freed\": %llu,\n", ULL_(p->wl.host_frees),
                 ULL_(hs->pages_freed));
         fprintf(f, "  \"compactions\": %llu,\n  \"pages_compacted\": %llu,\n",
                 ULL_(hs->compactions), ULL_(hs->pages_compacted));
+        if (p->wl.host_advises || hs->read_dup_pages || hs->read_dup_collapses) /* §6o */
+            fprintf(f,
+                    "  \"host_advises\": %llu,\n  \"read_dup_pages\": %llu,\n"
+                    "  \"read_dup_collapses\": %llu,\n",
+                    ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
+                    ULL_(hs->read_dup_collapses));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */

@@ -177,6 +177,29 @@ static int large_allocs(const plat_score_t *s, unsigned asid, uint64_t va, int *
     return found;
 }
 
+/* W must be the allocation's (ro: 0); a read duplicate of a read-mostly page may be W = 0. */
+static void perm_check(plat_score_t *s, unsigned asid, uint64_t va, uint64_t ppn, int w, int ro) {
+    if (w == ro && !(ro == 0 && s->env.read_mostly && s->env.read_mostly(s->env.ctx, asid, va)))
+        violation(s, "perm: ASID %u VA 0x%llx -> frame 0x%llx: W = %d on a %s allocation", asid,
+                  (unsigned long long)va, (unsigned long long)ppn, w,
+                  ro ? "read-only" : "writable");
+}
+
+/* A 4 KB leaf rewritten in place from read-only to writable, same frame (a read duplicate
+ * collapsed on a GPU write, §6o): the page stays mapped (no unmap, no eviction, its epoch kept);
+ * the stale read-only translation can only cause a fault, so no invalidate is owed. */
+static void upgrade_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte) {
+    const uint64_t key = SC_KEY(asid, vpn);
+    uint64_t v = 0;
+    int ro = 0, plat = 0;
+    if (!u64map_get(&s->maps, key, &v) ||
+        !s->env.alloc_of(s->env.ctx, asid, vpn * SC_PAGE, &ro, &plat))
+        return; /* refused when it was mapped (outside every allocation) */
+    perm_check(s, asid, vpn * SC_PAGE, (pte >> GMMU_PTE_PPN_LSB) & SC_PPN_MASK, 1, ro);
+    put(s, &s->maps, key, v | SC_VAL_W);
+    keep(s, &s->fresh, &s->nfresh, &s->capfresh, key);
+}
+
 static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte, int large) {
     const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & SC_PPN_MASK;
     const uint64_t ppn0 = large ? ppn & ~(uint64_t)(SC_LARGE_PAGES - 1u) : ppn;
@@ -197,10 +220,7 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
                              : "not inside an allocation");
         return;
     }
-    if (w == ro)
-        violation(s, "perm: ASID %u VA 0x%llx -> frame 0x%llx: W = %d on a %s allocation", asid,
-                  (unsigned long long)va, (unsigned long long)ppn0, w,
-                  ro ? "read-only" : "writable");
+    perm_check(s, asid, va, ppn0, w, ro);
     const uint64_t key = SC_KEY(asid, vpn) | (large ? SC_KEY_LARGE : 0);
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t f = ppn0 + i, who = SC_KEY(asid, vpn + i);
@@ -329,6 +349,11 @@ static void entry_change(plat_score_t *s, uint32_t page, uint32_t idx, uint64_t 
     if (g.level == 3u) {
         if (g.large && idx != 0)
             return; /* a large-page table: only entry 0 is read */
+        if (vo && vn && !g.large && !((old >> GMMU_PTE_W) & 1u) && ((nw >> GMMU_PTE_W) & 1u) &&
+            ((old ^ nw) & ~(UINT64_C(1) << GMMU_PTE_W)) == 0) {
+            upgrade_leaf(s, g.asid, vpn, nw);
+            return;
+        }
         if (vo)
             unmap_leaf(s, g.asid, vpn, g.large, !g.large && ((old >> GMMU_PTE_D) & 1u));
         if (vn)
@@ -567,4 +592,8 @@ plat_score_stats_t plat_score_stats(const plat_score_t *s) {
     plat_score_stats_t st = s->st;
     st.mappings = s->maps.count;
     return st;
+}
+
+void plat_score_order_off(plat_score_t *s) {
+    s->lru = 0;
 }

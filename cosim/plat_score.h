@@ -35,6 +35,9 @@ typedef struct {
     uint64_t (*truth)(void *ctx, unsigned asid, uint64_t vpn);
     /* One violation (a line without a newline). */
     void (*violation)(void *ctx, const char *msg);
+    /* Optional (NULL: none): 1 if page va of address space asid is advised read-mostly, so a
+     * read-only leaf of a writable allocation is legal (a read duplicate, docs/handler.md §6o). */
+    int (*read_mostly)(void *ctx, unsigned asid, uint64_t va);
 } plat_score_env_t;
 
 typedef struct plat_score plat_score_t;
@@ -48,6 +51,9 @@ void plat_score_set_bloat(plat_score_t *s, int on);
 /* The current service frees memory (a trace's `free`): the pages it unmaps are no evictions,
  * so the lru order check skips them (until the service ends). */
 void plat_score_not_evictions(plat_score_t *s);
+/* From now on the lru order check is off: the handler evicts by preferred location first
+ * (docs/handler.md §6o), not in migration order alone. */
+void plat_score_order_off(plat_score_t *s);
 plat_score_t *plat_score_new(const gpumem_t *gm, const plat_score_env_t *env, unsigned num_asids,
                              int lru, char *err, size_t errlen);
 void plat_score_free(plat_score_t *s);

@@ -77,6 +77,10 @@ int hdrv_free_alloc(hdrv_t *h, const char *name, char *err, size_t errlen) {
     return uvm_handler_free_alloc(h->hdl, name, err, errlen);
 }
 
+int hdrv_free_alloc_at(hdrv_t *h, uint64_t base, char *err, size_t errlen) {
+    return uvm_handler_free_alloc_at(h->hdl, base, err, errlen);
+}
+
 int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                   size_t errlen) {
     return uvm_handler_prefetch(h->hdl, base, size, pages, err, errlen);
@@ -85,6 +89,16 @@ int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char
 int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                  size_t errlen) {
     return uvm_handler_to_host(h->hdl, base, size, pages, err, errlen);
+}
+
+int hdrv_cpu_write(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                   size_t errlen) {
+    return uvm_handler_cpu_write(h->hdl, base, size, pages, err, errlen);
+}
+
+int hdrv_advise(hdrv_t *h, uint64_t base, uint64_t size, unsigned advice, char *err,
+                size_t errlen) {
+    return uvm_handler_advise(h->hdl, base, size, (uvm_advice_t)advice, err, errlen);
 }
 
 int hdrv_set_memcpy(hdrv_t *h, char *err, size_t errlen) {

@@ -78,6 +78,8 @@ int hdrv_add_alloc(hdrv_t *h, const char *name, uint64_t base, uint64_t size, in
  * are unmapped, their translations invalidated, their frames released; then compaction (CoCoA).
  * Host context only (between kernels). 0 or -1 + err. */
 int hdrv_free_alloc(hdrv_t *h, const char *name, char *err, size_t errlen);
+/* The same for the allocation at the extended address base (any address space). */
+int hdrv_free_alloc_at(hdrv_t *h, uint64_t base, char *err, size_t errlen);
 /* The program prefetches [base, base + size) to the GPU (uvm_handler_prefetch). Host context
  * only. *pages: the pages copied. 0 or -1 + err. */
 int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
@@ -86,6 +88,11 @@ int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char
  * context only. *pages: the pages moved. 0 or -1 + err. */
 int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                  size_t errlen);
+/* A CPU write of [base, base + size) (uvm_handler_cpu_write: read duplicates collapse). */
+int hdrv_cpu_write(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                   size_t errlen);
+/* cudaMemAdvise (uvm_handler_advise; advice: the trace's code, uvm_advice_t). */
+int hdrv_advise(hdrv_t *h, uint64_t base, uint64_t size, unsigned advice, char *err, size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
 /* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */

@@ -7,8 +7,9 @@ median/min/max with the ratio, writes a plot, runs out-of-sample checks, and exi
 prediction is outside [min/1.25, max*1.25] or an out-of-sample expectation fails.
 docs/calibration.md explains every figure and every constant below.
 
-Rows the simulator cannot run (host-side copies, cudaMemPrefetchAsync) are predicted by the
-stated closed-form models below, from the same configuration values; nothing is skipped.
+Rows the simulator cannot run (host-side copies) are predicted by the stated closed-form models
+below, from the same configuration values; nothing is skipped. cudaMemPrefetchAsync
+(um_prefetch) runs through a trace's prefetch record (issue 22).
 
   calibrate.py --csv H --config C --sim gmmu-sim --gen gmmu-gen --work DIR
                [--plot PNG] [--table MD] [--quick] [--jobs N]
@@ -203,9 +204,13 @@ class Model:
         for p in params:
             cmd += ["--param", p]
         t0 = time.time()
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode:
-            die(f"{' '.join(cmd)}: {r.stderr.strip()}")
+        if wl == "prefetch":  # a trace of its own: no generator writes host calls
+            with open(trc, "w") as f:
+                f.write(prefetch_trace(size_mb))
+        else:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                die(f"{' '.join(cmd)}: {r.stderr.strip()}")
         cmd = [self.a.sim, "--config", self.a.config, "--engine", "cmodel", "--trace", trc,
                "--quiet", "--stats", js]
         for s in self.a.set + list(sets):
@@ -260,6 +265,22 @@ def device_spec(m, size_mb):
     return m.spec("stream", size_mb, 1, p, m.stream_sets() + ["run_mode=memcpy"], tag="memcpy")
 
 
+PREFETCH_BASE = 0x100000000  # 2 MB aligned, as a cudaMallocManaged buffer of this size is
+
+
+def prefetch_trace(size_mb):
+    """The probe's um_prefetch: cudaMemPrefetchAsync of the whole managed buffer to the GPU (a
+    trace's prefetch record, performed before the kernel), then one load of it; the row is the
+    prefetch's time (host_prefetch_gpu_ns)."""
+    size = size_mb * MB
+    return (f"alloc a {PREFETCH_BASE:#x} {size:#x}\nprefetch {PREFETCH_BASE:#x} {size:#x} gpu\n"
+            f"kernel k\ns 0 0 R 1 0x1 {PREFETCH_BASE:#x} 4\n")
+
+
+def prefetch_spec(m, size_mb):
+    return m.spec("prefetch", size_mb, 1)
+
+
 def sparse_spec(m, k, shuffle=0, size_mb=1024):
     p = (f"k={k}",) + (("shuffle=1",) if shuffle else ())
     return m.spec("sparse", size_mb, 1, p)
@@ -274,6 +295,8 @@ def row_specs(m, r):
         return [device_spec(m, int(r["size_mb"]))]
     if exp == "stream" and var in ("um_demand", "um_resident"):
         return stream_specs(m, int(r["size_mb"]))
+    if exp == "stream" and var == "um_prefetch":
+        return [prefetch_spec(m, int(r["size_mb"]))]
     if exp == "sparse_ascending":
         return [sparse_spec(m, int(r["k"]), size_mb=int(r["size_mb"]))]
     return []
@@ -296,7 +319,6 @@ def predict(m, r):
             how += " (the model's loads of a pass are alike: p50 = mean)"
         return lat, how
     if exp == "stream":
-        blocks = size // BLOCK
         if var in ("um_demand", "um_resident", "device"):
             launch = launch_ns(exp, var)
             if var == "um_demand":
@@ -331,14 +353,10 @@ def predict(m, r):
             return (t / 1e6, f"stated: host staging copy at {HOST_STAGING_GBPS} GB/s + the last "
                     "2 MB DMA")
         if var == "um_prefetch":
-            blk, dma = cfg_int(cfg, "hdl_block_ns"), pcie_ns(cfg, BLOCK)
-            pte = cfg_int(cfg, "hdl_pte_ns")
-            if cfg.get("copy_wait", "block") == "batch":
-                # the copies of a block overlap the CPU work of the next (the batch tracker)
-                t = blocks * (max(blk, dma) + pte)
-                return t / 1e6, "stated: per 2 MB block max(hdl_block_ns, DMA(2 MB)) + 1 PTE"
-            t = blocks * (blk + dma + pte)
-            return t / 1e6, "stated: per 2 MB block hdl_block_ns + DMA(2 MB) + 1 PTE"
+            st = m.st(row_specs(m, r)[0])
+            return (st["host_prefetch_gpu_ns"] / 1e6,
+                    "simulated: a trace's prefetch record (uvm_handler_prefetch: one DMA per 2 MB "
+                    "block on the copy channel, mapped, coalesced), host_prefetch_gpu_ns")
     if exp == "sparse_ascending":
         st = m.st(row_specs(m, r)[0])
         if metric == "bytes_h2d":

@@ -134,6 +134,8 @@ static void free_pages(uvm_handler_t *h, uint64_t first, uint64_t last) {
     }
 }
 
+static void free_index(uvm_handler_t *h, size_t i);
+
 int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t errlen) {
     size_t i = 0;
     while (h && name && i < h->nallocs && strcmp(h->allocs[i].name, name) != 0)
@@ -142,14 +144,32 @@ int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t
         err_setf(err, errlen, "uvm: free of '%s': no such allocation", name ? name : "(null)");
         return -1;
     }
+    free_index(h, i);
+    return 0;
+}
+
+int uvm_handler_free_alloc_at(uvm_handler_t *h, uint64_t base, char *err, size_t errlen) {
+    size_t i = 0;
+    while (h && i < h->nallocs && h->allocs[i].base != base)
+        i++;
+    if (!h || i == h->nallocs) {
+        err_setf(err, errlen, "uvm: free of 0x%" PRIx64 ": no allocation starts there", base);
+        return -1;
+    }
+    free_index(h, i);
+    return 0;
+}
+
+/* Frees allocation i (its address space's: the extended base carries the ASID). */
+static void free_index(uvm_handler_t *h, size_t i) {
     if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
         uvm_ts_pipe_drain(h);
     const uvm_alloc_t al = h->allocs[i];
     memmove(&h->allocs[i], &h->allocs[i + 1], (h->nallocs - i - 1u) * sizeof *h->allocs);
     h->nallocs--;
     free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
+    uvm_advise_forget(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
     free(al.name);
     if (h->place->freed) /* cocoa: compaction */
         h->place->freed(h, uvm_vpn_asid(al.base >> GMMU_PAGE_SHIFT));
-    return 0;
 }

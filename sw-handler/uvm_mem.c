@@ -32,7 +32,8 @@ void uvm_mem_free(uvm_handler_t *h) {
 }
 
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
-    return h->frames[f].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames[f].vpn);
+    return h->frames[f].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames[f].vpn) ||
+           uvm_evict_spared(h, h->frames[f].vpn);
 }
 
 /* Drops the residency of frame f's page (block bitmap, eviction policy); then the placement
@@ -91,6 +92,10 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->pin_block = h->block_gen;
     uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);
     h->stats.data_pages_resident++;
+    if (!writable && uvm_read_mostly(h, vpn)) { /* a read duplicate (§6o), not a read-only page */
+        const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
+        h->stats.read_dup_pages += al && !al->readonly ? 1u : 0u;
+    }
     if (h->place->frame_use)
         h->place->frame_use(h, f);
     return 0;

@@ -167,6 +167,21 @@ static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, ui
     return mine;
 }
 
+/* The eviction policy's victim, by preferred location (§6o): a group of pages preferred on the
+ * host first, then one without pages preferred on the GPU, then any; the policy's own order
+ * inside each round. Without advice: the policy's pick alone. */
+static uint32_t pick_victim(uvm_handler_t *h, uint32_t gran) {
+    if (h->pref_pages == 0)
+        return h->evict->pick(h, h->evict_priv, gran);
+    uint32_t v = UVM_NONE;
+    for (uint32_t r = UVM_EVICT_ROUND_HOST; r <= UVM_EVICT_ROUND_NOT_GPU && v == UVM_NONE; r++) {
+        h->evict_round = r;
+        v = h->evict->pick(h, h->evict_priv, gran);
+    }
+    h->evict_round = UVM_EVICT_ROUND_ALL;
+    return v != UVM_NONE ? v : h->evict->pick(h, h->evict_priv, gran);
+}
+
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
     /* the eviction unit: a root chunk (nvidia), else evict_granularity (UVMSmart's 4 KB, 64 KB,
      * 2 MB), at least the frames asked for */
@@ -180,7 +195,7 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
             return f;
         if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
             uvm_ts_pipe_drain(h);
-        const uint32_t v = h->evict->pick(h, h->evict_priv, gran);
+        const uint32_t v = pick_victim(h, gran);
         if (v == UVM_NONE)
             return UVM_NONE;
         if (h->evict->root_chunks || gran != pages) {
@@ -216,13 +231,14 @@ bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
                  vpn << GMMU_PAGE_SHIFT);
         return false;
     }
-    if (uvm_frame_assign(h, fr, vpn, !al->readonly) != 0) {
+    const bool w = uvm_page_writable(h, vpn, al); /* read-mostly: a read duplicate (§6o) */
+    if (uvm_frame_assign(h, fr, vpn, w) != 0) {
         uvm_frame_release(h, fr);
         uvm_logf(h, "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
                  vpn << GMMU_PAGE_SHIFT);
         return false;
     }
-    uvm_migrate_add(h, vpn, fr, !al->readonly);
+    uvm_migrate_add(h, vpn, fr, w);
     return true;
 }
 
@@ -272,14 +288,14 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
             bool ok = true;
             if (f == UVM_NONE) {
                 ok = uvm_migrate_page(h, vpn, al);
-            } else if (uvm_frame_assign(h, f + i, vpn, !al->readonly) != 0) {
+            } else if (uvm_frame_assign(h, f + i, vpn, uvm_page_writable(h, vpn, al)) != 0) {
                 uvm_frame_release(h, f + i);
                 uvm_logf(h,
                          "uvm: out of host memory tracking VA 0x%" PRIx64 "; left for the replay",
                          vpn << GMMU_PAGE_SHIFT);
                 ok = false;
             } else {
-                uvm_migrate_add(h, vpn, f + i, !al->readonly);
+                uvm_migrate_add(h, vpn, f + i, h->frames[f + i].writable);
             }
             if (ok && !uvm_bitmap_test(demand, p + i)) {
                 h->pending[h->npending - 1u].prefetched = true;

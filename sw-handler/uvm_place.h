@@ -62,6 +62,11 @@ struct uvm_place_ops {
      * base: its 2 MB page) and shoots them down in the GPU TLBs (INVAL_PAGE, waited for): after
      * it no walk or TLB entry reaches the backing. Emits PAGE_UNMAPPED. */
     void (*unmap)(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+    /* Optional: changes the GPU's access to mapped 4 KB page vpn in place (same frame): its
+     * leaf rewritten with W = writable (PAGE_MAPPED), then its cached translation shot down
+     * (INVAL_PAGE, waited for), so the next access walks. 0, or -1 (logged). NULL: pages of this
+     * placement are never re-protected (read duplication, §6o, needs it: 4k only). */
+    int (*protect)(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable);
     /* Optional: true (and *writable) if the first fault on the region of vpn, nothing of it
      * resident, migrates and maps the whole 2 MB region as one page (migrate_whole). */
     bool (*region_whole)(const uvm_handler_t *h, uint64_t vpn, bool *writable);

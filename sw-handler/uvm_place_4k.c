@@ -55,6 +55,15 @@ void uvm_place_unmap_4k(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
     }
 }
 
+/* The leaf rewritten in place, then INVAL_PAGE (a read duplicate collapsed on a GPU write). */
+static int uvm_place_protect_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, bool writable) {
+    if (uvm_pt_map_charged(h, vpn, uvm_frame_pa(h, frame), writable, true) != 0)
+        return -1;
+    uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
+    h->stats.invalidates++;
+    return 0;
+}
+
 /* A writable page may be dirty (no dirty bit in the PTE): one D2H transfer, waited for. */
 bool uvm_place_writeback_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages) {
     if (!h->frames[frame].writable)
@@ -77,5 +86,6 @@ const uvm_place_ops_t uvm_place_4k_ops = {
     .frame_free = uvm_place_pmm_put,
     .map = uvm_place_map_4k,
     .unmap = uvm_place_unmap_4k,
+    .protect = uvm_place_protect_4k,
     .writeback = uvm_place_writeback_4k,
 };

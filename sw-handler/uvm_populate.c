@@ -30,10 +30,9 @@
 #include "uvm_place.h"
 
 typedef struct {
-    uint64_t vpn; /* first page */
-    uint64_t dma; /* transfer handle */
-    uint32_t frame, pages;
-    bool writable;
+    uint64_t vpn;          /* first page */
+    uint64_t dma;          /* transfer handle */
+    uint32_t frame, pages; /* each page mapped with its frame's writability (§6o) */
 } pop_run_t;
 
 typedef struct {
@@ -42,7 +41,7 @@ typedef struct {
 } pop_runs_t;
 
 /* Appends page vpn in frame to the last run, or opens a new run. -1: out of memory. */
-static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame, bool writable) {
+static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame) {
     if (r->n > 0) {
         pop_run_t *last = &r->runs[r->n - 1u];
         if (last->vpn + last->pages == vpn && last->frame + last->pages == frame &&
@@ -60,7 +59,7 @@ static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame, bool writable) {
         r->runs = p;
         r->cap = cap;
     }
-    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1, writable};
+    r->runs[r->n++] = (pop_run_t){vpn, 0, frame, 1};
     return 0;
 }
 
@@ -107,8 +106,8 @@ static int assign_frames(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first
             return -1;
         }
         for (uint32_t i = 0; i < n; i++) {
-            if (uvm_frame_assign(h, f + i, vpn + i, !al->readonly) != 0 ||
-                run_add(r, vpn + i, f + i, !al->readonly) != 0) {
+            const bool w = uvm_page_writable(h, vpn + i, al); /* read-mostly: a duplicate */
+            if (uvm_frame_assign(h, f + i, vpn + i, w) != 0 || run_add(r, vpn + i, f + i) != 0) {
                 err_setf(err, errlen, "uvm: populate %s: out of host memory", al->name);
                 return -1;
             }
@@ -177,9 +176,24 @@ static int place_large(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, 
 
 /* The copy of the missing pages of [first, last] of allocation al (what: "populate" or
  * "prefetch", in messages). *pages += the pages copied. 0 or -1 + err. */
+/* The pages of the runs, their copies submitted, join the set in flight (h->ts): mapped as the
+ * copies complete (uvm_handler_wake), or when a fault or an eviction waits for them. */
+static void queue_in_flight(uvm_handler_t *h, const pop_runs_t *r, uint64_t *pages) {
+    for (size_t i = 0; i < r->n; i++)
+        for (uint32_t k = 0; k < r->runs[i].pages; k++) {
+            const uint32_t f = r->runs[i].frame + k;
+            h->ts.pending[h->ts.n++] = (uvm_pending_t){r->runs[i].vpn + k,    r->runs[i].dma, f,
+                                                       h->frames[f].writable, k == 0,         true};
+            (*pages)++;
+        }
+}
+
 static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, uint64_t last,
-                      const char *what, uint64_t *pages, char *err, size_t errlen) {
+                      const char *what, bool async, uint64_t *pages, char *err, size_t errlen) {
     const uint64_t need = frames_needed(h, first, last);
+    /* asynchronous (a prefetch on another stream): pages placed one by one (no 2 MB page, no
+     * merge), as many as the set in flight holds; else synchronous */
+    async = async && !h->place->region_whole && !h->place->merge && need <= UVM_TS_CAP - h->ts.n;
     const uint64_t nfree = h->place->frames_free(h, uvm_vpn_asid(first));
     if (need > nfree) {
         err_setf(err, errlen,
@@ -209,6 +223,12 @@ static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, u
                                    uvm_frame_pa(h, x->frame), (uint64_t)x->pages * UVM_PAGE_BYTES);
         uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_H2D, x->vpn, x->frame, x->pages, x->dma);
     }
+    if (rc == 0 && async) {
+        queue_in_flight(h, &r, pages);
+        free(r.runs);
+        h->block_gen++; /* in flight: no victim (an eviction drains the set first) */
+        return 0;
+    }
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         h->dev.dma_wait(h->dev.ctx, r.runs[i].dma);
         uvm_emit_migrate(h, UVM_EVENT_MIGRATE_DONE, UVM_DMA_H2D, r.runs[i].vpn, r.runs[i].frame,
@@ -217,8 +237,8 @@ static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, u
     for (size_t i = 0; rc == 0 && i < r.n; i++) {
         const pop_run_t *x = &r.runs[i];
         uint32_t k = 0;
-        while (k < x->pages &&
-               h->place->map(h, x->vpn + k, x->frame + k, 1, x->writable, false) == 0)
+        while (k < x->pages && h->place->map(h, x->vpn + k, x->frame + k, 1,
+                                             h->frames[x->frame + k].writable, false) == 0)
             k++;
         if (k < x->pages) {
             err_setf(err, errlen, "uvm: %s %s: cannot map VA 0x%" PRIx64 " (%" PRIu32 " pages)",
@@ -249,7 +269,7 @@ int uvm_handler_populate(uvm_handler_t *h, uint64_t base, uint64_t *pages, char 
         return -1;
     }
     return copy_range(h, al, al->base >> GMMU_PAGE_SHIFT,
-                      (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT, "populate", pages, err,
+                      (al->base + al->size - 1u) >> GMMU_PAGE_SHIFT, "populate", false, pages, err,
                       errlen);
 }
 
@@ -266,34 +286,5 @@ int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_
     if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
         uvm_ts_pipe_drain(h);
     return copy_range(h, al, base >> GMMU_PAGE_SHIFT, (base + size - 1u) >> GMMU_PAGE_SHIFT,
-                      "prefetch", pages, err, errlen);
-}
-
-int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
-                        size_t errlen) {
-    *pages = 0;
-    const uvm_alloc_t *al = size ? uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT) : NULL;
-    if (!h->initialized || !al || base + size - 1u > al->base + al->size - 1u) {
-        err_setf(err, errlen, "uvm: migration to the host [0x%" PRIx64 ", +0x%" PRIx64 "): %s",
-                 base, size,
-                 !h->initialized ? "the device is not initialized (uvm_handler_init_device)"
-                                 : "not inside one managed allocation");
-        return -1;
-    }
-    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
-        uvm_ts_pipe_drain(h);
-    const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
-    for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
-        uint32_t f = 0;
-        if (!uvm_va_block_resident(h, vpn, &f))
-            continue;
-        const uint64_t before = h->stats.data_pages_resident;
-        const uint32_t kept = uvm_mem_evict(h, f); /* unmap, INVAL_PAGE, D2H if writable */
-        if (kept != UVM_NONE && h->place->frame_free)
-            h->place->frame_free(h, kept);
-        else if (kept != UVM_NONE && uvm_pmm_free(&h->pmm, kept, UVM_CHUNK_4K) != 0)
-            uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
-        *pages += before - h->stats.data_pages_resident;
-    }
-    return 0;
+                      "prefetch", h->cfg.prefetch_async != 0, pages, err, errlen);
 }

@@ -13,6 +13,8 @@
  * flight waits for the whole set (the page is then mapped and the fault stale). An eviction
  * first waits for and maps the whole set (uvm_migrate_backing: an in-flight frame is never a
  * victim). Mapping the completed copies (uvm_ts_retire) is the migration layer's (uvm_migrate.c).
+ * An asynchronous prefetch (prefetch_stream = other, docs/handler.md §6o) puts its copies in the
+ * same set in flight: the fault wait, the wake-up and the drain apply to them; no next set follows.
  */
 #include <string.h>
 
@@ -81,5 +83,6 @@ void uvm_handler_wake(uvm_handler_t *h) {
         return;
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_irq_ns); /* the copy-completion interrupt */
     uvm_ts_retire(h, 1, !h->dev.dma_done_ns);
-    submit_next(h);
+    if (h->prefetch->alloc_hint && h->cfg.transfer_sets == UVM_TS_PIPELINED)
+        submit_next(h); /* not for an asynchronous prefetch's copies alone (§6o) */
 }

@@ -97,6 +97,10 @@ typedef struct uvm_va_block {
     uint32_t fault_count[UVM_BLOCK_PAGES]; /* serviced faults (coalesced entries count once) */
     uint64_t last_fault[UVM_BLOCK_PAGES];  /* device timestamp of the latest fault */
     void *policy_priv[UVM_POLICY_KINDS];   /* per-policy private state (malloc'ed; freed with it) */
+    uint64_t read_mostly[UVM_BLOCK_WORDS]; /* advise read_mostly (§6o) */
+    uint64_t wfault[UVM_BLOCK_WORDS];      /* read-mostly pages write-faulted in this batch */
+    uint64_t pref_gpu[UVM_BLOCK_WORDS];    /* advise preferred_location=gpu: evicted last */
+    uint64_t pref_host[UVM_BLOCK_WORDS];   /* advise preferred_location=host: evicted first */
     bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6f) */
 } uvm_va_block_t;
 
@@ -391,6 +395,10 @@ struct uvm_handler {
     uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
     uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
     uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6f) */
+    /* preferred locations (§6o): pages advised (0: no eviction rounds), and the round of the
+     * victim search in progress (uvm_frame_pinned spares pages by it) */
+    uint64_t pref_pages;
+    uint32_t evict_round;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */
@@ -502,6 +510,52 @@ uvm_va_block_t *uvm_va_block_get(uvm_handler_t *h, uint64_t vpn, bool create);
 bool uvm_va_block_resident(const uvm_handler_t *h, uint64_t vpn, uint32_t *frame);
 /* Records a serviced fault of page vpn at device time ts (count, last time, faulted bit). */
 void uvm_va_block_fault(uvm_va_block_t *blk, uint64_t vpn, uint64_t ts);
+/* Page vpn is advised read-mostly (docs/handler.md §6o). */
+static inline bool uvm_read_mostly(const uvm_handler_t *h, uint64_t vpn) {
+    uint64_t v = 0;
+    if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
+        return false;
+    const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
+    return uvm_bitmap_test(blk->read_mostly, uvm_block_page(vpn));
+}
+
+/* Eviction rounds by preferred location (§6o): 1 = only pages preferred on the host may be
+ * victims, 2 = every page but those preferred on the GPU, 0 = every page. */
+enum { UVM_EVICT_ROUND_ALL = 0, UVM_EVICT_ROUND_HOST = 1, UVM_EVICT_ROUND_NOT_GPU = 2 };
+/* Page vpn is spared by the victim search's current round (h->evict_round). */
+static inline bool uvm_evict_spared(const uvm_handler_t *h, uint64_t vpn) {
+    uint64_t v = 0;
+    if (h->evict_round == UVM_EVICT_ROUND_ALL)
+        return false;
+    if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
+        return h->evict_round == UVM_EVICT_ROUND_HOST;
+    const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
+    const uint32_t page = uvm_block_page(vpn);
+    return h->evict_round == UVM_EVICT_ROUND_HOST ? !uvm_bitmap_test(blk->pref_host, page)
+                                                  : uvm_bitmap_test(blk->pref_gpu, page);
+}
+
+/* uvm_advise.c: memory advice, read duplication (docs/handler.md §6o) */
+/* The writability of page vpn of allocation al when it migrates to the GPU: not a read-only
+ * allocation, and not a read-mostly page unless a write faulted on it in this batch (a read of a
+ * read-mostly page makes a read-only duplicate, the host copy staying valid). */
+static inline bool uvm_page_writable(const uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
+    if (al->readonly)
+        return false;
+    uint64_t v = 0;
+    if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
+        return true;
+    const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
+    const uint32_t page = uvm_block_page(vpn);
+    return !uvm_bitmap_test(blk->read_mostly, page) || uvm_bitmap_test(blk->wfault, page);
+}
+/* A GPU write faulted (RO violation) on resident page vpn in frame f mapped read-only of a
+ * writable allocation: a read duplicate. Collapses it: the host copy is revoked (REVOCATION),
+ * the PTE rewritten writable in place, the page's stale read-only translation shot down
+ * (INVAL_PAGE). */
+void uvm_dup_collapse(uvm_handler_t *h, uint64_t vpn, uint32_t f);
+/* Forgets the advice of the pages [first, last] (their allocation was freed). */
+void uvm_advise_forget(uvm_handler_t *h, uint64_t first, uint64_t last);
 
 /* uvm_mem.c: frames and eviction */
 uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame);

@@ -85,11 +85,21 @@ static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t 
         uvm_cancel_page(h, vpn, why);
         return;
     }
-    if (c->blk)
+    if (c->blk) {
         uvm_va_block_fault(c->blk, vpn, f->timestamp);
+        if (write) /* a read-mostly page migrates writable (§6o) */
+            uvm_bitmap_set(c->blk->wfault, uvm_block_page(vpn));
+    }
     uint32_t frame = 0;
     const bool resident = uvm_va_block_resident(h, vpn, &frame);
     uvm_emit_block_fault(h, f, resident, frame); /* the policies observe it (§6i) */
+    if (resident && write && !h->frames[frame].writable) {
+        /* a write to a read duplicate (the only read-only pages of a writable allocation) */
+        uvm_dup_collapse(h, vpn, frame);
+        if (h->replay->page_done)
+            h->replay->page_done(h, vpn);
+        return;
+    }
     if (resident) {
         /* already mapped (stale or duplicate across batches): nothing to migrate */
         h->stats.faults_stale++;
@@ -184,6 +194,7 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
         if (c.defer)
             service_deferred(h, &c);
         memset(c.blk->faulted, 0, sizeof c.blk->faulted);
+        memset(c.blk->wfault, 0, sizeof c.blk->wfault);
     }
     uvm_migrate_commit(h);
 }
@@ -242,7 +253,7 @@ void uvm_service_impl(uvm_handler_t *h) {
         const uint64_t h2d0 = h->irq_h2d_bytes;
         const uint32_t m = coalesce(h, n);
         const bool pipe = h->prefetch->alloc_hint && h->cfg.transfer_sets == UVM_TS_PIPELINED;
-        if (pipe)
+        if (pipe || h->ts.n) /* a set or an asynchronous prefetch in flight (§6o) */
             uvm_ts_pipe_batch(h, m);
         uvm_migrate_pin_batch(h);
         service_batch(h, m);

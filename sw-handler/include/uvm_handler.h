@@ -61,6 +61,10 @@ typedef struct {
     uint64_t ts_sets, ts_pages;
     /* thrashing policies (§6j): pages found thrashing, THROTTLE and PIN hints given */
     uint64_t num_thrashing, num_throttle, num_pin;
+    /* read duplication (advise read_mostly, §6o): pages that became read-only GPU duplicates
+     * (host copy valid), duplicates collapsed to one copy (a GPU write: made writable; a CPU
+     * write: the GPU copy dropped) */
+    uint64_t read_dup_pages, read_dup_collapses;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -83,7 +87,7 @@ typedef enum {
     UVM_EVENT_RESIDENT = 9,        /* a page was given a GPU frame (page) */
     UVM_EVENT_NONRESIDENT = 10,    /* a page lost its GPU frame: evicted, freed, moved (page) */
     UVM_EVENT_BLOCK_FAULT = 11,    /* a coalesced fault is serviced in its VA block (fault) */
-    UVM_EVENT_REVOCATION = 12,     /* no source yet (issue 22: read duplication) (revocation) */
+    UVM_EVENT_REVOCATION = 12,     /* a read duplicate collapsed (§6o) (revocation) */
     UVM_EVENT_ACCESS_COUNTER = 13, /* no source yet (issue 21: access counters) (counter) */
     UVM_EVENT_REMOTE_ACCESS = 14,  /* no source yet (issue 21: remote mappings) (remote) */
     UVM_EVENT_KINDS = 15
@@ -140,8 +144,9 @@ typedef struct {
     uint32_t faults; /* BEGIN: entries fetched; END: distinct pages serviced (coalesced) */
 } uvm_event_batch_t;
 
-/* The GPU's access permission to pages was revoked (e.g. a read-duplicated page collapsed on a
- * write). Nothing emits it yet. */
+/* The copies of a read-duplicated page collapsed (docs/handler.md §6o): on a GPU write the host
+ * copy is revoked and the GPU's copy made writable (access: GMMU_AT_WRITE, what the GPU may do
+ * now); on a CPU write the GPU's copy is dropped (access: GMMU_AT_PREFETCH: nothing). */
 typedef struct {
     uint64_t vpn;
     uint32_t pages;
@@ -243,9 +248,28 @@ int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_
  * trace's `prefetch RANGE host` (cudaMemPrefetchAsync to the CPU) and `cpu RANGE R|W` (a CPU
  * fault per page, issue 22). Each page as an eviction does it (uvm_mem_evict: unmap, INVAL_PAGE,
  * D2H if writable, frame released; a 2m page whole, a coalesced CoCoA region split first), so it
- * is counted in evictions. *pages = the pages that left the GPU. 0 or -1 + err. */
+ * is counted in evictions. A read-mostly page (uvm_handler_advise) is read-duplicated instead:
+ * its GPU copy stays, read-only (a writable one is written back and mapped read-only first).
+ * *pages = the pages that left the GPU. 0 or -1 + err. */
 int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                         size_t errlen);
+/* cudaMemAdvise(base, size, advice) (a trace's `advise RANGE ADVICE`, issue 22, docs/handler.md
+ * §6o) on the pages of [base, base + size) (inside one allocation). UVM_ADVISE_READ_MOSTLY: read
+ * duplication (needs the 4k placement); the others are refused (-1 + err) until they are built.
+ * 0 or -1 + err. */
+typedef enum {
+    UVM_ADVISE_READ_MOSTLY = 0,
+    UVM_ADVISE_PREFER_GPU = 1,
+    UVM_ADVISE_PREFER_HOST = 2,
+    UVM_ADVISE_ACCESSED_BY = 3
+} uvm_advice_t;
+int uvm_handler_advise(uvm_handler_t *h, uint64_t base, uint64_t size, uvm_advice_t advice,
+                       char *err, size_t errlen);
+/* A CPU write of [base, base + size) (a trace's `cpu RANGE W`): as uvm_handler_to_host, but a
+ * read-duplicated page collapses (its GPU copy unmapped and dropped: the host copy is the one
+ * written). For pages that are not read-mostly both are the same. 0 or -1 + err. */
+int uvm_handler_cpu_write(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages,
+                          char *err, size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
@@ -264,6 +288,9 @@ const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h);
  * frames released without write-back, the allocation is removed, then CoCoA frames that fell
  * below cfg.compact_pct are compacted. 0, or -1 + err (unknown name). */
 int uvm_handler_free_alloc(uvm_handler_t *h, const char *name, char *err, size_t errlen);
+/* As uvm_handler_free_alloc, the allocation that starts at the extended address base (ASID <<
+ * GMMU_VA_W | VA): a free in any address space (two spaces may use one name). 0 or -1 + err. */
+int uvm_handler_free_alloc_at(uvm_handler_t *h, uint64_t base, char *err, size_t errlen);
 /* Host-side coalescing of the 2 MB region at va_2m of address space asid (docs/handler.md §6f):
  * D = 1 in its 512 level-4 entries, then L = 1 in its level-3 entry (no TLB flush: D-marked base
  * translations stay correct). The region must be CoCoA-placed and fully populated. 0, or -1 and

@@ -83,6 +83,40 @@ static void test_roots_and_faults(void **state) {
     fx_done(x);
 }
 
+/* A free by extended base (uvm_handler_free_alloc_at, issue 22): ASID 1's "a" goes, ASID 0's
+ * allocation of the same name and VA stays mapped; an address where none starts is refused. */
+static void test_free_at(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    fake_t *f = &x->fk;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "a", ALLOC_BASE, 0x10000, 0, x->err, sizeof x->err), 0);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "a", XVA(1, ALLOC_BASE), 0x10000, 0, x->err, sizeof x->err), 0);
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    const uint32_t asid1 = 1;
+    fk_post(f, VPN0 + 2, GMMU_AT_READ); /* ASID 0 */
+    fk_post(f, VPN0 + 2, GMMU_AT_READ); /* ASID 1 */
+    fk_host_write(f, HOST_BASE + 32u * ((f->put - 1) & (f->fb_size - 1)) + 4u * GMMU_FB_W0_ASID,
+                  &asid1, 4);
+    uvm_handler_service(x->h);
+    assert_true(walk_from(f, PT_BASE, VPN0 + 2) & PTE_V_BIT);
+    assert_true(walk_from(f, PT_BASE + PAGE, VPN0 + 2) & PTE_V_BIT);
+    assert_int_equal(uvm_handler_free_alloc_at(x->h, XVA(1, ALLOC_BASE) + PAGE, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "no allocation starts there"));
+    assert_int_equal(uvm_handler_free_alloc_at(x->h, XVA(1, ALLOC_BASE), x->err, 256), 0);
+    assert_int_equal(walk_from(f, PT_BASE + PAGE, VPN0 + 2) & PTE_V_BIT, 0);
+    assert_true(walk_from(f, PT_BASE, VPN0 + 2) & PTE_V_BIT);
+    assert_int_equal(st(x)->pages_freed, 1);
+    assert_int_equal(st(x)->data_pages_resident, 1);
+    /* the name now means ASID 0's allocation */
+    assert_int_equal(uvm_handler_free_alloc(x->h, "a", x->err, 256), 0);
+    assert_int_equal(walk_from(f, PT_BASE, VPN0 + 2) & PTE_V_BIT, 0);
+    fx_done(x);
+}
+
 /* One address space: no ASID_SEL write, ASID 0 and SCOPE 0 in every command (the old values). */
 static void test_one_space_unchanged(void **state) {
     (void)state;
@@ -104,6 +138,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roots_and_faults),
         cmocka_unit_test(test_one_space_unchanged),
+        cmocka_unit_test(test_free_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

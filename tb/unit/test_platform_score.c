@@ -4,7 +4,9 @@
  * permission, page outside every allocation, a frame mapped twice, a frame reused before or
  * without its invalidate, a wrong content tag, an eviction out of lru order, a 2 MB page over a
  * mapped frame, a 2 MB page over no allocation or over two permissions) is reported naming its
- * check; a 2 MB page's bloat (pages outside every allocation) is not a violation.
+ * check; a 2 MB page's bloat (pages outside every allocation) is not a violation; a read
+ * duplicate (a read-only leaf of a read-mostly page) is legal and its in-place W upgrade is no
+ * eviction (docs/handler.md §6o).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,7 +79,26 @@ static int setup(void **state) {
     static fx_t f;
     memset(&f, 0, sizeof f);
     assert_int_equal(gpumem_init(&f.gm, PT_BASE, PT_PAGES, DATA_BASE, FRAMES, 10, 0, 1), 0);
-    const plat_score_env_t env = {&f, fx_alloc_of, fx_truth, fx_violation};
+    const plat_score_env_t env = {&f, fx_alloc_of, fx_truth, fx_violation, NULL};
+    char err[128];
+    f.s = plat_score_new(&f.gm, &env, 1, 1, err, sizeof err);
+    assert_non_null(f.s);
+    *state = &f;
+    return 0;
+}
+
+/* pages RW0 .. RW0 + 7 are advised read-mostly */
+static int fx_read_mostly(void *ctx, unsigned asid, uint64_t va) {
+    (void)ctx;
+    (void)asid;
+    return va >= RW_BASE && va < RW_BASE + 8u * 4096u;
+}
+
+static int setup_rm(void **state) {
+    static fx_t f;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(gpumem_init(&f.gm, PT_BASE, PT_PAGES, DATA_BASE, FRAMES, 10, 0, 1), 0);
+    const plat_score_env_t env = {&f, fx_alloc_of, fx_truth, fx_violation, fx_read_mostly};
     char err[128];
     f.s = plat_score_new(&f.gm, &env, 1, 1, err, sizeof err);
     assert_non_null(f.s);
@@ -280,6 +301,37 @@ static void test_lru_order(void **state) {
     assert_int_equal(f->nviol, 2);
 }
 
+/* Read duplication (§6o): a read-only leaf of a read-mostly page of a writable allocation is
+ * legal (elsewhere it is not); its W upgrade in place (same frame) is no unmap: no lru order
+ * violation although an older page is resident, the frame stays mapped (a DMA into it is
+ * caught). */
+static void test_read_dup(void **state) {
+    fx_t *f = *state;
+    program_root(f);
+    plat_score_service_begin(f->s);
+    chain(f, RW0, 2, 3);
+    map(f, 3, RW0 + 9, 1, W);
+    plat_score_service_end(f->s);
+    plat_score_service_begin(f->s);
+    map(f, 3, RW0, 0, 0); /* a read duplicate */
+    plat_score_service_end(f->s);
+    assert_int_equal(f->nviol, 0);
+    plat_score_service_begin(f->s);
+    const uint64_t leaf = page(3) + 8u * idx(RW0, 3);
+    wr(f, leaf, (DATA_BASE / 4096u) << 12 | W | V); /* collapsed: W in place */
+    inval(f, RW0, 1);
+    plat_score_service_end(f->s);
+    assert_int_equal(f->nviol, 0);
+    plat_score_h2d(f->s, DATA_BASE / 4096u, 1);
+    assert_int_equal(f->nviol, 1);
+    assert_non_null(strstr(f->last, "while it maps ASID 0 VA 0x40000000"));
+    plat_score_service_begin(f->s);
+    map(f, 3, RW0 + 8, 2, 0); /* not read-mostly: W = 0 is wrong */
+    plat_score_service_end(f->s);
+    assert_int_equal(f->nviol, 2);
+    assert_non_null(strstr(f->last, "W = 0 on a writable allocation"));
+}
+
 /* A 2 MB page (level-2 entry with L, its leaf at entry 0 of the next table) maps 512 frames; a
  * 4 KB page on one of them is a frame mapped twice; unmapping the large page and invalidating a
  * page inside the region releases all of them. */
@@ -397,6 +449,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_large, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_bloat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bloat_base_pages, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_dup, setup_rm, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
