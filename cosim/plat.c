@@ -270,11 +270,13 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     }
     p->wl.kern.part = &p->wl.part;
     hbm_init(&p->wl.kern.hbm, c->hbm_gbps, c->clock_mhz);
-    for (uint32_t s = 0; s < p->prm.num_sm; s++)
+    for (uint32_t s = 0; s < p->prm.num_sm; s++) {
         if (sm_init(&p->wl.sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
+        sm_set_issue_ipc(&p->wl.sm[s], c->sm_issue_ipc);
+    }
     p->mem_ready_seed = rng_hash2(p->o.seed, 0x6d656d7264ull);
     p->fb_ready_seed = rng_hash2(p->o.seed, 0x666272647900ull);
     rng_seed(&p->ch.rng, p->o.seed, 0x6368616f73ull);

@@ -346,10 +346,30 @@ static int have_queued(const sm_t *sm, kern_t *k) {
     return sm->qhead < k->nsq[sm->id];
 }
 
+void sm_set_issue_ipc(sm_t *sm, uint32_t ipc) {
+    sm->issue_ipc = ipc;
+    sm->issue_free = 0;
+}
+
+/* Cycle at which a gap of `gap` instructions that starts at now ends. Without an issue limit
+ * (issue_ipc 0) after gap cycles, whatever the other warps do. With one, the SM issues at most
+ * issue_ipc instructions per cycle: the gap's instructions take issue slots after those taken
+ * by the gaps that started before it (issue_free counts slots, issue_ipc per cycle), and a warp
+ * still issues at most one per cycle (docs/cosim.md "SM issue model"). */
+static uint64_t gap_end(sm_t *sm, uint64_t now, uint32_t gap) {
+    if (sm->issue_ipc == 0 || gap == 0)
+        return now + gap;
+    const uint64_t first = (uint64_t)now * sm->issue_ipc;
+    const uint64_t end = (sm->issue_free > first ? sm->issue_free : first) + gap;
+    sm->issue_free = end;
+    const uint64_t slots_end = (end + sm->issue_ipc - 1) / sm->issue_ipc;
+    return slots_end > now + gap ? slots_end : now + gap;
+}
+
 /* Cycle at which instruction in, whose gap starts at now, may issue: after its gap and, with the
  * HBM model on, its data transfer (hbm.h). */
-static uint64_t instr_ready(kern_t *k, const sm_instr_t *in, uint64_t now) {
-    return hbm_reserve(&k->hbm, now + in->gap, in->lines);
+static uint64_t instr_ready(sm_t *sm, kern_t *k, const sm_instr_t *in, uint64_t now) {
+    return hbm_reserve(&k->hbm, gap_end(sm, now, in->gap), in->lines);
 }
 
 static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
@@ -359,7 +379,7 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     w->pc = 0;
     w->next_page = 0;
     w->pending = 0;
-    w->ready_at = instr_ready(k, &w->ins[0], now);
+    w->ready_at = instr_ready(sm, k, &w->ins[0], now);
     if (w->ready_at < sm->gap_min)
         sm->gap_min = w->ready_at;
     sm->res[slot] = wi;
@@ -473,7 +493,7 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     }
     if (w->pc < w->n_ins) {
         w->state = SM_W_GAP;
-        w->ready_at = instr_ready(k, &w->ins[w->pc], now);
+        w->ready_at = instr_ready(sm, k, &w->ins[w->pc], now);
         if (w->ready_at < sm->gap_min)
             sm->gap_min = w->ready_at;
         return 0;

@@ -151,6 +151,8 @@ typedef struct {
     int gap_dirty;
     uint32_t warps_done;
     uint64_t instr_done;
+    uint32_t issue_ipc;  /* instructions the SM issues per cycle; 0: no limit (sm_set_issue_ipc) */
+    uint64_t issue_free; /* first issue slot (cycle * issue_ipc) not taken by a gap */
 } sm_t;
 
 /* Result of a translation coming back. */
@@ -165,6 +167,10 @@ typedef struct {
 
 int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res);
 void sm_free(sm_t *sm);
+/* The SM's issue width for the warps' compute gaps (configuration key sm_issue_ipc): at most ipc
+ * gap instructions per cycle among its warps; 0 (sm_init's default): every warp's gap takes its
+ * own length in cycles, overlapping every other warp's. */
+void sm_set_issue_ipc(sm_t *sm, uint32_t ipc);
 /* Starts a kernel at cycle now: admits this SM's first warps of k (order of first appearance),
  * reading k as far as needed. 0, or -1 (k->error). */
 int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now);

@@ -40,3 +40,21 @@ results-mosaic: | $(DEPS_STAMP)
 	$(PYTHON) $(SWEEP) run studies/mosaic.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
 	$(PYTHON) $(SWEEP) collect studies/mosaic.toml
 	$(PYTHON) $(SWEEP) figures studies/mosaic.toml
+
+## make results-mosaic-compute Mosaic with resident data, the page-walk cache (64 x 20 cycles) in every
+##                             mode, sm_issue_ipc = 2 and sgemm's measured compute
+##                             (studies/mosaic_compute.toml, 102 runs): docs/img/results_mosaic_compute.png,
+##                             build/results/mosaic_compute.md
+$(BUILD)/results/cfg/mosaic_paper_pwc.cfg: configs/mosaic_paper.cfg
+	@mkdir -p $(@D)
+	sed -e 's/^pwc_entries = [0-9]*/pwc_entries = 64/' -e 's/^pwc_latency = [0-9]*/pwc_latency = 20/' \
+	    $< > $@.tmp
+	grep -q '^pwc_entries = 64' $@.tmp
+	grep -q '^pwc_latency = 20' $@.tmp
+	mv $@.tmp $@
+.PHONY: results-mosaic-compute
+results-mosaic-compute: $(BUILD)/results/cfg/mosaic_paper_pwc.cfg | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/mosaic_compute.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/mosaic_compute.toml
+	$(PYTHON) $(SWEEP) figures studies/mosaic_compute.toml

@@ -22,6 +22,41 @@ results-zheng: | $(DEPS_STAMP)
 	$(PYTHON) $(SWEEP) collect studies/zheng.toml
 	$(PYTHON) $(SWEEP) figures studies/zheng.toml
 
+## make results-zheng-compute  Zheng's fig. 7 with kernels that compute (issue 24): derived compute per
+##                             memory instruction + sm_issue_ipc = 2, and compute = 100 as a
+##                             sensitivity (studies/zheng_compute.toml, 40 of its 100 runs):
+##                             docs/img/results_zheng_compute.png, build/results/zheng_compute.md
+.PHONY: results-zheng-compute
+results-zheng-compute: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/zheng_compute.toml -j $(RESULTS_JOBS) --only \
+	    '(config=driver_page_costs,policy=(memcpy|locality\+pipe|oracle\+pipe),)|(config=link_only,policy=(memcpy|locality\+pipe),workload=[a-z]+,)' \
+	    $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/zheng_compute.toml --partial
+	$(PYTHON) $(SWEEP) figures studies/zheng_compute.toml
+
+## make results-zheng-fig5     Zheng's fig. 5 (blocking vs replayable far-faults, far-fault MSHRs per
+##                             CU 1..16; studies/zheng_fig5.toml, 35 runs): docs/img/results_zheng_fig5.png,
+##                             build/results/zheng_fig5.md
+FIG5_QUOTAS := 1 2 4 8 16
+FIG5_CFGS := $(foreach q,$(FIG5_QUOTAS),$(RESULTS_DIR)/cfg/paper_ffq$(q).cfg)
+# configs/paper.cfg with only the far-fault MSHRs changed (RTL parameters cannot be --set):
+# ff_quota = q per SM and ff_entries = 16 SMs x q in all (q = 4: paper.cfg itself)
+$(RESULTS_DIR)/cfg/paper_ffq%.cfg: configs/paper.cfg
+	@mkdir -p $(@D)
+	sed -e 's/^ff_quota = .*/ff_quota = $*/' -e "s/^ff_entries = .*/ff_entries = $$((16 * $*))/" \
+	    $< > $@.tmp
+	grep -q '^ff_quota = $*$$' $@.tmp
+	grep -q "^ff_entries = $$((16 * $*))$$" $@.tmp
+	mv $@.tmp $@
+.PHONY: results-zheng-fig5
+results-zheng-fig5: $(FIG5_CFGS) | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/zheng_fig5.toml -j $(RESULTS_JOBS) \
+	    --only '(config=q4,)|(mode=replayable)' $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/zheng_fig5.toml --partial
+	$(PYTHON) $(SWEEP) figures studies/zheng_fig5.toml
+
 # make results-oversub   the oversubscription studies (docs/results.md "Oversubscription"):
 #                        studies/oversub_{zheng9,zheng10,uvmsmart,driver,thrash}.toml through
 #                        gmmu-sweep (docs/sweep.md; only what a store build/sweep/<study> lacks

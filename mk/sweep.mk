@@ -27,7 +27,9 @@ test-slurm: | $(DEPS_STAMP)
 	PYTHON=$(PYTHON) tools/sweep/tests/test_slurm.sh
 
 ## make results                every figure of docs/results.md and docs/calibration.md:
-##                             results-zheng, results-mosaic (studies through gmmu-sweep: only
-##                             what their stores lack is run), calibrate
+##                             results-zheng, results-zheng-compute, results-zheng-fig5,
+##                             results-mosaic, results-mosaic-compute (studies through gmmu-sweep:
+##                             only what their stores lack is run), calibrate
 .PHONY: results
-results: results-zheng results-mosaic calibrate
+results: results-zheng results-zheng-compute results-zheng-fig5 results-mosaic \
+         results-mosaic-compute calibrate

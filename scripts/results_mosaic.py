@@ -98,7 +98,8 @@ def load(a, modes):
                                             a.table_name.replace('"', '""'))]
     except sqlite3.Error as e:
         die(f"{a.store}: {e}")
-    rows = [r for r in rows if r["run_mode"] == a.run_mode]
+    rows = [r for r in rows if r["run_mode"] == a.run_mode and
+            (not a.config or r["config"] == a.config)]
     names = list(dict.fromkeys(r["workload"] for r in rows))
     if a.mixes:
         want = [m for m in a.mixes.split(",") if m]
@@ -220,6 +221,8 @@ def main():
     ap.add_argument("--store", required=True, help="results.sqlite of studies/mosaic.toml")
     ap.add_argument("--table-name", default="mosaic")
     ap.add_argument("--mixes", default="")
+    ap.add_argument("--config", default="",
+                    help="only the runs of this study configuration (default: every run)")
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--run-mode", choices=["demand", "memcpy"], default="demand",
                     help="demand paging (time = cycles) or resident data (run_mode = memcpy, "

@@ -1,6 +1,6 @@
 /*
  * test_platform_sm.c - cmocka tests of the SM front-ends and kernel loader (cosim/sm.c) and of
- * the lock-step output comparison (cosim/compare.c).
+ * the lock-step output comparison (cosim/compare.c); the SM issue width (sm_set_issue_ipc).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -414,6 +414,33 @@ static void test_compare(void **state) {
     assert_int_equal(d.expected, 1);
 }
 
+/* The issue width: four warps start a gap of 8 at cycle 100. Without a limit each is ready at 108;
+ * with 2 instructions per cycle the gaps share the SM's slots in the order they started (2x8 slots
+ * by cycle 108, then 8 more per 4 cycles), and a warp never issues faster than one per cycle. */
+static void test_issue_width(void **state) {
+    (void)state;
+    static const uint32_t ipc[3] = {0, 2, 64};
+    static const uint64_t ready[3][4] = {
+        {108, 108, 108, 108}, {108, 108, 112, 116}, {108, 108, 108, 108}};
+    for (int c = 0; c < 3; c++) {
+        kern_t k;
+        kern_init(&k);
+        for (uint32_t w = 0; w < 4; w++) {
+            trace_rec_t r = mem(0, w, TRACE_OP_READ, 8, 0x1, 0x10000 + 0x1000ull * w, 0);
+            assert_int_equal(kern_add(&k, &r, 1), 0);
+        }
+        sm_t sm;
+        assert_int_equal(sm_init(&sm, 0, 4, 8), 0);
+        sm_set_issue_ipc(&sm, ipc[c]);
+        assert_int_equal(sm_start_kernel(&sm, &k, 100), 0);
+        for (uint32_t w = 0; w < 4; w++)
+            assert_int_equal(k.warps[w].ready_at, ready[c][w]);
+        assert_int_equal(sm_next_event(&sm, &k, 100), 108);
+        sm_free(&sm);
+        kern_free(&k);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coalesce),
@@ -425,6 +452,7 @@ int main(void) {
         cmocka_unit_test(test_stream_exit_errors),
         cmocka_unit_test(test_spaces_partition),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_issue_width),
     };
     return cmocka_run_group_tests_name("platform_sm", tests, NULL, NULL);
 }

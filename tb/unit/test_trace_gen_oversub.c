@@ -5,7 +5,8 @@
  * grid-stride order; block_streaming gives each CTA its contiguous chunk (overlapping the next
  * by at most one block, as the sample); random_warp reads 32 consecutive elements of one page per
  * record, pages drawn by the glibc LCG of lane 0 seeded by its thread id; every CTA's thread 0
- * stores ptr[0] once; parameter errors.
+ * stores ptr[0] once; parameter errors; the framework parameter compute (every record's gap,
+ * any workload) and its bound.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -297,6 +298,40 @@ static void test_params(void **state) {
     free(p.mem);
 }
 
+/* compute=N replaces every record's gap (any workload, here hotspot whose source-read gaps differ
+ * per instruction); without it the gaps are the source's; out of range is an error. */
+static void test_compute(void **state) {
+    fixture_t *f = *state;
+    gen_t g;
+    parsed_t p;
+    assert_int_equal(gen(&g, "hotspot", 2 * GEN_MB, 1, NULL, tpath(f, "a.trc")), 0);
+    parse(f->path, &p);
+    assert_true(p.n > 0);
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        lo = p.mem[i].gap < lo ? p.mem[i].gap : lo;
+        hi = p.mem[i].gap > hi ? p.mem[i].gap : hi;
+    }
+    assert_true(lo < hi);
+    const size_t n_src = p.n;
+    free(p.mem);
+    assert_int_equal(gen(&g, "hotspot", 2 * GEN_MB, 1, "compute=44", tpath(f, "a.trc")), 0);
+    parse(f->path, &p);
+    assert_int_equal(p.n, n_src); /* the same records, only the gaps differ */
+    for (size_t i = 0; i < p.n; i++)
+        assert_int_equal(p.mem[i].gap, 44);
+    free(p.mem);
+    assert_int_equal(gen(&g, "streaming", 0, 1, "gpu_pages=48,oversub_pct=150,page_kb=4,compute=0",
+                         tpath(f, "a.trc")),
+                     0);
+    parse(f->path, &p);
+    for (size_t i = 0; i < p.n; i++)
+        assert_int_equal(p.mem[i].gap, 0);
+    free(p.mem);
+    assert_int_equal(gen(&g, "hotspot", 2 * GEN_MB, 1, "compute=1000001", tpath(f, "a.trc")), -1);
+    assert_non_null(strstr(g.err, "compute=1000001"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_size, setup, teardown),
@@ -304,6 +339,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_block_streaming, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_warp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_params, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compute, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,7 +117,7 @@ void gen_mem(gen_t *g, gen_warp_t *w, trace_op_t op, uint32_t gap, uint32_t mask
     rec.cta = w->cta;
     rec.warp = w->warp;
     rec.op = op;
-    rec.gap = gap;
+    rec.gap = g->compute_on ? g->compute : gap;
     rec.mask = mask;
     rec.line = 0;
     for (int i = 0; i < GEN_WARP; i++)
@@ -301,6 +301,16 @@ int gen_run(gen_t *g, const gen_workload_t *wl, const char *out, int binary) {
     if (!g->w) {
         gen_fail(g, "%s", err);
         return -1;
+    }
+    const uint64_t compute = gen_param(g, "compute", UINT64_MAX);
+    if (compute != UINT64_MAX) {
+        if (compute > 1000000u)
+            gen_fail(g,
+                     "--param compute=%llu: more than 1000000 instructions per memory "
+                     "instruction",
+                     (unsigned long long)compute);
+        g->compute_on = 1;
+        g->compute = (uint32_t)compute;
     }
     wl->run(g);
     for (uint32_t i = 0; i < g->o.nparams; i++)

@@ -81,6 +81,10 @@ struct gen {
     gen_stats_t st;
     int failed;
     char err[512];
+    /* --param compute=N (docs/workloads.md "Compute per memory instruction"): every record's gap
+     * is N instead of the one read off the kernel's source (compute_on 0: not given) */
+    int compute_on;
+    uint32_t compute;
 };
 
 /* Declares an allocation (cudaMallocManaged) of `bytes` and returns its base address. */
