@@ -269,8 +269,8 @@ int uvm_handler_prefetch(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_
                       "prefetch", pages, err, errlen);
 }
 
-int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
-                        size_t errlen) {
+static int to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                   size_t errlen, uvm_evict_cause_t cause) {
     *pages = 0;
     const uvm_alloc_t *al = size ? uvm_find_alloc(h, base >> GMMU_PAGE_SHIFT) : NULL;
     if (!h->initialized || !al || base + size - 1u > al->base + al->size - 1u) {
@@ -283,6 +283,7 @@ int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t
     if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
         uvm_ts_pipe_drain(h);
     const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    h->evict_cause = cause; /* the EVICT events name who wanted the pages */
     for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
         uint32_t f = 0;
         if (!uvm_va_block_resident(h, vpn, &f))
@@ -295,5 +296,16 @@ int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t
             uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
         *pages += before - h->stats.data_pages_resident;
     }
+    h->evict_cause = UVM_EVICT_CAPACITY;
     return 0;
+}
+
+int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                        size_t errlen) {
+    return to_host(h, base, size, pages, err, errlen, UVM_EVICT_API);
+}
+
+int uvm_handler_cpu_fault(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages,
+                          char *err, size_t errlen) {
+    return to_host(h, base, size, pages, err, errlen, UVM_EVICT_CPU_FAULT);
 }

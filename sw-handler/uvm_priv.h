@@ -254,6 +254,8 @@ uvm_thrash_nv_t *uvm_thrash_nv_new(const uvm_thrash_nv_params_t *prm, bool capac
 void uvm_thrash_nv_free(uvm_thrash_nv_t *t);
 /* thrashing_event_cb: pages vpn.. became resident on processor proc at time now (ns). */
 void uvm_thrash_nv_event(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages, int proc, uint64_t now);
+/* thrashing_reset_pages_in_region: pages vpn.. forget their history (a user call moved them). */
+void uvm_thrash_nv_reset(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages);
 /* uvm_perf_thrashing_get_hint for page vpn faulting on processor req at time now. */
 uvm_thrash_hint_t uvm_thrash_nv_hint(uvm_thrash_nv_t *t, uint64_t vpn, int req, uint64_t now);
 
@@ -348,6 +350,9 @@ struct uvm_handler {
     /* placement, chosen by the page-size keys (uvm_place_select) */
     const uvm_place_ops_t *place;
     void *thrashing_priv;
+    /* the cause of the evictions being done (EVICT events): CAPACITY but inside
+     * uvm_handler_to_host / uvm_handler_cpu_fault */
+    uvm_evict_cause_t evict_cause;
     /* THROTTLE hints acted on in the batch being serviced (a REPLAY_ALL is owed) */
     uint32_t throttled;
     /* pages pinned by a PIN hint: xvpn -> until (ns); empty with thrashing none */
