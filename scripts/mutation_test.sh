@@ -526,6 +526,11 @@ mutate_hdl hdl2 test_handler_thrashing:test_one_processor_invisible sw-handler/u
     "handler: thrashing nvidia tracks a block touched by one processor only (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (!t->capacity \&\& ev->evict.cause == UVM_EVICT_CPU_FAULT)/' \
     "handler: thrashing capacity ignores evictions (uvm_thrashing_nv.c)" "$hdl_unit"
+# issue 20: the scoreboard's write-back rule (docs/cosim.md "Handler scoreboard") made to fire
+# on a broken handler, the scoreboard alone named as the check (the invalidate rule: evict_inflight
+# above)
+mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frames\[frame\].writable)/    if (1)/' \
+    "handler: an eviction never writes back: a frame reused before its page's write-back (scoreboard wb, uvm_place_4k.c)" "$hdl_score"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \
     "handler: thrashing nvidia ignores CPU faults, a CPU<->GPU ping-pong is invisible (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \
