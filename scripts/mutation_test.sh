@@ -531,6 +531,8 @@ mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handle
 # above)
 mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frames\[frame\].writable)/    if (1)/' \
     "handler: an eviction never writes back: a frame reused before its page's write-back (scoreboard wb, uvm_place_4k.c)" "$hdl_score"
+mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
+    "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \
     "handler: thrashing nvidia ignores CPU faults, a CPU<->GPU ping-pong is invisible (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \
