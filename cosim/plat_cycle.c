@@ -428,12 +428,20 @@ static uint64_t timed_wait_end(const plat_t *p) {
 /* watchdog_cycles after the last progress (a completed translation or instruction, a kernel
  * launch; docs/cosim.md "Watchdog"): a livelock (the handler serviced or walks restarted at least
  * PLAT_LIVELOCK_EVENTS times since) or a hang (nothing timed pending) stops the run; timed work
- * postpones the check by watchdog_cycles. Returns 1 if the run stopped. */
+ * postpones the check by watchdog_cycles, and so does a handler inside one service call that
+ * wrote a CSR (issued a command) since the last check: a long batch (a 512-page prefetch per
+ * fault, each page evicting one: docs/handler.md §6p) is work, not a hang; a handler that only
+ * polls is not. Returns 1 if the run stopped. */
 static int watchdog(plat_t *p) {
     const uint64_t busy = p->hd.calls + p->gmmu.walk_restarts - p->wd.busy_base;
     const uint64_t wait_end = busy >= PLAT_LIVELOCK_EVENTS ? 0 : timed_wait_end(p);
     if (wait_end) {
         p->wd.from = wait_end > p->now ? wait_end : p->now;
+        return 0;
+    }
+    if (busy < PLAT_LIVELOCK_EVENTS && p->hd.running && p->hd.csr_writes != p->wd.csr_writes) {
+        p->wd.csr_writes = p->hd.csr_writes;
+        p->wd.from = p->now;
         return 0;
     }
     plat_clear_progress(p);

@@ -34,6 +34,8 @@ void plat_csr_write_cycle(plat_t *p, uint32_t addr, uint32_t value) {
     evr_add(&p->ring, p->now, EVR_CSR_WR, 0, 0, addr, value, 0);
     if (p->score && !p->ch.running)
         plat_score_csr_write(p->score, addr, value);
+    if (!p->ch.running)
+        p->hd.csr_writes++;
     p->hd.csr_valid = 1;
     p->hd.csr_write = 1;
     p->hd.csr_addr = addr;

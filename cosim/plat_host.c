@@ -10,8 +10,10 @@
  * then CoCoA compaction; the platform forgets the allocation, so a later access to it is a
  * fatal fault, exit 3); prefetch to the GPU (uvm_handler_prefetch: a bulk migration, large
  * DMAs, no faults; one that needs evictions stops the run, exit 2); prefetch to the host and
- * cpu (uvm_handler_to_host: every GPU-resident page of the range goes to the host as an eviction
- * does; a CPU write then gives each page of the range a new content version in host memory).
+ * cpu (uvm_handler_to_host for a prefetch; uvm_handler_cpu_fault / uvm_handler_cpu_write for a
+ * `cpu` record: every GPU-resident page of the range goes to the host as an eviction does, a `cpu`
+ * record's as CPU faults, an event of the CPU for the thrashing detection; a CPU write then gives
+ * each page of the range a new content version in host memory).
  * advise read_mostly: read duplication (uvm_handler_advise, docs/handler.md §6o; a cpu W then
  * collapses the duplicates, uvm_handler_cpu_write); advise preferred_location=gpu|host: the
  * eviction order. Refused with a message (exit 2) until they are built: advise accessed_by (remote
@@ -135,6 +137,8 @@ static int to_host(plat_t *p, const trace_rec_t *rec) {
     uint64_t pages = 0;
     const int rc = rec->kind == TRACE_REC_CPU && rec->op == TRACE_OP_WRITE
                        ? hdrv_cpu_write(p->hd.host, xbase, rec->size, &pages, err, sizeof(err))
+                   : rec->kind == TRACE_REC_CPU
+                       ? hdrv_cpu_fault(p->hd.host, xbase, rec->size, &pages, err, sizeof(err))
                        : hdrv_to_host(p->hd.host, xbase, rec->size, &pages, err, sizeof(err));
     if (p->halted)
         return -1;

@@ -161,6 +161,7 @@ typedef struct {
     uint32_t csr_addr, csr_wdata;
     uint64_t log_lines;
     uint64_t calls;
+    uint64_t csr_writes; /* the handler's CSR writes (device commands and their arguments) */
 } plat_hdev_t;
 
 /* "chaos": the chaos agent (docs/cosim.md "Chaos agent"). */
@@ -203,6 +204,7 @@ typedef struct {
     uint64_t from;          /* the watchdog's clock: last progress or postponement */
     uint64_t busy_base;     /* handler calls + walk restarts at the last progress */
     uint64_t wait_until;    /* the host waits (handler CPU time, DMA) until this cycle */
+    uint64_t csr_writes;    /* the handler's CSR writes at the last check */
 } plat_wd_t;
 
 /* "gmmu": the device's port activity as the platform counts it (ev_o, the PTE and fault-entry

@@ -146,6 +146,8 @@ uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t ds
         plat_score_h2d_src(p->score, dst / PLAT_PAGE, bytes / PLAT_PAGE, src / PLAT_PAGE);
         if (p->halted)
             return 0;
+    } else if (p->score) {
+        plat_score_d2h(p->score, src / PLAT_PAGE, bytes / PLAT_PAGE, dst / PLAT_PAGE);
     }
     const uint64_t n = bytes / PLAT_PAGE;
     if (p->dq.ndma == p->dq.capdma) {

@@ -122,6 +122,7 @@ void plat_score_free(plat_score_t *s) {
     u64map_free(&s->pending);
     u64map_free(&s->epochs);
     u64map_free(&s->bloatp);
+    plat_score_wb_free(s);
     free(s);
 }
 
@@ -277,6 +278,8 @@ static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, 
             u64map_del(&s->bloatp, who);
             if (!nocache)
                 put(s, &s->pending, f, who | (large ? SC_PEND_LARGE : 0));
+            if ((v & SC_VAL_W) && !(v & SC_VAL_PLAT))
+                plat_score_wb_unmap(s, f, who);
         }
     }
     if (!large && !(v & SC_VAL_PLAT)) {
@@ -504,6 +507,7 @@ void plat_score_h2d_src(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t src_
     for (uint64_t i = 0; i < n && !s->oom; i++) {
         uint64_t who = 0;
         const uint64_t mask = (1ull << GMMU_VPN_W) - 1u, x = src_vpn + i;
+        plat_score_wb_reuse(s, ppn + i);
         if (src_vpn != UINT64_MAX && u64map_get(&s->frames, ppn + i, &who) &&
             who == SC_KEY(x >> GMMU_VPN_W, x & mask) && u64map_get(&s->bloatp, who, NULL)) {
             u64map_del(&s->bloatp, who); /* the first content of a bloat page (no access could

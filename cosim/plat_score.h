@@ -70,6 +70,10 @@ void plat_score_h2d(plat_score_t *s, uint64_t ppn, uint64_t n);
  * bloat mode a copy into the mapped frame of its own page is legal once, if that page was
  * mapped while it was outside every allocation (a bloat page that became managed). */
 void plat_score_h2d_src(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t src_vpn);
+/* A D2H DMA of n frames from ppn to the host pages of extended VPN dst_vpn.. submitted: the
+ * write-back of those pages (an H2D into a frame whose writable page was unmapped without one is
+ * a violation, "wb"). */
+void plat_score_d2h(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t dst_vpn);
 /* A handler service begins / ends (end: the checks of everything written meanwhile). */
 void plat_score_service_begin(plat_score_t *s);
 void plat_score_service_end(plat_score_t *s);

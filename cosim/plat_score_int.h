@@ -35,6 +35,10 @@ struct plat_score {
     u64map_t pending; /* ppn -> ASID << 40 | VPN | flags: lost its mapping, not yet invalidated */
     u64map_t epochs;  /* epoch -> resident 4 KB handler pages of it (lru check) */
     u64map_t bloatp;  /* (bloat mode) keys of mapped pages that were outside every allocation */
+    u64map_t owed;    /* ppn -> ASID << 40 | VPN: a writable page unmapped from it, its write-back
+                         (D2H) not yet submitted */
+    u64map_t wbdone;  /* ppn -> ASID << 40 | VPN: a D2H submitted before the scoreboard saw the
+                         page's unmap (a D = 1 leaf: no invalidate, no sync before the copy) */
     uint64_t epoch, min_epoch, in_service;
     uint64_t *fresh; /* keys mapped since the last tag check */
     size_t nfresh, capfresh;
@@ -45,5 +49,13 @@ struct plat_score {
     int oom;
     plat_score_stats_t st;
 };
+
+/* plat_score_wb.c: the write-back rule (a writable page's D2H before its frame is reused).
+ * Keys: ASID << 40 | VPN. unmap: the writable page `who` lost frame f (a write-back is owed
+ * unless already submitted, or the page is outside every allocation); reuse: an H2D into f
+ * (a violation "wb" if the write-back is still owed and the page's allocation still exists). */
+void plat_score_wb_unmap(plat_score_t *s, uint64_t f, uint64_t who);
+void plat_score_wb_reuse(plat_score_t *s, uint64_t f);
+void plat_score_wb_free(plat_score_t *s);
 
 #endif

@@ -101,6 +101,11 @@ int hdrv_advise(hdrv_t *h, uint64_t base, uint64_t size, unsigned advice, char *
     return uvm_handler_advise(h->hdl, base, size, (uvm_advice_t)advice, err, errlen);
 }
 
+int hdrv_cpu_fault(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                   size_t errlen) {
+    return uvm_handler_cpu_fault(h->hdl, base, size, pages, err, errlen);
+}
+
 int hdrv_set_memcpy(hdrv_t *h, char *err, size_t errlen) {
     if (!h->svc.declare || !h->svc.start) {
         snprintf(err, errlen, "run_mode = memcpy: the platform has no declare/start services");

@@ -88,11 +88,16 @@ int hdrv_prefetch(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char
  * context only. *pages: the pages moved. 0 or -1 + err. */
 int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                  size_t errlen);
-/* A CPU write of [base, base + size) (uvm_handler_cpu_write: read duplicates collapse). */
+/* A CPU write of [base, base + size) (uvm_handler_cpu_write: read duplicates collapse; a CPU
+ * event). */
 int hdrv_cpu_write(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                    size_t errlen);
 /* cudaMemAdvise (uvm_handler_advise; advice: the trace's code, uvm_advice_t). */
 int hdrv_advise(hdrv_t *h, uint64_t base, uint64_t size, unsigned advice, char *err, size_t errlen);
+/* The CPU touches [base, base + size): its GPU-resident pages go to the host as CPU faults
+ * (uvm_handler_cpu_fault). Host context only. *pages: the pages moved. 0 or -1 + err. */
+int hdrv_cpu_fault(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
+                   size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
 /* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */

@@ -524,8 +524,17 @@ mutate_hdl hdl2 test_handler_events:test_fifo_differs_from_lru sw-handler/uvm_ev
 # shared decision, each caught by its hand-traced unit test
 mutate_hdl hdl2 test_handler_thrashing:test_one_processor_invisible sw-handler/uvm_thrashing_nv.c 's/            if (b->last_ts == 0 || b->last_proc == proc || now - b->last_ts > t->prm.lapse_ns)/            if (b->last_ts == 0 || now - b->last_ts > t->prm.lapse_ns)/' \
     "handler: thrashing nvidia tracks a block touched by one processor only (uvm_thrashing_nv.c)" "$hdl_unit"
-mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handler/uvm_thrashing_nv.c 's/    else if (ev->kind == UVM_EVENT_EVICT \&\& t->capacity)/    else if (ev->kind == UVM_EVENT_EVICT \&\& !t->capacity)/' \
-    "handler: thrashing capacity ignores evictions, nvidia counts them (uvm_thrashing_nv.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (!t->capacity \&\& ev->evict.cause == UVM_EVICT_CPU_FAULT)/' \
+    "handler: thrashing capacity ignores evictions (uvm_thrashing_nv.c)" "$hdl_unit"
+# issue 20: the scoreboard's write-back rule (docs/cosim.md "Handler scoreboard") made to fire
+# on a broken handler, the scoreboard alone named as the check (the invalidate rule: evict_inflight
+# above)
+mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frames\[frame\].writable)/    if (1)/' \
+    "handler: an eviction never writes back: a frame reused before its page's write-back (scoreboard wb, uvm_place_4k.c)" "$hdl_score"
+mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
+    "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \
+    "handler: thrashing nvidia ignores CPU faults, a CPU<->GPU ping-pong is invisible (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \
     "handler: thrashing pins one throttle later than pin_threshold (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_pfull:test_prefetch_when_full_yes sw-handler/uvm_service.c 's/        else if (!h->cfg.prefetch_when_full \&\& \/\* §6k: no eviction for a prefetch \*\//        else if (h->cfg.prefetch_when_full \&\& \/* §6k: no eviction for a prefetch *\//' \

@@ -155,8 +155,8 @@ static int dup_to_host(uvm_handler_t *h, uint64_t vpn, uint32_t f, char *err, si
     return 0;
 }
 
-static int to_host(uvm_handler_t *h, uint64_t base, uint64_t size, bool write, uint64_t *pages,
-                   char *err, size_t errlen) {
+static int to_host(uvm_handler_t *h, uint64_t base, uint64_t size, bool write,
+                   uvm_evict_cause_t cause, uint64_t *pages, char *err, size_t errlen) {
     *pages = 0;
     const uvm_alloc_t *al = range_alloc(h, "migration to the host", base, size, err, errlen);
     if (!al)
@@ -164,13 +164,16 @@ static int to_host(uvm_handler_t *h, uint64_t base, uint64_t size, bool write, u
     if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
         uvm_ts_pipe_drain(h);
     const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    h->evict_cause = cause; /* the EVICT events name who wanted the pages */
     for (uint64_t vpn = base >> GMMU_PAGE_SHIFT; vpn <= last; vpn++) {
         uint32_t f = 0;
         if (!uvm_va_block_resident(h, vpn, &f))
             continue;
         if (uvm_read_mostly(h, vpn) && !write) {
-            if (dup_to_host(h, vpn, f, err, errlen) != 0)
+            if (dup_to_host(h, vpn, f, err, errlen) != 0) {
+                h->evict_cause = UVM_EVICT_CAPACITY;
                 return -1;
+            }
             continue;
         }
         if (uvm_read_mostly(h, vpn) && !al->readonly && !h->frames[f].writable)
@@ -183,15 +186,21 @@ static int to_host(uvm_handler_t *h, uint64_t base, uint64_t size, bool write, u
             uvm_logf(h, "uvm: internal: frame %" PRIu32 " freed twice", kept);
         *pages += before - h->stats.data_pages_resident;
     }
+    h->evict_cause = UVM_EVICT_CAPACITY;
     return 0;
 }
 
 int uvm_handler_to_host(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                         size_t errlen) {
-    return to_host(h, base, size, false, pages, err, errlen);
+    return to_host(h, base, size, false, UVM_EVICT_API, pages, err, errlen);
+}
+
+int uvm_handler_cpu_fault(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages,
+                          char *err, size_t errlen) {
+    return to_host(h, base, size, false, UVM_EVICT_CPU_FAULT, pages, err, errlen);
 }
 
 int uvm_handler_cpu_write(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages,
                           char *err, size_t errlen) {
-    return to_host(h, base, size, true, pages, err, errlen);
+    return to_host(h, base, size, true, UVM_EVICT_CPU_FAULT, pages, err, errlen);
 }

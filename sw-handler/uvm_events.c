@@ -51,9 +51,12 @@ void uvm_emit_page(uvm_handler_t *h, uvm_event_kind_t kind, uint64_t vpn, uint32
 }
 
 void uvm_emit_evict(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages, bool wb) {
-    uvm_event_emit(
-        h, &(uvm_event_t){.kind = UVM_EVENT_EVICT,
-                          .evict = {.vpn = vpn, .pages = pages, .frame = frame, .writeback = wb}});
+    uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_EVICT,
+                                     .evict = {.vpn = vpn,
+                                               .pages = pages,
+                                               .frame = frame,
+                                               .writeback = wb,
+                                               .cause = (uint8_t)h->evict_cause}});
 }
 
 void uvm_emit_batch(uvm_handler_t *h, uvm_event_kind_t kind, uint32_t index, uint32_t faults) {

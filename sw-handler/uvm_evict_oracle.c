@@ -15,8 +15,10 @@ void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_n
     if (frame_pa < h->cfg.gpu_data_base_pa)
         return;
     const uint64_t f = (frame_pa - h->cfg.gpu_data_base_pa) >> GMMU_PAGE_SHIFT;
-    if (f < h->cfg.gpu_data_pages && h->frames[f].resident)
+    if (f < h->cfg.gpu_data_pages && h->frames[f].resident) {
         h->frames[f].access_ns = now_ns;
+        h->frames[f].accesses++;
+    }
 }
 
 static bool older(const uvm_frame_t *a, const uvm_frame_t *b) {

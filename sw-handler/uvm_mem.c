@@ -89,6 +89,7 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->mig_seq = ++h->mig_seq;
     fr->mig_ns = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
     fr->access_ns = fr->mig_ns;
+    fr->accesses = 0;
     fr->pin_block = h->block_gen;
     uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);
     h->stats.data_pages_resident++;

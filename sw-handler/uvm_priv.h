@@ -60,6 +60,7 @@ typedef struct {
     uint64_t mig_seq;   /* migration order: smaller = older */
     uint64_t mig_ns;    /* simulated time of the migration, for diagnostics */
     uint64_t access_ns; /* last GPU access (the platform's oracle; mig_ns until one) */
+    uint64_t accesses;  /* GPU accesses since the migration (the platform's oracle; lfu) */
     uint64_t pin_block; /* == h->block_gen while serviced in the current block */
     bool resident;
     bool writable;
@@ -232,6 +233,8 @@ extern const uvm_evict_ops_t uvm_evict_fifo_ops;
 extern const uvm_evict_ops_t uvm_evict_nvidia_ops;
 /* uvm_evict_oracle.c: lru by the last GPU access, from the platform's oracle (§6j) */
 extern const uvm_evict_ops_t uvm_evict_lru_oracle_ops;
+/* uvm_evict_lfu.c: the fewest GPU accesses since migration, from the platform's oracle (§6p) */
+extern const uvm_evict_ops_t uvm_evict_lfu_ops;
 /* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
@@ -258,6 +261,8 @@ uvm_thrash_nv_t *uvm_thrash_nv_new(const uvm_thrash_nv_params_t *prm, bool capac
 void uvm_thrash_nv_free(uvm_thrash_nv_t *t);
 /* thrashing_event_cb: pages vpn.. became resident on processor proc at time now (ns). */
 void uvm_thrash_nv_event(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages, int proc, uint64_t now);
+/* thrashing_reset_pages_in_region: pages vpn.. forget their history (a user call moved them). */
+void uvm_thrash_nv_reset(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages);
 /* uvm_perf_thrashing_get_hint for page vpn faulting on processor req at time now. */
 uvm_thrash_hint_t uvm_thrash_nv_hint(uvm_thrash_nv_t *t, uint64_t vpn, int req, uint64_t now);
 
@@ -352,6 +357,9 @@ struct uvm_handler {
     /* placement, chosen by the page-size keys (uvm_place_select) */
     const uvm_place_ops_t *place;
     void *thrashing_priv;
+    /* the cause of the evictions being done (EVICT events): CAPACITY but inside
+     * uvm_handler_to_host / uvm_handler_cpu_fault */
+    uvm_evict_cause_t evict_cause;
     /* THROTTLE hints acted on in the batch being serviced (a REPLAY_ALL is owed) */
     uint32_t throttled;
     /* pages pinned by a PIN hint: xvpn -> until (ns); empty with thrashing none */

@@ -6,11 +6,12 @@
  * Processors: the GPU (UVM_PROC_GPU) and the CPU (UVM_PROC_CPU). An event is a page becoming
  * resident on a processor (a migration by a fault or a prefetch: RESIDENT on the GPU). As in
  * the driver, a migration caused by an eviction is no event, and a VA block gets per-page
- * tracking only when an event follows one of the other processor within a lapse. Today nothing
- * makes a page resident on the CPU except eviction (CPU touches come with issue 22), so
- * `nvidia` never tracks a page: one GPU thrashing against its own capacity is invisible to it,
- * as to the driver. `capacity` (not in the driver) counts an eviction as an event of the CPU,
- * so an evict -> re-fault of a page within a lapse is a thrashing event.
+ * tracking only when an event follows one of the other processor within a lapse. A page
+ * becomes resident on the CPU by a CPU fault (a trace's `cpu` record: EVICT with cause
+ * UVM_EVICT_CPU_FAULT), so `nvidia` sees a CPU<->GPU ping-pong (§6p); one GPU thrashing against
+ * its own capacity stays invisible to it, as to the driver. `capacity` (not in the driver)
+ * counts every eviction as an event of the CPU, so an evict -> re-fault of a page within a lapse
+ * is a thrashing event. The CPU is never throttled nor pinned on: its touches are the trace's.
  *
  * Hints: THROTTLE (the requester does not service the page until the nap ends), PIN (the page
  * stays where the requester gets it, not evicted until the pin ends). The driver pins on a
@@ -164,6 +165,15 @@ void uvm_thrash_nv_event(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages, int p
     }
 }
 
+void uvm_thrash_nv_reset(uvm_thrash_nv_t *t, uint64_t vpn, uint32_t pages) {
+    for (uint32_t k = 0; k < pages; k++) {
+        const uint64_t v = vpn + k;
+        tblock_t *b = block_get(t, v / UVM_BLOCK_PAGES, false);
+        if (b && b->pages)
+            reset_page(b, (uint32_t)(v % UVM_BLOCK_PAGES));
+    }
+}
+
 /* get_hint_for_migration_thrashing without a preferred location and without fast links */
 static uvm_thrash_type_t migration_hint(const uvm_thrash_nv_t *t, const tpage_t *p, int req) {
     if (p->pinned)
@@ -297,13 +307,20 @@ static void nv_fini(void *priv) {
     uvm_thrash_nv_free(priv);
 }
 
-/* the time of an event is the device's clock when it is delivered (the driver: NV_GETTIME) */
+/* the time of an event is the device's clock when it is delivered (the driver: NV_GETTIME).
+ * A page leaving the GPU: capacity counts every one as an event of the CPU; nvidia, as
+ * thrashing_event_cb, only a CPU fault's (a migration to the CPU caused by a fault), skips an
+ * eviction's, and forgets the pages a user call moved (thrashing_reset_pages_in_region). */
 static void nv_observe(void *priv, const uvm_event_t *ev) {
     uvm_thrash_nv_t *t = priv;
     if (ev->kind == UVM_EVENT_RESIDENT)
         uvm_thrash_nv_event(t, ev->page.vpn, ev->page.pages, UVM_PROC_GPU, now_ns(t->h));
-    else if (ev->kind == UVM_EVENT_EVICT && t->capacity)
+    else if (ev->kind != UVM_EVENT_EVICT)
+        return;
+    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)
         uvm_thrash_nv_event(t, ev->evict.vpn, ev->evict.pages, UVM_PROC_CPU, now_ns(t->h));
+    else if (ev->evict.cause == UVM_EVICT_API)
+        uvm_thrash_nv_reset(t, ev->evict.vpn, ev->evict.pages);
 }
 
 static uvm_thrash_hint_t nv_hint(uvm_handler_t *h, void *priv, uint64_t vpn) {
@@ -311,7 +328,9 @@ static uvm_thrash_hint_t nv_hint(uvm_handler_t *h, void *priv, uint64_t vpn) {
 }
 
 const uvm_thrashing_ops_t uvm_thrashing_nvidia_ops = {
-    "nvidia", nv_init, nv_fini, UVM_EVENT_MASK(UVM_EVENT_RESIDENT), nv_observe, nv_hint};
+    "nvidia",   nv_init,
+    nv_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_EVICT),
+    nv_observe, nv_hint};
 const uvm_thrashing_ops_t uvm_thrashing_capacity_ops = {
     "capacity", cap_init,
     nv_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_EVICT),

@@ -127,11 +127,22 @@ typedef struct {
     uint8_t writable;
 } uvm_event_page_t;
 
+/* Why a page left the GPU for the host (the driver's uvm_make_resident_cause_t of a migration to
+ * the CPU): the GPU needed the frame (EVICTION), the CPU touched the page (a CPU fault: a trace's
+ * `cpu` record, REPLAYABLE_FAULT on the CPU), or a user call moved it (`prefetch RANGE host`:
+ * API_MIGRATE). */
+typedef enum {
+    UVM_EVICT_CAPACITY = 0,
+    UVM_EVICT_CPU_FAULT = 1,
+    UVM_EVICT_API = 2
+} uvm_evict_cause_t;
+
 typedef struct {
     uint64_t vpn;
     uint32_t pages; /* 1, or 512 for a 2 MB page evicted whole */
     uint32_t frame;
     uint8_t writeback; /* its content was copied back to the host (D2H) */
+    uint8_t cause;     /* uvm_evict_cause_t: the processor that wanted it (CPU_FAULT: the CPU) */
 } uvm_event_evict_t;
 
 typedef struct {
@@ -269,6 +280,13 @@ int uvm_handler_advise(uvm_handler_t *h, uint64_t base, uint64_t size, uvm_advic
  * read-duplicated page collapses (its GPU copy unmapped and dropped: the host copy is the one
  * written). For pages that are not read-mostly both are the same. 0 or -1 + err. */
 int uvm_handler_cpu_write(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages,
+                          char *err, size_t errlen);
+/* As uvm_handler_to_host, for a CPU access (a trace's `cpu` record): the pages leave because the
+ * CPU faulted on them, so their EVICT events carry cause UVM_EVICT_CPU_FAULT (an event of the CPU
+ * for the thrashing detection, docs/handler.md §6p); uvm_handler_to_host's carry UVM_EVICT_API. A
+ * CPU read: a read-mostly page is read-duplicated (uvm_handler_to_host's rule);
+ * uvm_handler_cpu_write is the write, with the same cause. */
+int uvm_handler_cpu_fault(uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *pages,
                           char *err, size_t errlen);
 /* Programs the device: page-table root, fault ring, interrupt enables. 0 or -1 + err. */
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);

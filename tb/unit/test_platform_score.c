@@ -175,6 +175,7 @@ static void test_clean(void **state) {
     plat_score_service_begin(f->s);
     wr(f, page(3) + 8u * idx(RW0, 3), 0); /* evict the oldest */
     inval(f, RW0, 1);
+    plat_score_d2h(f->s, DATA_BASE / 4096u, 1, RW0); /* its write-back */
     map(f, 3, RW0 + 2, 0, W);
     plat_score_service_end(f->s);
     plat_score_finish(f->s);
@@ -240,6 +241,8 @@ static void test_no_inval(void **state) {
     plat_score_service_end(f->s);
     plat_score_service_begin(f->s);
     wr(f, page(3) + 8u * idx(RW0, 3), 0);
+    plat_score_d2h(f->s, DATA_BASE / 4096u, 1,
+                   RW0);      /* written back (before the scoreboard syncs) */
     map(f, 3, RW0 + 2, 0, W); /* H2D and remap without an invalidate */
     plat_score_service_end(f->s);
     assert_int_equal(f->nviol, 2);
@@ -248,6 +251,7 @@ static void test_no_inval(void **state) {
     plat_score_service_begin(f->s);
     wr(f, page(3) + 8u * idx(RW0 + 1, 3), 0);
     inval(f, RW0 + 1, 0);
+    plat_score_d2h(f->s, DATA_BASE / 4096u + 1u, 1, RW0 + 1);
     plat_score_h2d(f->s, DATA_BASE / 4096u + 1u, 1);
     assert_int_equal(f->nviol, 3);
     assert_non_null(strstr(f->last, "H2D DMA into frame 0x100001 before the invalidate"));
@@ -357,6 +361,7 @@ static void test_large(void **state) {
     assert_non_null(strstr(f->last, "frame 0x1002bc mapped twice"));
     wr(f, page(2) + 8u * idx(region, 2), 0);
     inval(f, region + 77u, 1);
+    plat_score_d2h(f->s, DATA_BASE / 4096u + 512u, 512u, region);
     plat_score_h2d(f->s, DATA_BASE / 4096u + 600u, 1);
     assert_int_equal(f->nviol, 1);
 }
@@ -438,6 +443,44 @@ static void test_bloat_base_pages(void **state) {
     assert_int_equal(f->nviol, 3);
 }
 
+/* Write-back precedes reuse (issue 20): a writable page evicted (unmapped, invalidated) whose
+ * frame gets an H2D before a D2H of the page was submitted is a "wb" violation; a D2H submitted
+ * before or after the scoreboard saw the unmap clears it; a read-only page owes nothing. */
+static void test_writeback(void **state) {
+    fx_t *f = *state;
+    const uint64_t p0 = DATA_BASE / 4096u;
+    program_root(f);
+    plat_score_service_begin(f->s);
+    chain(f, RW0, 2, 3);
+    map(f, 3, RW0, 0, W);
+    map(f, 3, RW0 + 1, 1, W);
+    map(f, 3, RW0 + 2, 2, W);
+    chain(f, RO0, 4, 5);
+    map(f, 5, RO0, 3, 0);
+    plat_score_service_end(f->s);
+    plat_score_service_begin(f->s);
+    wr(f, page(3) + 8u * idx(RW0, 3), 0);
+    inval(f, RW0, 1);
+    plat_score_h2d(f->s, p0, 1); /* no write-back of RW0 */
+    assert_int_equal(f->nviol, 1);
+    assert_non_null(strstr(f->last, "wb: H2D DMA into frame 0x100000 before the write-back"));
+    assert_non_null(strstr(f->last, "VA 0x40000000"));
+    wr(f, page(3) + 8u * idx(RW0 + 1, 3), 0);
+    inval(f, RW0 + 1, 1);                       /* the unmap is seen here */
+    plat_score_d2h(f->s, p0 + 1u, 1, RW0 + 1u); /* then written back */
+    plat_score_h2d(f->s, p0 + 1u, 1);
+    plat_score_d2h(f->s, p0 + 2u, 1, RW0 + 2u); /* written back before the unmap is seen */
+    wr(f, page(3) + 8u * idx(RW0 + 2, 3), 0);
+    inval(f, RW0 + 2, 1);
+    plat_score_h2d(f->s, p0 + 2u, 1);
+    wr(f, page(5) + 8u * idx(RO0, 3), 0); /* read-only: nothing to write back */
+    inval(f, RO0, 1);
+    plat_score_h2d(f->s, p0 + 3u, 1);
+    plat_score_d2h(f->s, p0 + 2u, 1, RW0 + 5u); /* a copy of another page excuses nothing */
+    assert_int_equal(f->nviol, 1);
+    plat_score_service_end(f->s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_clean, setup, teardown),
@@ -450,6 +493,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_large_bloat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bloat_base_pages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_dup, setup_rm, teardown),
+        cmocka_unit_test_setup_teardown(test_writeback, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
