@@ -136,8 +136,7 @@ void plat_score_pt_write(plat_score_t *s, uint64_t pa) {
     }
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* mappings                                                                                   */
+/* ---- mappings ---- */
 
 static uint64_t word(const plat_score_t *s, uint32_t page, uint32_t idx) {
     return s->gm->pt[(size_t)page * SC_WORDS + idx];
@@ -373,8 +372,7 @@ static void entry_change(plat_score_t *s, uint32_t page, uint32_t idx, uint64_t 
                   g.level == 2u && ((nw >> GMMU_PTE_L) & 1u), vpn * SC_PAGE);
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* bringing the shadow up to date                                                             */
+/* ---- bringing the shadow up to date ---- */
 
 static void sync_roots(plat_score_t *s) {
     for (unsigned a = 0; a < s->num_asids; a++) {
@@ -439,8 +437,7 @@ static void sync(plat_score_t *s) {
     check_order(s);
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* commands, DMA, services                                                                    */
+/* ---- commands, DMA, services ---- */
 
 void plat_score_csr_write(plat_score_t *s, uint32_t addr, uint32_t value) {
     switch (addr) {

@@ -123,6 +123,14 @@ bench:
 	$(PYTHON) scripts/bench.py --make '$(MAKE)' --build $(BUILD) \
 	  $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
 
+## make bench-speed            C model + generator wall time, base commit (BENCH_BASE) vs this tree,
+##                             statistics compared -> $(BUILD)/bench-speed.json (a few minutes)
+BENCH_BASE ?= 4a1b7b9
+.PHONY: bench-speed
+bench-speed: | $(DEPS_STAMP)
+	$(PYTHON) scripts/bench_speed.py --make '$(MAKE)' --build $(BUILD) --base $(BENCH_BASE) \
+	  $(if $(BENCH_RUNS),--runs $(BENCH_RUNS))
+
 TEST_TARGETS += test-platform cosim-san cosim-regress
 
 # The port list of gmmu_top (spec/ports.toml) generates gmmu_in_t/gmmu_out_t with the port tables
