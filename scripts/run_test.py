@@ -56,7 +56,7 @@ class TestError(Exception):
     pass
 
 
-def import_if_foreign(path, build):
+def import_if_foreign(path, build, make="make"):
     """Accel-Sim inputs (a directory with kernelslist(.g), the list file, or a kernel-N.trace(g)
     file, optionally .xz) are converted into the project's format first, into
     build/cosim/traces/; anything else is passed to gmmu-sim unchanged."""
@@ -76,6 +76,13 @@ def import_if_foreign(path, build):
             name += "-" + stem.split(".")[0]
     out = os.path.join(tdir, "accelsim-" + name + ".trc")
     print(f"run_test: importing Accel-Sim trace {path} -> {out}", flush=True)
+    # the importer writes through the trace library (a fresh clone may not have built it yet:
+    # make stats-check runs cosim-regress-full first)
+    lib = os.path.join(build, "lib", "libgmmu_trace.so")
+    r = subprocess.run(shlex.split(make) + ["--no-print-directory", "-s", f"BUILD={build}", lib],
+                       cwd=ROOT)
+    if r.returncode != 0:
+        raise TestError(f"{path}: building {lib} for the Accel-Sim import failed")
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "import", "import_accelsim.py"),
                         path, "-o", out, "--quiet"])
     if r.returncode != 0:
@@ -205,13 +212,13 @@ def resolve(t, args, build):
                         + " ".join(sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, "configs"))
                                           if f.endswith(".cfg"))) + ")")
     if args.trace:
-        t["trace"] = import_if_foreign(args.trace, build)
+        t["trace"] = import_if_foreign(args.trace, build, args.make)
         # the test's expectations describe its own trace: with another trace only the checks
         # that hold for every run remain (gmmu-sim's exit status covers mismatches and integrity)
         t["expect"] = [e for e in t["expect"] if e[0] in ("mismatches", "integrity_errors")]
         t["set"], t["args"], t["expect_fault"], t["exit"] = [], [], False, 0
     elif t["trace"]:
-        t["trace"] = import_if_foreign(t["trace"], build)
+        t["trace"] = import_if_foreign(t["trace"], build, args.make)
     elif t["random"] is not None:
         tdir = os.path.join(build, "cosim", "traces")
         os.makedirs(tdir, exist_ok=True)
