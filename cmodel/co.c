@@ -80,6 +80,7 @@ static void co_write_taken(co_t *c, uint16_t *ev) {
 static void co_check(co_t *c, uint64_t pte, uint16_t *ev) {
     const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
     const uint8_t w = (uint8_t)((pte >> GMMU_PTE_W) & 1u);
+    const uint8_t a = (uint8_t)((pte >> GMMU_PTE_APER) & 1u);
     if (!((pte >> GMMU_PTE_V) & 1u)) {
         co_finish(c, GMMU_CO_NOT_MAPPED, ev);
         return;
@@ -87,11 +88,12 @@ static void co_check(co_t *c, uint64_t pte, uint16_t *ev) {
     if (c->idx == 0) {
         c->lppn = (uint32_t)(ppn >> GMMU_PT_IDX_W);
         c->w0 = w;
+        c->a0 = a;
         if (ppn & GMMU_IDX_MASK) {
             co_finish(c, GMMU_CO_NOT_CONTIG, ev);
             return;
         }
-    } else if (ppn != (((uint64_t)c->lppn << GMMU_PT_IDX_W) | c->idx) || w != c->w0) {
+    } else if (ppn != (((uint64_t)c->lppn << GMMU_PT_IDX_W) | c->idx) || w != c->w0 || a != c->a0) {
         co_finish(c, GMMU_CO_NOT_CONTIG, ev);
         return;
     }
@@ -191,8 +193,8 @@ int co_state_get(const co_t *c, const char *reg, uint32_t i, uint64_t *val) {
     } regs[] = {{"co_state_q", c->state},   {"co_op_q", c->op},   {"co_asid_q", c->asid},
                 {"co_region_q", c->region}, {"co_lvl_q", c->lvl}, {"co_idx_q", c->idx},
                 {"co_tbl_q", c->tbl},       {"co_l4_q", c->l4},   {"co_dat_q", c->dat},
-                {"co_lppn_q", c->lppn},     {"co_w0_q", c->w0},   {"co_pend_q", c->pend},
-                {"co_err_q", c->err}};
+                {"co_lppn_q", c->lppn},     {"co_w0_q", c->w0},   {"co_a0_q", c->a0},
+                {"co_pend_q", c->pend},     {"co_err_q", c->err}};
     for (size_t k = 0; k < sizeof(regs) / sizeof(regs[0]); k++) {
         if (strcmp(reg, regs[k].name) == 0) {
             *val = regs[k].v;

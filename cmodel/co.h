@@ -22,8 +22,8 @@ typedef enum {
 } co_state_t;
 
 typedef struct {
-    uint8_t asid_mask; /* NumAsids - 1 */
-    uint8_t state, op, asid, lvl, w0, pend, err;
+    uint8_t asid_mask;                               /* NumAsids - 1 */
+    uint8_t state, op, asid, lvl, w0, a0, pend, err; /* a0: APER of entry 0 (§17) */
     uint16_t idx;
     uint32_t region, lppn;
     uint64_t tbl, l4, dat;

@@ -37,6 +37,7 @@ unsigned l1_req_response(l1_req_t *r, const gmmu_rsp_t *rsp, uint8_t blocking) {
             e->ppn = rsp->r.is_large ? ((rsp->r.ppn & ~GMMU_IDX_MASK) | (e->vpn & GMMU_IDX_MASK))
                                      : rsp->r.ppn;
             e->fatal = 0;
+            e->sys = rsp->r.sys;
         } else {
             r->m_nack |= GMMU_BIT(i);
             if (blocking)
@@ -54,6 +55,7 @@ void l1_req_cancel(l1_req_t *r, uint8_t asid, uint64_t vpn) {
             r->m_done |= GMMU_BIT(i);
             r->ent[i].fatal = 1;
             r->ent[i].ppn = 0;
+            r->ent[i].sys = 0;
         }
     }
 }

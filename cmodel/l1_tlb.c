@@ -46,6 +46,7 @@ void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out) {
         out->hit_valid[s][p] = l->hv[p];
         out->hit_id[s][p] = l->hid[p];
         out->hit_ppn[s][p] = l->hppn[p];
+        out->hit_sys[s][p] = l->hsys[p];
     }
     if (c->out >= 0) {
         out->miss_valid[s] = 1;
@@ -53,11 +54,13 @@ void l1_outputs(const l1_t *l, const l1_comb_t *c, gmmu_out_t *out) {
         out->miss_id[s] = e->id;
         out->miss_ppn[s] = e->ppn;
         out->miss_fatal[s] = e->fatal;
+        out->miss_sys[s] = e->sys;
     } else {
         out->miss_valid[s] = 0;
         out->miss_id[s] = 0;
         out->miss_ppn[s] = 0;
         out->miss_fatal[s] = 0;
+        out->miss_sys[s] = 0;
     }
 }
 
@@ -83,7 +86,7 @@ enum { HIT_NONE = 0, HIT_BASE = 1, HIT_LARGE = 2 };
 
 /* The lookups of one cycle (accepted ports, on the _q arrays). */
 typedef struct {
-    uint8_t acc[GMMU_MAX_PORTS], hk[GMMU_MAX_PORTS];
+    uint8_t acc[GMMU_MAX_PORTS], hk[GMMU_MAX_PORTS], hsys[GMMU_MAX_PORTS];
     uint32_t hidx[GMMU_MAX_PORTS];
     uint64_t hppn[GMMU_MAX_PORTS];
 } l1_lookup_t;
@@ -96,6 +99,7 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
         lk->hk[p] = HIT_NONE;
         lk->hidx[p] = 0;
         lk->hppn[p] = 0;
+        lk->hsys[p] = 0;
         if (!lk->acc[p])
             continue;
         const uint64_t vpn = in->req_vpn[p] & GMMU_VPN_MASK;
@@ -109,13 +113,16 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
         if (bh) {
             lk->hk[p] = HIT_BASE;
             lk->hidx[p] = bi;
-            lk->hppn[p] = gmmu_base_data_unpack(l->base.data[bi]).ppn;
+            const gmmu_base_data_t d = gmmu_base_data_unpack(l->base.data[bi]);
+            lk->hppn[p] = d.ppn;
+            lk->hsys[p] = d.sys;
         } else if (gh) {
             lk->hk[p] = HIT_LARGE;
             lk->hidx[p] = gi;
             lk->hppn[p] =
                 ((uint64_t)gmmu_large_data_unpack(l->large.data[gi]).lppn << GMMU_PT_IDX_W) |
                 (vpn & GMMU_IDX_MASK);
+            lk->hsys[p] = gmmu_large_data_unpack(l->large.data[gi]).sys;
         }
         if (nb > 1 || ng > 1)
             gmmu_viol(v, "l1[%u]: multi-hit for vpn 0x%llx (%u base, %u large)", l->sm,
@@ -136,12 +143,12 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
                 const uint64_t tag = tlb_large_tag(r->r.req.asid, r->r.req.vpn);
                 fill = HIT_LARGE;
                 *fill_idx = tlb_fa_fill_pick(&l->large, tag);
-                tlb_fa_fill(&l->large, *fill_idx, tag, r->r.w, tlb_large_data(r->r.ppn));
+                tlb_fa_fill(&l->large, *fill_idx, tag, r->r.w, tlb_large_data(r->r.ppn, r->r.sys));
             } else {
                 fill = HIT_BASE;
                 const uint64_t tag = tlb_base_tag(r->r.req.asid, r->r.req.vpn);
                 *fill_idx = tlb_fa_fill_pick(&l->base, tag);
-                tlb_fa_fill(&l->base, *fill_idx, tag, r->r.w, tlb_base_data(r->r.ppn));
+                tlb_fa_fill(&l->base, *fill_idx, tag, r->r.w, tlb_base_data(r->r.ppn, r->r.sys));
             }
         }
     }
@@ -182,12 +189,14 @@ int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
         l->hv[p] = 0;
         l->hid[p] = 0;
         l->hppn[p] = 0;
+        l->hsys[p] = 0;
         if (!acc[p])
             continue;
         if (hk[p] != HIT_NONE) {
             l->hv[p] = 1;
             l->hid[p] = in->req_id[p];
             l->hppn[p] = hppn[p];
+            l->hsys[p] = lk.hsys[p];
             continue;
         }
         if (l1_req_alloc(&l->req, &free_q, in->req_asid[p] & l->asid_mask,
@@ -243,6 +252,10 @@ void l1_dump(const l1_t *l, FILE *f) {
 int l1_state_get(const l1_t *l, const char *reg, uint32_t i, uint64_t *val) {
     if (strcmp(reg, "hv_q") == 0 && i == 0) {
         *val = gmmu_pack_bits(l->hv, l->n_ports);
+        return 0;
+    }
+    if (strcmp(reg, "hsys_q") == 0 && i == 0) {
+        *val = gmmu_pack_bits(l->hsys, l->n_ports);
         return 0;
     }
     if (i >= l->n_ports)

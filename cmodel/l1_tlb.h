@@ -19,7 +19,7 @@ typedef struct {
     tlb_fa_t base;     /* u_base: tag vpn, data ppn (§4) */
     tlb_fa_t large;    /* u_large: tag region vpn[35:9], data lppn */
     /* hit response registers */
-    uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS];
+    uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS], hsys[GMMU_MAX_PORTS]; /* hsys: §17 */
     uint64_t hppn[GMMU_MAX_PORTS];
     l1_req_t req; /* u_req: request table */
 } l1_t;

@@ -157,12 +157,14 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
                         << GMMU_PT_IDX_W;
             rsp.r.is_large = 1;
             rsp.r.w = l2->large.w[pl->hit_idx];
+            rsp.r.sys = gmmu_large_data_unpack(l2->large.data[pl->hit_idx]).sys;
             *ev |= (uint16_t)(1u << GMMU_EV_L2_LARGE_HIT);
         } else {
             /* the payload RAM output registers of the last stage's set (§1.3) */
             const uint32_t way = pl->hit_idx % l2->ways;
             rsp.r.ppn = gmmu_base_data_unpack(l2->base.rd_data[way]).ppn;
             rsp.r.w = l2->base.rd_w[way];
+            rsp.r.sys = gmmu_base_data_unpack(l2->base.rd_data[way]).sys;
         }
         *ev |= (uint16_t)(1u << GMMU_EV_L2_HIT);
     } else if (pl->last && !pl->stall) {
@@ -181,6 +183,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
             rsp.r.is_large = e->res.is_large;
             rsp.r.w = e->res.w;
             rsp.r.nocache = e->res.nocache;
+            rsp.r.sys = e->res.sys;
             l2->m_state[m] = L2M_FREE;
         } else if (!ff_blocked) {
             rsp.valid = 1;
@@ -216,14 +219,15 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
                     const uint64_t tag = tlb_large_tag(asid, vpn);
                     fill = 2;
                     fill_idx = tlb_fa_fill_pick(&l2->large, tag); /* FA-2, FA-3 */
-                    tlb_fa_fill(&l2->large, fill_idx, tag, done->w, tlb_large_data(done->ppn));
+                    tlb_fa_fill(&l2->large, fill_idx, tag, done->w,
+                                tlb_large_data(done->ppn, done->sys));
                 } else {
                     const uint32_t set = (uint32_t)(vpn & (l2->sets - 1u));
                     fill = 1;
                     tlb_fa_t *bs = tlb_sa_set(&l2->base, set);
                     const uint64_t tag = tlb_base_tag(asid, vpn);
                     const uint32_t way = tlb_fa_fill_pick(bs, tag); /* SA-2, SA-3 */
-                    tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn));
+                    tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn, done->sys));
                     fill_idx = set * l2->ways + way;
                 }
             }

@@ -114,6 +114,7 @@ static void ptw_response(ptw_t *w, uint32_t k, const ptw_in_t *in, ptw_out_t *o,
         o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
         o->res.w = (pte >> GMMU_PTE_W) & 1u;
         o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
+        o->res.sys = (pte >> GMMU_PTE_APER) & 1u; /* aperture (§17) */
         if (w->large_mode[k])
             *ev |= (uint16_t)(1u << GMMU_EV_WALK_LARGE);
     }

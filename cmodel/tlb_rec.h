@@ -33,12 +33,13 @@ static inline uint64_t tlb_large_flush_mask(int page, int scope) {
         .asid = scope ? 0xffu : 0u, .region = page ? (uint32_t)gmmu_region(GMMU_VPN_MASK) : 0u});
 }
 
-/* base_data_t / large_data_t of a translation (ppn; lppn = ppn[35:9]) */
-static inline uint64_t tlb_base_data(uint64_t ppn) {
-    return gmmu_base_data_pack((gmmu_base_data_t){.ppn = ppn});
+/* base_data_t / large_data_t of a translation (ppn; lppn = ppn[35:9]; sys = aperture, §17) */
+static inline uint64_t tlb_base_data(uint64_t ppn, uint8_t sys) {
+    return gmmu_base_data_pack((gmmu_base_data_t){.ppn = ppn, .sys = sys});
 }
-static inline uint64_t tlb_large_data(uint64_t ppn) {
-    return gmmu_large_data_pack((gmmu_large_data_t){.lppn = (uint32_t)(ppn >> GMMU_PT_IDX_W)});
+static inline uint64_t tlb_large_data(uint64_t ppn, uint8_t sys) {
+    return gmmu_large_data_pack(
+        (gmmu_large_data_t){.lppn = (uint32_t)(ppn >> GMMU_PT_IDX_W), .sys = sys});
 }
 
 #endif

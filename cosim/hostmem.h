@@ -22,6 +22,12 @@ typedef struct {
 /* The content tag of version `version` of page vpn (version 0 = initial content). Never 0. */
 uint64_t hostmem_content_tag(uint64_t vpn, uint64_t version);
 
+/* The host frame of managed page vpn's pinned host copy, the PPN of a remote mapping (PTE APER,
+ * docs/microarch.md §17; docs/cosim.md "Remote accesses"): the page's VPN in its address space. */
+static inline uint64_t hostmem_frame(uint64_t vpn) {
+    return vpn & ((UINT64_C(1) << 36) - 1u);
+}
+
 int hostmem_init(hostmem_t *h, uint64_t base, uint64_t bytes);
 void hostmem_free(hostmem_t *h);
 /* 1 if [addr, addr+len) lies inside the byte region. */

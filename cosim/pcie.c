@@ -50,6 +50,23 @@ void pcie_dma_set_channels(pcie_dma_t *d, unsigned channels) {
     d->channels = channels < 1 ? 1 : channels > PCIE_MAX_CHANNELS ? PCIE_MAX_CHANNELS : channels;
 }
 
+uint64_t pcie_remote_access(pcie_dma_t *d, int dir, uint64_t bytes, double latency_ns,
+                            uint64_t now) {
+    uint64_t *free_at = d->chan_free[dir ? 1 : 0];
+    unsigned c = 0;
+    for (unsigned i = 1; i < d->channels; i++)
+        if (free_at[i] < free_at[c])
+            c = i;
+    const uint64_t start = free_at[c] > now ? free_at[c] : now;
+    uint64_t occ =
+        pcie_ns_to_cycles((double)bytes / pcie_bandwidth_gbps(&d->link, bytes), d->clock_mhz);
+    if (occ == 0)
+        occ = 1;
+    free_at[c] = start + occ;
+    d->busy_cycles[dir ? 1 : 0] += occ;
+    return start + occ + pcie_ns_to_cycles(latency_ns, d->clock_mhz);
+}
+
 uint64_t pcie_dma_schedule(pcie_dma_t *d, int dir, uint64_t bytes, uint64_t now) {
     uint64_t *free_at = d->chan_free[dir ? 1 : 0];
     unsigned c = 0;

@@ -44,6 +44,14 @@ void pcie_dma_set_channels(pcie_dma_t *d, unsigned channels);
 /* Schedules a transfer submitted at cycle `now` on channel dir; returns its completion cycle
  * (> now). The channel is busy until then. */
 uint64_t pcie_dma_schedule(pcie_dma_t *d, int dir, uint64_t bytes, uint64_t now);
+/* A remote access (docs/microarch.md §17, docs/cosim.md "Remote accesses"): `bytes` (128 per
+ * line) of host memory read (dir PCIE_H2D: the data comes to the GPU) or written (PCIE_D2H) by
+ * an SM at cycle `now`. It shares the link with the DMA copies of its direction: it takes the
+ * channel that frees first, occupies it for bytes / bandwidth(bytes) only (requests pipeline on
+ * the link; the latency is not link occupancy), and its data is there `latency_ns` after the
+ * transfer ends. Returns that cycle (> now). */
+uint64_t pcie_remote_access(pcie_dma_t *d, int dir, uint64_t bytes, double latency_ns,
+                            uint64_t now);
 /* ns -> cycles, rounded up. */
 uint64_t pcie_ns_to_cycles(double ns, double clock_mhz);
 

@@ -174,7 +174,7 @@ void plat_collateral(plat_t *p) {
         }
 }
 
-static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal) {
+static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal, int sys) {
     sm_resp_t r;
     if (sm_response(&p->wl.sm[s], &p->wl.kern, id, p->now, &r) != 0) {
         plat_platform_error(p, "SM %u: response with id %u, which is not outstanding", s, id);
@@ -198,7 +198,7 @@ static void response(plat_t *p, uint32_t s, uint8_t id, uint64_t ppn, int fatal)
         }
     } else {
         p->ch.recent[p->ch.nrecent++ % PLAT_RECENT_PAGES] = r.vpn;
-        plat_access_page(p, s, &r, ppn);
+        plat_access_page(p, s, &r, ppn, sys);
     }
     if (r.instr_done)
         p->wl.instructions++;
@@ -214,7 +214,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
             evr_add(&p->ring, p->now, EVR_HIT, (uint8_t)s, (uint16_t)q, o->hit_id[s][q],
                     o->hit_ppn[s][q], 0);
             p->wl.l1_hits++;
-            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0);
+            response(p, s, o->hit_id[s][q], o->hit_ppn[s][q], 0, o->hit_sys[s][q]);
             if (p->halted)
                 return;
         }
@@ -222,7 +222,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
             evr_add(&p->ring, p->now, EVR_MISS, (uint8_t)s, 0, o->miss_id[s], o->miss_ppn[s],
                     o->miss_fatal[s]);
             p->wl.miss_rsps++;
-            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s]);
+            response(p, s, o->miss_id[s], o->miss_ppn[s], o->miss_fatal[s], o->miss_sys[s]);
             if (p->halted)
                 return;
         }

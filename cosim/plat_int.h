@@ -72,7 +72,9 @@ typedef struct {
 
 typedef struct {
     char name[TRACE_NAME_MAX];
-    int large; /* 1: 2 MB pages, 0: 4 KB nocache pages */
+    int large;  /* 1: 2 MB pages, 0: 4 KB pages */
+    int remote; /* 1: host pages with the system aperture (APER, docs/microarch.md §17), 0: GPU
+                 * frames (4 KB pages: nocache) */
 } plat_preload_t;
 
 typedef struct {
@@ -135,6 +137,9 @@ typedef struct {
     uint64_t host_frees, host_prefetches, host_prefetch_pages, host_cpu_touches, host_d2h_pages;
     uint64_t host_advises;
     uint64_t host_prefetch_gpu_ns; /* simulated time spent in prefetches to the GPU */
+    /* remote accesses (translations with sys = 1, docs/cosim.md "Remote accesses"): reads,
+     * writes (atomics included), bytes over the link, cycles from the translation to the data */
+    uint64_t remote_reads, remote_writes, remote_bytes, remote_wait_cycles;
 } plat_wl_t;
 
 /* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the
@@ -334,7 +339,13 @@ int plat_host_calls(plat_t *p, void (*begin)(void *), void (*end)(void *));
  * first-touch order (plat_oracle.c); nothing for the other policies. 0 or -1 + err. */
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
 /* The access of one page, performed when its translation arrives. */
-void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn);
+/* The data access of a translated page: ppn a GPU frame (sys = 0) or the host frame of a remote
+ * mapping (sys = 1, over PCIe). */
+void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn, int sys);
+/* The host frame of a managed page mapped remotely (docs/cosim.md "Remote accesses"). */
+static inline uint64_t plat_host_frame(uint64_t vpn) {
+    return hostmem_frame(vpn & KERN_VPN_MASK);
+}
 /* Completion cycle of a pending DMA, or 0 if it is not pending. */
 uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle);
 /* Queues a checked transfer; returns its handle (0 after a platform error). */

@@ -72,10 +72,52 @@ static void integrity_error(plat_t *p, const sm_resp_t *r, uint32_t s, uint64_t 
         fprintf(stderr, "gmmu-sim: (further integrity errors are counted, not printed)\n");
 }
 
-void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn) {
+/* Bytes of one remote access: one 128 B line per translated page (the SM front-end keeps
+ * pages, not lines, per instruction: docs/cosim.md "Remote accesses"). */
+#define PLAT_REMOTE_LINE 128u
+
+/* A translation with the system aperture: the data is the host copy of the page, reached over
+ * PCIe; the content tag is checked against host memory as a local access's against GPU memory. */
+static void access_remote(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn,
+                          const plat_alloc_t *a) {
+    if (ppn != plat_host_frame(r->vpn)) {
+        integrity_error(p, r, s, ppn, 0, 0, "remote translation to another page's host frame");
+        return;
+    }
+    const uint64_t expected = truth_tag(p, r->vpn);
+    const uint64_t actual = hostmem_page_tag(&p->hm, r->vpn);
+    if (expected != actual)
+        integrity_error(p, r, s, ppn, expected, actual, "wrong content (host memory)");
+    const int write = r->op != TRACE_OP_READ;
+    const uint64_t done =
+        pcie_remote_access(&p->dq.dma, write ? PCIE_D2H : PCIE_H2D, PLAT_REMOTE_LINE,
+                           (double)p->cfg->remote_latency_ns, p->now);
+    sm_hold(&p->wl.sm[s], &p->wl.kern, r->warp, done);
+    p->wl.remote_bytes += PLAT_REMOTE_LINE;
+    p->wl.remote_wait_cycles += done - p->now;
+    if (!write) {
+        p->wl.remote_reads++;
+        return;
+    }
+    p->wl.remote_writes++;
+    if (a->ro)
+        integrity_error(p, r, s, ppn, 0, 0, "write translated on a read-only allocation");
+    uint64_t ver = 0;
+    u64map_get(&p->truth, r->vpn, &ver);
+    ver++;
+    if (u64map_put(&p->truth, r->vpn, ver) != 0 ||
+        hostmem_set_page_tag(&p->hm, r->vpn, hostmem_content_tag(r->vpn, ver)) != 0)
+        plat_platform_error(p, "out of memory");
+}
+
+void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn, int sys) {
     const plat_alloc_t *a = plat_find_alloc(p, r->vpn * PLAT_PAGE);
     if (!a) {
         integrity_error(p, r, s, ppn, 0, 0, "page outside every allocation was translated");
+        return;
+    }
+    if (sys) {
+        access_remote(p, s, r, ppn, a);
         return;
     }
     if (!gpumem_is_frame(&p->gm, ppn)) {

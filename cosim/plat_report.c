@@ -71,6 +71,12 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 "  memcpy        copy %.1f us (%llu B), kernels %.1f us, ideal overlap %.1f us\n",
                 (double)V(copy_ns) / 1000.0, ULL(copy_bytes), (double)V(kernel_ns) / 1000.0,
                 (double)V(ideal_ns) / 1000.0);
+    if (p->wl.remote_reads || p->wl.remote_writes) /* only with remote mappings (§17) */
+        fprintf(f,
+                "  remote        %llu reads, %llu writes over PCIe (%llu B), %llu cycles waited "
+                "for data\n",
+                ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes), ULL_(p->wl.remote_bytes),
+                ULL_(p->wl.remote_wait_cycles));
     if (V(chaos_cmds))
         fprintf(f, "  chaos         %llu invalidate commands (%llu held back: restart streak)\n",
                 ULL(chaos_cmds), ULL(chaos_held));
@@ -175,6 +181,12 @@ int plat_write_stats(const plat_t *p) {
                     "  \"read_dup_collapses\": %llu,\n",
                     ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
                     ULL_(hs->read_dup_collapses));
+    }
+    if (p->wl.remote_reads || p->wl.remote_writes) { /* only with remote mappings (§17) */
+        fprintf(f, "  \"remote_reads\": %llu,\n  \"remote_writes\": %llu,\n",
+                ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));
+        fprintf(f, "  \"remote_bytes\": %llu,\n  \"remote_wait_cycles\": %llu,\n",
+                ULL_(p->wl.remote_bytes), ULL_(p->wl.remote_wait_cycles));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */

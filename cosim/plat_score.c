@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gmmu_consts.h"
+#include "hostmem.h"
 #include "plat_score_int.h"
 #include "u64map.h"
 
@@ -29,6 +30,7 @@
 /* mapping values: PPN | W << 36 | platform << 37 | epoch << 40 */
 #define SC_VAL_W SC_BIT(36)
 #define SC_VAL_PLAT SC_BIT(37)
+#define SC_VAL_SYS SC_BIT(38) /* remote: a host frame (APER, docs/microarch.md §17) */
 #define SC_VAL_EPOCH(v) ((v) >> 40)
 #define SC_EPOCH_MAX ((1ull << 24) - 1u)
 /* pending invalidates (frame -> ASID << 40 | VPN | flags) */
@@ -222,7 +224,16 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
     }
     perm_check(s, asid, va, ppn0, w, ro);
     const uint64_t key = SC_KEY(asid, vpn) | (large ? SC_KEY_LARGE : 0);
-    for (uint64_t i = 0; i < n; i++) {
+    const int sys = (pte >> GMMU_PTE_APER) & 1u;
+    /* remote: the pages' own host frames; no GPU frame is taken, none to invalidate before reuse */
+    for (uint64_t i = 0; sys && i < n; i++)
+        if (ppn0 + i != hostmem_frame(vpn + i)) {
+            violation(
+                s, "frame: ASID %u VA 0x%llx -> PPN 0x%llx (remote): not the page's host frame",
+                asid, (unsigned long long)((vpn + i) * SC_PAGE), (unsigned long long)(ppn0 + i));
+            return;
+        }
+    for (uint64_t i = 0; !sys && i < n; i++) {
         const uint64_t f = ppn0 + i, who = SC_KEY(asid, vpn + i);
         uint64_t other = 0, pend = 0;
         if (!gpumem_is_frame(s->gm, f)) {
@@ -254,7 +265,8 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
             put(s, &s->bloatp, who, 1);
     }
     const uint64_t e = s->epoch > SC_EPOCH_MAX ? SC_EPOCH_MAX : s->epoch;
-    put(s, &s->maps, key, ppn0 | (w ? SC_VAL_W : 0) | (plat ? SC_VAL_PLAT : 0) | e << 40);
+    put(s, &s->maps, key,
+        ppn0 | (w ? SC_VAL_W : 0) | (plat ? SC_VAL_PLAT : 0) | (sys ? SC_VAL_SYS : 0) | e << 40);
     if (!large && !plat)
         epoch_add(s, e, 1);
     keep(s, &s->fresh, &s->nfresh, &s->capfresh, key);
@@ -268,7 +280,7 @@ static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, 
     if (!u64map_get(&s->maps, key, &v))
         return; /* it was refused when it was mapped */
     u64map_del(&s->maps, key);
-    const uint64_t n = large ? SC_LARGE_PAGES : 1u;
+    const uint64_t n = (v & SC_VAL_SYS) ? 0u : large ? SC_LARGE_PAGES : 1u; /* remote: no frame */
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t f = (v & SC_PPN_MASK) + i;
         uint64_t who = 0;
@@ -539,7 +551,8 @@ static void check_tags(plat_score_t *s, uint64_t key) {
     uint64_t v = 0;
     if (!u64map_get(&s->maps, key, &v))
         return;
-    const uint64_t n = (key & SC_KEY_LARGE) ? SC_LARGE_PAGES : 1u;
+    /* remote: the data is in host memory, checked at every access by the platform */
+    const uint64_t n = (v & SC_VAL_SYS) ? 0u : (key & SC_KEY_LARGE) ? SC_LARGE_PAGES : 1u;
     const uint64_t vpn = SC_KEY_VPN(key);
     for (uint64_t i = 0; i < n; i++) {
         const uint64_t f = (v & SC_PPN_MASK) + i;

@@ -6,7 +6,9 @@
  *                  the value read, a write may require an event in the same cycle (a race).
  *   --preload A:K  before the first kernel, the platform maps allocation A itself with 2 MB
  *                  pages (K = large) or with 4 KB nocache pages (K = nocache, PTE D bit), in
- *                  page-table pages and frames the handler does not own.
+ *                  page-table pages and frames the handler does not own; or remotely, its host
+ *                  pages with the system aperture (PTE APER, docs/microarch.md §17), 4 KB
+ *                  (K = remote) or 2 MB (K = remote_large) pages, no GPU frame used.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -97,15 +99,22 @@ static int parse_step(const char *text, plat_csr_step_t *st, char *err, size_t e
 static int parse_preload(const char *text, plat_preload_t *pl, char *err, size_t errlen) {
     const char *colon = strrchr(text, ':');
     const size_t len = colon ? (size_t)(colon - text) : 0;
-    if (!colon || len == 0 || len >= sizeof(pl->name) ||
-        (strcmp(colon + 1, "large") != 0 && strcmp(colon + 1, "nocache") != 0)) {
-        snprintf(err, errlen, "--preload %s: expected ALLOCATION:large or ALLOCATION:nocache",
+    static const char *const kinds[] = {"nocache", "large", "remote", "remote_large"};
+    int kind = -1;
+    for (int i = 0; colon && i < 4; i++)
+        if (strcmp(colon + 1, kinds[i]) == 0)
+            kind = i;
+    if (!colon || len == 0 || len >= sizeof(pl->name) || kind < 0) {
+        snprintf(err, errlen,
+                 "--preload %s: expected ALLOCATION:large, ALLOCATION:nocache, "
+                 "ALLOCATION:remote or ALLOCATION:remote_large",
                  text);
         return -1;
     }
     memcpy(pl->name, text, len);
     pl->name[len] = '\0';
-    pl->large = colon[1] == 'l';
+    pl->large = kind & 1;
+    pl->remote = kind >> 1;
     return 0;
 }
 
@@ -243,14 +252,16 @@ static uint64_t pl_frames(plat_t *p, uint64_t n, uint64_t align) {
     return f;
 }
 
-/* One allocation: every 2 MB region (large) or 4 KB page (nocache) mapped, content version 0. */
-static int pl_map(plat_t *p, const plat_alloc_t *a, int large, char *err, size_t errlen) {
+/* One allocation: every 2 MB region (large) or 4 KB page (nocache) mapped, content version 0;
+ * remote: onto the pages' host frames (plat_host_frame) with APER, cacheable, no GPU frame. */
+static int pl_map(plat_t *p, const plat_alloc_t *a, int large, int remote, char *err,
+                  size_t errlen) {
     const uint64_t v0 = a->base / PLAT_PAGE, v1 = (a->base + a->size + PLAT_PAGE - 1) / PLAT_PAGE;
-    const uint64_t w = a->ro ? 0 : PTE_BIT(GMMU_PTE_W);
+    const uint64_t w = (a->ro ? 0 : PTE_BIT(GMMU_PTE_W)) | (remote ? PTE_BIT(GMMU_PTE_APER) : 0);
     const uint64_t step = large ? REGION_PAGES : 1u;
     for (uint64_t vpn = v0; vpn < v1; vpn += step) {
         uint64_t table = 0;
-        const uint64_t f = pl_frames(p, step, step);
+        const uint64_t f = remote ? plat_host_frame(vpn) : pl_frames(p, step, step);
         if (!f || pl_table(p, vpn, large ? 2u : 3u, &table) != 0) {
             snprintf(err, errlen, "--preload %s: out of platform %s", a->name,
                      f ? "page-table pages" : "frames");
@@ -269,8 +280,8 @@ static int pl_map(plat_t *p, const plat_alloc_t *a, int large, char *err, size_t
                      leaf | PTE_BIT(GMMU_PTE_L) | PTE_BIT(GMMU_PTE_V));
         } else
             pl_write(p, table + 8u * pt_index(vpn, 3u),
-                     f * PLAT_PAGE | w | PTE_BIT(GMMU_PTE_D) | PTE_BIT(GMMU_PTE_V));
-        for (uint64_t i = 0; i < step; i++)
+                     f * PLAT_PAGE | w | (remote ? 0 : PTE_BIT(GMMU_PTE_D)) | PTE_BIT(GMMU_PTE_V));
+        for (uint64_t i = 0; !remote && i < step; i++)
             gpumem_set_tag(&p->gm, f + i, hostmem_content_tag(vpn + i, 0));
     }
     return 0;
@@ -353,8 +364,8 @@ int plat_preload(plat_t *p, char *err, size_t errlen) {
     }
     for (unsigned i = 0; i < p->scr.npreloads; i++) {
         uint32_t space = 0;
-        if (pl_map(p, pl_find(p, p->scr.preloads[i].name, &space), p->scr.preloads[i].large, err,
-                   errlen) != 0)
+        if (pl_map(p, pl_find(p, p->scr.preloads[i].name, &space), p->scr.preloads[i].large,
+                   p->scr.preloads[i].remote, err, errlen) != 0)
             return -1;
     }
     p->scr.preload_done = p->scr.npreloads > 0;

@@ -380,6 +380,7 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     w->next_page = 0;
     w->pending = 0;
     w->ready_at = instr_ready(sm, k, &w->ins[0], now);
+    w->hold_until = 0;
     if (w->ready_at < sm->gap_min)
         sm->gap_min = w->ready_at;
     sm->res[slot] = wi;
@@ -494,6 +495,9 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     if (w->pc < w->n_ins) {
         w->state = SM_W_GAP;
         w->ready_at = instr_ready(sm, k, &w->ins[w->pc], now);
+        if (w->ready_at < w->hold_until)
+            w->ready_at = w->hold_until;
+        w->hold_until = 0;
         if (w->ready_at < sm->gap_min)
             sm->gap_min = w->ready_at;
         return 0;
@@ -523,6 +527,16 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
             sm->rr = 0;
     }
     return 0;
+}
+
+void sm_hold(sm_t *sm, kern_t *k, uint32_t warp, uint64_t until) {
+    sm_warp_t *w = &k->warps[warp];
+    if (w->state == SM_W_GAP && w->ready_at < until) { /* the instruction just completed */
+        w->ready_at = until;
+        sm->gap_dirty = 1;
+    } else if (w->state == SM_W_ISSUE && w->hold_until < until) {
+        w->hold_until = until;
+    }
 }
 
 int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now) {

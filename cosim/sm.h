@@ -64,10 +64,12 @@ typedef struct {
     uint64_t exit_line; /* position of the exit record */
     uint64_t done_ins;  /* instructions completed */
     /* run state */
-    uint32_t pc;        /* current instruction */
-    uint32_t next_page; /* next page of ins[pc] to present */
-    uint32_t pending;   /* presented, not answered */
-    uint64_t ready_at;  /* SM_W_GAP: cycle the instruction may issue */
+    uint32_t pc;         /* current instruction */
+    uint32_t next_page;  /* next page of ins[pc] to present */
+    uint32_t pending;    /* presented, not answered */
+    uint64_t ready_at;   /* SM_W_GAP: cycle the instruction may issue */
+    uint64_t hold_until; /* SM_W_ISSUE: the data of a remote access of the current instruction
+                          * arrives then; its next instruction issues no earlier (sm_hold) */
     uint8_t state;
 } sm_warp_t;
 
@@ -182,6 +184,10 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
  * instruction or the SM's next warp). 0, or -1 if the id is not outstanding; a failed read sets
  * k->error. */
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
+/* The data of a translation of warp `warp` (sm_resp_t.warp) comes back only at cycle `until` (a
+ * remote access over PCIe, docs/cosim.md "Remote accesses"): the warp's next instruction issues
+ * no earlier. Call after sm_response; nothing for a warp that has finished. */
+void sm_hold(sm_t *sm, kern_t *k, uint32_t warp, uint64_t until);
 /* 1 if a resident warp has a translation to present at cycle now. */
 int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now);
 /* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */

@@ -23,6 +23,7 @@ module fv_l1 (
   input logic        rsp_large_i,
   input logic        rsp_w_i,
   input logic        rsp_nocache_i,
+  input logic        rsp_sys_i,
   input logic        replay_i,
   input logic        cancel_valid_i,
   input logic [gmmu_pkg::VPN_W-1:0] cancel_vpn_i,
@@ -44,13 +45,16 @@ module fv_l1 (
   logic [2*gmmu_pkg::PPN_W-1:0] hit_ppn;
   logic [IdW-1:0] miss_id;
   logic [gmmu_pkg::PPN_W-1:0] miss_ppn;
+  logic [1:0] hit_sys;
+  logic miss_sys;
   gmmu_tlb_pkg::tlb_req_t unused_l2_req;  // the request record (spec/tlb.toml); not checked here
   // the response and flush records (spec/tlb.toml) from the free inputs; one address space
   // (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0, no scoped flush
   gmmu_tlb_pkg::tlb_rsp_t   rsp;
   gmmu_tlb_pkg::tlb_flush_t flush;
   assign rsp   = '{req: '{asid: '0, vpn: rsp_vpn_i, write: rsp_write_i}, nack: rsp_nack_i,
-                   ppn: rsp_ppn_i, is_large: rsp_large_i, w: rsp_w_i, nocache: rsp_nocache_i};
+                   ppn: rsp_ppn_i, is_large: rsp_large_i, w: rsp_w_i, nocache: rsp_nocache_i,
+                   sys: rsp_sys_i};
   assign flush = '{all: flush_all_i, page: flush_page_i, scope: 1'b0, asid: '0, vpn: cmd_vpn_i};
 
   assign l2_gnt = l2_gnt_in && l2_req_valid && !cmd_cycle_i;  // §2.1, §5.2
@@ -59,7 +63,8 @@ module fv_l1 (
     .clk_i, .rst_ni, .req_valid_i, .req_vpn_i, .req_write_i, .req_id_i,
     .req_ready_o (req_ready), .hit_valid_o (hit_valid), .hit_id_o (hit_id),
     .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
-    .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .l2_req_valid_o (l2_req_valid),
+    .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .hit_sys_o (hit_sys),
+    .miss_sys_o (miss_sys), .l2_req_valid_o (l2_req_valid),
     .l2_req_o (unused_l2_req), .l2_gnt_i (l2_gnt),
     .rsp_valid_i, .rsp_i (rsp), .replay_i, .cancel_valid_i, .cancel_vpn_i, .cmd_cycle_i,
     .flush_i (flush), .busy_o (busy),
@@ -110,7 +115,50 @@ module fv_l1 (
     l1_x_one_answer: assert ($onehot0({hit_x, miss_x}));
     l1_x_held_once: assert (n_hold == int'(pending_q));
   end
+  // Aperture (docs/microarch.md §17.2 "Property"): the sys bit returned with a translation is the
+  // one of the response that gave its PPN. The free responses are restricted to a page table in
+  // which the aperture is a function of the frame (sys = ppn[9], the lowest bit a 2 MB frame
+  // keeps), so "the same response" can be observed at the outputs: hit_sys / miss_sys must equal
+  // bit 9 of hit_ppn / miss_ppn. (sys has no control influence, so the restriction does not
+  // weaken the exactly-once proof above.) The helper invariants over the stored entries make it
+  // k-inductive.
+  localparam int unsigned PpnW = gmmu_pkg::PPN_W;
   always_comb if (rst_ni) begin
+    env_sys_of_frame: assume (rsp_sys_i == rsp_ppn_i[9]);
+  end
+  for (genvar p = 0; p < P; p++) begin : g_sys_port
+    always_comb if (rst_ni) begin
+      l1_sys_hit: assert (hit_valid[p] ? hit_sys[p] == hit_ppn[p*PpnW + 9] : !hit_sys[p]);
+      l1_sys_hreg: assert (u_l1.hsys_q[p] == u_l1.hppn_q[p][9]);
+    end
+  end
+  always_comb if (rst_ni) begin
+    l1_sys_miss: assert ((miss_valid && !miss_fatal) ? miss_sys == miss_ppn[9] : !miss_sys);
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_sys_base
+    always_comb if (rst_ni) begin
+      l1_sys_base: assert (!u_l1.u_base.u_store.valid_q[i] ||
+                           u_l1.u_base.u_store.data_q[i].sys ==
+                           u_l1.u_base.u_store.data_q[i].ppn[9]);
+    end
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_sys_large
+    always_comb if (rst_ni) begin
+      l1_sys_large: assert (!u_l1.u_large.u_store.valid_q[i] ||
+                            u_l1.u_large.u_store.data_q[i].sys ==
+                            u_l1.u_large.u_store.data_q[i].lppn[0]);
+    end
+  end
+  for (genvar i = 0; i < R; i++) begin : g_sys_req
+    always_comb if (rst_ni) begin
+      l1_sys_req: assert (u_l1.u_req.state_q[i] == 3'd0 ||
+                          (u_l1.u_req.ent_q[i].sys == u_l1.u_req.ent_q[i].ppn[9] &&
+                           (!u_l1.u_req.ent_q[i].fatal || !u_l1.u_req.ent_q[i].sys)));
+    end
+  end
+  always_comb if (rst_ni) begin
+    c_l1_sys_hit: cover (hit_valid[0] && hit_sys[0]);
+    c_l1_sys_miss: cover (miss_valid && miss_sys);
     c_l1_x_hit: cover (hit_x != '0);
     c_l1_x_miss: cover (miss_x);
     c_l1_both_ports_hit: cover (hit_valid == 2'b11);

@@ -47,6 +47,7 @@ module fv_top (
     .req_ready_o (req_ready), .hit_valid_o (hit_valid), .hit_id_o (hit_id),
     .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
     .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .mem_req_valid_o (mem_req_valid),
+    .hit_sys_o (), .miss_sys_o (),  // the aperture (§17): proved in formal/fv_l1.sv
     .mem_req_ready_i, .mem_req_addr_o (mem_req_addr), .mem_req_id_o (mem_req_id),
     .mem_rsp_valid_i, .mem_rsp_id_i, .mem_rsp_data_i, .fb_wr_valid_o (fb_wr_valid),
     .fb_wr_ready_i, .fb_wr_addr_o (fb_wr_addr), .fb_wr_data_o (fb_wr_data), .csr_valid_i,

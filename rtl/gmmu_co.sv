@@ -60,6 +60,7 @@ module gmmu_co #(
   logic [63:0]      co_dat_q, co_dat_d;
   logic [RegW-1:0]  co_lppn_q, co_lppn_d;
   logic             co_w0_q, co_w0_d;
+  logic             co_a0_q, co_a0_d;  // APER of entry 0 (§17: one aperture per region)
   logic             co_pend_q, co_pend_d;
   logic [1:0]       co_err_q, co_err_d;
 
@@ -119,10 +120,11 @@ module gmmu_co #(
 
   // ---------------------------------------------------------------- response decode
   logic [PpnW-1:0] ppn;
-  logic            pv, pw, rsp_ok;
+  logic            pv, pw, pa, rsp_ok;
   assign ppn    = rsp_data_i[PpnMsb:PpnLsb];
   assign pv     = rsp_data_i[gmmu_pkg::PTE_V];
   assign pw     = rsp_data_i[gmmu_pkg::PTE_W];
+  assign pa     = rsp_data_i[gmmu_pkg::PTE_APER];
   assign rsp_ok = rsp_valid_i && rd_state && co_pend_q;
 
   // ---------------------------------------------------------------- next state (§15.3, in order)
@@ -138,6 +140,7 @@ module gmmu_co #(
     co_dat_d    = co_dat_q;
     co_lppn_d   = co_lppn_q;
     co_w0_d     = co_w0_q;
+    co_a0_d     = co_a0_q;
     co_pend_d   = co_pend_q;
     co_err_d    = co_err_q;
     ev_done_o   = 1'b0;
@@ -194,9 +197,11 @@ module gmmu_co #(
             if (co_idx_q == '0) begin
               co_lppn_d = ppn[PpnW-1:IdxW];
               co_w0_d   = pw;
+              co_a0_d   = pa;
             end
             if ((co_idx_q == '0 && ppn[IdxW-1:0] != '0) ||
-                (co_idx_q != '0 && (ppn != {co_lppn_q, co_idx_q} || pw != co_w0_q))) begin
+                (co_idx_q != '0 && (ppn != {co_lppn_q, co_idx_q} || pw != co_w0_q ||
+                                     pa != co_a0_q))) begin
               co_state_d = CoIdle;
               co_err_d   = 2'(gmmu_pkg::CO_NOT_CONTIG);
               ev_done_o  = 1'b1;
@@ -256,6 +261,7 @@ module gmmu_co #(
       co_dat_q    <= '0;
       co_lppn_q   <= '0;
       co_w0_q     <= 1'b0;
+      co_a0_q     <= 1'b0;
       co_pend_q   <= 1'b0;
       co_err_q    <= '0;
     end else begin
@@ -270,6 +276,7 @@ module gmmu_co #(
       co_dat_q    <= co_dat_d;
       co_lppn_q   <= co_lppn_d;
       co_w0_q     <= co_w0_d;
+      co_a0_q     <= co_a0_d;
       co_pend_q   <= co_pend_d;
       co_err_q    <= co_err_d;
     end

@@ -22,6 +22,7 @@ module gmmu_l1_req_table #(
   output logic [gmmu_pkg::REQ_ID_W-1:0]          out_id_o,
   output logic [gmmu_pkg::PPN_W-1:0]             out_ppn_o,
   output logic                                   out_fatal_o,
+  output logic                                   out_sys_o,  // aperture (§17)
   output logic                                   send_valid_o,
   output gmmu_tlb_pkg::tlb_req_t                 send_o,  // the L1 -> L2 request record
   output logic                                   busy_o,
@@ -126,6 +127,7 @@ module gmmu_l1_req_table #(
   assign out_id_o     = out_found ? ent_q[out_idx].id : '0;
   assign out_ppn_o    = out_found ? ent_q[out_idx].ppn : '0;
   assign out_fatal_o  = out_found && ent_q[out_idx].fatal;
+  assign out_sys_o    = out_found && ent_q[out_idx].sys;
   assign send_valid_o = send_found;
   assign send_o.vpn   = send_found ? ent_q[send_idx].vpn : '0;
   assign send_o.asid  = send_found ? ent_q[send_idx].asid : '0;
@@ -165,6 +167,7 @@ module gmmu_l1_req_table #(
             ent_d[i].ppn   = rsp_i.is_large ? {rsp_i.ppn[PpnW-1:OffW], ent_q[i].vpn[OffW-1:0]}
                                             : rsp_i.ppn;
             ent_d[i].fatal = 1'b0;
+            ent_d[i].sys   = rsp_i.sys;
           end
         end
       end
@@ -183,6 +186,7 @@ module gmmu_l1_req_table #(
           state_d[i]     = ReqDone;
           ent_d[i].fatal = 1'b1;
           ent_d[i].ppn   = '0;
+          ent_d[i].sys   = 1'b0;
         end
       end
     end
@@ -201,6 +205,7 @@ module gmmu_l1_req_table #(
             ent_d[i].id    = alloc_id_i[p*IdW +: IdW];
             ent_d[i].ppn   = '0;
             ent_d[i].fatal = 1'b0;
+            ent_d[i].sys   = 1'b0;
             flt_d[i]       = 1'b0;
           end
         end

@@ -20,9 +20,11 @@ module gmmu_l1_tlb #(
   output logic [NumPorts-1:0]                       hit_valid_o,
   output logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0]    hit_id_o,
   output logic [NumPorts*gmmu_pkg::PPN_W-1:0]       hit_ppn_o,
+  output logic [NumPorts-1:0]                       hit_sys_o,   // aperture (§17)
   output logic                                      miss_valid_o,
   output logic [gmmu_pkg::REQ_ID_W-1:0]             miss_id_o,
   output logic [gmmu_pkg::PPN_W-1:0]                miss_ppn_o,
+  output logic                                      miss_sys_o,  // aperture (§17)
   output logic                                      miss_fatal_o,
   // request to the L2 (combinational from _q) and grant
   output logic                                      l2_req_valid_o,
@@ -65,12 +67,14 @@ module gmmu_l1_tlb #(
   logic [IdW-1:0]            hid_d [NumPorts];
   logic [PpnW-1:0]           hppn_q [NumPorts];
   logic [PpnW-1:0]           hppn_d [NumPorts];
+  logic [NumPorts-1:0]       hsys_q, hsys_d;  // aperture of the hit (§17)
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_hit_out
     assign hit_id_o[p*IdW +: IdW]    = hid_q[p];
     assign hit_ppn_o[p*PpnW +: PpnW] = hppn_q[p];
   end
   assign hit_valid_o = hv_q;
+  assign hit_sys_o   = hsys_q;
 
   // ---------------------------------------------------------------- arrays (§1.2)
   // base array: tag vpn, data ppn; large array: tag region vpn[35:9], data lppn
@@ -89,6 +93,7 @@ module gmmu_l1_tlb #(
   logic                      arr_flush_all, arr_flush_sel;
   gmmu_tlb_pkg::large_data_t l_fill_data;
   logic [PpnW-1:0]     hit_ppn [NumPorts];
+  logic [NumPorts-1:0] hit_sys;
   logic                fill_b, fill_l;  // step (c) fills the base / large array
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_lookup
@@ -100,15 +105,18 @@ module gmmu_l1_tlb #(
     assign l_lk_tag[p].region = lk_vpn[p][VpnW-1:OffW];
     assign acc[p]             = req_valid_i[p] && req_ready_o;
     assign hit_ppn[p] = bhit[p] ? b_lk_data[p].ppn : {l_lk_data[p].lppn, lk_vpn[p][OffW-1:0]};
+    assign hit_sys[p] = bhit[p] ? b_lk_data[p].sys : l_lk_data[p].sys;
   end
   assign b_fill_tag.asid    = rsp_i.req.asid;
   assign b_fill_tag.vpn     = rsp_i.req.vpn;
   assign b_fill_data.ppn    = rsp_i.ppn;
+  assign b_fill_data.sys    = rsp_i.sys;
   assign b_flush_tag.asid   = flush_i.asid;
   assign b_flush_tag.vpn    = flush_i.vpn;
   assign l_fill_tag.asid    = rsp_i.req.asid;
   assign l_fill_tag.region  = rsp_i.req.vpn[VpnW-1:OffW];
   assign l_fill_data.lppn   = rsp_i.ppn[PpnW-1:OffW];
+  assign l_fill_data.sys    = rsp_i.sys;
   assign l_flush_tag.asid   = flush_i.asid;
   assign l_flush_tag.region = flush_i.vpn[VpnW-1:OffW];
   // FA-5 with the masks of §14.4: the page bits for INVAL_PAGE, the ASID bits if SCOPE = 1;
@@ -203,6 +211,7 @@ module gmmu_l1_tlb #(
     .out_id_o       (miss_id_o),
     .out_ppn_o      (miss_ppn_o),
     .out_fatal_o    (miss_fatal_o),
+    .out_sys_o      (miss_sys_o),
     .send_valid_o   (l2_req_valid_o),
     .send_o         (l2_req_o),
     .busy_o         (busy_tab),
@@ -227,6 +236,7 @@ module gmmu_l1_tlb #(
   // ---------------------------------------------------------------- hit registers, step (f)
   always_comb begin : p_hit_regs
     hv_d = '0;
+    hsys_d = '0;
     for (int unsigned p = 0; p < NumPorts; p++) begin
       hid_d[p]  = '0;
       hppn_d[p] = '0;
@@ -234,6 +244,7 @@ module gmmu_l1_tlb #(
         hv_d[p]   = 1'b1;
         hid_d[p]  = req_id_i[p*IdW +: IdW];
         hppn_d[p] = hit_ppn[p];
+        hsys_d[p] = hit_sys[p];
       end
     end
   end
@@ -244,10 +255,12 @@ module gmmu_l1_tlb #(
       hv_q   <= '0;
       hid_q  <= '{default: '0};
       hppn_q <= '{default: '0};
+      hsys_q <= '0;
     end else begin
       hv_q   <= hv_d;
       hid_q  <= hid_d;
       hppn_q <= hppn_d;
+      hsys_q <= hsys_d;
     end
   end
 

@@ -231,6 +231,7 @@ module gmmu_l2_tlb #(
   assign b_fill_tag.asid   = fill_asid;
   assign b_fill_tag.vpn    = fill_vpn;
   assign b_fill_data.ppn   = cpl_i.ppn;
+  assign b_fill_data.sys   = cpl_i.sys;
   assign b_flush_tag.asid  = flush_i.asid;
   assign b_flush_tag.vpn   = flush_i.vpn;
   assign b_flush_mask.asid = flush_i.scope ? '1 : '0;
@@ -282,6 +283,7 @@ module gmmu_l2_tlb #(
   assign l_fill_tag.asid     = fill_asid;
   assign l_fill_tag.region   = fill_vpn[VpnW-1:OffW];
   assign l_fill_data.lppn    = cpl_i.ppn[PpnW-1:OffW];
+  assign l_fill_data.sys     = cpl_i.sys;
   assign l_flush_tag.asid    = flush_i.asid;
   assign l_flush_tag.region  = flush_i.vpn[VpnW-1:OffW];
   assign l_flush_mask.asid   = flush_i.scope ? '1 : '0;
@@ -330,10 +332,12 @@ module gmmu_l2_tlb #(
       if (bhit) begin
         rsp_d.ppn = b_lk_data.ppn;
         rsp_d.w   = b_lk_w;
+        rsp_d.sys = b_lk_data.sys;
       end else begin
         rsp_d.ppn      = {l_lk_data.lppn, OffW'(0)};
         rsp_d.is_large = 1'b1;
         rsp_d.w        = l_lk_w;
+        rsp_d.sys      = l_lk_data.sys;
       end
     end
     // 1. response selection
@@ -348,6 +352,7 @@ module gmmu_l2_tlb #(
         rsp_d.is_large = mshr_q[resp_idx].res.is_large;
         rsp_d.w        = mshr_q[resp_idx].res.w;
         rsp_d.nocache  = mshr_q[resp_idx].res.nocache;
+        rsp_d.sys      = mshr_q[resp_idx].res.sys;
       end
       m_state_d[resp_idx] = MshrFree;
     end

@@ -221,6 +221,7 @@ module gmmu_ptw #(
                             rk_lmode ? {pte[PpnMsb:PpnLsb+OffW], OffW'(0)} : pte_next;
   assign cpl_o.w          = rsp_done && pte[gmmu_pkg::PTE_W];
   assign cpl_o.nocache    = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
+  assign cpl_o.sys        = rsp_done && pte[gmmu_pkg::PTE_APER];  // aperture (§17)
   // ---------------------------------------------------------------- page-walk cache (§16)
   logic                  pwc_hit, pwc_l, pwc_fill;
   logic [1:0]            pwc_lvl;

@@ -11,7 +11,8 @@ outside an allocation), random masks and compute gaps. Sized for configs/tiny.cf
 of the same seed, plus the run's knobs (mix_knobs): a few hot pages read and written by every
 warp (reads and writes to the same pages, across SMs), writes and atomics to read-only
 allocations (RO violations on cached translations: the run expects program faults), and, when
-the knobs say so, an allocation the platform maps with 2 MB pages or nocache PTEs
+the knobs say so, an allocation the platform maps with 2 MB pages or nocache PTEs, or remotely
+(4 KB or 2 MB host pages with the system aperture, issue 21)
 (gmmu-sim --preload) in a page-table root slot of its own; mix_csr gives a few illegal CSR
 accesses at random cycles (gmmu-sim --csr). The plain mode is unchanged (the
 random_N tests' statistics are in tb/golden/stats.json).
@@ -71,7 +72,8 @@ def gen(seed, scale=1.0):
     return "\n".join(out) + "\n"
 
 
-MIX_PRELOAD_BASE = {"large": 0x8000000000, "nocache": 0x10000000000}  # root slots 1 and 2
+MIX_PRELOAD_BASE = {"large": 0x8000000000, "nocache": 0x10000000000,  # root slots 1 and 2
+                    "remote": 0x18000000000, "remote_large": 0x20000000000}  # 3 and 4 (issue 21)
 
 
 def mix_knobs(seed):
@@ -86,6 +88,10 @@ def mix_knobs(seed):
             f"fb_ready_pct={r.choice([100, 100, 40])}",
             f"fault_mode={r.choice(['replayable', 'replayable', 'blocking'])}"]
     preload = r.choice([None, None, "large", "nocache"])
+    # issue 21: half the seeds without a preload map one allocation remotely (host pages with the
+    # system aperture, docs/microarch.md §17); drawn last, so every other seed is unchanged
+    if preload is None and r.random() < 0.5:
+        preload = r.choice(["remote", "remote_large"])
     return sets, preload
 
 
@@ -122,7 +128,7 @@ def gen_mix(seed, scale=1.0):
         allocs.append((base, pages * PAGE, ro))
         base = (base + pages * PAGE + 0x200000) & ~0x1FFFFF
     if preload:
-        pages = 1024 if preload == "large" else r.randint(2, 16)
+        pages = 1024 if preload in ("large", "remote_large") else r.randint(2, 16)
         ro = r.random() < 0.3
         b = MIX_PRELOAD_BASE[preload]
         out.append(f"alloc pre {b:#x} {pages * PAGE:#x}" + (" ro" if ro else ""))

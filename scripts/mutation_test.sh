@@ -254,6 +254,16 @@ hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[Of
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
 hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = flush_i.vpn\[VpnW-1:OffW\];/assign l_flush_tag.region  = flush_i.vpn[VpnW-2:OffW-1];/' \
     "RTL: L2 page invalidate of the large array compares the wrong region"
+# issue 21 item 1: the aperture (docs/microarch.md §17) on remote_pages (--preload remote,
+# remote_large): full set only (the RTL ones rebuild the Verilator model; the model ones beside)
+hole model2 remote_pages cmodel/l2_tlb.c 's/            rsp.r.sys = e->res.sys;/            rsp.r.sys = 0;/' \
+    "model: the L2's walk response drops the aperture (a remote miss answered as local)"
+hole model2 remote_pages cmodel/l1_tlb.c 's/            l->hsys\[p\] = lk.hsys\[p\];/            l->hsys[p] = 0;/' \
+    "model: an L1 hit drops the aperture (hsys)"
+hole rtl remote_pages rtl/gmmu_l2_tlb.sv 's/        rsp_d.sys      = l_lk_data.sys;/        rsp_d.sys      = 1'"'"'b0;/' \
+    "RTL: an L2 large hit drops the aperture (a remote 2 MB page answered as local)"
+hole rtl remote_pages rtl/gmmu_l1_req_table.sv 's/            ent_d\[i\].sys   = rsp_i.sys;/            ent_d[i].sys   = 1'"'"'b0;/' \
+    "RTL: an L1 miss completes without the response's aperture (request table)"
 hole rtl large_pages rtl/gmmu_ptw.sv 's/if (int.(rk_level) == Levels - 2 \&\& pte\[gmmu_pkg::PTE_L\]) begin/if (int'"'"'(rk_level) == Levels - 1 \&\& pte[gmmu_pkg::PTE_L]) begin/' \
     "RTL: walker takes the large path at the wrong level (a large PDE read as a table pointer)"
 # hole 2: a write to a read-only page cached in L1 / L2 (ro_hit)

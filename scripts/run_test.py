@@ -24,7 +24,8 @@ A test file has `key = value` lines (`#` comments):
                                  run_test.py --timeout overrides); the simulated-time limit is
                                  the watchdog (watchdog_cycles, exit 4)
   csr = CYCLE:w:REG:VALUE[:EV]   a scripted host CSR access (gmmu-sim --csr; repeatable, in order)
-  preload = ALLOC:large|nocache  the platform maps ALLOC itself (gmmu-sim --preload; repeatable)
+  preload = ALLOC:large|nocache|remote|remote_large  the platform maps ALLOC itself (gmmu-sim
+                                 --preload; repeatable)
 Options --config/--trace/--seed/--engine (from make's CONFIG= TRACE= SEED= ENGINE=) override
 the test's values (with --trace, the test's `set`, `args`, `expect_fault`, `exit` and every
 expectation but those on mismatches and integrity_errors are dropped: they describe the test's own

@@ -81,7 +81,8 @@ def expected_ffs(p, k, prep=False):
     # (loaded from a masked value inside a hold multiplexer) are reduced there too
     sb = aw if prep else ab
     asid_drop = aw - sb
-    l1 = {"hit registers (hv, hid, hppn)": P * (1 + rid + ppn)}
+    # hsys: the aperture of each port's hit (docs/microarch.md §17)
+    l1 = {"hit registers (hv, hid, hppn, hsys)": P * (1 + rid + ppn + 1)}
     # TLB records (spec/tlb.toml): widths of the tags, payloads and the request-table entry
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
     def rbits(n):
@@ -149,7 +150,8 @@ def expected_ffs(p, k, prep=False):
         # it too (like cmd_asid_q)
         "state[3], op, asid, region, lvl[2], idx[9]": 3 + 1 + ab + lvpn + 2 + k["PT_IDX_W"],
         "tbl, l4 (table bases), dat[64]": 2 * ppn_w + 64,
-        "lppn, w0, pend, err[2]": lvpn + 1 + 1 + 2,
+        # a0: APER of entry 0, one aperture per coalesced region (§17)
+        "lppn, w0, a0, pend, err[2]": lvpn + 1 + 1 + 1 + 2,
     }
     f = p["FfEntries"]
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned

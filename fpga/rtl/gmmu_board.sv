@@ -125,9 +125,11 @@ module gmmu_board #(
     .hit_valid_o     (hit_valid),
     .hit_id_o        (hit_id),
     .hit_ppn_o       (hit_ppn),
+    .hit_sys_o       (),  // the board's page tables never set APER (docs/microarch.md §17)
     .miss_valid_o    (miss_valid),
     .miss_id_o       (miss_id),
     .miss_ppn_o      (miss_ppn),
+    .miss_sys_o      (),
     .miss_fatal_o    (miss_fatal),
     .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i (mem_req_ready),

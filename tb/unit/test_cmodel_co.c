@@ -168,6 +168,21 @@ static void test_coalesce_not_contig(void **state) {
     th_mem_write(&h, th_pte_addr(&h, RVPN(7), 3), ((FRAME + 7) << GMMU_PTE_PPN_LSB) | B(0));
     expect_refused(&h, GMMU_CMD_COALESCE, GMMU_CO_NOT_CONTIG); /* W differs */
     done(&h);
+    setup(&h); /* one page remote (docs/microarch.md §17): apertures differ */
+    map_region(&h, PTE_VW);
+    th_mem_write(&h, th_pte_addr(&h, RVPN(511), 3),
+                 ((FRAME + 511) << GMMU_PTE_PPN_LSB) | PTE_VW | B(GMMU_PTE_APER));
+    expect_refused(&h, GMMU_CMD_COALESCE, GMMU_CO_NOT_CONTIG);
+    done(&h);
+    setup(&h); /* every page remote: coalesced, the large translation is remote */
+    map_region(&h, PTE_VW | B(GMMU_PTE_APER));
+    assert_int_equal(run_cmd(&h, GMMU_CMD_COALESCE), GMMU_CO_OK);
+    th_miss_t r;
+    run_miss(&h, 0, RVPN(0x40), 1, &r);
+    assert_int_equal(h.ev_count[GMMU_EV_WALK_LARGE], 1u);
+    assert_int_equal(r.ppn, FRAME + 0x40);
+    assert_int_equal(r.sys, 1);
+    done(&h);
     setup(&h);
     for (unsigned i = 0; i < 512; i++) /* contiguous but not 2 MB aligned */
         th_map(&h, RVPN(i), FRAME + 1 + i, PTE_VW);

@@ -174,6 +174,7 @@ void th_step(th_t *h) {
             e->id = h->out.miss_id[s];
             e->fatal = h->out.miss_fatal[s];
             e->ppn = h->out.miss_ppn[s];
+            e->sys = h->out.miss_sys[s];
         }
     }
     for (unsigned b = 0; b < GMMU_EV_W; b++)

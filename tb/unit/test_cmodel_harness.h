@@ -19,7 +19,7 @@
 typedef struct {
     uint64_t cycle; /* cycle whose outputs showed it */
     uint32_t sm;
-    uint8_t id, fatal;
+    uint8_t id, fatal, sys; /* sys: miss_sys_o, the aperture (docs/microarch.md §17) */
     uint64_t ppn;
 } th_miss_t;
 

@@ -111,6 +111,72 @@ static void test_disabled_bit_nocache(void **state) {
     th_done(&h);
 }
 
+/* The aperture (§17): sys = the APER bit of the leaf PTE that gives the PPN, carried through the
+ * walk, the L2 and L1 fills and hits (base and large), kept by a nocache walk, changed by a PTE
+ * change + INVAL_PAGE; never from a level 0-2 entry. */
+static void test_aperture(void **state) {
+    (void)state;
+    th_t h;
+    setup(&h);
+    th_miss_t r;
+    th_map(&h, 0x333, 0x444, PTE_VW | B(GMMU_PTE_APER)); /* remote */
+    th_map(&h, 0x334, 0x445, PTE_VW);                    /* local, same level-3 table */
+    assert_int_equal(run_miss(&h, 0, 0x333, 0, 1, &r), 20);
+    assert_int_equal(r.ppn, 0x444);
+    assert_int_equal(r.sys, 1);
+    assert_int_equal(run_miss(&h, 0, 0x334, 0, 2, &r), 20);
+    assert_int_equal(r.sys, 0);
+    /* L1 hits on both ports: the payload's sys */
+    th_req(&h, 0, 0, 0x334, 0, 3);
+    th_req(&h, 0, 1, 0x333, 1, 4);
+    th_step(&h);
+    memset(h.in.req_valid, 0, sizeof(h.in.req_valid));
+    assert_int_equal(h.out.hit_valid[0][0], 1);
+    assert_int_equal(h.out.hit_sys[0][0], 0);
+    assert_int_equal(h.out.hit_valid[0][1], 1);
+    assert_int_equal(h.out.hit_ppn[0][1], 0x444);
+    assert_int_equal(h.out.hit_sys[0][1], 1);
+    th_step(&h);
+    assert_int_equal(h.out.hit_sys[0][1], 0); /* 0 when not valid */
+    /* SM 1: L2 base hit */
+    assert_int_equal(run_miss(&h, 1, 0x333, 0, 5, &r), 6);
+    assert_int_equal(r.sys, 1);
+    /* large remote page: entry 0's APER; the L1 large hit and the L2 large hit carry it */
+    th_map_large(&h, 0x1000, 0x200, PTE_VW | B(GMMU_PTE_APER));
+    assert_int_equal(run_miss(&h, 0, 0x1001, 0, 6, &r), 20);
+    assert_int_equal(r.ppn, 0x201);
+    assert_int_equal(r.sys, 1);
+    th_req(&h, 0, 0, 0x1002, 0, 7);
+    th_step(&h);
+    memset(h.in.req_valid, 0, sizeof(h.in.req_valid));
+    assert_int_equal(h.out.hit_valid[0][0], 1);
+    assert_int_equal(h.out.hit_sys[0][0], 1);
+    assert_int_equal(run_miss(&h, 1, 0x1003, 0, 8, &r), 6);
+    assert_int_equal(r.sys, 1);
+    /* APER of the level-2 entry (with L) is not the aperture: entry 0's is */
+    th_map_large(&h, 0x3000, 0x400, PTE_VW);
+    const uint64_t l2e = th_pte_addr(&h, 0x3000, 2);
+    th_mem_write(&h, l2e, th_mem_read(&h, l2e) | B(GMMU_PTE_APER));
+    assert_int_equal(run_miss(&h, 1, 0x3005, 0, 11, &r), 20);
+    assert_int_equal(r.ppn, 0x405);
+    assert_int_equal(r.sys, 0);
+    /* nocache remote page: sys on every walk */
+    th_map(&h, 0x2000, 0x99, PTE_VW | B(GMMU_PTE_D) | B(GMMU_PTE_APER));
+    assert_int_equal(run_miss(&h, 1, 0x2000, 0, 9, &r), 20);
+    assert_int_equal(r.sys, 1);
+    /* aperture change (remote -> local migration): PTE rewritten, INVAL_PAGE, re-walk */
+    const uint64_t a = th_map(&h, 0x333, 0x777, PTE_VW);
+    assert_int_equal(th_mem_read(&h, a) & B(GMMU_PTE_APER), 0);
+    th_cmd(&h, GMMU_CMD_INVAL_PAGE, 0x333);
+    th_steps(&h, 2);
+    const unsigned reqs = h.mem_reqs;
+    assert_int_equal(run_miss(&h, 1, 0x333, 0, 10, &r), 20);
+    assert_int_equal(r.ppn, 0x777);
+    assert_int_equal(r.sys, 0);
+    assert_int_equal(h.mem_reqs, reqs + 4);
+    th_done(&h);
+}
+
 /* Fault entry flags word for a fault of type ft by SM sm */
 static uint32_t flags(uint32_t ft, uint32_t sm, int write) {
     return ft | B(GMMU_FB_F_REPLAYABLE) | sm << GMMU_FB_F_CLIENT_LSB |
@@ -236,9 +302,10 @@ static void test_mem_backpressure(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk_addresses),       cmocka_unit_test(test_large_page),
-        cmocka_unit_test(test_disabled_bit_nocache), cmocka_unit_test(test_faults),
-        cmocka_unit_test(test_poison_restart),       cmocka_unit_test(test_mem_backpressure),
+        cmocka_unit_test(test_walk_addresses),   cmocka_unit_test(test_large_page),
+        cmocka_unit_test(test_aperture),         cmocka_unit_test(test_disabled_bit_nocache),
+        cmocka_unit_test(test_faults),           cmocka_unit_test(test_poison_restart),
+        cmocka_unit_test(test_mem_backpressure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

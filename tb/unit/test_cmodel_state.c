@@ -54,7 +54,7 @@ static void test_conversions(void **state) {
     assert_int_equal(get(&h, "u_csr", "fb_base_q", 0, 0), UINT64_C(0x10000000) >> 5);
     assert_int_equal(get(&h, "u_csr", "fb_size_q", 0, 0), 4);
     /* one request on SM 1 port 0: request-table entry 0 WAIT (req_state_e ReqWait = 1) with the
-     * packed record {vpn[81:46], write[45], id[44:37], ppn[36:1], fatal[0]} */
+     * packed record {vpn[82:47], write[46], id[45:38], ppn[37:2], fatal[1], sys[0]} */
     const uint64_t vpn = UINT64_C(0x123456789);
     th_req(&h, 1, 0, vpn, 1, 0x5a);
     th_step(&h);
@@ -64,12 +64,13 @@ static void test_conversions(void **state) {
     assert_int_equal(get(&h, "g_l1[0].u_l1.u_req", "state_q", 0, 0), 0);
     const uint64_t w0 = get(&h, "g_l1[1].u_l1.u_req", "ent_q", 0, 0);
     const uint64_t w1 = get(&h, "g_l1[1].u_l1.u_req", "ent_q", 0, 1);
-    assert_int_equal(w0 & 1u, 0);                                /* fatal */
-    assert_int_equal((w0 >> 1) & ((UINT64_C(1) << 36) - 1u), 0); /* ppn */
-    assert_int_equal((w0 >> 37) & 0xffu, 0x5a);                  /* id */
-    assert_int_equal((w0 >> 45) & 1u, 1);                        /* write */
-    assert_int_equal((w0 >> 46) | (w1 << 18), vpn);              /* vpn */
-    assert_int_equal(w1 >> 18, 0);                               /* 82 bits only */
+    assert_int_equal(w0 & 1u, 0);                                /* sys (§17) */
+    assert_int_equal((w0 >> 1) & 1u, 0);                         /* fatal */
+    assert_int_equal((w0 >> 2) & ((UINT64_C(1) << 36) - 1u), 0); /* ppn */
+    assert_int_equal((w0 >> 38) & 0xffu, 0x5a);                  /* id */
+    assert_int_equal((w0 >> 46) & 1u, 1);                        /* write */
+    assert_int_equal((w0 >> 47) | (w1 << 17), vpn);              /* vpn */
+    assert_int_equal(w1 >> 19, 0);                               /* 83 bits only */
     th_done(&h);
 }
 
