@@ -17,27 +17,6 @@
 #include "plat_score_int.h"
 #include "u64map.h"
 
-#define SC_WORDS 512u
-#define SC_PAGE (1ull << GMMU_PAGE_SHIFT)
-#define SC_LARGE_PAGES 512u
-#define SC_PPN_MASK ((1ull << 36) - 1u)
-#define SC_BIT(n) (1ull << (n))
-/* mapping keys: ASID << 40 | VPN, bit 63 for a 2 MB mapping (VPN of its first page) */
-#define SC_KEY(asid, vpn) ((uint64_t)(asid) << 40 | (vpn))
-#define SC_KEY_LARGE SC_BIT(63)
-#define SC_KEY_VPN(k) ((k)&SC_PPN_MASK)
-#define SC_KEY_ASID(k) ((unsigned)(((k) >> 40) & 0xffu))
-/* mapping values: PPN | W << 36 | platform << 37 | epoch << 40 */
-#define SC_VAL_W SC_BIT(36)
-#define SC_VAL_PLAT SC_BIT(37)
-#define SC_VAL_SYS SC_BIT(38) /* remote: a host frame (APER, docs/microarch.md §17) */
-#define SC_VAL_EPOCH(v) ((v) >> 40)
-#define SC_EPOCH_MAX ((1ull << 24) - 1u)
-/* pending invalidates (frame -> ASID << 40 | VPN | flags) */
-#define SC_PEND_LARGE SC_BIT(61)
-#define SC_PEND_ISSUED SC_BIT(62)
-#define SC_PEND_FLAGS (SC_PEND_LARGE | SC_PEND_ISSUED)
-
 static void violation(plat_score_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void violation(plat_score_t *s, const char *fmt, ...) {
     char msg[320];
