@@ -15,28 +15,8 @@ static bool fewer(const uvm_frame_t *a, const uvm_frame_t *b) {
 
 static uint32_t lfu_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     (void)priv;
-    if (!uvm_evict_gran_valid(gran_pages))
-        return UVM_NONE;
-    uint32_t best = UVM_NONE;
-    for (uint32_t f = 0; f < h->cfg.gpu_data_pages; f++) {
-        const uvm_frame_t *fr = &h->frames[f];
-        if (!fr->resident || (best != UVM_NONE && !fewer(fr, &h->frames[best])))
-            continue;
-        if (gran_pages == 1u ? !uvm_frame_pinned(h, f)
-                             : uvm_evict_group_ok(h, f & ~(gran_pages - 1u), gran_pages))
-            best = f;
-    }
-    return best == UVM_NONE ? UVM_NONE : best & ~(gran_pages - 1u);
+    return uvm_evict_scan_pick(h, gran_pages, fewer);
 }
 
-static int lfu_init(uvm_handler_t *h, void **priv) {
-    (void)h;
-    *priv = NULL;
-    return 0;
-}
-
-static void lfu_fini(void *priv) {
-    (void)priv;
-}
-
-const uvm_evict_ops_t uvm_evict_lfu_ops = {"lfu", lfu_init, lfu_fini, 0, NULL, lfu_pick, false};
+const uvm_evict_ops_t uvm_evict_lfu_ops = {
+    "lfu", uvm_evict_stateless_init, uvm_evict_stateless_fini, 0, NULL, lfu_pick, false};

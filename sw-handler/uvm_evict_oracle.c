@@ -25,14 +25,13 @@ static bool older(const uvm_frame_t *a, const uvm_frame_t *b) {
     return a->access_ns < b->access_ns || (a->access_ns == b->access_ns && a->mig_seq < b->mig_seq);
 }
 
-static uint32_t oracle_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
-    (void)priv;
+uint32_t uvm_evict_scan_pick(uvm_handler_t *h, uint32_t gran_pages, uvm_frame_less_fn less) {
     if (!uvm_evict_gran_valid(gran_pages))
         return UVM_NONE;
     uint32_t best = UVM_NONE;
     for (uint32_t f = 0; f < h->cfg.gpu_data_pages; f++) {
         const uvm_frame_t *fr = &h->frames[f];
-        if (!fr->resident || (best != UVM_NONE && !older(fr, &h->frames[best])))
+        if (!fr->resident || (best != UVM_NONE && !less(fr, &h->frames[best])))
             continue;
         if (gran_pages == 1u ? !uvm_frame_pinned(h, f)
                              : uvm_evict_group_ok(h, f & ~(gran_pages - 1u), gran_pages))
@@ -41,15 +40,20 @@ static uint32_t oracle_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
     return best == UVM_NONE ? UVM_NONE : best & ~(gran_pages - 1u);
 }
 
-static int oracle_init(uvm_handler_t *h, void **priv) {
+int uvm_evict_stateless_init(uvm_handler_t *h, void **priv) {
     (void)h;
     *priv = NULL;
     return 0;
 }
 
-static void oracle_fini(void *priv) {
+void uvm_evict_stateless_fini(void *priv) {
     (void)priv;
 }
 
-const uvm_evict_ops_t uvm_evict_lru_oracle_ops = {"lru_oracle", oracle_init, oracle_fini, 0,
-                                                  NULL,         oracle_pick, false};
+static uint32_t oracle_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
+    (void)priv;
+    return uvm_evict_scan_pick(h, gran_pages, older);
+}
+
+const uvm_evict_ops_t uvm_evict_lru_oracle_ops = {
+    "lru_oracle", uvm_evict_stateless_init, uvm_evict_stateless_fini, 0, NULL, oracle_pick, false};

@@ -239,6 +239,13 @@ extern const uvm_evict_ops_t uvm_evict_lfu_ops;
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
 bool uvm_evict_gran_valid(uint32_t gran_pages);
+/* uvm_evict_oracle.c: the scan of lru_oracle and lfu: the first resident frame that no other
+ * resident frame is `less` than, not pinned (gran 1) or whose group uvm_evict_group_ok accepts;
+ * the group's first frame, or UVM_NONE. And the init / fini of a policy without state. */
+typedef bool (*uvm_frame_less_fn)(const uvm_frame_t *a, const uvm_frame_t *b);
+uint32_t uvm_evict_scan_pick(uvm_handler_t *h, uint32_t gran_pages, uvm_frame_less_fn less);
+int uvm_evict_stateless_init(uvm_handler_t *h, void **priv);
+void uvm_evict_stateless_fini(void *priv);
 /* uvm_thrashing.c: the thrashing policies of the registry */
 extern const uvm_thrashing_ops_t uvm_thrashing_none_ops;
 /* uvm_thrashing_nv.c: nvidia-uvm's detection (docs/handler.md §6j) and its capacity variant */
