@@ -109,6 +109,9 @@ module gmmu_board #(
   logic                             csr_valid, csr_rvalid, irq, idle;
   logic [31:0]                      csr_rdata;
   logic [gmmu_pkg::EV_W-1:0]        unused_ev;
+  // the board's page tables never set APER (docs/microarch.md §17): every translation is local
+  logic [NumSm*NumPorts-1:0]        unused_hit_sys;
+  logic [NumSm-1:0]                 unused_miss_sys;
 
   gmmu_top #(
     `include "gmmu_top_params_pass.svh"
@@ -125,11 +128,11 @@ module gmmu_board #(
     .hit_valid_o     (hit_valid),
     .hit_id_o        (hit_id),
     .hit_ppn_o       (hit_ppn),
-    .hit_sys_o       (),  // the board's page tables never set APER (docs/microarch.md §17)
+    .hit_sys_o       (unused_hit_sys),
     .miss_valid_o    (miss_valid),
     .miss_id_o       (miss_id),
     .miss_ppn_o      (miss_ppn),
-    .miss_sys_o      (),
+    .miss_sys_o      (unused_miss_sys),
     .miss_fatal_o    (miss_fatal),
     .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i (mem_req_ready),
