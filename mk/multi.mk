@@ -58,3 +58,15 @@ results-mosaic-compute: $(BUILD)/results/cfg/mosaic_paper_pwc.cfg | $(DEPS_STAMP
 	$(PYTHON) $(SWEEP) run studies/mosaic_compute.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
 	$(PYTHON) $(SWEEP) collect studies/mosaic_compute.toml
 	$(PYTHON) $(SWEEP) figures studies/mosaic_compute.toml
+
+## make results-mosaic-l2d     Mosaic with resident data, the page-walk cache and the L2 data cache
+##                             serving the walker's PTE reads (seed 004 Table 1: 2 MB, 16 ways,
+##                             10 cycles), its capacity swept 0 (off) / 256 KB / 2 MB
+##                             (studies/mosaic_l2d.toml, 102 runs, about 15 min at -j 2):
+##                             docs/img/results_mosaic_l2d.png, build/results/mosaic_l2d.md
+.PHONY: results-mosaic-l2d
+results-mosaic-l2d: $(BUILD)/results/cfg/mosaic_paper_pwc.cfg | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/mosaic_l2d.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/mosaic_l2d.toml
+	$(PYTHON) $(SWEEP) figures studies/mosaic_l2d.toml
