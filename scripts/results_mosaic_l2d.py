@@ -4,8 +4,8 @@ cache serving the walker's PTE reads, against the cache's capacity (issue 24 ite
 results-mosaic-l2d, studies/mosaic_l2d.toml; docs/results.md "Mosaic with the L2 data cache").
 
 The plotting step of the study: it reads only the study's results store (SQLite, `gmmu-sweep
-collect`). Per capacity (axis l2d_kb, 0 = off) and category (homogeneous / heterogeneous mixes):
-the geometric mean over the mixes of Mosaic's speedup over GPU-MMU (kernel_ns of gpu-mmu /
+collect`). Per configuration (CONFIGS below) and category (homogeneous / heterogeneous mixes):
+(and configuration: with or without the page-walk cache) the geometric mean over the mixes of Mosaic's speedup over GPU-MMU (kernel_ns of gpu-mmu /
 kernel_ns of mosaic: run_mode = memcpy, resident data, the kernels timed), GPU-MMU's mean kernel
 time, page walks, PTE reads per walk and the L2 data cache's PTE and data hit rates. The paper's
 numbers (seed 004: +55.5 % homogeneous, +29.7 % heterogeneous) are printed and drawn beside ours.
@@ -21,6 +21,12 @@ import sqlite3
 import sys
 
 PAPER = {"homogeneous": 1.555, "heterogeneous": 1.297}
+# the study's configurations: (name, label, page-walk cache, L2 data cache KB)
+CONFIGS = [("pwc_l2d_off", "PWC, L2 data cache off", True, 0),
+           ("pwc_l2d_256k", "PWC, 256 KB", True, 256),
+           ("pwc_l2d_2m", "PWC, 2 MB (Table 1)", True, 2048),
+           ("nopwc_l2d_2m", "no PWC, 2 MB (Mosaic's GPU-MMU)", False, 2048)]
+LABEL = {c[0]: c[1] for c in CONFIGS}
 MODES = ("gpu-mmu", "mosaic")
 
 
@@ -59,8 +65,8 @@ def summarize(rows):
         if r.get("integrity_errors") or r.get("far_faults") or r.get("mismatches"):
             bad.append(r)
             continue
-        by[(int(r["l2d_kb"]), r["workload"], r["mode"])] = r
-    kbs = sorted({k for k, _, _ in by})
+        by[(r["config"], r["workload"], r["mode"])] = r
+    kbs = [c[0] for c in CONFIGS if any(k == c[0] for k, _, _ in by)]
     mixes = list(dict.fromkeys(r["workload"] for r in rows))
     missing = [(kb, m, mode) for kb in kbs for m in mixes for mode in MODES
                if (kb, m, mode) not in by]
@@ -93,7 +99,7 @@ def pct(x):
 
 
 def table(kbs, avg):
-    out = ["| L2 data cache | category | mixes | speedup mosaic vs gpu-mmu (geomean) | paper | "
+    out = ["| configuration | category | mixes | speedup mosaic vs gpu-mmu (geomean) | paper | "
            "gpu-mmu kernel ns (mean) | gpu-mmu walks (mean) | PTE reads / walk | "
            "PTE hit rate (gpu-mmu) | data hit rate (gpu-mmu) |", "|" + "---|" * 10]
     for kb in kbs:
@@ -101,8 +107,7 @@ def table(kbs, avg):
             v = avg.get((kb, cat))
             if not v:
                 continue
-            size = "off" if kb == 0 else (f"{kb // 1024} MB" if kb >= 1024 else f"{kb} KB")
-            out.append(f"| {size} | {cat} | {v['n']} | {v['speedup']:.3f} | {PAPER[cat]:.3f} | "
+            out.append(f"| {LABEL[kb]} | {cat} | {v['n']} | {v['speedup']:.3f} | {PAPER[cat]:.3f} | "
                        f"{v['gpummu_kernel_ns']:.0f} | {v['gpummu_walks']:.0f} | "
                        f"{v['pte_reads_per_walk']:.2f} | {pct(v['pte_hit'])} | "
                        f"{pct(v['data_hit'])} |")
@@ -115,8 +120,7 @@ def plot(kbs, avg, path):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     xs = list(range(len(kbs)))
-    labels = ["off" if kb == 0 else (f"{kb // 1024} MB" if kb >= 1024 else f"{kb} KB")
-              for kb in kbs]
+    labels = [LABEL[kb].replace(" (", "\n(").replace(", ", ",\n", 1) for kb in kbs]
     for cat, color in (("homogeneous", "C0"), ("heterogeneous", "C1")):
         ys = [avg.get((kb, cat), {}).get("speedup", float("nan")) for kb in kbs]
         axes[0].plot(xs, ys, "o-", color=color, label=f"{cat} (ours)")
@@ -127,14 +131,15 @@ def plot(kbs, avg, path):
         ds = [avg.get((kb, cat), {}).get("data_hit") for kb in kbs]
         axes[1].plot(xs, [float("nan") if d is None else 100 * d for d in ds], "s:",
                      color=color, label=f"data lines, {cat}")
-    axes[0].set_title("Mosaic speedup over GPU-MMU (geomean), page-walk cache on")
+    axes[0].set_title("Mosaic speedup over GPU-MMU (geomean)")
     axes[0].set_ylabel("speedup")
     axes[1].set_title("L2 data cache hit rate under GPU-MMU")
     axes[1].set_ylabel("%")
     for ax in axes:
         ax.set_xticks(xs)
         ax.set_xticklabels(labels)
-        ax.set_xlabel("L2 data cache capacity (l2d_kb; 16 ways, 128 B lines)")
+        ax.set_xlabel("configuration (L2 data cache: 16 ways, 128 B lines, 10-cycle hit)")
+        ax.tick_params(axis="x", labelsize=7)
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -151,9 +156,9 @@ def main():
     rows = load(a)
     kbs, avg, bad, missing = summarize(rows)
     for kb, m, mode in missing:
-        print(f"results_mosaic_l2d: l2d_kb={kb} {m} {mode}: FAILED (no result in the store)")
+        print(f"results_mosaic_l2d: {kb} {m} {mode}: FAILED (no result in the store)")
     for r in bad:
-        print(f"results_mosaic_l2d: l2d_kb={r['l2d_kb']} {r['workload']} {r['mode']}: FAILED "
+        print(f"results_mosaic_l2d: {r['config']} {r['workload']} {r['mode']}: FAILED "
               "(integrity errors, mismatches or far-faults with resident data)")
     md = table(kbs, avg)
     print(md)
