@@ -11,7 +11,7 @@ collect`).
              nvidia - 1| over the workloads. The paper's claim: TBNp correlates best with the
              hardware, i.e. the smallest distance among none, random, sequential-local and TBNp.
   shootdown  per-entry vs whole-TLB shootdown (C.3, D.2, Figs. 5-6). Per prefetcher (axis
-             `prefetch`): the mean over the workloads of the L1 TLB hit rate (l1_hits /
+             `prefetch`) and fault batch size (axis `batch`): the mean over the workloads of the L1 TLB hit rate (l1_hits /
              translations) and of the TLB hit rate (L1 or L2: (l1_hits + l2_hits) / translations)
              under each granularity, their difference in percentage points (paper: 11 on average),
              and the geometric mean of cycles(all) / cycles(entry) (paper: "little effect").
@@ -102,8 +102,9 @@ def prefetch_table(faults, res):
 
 
 def shootdown(rows):
-    by = {(r["prefetch"], r["shootdown"], r["workload"]): r for r in rows}
-    pfs = list(dict.fromkeys(r["prefetch"] for r in rows))
+    by = {((r.get("batch") or "256") + "/" + r["prefetch"], r["shootdown"], r["workload"]): r
+          for r in rows}
+    pfs = sorted(dict.fromkeys(k[0] for k in by), key=lambda k: (-int(k.split("/")[0]), k))
     wls = list(dict.fromkeys(r["workload"] for r in rows))
     res = {}
     for p in pfs:
@@ -132,7 +133,7 @@ def shootdown(rows):
 
 
 def shootdown_table(pfs, res):
-    out = ["| prefetcher | workloads | L1 TLB hit rate entry / all | TLB hit rate (L1 or L2) "
+    out = ["| batch size / prefetcher | workloads | L1 TLB hit rate entry / all | TLB hit rate (L1 or L2) "
            "entry / all | difference (pp) | cycles all / entry (geomean) | shootdowns entry / "
            "all (mean) |", "|" + "---|" * 7]
     for p in pfs:
@@ -191,7 +192,8 @@ def plot_shootdown(pfs, res, path):
     for ax, t in ((axes[0], "TLB hit rate (paper: per entry +11 pp)"),
                   (axes[1], "simulated cycles (paper: little effect)")):
         ax.set_xticks(xs)
-        ax.set_xticklabels([f"prefetch {p}" for p in pfs])
+        ax.set_xticklabels([f"batch {p.split('/')[0]}\nprefetch {p.split('/')[1]}" for p in pfs],
+                           fontsize=8)
         ax.set_title(t, fontsize=10)
         ax.legend(fontsize=7) if ax is axes[0] else None
     fig.suptitle("UVMSmart TLB shootdown granularity (seed 002 Figs. 5-6)", fontsize=10)
