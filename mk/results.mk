@@ -137,7 +137,7 @@ oversub-check: traces
 ## make results-uvmsmart       UVMSmart's figures (seed 002): TBNp vs the other prefetchers and the
 ##                             driver's, two far-fault costs (studies/uvmsmart_prefetch.toml, 50
 ##                             runs), and the TLB shootdown per entry vs the whole TLB
-##                             (tlb_shootdown; studies/uvmsmart_shootdown.toml, 20 runs), about 15
+##                             (tlb_shootdown; studies/uvmsmart_shootdown.toml, 40 runs), about 20
 ##                             min at -j 1: docs/img/results_uvmsmart_{prefetch,shootdown}.png,
 ##                             build/results/uvmsmart_{prefetch,shootdown}.md
 .PHONY: results-uvmsmart

@@ -25,7 +25,8 @@ PAPER = {"homogeneous": 1.555, "heterogeneous": 1.297}
 CONFIGS = [("pwc_l2d_off", "PWC, L2 data cache off", True, 0),
            ("pwc_l2d_256k", "PWC, 256 KB", True, 256),
            ("pwc_l2d_2m", "PWC, 2 MB (Table 1)", True, 2048),
-           ("nopwc_l2d_2m", "no PWC, 2 MB (Mosaic's GPU-MMU)", False, 2048)]
+           ("nopwc_l2d_2m", "no PWC, 2 MB (Mosaic's GPU-MMU)", False, 2048),
+           ("nopwc_l2d_2m_hit120", "no PWC, 2 MB, 120-cycle hit", False, 2048)]
 LABEL = {c[0]: c[1] for c in CONFIGS}
 MODES = ("gpu-mmu", "mosaic")
 
