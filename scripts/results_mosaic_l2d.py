@@ -139,7 +139,7 @@ def plot(kbs, avg, path):
     for ax in axes:
         ax.set_xticks(xs)
         ax.set_xticklabels(labels)
-        ax.set_xlabel("configuration (L2 data cache: 16 ways, 128 B lines, 10-cycle hit)")
+        ax.set_xlabel("configuration (L2 data cache: 16 ways, 128 B lines; a hit 10 cycles unless stated)")
         ax.tick_params(axis="x", labelsize=7)
         ax.legend(fontsize=7)
     fig.tight_layout()
