@@ -23,6 +23,7 @@
 #include "gpumem.h"
 #include "host_drv.h"
 #include "hostmem.h"
+#include "l2d.h"
 #include "pcie.h"
 #include "plat.h"
 #include "plat_model.h"
@@ -105,6 +106,8 @@ typedef struct {
     trace_reader_t *tr;
     kern_stream_t ks;
     kern_t kern;
+    l2d_t l2d;        /* the L2 data cache (l2d_kb; off: sets 0), shared by the PTE reads and
+                       * kern's data lines (kern.l2d) */
     kern_part_t part; /* SMs of each address space (sm_partition), kern.part */
     /* an allocation of an address space other than 0 was declared: the SMs issue only once the
      * device is online (every ASID's PT_BASE programmed; docs/cosim.md "Address spaces") */

@@ -89,6 +89,13 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         fprintf(f, "  remote maps   %llu pages mapped remotely, %llu unmapped, %llu to the GPU\n",
                 ULL_(r->remote_maps), ULL_(r->remote_unmaps), ULL_(r->remote_to_gpu));
     }
+    if (l2d_on(&p->wl.l2d)) { /* only with the L2 data cache (l2d_kb) */
+        const l2d_t *c = &p->wl.l2d;
+        fprintf(
+            f,
+            "  L2 data cache PTE reads %llu hits, %llu misses; data lines %llu hits, %llu misses\n",
+            ULL_(c->pte_hits), ULL_(c->pte_misses), ULL_(c->data_hits), ULL_(c->data_misses));
+    }
     if (V(chaos_cmds))
         fprintf(f, "  chaos         %llu invalidate commands (%llu held back: restart streak)\n",
                 ULL(chaos_cmds), ULL(chaos_held));
@@ -205,6 +212,14 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"remote_maps\": %llu,\n  \"remote_unmaps\": %llu,\n", ULL_(r->remote_maps),
                 ULL_(r->remote_unmaps));
         fprintf(f, "  \"remote_to_gpu\": %llu,\n", ULL_(r->remote_to_gpu));
+    }
+    if (l2d_on(
+            &p->wl.l2d)) { /* only with the L2 data cache (l2d_kb): no other run's stats change */
+        const l2d_t *c = &p->wl.l2d;
+        fprintf(f, "  \"l2d_pte_hits\": %llu,\n  \"l2d_pte_misses\": %llu,\n", ULL_(c->pte_hits),
+                ULL_(c->pte_misses));
+        fprintf(f, "  \"l2d_data_hits\": %llu,\n  \"l2d_data_misses\": %llu,\n", ULL_(c->data_hits),
+                ULL_(c->data_misses));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */

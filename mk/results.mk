@@ -133,3 +133,20 @@ oversub-check: traces
 	  --trace-tool $(BUILD)/bin/gmmu-trace --traces $(WL_TRACE_DIR) --config configs/tiny.cfg \
 	  --fit $(OVERSUB_FIT) --evict $(shell echo $(OVERSUB_EVICT) | tr ' ' ,) --jobs $(RESULTS_JOBS) \
 	  --workloads $(shell echo $(WL_NAMES) | tr ' ' ,) $(OVERSUB_CHECK_ARGS)
+
+## make results-uvmsmart       UVMSmart's figures (seed 002): TBNp vs the other prefetchers and the
+##                             driver's, two far-fault costs (studies/uvmsmart_prefetch.toml, 50
+##                             runs), and the TLB shootdown per entry vs the whole TLB
+##                             (tlb_shootdown; studies/uvmsmart_shootdown.toml, 40 runs), about 20
+##                             min at -j 1: docs/img/results_uvmsmart_{prefetch,shootdown}.png,
+##                             build/results/uvmsmart_{prefetch,shootdown}.md
+.PHONY: results-uvmsmart
+UVMSMART_JOBS ?= 2
+results-uvmsmart: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/uvmsmart_prefetch.toml -j $(UVMSMART_JOBS)
+	$(PYTHON) $(SWEEP) collect studies/uvmsmart_prefetch.toml
+	$(PYTHON) $(SWEEP) figures studies/uvmsmart_prefetch.toml
+	$(PYTHON) $(SWEEP) run studies/uvmsmart_shootdown.toml -j $(UVMSMART_JOBS)
+	$(PYTHON) $(SWEEP) collect studies/uvmsmart_shootdown.toml
+	$(PYTHON) $(SWEEP) figures studies/uvmsmart_shootdown.toml
