@@ -57,6 +57,16 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 ULL(large_maps), ULL(coalesces), ULL(splinters), ULL(large_evictions),
                 ULL(cocoa_fallbacks), ULL(walks_large), ULL(l1_large_hit_cycles),
                 ULL(l2_large_hits));
+    if (p->prof) { /* only with an object policy (docs/handler.md §6q) */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"obj_launches\": %llu,\n  \"obj_evictions\": %llu,\n", ULL_(h->obj_launches),
+                ULL_(h->obj_evictions));
+        fprintf(f, "  \"obj_host_pages\": %llu,\n  \"obj_host_placements\": %llu,\n",
+                ULL_(h->obj_host_pages), ULL_(h->obj_host_placements));
+        fprintf(f, "  \"obj_prefetches\": %llu,\n  \"obj_prefetch_pages\": %llu,\n",
+                ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
+        fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
+    }
     if (thrashing_reported(p)) {
         const uvm_stats_t *t = hdrv_stats(p->hd.host);
         fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins\n",
@@ -107,6 +117,15 @@ void plat_print_summary(const plat_t *p, FILE *f) {
             fprintf(f, "  advice        %llu advises, %llu read duplicates, %llu collapses\n",
                     ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
                     ULL_(hs->read_dup_collapses));
+    }
+    if (p->prof) { /* docs/handler.md §6q */
+        const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+        fprintf(f,
+                "  objects       %llu launches, %llu objects removed (%llu pages to the host), "
+                "%llu placed on the host, %llu prefetches (%llu pages, %llu left out)\n",
+                ULL_(hs->obj_launches), ULL_(hs->obj_evictions), ULL_(hs->obj_host_pages),
+                ULL_(hs->obj_host_placements), ULL_(hs->obj_prefetches),
+                ULL_(hs->obj_prefetch_pages), ULL_(hs->obj_prefetch_skipped));
     }
     fprintf(f, "  RESULT        %s\n", result);
     fflush(f);

@@ -169,6 +169,7 @@ static void free_index(uvm_handler_t *h, size_t i) {
     h->nallocs--;
     free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
     uvm_advise_forget(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
+    uvm_lc_freed(h, al.base);
     free(al.name);
     if (h->place->freed) /* cocoa: compaction */
         h->place->freed(h, uvm_vpn_asid(al.base >> GMMU_PAGE_SHIFT));

@@ -36,7 +36,7 @@ typedef struct {
     bool prefetch; /* GPU: explicit transfer (prefetch the object before the kernel) */
 } uvm_lc_act_t;
 
-typedef struct {
+typedef struct uvm_lc {
     uint32_t policy;    /* UVM_OBJ_POLICY_* (not NONE) */
     uint32_t transfer;  /* UVM_OBJ_XFER_* */
     uint64_t cap_bytes; /* GPU memory for objects */

@@ -38,4 +38,12 @@ typedef struct {
     uint32_t reuse;      /* target reuse distance (launches to the next use) or UVM_OBJ_NEVER */
 } uvm_obj_use_t;
 
+/* Before a kernel launch (host context): the objects it uses (the launch's uses of the trace's
+ * object profile), placed by cfg.object_policy (nothing when it is none). Each must be an
+ * allocation (base its start). 0, or -1 + err (an unknown object, out of memory, a failed
+ * prefetch or move to the host). */
+struct uvm_handler;
+int uvm_handler_objects(struct uvm_handler *h, const uvm_obj_use_t *use, size_t n, char *err,
+                        size_t errlen);
+
 #endif
