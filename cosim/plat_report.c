@@ -57,16 +57,6 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 ULL(large_maps), ULL(coalesces), ULL(splinters), ULL(large_evictions),
                 ULL(cocoa_fallbacks), ULL(walks_large), ULL(l1_large_hit_cycles),
                 ULL(l2_large_hits));
-    if (p->prof) { /* only with an object policy (docs/handler.md §6q) */
-        const uvm_stats_t *h = hdrv_stats(p->hd.host);
-        fprintf(f, "  \"obj_launches\": %llu,\n  \"obj_evictions\": %llu,\n", ULL_(h->obj_launches),
-                ULL_(h->obj_evictions));
-        fprintf(f, "  \"obj_host_pages\": %llu,\n  \"obj_host_placements\": %llu,\n",
-                ULL_(h->obj_host_pages), ULL_(h->obj_host_placements));
-        fprintf(f, "  \"obj_prefetches\": %llu,\n  \"obj_prefetch_pages\": %llu,\n",
-                ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
-        fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
-    }
     if (thrashing_reported(p)) {
         const uvm_stats_t *t = hdrv_stats(p->hd.host);
         fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins\n",
@@ -206,6 +196,16 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));
         fprintf(f, "  \"remote_bytes\": %llu,\n  \"remote_wait_cycles\": %llu,\n",
                 ULL_(p->wl.remote_bytes), ULL_(p->wl.remote_wait_cycles));
+    }
+    if (p->prof) { /* only with an object policy (docs/handler.md §6q) */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"obj_launches\": %llu,\n  \"obj_evictions\": %llu,\n", ULL_(h->obj_launches),
+                ULL_(h->obj_evictions));
+        fprintf(f, "  \"obj_host_pages\": %llu,\n  \"obj_host_placements\": %llu,\n",
+                ULL_(h->obj_host_pages), ULL_(h->obj_host_placements));
+        fprintf(f, "  \"obj_prefetches\": %llu,\n  \"obj_prefetch_pages\": %llu,\n",
+                ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
+        fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */
