@@ -133,3 +133,19 @@ oversub-check: traces
 	  --trace-tool $(BUILD)/bin/gmmu-trace --traces $(WL_TRACE_DIR) --config configs/tiny.cfg \
 	  --fit $(OVERSUB_FIT) --evict $(shell echo $(OVERSUB_EVICT) | tr ' ' ,) --jobs $(RESULTS_JOBS) \
 	  --workloads $(shell echo $(WL_NAMES) | tr ' ' ,) $(OVERSUB_CHECK_ARGS)
+
+# make results-lichapman  Li & Chapman's object-level placement (docs/results.md "Li & Chapman",
+#                        docs/handler.md §6q): studies/lichapman.toml through gmmu-sweep (UM,
+#                        Host, LRU, RLM, GLM, RDM, RDM implicit-only / explicit-only and the
+#                        memcpy Baseline on six Rodinia workloads at 2 MB, fitted and at 150%),
+#                        then scripts/results_lichapman.py (reads only the store):
+#                        $(BUILD)/results/lichapman.md, docs/img/results_lichapman.png (~2 min
+#                        with -j 2)
+## make results-lichapman      Li & Chapman's schemes vs UM, fitted and oversubscribed:
+##                             docs/img/results_lichapman.png, build/results/lichapman.md
+.PHONY: results-lichapman
+results-lichapman: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/lichapman.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/lichapman.toml
+	$(PYTHON) $(SWEEP) figures studies/lichapman.toml

@@ -25,11 +25,6 @@ void uvm_lc_release(uvm_handler_t *h) {
     }
 }
 
-void uvm_lc_freed(uvm_handler_t *h, uint64_t base) {
-    if (h->lc)
-        uvm_lc_forget(h->lc, base);
-}
-
 static int lc_to_host(uvm_handler_t *h, const uvm_lc_obj_t *o, char *err, size_t errlen) {
     uint64_t pages = 0;
     const int rc = uvm_handler_to_host(h, o->base, o->size, &pages, err, errlen);

@@ -448,9 +448,8 @@ const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn);
 /* uvm_populate.c: the GPU frames a prefetch of [base, base + size) would need (its pages not
  * resident; a 2 MB region placed whole counts 512) and the free ones of its address space */
 uint64_t uvm_prefetch_frames(const uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *nfree);
-/* uvm_lc_run.c: the object placement's state freed (uvm_handler_free); a freed allocation */
+/* uvm_lc_run.c: the object placement's state freed (uvm_handler_free) */
 void uvm_lc_release(uvm_handler_t *h);
-void uvm_lc_freed(uvm_handler_t *h, uint64_t base);
 
 /* uvm_events.c: the event stream */
 void uvm_event_emit(uvm_handler_t *h, const uvm_event_t *ev);
