@@ -106,14 +106,15 @@ def plot(path, over, fit, workloads):
         width = 0.8 / max(1, len(names))
         for i, s in enumerate(names):
             ys = [sp[s][w] or 0 for w in workloads]
-            ax.bar([k + i * width for k in range(len(workloads))], ys, width, label=s)
+            ax.bar([k + i * width for k in range(len(workloads))], ys, width, label=s,
+                   color=f"C{SCHEMES.index(s)}")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_yscale("log")
         ax.set_xticks([k + 0.4 - width / 2 for k in range(len(workloads))])
         ax.set_xticklabels(workloads)
         ax.set_ylabel(f"speedup over {ref}")
         ax.set_title(title)
-    axes[0].legend(fontsize=7, ncol=2)
+        ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     fig.savefig(path, dpi=110)
