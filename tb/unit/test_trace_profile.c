@@ -22,7 +22,8 @@
 
 /* a: 256 B; launch 0 reads its first 128 B twice (density 0.5, 64 accesses), launch 2 all of it
  * once; b: 2 pages, one write in its second page in launch 0, freed inside launch 0's records
- * (after the launch); b2 declared where b was, used in launch 1 with c. */
+ * (after the launch); b2 declared where b was among launch 0's records (an object from launch 1
+ * on: launch 0's access there is b's), used in launch 1 with c. */
 static const char *k_trace = "alloc a 0x100000 0x100\n"
                              "alloc b 0x200000 0x2000\n"
                              "alloc c 0x300000 0x1000 ro\n"
@@ -33,6 +34,7 @@ static const char *k_trace = "alloc a 0x100000 0x100\n"
                              "free b\n"
                              "s 0 2 W 0 0x1 0x201004 0\n"
                              "alloc b2 0x200000 0x1000\n"
+                             "s 0 3 W 0 0x1 0x200000 0\n"
                              "kernel k1\n"
                              "s 0 0 R 0 0x3 0x300000 0x800\n"
                              "s 0 0 W 0 0x1 0x200ff0 0\n"
@@ -69,9 +71,12 @@ static void test_profile_values(void **state) {
     assert_int_equal(a0->reuse, 2); /* next used by launch 2 */
     const trace_prof_use_t *b0 = use_of(&p, 0, "b");
     assert_non_null(b0);
-    assert_int_equal(b0->accesses, 2); /* the access after the free is still launch 0's */
-    assert_int_equal(b0->bytes, 8);
-    assert_int_equal(b0->pages, 1);
+    /* the accesses after the free are still launch 0's, and so is the one in b2's range: b is
+     * the allocation there until the launch ends */
+    assert_int_equal(b0->accesses, 3);
+    assert_null(use_of(&p, 0, "b2"));
+    assert_int_equal(b0->bytes, 12);
+    assert_int_equal(b0->pages, 2);
     assert_int_equal(b0->reuse, TRACE_PROF_NEVER);
     /* launch 1: b2 (not b: freed) and c, two lanes 2 KB apart: one page, 8 bytes */
     assert_int_equal(p.kern[1].n, 2);
@@ -90,7 +95,7 @@ static void test_profile_values(void **state) {
     /* global locality: every launch's accesses */
     assert_int_equal(p.obj[0].global, 128);
     assert_int_equal(p.obj[0].uses, 2);
-    assert_int_equal(p.obj[1].global, 2);
+    assert_int_equal(p.obj[1].global, 3);
     trace_profile_free(&p);
     assert_int_equal(p.nobj, 0);
 }

@@ -17,7 +17,8 @@ typedef struct {
     size_t nw, np;   /* 64-bit words of the two bitmaps */
     uint64_t acc, nbytes, npages;
     int live;
-    int dying; /* freed by a `free` read in the current launch: gone at its end */
+    int dying;   /* freed by a `free` read in the current launch: gone at its end */
+    int pending; /* declared among a launch's records: an object from the next launch on */
 } prof_live_t;
 
 typedef struct {
@@ -73,6 +74,7 @@ static int prof_alloc(prof_state_t *s, const trace_rec_t *rec) {
         return -1;
     }
     l->live = 1;
+    l->pending = p->nkern > 0;
     p->nobj++;
     return 0;
 }
@@ -88,11 +90,11 @@ static void prof_free(prof_state_t *s, const trace_rec_t *rec) {
 
 static long prof_find(prof_state_t *s, uint32_t space, uint64_t va) {
     const trace_prof_obj_t *o = s->p->obj;
-    if (s->last >= 0 && s->lv[s->last].live && o[s->last].space == space &&
-        va - o[s->last].base < o[s->last].size)
+    if (s->last >= 0 && s->lv[s->last].live && !s->lv[s->last].pending &&
+        o[s->last].space == space && va - o[s->last].base < o[s->last].size)
         return s->last;
     for (size_t i = s->p->nobj; i-- > 0;)
-        if (s->lv[i].live && o[i].space == space && va - o[i].base < o[i].size)
+        if (s->lv[i].live && !s->lv[i].pending && o[i].space == space && va - o[i].base < o[i].size)
             return s->last = (long)i;
     return -1;
 }
@@ -146,13 +148,16 @@ static int prof_end_launch(prof_state_t *s) {
     return 0;
 }
 
-/* the frees read since the last launch take effect (host calls run between launches) */
+/* the frees read since the last launch take effect (host calls run between launches), the
+ * allocations declared among its records become objects */
 static void prof_frees(prof_state_t *s) {
-    for (size_t i = 0; i < s->p->nobj; i++)
+    for (size_t i = 0; i < s->p->nobj; i++) {
+        s->lv[i].pending = 0;
         if (s->lv[i].dying) {
             s->lv[i].dying = 0;
             s->lv[i].live = 0;
         }
+    }
 }
 
 /* reuse distance: launches from a use to the object's next use (walking the launches back) */
