@@ -22,6 +22,13 @@ static bool thrashing_reported(const plat_t *p) {
                           UVM_POLICY_PROP_DETECTS) != 0;
 }
 
+/* The handler's statistics if it mapped a page remotely (docs/handler.md §6l), else NULL: the
+ * remote-mapping counters are printed only then (no other run's statistics change). */
+static const uvm_stats_t *remote_handled(const plat_t *p) {
+    const uvm_stats_t *s = p->hd.host ? hdrv_stats(p->hd.host) : NULL;
+    return s && (s->remote_maps || s->remote_unmaps || s->remote_to_gpu) ? s : NULL;
+}
+
 void plat_print_summary(const plat_t *p, FILE *f) {
     const char *result = p->fin.result;
     const double wall = p->fin.wall;
@@ -77,6 +84,11 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 "for data\n",
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes), ULL_(p->wl.remote_bytes),
                 ULL_(p->wl.remote_wait_cycles));
+    if (remote_handled(p)) {
+        const uvm_stats_t *r = remote_handled(p);
+        fprintf(f, "  remote maps   %llu pages mapped remotely, %llu unmapped, %llu to the GPU\n",
+                ULL_(r->remote_maps), ULL_(r->remote_unmaps), ULL_(r->remote_to_gpu));
+    }
     if (V(chaos_cmds))
         fprintf(f, "  chaos         %llu invalidate commands (%llu held back: restart streak)\n",
                 ULL(chaos_cmds), ULL(chaos_held));
@@ -206,6 +218,12 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"obj_prefetches\": %llu,\n  \"obj_prefetch_pages\": %llu,\n",
                 ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
         fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
+    }
+    if (remote_handled(p)) { /* docs/handler.md §6l */
+        const uvm_stats_t *r = remote_handled(p);
+        fprintf(f, "  \"remote_maps\": %llu,\n  \"remote_unmaps\": %llu,\n", ULL_(r->remote_maps),
+                ULL_(r->remote_unmaps));
+        fprintf(f, "  \"remote_to_gpu\": %llu,\n", ULL_(r->remote_to_gpu));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */

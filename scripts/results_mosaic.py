@@ -33,8 +33,9 @@ import json
 import math
 import os
 import shlex
-import sqlite3
 import sys
+
+from results_store import read_table
 
 CONFIG = "configs/mosaic_paper.cfg"
 MODES = {
@@ -89,15 +90,8 @@ def metrics(r, run_mode):
 
 def load(a, modes):
     """(rows of the selected run mode, mix names in the study's order, missing (mix, mode))."""
-    if not os.path.isfile(a.store):
-        die(f"{a.store}: no results store (gmmu-sweep collect studies/mosaic.toml)")
-    db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    try:
-        rows = [dict(r) for r in db.execute('SELECT * FROM "%s"' %
-                                            a.table_name.replace('"', '""'))]
-    except sqlite3.Error as e:
-        die(f"{a.store}: {e}")
+    rows = read_table(a.store, a.table_name, "results_mosaic",
+                      "gmmu-sweep collect studies/mosaic.toml")
     rows = [r for r in rows if r["run_mode"] == a.run_mode and
             (not a.config or r["config"] == a.config)]
     names = list(dict.fromkeys(r["workload"] for r in rows))

@@ -14,11 +14,11 @@ memcpy (the paper's normalisation), the geometric means, and writes a bar plot.
 """
 import argparse
 import json
-import math
 import os
 import shlex
-import sqlite3
 import sys
+
+from results_store import geomean, read_table, run_failed
 
 # Zheng's fig. 7 workloads that the suite has (docs/workloads.md "used by": Zheng'16) and that
 # stream through their data (xsbench, the sixth, is an irregular table lookup)
@@ -52,29 +52,17 @@ def die(msg):
     sys.exit(f"results_zheng: {msg}")
 
 
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
-
-
 def load(args):
     """{(variant, workload, policy): statistics} of the store's runs; checks that every run the
     figure needs is there, ran without errors, and with the variant's handler costs."""
-    if not os.path.isfile(args.store):
-        die(f"{args.store}: no results store (gmmu-sweep collect studies/zheng.toml)")
-    db = sqlite3.connect(f"file:{args.store}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    try:
-        rows = [dict(r) for r in db.execute(
-            'SELECT * FROM "%s"' % args.table_name.replace('"', '""'))]
-    except sqlite3.Error as e:
-        die(f"{args.store}: {e}")
+    rows = read_table(args.store, args.table_name, "results_zheng",
+                      "gmmu-sweep collect studies/zheng.toml")
     res, sizes = {}, set()
     for r in rows:
         k = (r["config"], r["workload"], r["policy"])
         if k[0] not in args.variants or k[1] not in args.workloads:
             continue
-        if r["exit_status"] or r["integrity_errors"] or r["platform_errors"] or \
-                r["fatal_faults"]:
+        if run_failed(r):
             die(f"{r['run_name']}: integrity/platform errors or fatal faults")
         for kv in VARIANTS[k[0]]:
             key, val = kv.split("=")

@@ -14,10 +14,10 @@ bad store, or no complete block.
 """
 
 import argparse
-import math
 import os
-import sqlite3
 import sys
+
+from results_store import geomean, read_table, run_failed
 
 POLICIES = ["none", "sequential+pipe", "locality+pipe", "oracle+pipe"]
 WORKLOADS = ["backprop", "hotspot", "nw", "sgemm", "stencil"]
@@ -28,22 +28,12 @@ def die(msg):
     sys.exit(f"results_zheng_compute: {msg}")
 
 
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
-
-
 def load(path, table):
-    if not os.path.isfile(path):
-        die(f"{path}: no results store (gmmu-sweep collect studies/zheng_compute.toml)")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    try:
-        rows = [dict(r) for r in db.execute('SELECT * FROM "%s"' % table.replace('"', '""'))]
-    except sqlite3.Error as e:
-        die(f"{path}: {e}")
+    rows = read_table(path, table, "results_zheng_compute",
+                      "gmmu-sweep collect studies/zheng_compute.toml")
     res = {}
     for r in rows:
-        if r["exit_status"] or r["integrity_errors"] or r["platform_errors"] or r["fatal_faults"]:
+        if run_failed(r):
             die(f"{r['run_name']}: integrity/platform errors or fatal faults")
         if str(r["config.sm_issue_ipc"]) != "2":
             die(f"{r['run_name']}: sm_issue_ipc = {r['config.sm_issue_ipc']}, the study says 2")

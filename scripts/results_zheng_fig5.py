@@ -11,10 +11,10 @@ docs/results.md "Zheng fig. 5". Exit status 1 on a missing run, a run with error
 """
 
 import argparse
-import math
 import os
-import sqlite3
 import sys
+
+from results_store import geomean, read_table, run_failed
 
 WORKLOADS = ["backprop", "hotspot", "nw", "sgemm", "stencil"]
 QUOTAS = [1, 2, 4, 8, 16]
@@ -24,24 +24,14 @@ def die(msg):
     sys.exit(f"results_zheng_fig5: {msg}")
 
 
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
-
-
 def load(path, table):
-    if not os.path.isfile(path):
-        die(f"{path}: no results store (gmmu-sweep collect studies/zheng_fig5.toml --partial)")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    try:
-        rows = [dict(r) for r in db.execute('SELECT * FROM "%s"' % table.replace('"', '""'))]
-    except sqlite3.Error as e:
-        die(f"{path}: {e}")
+    rows = read_table(path, table, "results_zheng_fig5",
+                      "gmmu-sweep collect studies/zheng_fig5.toml --partial")
     res = {}
     for r in rows:
         if r.get("run_status", "done") != "done":
             continue
-        if r["exit_status"] or r["integrity_errors"] or r["platform_errors"] or r["fatal_faults"]:
+        if run_failed(r):
             die(f"{r['run_name']}: integrity/platform errors or fatal faults")
         q = int(r["config"][1:])
         if int(r["config.ff_quota"]) != q:

@@ -119,10 +119,12 @@ void uvm_compact(uvm_handler_t *h, uint32_t asid) {
             compact_chunk(h, asid, k);
 }
 
-/* Unmaps and releases the resident pages of [first, last] (VPNs). */
+/* Unmaps and releases the resident pages of [first, last] (VPNs), unmaps its remote ones. */
 static void free_pages(uvm_handler_t *h, uint64_t first, uint64_t last) {
     for (uint64_t vpn = first; vpn <= last; vpn++) {
         uint32_t f = 0;
+        if (!uvm_find_alloc(h, vpn) && uvm_remote_unmap(h, vpn, 1) != 0)
+            continue; /* a remote page (§6l): its mapping goes, no frame to release */
         if (!uvm_va_block_resident(h, vpn, &f) || uvm_find_alloc(h, vpn))
             continue; /* not resident, or shared with another allocation */
         /* a large page: goes whole (2m: its other pages written back), or its region is

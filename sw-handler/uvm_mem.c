@@ -80,6 +80,7 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     if (!blk)
         return -1;
     const uint32_t page = uvm_block_page(vpn);
+    uvm_remote_leave(h, blk, vpn); /* a remote page migrating: its remote mapping goes (§6l) */
     uvm_bitmap_set(blk->resident, page);
     blk->frame[page] = f;
     uvm_frame_t *fr = &h->frames[f];

@@ -121,4 +121,31 @@ int uvm_place_map_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pa
 void uvm_place_unmap_4k(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
 bool uvm_place_writeback_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages);
 
+/* ---- the placement kind `remote` (uvm_place_remote.c, docs/handler.md §6l): per page, beside
+ * the handler's table; the API policies use (pin_host, static_map, accessed_by, access counters,
+ * a thrashing pin to the host) ---- */
+/* Page vpn is mapped remotely (on its host copy, no GPU frame). */
+bool uvm_remote_is(const uvm_handler_t *h, uint64_t vpn);
+/* Maps the pages [vpn, vpn + pages) remotely: per page of a managed allocation that is neither
+ * remote nor resident, a leaf PTE with APER, W as its allocation, PPN = its host frame (no frame,
+ * no copy; REMOTE_MAP); the others are skipped (a resident page stays mapped locally).
+ * charge: t_pte_ns per PTE written. The pages mapped, or -1 (a page-table chain could not be
+ * built or out of memory, logged; the pages mapped before it stay). */
+int64_t uvm_remote_map(uvm_handler_t *h, uint64_t vpn, uint32_t pages, bool charge);
+/* Removes the remote mappings among [vpn, vpn + pages), as the driver's unmap: per remote page
+ * its PTE cleared (REMOTE_UNMAP), then INVAL_PAGE, waited for; nothing written back. The next
+ * GPU access faults. The pages unmapped. */
+uint32_t uvm_remote_unmap(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+/* Inside a block's service (between uvm_migrate_begin and uvm_migrate_commit): remote page vpn
+ * migrates to the GPU, the normal migration (uvm_migrate_page: a frame, evicting if needed, the
+ * H2D copy of the host copy, mapped at the commit) whose frame assignment first removes the
+ * remote mapping (uvm_remote_leave). false: not remote, or no frame (the page stays remote). */
+bool uvm_remote_migrate(uvm_handler_t *h, uint64_t vpn);
+/* Outside a service (a host call, a notification): the remote pages of [vpn, vpn + pages)
+ * migrated to the GPU, copies waited for, mapped. The pages migrated. */
+uint32_t uvm_remote_to_gpu(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+/* uvm_frame_assign's hook: page vpn of blk gets a GPU frame; if it is remote, its remote mapping
+ * is removed first (uvm_remote_unmap of the page; remote_to_gpu counted). */
+void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn);
+
 #endif

@@ -102,6 +102,7 @@ typedef struct uvm_va_block {
     uint64_t wfault[UVM_BLOCK_WORDS];      /* read-mostly pages write-faulted in this batch */
     uint64_t pref_gpu[UVM_BLOCK_WORDS];    /* advise preferred_location=gpu: evicted last */
     uint64_t pref_host[UVM_BLOCK_WORDS];   /* advise preferred_location=host: evicted first */
+    uint64_t remote[UVM_BLOCK_WORDS];      /* mapped remotely on its host copy (§6l), no frame */
     bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6f) */
 } uvm_va_block_t;
 
@@ -507,6 +508,11 @@ int uvm_pt_map_charged(uvm_handler_t *h, uint64_t vpn, uint64_t frame_pa, bool w
 uint64_t uvm_pt_missing_range(const uvm_handler_t *h, uint64_t first, uint64_t last);
 /* Clears the leaf PTE of a mapped vpn (gpu_write64 0). */
 void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn);
+/* A remote leaf (docs/handler.md §6l): V, W = writable, APER, PPN = the page's host frame (its
+ * VPN in its address space); REMOTE_MAP. 0, or -1 (a page-table chain could not be built). */
+int uvm_pt_map_remote(uvm_handler_t *h, uint64_t vpn, bool writable, bool charge);
+/* Clears the remote leaf of vpn (REMOTE_UNMAP); the caller shoots it down. */
+void uvm_pt_unmap_remote(uvm_handler_t *h, uint64_t vpn);
 
 /* uvm_va_block.c: per-2 MB VA blocks and page bitmaps */
 static inline uint32_t uvm_block_page(uint64_t vpn) {

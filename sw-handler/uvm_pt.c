@@ -182,14 +182,38 @@ int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, 
     return 0;
 }
 
-void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
+/* Clears the leaf PTE of vpn; false (logged) if it has no leaf table. */
+static bool clear_leaf(uvm_handler_t *h, uint64_t vpn) {
     uint64_t table = 0;
     if (!u64map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &table)) {
         uvm_logf(h, "uvm: unmap of VA 0x%" PRIx64 " without a leaf table", vpn << GMMU_PAGE_SHIFT);
-        return;
+        return false;
     }
     write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0, true);
+    return true;
+}
+
+void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
+    if (!clear_leaf(h, vpn))
+        return;
     uint32_t frame = UVM_NONE;
     (void)uvm_va_block_resident(h, vpn, &frame);
     uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, vpn, frame, 1, false);
+}
+
+int uvm_pt_map_remote(uvm_handler_t *h, uint64_t vpn, bool writable, bool charge) {
+    uint64_t table = 0;
+    if (chain(h, vpn, GMMU_PT_LEVELS - 1u, true, charge, &table) != 0)
+        return -1;
+    /* the host frame: the page's VPN in its address space (the platform's hostmem_frame) */
+    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u),
+              uvm_pt_leaf(uvm_vpn_plain(vpn) << GMMU_PAGE_SHIFT, writable) | PTE_BIT(GMMU_PTE_APER),
+              charge);
+    uvm_emit_page(h, UVM_EVENT_REMOTE_MAP, vpn, UVM_NONE, 1, writable);
+    return 0;
+}
+
+void uvm_pt_unmap_remote(uvm_handler_t *h, uint64_t vpn) {
+    if (clear_leaf(h, vpn))
+        uvm_emit_page(h, UVM_EVENT_REMOTE_UNMAP, vpn, UVM_NONE, 1, false);
 }

@@ -100,8 +100,8 @@ static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t 
             h->replay->page_done(h, vpn);
         return;
     }
-    if (resident) {
-        /* already mapped (stale or duplicate across batches): nothing to migrate */
+    if (resident || uvm_remote_is(h, vpn)) {
+        /* already mapped, locally or remotely (§6l) (stale or duplicate across batches) */
         h->stats.faults_stale++;
         if (h->replay->page_done)
             h->replay->page_done(h, vpn);

@@ -71,6 +71,10 @@ typedef struct {
      * (more pages than free frames even after the host-placed objects' pages left) */
     uint64_t obj_launches, obj_evictions, obj_host_pages, obj_host_placements;
     uint64_t obj_prefetches, obj_prefetch_pages, obj_prefetch_skipped;
+    /* remote mappings (docs/handler.md §6l): pages mapped remotely on their host copy, remote
+     * mappings removed (each with its INVAL_PAGE, also counted in invalidates), remote pages
+     * migrated to the GPU (also counted in the migrations) */
+    uint64_t remote_maps, remote_unmaps, remote_to_gpu;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -96,7 +100,9 @@ typedef enum {
     UVM_EVENT_REVOCATION = 12,     /* a read duplicate collapsed (§6o) (revocation) */
     UVM_EVENT_ACCESS_COUNTER = 13, /* no source yet (issue 21: access counters) (counter) */
     UVM_EVENT_REMOTE_ACCESS = 14,  /* no source yet (issue 21: remote mappings) (remote) */
-    UVM_EVENT_KINDS = 15
+    UVM_EVENT_REMOTE_MAP = 15,     /* a page mapped remotely on its host copy (§6l) (page) */
+    UVM_EVENT_REMOTE_UNMAP = 16,   /* its remote mapping removed; INVAL_PAGE follows (page) */
+    UVM_EVENT_KINDS = 17
 } uvm_event_kind_t;
 
 #define UVM_EVENT_MASK(kind) (UINT32_C(1) << (kind))
@@ -125,7 +131,8 @@ typedef struct {
 } uvm_event_migrate_t;
 
 /* PAGE_MAPPED / PAGE_UNMAPPED / RESIDENT / NONRESIDENT: pages consecutive pages from vpn in
- * consecutive frames from frame (pages = 512: a 2 MB mapping). */
+ * consecutive frames from frame (pages = 512: a 2 MB mapping). REMOTE_MAP / REMOTE_UNMAP: one
+ * page, frame UINT32_MAX (no GPU frame: the host copy). */
 typedef struct {
     uint64_t vpn;
     uint32_t pages;
@@ -190,7 +197,7 @@ typedef struct {
     union {
         uvm_event_fault_t fault;     /* FAULT, BLOCK_FAULT */
         uvm_event_migrate_t migrate; /* MIGRATE, MIGRATE_DONE */
-        uvm_event_page_t page;       /* PAGE_MAPPED, PAGE_UNMAPPED, RESIDENT, NONRESIDENT */
+        uvm_event_page_t page;       /* PAGE_(UN)MAPPED, (NON)RESIDENT, REMOTE_(UN)MAP */
         uvm_event_evict_t evict;
         uvm_event_replay_t replay;
         uvm_event_batch_t batch; /* BATCH_BEGIN, BATCH_END */

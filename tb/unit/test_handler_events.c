@@ -28,11 +28,6 @@ static void expect_kinds(const evlog_t *l, const uvm_event_kind_t *k, size_t n) 
     assert_int_equal(l->n, n);
 }
 
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* the sequence of a small scenario                                                            */
 
@@ -44,7 +39,7 @@ static void test_event_sequence(void **state) {
     evlog_t log = {0};
     assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_ALL, record, &log), 0);
     const uint64_t a = VPN0 + 3, b = VPN0 + 4;
-    service_one(x, a);
+    fx_service_write(x, a);
     static const uvm_event_kind_t first[] = {
         UVM_EVENT_FAULT,       UVM_EVENT_BATCH_BEGIN, UVM_EVENT_BLOCK_FAULT,
         UVM_EVENT_RESIDENT,    UVM_EVENT_MIGRATE,     UVM_EVENT_MIGRATE_DONE,
@@ -74,7 +69,7 @@ static void test_event_sequence(void **state) {
 
     /* b takes a's only frame: a is unmapped, written back, loses its frame, is evicted */
     log.n = 0;
-    service_one(x, b);
+    fx_service_write(x, b);
     static const uvm_event_kind_t second[] = {
         UVM_EVENT_FAULT,    UVM_EVENT_BATCH_BEGIN,  UVM_EVENT_BLOCK_FAULT,  UVM_EVENT_PAGE_UNMAPPED,
         UVM_EVENT_MIGRATE,  UVM_EVENT_MIGRATE_DONE, UVM_EVENT_NONRESIDENT,  UVM_EVENT_EVICT,
@@ -97,7 +92,7 @@ static void test_event_sequence(void **state) {
 
     /* a stale fault on b: observed with its frame, nothing migrates */
     log.n = 0;
-    service_one(x, b);
+    fx_service_write(x, b);
     static const uvm_event_kind_t third[] = {UVM_EVENT_FAULT, UVM_EVENT_BATCH_BEGIN,
                                              UVM_EVENT_BLOCK_FAULT, UVM_EVENT_REPLAY,
                                              UVM_EVENT_BATCH_END};
@@ -127,7 +122,7 @@ static void test_event_order_between_observers(void **state) {
                      0);
     assert_int_equal(
         uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_PAGE_MAPPED), record, &one), 0);
-    service_one(x, VPN0 + 1);
+    fx_service_write(x, VPN0 + 1);
     assert_int_equal(both.n, 3); /* RESIDENT (1st), RESIDENT (2nd), MAPPED (2nd) */
     assert_int_equal(both.ev[0].kind, UVM_EVENT_RESIDENT);
     assert_int_equal(both.ev[1].kind, UVM_EVENT_RESIDENT);
@@ -163,15 +158,15 @@ static uint64_t second_victim(const char *policy) {
     evlog_t log = {0};
     assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, &log), 0);
     const uint64_t a0 = VPN0, b = VPN0 + BLOCK_PAGES, a1 = VPN0 + 1;
-    service_one(x, a0);
-    service_one(x, b);
-    service_one(x, a1);
-    service_one(x, a0); /* a stale fault (an access): reorders neither policy */
+    fx_service_write(x, a0);
+    fx_service_write(x, b);
+    fx_service_write(x, a1);
+    fx_service_write(x, a0); /* a stale fault (an access): reorders neither policy */
     assert_int_equal(st(x)->faults_stale, 1);
-    service_one(x, VPN0 + 2u * BLOCK_PAGES);
+    fx_service_write(x, VPN0 + 2u * BLOCK_PAGES);
     assert_int_equal(log.n, 1);
     assert_int_equal(log.ev[0].evict.vpn, a0);
-    service_one(x, VPN0 + 3u * BLOCK_PAGES);
+    fx_service_write(x, VPN0 + 3u * BLOCK_PAGES);
     assert_int_equal(log.n, 2);
     const uint64_t v = log.ev[1].evict.vpn;
     assert_int_equal(walk(&x->fk, v, NULL), 0);
@@ -197,20 +192,20 @@ static void test_fifo_requeue(void **state) {
     evlog_t log = {0};
     assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, &log), 0);
     const uint64_t a = VPN0, b = VPN0 + BLOCK_PAGES, c = VPN0 + 2u * BLOCK_PAGES;
-    service_one(x, a);
-    service_one(x, b);
+    fx_service_write(x, a);
+    fx_service_write(x, b);
     x->h->block_gen++;                                                 /* nothing pinned */
     assert_int_equal(x->h->evict->pick(x->h, x->h->evict_priv, 2), 0); /* a's group */
     assert_int_equal(x->h->evict->pick(x->h, x->h->evict_priv, 3), UVM_NONE);
-    service_one(x, a); /* stale: no reorder */
-    service_one(x, c); /* evicts a: block 0 leaves the list */
-    service_one(x, a); /* block 0 back, at the tail: evicts b */
-    service_one(x, b); /* evicts c, then the head is block 0 */
+    fx_service_write(x, a); /* stale: no reorder */
+    fx_service_write(x, c); /* evicts a: block 0 leaves the list */
+    fx_service_write(x, a); /* block 0 back, at the tail: evicts b */
+    fx_service_write(x, b); /* evicts c, then the head is block 0 */
     assert_int_equal(log.n, 3);
     assert_int_equal(log.ev[0].evict.vpn, a);
     assert_int_equal(log.ev[1].evict.vpn, b);
     assert_int_equal(log.ev[2].evict.vpn, c);
-    service_one(x, c);
+    fx_service_write(x, c);
     assert_int_equal(log.ev[3].evict.vpn, a);
     fx_done(x);
 }
@@ -302,25 +297,25 @@ static void test_thrashing_pin(void **state) {
     const uint64_t p = VPN0 + 1, q = VPN0 + 2, r = VPN0 + 3, s = VPN0 + 4;
     t->vpn = p;
     t->hint = (uvm_thrash_hint_t){UVM_THRASH_PIN, x->fk.now + 1000000000u};
-    service_one(x, p);
+    fx_service_write(x, p);
     assert_true(walk(&x->fk, p, NULL) & PTE_V_BIT);
     assert_true(uvm_thrash_pinned(x->h, p));
-    service_one(x, q);
-    t->vpn = r;        /* pinned too */
-    service_one(x, r); /* lru's victim would be p: pinned, q goes */
+    fx_service_write(x, q);
+    t->vpn = r;             /* pinned too */
+    fx_service_write(x, r); /* lru's victim would be p: pinned, q goes */
     assert_true(walk(&x->fk, p, NULL) & PTE_V_BIT);
     assert_int_equal(walk(&x->fk, q, NULL), 0);
     assert_int_equal(t->evictions, 1);
     /* every frame pinned: no victim, the fault is left for the replay */
     t->vpn = s;
     t->hint.type = UVM_THRASH_NONE;
-    service_one(x, s);
+    fx_service_write(x, s);
     assert_int_equal(walk(&x->fk, s, NULL), 0);
     assert_true(any_log_contains(&x->fk, "no GPU frame"));
     /* time passes: the pins lapse, p (the oldest) is the victim */
     x->fk.now += 2000000000u;
     t->hint.type = UVM_THRASH_NONE;
-    service_one(x, s);
+    fx_service_write(x, s);
     assert_true(walk(&x->fk, s, NULL) & PTE_V_BIT);
     assert_int_equal(walk(&x->fk, p, NULL), 0);
     assert_int_equal(x->h->thrash_pin.count, 0); /* expired pins dropped at the batch start */
@@ -334,7 +329,7 @@ static void test_thrashing_none(void **state) {
     fx_start(x);
     assert_ptr_equal(x->h->thrashing, &uvm_thrashing_none_ops);
     assert_int_equal(x->h->thrashing->events, 0);
-    service_one(x, VPN0 + 1);
+    fx_service_write(x, VPN0 + 1);
     assert_int_equal(x->h->throttled, 0);
     assert_int_equal(x->h->thrash_pin.count, 0);
     assert_int_equal(uvm_thrashing_set_ops(x->h, NULL), -1);

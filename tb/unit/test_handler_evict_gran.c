@@ -8,44 +8,29 @@
 
 #include "../../sw-handler/uvm_priv.h"
 
-typedef struct {
-    uint64_t vpn[32];
-    size_t n;
-} evs_t;
-
-static void record(void *ctx, const uvm_event_t *ev) {
-    evs_t *l = ctx;
-    assert_true(l->n < 32);
-    l->vpn[l->n++] = ev->evict.vpn;
-}
-
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 /* 8 frames filled by pages 0..7 (frames 0..7); page 1 faults again (stale: no reorder); then
  * pages 8..11. Returns the evictions. */
-static void run(const char *policy, uint32_t gran, evs_t *log) {
+static void run(const char *policy, uint32_t gran, fx_evicts_t *log) {
     fx_t *x = fx_new();
     x->cfg.gpu_data_pages = 8;
     x->cfg.evict_granularity = gran;
     set_policy(&x->cfg, UVM_POLICY_EVICT, policy);
     fx_start(x);
-    assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, log), 0);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, log), 0);
     for (uint64_t p = 0; p < 8; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     for (uint32_t f = 0; f < 8; f++)
         assert_int_equal(x->h->frames[f].vpn, VPN0 + f);
     for (uint64_t p = 8; p < 12; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     assert_int_equal(st(x)->evictions, log->n);
     fx_done(x);
 }
 
 static void test_lru_granularity(void **state) {
     (void)state;
-    evs_t one = {0}, four = {0};
+    fx_evicts_t one = {0}, four = {0};
     run("lru", 1, &one); /* a page per fault: 0, 1, 2, 3 */
     assert_int_equal(one.n, 4);
     for (size_t i = 0; i < 4; i++)
@@ -54,7 +39,7 @@ static void test_lru_granularity(void **state) {
     assert_int_equal(four.n, 4);
     for (size_t i = 0; i < 4; i++)
         assert_int_equal(four.vpn[i], VPN0 + i);
-    evs_t two = {0};
+    fx_evicts_t two = {0};
     run("lru", 2, &two); /* 8 evicts 0-1, 9 reuses, 10 evicts 2-3, 11 reuses */
     assert_int_equal(two.n, 4);
 }
@@ -62,7 +47,7 @@ static void test_lru_granularity(void **state) {
 /* random at 4 frames: every eviction takes a whole aligned group of 4, in VA order */
 static void test_random_granularity(void **state) {
     (void)state;
-    evs_t g = {0};
+    fx_evicts_t g = {0};
     run("random", 4, &g);
     assert_int_equal(g.n, 4);
     const uint64_t first = g.vpn[0];

@@ -8,22 +8,6 @@
 
 #include "../../sw-handler/uvm_priv.h"
 
-typedef struct {
-    uint64_t vpn[16];
-    size_t n;
-} evs_t;
-
-static void record(void *ctx, const uvm_event_t *ev) {
-    evs_t *l = ctx;
-    assert_true(l->n < 16);
-    l->vpn[l->n++] = ev->evict.vpn;
-}
-
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 static void access_n(fx_t *x, uint32_t f, unsigned n) {
     for (unsigned i = 0; i < n; i++) {
         x->fk.now += 100;
@@ -34,26 +18,27 @@ static void access_n(fx_t *x, uint32_t f, unsigned n) {
 /* 3 frames: a, b, c migrate in that order (frames 0, 1, 2); accesses: a 3, b 1, c 2, then b 5
  * more (the last access is b's). d evicts c (2, the fewest of a 3, b 6, c 2); e evicts d (0
  * since its migration into frame 2); f evicts e (0). */
-static void run(const char *policy, evs_t *log) {
+static void run(const char *policy, fx_evicts_t *log) {
     fx_t *x = fx_new();
     x->cfg.gpu_data_pages = 3;
     set_policy(&x->cfg, UVM_POLICY_EVICT, policy);
     fx_start(x);
-    assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, log), 0);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, log), 0);
     for (uint64_t p = 0; p < 3; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     access_n(x, 0, 3);
     access_n(x, 1, 1);
     access_n(x, 2, 2);
     access_n(x, 1, 5);
     for (uint64_t p = 3; p < 6; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     fx_done(x);
 }
 
 static void test_lfu_order(void **state) {
     (void)state;
-    evs_t a = {0}, b = {0};
+    fx_evicts_t a = {0}, b = {0};
     run("lfu", &a);
     assert_int_equal(a.n, 3);
     assert_int_equal(a.vpn[0], VPN0 + 2); /* c: 2 accesses */
@@ -73,7 +58,7 @@ static void test_lfu_pick(void **state) {
     set_policy(&x->cfg, UVM_POLICY_EVICT, "lfu");
     fx_start(x);
     for (uint64_t p = 0; p < 4; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     x->h->block_gen++;                                                 /* nothing pinned */
     assert_int_equal(x->h->evict->pick(x->h, x->h->evict_priv, 1), 0); /* all 0: the oldest */
     access_n(x, 0, 2);

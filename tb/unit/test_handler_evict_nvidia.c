@@ -22,11 +22,6 @@ static void record(void *ctx, const uvm_event_t *ev) {
     l->ev[l->n++] = *ev;
 }
 
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 /* a: block 0 (fx_start); b, c, d: 64 KB at the start of blocks 1, 2, 3 */
 static fx_t *nv_start(const char *policy, uint64_t frames, uint32_t chunk) {
     fx_t *x = fx_new();
@@ -80,27 +75,27 @@ static void test_nvidia_root_chunk_fifo(void **state) {
     const uint64_t fill[8] = {blk(0, 0), blk(1, 0), blk(0, 1), blk(1, 1),
                               blk(0, 2), blk(0, 3), blk(1, 2), blk(1, 3)};
     for (uint32_t i = 0; i < 8; i++) {
-        service_one(x, fill[i]);
+        fx_service_write(x, fill[i]);
         assert_int_equal(log.ev[log.n - 1].page.frame, i); /* the allocator: lowest first */
     }
-    service_one(x, blk(0, 0)); /* stale: an access */
+    fx_service_write(x, blk(0, 0)); /* stale: an access */
     assert_int_equal(st(x)->faults_stale, 1);
     size_t from = log.n;
-    service_one(x, blk(2, 0));
+    fx_service_write(x, blk(2, 0));
     const uint64_t chunk0[4] = {blk(0, 0), blk(0, 1), blk(1, 0), blk(1, 1)};
     expect_evicted(&log, from, chunk0, 4);
     assert_true(log.ev[log.n - 1].page.frame < 4u);
     from = log.n;
     for (uint32_t p = 1; p < 4; p++)
-        service_one(x, blk(2, p));
+        fx_service_write(x, blk(2, p));
     expect_evicted(&log, from, NULL, 0);
-    service_one(x, blk(3, 0));
+    fx_service_write(x, blk(3, 0));
     const uint64_t chunk1[4] = {blk(0, 2), blk(0, 3), blk(1, 2), blk(1, 3)};
     expect_evicted(&log, from, chunk1, 4);
     for (uint32_t p = 1; p < 4; p++)
-        service_one(x, blk(3, p));
+        fx_service_write(x, blk(3, p));
     from = log.n;
-    service_one(x, blk(0, 0));
+    fx_service_write(x, blk(0, 0));
     const uint64_t again[4] = {blk(2, 0), blk(2, 1), blk(2, 2), blk(2, 3)};
     expect_evicted(&log, from, again, 4);
     for (uint32_t i = 0; i < 4; i++)
@@ -111,8 +106,8 @@ static void test_nvidia_root_chunk_fifo(void **state) {
 
     x = nv_start("lru", 8, 4);
     for (uint32_t i = 0; i < 8; i++)
-        service_one(x, fill[i]);
-    service_one(x, blk(2, 0));
+        fx_service_write(x, fill[i]);
+    fx_service_write(x, blk(2, 0));
     assert_int_equal(st(x)->evictions, 1);
     fx_done(x);
 }
@@ -125,10 +120,10 @@ static void test_nvidia_partial_chunk(void **state) {
     nvlog_t log = {0};
     assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, &log), 0);
     for (uint32_t p = 0; p < 10; p++)
-        service_one(x, blk(0, p));
+        fx_service_write(x, blk(0, p));
     const uint64_t c0[4] = {blk(0, 0), blk(0, 1), blk(0, 2), blk(0, 3)};
     expect_evicted(&log, 0, c0, 4);
-    service_one(x, blk(0, 10));
+    fx_service_write(x, blk(0, 10));
     const uint64_t c1[2] = {blk(0, 4), blk(0, 5)};
     expect_evicted(&log, 4, c1, 2);
     fx_done(x);
@@ -139,7 +134,7 @@ static void test_nvidia_pick_skips_pinned(void **state) {
     (void)state;
     fx_t *x = nv_start("nvidia", 8, 4);
     for (uint32_t p = 0; p < 8; p++)
-        service_one(x, blk(0, p));
+        fx_service_write(x, blk(0, p));
     x->h->block_gen++; /* nothing pinned */
     assert_int_equal(x->h->evict->pick(x->h, x->h->evict_priv, 1), 0);
     x->h->frames[2].pin_block = x->h->block_gen; /* a page of chunk 0 pinned */

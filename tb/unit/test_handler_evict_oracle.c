@@ -8,22 +8,6 @@
 
 #include "../../sw-handler/uvm_priv.h"
 
-typedef struct {
-    uint64_t vpn[16];
-    size_t n;
-} evs_t;
-
-static void record(void *ctx, const uvm_event_t *ev) {
-    evs_t *l = ctx;
-    assert_true(l->n < 16);
-    l->vpn[l->n++] = ev->evict.vpn;
-}
-
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 static uint64_t frame_pa(uint32_t f) {
     return DATA_BASE + (uint64_t)f * PAGE;
 }
@@ -31,14 +15,15 @@ static uint64_t frame_pa(uint32_t f) {
 /* 3 frames: a, b, c migrate in that order (frames 0, 1, 2); the oracle reports an access to a,
  * then to c; d evicts b (never accessed since its migration), e evicts a, then f evicts c.
  * Returns the evictions of d, e and f. */
-static void run(const char *policy, evs_t *log) {
+static void run(const char *policy, fx_evicts_t *log) {
     fx_t *x = fx_new();
     x->cfg.gpu_data_pages = 3;
     set_policy(&x->cfg, UVM_POLICY_EVICT, policy);
     fx_start(x);
-    assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, log), 0);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, log), 0);
     for (uint64_t p = 0; p < 3; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     for (uint32_t f = 0; f < 3; f++)
         assert_int_equal(x->h->frames[f].vpn, VPN0 + f);
     x->fk.now += 1000;
@@ -48,13 +33,13 @@ static void run(const char *policy, evs_t *log) {
     uvm_handler_note_access(x->h, frame_pa(3), x->fk.now + 5); /* outside: ignored */
     uvm_handler_note_access(x->h, DATA_BASE - PAGE, x->fk.now + 5);
     for (uint64_t p = 3; p < 6; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     fx_done(x);
 }
 
 static void test_lru_oracle_order(void **state) {
     (void)state;
-    evs_t a = {0}, b = {0};
+    fx_evicts_t a = {0}, b = {0};
     run("lru_oracle", &a);
     assert_int_equal(a.n, 3);
     assert_int_equal(a.vpn[0], VPN0 + 1);
@@ -76,7 +61,7 @@ static void test_lru_oracle_pick(void **state) {
     set_policy(&x->cfg, UVM_POLICY_EVICT, "lru_oracle");
     fx_start(x);
     for (uint64_t p = 0; p < 4; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     x->h->block_gen++; /* nothing pinned */
     uvm_handler_note_access(x->h, frame_pa(0), x->fk.now + 10);
     assert_int_equal(x->h->evict->pick(x->h, x->h->evict_priv, 1), 1);

@@ -412,4 +412,22 @@ static inline const uvm_stats_t *st(const fx_t *x) {
     return uvm_handler_stats(x->h);
 }
 
+/* services one fault: the SM writes vpn */
+static inline void fx_service_write(fx_t *x, uint64_t vpn) {
+    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
+    uvm_handler_service(x->h);
+}
+
+/* the victims' VPNs in eviction order, filled by fx_record_evict (an EVICT subscriber) */
+typedef struct {
+    uint64_t vpn[32];
+    size_t n;
+} fx_evicts_t;
+
+static inline void fx_record_evict(void *ctx, const uvm_event_t *ev) {
+    fx_evicts_t *l = ctx;
+    assert_true(l->n < 32);
+    l->vpn[l->n++] = ev->evict.vpn;
+}
+
 #endif

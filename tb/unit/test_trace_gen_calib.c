@@ -18,27 +18,16 @@
 #include <cmocka.h>
 
 #include "gen.h"
+#include "test_gen_fixture.h"
 #include "test_trace_fixture.h"
 #include "trace.h"
 
 #define PG 4096ULL
 
-/* Generates workload wl; params "k=v,k=v" (or NULL). Returns gen_run's status, err in g. */
+/* Generates workload wl (seed 3); params "k=v,k=v" (or NULL). Returns gen_run's status. */
 static int gen(gen_t *g, const char *wl, uint64_t size, uint32_t iters, const char *params,
                const char *path) {
-    memset(g, 0, sizeof(*g));
-    g->o.size = size;
-    g->o.seed = 3;
-    g->o.iters = iters;
-    g->o.window = 16;
-    char buf[256], err[256];
-    if (params) {
-        snprintf(buf, sizeof(buf), "%s", params);
-        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-            if (gen_param_add(&g->o, t, err, sizeof(err)) != 0)
-                fail_msg("%s", err);
-    }
-    return gen_run(g, gen_find(wl), path, 1);
+    return tgen_run(g, wl, size, 3, iters, params, path);
 }
 
 typedef struct {

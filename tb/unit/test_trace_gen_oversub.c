@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "gen.h"
+#include "test_gen_fixture.h"
 #include "test_trace_fixture.h"
 #include "trace.h"
 
@@ -29,18 +30,7 @@
 /* Generates workload wl with params "k=v,k=v" (or NULL); gen_run's status, error in g->err. */
 static int gen(gen_t *g, const char *wl, uint64_t size, uint64_t seed, const char *params,
                const char *path) {
-    memset(g, 0, sizeof(*g));
-    g->o.size = size;
-    g->o.seed = seed;
-    g->o.window = 16;
-    char buf[256], err[256];
-    if (params) {
-        snprintf(buf, sizeof(buf), "%s", params);
-        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
-            if (gen_param_add(&g->o, t, err, sizeof(err)) != 0)
-                fail_msg("%s", err);
-    }
-    return gen_run(g, gen_find(wl), path, 1);
+    return tgen_run(g, wl, size, seed, 0, params, path);
 }
 
 typedef struct {

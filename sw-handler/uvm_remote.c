@@ -1,0 +1,27 @@
+/*
+ * uvm_remote.c - remote pages that migrate to the GPU, and the policies that map pages remotely
+ * (docs/handler.md §6l, issue 21 item 1). The mapping itself is uvm_place_remote.c.
+ */
+#include "uvm_place.h"
+
+bool uvm_remote_migrate(uvm_handler_t *h, uint64_t vpn) {
+    const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
+    if (!al || !uvm_remote_is(h, vpn))
+        return false;
+    /* the remote mapping goes when the page gets its frame (uvm_frame_assign): with none free
+     * and no victim the page stays remote, still mapped */
+    return uvm_migrate_page(h, vpn, al);
+}
+
+uint32_t uvm_remote_to_gpu(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
+    uint32_t n = 0;
+    if (h->ts.n) /* pipelined transfer sets: the copies in flight land first */
+        uvm_ts_pipe_drain(h);
+    h->block_gen++; /* the frames given now are no victims until they are mapped */
+    uvm_migrate_begin(h);
+    for (uint32_t i = 0; i < pages; i++)
+        n += uvm_remote_migrate(h, vpn + i) ? 1u : 0u;
+    uvm_migrate_flush(h);
+    h->block_gen++; /* nothing stays pinned */
+    return n;
+}
