@@ -12,6 +12,7 @@
 #include "err.h"
 #include "uvm_lc.h"
 #include "uvm_objects.h"
+#include "uvm_place.h"
 #include "uvm_priv.h"
 
 #include <inttypes.h>
@@ -30,6 +31,26 @@ static int lc_to_host(uvm_handler_t *h, const uvm_lc_obj_t *o, char *err, size_t
     const int rc = uvm_handler_to_host(h, o->base, o->size, &pages, err, errlen);
     h->stats.obj_host_pages += pages;
     return rc;
+}
+
+static uint32_t lc_pages(const uvm_lc_obj_t *o) {
+    return (uint32_t)((o->size + UVM_PAGE_BYTES - 1u) / UVM_PAGE_BYTES);
+}
+
+/* Object o placed in host memory: its GPU-resident pages go to the host, then every page is
+ * mapped remotely on its host copy (the remote placement, §6l): the GPU reads and writes it over
+ * the link and never faults on it, as their Host placement (§2.3) */
+static int lc_host(uvm_handler_t *h, const uvm_lc_obj_t *o, char *err, size_t errlen) {
+    if (uvm_handler_advise(h, o->base, o->size, UVM_ADVISE_PREFER_HOST, err, errlen) != 0 ||
+        lc_to_host(h, o, err, errlen) != 0)
+        return -1;
+    if (uvm_remote_map(h, o->base >> GMMU_PAGE_SHIFT, lc_pages(o), true) < 0) {
+        err_setf(err, errlen,
+                 "uvm: objects: mapping [0x%" PRIx64 ", +0x%" PRIx64 ") remotely failed", o->base,
+                 o->size);
+        return -1;
+    }
+    return 0;
 }
 
 /* Explicit transfer of object o: its missing pages prefetched; when the free frames do not
@@ -64,18 +85,21 @@ static int lc_act(uvm_handler_t *h, const uvm_lc_act_t *a, char *err, size_t err
     switch (a->kind) {
     case UVM_LC_ACT_EVICT:
         h->stats.obj_evictions++;
-        if (uvm_handler_advise(h, o->base, o->size, UVM_ADVISE_PREFER_HOST, err, errlen) != 0)
-            return -1;
-        return lc_to_host(h, o, err, errlen);
+        return lc_host(h, o, err, errlen);
     case UVM_LC_ACT_CPU:
         if (!a->moved)
             return 0;
         h->stats.obj_host_placements++;
-        return uvm_handler_advise(h, o->base, o->size, UVM_ADVISE_PREFER_HOST, err, errlen);
+        return lc_host(h, o, err, errlen);
     default:
-        if (a->moved &&
-            uvm_handler_advise(h, o->base, o->size, UVM_ADVISE_PREFER_GPU, err, errlen) != 0)
-            return -1;
+        if (a->moved) {
+            if (uvm_handler_advise(h, o->base, o->size, UVM_ADVISE_PREFER_GPU, err, errlen) != 0)
+                return -1;
+            /* from host memory: on demand (implicit), its remote mappings go so that the GPU
+             * faults it in; a prefetch replaces each remote mapping as the page gets its frame */
+            if (!a->prefetch)
+                (void)uvm_remote_unmap(h, o->base >> GMMU_PAGE_SHIFT, lc_pages(o));
+        }
         return a->prefetch ? lc_prefetch(h, o, err, errlen) : 0;
     }
 }

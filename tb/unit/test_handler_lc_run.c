@@ -17,6 +17,10 @@
 #include "test_handler_fake.h"
 #include "uvm_objects.h"
 
+#include "../../sw-handler/uvm_place.h"
+
+#define PTE_APER_BIT (UINT64_C(1) << GMMU_PTE_APER)
+
 #define OBJ(k) (ALLOC_BASE + (uint64_t)(k)*0x10000u)
 
 /* 8 GPU frames; objects 0, 1, 2 of 4 pages each */
@@ -42,8 +46,16 @@ static uvm_obj_use_t use(int k, double density, uint64_t gl, uint32_t reuse) {
     return u;
 }
 
+/* mapped on a GPU frame (a remote leaf has APER) */
 static int mapped(fx_t *x, int k, int page) {
-    return (walk(&x->fk, (OBJ(k) >> 12) + (uint64_t)page, NULL) & PTE_V_BIT) != 0;
+    const uint64_t e = walk(&x->fk, (OBJ(k) >> 12) + (uint64_t)page, NULL);
+    return (e & PTE_V_BIT) && !(e & PTE_APER_BIT);
+}
+
+/* mapped remotely on its host copy */
+static int remote(fx_t *x, int k, int page) {
+    const uint64_t e = walk(&x->fk, (OBJ(k) >> 12) + (uint64_t)page, NULL);
+    return (e & PTE_V_BIT) && (e & PTE_APER_BIT) && uvm_remote_is(x->h, (OBJ(k) >> 12) + page);
 }
 
 static void test_rdm_enforced(void **state) {
@@ -56,8 +68,9 @@ static void test_rdm_enforced(void **state) {
     for (int p = 0; p < 4; p++)
         assert_true(mapped(x, 0, p) && mapped(x, 1, p));
     /* launch 1: object 2 (next reuse 1 + 1 = 2) and object 0 (never reused again): object 0 is
-     * removed (4 pages to the host, written back: writable), object 2 prefetched, object 1
-     * (next reuse 2, tie, same global locality: not lower) kept */
+     * removed (4 pages to the host, written back: writable) and mapped remotely on its host
+     * copies, object 2 prefetched, object 1 (next reuse 2, tie, same global locality: not
+     * lower) kept */
     const size_t d2h0 = x->fk.ndma;
     const uvm_obj_use_t k1[] = {use(2, 1.0, 5, 1), use(0, 1.0, 5, UVM_OBJ_NEVER)};
     assert_int_equal(uvm_handler_objects(x->h, k1, 2, x->err, sizeof x->err), 0);
@@ -67,9 +80,21 @@ static void test_rdm_enforced(void **state) {
     assert_true(x->fk.ndma > d2h0);
     for (int p = 0; p < 4; p++) {
         assert_false(mapped(x, 0, p));
+        assert_true(remote(x, 0, p));
         assert_true(mapped(x, 1, p) && mapped(x, 2, p));
     }
+    assert_int_equal(st(x)->remote_maps, 4);
     assert_int_equal(st(x)->obj_launches, 2);
+    /* launch 2: object 0 again, reused soon (1): object 1 (never again) leaves for the host, and
+     * object 0's remote mappings give way to its frames as the prefetch copies it */
+    const uvm_obj_use_t k2[] = {use(0, 1.0, 5, 1), use(1, 1.0, 5, UVM_OBJ_NEVER)};
+    assert_int_equal(uvm_handler_objects(x->h, k2, 2, x->err, sizeof x->err), 0);
+    for (int p = 0; p < 4; p++) {
+        assert_true(mapped(x, 0, p));
+        assert_false(uvm_remote_is(x->h, (OBJ(0) >> 12) + (uint64_t)p));
+        assert_true(remote(x, 1, p));
+    }
+    assert_int_equal(st(x)->remote_to_gpu, 4);
     fx_done(x);
 }
 
