@@ -29,6 +29,19 @@ static const uvm_stats_t *remote_handled(const plat_t *p) {
     return s && (s->remote_maps || s->remote_unmaps || s->remote_to_gpu) ? s : NULL;
 }
 
+/* The summary's objects line (docs/handler.md §6q): only with an object policy. */
+static void print_objects(FILE *f, const plat_t *p) {
+    if (!p->prof)
+        return;
+    const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+    fprintf(f,
+            "  objects       %llu launches, %llu objects removed (%llu pages to the host), "
+            "%llu placed on the host, %llu prefetches (%llu pages, %llu left out)\n",
+            ULL_(hs->obj_launches), ULL_(hs->obj_evictions), ULL_(hs->obj_host_pages),
+            ULL_(hs->obj_host_placements), ULL_(hs->obj_prefetches), ULL_(hs->obj_prefetch_pages),
+            ULL_(hs->obj_prefetch_skipped));
+}
+
 void plat_print_summary(const plat_t *p, FILE *f) {
     const char *result = p->fin.result;
     const double wall = p->fin.wall;
@@ -120,15 +133,7 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                     ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
                     ULL_(hs->read_dup_collapses));
     }
-    if (p->prof) { /* docs/handler.md §6q */
-        const uvm_stats_t *hs = hdrv_stats(p->hd.host);
-        fprintf(f,
-                "  objects       %llu launches, %llu objects removed (%llu pages to the host), "
-                "%llu placed on the host, %llu prefetches (%llu pages, %llu left out)\n",
-                ULL_(hs->obj_launches), ULL_(hs->obj_evictions), ULL_(hs->obj_host_pages),
-                ULL_(hs->obj_host_placements), ULL_(hs->obj_prefetches),
-                ULL_(hs->obj_prefetch_pages), ULL_(hs->obj_prefetch_skipped));
-    }
+    print_objects(f, p);
     fprintf(f, "  RESULT        %s\n", result);
     fflush(f);
 }
