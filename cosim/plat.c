@@ -147,6 +147,8 @@ static int svc_start(void *ctx) {
         p->wl.trace_done = 1;
         return 1;
     }
+    if (p->prof && plat_objects_launch(p, svc_service_begin, svc_service_end) != 0)
+        return -1;
     if (plat_start_kernel(p) == 0)
         plat_next_kernel(p); /* an empty kernel: the next one (declared on the way) */
     return p->halted ? -1 : 1;
@@ -324,7 +326,8 @@ plat_t *plat_new(const plat_opts_t *o, char *err, size_t errlen) {
     if (plat_script_init(p, err, errlen) != 0 || new_engines(p, err, errlen) != 0 ||
         new_models(p, err, errlen) != 0 || new_host(p, err, errlen) != 0)
         goto fail;
-    if (plat_oracle_order(p, o->trace_path, err, errlen) != 0)
+    if (plat_oracle_order(p, o->trace_path, err, errlen) != 0 ||
+        plat_objects_init(p, o->trace_path, err, errlen) != 0)
         goto fail;
     p->wl.tr = trace_open(o->trace_path, err, errlen);
     if (!p->wl.tr)
@@ -351,6 +354,7 @@ void plat_free(plat_t *p) {
     u64map_free(&p->rmostly);
     plat_score_free(p->score);
     plat_models_free(p);
+    plat_objects_free(p);
     free(p);
 }
 

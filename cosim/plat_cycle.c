@@ -126,7 +126,8 @@ void plat_next_kernel(plat_t *p) {
     if (p->wl.kernel_active)
         kernel_end(p);
     while (plat_declare_kernel(p) > 0) {
-        if (p->wl.ncalls) { /* host calls before it: the host launches it (svc_start) */
+        /* host calls before it, or an object policy: the host launches it (svc_start) */
+        if (p->wl.ncalls || p->prof) {
             p->wl.launch_due = 1;
             return;
         }

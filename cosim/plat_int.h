@@ -32,6 +32,7 @@
 #include "sm.h"
 #include "statecmp.h"
 #include "trace.h"
+#include "trace_profile.h"
 #include "u64map.h"
 
 #define PLAT_PAGE (1ull << GMMU_PAGE_SHIFT)
@@ -259,6 +260,8 @@ struct plat {
     /* checks: the handler scoreboard, content truth, the allocations */
     plat_score_t *score; /* the handler scoreboard, or NULL (--no-scoreboard) */
     int score_break;     /* PLAT_BREAK_*: the injected handler fault (--score-break) */
+    trace_prof_t *prof;  /* object_policy: the trace's object profile (plat_objects.c), or NULL */
+    size_t prof_next;    /* its next launch */
     int access_oracle;   /* the eviction policy wants every access (lru_oracle): an oracle */
     uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
     u64map_t truth;      /* vpn -> content version */
@@ -341,6 +344,13 @@ int plat_host_calls(plat_t *p, void (*begin)(void *), void (*end)(void *));
 /* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in
  * first-touch order (plat_oracle.c); nothing for the other policies. 0 or -1 + err. */
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
+/* object_policy (docs/handler.md §6s): the trace's object profile, from a first pass over it
+ * (plat_objects.c); nothing for object_policy = none. 0 or -1 + err. */
+int plat_objects_init(plat_t *p, const char *trace_path, char *err, size_t errlen);
+/* Before a launch: the launch's objects to the handler (a handler service between begin and
+ * end). 0 or -1 (halted). */
+int plat_objects_launch(plat_t *p, void (*begin)(void *), void (*end)(void *));
+void plat_objects_free(plat_t *p);
 /* The access of one page, performed when its translation arrives. */
 /* The data access of a translated page: ppn a GPU frame (sys = 0) or the host frame of a remote
  * mapping (sys = 1, over PCIe). */

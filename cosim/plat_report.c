@@ -29,6 +29,19 @@ static const uvm_stats_t *remote_handled(const plat_t *p) {
     return s && (s->remote_maps || s->remote_unmaps || s->remote_to_gpu) ? s : NULL;
 }
 
+/* The summary's objects line (docs/handler.md §6s): only with an object policy. */
+static void print_objects(FILE *f, const plat_t *p) {
+    if (!p->prof)
+        return;
+    const uvm_stats_t *hs = hdrv_stats(p->hd.host);
+    fprintf(f,
+            "  objects       %llu launches, %llu objects removed (%llu pages to the host), "
+            "%llu placed on the host, %llu prefetches (%llu pages, %llu left out)\n",
+            ULL_(hs->obj_launches), ULL_(hs->obj_evictions), ULL_(hs->obj_host_pages),
+            ULL_(hs->obj_host_placements), ULL_(hs->obj_prefetches), ULL_(hs->obj_prefetch_pages),
+            ULL_(hs->obj_prefetch_skipped));
+}
+
 void plat_print_summary(const plat_t *p, FILE *f) {
     const char *result = p->fin.result;
     const double wall = p->fin.wall;
@@ -127,6 +140,7 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                     ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
                     ULL_(hs->read_dup_collapses));
     }
+    print_objects(f, p);
     fprintf(f, "  RESULT        %s\n", result);
     fflush(f);
 }
@@ -206,6 +220,16 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));
         fprintf(f, "  \"remote_bytes\": %llu,\n  \"remote_wait_cycles\": %llu,\n",
                 ULL_(p->wl.remote_bytes), ULL_(p->wl.remote_wait_cycles));
+    }
+    if (p->prof) { /* only with an object policy (docs/handler.md §6s) */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"obj_launches\": %llu,\n  \"obj_evictions\": %llu,\n", ULL_(h->obj_launches),
+                ULL_(h->obj_evictions));
+        fprintf(f, "  \"obj_host_pages\": %llu,\n  \"obj_host_placements\": %llu,\n",
+                ULL_(h->obj_host_pages), ULL_(h->obj_host_placements));
+        fprintf(f, "  \"obj_prefetches\": %llu,\n  \"obj_prefetch_pages\": %llu,\n",
+                ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
+        fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
     }
     if (remote_handled(p)) { /* docs/handler.md §6l */
         const uvm_stats_t *r = remote_handled(p);

@@ -101,6 +101,10 @@ int hdrv_advise(hdrv_t *h, uint64_t base, uint64_t size, unsigned advice, char *
     return uvm_handler_advise(h->hdl, base, size, (uvm_advice_t)advice, err, errlen);
 }
 
+int hdrv_objects(hdrv_t *h, const uvm_obj_use_t *use, size_t n, char *err, size_t errlen) {
+    return uvm_handler_objects(h->hdl, use, n, err, errlen);
+}
+
 int hdrv_cpu_fault(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                    size_t errlen) {
     return uvm_handler_cpu_fault(h->hdl, base, size, pages, err, errlen);

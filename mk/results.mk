@@ -150,3 +150,18 @@ results-uvmsmart: | $(DEPS_STAMP)
 	$(PYTHON) $(SWEEP) run studies/uvmsmart_shootdown.toml -j $(UVMSMART_JOBS)
 	$(PYTHON) $(SWEEP) collect studies/uvmsmart_shootdown.toml
 	$(PYTHON) $(SWEEP) figures studies/uvmsmart_shootdown.toml
+# make results-lichapman  Li & Chapman's object-level placement (docs/results.md "Li & Chapman",
+#                        docs/handler.md §6s): studies/lichapman.toml through gmmu-sweep (UM,
+#                        Host, LRU, RLM, GLM, RDM, RDM implicit-only / explicit-only and the
+#                        memcpy Baseline on six Rodinia workloads at 2 MB, fitted and at 150%),
+#                        then scripts/results_lichapman.py (reads only the store):
+#                        $(BUILD)/results/lichapman.md, docs/img/results_lichapman.png (~5 min
+#                        with -j 2)
+## make results-lichapman      Li & Chapman's schemes vs UM, fitted and oversubscribed:
+##                             docs/img/results_lichapman.png, build/results/lichapman.md
+.PHONY: results-lichapman
+results-lichapman: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/lichapman.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/lichapman.toml
+	$(PYTHON) $(SWEEP) figures studies/lichapman.toml

@@ -3,7 +3,7 @@
 #   $(BUILD)/lib/libgmmu_trace.a       tools/trace/trace_*.c (docs/trace-format.md)
 #   $(BUILD)/lib/libgmmu_trace_san.a   same, with $(SAN)
 #   $(BUILD)/lib/libgmmu_trace.so      same, shared: the importers write through it (ctypes)
-#   $(BUILD)/bin/gmmu-trace            convert / stats / check
+#   $(BUILD)/bin/gmmu-trace            convert / stats / check / mix / profile
 #   $(BUILD)/bin/gmmu-gen              workload trace generators (tools/workloads, docs/workloads.md)
 ## make trace-lib              trace library (static, sanitized, shared) and gmmu-trace
 ## make gmmu-gen               the workload trace generators
@@ -22,6 +22,7 @@ WL_SO := $(BUILD)/lib/libgmmu_trace.so
 WL_TRACE_TOOL := $(BUILD)/bin/gmmu-trace
 # cmocka tests of the library: reader + writer (test_trace.c), flat writer calls + copy
 WL_TEST_SRC := tb/unit/test_trace.c tb/unit/test_trace_write.c tb/unit/test_trace_host.c \
+               tb/unit/test_trace_profile.c \
                tb/unit/test_trace_out.c
 WL_TESTS := $(call c_test_bins,$(WL_TEST_SRC))
 

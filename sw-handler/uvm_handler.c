@@ -211,6 +211,7 @@ void uvm_handler_free(uvm_handler_t *h) {
     if (h->thrashing && h->thrashing->fini)
         h->thrashing->fini(h->thrashing_priv);
     u64map_free(&h->thrash_pin);
+    uvm_lc_release(h);
     free(h);
 }
 

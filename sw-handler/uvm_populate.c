@@ -147,6 +147,13 @@ static uint64_t frames_needed(const uvm_handler_t *h, uint64_t first, uint64_t l
     return need;
 }
 
+uint64_t uvm_prefetch_frames(const uvm_handler_t *h, uint64_t base, uint64_t size,
+                             uint64_t *nfree) {
+    const uint64_t first = base >> GMMU_PAGE_SHIFT, last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    *nfree = h->place->frames_free(h, uvm_vpn_asid(first));
+    return frames_needed(h, first, last);
+}
+
 /* The 2m placement: every region of [first, last] large_region accepts, given a free 2 MB chunk
  * (never an eviction), becomes one 2 MB page (copied, mapped, no CPU time charged); *pages += its
  * managed pages. 0 or -1 + err. */

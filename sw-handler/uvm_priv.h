@@ -415,6 +415,8 @@ struct uvm_handler {
      * victim search in progress (uvm_frame_pinned spares pages by it) */
     uint64_t pref_pages;
     uint32_t evict_round;
+    /* Li & Chapman's object placement (§6s, uvm_lc_run.c): NULL until the first launch */
+    struct uvm_lc *lc;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */
@@ -444,6 +446,11 @@ void uvm_replay_page(uvm_handler_t *h, uint64_t vpn);
 void uvm_replay_all(uvm_handler_t *h);
 /* uvm_alloc.c: the allocation intersecting page vpn, NULL if none. */
 const uvm_alloc_t *uvm_find_alloc(const uvm_handler_t *h, uint64_t vpn);
+/* uvm_populate.c: the GPU frames a prefetch of [base, base + size) would need (its pages not
+ * resident; a 2 MB region placed whole counts 512) and the free ones of its address space */
+uint64_t uvm_prefetch_frames(const uvm_handler_t *h, uint64_t base, uint64_t size, uint64_t *nfree);
+/* uvm_lc_run.c: the object placement's state freed (uvm_handler_free) */
+void uvm_lc_release(uvm_handler_t *h);
 
 /* uvm_events.c: the event stream */
 void uvm_event_emit(uvm_handler_t *h, const uvm_event_t *ev);

@@ -65,6 +65,12 @@ typedef struct {
      * (host copy valid), duplicates collapsed to one copy (a GPU write: made writable; a CPU
      * write: the GPU copy dropped) */
     uint64_t read_dup_pages, read_dup_collapses;
+    /* Li & Chapman's object placement (object_policy, §6s): launches planned, objects removed
+     * from GPU memory (their pages moved to the host: obj_host_pages), objects placed in host
+     * memory, prefetches of objects (explicit transfer) and their pages, prefetches left out
+     * (more pages than free frames even after the host-placed objects' pages left) */
+    uint64_t obj_launches, obj_evictions, obj_host_pages, obj_host_placements;
+    uint64_t obj_prefetches, obj_prefetch_pages, obj_prefetch_skipped;
     /* remote mappings (docs/handler.md §6l): pages mapped remotely on their host copy, remote
      * mappings removed (each with its INVAL_PAGE, also counted in invalidates), remote pages
      * migrated to the GPU (also counted in the migrations) */

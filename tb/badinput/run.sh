@@ -184,6 +184,10 @@ printf 'alloc a %s 0x2000000\nprefetch %s 0x2000000 gpu\nkernel k\n' $A $A > "$T
 check 22-sim-prefetch-evicts 2 'h7.trc:2: prefetch: uvm: prefetch a: 8192 pages to copy, .* needs evictions is not modeled yet' -- sim --trace "$T/h7.trc"
 "$TRC" convert "$T/h4.trc" "$T/h4.bin" > /dev/null 2>&1
 check 22-sim-use-after-free-bin 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.bin"
+# Li & Chapman's object policies (docs/handler.md §6s): the object profile reads the trace twice
+printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\n' $A $A > "$T/h8.trc"
+check 22-sim-objects-stdin 2 'object_policy reads the trace twice \(its object profile\): give a file, not -' -- sh -c "'$SIM' --config '$CFG' --quiet --trace - --set object_policy=rdm < '$T/h8.trc'"
+check 22-sim-objects-value 2 "object_policy: 'bogus' is not one of none\|transfer\|rlm\|glm\|rdm\|lru\|host" -- sim --trace "$T/h8.trc" --set object_policy=bogus
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
 echo '{"result": "PASS"}' > "$T/sig.json"
 "$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &

@@ -7,6 +7,8 @@
  *                                                 nothing before the first kernel, exit rules
  *   gmmu-trace mix OUT IN1 IN2 ...                multi-application trace: INi in address space
  *                                                 i-1, kernels merged (trace_mix)
+ *   gmmu-trace profile IN                         object profile: per allocation and launch the
+ *                                                 access density, locality, reuse (trace_profile.h)
  *
  * check keeps, per kernel, the warps that have exited (cleared at each kernel record): its
  * memory is bounded by the warps of one kernel, whatever the length of the trace.
@@ -16,6 +18,7 @@
 
 #include "trace.h"
 #include "trace_out.h"
+#include "trace_profile.h"
 #include "u64map.h"
 
 #include <errno.h>
@@ -43,6 +46,8 @@ static int usage(void) {
     fprintf(stderr, "usage: gmmu-trace convert IN OUT [--binary|--text]\n"
                     "       gmmu-trace stats IN\n"
                     "       gmmu-trace check IN\n"
+                    "       gmmu-trace profile IN (per object and launch: density, locality, "
+                    "reuse)\n"
                     "       gmmu-trace mix OUT IN1 IN2 ... (INi in address space i-1)\n"
                     "IN/OUT may be '-' (stdin/stdout) and may end in .xz\n");
     return 2;
@@ -414,6 +419,34 @@ static int cmd_stats(const char *in, int check) {
     return bad ? 1 : 0;
 }
 
+/* profile IN: the object profile (trace_profile.h, docs/trace-format.md "Object profile") */
+static int cmd_profile(const char *in) {
+    char err[512];
+    trace_prof_t p;
+    if (trace_profile(in, &p, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gmmu-trace: %s\n", err);
+        return 1;
+    }
+    printf("# object NAME SPACE BASE SIZE GLOBAL_ACCESSES LAUNCHES\n");
+    for (size_t i = 0; i < p.nobj; i++)
+        printf("object %s %u 0x%llx 0x%llx %llu %llu\n", p.obj[i].name, p.obj[i].space,
+               (unsigned long long)p.obj[i].base, (unsigned long long)p.obj[i].size,
+               (unsigned long long)p.obj[i].global, (unsigned long long)p.obj[i].uses);
+    printf("# use LAUNCH KERNEL OBJECT ACCESSES BYTES PAGES DENSITY REUSE (- : never)\n");
+    for (size_t k = 0; k < p.nkern; k++)
+        for (size_t j = 0; j < p.kern[k].n; j++) {
+            const trace_prof_use_t *u = &p.use[p.kern[k].first + j];
+            char reuse[16] = "-";
+            if (u->reuse != TRACE_PROF_NEVER)
+                snprintf(reuse, sizeof(reuse), "%u", u->reuse);
+            printf("use %zu %s %s %llu %llu %llu %.4f %s\n", k, p.kern[k].name, p.obj[u->obj].name,
+                   (unsigned long long)u->accesses, (unsigned long long)u->bytes,
+                   (unsigned long long)u->pages, u->density, reuse);
+        }
+    trace_profile_free(&p);
+    return 0;
+}
+
 /* mix OUT IN...: the output is text if OUT ends in .txt(.xz) or is -, else binary. */
 static int cmd_mix(int argc, char **argv) {
     char err[512];
@@ -488,5 +521,7 @@ int main(int argc, char **argv) {
         return cmd_stats(argv[2], 0);
     if (strcmp(argv[1], "check") == 0 && argc == 3)
         return cmd_stats(argv[2], 1);
+    if (strcmp(argv[1], "profile") == 0 && argc == 3)
+        return cmd_profile(argv[2]);
     return usage();
 }
