@@ -557,6 +557,8 @@ mutate_hdl hdl2 test_handler_evict_oracle:test_lru_oracle_order sw-handler/uvm_e
     "handler: lru_oracle orders by migration, ignoring the oracle's accesses (uvm_evict_oracle.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_optimal:test_optimal_order sw-handler/uvm_evict_optimal.c 's/^    return a->next_use > b->next_use ||/    return a->next_use < b->next_use ||/' \
     "handler: optimal evicts the page used soonest instead of the farthest (uvm_evict_optimal.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_reserve:test_reserve_refills sw-handler/uvm_migrate.c 's/^    if (want == 0 || h->pmm.nfree >= want)$/    if (want == 0 || h->pmm.nfree + 1u >= want)/' \
+    "handler: pre-eviction keeps one frame less free than evict_reserve_pages (uvm_migrate.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_gran:test_lru_granularity sw-handler/uvm_migrate.c 's/^        if (h->evict->root_chunks || gran != pages) {/        if (h->evict->root_chunks) {/' \
     "handler: evict_granularity picks a group but evicts one page of it (uvm_migrate.c)" "$hdl_unit"
 

@@ -627,6 +627,10 @@ void uvm_migrate_pin_batch(uvm_handler_t *h);
  * (a frame the placement hands back goes to the caller (1) or the allocator (512)). UVM_NONE if
  * no victim is left: every resident frame is pinned. */
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+/* Pre-eviction (evict_reserve_pages, docs/handler.md §6r): evicts the eviction policy's victims
+ * (groups of evict_granularity / a root chunk) until the allocator has evict_reserve_pages free
+ * frames; counts them in reserve_evictions and the time in reserve_ns. Nothing when 0. */
+void uvm_migrate_reserve(uvm_handler_t *h);
 /* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
  * frame is pinned) and queues its migration. false if no frame could be had (logged). */
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);

@@ -65,6 +65,9 @@ typedef struct {
      * (host copy valid), duplicates collapsed to one copy (a GPU write: made writable; a CPU
      * write: the GPU copy dropped) */
     uint64_t read_dup_pages, read_dup_collapses;
+    /* pre-eviction (evict_reserve_pages, §6r): pages evicted to keep the free reserve (also in
+     * evictions), and the handler time spent on it (ns, after the service's replays) */
+    uint64_t reserve_evictions, reserve_ns;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
