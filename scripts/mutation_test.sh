@@ -523,7 +523,7 @@ mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handle
 # the thrashing hint's actions and the event stream (docs/handler.md §6i)
 mutate_hdl hdl2 test_handler_events:test_thrashing_throttle sw-handler/uvm_thrashing.c '/    case UVM_THRASH_THROTTLE:/,/        return true;/s/        return true;/        return false;/' \
     "handler: a THROTTLE hint does not defer the fault, it is serviced at once (uvm_thrashing.c)" "$hdl_unit"
-mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn);/    return h->frames[f].pin_block == h->block_gen;/' \
+mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/^    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn) ||$/    return h->frames[f].pin_block == h->block_gen ||/' \
     "handler: a page pinned by the thrashing hint is still an eviction victim (uvm_mem.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_events:test_event_sequence sw-handler/uvm_mem.c 's/    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);/    (void)0;/' \
     "handler: RESIDENT is not emitted when a frame takes a page (uvm_mem.c)" "$hdl_unit"
