@@ -519,7 +519,10 @@ void plat_step(plat_t *p, uint64_t limit) {
             plat_next_kernel(p);
             if (p->halted)
                 return;
-            if (p->wl.launch_due) /* host calls: svc_wait returns to the host after this cycle */
+            /* host calls: svc_wait returns to the host after this cycle; the trace's end: no
+               idle skip to the watchdog's time (an end seen only when the handler leaves, after
+               pre-eviction's work past the last translation, handler.md §6u) */
+            if (p->wl.launch_due || p->wl.trace_done)
                 limit = p->now;
         }
     }

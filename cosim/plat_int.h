@@ -342,7 +342,8 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec);
  * bracketed as a handler service (the scoreboard checks what it changed). 0 or -1 (halted). */
 int plat_host_calls(plat_t *p, void (*begin)(void *), void (*end)(void *));
 /* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in
- * first-touch order (plat_oracle.c); nothing for the other policies. 0 or -1 + err. */
+ * first-touch order; evict_policy = optimal: every page use ahead (plat_oracle.c); nothing for
+ * the other policies. 0 or -1 + err. */
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
 /* object_policy (docs/handler.md §6s): the trace's object profile, from a first pass over it
  * (plat_objects.c); nothing for object_policy = none. 0 or -1 + err. */

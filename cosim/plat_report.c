@@ -252,6 +252,11 @@ int plat_write_stats(const plat_t *p) {
                 (unsigned long long)h->num_thrashing, (unsigned long long)h->num_throttle,
                 (unsigned long long)h->num_pin);
     }
+    if (p->hd.host && p->cfg->evict_reserve_pages) { /* pre-eviction only (handler.md §6u) */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"reserve_evictions\": %llu,\n  \"reserve_ns\": %llu,\n",
+                ULL_(h->reserve_evictions), ULL_(h->reserve_ns));
+    }
     fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
     json_kv_str(f, "engine", p->o.engine_name);
     fprintf(f, "  \"no_skip\": %s,\n", p->o.no_skip ? "true" : "false");

@@ -123,6 +123,10 @@ int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, si
     return uvm_handler_set_page_order(h->hdl, vpns, n, err, errlen);
 }
 
+int hdrv_set_page_uses(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen) {
+    return uvm_handler_set_page_uses(h->hdl, vpns, n, err, errlen);
+}
+
 void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns) {
     uvm_handler_note_access(h->hdl, frame_pa, now_ns);
 }

@@ -104,6 +104,8 @@ int hdrv_cpu_fault(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, cha
                    size_t errlen);
 /* The oracle prefetcher's page order (uvm_handler_set_page_order). 0 or -1 + err. */
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
+/* optimal eviction's uses of the pages ahead (uvm_handler_set_page_uses). 0 or -1 + err. */
+int hdrv_set_page_uses(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
 /* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */
 void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns);
 /* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since

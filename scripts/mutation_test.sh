@@ -523,7 +523,7 @@ mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handle
 # the thrashing hint's actions and the event stream (docs/handler.md §6i)
 mutate_hdl hdl2 test_handler_events:test_thrashing_throttle sw-handler/uvm_thrashing.c '/    case UVM_THRASH_THROTTLE:/,/        return true;/s/        return true;/        return false;/' \
     "handler: a THROTTLE hint does not defer the fault, it is serviced at once (uvm_thrashing.c)" "$hdl_unit"
-mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn);/    return h->frames[f].pin_block == h->block_gen;/' \
+mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/^    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn) ||$/    return h->frames[f].pin_block == h->block_gen ||/' \
     "handler: a page pinned by the thrashing hint is still an eviction victim (uvm_mem.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_events:test_event_sequence sw-handler/uvm_mem.c 's/    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);/    (void)0;/' \
     "handler: RESIDENT is not emitted when a frame takes a page (uvm_mem.c)" "$hdl_unit"
@@ -555,6 +555,10 @@ mutate_hdl hdl2 test_handler_evict_nvidia:test_nvidia_root_chunk_fifo sw-handler
     "handler: a root chunk's pages evicted in frame order, not a VA block at a time (uvm_migrate.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_oracle:test_lru_oracle_order sw-handler/uvm_evict_oracle.c 's/^    return a->access_ns < b->access_ns ||/    return a->mig_seq < b->mig_seq ||/' \
     "handler: lru_oracle orders by migration, ignoring the oracle's accesses (uvm_evict_oracle.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_evict_optimal:test_optimal_order sw-handler/uvm_evict_optimal.c 's/^    return a->next_use > b->next_use ||/    return a->next_use < b->next_use ||/' \
+    "handler: optimal evicts the page used soonest instead of the farthest (uvm_evict_optimal.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_reserve:test_reserve_refills sw-handler/uvm_migrate.c 's/^    if (want == 0 || h->pmm.nfree >= want)$/    if (want == 0 || h->pmm.nfree + 1u >= want)/' \
+    "handler: pre-eviction keeps one frame less free than evict_reserve_pages (uvm_migrate.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_gran:test_lru_granularity sw-handler/uvm_migrate.c 's/^        if (h->evict->root_chunks || gran != pages) {/        if (h->evict->root_chunks) {/' \
     "handler: evict_granularity picks a group but evicts one page of it (uvm_migrate.c)" "$hdl_unit"
 

@@ -3,23 +3,13 @@
  * the time of the last GPU access (docs/handler.md §6j). The GMMU reports faults, not hits, so
  * no handler can know that time from the hardware today (issue 21 adds accessed bits and access
  * counters): the platform gives it as an ORACLE, every translation used by an SM
- * (uvm_handler_note_access, asked for by UVM_POLICY_PROP_ACCESS_ORACLE). A page not accessed
- * since its migration counts from its migration. The victim is the resident page not pinned in
- * the current block with the oldest access (ties: the older migration); pick(gran) the group of
- * gran frames of the oldest such page that uvm_evict_group_ok accepts. It keeps no list (a scan
- * of the frames per eviction) and observes no event: the frames hold the times.
+ * (uvm_handler_note_access in uvm_evict_optimal.c, asked for by UVM_POLICY_PROP_ACCESS_ORACLE). A
+ * page not accessed since its migration counts from its migration. The victim is the resident page
+ * not pinned in the current block with the oldest access (ties: the older migration); pick(gran)
+ * the group of gran frames of the oldest such page that uvm_evict_group_ok accepts. It keeps no
+ * list (a scan of the frames per eviction) and observes no event: the frames hold the times.
  */
 #include "uvm_priv.h"
-
-void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_ns) {
-    if (frame_pa < h->cfg.gpu_data_base_pa)
-        return;
-    const uint64_t f = (frame_pa - h->cfg.gpu_data_base_pa) >> GMMU_PAGE_SHIFT;
-    if (f < h->cfg.gpu_data_pages && h->frames[f].resident) {
-        h->frames[f].access_ns = now_ns;
-        h->frames[f].accesses++;
-    }
-}
 
 static bool older(const uvm_frame_t *a, const uvm_frame_t *b) {
     return a->access_ns < b->access_ns || (a->access_ns == b->access_ns && a->mig_seq < b->mig_seq);

@@ -51,6 +51,13 @@ static int check_policies(const uvm_cfg_t *c, char *err, size_t errlen) {
                  c->evict_chunk_pages, UVM_BLOCK_PAGES);
         return -1;
     }
+    if (c->evict_reserve_pages > 0 && c->evict_reserve_pages >= c->gpu_data_pages) {
+        err_setf(err, errlen,
+                 "uvm: evict_reserve_pages %" PRIu32 " must be below the GPU data frames (%" PRIu64
+                 ")",
+                 c->evict_reserve_pages, (uint64_t)c->gpu_data_pages);
+        return -1;
+    }
     return 0;
 }
 

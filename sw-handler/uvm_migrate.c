@@ -217,6 +217,36 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
     return UVM_NONE;
 }
 
+void uvm_migrate_reserve(uvm_handler_t *h) {
+    const uint32_t want = h->cfg.evict_reserve_pages;
+    if (want == 0 || h->pmm.nfree >= want)
+        return;
+    const uint64_t t0 = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
+    const uint64_t ev0 = h->stats.evictions;
+    if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
+        uvm_ts_pipe_drain(h);
+    h->block_gen++; /* no block is being serviced: only thrashing pins hold */
+    const uint32_t unit =
+        h->evict->root_chunks ? h->cfg.evict_chunk_pages : h->cfg.evict_granularity;
+    for (uint32_t tries = 0; h->pmm.nfree < want && tries < h->pmm.frames; tries++) {
+        const uint32_t nfree = h->pmm.nfree;
+        const uint32_t v = pick_victim(h, unit);
+        if (v == UVM_NONE)
+            break;
+        if (unit > 1u)
+            (void)evict_root_chunk(h, v, unit, 0u); /* every frame back to the allocator */
+        else {
+            const uint32_t kept = uvm_mem_evict(h, v);
+            if (kept != UVM_NONE)
+                h->place->frame_free(h, kept);
+        }
+        if (h->pmm.nfree <= nfree)
+            break; /* the placement kept the frames (a reserved region): no progress */
+    }
+    h->stats.reserve_evictions += h->stats.evictions - ev0;
+    h->stats.reserve_ns += (h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0) - t0;
+}
+
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al) {
     uint32_t fr = uvm_migrate_backing(h, vpn, 1u);
     if (fr == UVM_NONE) {

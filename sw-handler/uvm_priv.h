@@ -61,6 +61,7 @@ typedef struct {
     uint64_t mig_ns;    /* simulated time of the migration, for diagnostics */
     uint64_t access_ns; /* last GPU access (the platform's oracle; mig_ns until one) */
     uint64_t accesses;  /* GPU accesses since the migration (the platform's oracle; lfu) */
+    uint64_t next_use;  /* position of the page's next use in the trace (optimal's oracle) */
     uint64_t pin_block; /* == h->block_gen while serviced in the current block */
     bool resident;
     bool writable;
@@ -236,6 +237,8 @@ extern const uvm_evict_ops_t uvm_evict_nvidia_ops;
 extern const uvm_evict_ops_t uvm_evict_lru_oracle_ops;
 /* uvm_evict_lfu.c: the fewest GPU accesses since migration, from the platform's oracle (§6p) */
 extern const uvm_evict_ops_t uvm_evict_lfu_ops;
+/* uvm_evict_optimal.c: Belady's farthest next use, from the trace read ahead (§6t) */
+extern const uvm_evict_ops_t uvm_evict_optimal_ops;
 /* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
@@ -637,6 +640,10 @@ void uvm_migrate_pin_batch(uvm_handler_t *h);
  * (a frame the placement hands back goes to the caller (1) or the allocator (512)). UVM_NONE if
  * no victim is left: every resident frame is pinned. */
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+/* Pre-eviction (evict_reserve_pages, docs/handler.md §6u): evicts the eviction policy's victims
+ * (groups of evict_granularity / a root chunk) until the allocator has evict_reserve_pages free
+ * frames; counts them in reserve_evictions and the time in reserve_ns. Nothing when 0. */
+void uvm_migrate_reserve(uvm_handler_t *h);
 /* Takes a frame for vpn (evicting if needed; commits the block's pending pages first if every
  * frame is pinned) and queues its migration. false if no frame could be had (logged). */
 bool uvm_migrate_page(uvm_handler_t *h, uint64_t vpn, const uvm_alloc_t *al);

@@ -272,4 +272,5 @@ void uvm_service_impl(uvm_handler_t *h) {
     }
     if (replay_all_owed)
         uvm_replay_all(h);
+    uvm_migrate_reserve(h); /* §6u: after the replays, so no fault waits for it */
 }

@@ -75,6 +75,9 @@ typedef struct {
      * mappings removed (each with its INVAL_PAGE, also counted in invalidates), remote pages
      * migrated to the GPU (also counted in the migrations) */
     uint64_t remote_maps, remote_unmaps, remote_to_gpu;
+    /* pre-eviction (evict_reserve_pages, §6u): pages evicted to keep the free reserve (also in
+     * evictions), and the handler time spent on it (ns, after the service's replays) */
+    uint64_t reserve_evictions, reserve_ns;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -226,6 +229,9 @@ int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t
 #define UVM_POLICY_PROP_ACCESS_ORACLE 4u
 /* thrashing: a detector runs; its statistics (num_thrashing, num_throttle, num_pin) are reported */
 #define UVM_POLICY_PROP_DETECTS 8u
+/* evict: wants every use of a page in the trace ahead (uvm_handler_set_page_uses): an ORACLE of
+ * the future (optimal, Belady, docs/handler.md §6t) */
+#define UVM_POLICY_PROP_NEXT_USE 16u
 /* The UVM_POLICY_PROP_* bits of the registered policy `name` of kind; 0 if none or unknown. */
 uint32_t uvm_policy_props(uvm_policy_kind_t kind, const char *name);
 /* uvm_policy_check, then stores name in cfg->policy[kind]. 0 or -1 + err. */
@@ -245,6 +251,13 @@ int uvm_handler_add_alloc(uvm_handler_t *h, const char *name, uint64_t base, uin
  * position. Replaces an earlier order. 0, or -1 + err (out of memory). */
 int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
                                size_t errlen);
+/* Belady's oracle (UVM_POLICY_PROP_NEXT_USE, docs/handler.md §6t): every use of a page by the
+ * workload in trace order (one entry per distinct page per memory record; extended VPNs as
+ * uvm_handler_set_page_order), from a first pass over the trace; each uvm_handler_note_access
+ * of a page consumes its next use. Replaces earlier uses. 0, or -1 + err (out of memory, or the
+ * eviction policy takes no uses). */
+int uvm_handler_set_page_uses(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
+                              size_t errlen);
 /* The access oracle (UVM_POLICY_PROP_ACCESS_ORACLE, docs/handler.md §6j): the platform says that
  * the GPU frame at physical address frame_pa was accessed at now_ns (a translation used). Not
  * something a real driver sees; ignored for a frame outside GPU data memory or not resident. */
