@@ -78,6 +78,10 @@ static int rsp_before(const gpumem_rsp_t *a, const gpumem_rsp_t *b) {
 }
 
 int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id) {
+    return gpumem_accept_lat(g, now, pa, id, g->latency);
+}
+
+int gpumem_accept_lat(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id, uint32_t latency) {
     if (g->nq == g->capq) {
         const size_t ncap = g->capq ? g->capq * 2 : 16;
         gpumem_rsp_t *nq = realloc(g->q, ncap * sizeof(*nq));
@@ -93,7 +97,7 @@ int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id) {
         g->bad_reads++;
     const uint64_t jit = g->jitter ? rng_below(&g->rng, (uint64_t)g->jitter + 1) : 0;
     /* binary min-heap on (due, seq) */
-    gpumem_rsp_t r = {now + g->latency + jit, g->seq++, data, id};
+    gpumem_rsp_t r = {now + (latency ? latency : 1u) + jit, g->seq++, data, id};
     size_t i = g->nq++;
     while (i > 0 && rsp_before(&r, &g->q[(i - 1) / 2])) {
         g->q[i] = g->q[(i - 1) / 2];

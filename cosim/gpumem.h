@@ -51,6 +51,9 @@ void gpumem_set_tag(gpumem_t *g, uint64_t ppn, uint64_t tag);
 /* PTE read port. accept: a request transferred at cycle now; returns 0, -1 if the address is
  * not page-table memory (the response then carries 0), -2 if memory runs out (not queued). */
 int gpumem_accept(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id);
+/* The same with this request's latency instead of g->latency (the L2 data cache's hit or miss,
+ * l2d.h); the jitter is added as for every request. */
+int gpumem_accept_lat(gpumem_t *g, uint64_t now, uint64_t pa, uint8_t id, uint32_t latency);
 /* The response to deliver at cycle now (removed from the queue): 1, or 0 if none is due. */
 int gpumem_pop_due(gpumem_t *g, uint64_t now, uint8_t *id, uint64_t *data);
 /* 1 if a response is due at or before now. */

@@ -272,6 +272,9 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     }
     p->wl.kern.part = &p->wl.part;
     hbm_init(&p->wl.kern.hbm, c->hbm_gbps, c->clock_mhz);
+    if (l2d_init(&p->wl.l2d, c->l2d_kb, c->l2d_ways, c->l2d_line, err, errlen) != 0)
+        return -1;
+    p->wl.kern.l2d = l2d_on(&p->wl.l2d) ? &p->wl.l2d : NULL;
     for (uint32_t s = 0; s < p->prm.num_sm; s++) {
         if (sm_init(&p->wl.sm[s], s, p->prm.num_ports, c->warps_per_sm) != 0) {
             snprintf(err, errlen, "out of memory");

@@ -371,13 +371,20 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
         p->gmmu.gmmu_pte_writes++;
         if (p->score)
             plat_score_pt_write(p->score, o->mem_req_addr);
+        if (l2d_on(&p->wl.l2d)) /* the L2 allocates on writes too (l2d.h) */
+            (void)l2d_access(&p->wl.l2d, o->mem_req_addr);
         if (gpumem_write64(&p->gm, o->mem_req_addr, o->mem_req_wdata) != 0)
             plat_platform_error(p, "PTE write at 0x%llx: not page-table memory",
                                 (unsigned long long)o->mem_req_addr);
     } else if (o->mem_req_valid && p->in.mem_req_ready) {
         evr_add(&p->ring, p->now, EVR_MEM_REQ, 0, 0, o->mem_req_id, o->mem_req_addr, 0);
         p->gmmu.pte_reads++;
-        const int rc = gpumem_accept(&p->gm, p->now, o->mem_req_addr, o->mem_req_id);
+        /* through the L2 data cache when it is on (l2d.h): a hit answers after l2d_hit_latency,
+         * a miss after mem_latency */
+        const uint32_t lat = !l2d_on(&p->wl.l2d)                    ? p->gm.latency
+                             : l2d_pte(&p->wl.l2d, o->mem_req_addr) ? p->cfg->l2d_hit_latency
+                                                                    : p->gm.latency;
+        const int rc = gpumem_accept_lat(&p->gm, p->now, o->mem_req_addr, o->mem_req_id, lat);
         if (rc == -2) {
             plat_platform_error(p, "out of memory");
             return;

@@ -23,6 +23,7 @@
 #include "gpumem.h"
 #include "host_drv.h"
 #include "hostmem.h"
+#include "l2d.h"
 #include "pcie.h"
 #include "plat.h"
 #include "plat_model.h"
@@ -106,6 +107,8 @@ typedef struct {
     trace_reader_t *tr;
     kern_stream_t ks;
     kern_t kern;
+    l2d_t l2d;        /* the L2 data cache (l2d_kb; off: sets 0), shared by the PTE reads and
+                       * kern's data lines (kern.l2d) */
     kern_part_t part; /* SMs of each address space (sm_partition), kern.part */
     /* an allocation of an address space other than 0 was declared: the SMs issue only once the
      * device is online (every ASID's PT_BASE programmed; docs/cosim.md "Address spaces") */
@@ -341,7 +344,7 @@ int plat_host_calls(plat_t *p, void (*begin)(void *), void (*end)(void *));
 /* prefetch_policy = oracle: a first pass over the trace gives the handler its pages in
  * first-touch order (plat_oracle.c); nothing for the other policies. 0 or -1 + err. */
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen);
-/* object_policy (docs/handler.md §6q): the trace's object profile, from a first pass over it
+/* object_policy (docs/handler.md §6s): the trace's object profile, from a first pass over it
  * (plat_objects.c); nothing for object_policy = none. 0 or -1 + err. */
 int plat_objects_init(plat_t *p, const char *trace_path, char *err, size_t errlen);
 /* Before a launch: the launch's objects to the handler (a handler service between begin and

@@ -79,6 +79,7 @@ static void wl_free(void *m) {
     for (uint32_t s = 0; s < GMMU_MAX_SM; s++)
         sm_free(&w->sm[s]);
     kern_free(&w->kern);
+    l2d_free(&w->l2d);
     kern_stream_free(&w->ks);
     u64map_free(&w->ro_cancels);
 }

@@ -1,5 +1,5 @@
 /*
- * plat_objects.c - Li & Chapman's object placement (object_policy, docs/handler.md §6q): the
+ * plat_objects.c - Li & Chapman's object placement (object_policy, docs/handler.md §6s): the
  * trace's object profile (docs/trace-format.md "Object profile") from a first pass over it, and
  * before each kernel launch the launch's objects handed to the handler (uvm_handler_objects),
  * as their runtime hears of a target region's objects before it runs. With an object policy

@@ -29,7 +29,7 @@ static const uvm_stats_t *remote_handled(const plat_t *p) {
     return s && (s->remote_maps || s->remote_unmaps || s->remote_to_gpu) ? s : NULL;
 }
 
-/* The summary's objects line (docs/handler.md §6q): only with an object policy. */
+/* The summary's objects line (docs/handler.md §6s): only with an object policy. */
 static void print_objects(FILE *f, const plat_t *p) {
     if (!p->prof)
         return;
@@ -101,6 +101,13 @@ void plat_print_summary(const plat_t *p, FILE *f) {
         const uvm_stats_t *r = remote_handled(p);
         fprintf(f, "  remote maps   %llu pages mapped remotely, %llu unmapped, %llu to the GPU\n",
                 ULL_(r->remote_maps), ULL_(r->remote_unmaps), ULL_(r->remote_to_gpu));
+    }
+    if (l2d_on(&p->wl.l2d)) { /* only with the L2 data cache (l2d_kb) */
+        const l2d_t *c = &p->wl.l2d;
+        fprintf(
+            f,
+            "  L2 data cache PTE reads %llu hits, %llu misses; data lines %llu hits, %llu misses\n",
+            ULL_(c->pte_hits), ULL_(c->pte_misses), ULL_(c->data_hits), ULL_(c->data_misses));
     }
     if (V(chaos_cmds))
         fprintf(f, "  chaos         %llu invalidate commands (%llu held back: restart streak)\n",
@@ -214,7 +221,7 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"remote_bytes\": %llu,\n  \"remote_wait_cycles\": %llu,\n",
                 ULL_(p->wl.remote_bytes), ULL_(p->wl.remote_wait_cycles));
     }
-    if (p->prof) { /* only with an object policy (docs/handler.md §6q) */
+    if (p->prof) { /* only with an object policy (docs/handler.md §6s) */
         const uvm_stats_t *h = hdrv_stats(p->hd.host);
         fprintf(f, "  \"obj_launches\": %llu,\n  \"obj_evictions\": %llu,\n", ULL_(h->obj_launches),
                 ULL_(h->obj_evictions));
@@ -229,6 +236,14 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"remote_maps\": %llu,\n  \"remote_unmaps\": %llu,\n", ULL_(r->remote_maps),
                 ULL_(r->remote_unmaps));
         fprintf(f, "  \"remote_to_gpu\": %llu,\n", ULL_(r->remote_to_gpu));
+    }
+    if (l2d_on(
+            &p->wl.l2d)) { /* only with the L2 data cache (l2d_kb): no other run's stats change */
+        const l2d_t *c = &p->wl.l2d;
+        fprintf(f, "  \"l2d_pte_hits\": %llu,\n  \"l2d_pte_misses\": %llu,\n", ULL_(c->pte_hits),
+                ULL_(c->pte_misses));
+        fprintf(f, "  \"l2d_data_hits\": %llu,\n  \"l2d_data_misses\": %llu,\n", ULL_(c->data_hits),
+                ULL_(c->data_misses));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */

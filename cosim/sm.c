@@ -1,6 +1,4 @@
-/*
- * sm.c - SM front-ends and kernel loader (see sm.h).
- */
+/* sm.c - SM front-ends and kernel loader (see sm.h). */
 #include "sm.h"
 
 #include <stdlib.h>
@@ -149,7 +147,7 @@ static int64_t kern_warp(kern_t *k, uint32_t space, uint32_t cta, uint32_t warp,
 }
 
 int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
-    uint64_t pages[TRACE_LANES];
+    uint64_t pages[2 * TRACE_LANES]; /* the pages, then (L2 data cache on) the line keys */
     const uint32_t np = sm_coalesce(rec->mask, rec->addr, pages);
     if (np == 0)
         return 0; /* no active lane: nothing to translate */
@@ -166,8 +164,10 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     sm_warp_t *w = &k->warps[wi];
     if (w->exited)
         return warp_error(k, rec, "has exited at", w->exit_line, "");
+    const uint32_t nl = l2d_instr_lines(k->l2d, k->hbm.line_fp != 0, rec, &pages[np]);
+    const uint32_t nk = k->l2d ? nl : 0u; /* line keys stored after the pages */
     if (grow((void **)&w->ins, &w->cap_ins, w->n_ins + 1, sizeof(sm_instr_t)) != 0 ||
-        grow((void **)&w->pages, &w->cap_pages, w->n_pages + np, sizeof(uint64_t)) != 0)
+        grow((void **)&w->pages, &w->cap_pages, w->n_pages + np + nk, sizeof(uint64_t)) != 0)
         return kern_fail(k, "out of memory loading a kernel");
     sm_instr_t *in = &w->ins[w->n_ins++];
     in->line = rec->line;
@@ -175,9 +175,9 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     in->first = w->n_pages;
     in->npages = (uint8_t)np;
     in->op = (uint8_t)rec->op;
-    in->lines = k->hbm.line_fp ? (uint8_t)hbm_lines(rec->mask, rec->addr) : 0u;
-    memcpy(&w->pages[w->n_pages], pages, np * sizeof(uint64_t));
-    w->n_pages += np;
+    in->lines = (uint8_t)nl;
+    memcpy(&w->pages[w->n_pages], pages, (np + nk) * sizeof(uint64_t));
+    w->n_pages += np + nk;
     k->n_instr++;
     if (++k->buffered > k->buffered_peak)
         k->buffered_peak = k->buffered;
@@ -366,10 +366,11 @@ static uint64_t gap_end(sm_t *sm, uint64_t now, uint32_t gap) {
     return slots_end > now + gap ? slots_end : now + gap;
 }
 
-/* Cycle at which instruction in, whose gap starts at now, may issue: after its gap and, with the
- * HBM model on, its data transfer (hbm.h). */
-static uint64_t instr_ready(sm_t *sm, kern_t *k, const sm_instr_t *in, uint64_t now) {
-    return hbm_reserve(&k->hbm, gap_end(sm, now, in->gap), in->lines);
+/* Cycle warp w's instruction may issue: after its gap and its data (hbm.h, l2d.h: misses). */
+static uint64_t instr_ready(sm_t *sm, kern_t *k, const sm_warp_t *w, uint64_t now) {
+    const sm_instr_t *in = &w->ins[w->pc];
+    const uint32_t lines = l2d_data(k->l2d, &w->pages[in->first + in->npages], in->lines);
+    return hbm_reserve(&k->hbm, gap_end(sm, now, in->gap), lines);
 }
 
 static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
@@ -379,7 +380,7 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     w->pc = 0;
     w->next_page = 0;
     w->pending = 0;
-    w->ready_at = instr_ready(sm, k, &w->ins[0], now);
+    w->ready_at = instr_ready(sm, k, w, now);
     w->hold_until = 0;
     if (w->ready_at < sm->gap_min)
         sm->gap_min = w->ready_at;
@@ -494,7 +495,7 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     }
     if (w->pc < w->n_ins) {
         w->state = SM_W_GAP;
-        w->ready_at = instr_ready(sm, k, &w->ins[w->pc], now);
+        w->ready_at = instr_ready(sm, k, w, now);
         if (w->ready_at < w->hold_until)
             w->ready_at = w->hold_until;
         w->hold_until = 0;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "hbm.h"
+#include "l2d.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -47,7 +48,9 @@ typedef struct {
     uint32_t first; /* index of the first page in the warp's page array */
     uint8_t npages;
     uint8_t op;    /* trace_op_t */
-    uint8_t lines; /* distinct 128-byte lines (0 unless the HBM model is on: hbm.h) */
+    uint8_t lines; /* distinct 128-byte lines (0 unless the HBM model is on: hbm.h); with the L2
+                    * data cache (l2d.h) its distinct lines, whose keys follow the instruction's
+                    * pages in the warp's page array (pages[first + npages ..]) */
 } sm_instr_t;
 
 typedef enum { SM_W_QUEUED = 0, SM_W_GAP, SM_W_ISSUE, SM_W_DONE } sm_wstate_t;
@@ -90,6 +93,8 @@ typedef struct {
     uint32_t nsq[KERN_MAX_SM], capsq[KERN_MAX_SM];
     hbm_t hbm;          /* the GPU's shared DRAM bandwidth (hbm.h; off: line_fp 0); set by the
                          * platform, kept by kern_reset */
+    l2d_t *l2d;         /* the L2 data cache (l2d.h) or NULL (off); set by the platform, kept by
+                         * kern_reset */
     kern_stream_t *src; /* where the rest of the kernel comes from; NULL: complete (kern_add) */
     int end;            /* every record of the kernel has been read */
     int error;          /* a read failed: err */

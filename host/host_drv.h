@@ -94,7 +94,7 @@ int hdrv_to_host(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char 
 int hdrv_cpu_write(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, char *err,
                    size_t errlen);
 /* Before a kernel launch: the objects it uses, placed by the object policy (uvm_handler_objects,
- * docs/handler.md §6q). Host context only. 0 or -1 + err. */
+ * docs/handler.md §6s). Host context only. 0 or -1 + err. */
 int hdrv_objects(hdrv_t *h, const uvm_obj_use_t *use, size_t n, char *err, size_t errlen);
 /* cudaMemAdvise (uvm_handler_advise; advice: the trace's code, uvm_advice_t). */
 int hdrv_advise(hdrv_t *h, uint64_t base, uint64_t size, unsigned advice, char *err, size_t errlen);

@@ -58,3 +58,17 @@ results-mosaic-compute: $(BUILD)/results/cfg/mosaic_paper_pwc.cfg | $(DEPS_STAMP
 	$(PYTHON) $(SWEEP) run studies/mosaic_compute.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
 	$(PYTHON) $(SWEEP) collect studies/mosaic_compute.toml
 	$(PYTHON) $(SWEEP) figures studies/mosaic_compute.toml
+
+## make results-mosaic-l2d     Mosaic with resident data, the page-walk cache and the L2 data cache
+##                             serving the walker's PTE reads (seed 004 Table 1: 2 MB, 16 ways,
+##                             10 cycles): with the page-walk cache its capacity swept 0 (off) /
+##                             256 KB / 2 MB; Mosaic's own GPU-MMU (no page-walk cache) at 2 MB
+##                             with a 10- and a 120-cycle hit (studies/mosaic_l2d.toml, 170 runs,
+##                             about 25 min at -j 2 on a loaded 2-core machine):
+##                             docs/img/results_mosaic_l2d.png, build/results/mosaic_l2d.md
+.PHONY: results-mosaic-l2d
+results-mosaic-l2d: $(BUILD)/results/cfg/mosaic_paper_pwc.cfg | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/mosaic_l2d.toml -j $(MOSAIC_JOBS) $(MOSAIC_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/mosaic_l2d.toml
+	$(PYTHON) $(SWEEP) figures studies/mosaic_l2d.toml

@@ -134,8 +134,24 @@ oversub-check: traces
 	  --fit $(OVERSUB_FIT) --evict $(shell echo $(OVERSUB_EVICT) | tr ' ' ,) --jobs $(RESULTS_JOBS) \
 	  --workloads $(shell echo $(WL_NAMES) | tr ' ' ,) $(OVERSUB_CHECK_ARGS)
 
+## make results-uvmsmart       UVMSmart's figures (seed 002): TBNp vs the other prefetchers and the
+##                             driver's, two far-fault costs (studies/uvmsmart_prefetch.toml, 50
+##                             runs), and the TLB shootdown per entry vs the whole TLB
+##                             (tlb_shootdown; studies/uvmsmart_shootdown.toml, 40 runs), about 20
+##                             min at -j 1: docs/img/results_uvmsmart_{prefetch,shootdown}.png,
+##                             build/results/uvmsmart_{prefetch,shootdown}.md
+.PHONY: results-uvmsmart
+UVMSMART_JOBS ?= 2
+results-uvmsmart: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/uvmsmart_prefetch.toml -j $(UVMSMART_JOBS)
+	$(PYTHON) $(SWEEP) collect studies/uvmsmart_prefetch.toml
+	$(PYTHON) $(SWEEP) figures studies/uvmsmart_prefetch.toml
+	$(PYTHON) $(SWEEP) run studies/uvmsmart_shootdown.toml -j $(UVMSMART_JOBS)
+	$(PYTHON) $(SWEEP) collect studies/uvmsmart_shootdown.toml
+	$(PYTHON) $(SWEEP) figures studies/uvmsmart_shootdown.toml
 # make results-lichapman  Li & Chapman's object-level placement (docs/results.md "Li & Chapman",
-#                        docs/handler.md §6q): studies/lichapman.toml through gmmu-sweep (UM,
+#                        docs/handler.md §6s): studies/lichapman.toml through gmmu-sweep (UM,
 #                        Host, LRU, RLM, GLM, RDM, RDM implicit-only / explicit-only and the
 #                        memcpy Baseline on six Rodinia workloads at 2 MB, fitted and at 150%),
 #                        then scripts/results_lichapman.py (reads only the store):

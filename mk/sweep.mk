@@ -28,8 +28,9 @@ test-slurm: | $(DEPS_STAMP)
 
 ## make results                every figure of docs/results.md and docs/calibration.md:
 ##                             results-zheng, results-zheng-compute, results-zheng-fig5,
-##                             results-mosaic, results-mosaic-compute, results-lichapman (studies
-##                             through gmmu-sweep: only what their stores lack is run), calibrate
+##                             results-mosaic, results-mosaic-compute, results-mosaic-l2d,
+##                             results-uvmsmart, results-lichapman (studies through gmmu-sweep:
+##                             only what their stores lack is run), calibrate
 .PHONY: results
 results: results-zheng results-zheng-compute results-zheng-fig5 results-mosaic \
-         results-mosaic-compute results-lichapman calibrate
+         results-mosaic-compute results-mosaic-l2d results-uvmsmart results-lichapman calibrate

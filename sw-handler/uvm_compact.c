@@ -172,7 +172,7 @@ static void free_index(uvm_handler_t *h, size_t i) {
     h->nallocs--;
     free_pages(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
     uvm_advise_forget(h, al.base >> GMMU_PAGE_SHIFT, (al.base + al.size - 1u) >> GMMU_PAGE_SHIFT);
-    if (h->lc) /* object placement (§6q): the object leaves its book-keeping */
+    if (h->lc) /* object placement (§6s): the object leaves its book-keeping */
         uvm_lc_forget(h->lc, al.base);
     free(al.name);
     if (h->place->freed) /* cocoa: compaction */

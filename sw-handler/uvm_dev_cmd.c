@@ -25,6 +25,10 @@ bool uvm_cmd_wait_idle(const uvm_handler_t *h) {
 }
 
 void uvm_cmd(const uvm_handler_t *h, uint32_t opcode, bool has_arg, uint64_t vpn, bool wait_done) {
+    if (opcode == GMMU_CMD_INVAL_PAGE && h->cfg.tlb_shootdown == UVM_TLB_SHOOTDOWN_ALL) {
+        opcode = GMMU_CMD_INVAL_ALL; /* UVMSmart's whole-TLB shootdown (§6q) */
+        has_arg = false;
+    }
     /* the device rejects a CMD written while BUSY: always poll first */
     if (!uvm_cmd_wait_idle(h)) {
         uvm_logf(h, "uvm: command %" PRIu32 " for VPN 0x%" PRIx64 " dropped (device busy)", opcode,
@@ -52,12 +56,23 @@ void uvm_cancel_page(uvm_handler_t *h, uint64_t vpn, const char *why) {
     h->stats.cancels++;
 }
 
+/* tlb_shootdown = all: the page table was updated (the serviced faults' pages mapped), so every
+ * TLB is flushed before the faulting accesses replay (UVMSmart, seed 002 C.3; §6q) */
+static void shootdown_before_replay(uvm_handler_t *h) {
+    if (h->cfg.tlb_shootdown != UVM_TLB_SHOOTDOWN_ALL)
+        return;
+    uvm_cmd(h, GMMU_CMD_INVAL_ALL, false, 0, true);
+    h->stats.invalidates++;
+}
+
 void uvm_replay_page(uvm_handler_t *h, uint64_t vpn) {
+    shootdown_before_replay(h);
     uvm_cmd(h, GMMU_CMD_REPLAY_PAGE, true, vpn, false);
     uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .replay = {.vpn = vpn, .pages = 1}});
 }
 
 void uvm_replay_all(uvm_handler_t *h) {
+    shootdown_before_replay(h);
     uvm_cmd(h, GMMU_CMD_REPLAY_ALL, false, 0, false);
     uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_REPLAY, .replay = {.vpn = 0, .pages = 0}});
 }

@@ -80,6 +80,11 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
                  (int)c->copy_wait);
         return -1;
     }
+    if (c->tlb_shootdown != UVM_TLB_SHOOTDOWN_ENTRY && c->tlb_shootdown != UVM_TLB_SHOOTDOWN_ALL) {
+        err_setf(err, errlen, "uvm: tlb_shootdown %d must be entry (0) or all (1)",
+                 (int)c->tlb_shootdown);
+        return -1;
+    }
     if (c->transfer_sets != UVM_TS_BATCH && c->transfer_sets != UVM_TS_PIPELINED) {
         err_setf(err, errlen, "uvm: transfer_sets %d must be batch (0) or pipelined (1)",
                  (int)c->transfer_sets);

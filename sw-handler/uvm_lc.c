@@ -1,5 +1,5 @@
 /*
- * uvm_lc.c - Li & Chapman's object placement (SC'19, seeds/003 §3; docs/handler.md §6q) as a
+ * uvm_lc.c - Li & Chapman's object placement (SC'19, seeds/003 §3; docs/handler.md §6s) as a
  * pure planner: no handler, no device. Per launch, the objects the kernel uses are taken in
  * the order of their priority (RLM: regional locality, GLM: global locality, RDM: the earliest
  * predicted next reuse, global locality breaking ties, LRU: the most recent use); each one

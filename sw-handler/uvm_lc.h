@@ -1,5 +1,5 @@
 /*
- * uvm_lc.h - Li & Chapman's object placement as a pure planner (uvm_lc.c; docs/handler.md §6q):
+ * uvm_lc.h - Li & Chapman's object placement as a pure planner (uvm_lc.c; docs/handler.md §6s):
  * the runtime's book-keeping (each object's location, predicted next reuse time, last use) and
  * the decision per kernel launch. The handler enforces the decisions (uvm_lc_run.c); the unit
  * tests pin them on hand-made object tables.

@@ -1,5 +1,5 @@
 /*
- * uvm_lc_run.c - Li & Chapman's object placement enforced (docs/handler.md §6q): before a
+ * uvm_lc_run.c - Li & Chapman's object placement enforced (docs/handler.md §6s): before a
  * launch, the planner's decisions (uvm_lc.c) become the calls their runtime makes (§3.2 "Data
  * Mapping Enforcement"): an object removed from GPU memory is moved to the host
  * (cudaMemPrefetchAsync to the CPU: uvm_handler_to_host) and advised preferred on the host; an

@@ -415,7 +415,7 @@ struct uvm_handler {
      * victim search in progress (uvm_frame_pinned spares pages by it) */
     uint64_t pref_pages;
     uint32_t evict_round;
-    /* Li & Chapman's object placement (§6q, uvm_lc_run.c): NULL until the first launch */
+    /* Li & Chapman's object placement (§6s, uvm_lc_run.c): NULL until the first launch */
     struct uvm_lc *lc;
 };
 

@@ -65,7 +65,7 @@ typedef struct {
      * (host copy valid), duplicates collapsed to one copy (a GPU write: made writable; a CPU
      * write: the GPU copy dropped) */
     uint64_t read_dup_pages, read_dup_collapses;
-    /* Li & Chapman's object placement (object_policy, §6q): launches planned, objects removed
+    /* Li & Chapman's object placement (object_policy, §6s): launches planned, objects removed
      * from GPU memory (their pages moved to the host: obj_host_pages), objects placed in host
      * memory, prefetches of objects (explicit transfer) and their pages, prefetches left out
      * (more pages than free frames even after the host-placed objects' pages left) */

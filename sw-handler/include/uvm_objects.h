@@ -1,5 +1,5 @@
 /*
- * uvm_objects.h - object-level placement (Li & Chapman, SC'19; docs/handler.md §6q, issue 22
+ * uvm_objects.h - object-level placement (Li & Chapman, SC'19; docs/handler.md §6s, issue 22
  * item 3): before each kernel launch the host program tells the handler which data objects
  * (allocations) the kernel uses, with what its object profile measured (docs/trace-format.md
  * "Object profile"); the configured object policy (key object_policy) places them as Li &

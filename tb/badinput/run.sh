@@ -98,6 +98,10 @@ check 5-program-fault 3 'RESULT +FAIL \(program fault\)' -- sim --trace tb/trace
 check 5-expected-fault 0 'RESULT +PASS \(program faults expected\)' -- sim --trace tb/traces/fatal.trc --expect-fault
 # ---- 6: pcie_peak_gbps range --------------------------------------------------------------------
 check 6-pcie-tiny 2 'pcie_peak_gbps: .* not a number in \[0.001' -- sim --set pcie_peak_gbps=1e-300
+# ---- 6b: the L2 data cache's geometry (issue 24 item 2): a capacity that is not whole sets -------
+check 6b-l2d-geometry 2 'l2d: l2d_kb = 3 is not a whole number of sets of 16 ways x 128 B lines' -- sim --trace tb/traces/small.trc --set l2d_kb=3
+check 6b-l2d-line 2 'l2d_line: 96 is not a power of two' -- sim --set l2d_kb=64 --set l2d_line=96
+check 6b-tlb-shootdown 2 "tlb_shootdown: 'some' is not one of entry.all" -- sim --set tlb_shootdown=some
 # ---- 7: --stats unwritable; JSON escaped ----------------------------------------------------------
 check 7-stats-unwritable 2 'cannot write' -- sim --trace tb/traces/small.trc --stats "$T/no/such/dir/s.json"
 mkdir -p "$T/q\"d"; cp $CFG "$T/q\"d/c.cfg"
@@ -180,7 +184,7 @@ printf 'alloc a %s 0x2000000\nprefetch %s 0x2000000 gpu\nkernel k\n' $A $A > "$T
 check 22-sim-prefetch-evicts 2 'h7.trc:2: prefetch: uvm: prefetch a: 8192 pages to copy, .* needs evictions is not modeled yet' -- sim --trace "$T/h7.trc"
 "$TRC" convert "$T/h4.trc" "$T/h4.bin" > /dev/null 2>&1
 check 22-sim-use-after-free-bin 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.bin"
-# Li & Chapman's object policies (docs/handler.md §6q): the object profile reads the trace twice
+# Li & Chapman's object policies (docs/handler.md §6s): the object profile reads the trace twice
 printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\n' $A $A > "$T/h8.trc"
 check 22-sim-objects-stdin 2 'object_policy reads the trace twice \(its object profile\): give a file, not -' -- sh -c "'$SIM' --config '$CFG' --quiet --trace - --set object_policy=rdm < '$T/h8.trc'"
 check 22-sim-objects-value 2 "object_policy: 'bogus' is not one of none\|transfer\|rlm\|glm\|rdm\|lru\|host" -- sim --trace "$T/h8.trc" --set object_policy=bogus

@@ -1,6 +1,6 @@
 /*
  * test_handler_lc.c - Li & Chapman's object placement planner (sw-handler/uvm_lc.c,
- * docs/handler.md §6q) on hand-made object tables: RLM's intra-kernel priority, GLM's fixed
+ * docs/handler.md §6s) on hand-made object tables: RLM's intra-kernel priority, GLM's fixed
  * priority, RDM's next reuse time with the global-locality tie break, LRU, Host, the transfer
  * selection by access density, a freed object forgotten.
  */

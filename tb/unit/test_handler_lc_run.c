@@ -1,6 +1,6 @@
 /*
  * test_handler_lc_run.c - Li & Chapman's object placement enforced by the handler
- * (uvm_handler_objects, sw-handler/uvm_lc_run.c, docs/handler.md §6q) on the fake device: an
+ * (uvm_handler_objects, sw-handler/uvm_lc_run.c, docs/handler.md §6s) on the fake device: an
  * RDM launch prefetches its dense objects (explicit transfer), a later launch removes the object
  * reused furthest in the future (its pages moved to the host, written back) to prefetch the one
  * it needs; a sparse object is left to fault; object_policy none does nothing; errors.
