@@ -155,7 +155,7 @@ results-uvmsmart: | $(DEPS_STAMP)
 #                        Host, LRU, RLM, GLM, RDM, RDM implicit-only / explicit-only and the
 #                        memcpy Baseline on six Rodinia workloads at 2 MB, fitted and at 150%),
 #                        then scripts/results_lichapman.py (reads only the store):
-#                        $(BUILD)/results/lichapman.md, docs/img/results_lichapman.png (~5 min
+#                        $(BUILD)/results/lichapman.md, docs/img/results_lichapman.png (~13 min
 #                        with -j 2)
 ## make results-lichapman      Li & Chapman's schemes vs UM, fitted and oversubscribed:
 ##                             docs/img/results_lichapman.png, build/results/lichapman.md

@@ -20,9 +20,8 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools",
-                                "sweep"))
-from gmmu_sweep.store import load_table  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_store import geomean as store_geomean, read_table, run_failed  # noqa: E402
 
 SCHEMES = ["baseline", "um", "host", "lru", "rlm", "glm", "rdm", "implicit", "explicit"]
 PAPER_OVER = {"host": 8.2, "lru": 8.5, "rlm": 3.7, "glm": 15.7, "rdm": 18.7}
@@ -35,17 +34,16 @@ def die(msg):
 
 
 def geomean(v):
-    v = [x for x in v if x and x > 0]
-    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else None
+    """geometric mean of the runs that have a value (failed runs left out), None if none"""
+    g = store_geomean([x for x in v if x and x > 0])
+    return None if math.isnan(g) else g
 
 
 def runs(recs):
     """{(mem, scheme, workload): stats dict or None (failed)}"""
     out = {}
     for r in recs:
-        ok = r["run_status"] == "done" and not (r.get("integrity_errors") or
-                                                 r.get("platform_errors") or
-                                                 r.get("mismatches"))
+        ok = r["run_status"] == "done" and not run_failed(r) and not r.get("mismatches")
         out[(r["mem"], r["scheme"], r["workload"])] = r if ok else None
     return out
 
@@ -126,10 +124,7 @@ def main():
     ap.add_argument("--md")
     ap.add_argument("--img")
     a = ap.parse_args()
-    try:
-        _, recs = load_table(a.store)
-    except (OSError, ValueError) as e:
-        die(str(e))
+    recs = read_table(a.store, "lichapman", "results_lichapman", "make results-lichapman")
     if not recs:
         die(f"{a.store}: no rows")
     res = runs(recs)
