@@ -1,8 +1,9 @@
 /*
  * gpumem.h - GPU memory model (module gpumem_): page-table pages (512 u64 each) and data frames
  * (one 64-bit content tag per 4 KB frame), plus the PTE read port of gmmu_top: a request is read
- * when it is transferred (data as of acceptance), its response is due mem_latency + a seeded
- * jitter in [0, mem_jitter] cycles later; at most one response per cycle, the earliest due first
+ * when it is transferred (data as of acceptance), its response is due mem_latency (or the
+ * request's own latency: the L2 data cache's hit or miss, l2d.h) + a seeded jitter in
+ * [0, mem_jitter] cycles later; at most one response per cycle, the earliest due first
  * (ties: acceptance order), so responses may come back out of order.
  */
 #ifndef COSIM_GPUMEM_H

@@ -104,10 +104,10 @@ void plat_print_summary(const plat_t *p, FILE *f) {
     }
     if (l2d_on(&p->wl.l2d)) { /* only with the L2 data cache (l2d_kb) */
         const l2d_t *c = &p->wl.l2d;
-        fprintf(
-            f,
-            "  L2 data cache PTE reads %llu hits, %llu misses; data lines %llu hits, %llu misses\n",
-            ULL_(c->pte_hits), ULL_(c->pte_misses), ULL_(c->data_hits), ULL_(c->data_misses));
+        fprintf(f,
+                "  L2 data       PTE reads %llu hits, %llu misses; data lines %llu hits, %llu "
+                "misses\n",
+                ULL_(c->pte_hits), ULL_(c->pte_misses), ULL_(c->data_hits), ULL_(c->data_misses));
     }
     if (V(chaos_cmds))
         fprintf(f, "  chaos         %llu invalidate commands (%llu held back: restart streak)\n",
@@ -237,8 +237,8 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(r->remote_unmaps));
         fprintf(f, "  \"remote_to_gpu\": %llu,\n", ULL_(r->remote_to_gpu));
     }
-    if (l2d_on(
-            &p->wl.l2d)) { /* only with the L2 data cache (l2d_kb): no other run's stats change */
+    /* only with the L2 data cache (l2d_kb): no other run's stats change */
+    if (l2d_on(&p->wl.l2d)) {
         const l2d_t *c = &p->wl.l2d;
         fprintf(f, "  \"l2d_pte_hits\": %llu,\n  \"l2d_pte_misses\": %llu,\n", ULL_(c->pte_hits),
                 ULL_(c->pte_misses));
