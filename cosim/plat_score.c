@@ -342,6 +342,8 @@ static void entry_change(plat_score_t *s, uint32_t page, uint32_t idx, uint64_t 
     if (g.level == 3u) {
         if (g.large && idx != 0)
             return; /* a large-page table: only entry 0 is read */
+        if (((old ^ nw) & ~((UINT64_C(1) << GMMU_PTE_ACC) | (UINT64_C(1) << GMMU_PTE_DRT))) == 0)
+            return; /* accessed / dirty only (docs/microarch.md §18): the mapping is unchanged */
         if (vo && vn && !g.large && !((old >> GMMU_PTE_W) & 1u) && ((nw >> GMMU_PTE_W) & 1u) &&
             ((old ^ nw) & ~(UINT64_C(1) << GMMU_PTE_W)) == 0) {
             upgrade_leaf(s, g.asid, vpn, nw);
