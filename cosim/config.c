@@ -249,6 +249,13 @@ int cfg_check(const cfg_t *c, char *err, size_t errlen) {
             return -1;
         }
     }
+    if (c->writeback == CFG_WB_DIRTY && !c->rtl.ad_bits) {
+        /* without the walker's dirty bits every page would look clean: data would be lost */
+        err_setf(err, errlen,
+                 "writeback = dirty needs ad_bits = 1 (the walker's dirty bits, "
+                 "docs/microarch.md §18)");
+        return -1;
+    }
     return 0;
 }
 

@@ -65,6 +65,9 @@ typedef struct {
      * (host copy valid), duplicates collapsed to one copy (a GPU write: made writable; a CPU
      * write: the GPU copy dropped) */
     uint64_t read_dup_pages, read_dup_collapses;
+    /* accessed / dirty bits (§6r): PTEs the clock policy read, ACC bits it cleared (each with an
+     * INVAL_PAGE); writable pages not copied back because clean (writeback = dirty), their bytes */
+    uint64_t clock_pte_reads, clock_acc_clears, wb_clean_pages, wb_bytes_saved;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
