@@ -522,5 +522,10 @@ module gmmu_ptw #(
   // no lost / spurious memory response: only to a walker in WAIT_RSP
   a_rsp_to_waiting_walker: assert property (@(posedge clk_i) disable iff (!rst_ni)
     mem_rsp_valid_i && mem_rsp_id_i != gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) |-> rsp_ok);
+  // §18.3: a walker's write only sets ACC and/or DRT (never clears a bit, never another bit)
+  a_ad_write_sets_only: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    mem_req_valid_o && mem_req_write_o && !mr_co_q |->
+      mem_req_setbits_o && mem_req_wdata_o[gmmu_pkg::PTE_ACC] &&
+      (mem_req_wdata_o & ~((64'd1 << gmmu_pkg::PTE_ACC) | (64'd1 << gmmu_pkg::PTE_DRT))) == '0);
 `endif
 endmodule
