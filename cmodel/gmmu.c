@@ -188,7 +188,11 @@ void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     out->mem_req_addr = m->ptw.mr_addr;
     out->mem_req_id = m->ptw.mr_id;
     out->mem_req_write = m->ptw.mr_write;
-    out->mem_req_wdata = m->co.dat;
+    /* §18.3: a walker's write is a set-bits write of ACC (and DRT) */
+    out->mem_req_setbits = m->ptw.ad && m->ptw.mr_write && !m->ptw.mr_co;
+    out->mem_req_wdata = out->mem_req_setbits ? (UINT64_C(1) << GMMU_PTE_ACC) |
+                                                    ((uint64_t)m->ptw.mr_drt << GMMU_PTE_DRT)
+                                              : m->co.dat;
     out->fb_wr_valid = m->ff.fw_valid;
     out->fb_wr_addr = m->ff.fw_addr;
     memcpy(out->fb_wr_data, m->ff.fw_data, sizeof(out->fb_wr_data));
@@ -274,6 +278,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     pi.co_req_valid = cr.valid;
     pi.co_req_write = cr.write;
     pi.co_req_addr = cr.addr;
+    pi.co_busy = (uint8_t)co_busy(&m->co);
     ptw_out_t po;
     ptw_step(&m->ptw, &pi, &po, &ev, &m->viol);
 

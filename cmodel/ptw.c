@@ -7,6 +7,7 @@ void ptw_init(ptw_t *w, const gmmu_params_t *p) {
     memset(w, 0, sizeof(*w));
     w->n = p->num_walkers;
     w->pwc_latency = p->pwc_latency;
+    w->ad = p->ad_bits ? 1u : 0u;
     pwc_init(&w->pwc, p->pwc_entries, p->num_asids);
 }
 
@@ -59,12 +60,21 @@ static void mem_request(ptw_t *w, const ptw_in_t *in, int issue, ptw_out_t *o, u
         w->mr_id = (uint8_t)issue;
         w->mr_write = 0;
         w->mr_co = 0;
+        w->mr_drt = 0;
+        if (w->adw[issue]) { /* §18.2: the set-bits write; the walker re-reads next */
+            w->state[issue] = PTW_ISSUE;
+            w->adw[issue] = 0;
+            w->mr_write = 1;
+            w->mr_drt = w->write[issue];
+            *ev |= (uint16_t)(1u << GMMU_EV_PTE_WRITE);
+        }
     } else if (mr_free && in->co_req_valid) {
         w->mr_valid = 1;
         w->mr_addr = in->co_req_addr;
         w->mr_id = GMMU_CO_MEM_ID;
         w->mr_write = in->co_req_write;
         w->mr_co = 1;
+        w->mr_drt = 0;
         o->co_taken = 1;
         if (in->co_req_write)
             *ev |= (uint16_t)(1u << GMMU_EV_PTE_WRITE);
@@ -107,12 +117,18 @@ static void ptw_response(ptw_t *w, uint32_t k, const ptw_in_t *in, ptw_out_t *o,
         complete(w, k, o, 1, GMMU_FT_PTE);
     } else if (w->write[k] && !((pte >> GMMU_PTE_W) & 1u)) {
         complete(w, k, o, 1, GMMU_FT_RO_VIOLATION);
+    } else if (w->ad &&
+               (!((pte >> GMMU_PTE_ACC) & 1u) || (w->write[k] && !((pte >> GMMU_PTE_DRT) & 1u)))) {
+        /* §18.2: set ACC (DRT) first, then re-read the leaf */
+        w->state[k] = PTW_ISSUE;
+        w->adw[k] = 1;
     } else {
         const uint64_t ppn = (pte >> GMMU_PTE_PPN_LSB) & GMMU_PPN_MASK;
         complete(w, k, o, 0, 0);
         o->res.is_large = w->large_mode[k];
         o->res.ppn = w->large_mode[k] ? (ppn & ~GMMU_IDX_MASK) : ppn;
-        o->res.w = (pte >> GMMU_PTE_W) & 1u;
+        /* §18.4: writable only if W and (with A/D) DRT */
+        o->res.w = ((pte >> GMMU_PTE_W) & 1u) && (!w->ad || ((pte >> GMMU_PTE_DRT) & 1u));
         o->res.nocache = !w->large_mode[k] && ((pte >> GMMU_PTE_D) & 1u);
         o->res.sys = (pte >> GMMU_PTE_APER) & 1u; /* aperture (§17) */
         if (w->large_mode[k])
@@ -130,6 +146,7 @@ static void ptw_flush(ptw_t *w, const ptw_in_t *in) {
         } else if (w->state[k] == PTW_ISSUE || w->state[k] == PTW_PWC) {
             restart(w, k, in->pt_base);
             w->state[k] = PTW_ISSUE;
+            w->adw[k] = 0;
         }
     }
     /* §16.4: a read in flight on the flushed path must not fill the cache */
@@ -149,7 +166,8 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
     /* choices on _q, before any update */
     int issue = -1, idle = -1;
     for (uint32_t k = 0; k < w->n; k++) {
-        if (issue < 0 && w->state[k] == PTW_ISSUE)
+        /* §18.2: a pending set-bits write waits while the coalesce unit is busy */
+        if (issue < 0 && w->state[k] == PTW_ISSUE && !(w->adw[k] && in->co_busy))
             issue = (int)k;
         if (idle < 0 && w->state[k] == PTW_IDLE)
             idle = (int)k;
@@ -194,6 +212,7 @@ void ptw_step(ptw_t *w, const ptw_in_t *in, ptw_out_t *o, uint16_t *ev, gmmu_vio
         w->mshr[k] = (uint8_t)in->need_walk;
         restart(w, k, in->pt_base);
         w->nofill[k] = 0;
+        w->adw[k] = 0;
         if (hit.hit) { /* §16.2: start below the deepest cached level */
             const unsigned lv = hit.lvl + 1u;
             const uint64_t base = hit.next << GMMU_PAGE_SHIFT;
@@ -238,9 +257,11 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
     } bits[] = {{"w_write_q", w->write},
                 {"w_lmode_q", w->large_mode},
                 {"w_poison_q", w->poison},
-                {"w_nofill_q", w->nofill}};
-    if (strcmp(reg, "mr_write_q") == 0 || strcmp(reg, "mr_co_q") == 0) {
-        *val = reg[3] == 'w' ? w->mr_write : w->mr_co;
+                {"w_nofill_q", w->nofill},
+                {"w_adw_q", w->adw}};
+    if (strcmp(reg, "mr_write_q") == 0 || strcmp(reg, "mr_co_q") == 0 ||
+        strcmp(reg, "mr_drt_q") == 0) {
+        *val = reg[3] == 'w' ? w->mr_write : reg[3] == 'c' ? w->mr_co : w->mr_drt;
         return i == 0 ? 0 : -1;
     }
     for (size_t k = 0; k < sizeof(bits) / sizeof(bits[0]); k++) {

@@ -23,11 +23,14 @@ typedef struct {
     uint8_t large_mode[PTW_MAX], poison[PTW_MAX], asid[PTW_MAX];
     uint64_t vpn[PTW_MAX], addr[PTW_MAX];
     uint8_t pcnt[PTW_MAX], nofill[PTW_MAX]; /* §16.2 hit latency count, §16.4 no fill */
+    uint8_t adw[PTW_MAX];                   /* §18.2 the next request is a set-bits write */
+    uint8_t ad;                             /* AdBits */
     uint32_t pwc_latency;                   /* PwcLatency */
     pwc_t pwc;                              /* page-walk cache (pwc.n = 0: none) */
     /* memory request register -> mem_req_*_o */
     uint8_t mr_valid, mr_id; /* mr_id: the walker index, or CO_MEM_ID if mr_co (§15.2) */
     uint8_t mr_write, mr_co;
+    uint8_t mr_drt; /* §18.3 the set-bits write sets DRT */
     uint64_t mr_addr;
 } ptw_t;
 
@@ -43,6 +46,7 @@ typedef struct {
     /* the coalesce unit's request (§15.2, from its _q state) */
     uint8_t co_req_valid, co_req_write;
     uint64_t co_req_addr;
+    uint8_t co_busy; /* §18.2: a walker's set-bits write waits while the unit is busy */
 } ptw_in_t;
 
 typedef struct {

@@ -43,7 +43,14 @@ typedef struct {
 #define U32MAX 0xffffffffull
 
 /* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
-#define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, 0.0, 0.0, F_RTL, NULL, NULL},
+/* a hide_default key (spec/params.toml) may be left out of a configuration (cfg_defaults gives it
+ * its default) and is not printed at its default */
+#define CFG_RTL_KEY(key, sv)                                                                       \
+    {#key,   T_U32,                                                                                \
+     R(key), 0,                                                                                    \
+     U32MAX, 0.0,                                                                                  \
+     0.0,    F_RTL | (GMMU_PARAM_HIDE_##key ? F_HIDE_DEFAULT : 0u),                                \
+     NULL,   GMMU_PARAM_HIDE_##key ? GMMU_PARAM_DFLT_TEXT_##key : NULL},
 
 static const cfg_key_t keys[] = {GMMU_PARAMS_X(CFG_RTL_KEY) CFG_SPEC_KEY_ROWS};
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -51,6 +58,13 @@ static const cfg_key_t keys[] = {GMMU_PARAMS_X(CFG_RTL_KEY) CFG_SPEC_KEY_ROWS};
 void cfg_defaults(cfg_t *c) {
     memset(c, 0, sizeof(*c));
     cfg_spec_defaults(c);
+    /* the RTL keys a configuration may leave out start at their SV default */
+    const gmmu_params_t d = GMMU_PARAMS_DEFAULT_INIT;
+#define CFG_RTL_DEFAULT(key, sv)                                                                   \
+    if (GMMU_PARAM_HIDE_##key)                                                                     \
+        c->rtl.key = d.key;
+    GMMU_PARAMS_X(CFG_RTL_DEFAULT)
+#undef CFG_RTL_DEFAULT
 }
 
 void cfg_to_handler(const cfg_t *c, uvm_cfg_t *hc) {
@@ -235,6 +249,13 @@ int cfg_check(const cfg_t *c, char *err, size_t errlen) {
             return -1;
         }
     }
+    if (c->writeback == CFG_WB_DIRTY && !c->rtl.ad_bits) {
+        /* without the walker's dirty bits every page would look clean: data would be lost */
+        err_setf(err, errlen,
+                 "writeback = dirty needs ad_bits = 1 (the walker's dirty bits, "
+                 "docs/microarch.md §18)");
+        return -1;
+    }
     return 0;
 }
 
@@ -300,7 +321,7 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < NKEYS; i++) {
-        if ((keys[i].flags & F_RTL) && !seen_line[i]) {
+        if ((keys[i].flags & F_RTL) && !(keys[i].flags & F_HIDE_DEFAULT) && !seen_line[i]) {
             err_setf(err, errlen, "%s:%u: %s: missing RTL key (every RTL parameter must be set)",
                      path, line + 1, keys[i].name);
             return -1;

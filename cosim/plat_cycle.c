@@ -366,14 +366,18 @@ static int try_skip(plat_t *p, const gmmu_out_t *o, uint64_t stalled, uint64_t l
 /* Handshakes at this edge: a PTE read or write, a fault-entry write. */
 static void transfers(plat_t *p, const gmmu_out_t *o) {
     if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write) {
-        /* a PTE write of the coalesce unit: performed now, no response (§15.2) */
-        evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, o->mem_req_addr, o->mem_req_wdata);
+        /* a PTE write of the coalesce unit, or a walker's set-bits write (an atomic OR of ACC /
+         * DRT, §18.3): performed now, no response (§15.2) */
+        uint64_t v = o->mem_req_wdata, old = 0;
+        if (o->mem_req_setbits && gpumem_read64(&p->gm, o->mem_req_addr, &old) == 0)
+            v |= old;
+        evr_add(&p->ring, p->now, EVR_PTE_WR, 0, 0, 0, o->mem_req_addr, v);
         p->gmmu.gmmu_pte_writes++;
         if (p->score)
             plat_score_pt_write(p->score, o->mem_req_addr);
         if (l2d_on(&p->wl.l2d)) /* the L2 allocates on writes too (l2d.h) */
             (void)l2d_access(&p->wl.l2d, o->mem_req_addr);
-        if (gpumem_write64(&p->gm, o->mem_req_addr, o->mem_req_wdata) != 0)
+        if (gpumem_write64(&p->gm, o->mem_req_addr, v) != 0)
             plat_platform_error(p, "PTE write at 0x%llx: not page-table memory",
                                 (unsigned long long)o->mem_req_addr);
     } else if (o->mem_req_valid && p->in.mem_req_ready) {

@@ -291,6 +291,8 @@ int plat_score_init(plat_t *p, char *err, size_t errlen) {
     p->score = plat_score_new(&p->gm, &env, na, lru, err, errlen);
     if (p->score)
         plat_score_set_bloat(p->score, p->cfg->page_size == UVM_PSIZE_COCOA);
+    if (p->score)
+        plat_score_set_dirty_only(p->score, p->cfg->writeback == CFG_WB_DIRTY);
     return p->score ? 0 : -1;
 }
 

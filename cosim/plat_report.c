@@ -215,6 +215,13 @@ int plat_write_stats(const plat_t *p) {
                     ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
                     ULL_(hs->read_dup_collapses));
     }
+    const uvm_stats_t *ad = p->hd.host ? hdrv_stats(p->hd.host) : NULL;
+    if (ad && (ad->clock_pte_reads || p->cfg->writeback == CFG_WB_DIRTY)) { /* §6r, only then */
+        fprintf(f, "  \"clock_pte_reads\": %llu,\n  \"clock_acc_clears\": %llu,\n",
+                ULL_(ad->clock_pte_reads), ULL_(ad->clock_acc_clears));
+        fprintf(f, "  \"wb_clean_pages\": %llu,\n  \"wb_bytes_saved\": %llu,\n",
+                ULL_(ad->wb_clean_pages), ULL_(ad->wb_bytes_saved));
+    }
     if (p->wl.remote_reads || p->wl.remote_writes) { /* only with remote mappings (§17) */
         fprintf(f, "  \"remote_reads\": %llu,\n  \"remote_writes\": %llu,\n",
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));

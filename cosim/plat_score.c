@@ -253,7 +253,8 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
 }
 
 /* nocache: a base leaf with D = 1, never cached by a TLB (microarch §15): no invalidate owed */
-static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, int nocache) {
+static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, int nocache,
+                       int clean) {
     const uint64_t key = SC_KEY(asid, vpn) | (large ? SC_KEY_LARGE : 0);
     uint64_t v = 0;
     if (!u64map_get(&s->maps, key, &v))
@@ -268,7 +269,7 @@ static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, 
             u64map_del(&s->bloatp, who);
             if (!nocache)
                 put(s, &s->pending, f, who | (large ? SC_PEND_LARGE : 0));
-            if ((v & SC_VAL_W) && !(v & SC_VAL_PLAT))
+            if ((v & SC_VAL_W) && !(v & SC_VAL_PLAT) && !clean)
                 plat_score_wb_unmap(s, f, who);
         }
     }
@@ -342,13 +343,16 @@ static void entry_change(plat_score_t *s, uint32_t page, uint32_t idx, uint64_t 
     if (g.level == 3u) {
         if (g.large && idx != 0)
             return; /* a large-page table: only entry 0 is read */
+        if (((old ^ nw) & ~((UINT64_C(1) << GMMU_PTE_ACC) | (UINT64_C(1) << GMMU_PTE_DRT))) == 0)
+            return; /* accessed / dirty only (docs/microarch.md §18): the mapping is unchanged */
         if (vo && vn && !g.large && !((old >> GMMU_PTE_W) & 1u) && ((nw >> GMMU_PTE_W) & 1u) &&
             ((old ^ nw) & ~(UINT64_C(1) << GMMU_PTE_W)) == 0) {
             upgrade_leaf(s, g.asid, vpn, nw);
             return;
         }
         if (vo)
-            unmap_leaf(s, g.asid, vpn, g.large, !g.large && ((old >> GMMU_PTE_D) & 1u));
+            unmap_leaf(s, g.asid, vpn, g.large, !g.large && ((old >> GMMU_PTE_D) & 1u),
+                       s->dirty_only && !((old >> GMMU_PTE_DRT) & 1u));
         if (vn)
             map_leaf(s, g.asid, vpn, nw, g.large);
         return;
@@ -579,6 +583,10 @@ void plat_score_not_evictions(plat_score_t *s) {
 
 void plat_score_set_bloat(plat_score_t *s, int on) {
     s->bloat = on;
+}
+
+void plat_score_set_dirty_only(plat_score_t *s, int on) {
+    s->dirty_only = on;
 }
 
 plat_score_stats_t plat_score_stats(const plat_score_t *s) {

@@ -48,6 +48,9 @@ typedef struct plat_score plat_score_t;
  * intersects allocations of one permission (the region's bloat pages, written so that the region
  * can coalesce); such pages hold no content and are not tag-checked. Off by default. */
 void plat_score_set_bloat(plat_score_t *s, int on);
+/* writeback = dirty (docs/handler.md §6r): a writable page unmapped with DRT clear in its leaf
+ * owes no write-back. Off by default. */
+void plat_score_set_dirty_only(plat_score_t *s, int on);
 /* The current service frees memory (a trace's `free`): the pages it unmaps are no evictions,
  * so the lru order check skips them (until the service ends). */
 void plat_score_not_evictions(plat_score_t *s);

@@ -22,6 +22,7 @@ struct plat_score {
     int lru;
     int not_evictions; /* the current service frees memory: its unmaps are no evictions */
     int bloat;         /* page_size cocoa: 4 KB leaves of a region's bloat pages are legal */
+    int dirty_only;    /* writeback = dirty: a clean (DRT = 0) unmapped page owes no write-back */
     uint64_t *shadow;  /* pt_pages * 512 words: the contribution of each linked page */
     sc_page_t *pg;
     uint8_t *dirty;

@@ -54,7 +54,7 @@ module fv_top (
     .csr_write_i, .csr_addr_i, .csr_wdata_i, .csr_rvalid_o (csr_rvalid),
     .csr_rdata_o (csr_rdata), .irq_o (irq), .idle_o (idle), .ev_o (ev),
     // PTE writes of the coalesce unit (docs/microarch.md §15.2): no response, nothing to model
-    .mem_req_write_o (), .mem_req_wdata_o ()
+    .mem_req_write_o (), .mem_req_wdata_o (), .mem_req_setbits_o ()
   );
 
   logic [Wk-1:0] outst_q;

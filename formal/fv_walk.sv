@@ -98,7 +98,9 @@ module fv_walk #(
     .ev_restart_o (ev_restart), .busy_o (ptw_busy),
     // no coalesce unit here (docs/microarch.md §15): the walkers alone own the request register
     .mem_req_write_o (), .co_req_valid_i (1'b0), .co_req_addr_i ('0), .co_req_write_i (1'b0),
-    .co_taken_o (), .ev_walk_large_o (), .ev_pte_write_o (), .ev_pwc_hit_o ()
+    .co_taken_o (), .ev_walk_large_o (), .ev_pte_write_o (), .ev_pwc_hit_o (),
+    // AdBits = 0 here: no set-bits write (docs/microarch.md §18)
+    .mem_req_wdata_o (), .mem_req_setbits_o (), .co_wdata_i ('0), .co_busy_i (1'b0)
   );
 
   // ---------------------------------------------------------------- environment

@@ -1,12 +1,14 @@
 // Page-table walkers (docs/microarch.md §6): NumWalkers independent walkers sharing one memory
 // request register. 4-level radix walk (5 reads for a large page, Mosaic), poison/restart on a
-// flush; optional page-walk cache (§16, gmmu_pwc). C model mirror: cmodel/ptw.c.
+// flush; optional page-walk cache (§16, gmmu_pwc); optional accessed/dirty update (§18,
+// AdBits). C model mirror: cmodel/ptw.c.
 module gmmu_ptw #(
   parameter int unsigned NumWalkers    = 2,
   parameter int unsigned L2MshrEntries = 4,
   parameter int unsigned NumAsids      = 1,
   parameter int unsigned PwcEntries    = 0,
   parameter int unsigned PwcLatency    = 1,
+  parameter int unsigned AdBits        = 0,
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
 ) (
@@ -30,6 +32,8 @@ module gmmu_ptw #(
   output logic [gmmu_pkg::PA_W-1:0]          mem_req_addr_o,
   output logic [gmmu_pkg::MEM_ID_W-1:0]      mem_req_id_o,
   output logic                               mem_req_write_o,
+  output logic [63:0]                        mem_req_wdata_o,
+  output logic                               mem_req_setbits_o,  // §18.3 atomic OR
   input  logic                               mem_rsp_valid_i,
   input  logic [gmmu_pkg::MEM_ID_W-1:0]      mem_rsp_id_i,
   input  logic [63:0]                        mem_rsp_data_i,
@@ -38,6 +42,8 @@ module gmmu_ptw #(
   input  logic [gmmu_pkg::PA_W-4:0]          co_req_addr_i,  // PA[47:3]
   input  logic                               co_req_write_i,
   output logic                               co_taken_o,
+  input  logic [63:0]                        co_wdata_i,   // the unit's data register
+  input  logic                               co_busy_i,    // §18.2 walker writes wait
   // flush (command cycle)
   input  logic                               flush_all_i,
   input  logic                               flush_page_i,
@@ -78,6 +84,7 @@ module gmmu_ptw #(
     WkPwc     = 2'd3   // page-walk cache hit latency (§16.2)
   } walker_state_e;
   localparam bit HasPwc = PwcEntries > 0;
+  localparam bit HasAd  = AdBits > 0;
   localparam int unsigned PcntW = 6;
 
   // pte_addr(base, idx) = base + 8*idx: base is 4 KB aligned and 8*idx < 4 KB, so no carry
@@ -133,12 +140,26 @@ module gmmu_ptw #(
   logic [WIdxW-1:0]       mr_id_q, mr_id_d;
   logic                   mr_write_q, mr_write_d;  // a PTE write (§15.2)
   logic                   mr_co_q, mr_co_d;        // the coalesce unit's request
+  logic [NumWalkers-1:0]  w_adw_q, w_adw_d;        // §18.2 the next request is a set-bits write
+  logic                   mr_drt_q, mr_drt_d;      // §18.3 the set-bits write sets DRT
 
   assign mem_req_valid_o = mr_valid_q;
   assign mem_req_addr_o  = {mr_addr_q, PteOffW'(0)};
   assign mem_req_id_o    = mr_co_q ? gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) :
                                      gmmu_pkg::MEM_ID_W'(mr_id_q);
   assign mem_req_write_o = mr_write_q;
+  // §18.3: a walker's write sets ACC (and DRT for a write walk); the unit's writes carry its data
+  logic ad_wr;
+  assign ad_wr             = HasAd && mr_write_q && !mr_co_q;
+  assign mem_req_setbits_o = ad_wr;
+  always_comb begin : p_wdata
+    mem_req_wdata_o = co_wdata_i;
+    if (ad_wr) begin
+      mem_req_wdata_o = '0;
+      mem_req_wdata_o[gmmu_pkg::PTE_ACC] = 1'b1;
+      mem_req_wdata_o[gmmu_pkg::PTE_DRT] = mr_drt_q;
+    end
+  end
 
   // ---------------------------------------------------------------- selections (from _q)
   logic             iss_found, idle_found, busy_w;
@@ -152,7 +173,8 @@ module gmmu_ptw #(
     busy_w     = 1'b0;
     for (int unsigned k = 0; k < NumWalkers; k++) begin
       if (w_state_q[k] != WkIdle) busy_w = 1'b1;
-      if (!iss_found && w_state_q[k] == WkIssue) begin
+      // §18.2: a pending set-bits write waits while the coalesce unit is busy
+      if (!iss_found && w_state_q[k] == WkIssue && !(w_adw_q[k] && co_busy_i)) begin
         iss_found = 1'b1;
         iss_idx   = WIdxW'(k);
       end
@@ -171,7 +193,7 @@ module gmmu_ptw #(
   logic [WIdxW-1:0] rk;
   logic [63:0]      pte;
   logic [PpnW-1:0]  pte_next;   // next table base / frame: pte[47:12]
-  logic             rsp_poison, rsp_fault, rsp_down, rsp_done;
+  logic             rsp_poison, rsp_fault, rsp_down, rsp_done, rsp_adw;
   logic [FtW-1:0]   rsp_ft;
   logic [LvlW-1:0]  rk_level;
   logic             rk_lmode;
@@ -189,6 +211,7 @@ module gmmu_ptw #(
     rsp_fault  = 1'b0;
     rsp_down   = 1'b0;  // go one level down (or into the large-page level 3)
     rsp_done   = 1'b0;  // complete OK
+    rsp_adw    = 1'b0;  // §18.2: set ACC/DRT first, then re-read
     rsp_ft     = '0;
     if (rsp_ok) begin
       if (w_poison_q[rk]) begin
@@ -206,6 +229,9 @@ module gmmu_ptw #(
       end else if (w_write_q[rk] && !pte[gmmu_pkg::PTE_W]) begin
         rsp_fault = 1'b1;
         rsp_ft    = FtW'(gmmu_pkg::FT_RO_VIOLATION);
+      end else if (HasAd && (!pte[gmmu_pkg::PTE_ACC] ||
+                             (w_write_q[rk] && !pte[gmmu_pkg::PTE_DRT]))) begin
+        rsp_adw = 1'b1;
       end else begin
         rsp_done = 1'b1;
       end
@@ -219,7 +245,9 @@ module gmmu_ptw #(
   assign cpl_o.is_large   = rsp_done && rk_lmode;
   assign cpl_o.ppn        = !rsp_done ? '0 :
                             rk_lmode ? {pte[PpnMsb:PpnLsb+OffW], OffW'(0)} : pte_next;
-  assign cpl_o.w          = rsp_done && pte[gmmu_pkg::PTE_W];
+  // §18.4: writable only if W and (with A/D) DRT: a write to a clean page re-walks
+  assign cpl_o.w          = rsp_done && pte[gmmu_pkg::PTE_W] &&
+                            (!HasAd || pte[gmmu_pkg::PTE_DRT]);
   assign cpl_o.nocache    = rsp_done && !rk_lmode && pte[gmmu_pkg::PTE_D];
   assign cpl_o.sys        = rsp_done && pte[gmmu_pkg::PTE_APER];  // aperture (§17)
   // ---------------------------------------------------------------- page-walk cache (§16)
@@ -269,7 +297,8 @@ module gmmu_ptw #(
   logic mr_free;
   assign mr_free        = !mr_valid_q || mem_req_ready_i;
   assign co_taken_o     = mr_free && !iss_found && co_req_valid_i;
-  assign ev_pte_write_o = co_taken_o && co_req_write_i;
+  assign ev_pte_write_o = (co_taken_o && co_req_write_i) ||
+                          (HasAd && mr_free && iss_found && w_adw_q[iss_idx]);
 
   // ---------------------------------------------------------------- next state (§6, in order)
   always_comb begin : p_next_state
@@ -289,6 +318,8 @@ module gmmu_ptw #(
     mr_id_d    = mr_id_q;
     mr_write_d = mr_write_q;
     mr_co_d    = mr_co_q;
+    w_adw_d    = w_adw_q;
+    mr_drt_d   = mr_drt_q;
 
     // 1. memory request
     if (mr_free && iss_found) begin
@@ -298,12 +329,20 @@ module gmmu_ptw #(
       mr_id_d            = iss_idx;
       mr_write_d         = 1'b0;
       mr_co_d            = 1'b0;
+      mr_drt_d           = 1'b0;
+      if (HasAd && w_adw_q[iss_idx]) begin  // §18.2: the set-bits write, then the re-read
+        w_state_d[iss_idx] = WkIssue;
+        w_adw_d[iss_idx]   = 1'b0;
+        mr_write_d         = 1'b1;
+        mr_drt_d           = w_write_q[iss_idx];
+      end
     end else if (co_taken_o) begin
       mr_valid_d = 1'b1;
       mr_addr_d  = co_req_addr_i;
       mr_id_d    = '0;
       mr_write_d = co_req_write_i;
       mr_co_d    = 1'b1;
+      mr_drt_d   = 1'b0;
     end else if (mr_valid_q && mem_req_ready_i) begin
       mr_valid_d = 1'b0;
     end
@@ -325,6 +364,10 @@ module gmmu_ptw #(
     end
     if (rsp_fault || rsp_done) begin
       w_state_d[rk] = WkIdle;
+    end
+    if (rsp_adw) begin
+      w_state_d[rk] = WkIssue;
+      w_adw_d[rk]   = 1'b1;
     end
     if (rsp_down) begin
       w_state_d[rk] = WkIssue;
@@ -348,6 +391,7 @@ module gmmu_ptw #(
       w_mshr_d[idle_idx]   = walk_mshr_i;
       w_addr_d[idle_idx]   = pte_addr(root(walk_i.asid), lvl_idx(walk_i.vpn, '0));
       w_nofill_d[idle_idx] = 1'b0;
+      w_adw_d[idle_idx]    = 1'b0;
       if (pwc_hit) begin  // §16.2: start below the deepest cached level
         w_state_d[idle_idx] = WkPwc;
         w_pcnt_d[idle_idx]  = PcntW'(PwcLatency - 1);
@@ -371,6 +415,7 @@ module gmmu_ptw #(
             w_state_d[k] = WkIssue;
             w_level_d[k] = '0;
             w_lmode_d[k] = 1'b0;
+            w_adw_d[k]   = 1'b0;
             w_addr_d[k]  = pte_addr(root(w_asid_d[k]), lvl_idx(w_vpn_d[k], '0));
           end
         end
@@ -454,10 +499,33 @@ module gmmu_ptw #(
     end
   end
 
+  // the accessed/dirty registers (§18.5) exist only with AdBits
+  if (HasAd) begin : g_ad_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_ad_regs
+      if (!rst_ni) begin
+        w_adw_q  <= '0;
+        mr_drt_q <= 1'b0;
+      end else begin
+        w_adw_q  <= w_adw_d;
+        mr_drt_q <= mr_drt_d;
+      end
+    end
+  end else begin : g_no_ad_regs
+    assign w_adw_q  = '0;
+    assign mr_drt_q = 1'b0;
+    logic unused_ad_d;
+    assign unused_ad_d = ^{w_adw_d, mr_drt_d, co_busy_i};
+  end
+
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   // no lost / spurious memory response: only to a walker in WAIT_RSP
   a_rsp_to_waiting_walker: assert property (@(posedge clk_i) disable iff (!rst_ni)
     mem_rsp_valid_i && mem_rsp_id_i != gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) |-> rsp_ok);
+  // §18.3: a walker's write only sets ACC and/or DRT (never clears a bit, never another bit)
+  a_ad_write_sets_only: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    mem_req_valid_o && mem_req_write_o && !mr_co_q |->
+      mem_req_setbits_o && mem_req_wdata_o[gmmu_pkg::PTE_ACC] &&
+      (mem_req_wdata_o & ~((64'd1 << gmmu_pkg::PTE_ACC) | (64'd1 << gmmu_pkg::PTE_DRT))) == '0);
 `endif
 endmodule

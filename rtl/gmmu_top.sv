@@ -17,7 +17,8 @@ module gmmu_top #(
   parameter int unsigned FfQuota        = 2,
   parameter int unsigned NumAsids       = 1,
   parameter int unsigned PwcEntries     = 0,
-  parameter int unsigned PwcLatency     = 1
+  parameter int unsigned PwcLatency     = 1,
+  parameter int unsigned AdBits         = 0
 ) (
   input  logic                                            clk_i,
   input  logic                                            rst_ni,
@@ -45,6 +46,7 @@ module gmmu_top #(
   output logic [gmmu_pkg::MEM_ID_W-1:0]                   mem_req_id_o,
   output logic                                            mem_req_write_o,
   output logic [63:0]                                     mem_req_wdata_o,
+  output logic                                            mem_req_setbits_o,
   input  logic                                            mem_rsp_valid_i,
   input  logic [gmmu_pkg::MEM_ID_W-1:0]                   mem_rsp_id_i,
   input  logic [63:0]                                     mem_rsp_data_i,
@@ -93,6 +95,7 @@ module gmmu_top #(
   logic               csr_busy;
   // coalesce unit (§15)
   logic                           co_start, co_splinter, co_busy, co_flush, co_ev_done;
+  logic [63:0]                    co_wdata;
   logic [1:0]                     co_err;
   logic [gmmu_pkg::LVPN_W-1:0]    co_region;
   logic [AsidW-1:0]               co_asid;
@@ -263,7 +266,8 @@ module gmmu_top #(
     .L2MshrEntries (L2MshrEntries),
     .NumAsids      (NumAsids),
     .PwcEntries    (PwcEntries),
-    .PwcLatency    (PwcLatency)
+    .PwcLatency    (PwcLatency),
+    .AdBits        (AdBits)
   ) u_ptw (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -280,6 +284,8 @@ module gmmu_top #(
     .mem_req_addr_o  (mem_req_addr_o),
     .mem_req_id_o    (mem_req_id_o),
     .mem_req_write_o (mem_req_write_o),
+    .mem_req_wdata_o (mem_req_wdata_o),
+    .mem_req_setbits_o (mem_req_setbits_o),
     .mem_rsp_valid_i (mem_rsp_valid_i),
     .mem_rsp_id_i    (mem_rsp_id_i),
     .mem_rsp_data_i  (mem_rsp_data_i),
@@ -287,6 +293,8 @@ module gmmu_top #(
     .co_req_addr_i   (co_req_addr),
     .co_req_write_i  (co_req_write),
     .co_taken_o      (co_taken),
+    .co_wdata_i      (co_wdata),
+    .co_busy_i       (co_busy),
     .flush_all_i     (flush_all),
     .flush_page_i    (flush_page),
     .cmd_vpn_i       (cmd_vpn),
@@ -318,7 +326,7 @@ module gmmu_top #(
     .rsp_valid_i (mem_rsp_valid_i &&
                   mem_rsp_id_i == gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID)),
     .rsp_data_i  (mem_rsp_data_i),
-    .wdata_o     (mem_req_wdata_o),
+    .wdata_o     (co_wdata),
     .flush_o     (co_flush),
     .region_o    (co_region),
     .asid_o      (co_asid),

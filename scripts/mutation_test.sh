@@ -254,6 +254,22 @@ hole rtl large_pages rtl/gmmu_l1_tlb.sv 's/{l_lk_data\[p\].lppn, lk_vpn\[p\]\[Of
     "RTL: L1 large hit returns the region's first page (4 KB offset in the region dropped)"
 hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = flush_i.vpn\[VpnW-1:OffW\];/assign l_flush_tag.region  = flush_i.vpn[VpnW-2:OffW-1];/' \
     "RTL: L2 page invalidate of the large array compares the wrong region"
+# issue 21 item 3: accessed and dirty bits (docs/microarch.md §18), on the replay trace with the
+# RTL of configs/ad.cfg (ad_bits = 1: every first access sets ACC by a set-bits write): full set
+# only (its own Verilator build)
+if [ "$set_" = full ]; then
+    config=ad
+    [ -d "$root/build/ad" ] && rm -rf "${work:?}/build/ad" && cp -a "$root/build/ad" "$work/build/"
+    mutate cmodel/ptw.c 's/            w->mr_write = 1;/            w->mr_write = 0;/' \
+        "model: the walker's accessed/dirty update is issued as a read, not a set-bits write"
+    mutate cmodel/gmmu.c 's/setbits ? (UINT64_C(1) << GMMU_PTE_ACC) |/setbits ? (UINT64_C(0) << GMMU_PTE_ACC) |/' \
+        "model: the set-bits write does not set ACC"
+    mutate rtl/gmmu_ptw.sv "s/      end else if (HasAd \&\& (!pte\[gmmu_pkg::PTE_ACC\] ||/      end else if (HasAd \&\& (1'b0 ||/" \
+        "RTL: the walker sets ACC only on a write walk (a read of a page with ACC clear completes)"
+    mutate rtl/gmmu_ptw.sv "s/        mr_drt_d           = w_write_q\[iss_idx\];/        mr_drt_d           = 1'b0;/" \
+        "RTL: the set-bits write of a write walk does not set DRT"
+    config=tiny
+fi
 # issue 21 item 1: the aperture (docs/microarch.md §17) on remote_pages (--preload remote,
 # remote_large): full set only (the RTL ones rebuild the Verilator model; the model ones beside)
 hole model2 remote_pages cmodel/l2_tlb.c 's/            rsp.r.sys = e->res.sys;/            rsp.r.sys = 0;/' \

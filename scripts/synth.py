@@ -143,6 +143,9 @@ def expected_ffs(p, k, prep=False):
         ptw["page-walk cache per walker (pcnt[6], nofill)"] = w * (6 + 1)
         pwc = {"entries (valid, asid, lvl[2], pfx)": pn * (1 + sb + 2 + k["LVPN_W"]),
                "round-robin victim": cl(pn)}
+    # accessed/dirty bits (docs/microarch.md §18.5): per walker w_adw, and mr_drt
+    if p.get("AdBits", 0) > 0:
+        ptw["accessed/dirty (w_adw per walker, mr_drt)"] = w + 1
     # coalesce unit (docs/microarch.md §15.3)
     lvpn, ppn_w = k["LVPN_W"], k["PPN_W"]
     co = {

@@ -87,6 +87,7 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->vpn = vpn;
     fr->resident = true;
     fr->writable = writable;
+    fr->dirty = true; /* unknown until an unmap reads the leaf's DRT (writeback = dirty, §6r) */
     fr->mig_seq = ++h->mig_seq;
     fr->mig_ns = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
     fr->access_ns = fr->mig_ns;

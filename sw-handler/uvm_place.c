@@ -54,3 +54,31 @@ void uvm_large_maybe_coalesce(uvm_handler_t *h, uvm_va_block_t *blk) {
     if (blk && h->place->merge)
         h->place->merge(h, blk);
 }
+
+/* The clock policy's test of the accessed bit (docs/handler.md §6r): true if page vpn's leaf
+ * (entry 0 of its level-3 table for a large page) has ACC; then ACC is cleared (read and write
+ * at one instant, so a walker's set-bits write lands before or after both) and the page's
+ * translations are shot down (INVAL_PAGE, waited for), as an OS does. Cost: t_pte_read_ns per
+ * read, t_pte_ns per clear. */
+bool uvm_place_clear_accessed(uvm_handler_t *h, uint64_t vpn) {
+    const uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
+    const uint64_t leaf_vpn =
+        blk && blk->large ? vpn & ~(uint64_t)((1u << GMMU_PT_IDX_W) - 1u) : vpn;
+    uint64_t pa = 0;
+    if (!uvm_pt_leaf_pa(h, leaf_vpn, &pa))
+        return false;
+    const uint64_t pte = h->dev.gpu_read64(h->dev.ctx, pa);
+    h->stats.clock_pte_reads++;
+    const uint64_t acc = UINT64_C(1) << GMMU_PTE_ACC;
+    const bool ref = ((pte >> GMMU_PTE_V) & 1u) && (pte & acc);
+    if (ref) { /* cleared at the instant of the read, then the shootdown (as an OS does) */
+        uvm_pt_write(h, pa, pte & ~acc);
+        h->stats.clock_acc_clears++;
+    }
+    h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_read_ns);
+    if (ref) {
+        uvm_cmd(h, GMMU_CMD_INVAL_PAGE, true, vpn, true);
+        h->stats.invalidates++;
+    }
+    return ref;
+}

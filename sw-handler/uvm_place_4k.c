@@ -64,10 +64,16 @@ static int uvm_place_protect_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, 
     return 0;
 }
 
-/* A writable page may be dirty (no dirty bit in the PTE): one D2H transfer, waited for. */
+/* A writable page may be dirty: one D2H transfer, waited for. writeback = dirty (§6r): only if
+ * the leaf's DRT was set when it was unmapped (uvm_pt_unmap); a clean page's bytes are saved. */
 bool uvm_place_writeback_4k(uvm_handler_t *h, uint64_t vpn, uint32_t frame, uint32_t pages) {
     if (!h->frames[frame].writable)
         return false;
+    if (h->cfg.writeback_dirty && pages == 1u && !h->frames[frame].dirty) {
+        h->stats.wb_clean_pages++;
+        h->stats.wb_bytes_saved += UVM_PAGE_BYTES;
+        return false;
+    }
     const uint64_t d = h->dev.dma_submit(h->dev.ctx, UVM_DMA_D2H, uvm_frame_pa(h, frame),
                                          vpn << GMMU_PAGE_SHIFT, (uint64_t)pages * UVM_PAGE_BYTES);
     uvm_emit_migrate(h, UVM_EVENT_MIGRATE, UVM_DMA_D2H, vpn, frame, pages, d);

@@ -49,8 +49,8 @@ static const uvm_replay_ops_t replay_tab[] = {
 /* eviction policies: uvm_evict.c                                                              */
 
 static const uvm_evict_ops_t *const evict_tab[] = {
-    &uvm_evict_lru_ops,        &uvm_evict_random_ops, &uvm_evict_fifo_ops,   &uvm_evict_nvidia_ops,
-    &uvm_evict_lru_oracle_ops, &uvm_evict_lfu_ops,    &uvm_evict_optimal_ops};
+    &uvm_evict_lru_ops,        &uvm_evict_random_ops, &uvm_evict_fifo_ops,    &uvm_evict_nvidia_ops,
+    &uvm_evict_lru_oracle_ops, &uvm_evict_lfu_ops,    &uvm_evict_optimal_ops, &uvm_evict_clock_ops};
 
 /* ------------------------------------------------------------------------------------------ */
 /* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing*.c         */

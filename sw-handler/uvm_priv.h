@@ -65,6 +65,7 @@ typedef struct {
     uint64_t pin_block; /* == h->block_gen while serviced in the current block */
     bool resident;
     bool writable;
+    bool dirty; /* writeback = dirty: the leaf's DRT when it was unmapped (§6r) */
 } uvm_frame_t;
 
 /* ---- a coalesced fault of the current batch ---- */
@@ -239,6 +240,7 @@ extern const uvm_evict_ops_t uvm_evict_lru_oracle_ops;
 extern const uvm_evict_ops_t uvm_evict_lfu_ops;
 /* uvm_evict_optimal.c: Belady's farthest next use, from the trace read ahead (§6t) */
 extern const uvm_evict_ops_t uvm_evict_optimal_ops;
+extern const uvm_evict_ops_t uvm_evict_clock_ops;
 /* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
@@ -516,6 +518,10 @@ void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn);
 int uvm_pt_map_remote(uvm_handler_t *h, uint64_t vpn, bool writable, bool charge);
 /* Clears the remote leaf of vpn (REMOTE_UNMAP); the caller shoots it down. */
 void uvm_pt_unmap_remote(uvm_handler_t *h, uint64_t vpn);
+/* the PA of vpn's level-3 entry; false if its leaf table does not exist */
+bool uvm_pt_leaf_pa(const uvm_handler_t *h, uint64_t vpn, uint64_t *pa);
+/* clock (§6r): true if page vpn's leaf has ACC, which is then cleared and the page invalidated */
+bool uvm_place_clear_accessed(uvm_handler_t *h, uint64_t vpn);
 
 /* uvm_va_block.c: per-2 MB VA blocks and page bitmaps */
 static inline uint32_t uvm_block_page(uint64_t vpn) {

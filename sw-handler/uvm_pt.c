@@ -182,22 +182,40 @@ int uvm_pt_map_large_charged(uvm_handler_t *h, uint64_t vpn, uint64_t chunk_pa, 
     return 0;
 }
 
-/* Clears the leaf PTE of vpn; false (logged) if it has no leaf table. */
-static bool clear_leaf(uvm_handler_t *h, uint64_t vpn) {
+bool uvm_pt_leaf_pa(const uvm_handler_t *h, uint64_t vpn, uint64_t *pa) {
     uint64_t table = 0;
-    if (!u64map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &table)) {
+    if (!u64map_get(&h->pt_tables, table_key(vpn, GMMU_PT_LEVELS - 1u), &table))
+        return false;
+    *pa = table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u);
+    return true;
+}
+
+/* Clears the leaf PTE of vpn; false (logged) if it has no leaf table. old: the leaf before
+ * (read at the same instant when writeback = dirty, else 0). */
+static bool clear_leaf(uvm_handler_t *h, uint64_t vpn, uint64_t *old) {
+    uint64_t pa = 0;
+    if (!uvm_pt_leaf_pa(h, vpn, &pa)) {
         uvm_logf(h, "uvm: unmap of VA 0x%" PRIx64 " without a leaf table", vpn << GMMU_PAGE_SHIFT);
         return false;
     }
-    write_pte(h, table + 8u * level_index(vpn, GMMU_PT_LEVELS - 1u), 0, true);
+    /* writeback = dirty (§6r): the leaf's DRT is read and the leaf cleared at one instant (no
+     * GMMU cycle between them: a walker's set-bits write lands before or after both) */
+    *old = h->cfg.writeback_dirty ? h->dev.gpu_read64(h->dev.ctx, pa) : 0u;
+    write_pte(h, pa, 0, true);
     return true;
 }
 
 void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
-    if (!clear_leaf(h, vpn))
+    uint64_t old = 0;
+    if (!clear_leaf(h, vpn, &old))
         return;
     uint32_t frame = UVM_NONE;
     (void)uvm_va_block_resident(h, vpn, &frame);
+    if (h->cfg.writeback_dirty) {
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_read_ns);
+        if (frame != UVM_NONE)
+            h->frames[frame].dirty = (old >> GMMU_PTE_DRT) & 1u;
+    }
     uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, vpn, frame, 1, false);
 }
 
@@ -214,6 +232,7 @@ int uvm_pt_map_remote(uvm_handler_t *h, uint64_t vpn, bool writable, bool charge
 }
 
 void uvm_pt_unmap_remote(uvm_handler_t *h, uint64_t vpn) {
-    if (clear_leaf(h, vpn))
+    uint64_t old = 0;
+    if (clear_leaf(h, vpn, &old))
         uvm_emit_page(h, UVM_EVENT_REMOTE_UNMAP, vpn, UVM_NONE, 1, false);
 }

@@ -112,6 +112,7 @@ module gmmu_board #(
   // the board's page tables never set APER (docs/microarch.md §17): every translation is local
   logic [NumSm*NumPorts-1:0]        unused_hit_sys;
   logic [NumSm-1:0]                 unused_miss_sys;
+  logic                             unused_setbits;  // ad_bits = 0 on the boards (§18.3)
 
   gmmu_top #(
     `include "gmmu_top_params_pass.svh"
@@ -140,6 +141,7 @@ module gmmu_board #(
     .mem_req_id_o    (mem_req_id),
     .mem_req_write_o (mem_req_write),
     .mem_req_wdata_o (mem_req_wdata),
+    .mem_req_setbits_o (unused_setbits),
     .mem_rsp_valid_i (mem_rsp_valid_q),
     .mem_rsp_id_i    (mem_rsp_id_q),
     .mem_rsp_data_i  (mem_rsp_data),

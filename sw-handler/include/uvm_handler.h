@@ -78,6 +78,9 @@ typedef struct {
     /* pre-eviction (evict_reserve_pages, §6u): pages evicted to keep the free reserve (also in
      * evictions), and the handler time spent on it (ns, after the service's replays) */
     uint64_t reserve_evictions, reserve_ns;
+    /* accessed / dirty bits (§6r): PTEs the clock policy read, ACC bits it cleared (each with an
+     * INVAL_PAGE); writable pages not copied back because clean (writeback = dirty), their bytes */
+    uint64_t clock_pte_reads, clock_acc_clears, wb_clean_pages, wb_bytes_saved;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;

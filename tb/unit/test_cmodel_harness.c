@@ -144,7 +144,10 @@ void th_step(th_t *h) {
         h->nq--;
     }
     if (h->out.mem_req_valid && in->mem_req_ready && h->out.mem_req_write) {
-        th_mem_write(h, h->out.mem_req_addr, h->out.mem_req_wdata); /* no response */
+        /* no response; a set-bits write ORs into the word (§18.3) */
+        th_mem_write(h, h->out.mem_req_addr,
+                     h->out.mem_req_wdata |
+                         (h->out.mem_req_setbits ? th_mem_read(h, h->out.mem_req_addr) : 0u));
         h->mem_writes++;
     } else if (h->out.mem_req_valid && in->mem_req_ready) {
         assert_true(h->nq < TH_Q_MAX);

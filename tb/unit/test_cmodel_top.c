@@ -72,7 +72,7 @@ static void test_params_check(void **state) {
     p.ff_quota = 0;
     expect_bad(&p, "ff_quota: 0 is out of range 1..64");
     /* the paper configuration is legal */
-    const gmmu_params_t paper = {16, 4, 128, 16, 16, 32, 16, 32, 10, 64, 64, 64, 4, 1, 0, 1};
+    const gmmu_params_t paper = {16, 4, 128, 16, 16, 32, 16, 32, 10, 64, 64, 64, 4, 1, 0, 1, 0};
     assert_int_equal(gmmu_params_check(&paper, err, sizeof(err)), 0);
 }
 
