@@ -32,7 +32,7 @@ typedef struct {
     double fmax;
     unsigned flags;
     const char *const *enums; /* T_ENUM: NULL-terminated names, value = index */
-    const char *dflt;         /* the default as cfg_format_value prints it (NULL: RTL key) */
+    const char *dflt;         /* the default as cfg_format_value prints it */
 } cfg_key_t;
 /* T_POLICY keys hold a handler policy name (char[UVM_POLICY_NAME_MAX]) that the handler's registry
  * checks (uvm_policy_check). T_COST keys hold CFG_HDL_DEFAULT until set. */
@@ -43,7 +43,12 @@ typedef struct {
 #define U32MAX 0xffffffffull
 
 /* one row per RTL key of spec/params.toml: ranges are checked by gmmu_params_check */
-#define CFG_RTL_KEY(key, sv) {#key, T_U32, R(key), 0, U32MAX, 0.0, 0.0, F_RTL, NULL, NULL},
+#define CFG_RTL_KEY(key, sv)                                                                       \
+    {#key,   T_U32,                                                                                \
+     R(key), 0,                                                                                    \
+     U32MAX, 0.0,                                                                                  \
+     0.0,    F_RTL | (GMMU_PARAM_HIDE_##key ? F_HIDE_DEFAULT : 0),                                 \
+     NULL,   GMMU_PARAM_DFLT_STR_##key},
 
 static const cfg_key_t keys[] = {GMMU_PARAMS_X(CFG_RTL_KEY) CFG_SPEC_KEY_ROWS};
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -51,6 +56,13 @@ static const cfg_key_t keys[] = {GMMU_PARAMS_X(CFG_RTL_KEY) CFG_SPEC_KEY_ROWS};
 void cfg_defaults(cfg_t *c) {
     memset(c, 0, sizeof(*c));
     cfg_spec_defaults(c);
+    /* the hide_default RTL keys may be left out of a configuration: their default */
+    static const gmmu_params_t rtl_dflt = GMMU_PARAMS_DEFAULT_INIT;
+    for (size_t i = 0; i < NKEYS; i++)
+        if ((keys[i].flags & (F_RTL | F_HIDE_DEFAULT)) == (F_RTL | F_HIDE_DEFAULT))
+            memcpy((char *)c + keys[i].off,
+                   (const char *)&rtl_dflt + (keys[i].off - offsetof(cfg_t, rtl)),
+                   sizeof(uint32_t));
 }
 
 void cfg_to_handler(const cfg_t *c, uvm_cfg_t *hc) {
@@ -300,7 +312,7 @@ int cfg_load(cfg_t *c, const char *path, char *err, size_t errlen) {
     if (rc != 0)
         return rc;
     for (size_t i = 0; i < NKEYS; i++) {
-        if ((keys[i].flags & F_RTL) && !seen_line[i]) {
+        if ((keys[i].flags & F_RTL) && !(keys[i].flags & F_HIDE_DEFAULT) && !seen_line[i]) {
             err_setf(err, errlen, "%s:%u: %s: missing RTL key (every RTL parameter must be set)",
                      path, line + 1, keys[i].name);
             return -1;

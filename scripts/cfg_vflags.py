@@ -13,6 +13,7 @@ import spec_params  # noqa: E402
 
 try:
     RTL_KEYS = spec_params.rtl_keys()
+    HIDDEN_DEFAULTS = spec_params.hidden_defaults()
 except spec_params.SpecError as e:
     sys.exit(str(e))
 
@@ -39,6 +40,8 @@ def parse(path):
                 sys.exit(f"{path}:{n}: expected 'key = value'")
             k, v = (x.strip() for x in line.split("=", 1))
             vals[k] = (v, n)
+    for k, d in HIDDEN_DEFAULTS.items():  # hide_default keys may be left out: the default
+        vals.setdefault(k, (str(d), 0))
     return vals
 
 
