@@ -88,6 +88,13 @@ int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
 gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     if (gmmu_params_check(p, err, errlen))
         return NULL;
+    if (p->acc_entries != 0) { /* docs/microarch.md §19.9: the unit is not yet in gmmu_top */
+        err_setf(err, errlen,
+                 "acc_entries: %u: the access-counter unit is not connected in gmmu_top yet "
+                 "(docs/microarch.md §19.9); only 0 is built",
+                 p->acc_entries);
+        return NULL;
+    }
     gmmu_model_t *m = calloc(1, sizeof(*m));
     if (!m) {
         err_setf(err, errlen, "out of memory");

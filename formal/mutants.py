@@ -53,6 +53,11 @@ MUTANTS = [
      "co_asid_d   = '0;", "co_scope_asid: the splinter flush loses the command's ASID"),
     ("co", "prove", "rtl/gmmu_co.sv", "co_state_d = CoFlush;", "co_state_d = CoErd;",
      "co_fsm_legal: a splinter rewrites entries without its flush", 16),
+    ("acc", "prove", "rtl/gmmu_acc.sv", "assign o_ovf     = o_cross && (ring_off || ring_full);",
+     "assign o_ovf     = o_cross && ring_off;",
+     "acc_notify_room: a crossing at a full ring notifies (overwrites an unread entry)"),
+    ("acc", "prove", "rtl/gmmu_acc.sv", "assign o_notify  = o_cross && !o_ovf;",
+     "assign o_notify  = o_cross;", "acc_not_both: a crossing both notifies and overflows"),
 ]
 
 

@@ -39,6 +39,8 @@ JOBS = [
     ("pwc", "cover", "page-walk cache: a hit at each level, after an invalidation, victim wrap"),
     ("co", "prove", "coalesce unit: legal FSM, one access at a time, scoped splinter flush"),
     ("co", "cover", "coalesce unit: states, transitions, a flush of a non-zero ASID"),
+    ("acc", "prove", "access counters: one notification or one overflow per crossing, ring discipline"),
+    ("acc", "cover", "access counters: notify, overflow at a full ring, wrap, stall, W1C race"),
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover"),

@@ -18,7 +18,8 @@ module gmmu_top #(
   parameter int unsigned NumAsids       = 1,
   parameter int unsigned PwcEntries     = 0,
   parameter int unsigned PwcLatency     = 1,
-  parameter int unsigned AdBits         = 0
+  parameter int unsigned AdBits         = 0,
+  parameter int unsigned AccEntries     = 0
 ) (
   input  logic                                            clk_i,
   input  logic                                            rst_ni,
@@ -79,6 +80,11 @@ module gmmu_top #(
   // ---------------------------------------------------------------- parameter checks
   // generated from spec/params.toml: an illegal parameter stops elaboration ($fatal)
 `include "gmmu_params_check.svh"
+  // the access-counter unit (docs/microarch.md §19) is not connected yet (§19.9): only 0 builds,
+  // as the C model refuses any other value
+  if (AccEntries != 0) begin : g_acc_not_connected
+    $fatal(1, "acc_entries: %0d: the access-counter unit is not connected in gmmu_top yet (docs/microarch.md 19.9)", AccEntries);
+  end
 
   // ---------------------------------------------------------------- CSR block
   logic [PpnW-1:0]    pt_base [NumAsids];

@@ -164,6 +164,8 @@ def rtl_signature(config):
                     vals[k] = v
     except OSError:
         return None
+    for k, d in cfg_vflags.HIDDEN.items():  # left out = the default
+        vals.setdefault(k, str(d))
     return tuple(vals.get(k) for k in RTL_KEYS)
 
 

@@ -303,6 +303,43 @@ static void test_rtl_keys_from_spec(void **state) {
     }
 }
 
+/* A hide_default RTL key (spec/params.toml, acc_entries): may be left out (its default), is not
+ * printed while at its default (set explicitly or not), is printed and compared otherwise. */
+static void test_rtl_hidden_default(void **state) {
+    (void)state;
+    cfg_t c;
+    char err[256] = "", path[64];
+    const gmmu_params_t dflt = GMMU_PARAMS_DEFAULT_INIT;
+    const char *const extras[] = {"", "acc_entries = 0\n"};
+    for (unsigned i = 0; i < 2; i++) {
+        assert_int_equal(load_with(extras[i], &c, err, sizeof(err), path), 0);
+        assert_int_equal(c.rtl.acc_entries, dflt.acc_entries);
+        assert_true(cfg_is_rtl_key("acc_entries"));
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        cfg_print_json(&c, f, "");
+        cfg_print(&c, f, "");
+        fclose(f);
+        assert_null(strstr(buf, "acc_entries"));
+        assert_non_null(strstr(buf, "pwc_entries")); /* a key without hide_default is printed */
+        free(buf);
+    }
+    assert_int_equal(load_with("acc_entries = 8\n", &c, err, sizeof(err), path), 0);
+    assert_int_equal(c.rtl.acc_entries, 8);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cfg_print_json(&c, f, "");
+    fclose(f);
+    assert_non_null(strstr(buf, "\"acc_entries\": 8"));
+    free(buf);
+    assert_int_equal(cfg_rtl_equal(&c.rtl, &dflt, err, sizeof(err)), -1);
+    assert_string_equal(err, "acc_entries: 8 in the configuration, 0 in the built model");
+    assert_int_equal(load_with("acc_entries = 65\n", &c, err, sizeof(err), path), -1);
+    assert_non_null(strstr(err, "acc_entries: 65 is out of range"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repo_configs_load),
@@ -315,6 +352,7 @@ int main(void) {
         cmocka_unit_test(test_rtl_equal_and_print),
         cmocka_unit_test(test_rtl_keys_from_spec),
         cmocka_unit_test(test_sm_partition),
+        cmocka_unit_test(test_rtl_hidden_default),
     };
     return cmocka_run_group_tests_name("platform_config", tests, NULL, NULL);
 }
