@@ -25,6 +25,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "err.h"
 #include "uvm_place.h"
@@ -38,6 +39,7 @@ typedef struct {
 typedef struct {
     pop_run_t *runs;
     size_t n, cap;
+    uint32_t max; /* pages of one run: a VA block, or more for a cudaMemcpy (memcpy_dma_pages) */
 } pop_runs_t;
 
 /* Appends page vpn in frame to the last run, or opens a new run. -1: out of memory. */
@@ -45,8 +47,9 @@ static int run_add(pop_runs_t *r, uint64_t vpn, uint32_t frame) {
     if (r->n > 0) {
         pop_run_t *last = &r->runs[r->n - 1u];
         if (last->vpn + last->pages == vpn && last->frame + last->pages == frame &&
-            last->pages < UVM_BLOCK_PAGES &&
-            (last->vpn >> UVM_BLOCK_SHIFT) == (vpn >> UVM_BLOCK_SHIFT)) {
+            last->pages < r->max &&
+            (r->max > UVM_BLOCK_PAGES ||
+             (last->vpn >> UVM_BLOCK_SHIFT) == (vpn >> UVM_BLOCK_SHIFT))) {
             last->pages++;
             return 0;
         }
@@ -220,7 +223,12 @@ static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, u
                  what, al->name, tables, uvm_pt_free_pages(h), h->cfg.gpu_pt_pages);
         return -1;
     }
-    pop_runs_t r = {NULL, 0, 0};
+    /* a cudaMemcpy is one copy (memcpy_dma_pages); a prefetch moves a VA block at a time */
+    const bool memcpy_copy = strcmp(what, "populate") == 0;
+    const uint32_t max = memcpy_copy && h->cfg.memcpy_dma_pages > UVM_BLOCK_PAGES
+                             ? h->cfg.memcpy_dma_pages
+                             : UVM_BLOCK_PAGES;
+    pop_runs_t r = {NULL, 0, 0, max};
     int rc = place_large(h, al, first, last, pages, err, errlen);
     if (rc == 0)
         rc = assign_frames(h, al, first, last, &r, err, errlen);
@@ -257,9 +265,14 @@ static int copy_range(uvm_handler_t *h, const uvm_alloc_t *al, uint64_t first, u
     /* cocoa's merge: every block the copy filled is coalesced once its base PTEs are written
      * (runs of one block are adjacent; the check wants every managed page of the region
      * resident at its offset, so a partial block stays 4 KB-mapped) */
+    uint64_t merged = UINT64_MAX; /* the block coalesced last (a run may span several blocks) */
     for (size_t i = 0; rc == 0 && h->place->merge && i < r.n; i++)
-        if (i == 0 || (r.runs[i].vpn >> UVM_BLOCK_SHIFT) != (r.runs[i - 1u].vpn >> UVM_BLOCK_SHIFT))
-            uvm_large_maybe_coalesce(h, uvm_va_block_get(h, r.runs[i].vpn, false));
+        for (uint64_t b = r.runs[i].vpn >> UVM_BLOCK_SHIFT;
+             b <= (r.runs[i].vpn + r.runs[i].pages - 1u) >> UVM_BLOCK_SHIFT; b++)
+            if (b != merged) {
+                uvm_large_maybe_coalesce(h, uvm_va_block_get(h, b << UVM_BLOCK_SHIFT, false));
+                merged = b;
+            }
     free(r.runs);
     h->block_gen++; /* nothing stays pinned */
     return rc;

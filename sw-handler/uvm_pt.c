@@ -125,10 +125,12 @@ static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, 
     uint64_t table = 0; /* the root of the page's address space */
     if (!uvm_pt_root(h, vpn, &table))
         return -1;
+    bool upper = false; /* a directory above the leaf table was allocated */
     for (uint32_t l = 1; l <= last; l++) {
         uint64_t child = 0;
         const uint64_t key = table_key(vpn, l);
         if (!u64map_get(&h->pt_tables, key, &child)) {
+            upper = upper || l < GMMU_PT_LEVELS - 1u;
             if (!uvm_pt_alloc(h, &child)) {
                 uvm_logf(h,
                          "uvm: page-table pool exhausted (%" PRIu64 " pages) mapping VA 0x%" PRIx64
@@ -147,6 +149,11 @@ static int chain(uvm_handler_t *h, uint64_t vpn, uint32_t last, bool link_last, 
         }
         table = child;
     }
+    /* nvidia-uvm writes new upper directories in one page-tree push and waits for it
+       (uvm_page_tree_get_ptes -> uvm_page_tree_wait); the leaf tables of a block are initialized
+       by the block's own mapping push (uvm_page_tree_alloc_table), not waited for */
+    if (upper && charge && h->cfg.t_pt_sync_ns)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pt_sync_ns);
     *out = table;
     return 0;
 }

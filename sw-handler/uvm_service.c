@@ -181,12 +181,30 @@ static void service_deferred(uvm_handler_t *h, uvm_blk_ctx_t *c) {
     uvm_migrate_set(h, c->blk->id, set, c->demand);
 }
 
+/* nvidia-uvm's first GPU service of a VA block creates its GPU state, its page-table range and
+ * its first chunk (block_gpu_state_get_alloc, block_alloc_ptes_with_retry, block_alloc_gpu_chunk):
+ * t_block_first_ns, once per block that has a fault inside an allocation. A block made resident
+ * by another path (prefetch, populate) has them already and is not charged. */
+static void block_first_touch(uvm_handler_t *h, uvm_va_block_t *blk, const uvm_fault_t *f,
+                              uint32_t n) {
+    bool managed = false;
+    for (uint32_t i = 0; i < n && !managed; i++)
+        managed = uvm_find_alloc(h, f[i].vpn) != NULL;
+    if (!managed)
+        return; /* every fault is cancelled: no block in the driver either */
+    blk->gpu_state = true;
+    if (h->cfg.t_block_first_ns && uvm_bitmap_count(blk->resident, UVM_BLOCK_WORDS) == 0)
+        h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_first_ns);
+}
+
 static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
     uvm_migrate_pin_block(h);
     if (h->cfg.t_block_ns)
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_block_ns);
     uvm_migrate_begin(h);
     uvm_blk_ctx_t c = {uvm_va_block_get(h, f[0].vpn, true), false, true, false, {0}};
+    if (c.blk && !c.blk->gpu_state)
+        block_first_touch(h, c.blk, f, n);
     c.defer = c.blk && (h->prefetch != &uvm_prefetch_none_ops || h->cfg.grow_pages > 1);
     for (uint32_t i = 0; i < n; i++)
         service_fault(h, &c, &f[i]);

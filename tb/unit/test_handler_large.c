@@ -65,6 +65,37 @@ static void populate(fx_t *x, uint64_t base, uint32_t from, uint32_t to) {
     }
 }
 
+/* memcpy_dma_pages: the programmer-directed copy of a 4 MB buffer is one DMA when the key allows
+ * runs across VA blocks (a cudaMemcpy is one copy), two (one per block) by default; both blocks
+ * are coalesced either way (a run spanning blocks coalesces every block it covers) */
+static void memcpy_runs(uint32_t memcpy_dma_pages, size_t want_dma) {
+    fx_t *x = fx_new();
+    x->cfg.page_size = UVM_PSIZE_COCOA;
+    x->cfg.frame_alloc = UVM_FRAME_COCOA;
+    x->cfg.gpu_data_pages = 2048;
+    x->cfg.memcpy_dma_pages = memcpy_dma_pages;
+    x->fk.max_dma_bytes = UINT64_C(4) << 20;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "a", ALLOC_BASE, UINT64_C(4) << 20, 0, x->err, sizeof x->err),
+        0);
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    uint64_t pages = 0;
+    assert_int_equal(uvm_handler_populate(x->h, ALLOC_BASE, &pages, x->err, sizeof x->err), 0);
+    assert_int_equal(pages, 1024);
+    assert_int_equal(x->fk.ndma, want_dma);
+    assert_true(uvm_va_block_get(x->h, VPN0, false)->large);
+    assert_true(uvm_va_block_get(x->h, VPN0 + 512, false)->large);
+    fx_done(x);
+}
+
+static void test_memcpy_dma_pages(void **state) {
+    (void)state;
+    memcpy_runs(512, 2);
+    memcpy_runs(1024, 1);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* CoCoA allocator                                                                             */
 
@@ -573,6 +604,7 @@ static void test_placement_choice(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memcpy_dma_pages),
         cmocka_unit_test(test_cocoa_reservations),
         cmocka_unit_test(test_cocoa_offsets_and_fallback),
         cmocka_unit_test(test_any_alloc_unchanged),

@@ -120,6 +120,47 @@ static void test_cost_model_block(void **state) {
     fx_done(x);
 }
 
+/* t_block_first_ns: once per VA block, on its first service with a fault inside an allocation
+ * (nvidia-uvm's first GPU touch); a later visit of the block pays t_block_ns only */
+static void test_cost_model_block_first(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.t_block_ns = 7000;
+    x->cfg.t_block_first_ns = 20000;
+    fx_start(x);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0, GMMU_AT_READ);
+    const uint64_t t0 = f->now;
+    uvm_handler_service(x->h);
+    assert_int_equal(f->now - t0, 4000 + 8600 + 7000 + 20000 + 500 + 3000 + DMA_NS + 4 * 250);
+    /* the same block again, and a block outside the allocation (cancelled: no first touch) */
+    fk_post(f, VPN0 + 1, GMMU_AT_READ);
+    fk_post(f, VPN0 + 512, GMMU_AT_READ);
+    const uint64_t t1 = f->now;
+    uvm_handler_service(x->h);
+    assert_int_equal(f->now - t1, 4000 + 8600 + 2 * 500 + 2 * 7000 + 3000 + DMA_NS + 250);
+    fx_done(x);
+}
+
+/* t_pt_sync_ns: the first fault allocates the upper directories (levels 1 and 2) and waits once
+ * for their push; a second fault in the same 2 MB block allocates nothing and does not wait */
+static void test_cost_model_pt_sync(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.t_pt_sync_ns = 9000;
+    fx_start(x);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0, GMMU_AT_READ);
+    const uint64_t t0 = f->now;
+    uvm_handler_service(x->h);
+    assert_int_equal(f->now - t0, 4000 + 8600 + 500 + 3000 + DMA_NS + 4 * 250 + 9000);
+    fk_post(f, VPN0 + 1, GMMU_AT_READ);
+    const uint64_t t1 = f->now;
+    uvm_handler_service(x->h);
+    assert_int_equal(f->now - t1, 4000 + 8600 + 500 + 3000 + DMA_NS + 250);
+    fx_done(x);
+}
+
 static void post_four(fake_t *f) {
     fk_post(f, VPN0 + 9, GMMU_AT_READ);
     fk_post(f, VPN0 + 2, GMMU_AT_WRITE);
@@ -431,6 +472,8 @@ int main(void) {
         cmocka_unit_test(test_batch_coalesce_sort_dma_pte),
         cmocka_unit_test(test_cost_model_unloaded_fault),
         cmocka_unit_test(test_cost_model_block),
+        cmocka_unit_test(test_cost_model_block_first),
+        cmocka_unit_test(test_cost_model_pt_sync),
         cmocka_unit_test(test_replay_block),
         cmocka_unit_test(test_replay_batch),
         cmocka_unit_test(test_replay_batch_flush),
