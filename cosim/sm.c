@@ -329,6 +329,10 @@ int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res) {
     sm->nports = nports;
     sm->max_res = max_res;
     sm->res = calloc(max_res, sizeof(uint32_t));
+    if (smr_init(&sm->rdy, max_res) != 0) {
+        sm_free(sm);
+        return -1;
+    }
     for (uint32_t i = 0; i < SM_MAX_IDS; i++)
         sm->id_fifo[i] = (uint8_t)i;
     sm->fifo_count = SM_MAX_IDS;
@@ -338,6 +342,7 @@ int sm_init(sm_t *sm, uint32_t id, uint32_t nports, uint32_t max_res) {
 void sm_free(sm_t *sm) {
     free(sm->res);
     sm->res = NULL;
+    smr_free(&sm->rdy);
 }
 
 /* 1 if the SM has a warp to admit (reading k as far as needed). */
@@ -381,9 +386,9 @@ static void admit(sm_t *sm, kern_t *k, uint32_t slot, uint64_t now) {
     w->pending = 0;
     w->ready_at = instr_ready(sm, k, &w->ins[0], now);
     w->hold_until = 0;
-    if (w->ready_at < sm->gap_min)
-        sm->gap_min = w->ready_at;
+    w->slot = slot;
     sm->res[slot] = wi;
+    smr_gap(&sm->rdy, slot, w->ready_at);
 }
 
 int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now) {
@@ -391,11 +396,9 @@ int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now) {
     sm->nres = 0;
     sm->rr = 0;
     sm->warps_done = 0;
-    sm->n_issue_pending = 0;
-    sm->gap_min = UINT64_MAX;
-    sm->gap_dirty = 0;
     if (sm->id >= KERN_MAX_SM)
         return -1;
+    smr_clear(&sm->rdy);
     while (sm->nres < sm->max_res && have_queued(sm, k)) {
         admit(sm, k, sm->nres, now);
         sm->nres++;
@@ -403,43 +406,53 @@ int sm_start_kernel(sm_t *sm, kern_t *k, uint64_t now) {
     return k->error ? -1 : 0;
 }
 
+/* Presents the pages of the warp in `slot` (its gap has ended, or it has pages left) on the
+ * ports from *port on, while ports and request ids last. */
+static void present(sm_t *sm, kern_t *k, uint32_t slot, uint8_t *valid, uint64_t *vpn,
+                    uint8_t *write, uint8_t *id, uint32_t *port) {
+    sm_warp_t *w = &k->warps[sm->res[slot]];
+    if (w->state == SM_W_GAP) { /* its gap has ended (smr_pop_due) */
+        w->state = SM_W_ISSUE;
+        w->next_page = 0;
+        w->pending = 0;
+    }
+    const sm_instr_t *in = &w->ins[w->pc];
+    while (w->next_page < in->npages && *port < sm->nports && sm->fifo_count > 0) {
+        const uint8_t rid = sm->id_fifo[sm->fifo_head];
+        sm->fifo_head = (sm->fifo_head + 1) % SM_MAX_IDS;
+        sm->fifo_count--;
+        sm->id_busy[rid] = 1;
+        sm->id_warp[rid] = sm->res[slot];
+        sm->id_page[rid] = (uint8_t)w->next_page;
+        valid[*port] = 1;
+        vpn[*port] = w->pages[in->first + w->next_page];
+        write[*port] = in->op != TRACE_OP_READ;
+        id[*port] = rid;
+        (*port)++;
+        w->next_page++;
+        if (w->next_page == in->npages)
+            smr_unset(&sm->rdy, slot); /* every page of the instruction presented */
+        w->pending++;
+        sm->outstanding++;
+    }
+}
+
+/* The resident warps are visited in round-robin order from rr; only those in the ready set can
+ * present (the others wait in their gap or for their translations), so only those are visited. */
 uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *vpn, uint8_t *write,
                   uint8_t *id) {
     uint32_t port = 0;
     if (sm->nres == 0)
         return 0;
+    smr_pop_due(&sm->rdy, now);
     uint32_t first_served = UINT32_MAX;
-    for (uint32_t n = 0; n < sm->nres && port < sm->nports; n++) {
-        const uint32_t slot = (sm->rr + n) % sm->nres;
-        sm_warp_t *w = &k->warps[sm->res[slot]];
-        if (w->state == SM_W_GAP && w->ready_at <= now) {
-            w->state = SM_W_ISSUE;
-            w->next_page = 0;
-            w->pending = 0;
-            sm->n_issue_pending++;
-            sm->gap_dirty = 1;
-        }
-        if (w->state != SM_W_ISSUE)
-            continue;
-        const sm_instr_t *in = &w->ins[w->pc];
-        while (w->next_page < in->npages && port < sm->nports && sm->fifo_count > 0) {
-            const uint8_t rid = sm->id_fifo[sm->fifo_head];
-            sm->fifo_head = (sm->fifo_head + 1) % SM_MAX_IDS;
-            sm->fifo_count--;
-            sm->id_busy[rid] = 1;
-            sm->id_warp[rid] = sm->res[slot];
-            sm->id_page[rid] = (uint8_t)w->next_page;
-            valid[port] = 1;
-            vpn[port] = w->pages[in->first + w->next_page];
-            write[port] = in->op != TRACE_OP_READ;
-            id[port] = rid;
-            port++;
-            w->next_page++;
-            if (w->next_page == in->npages)
-                sm->n_issue_pending--; /* every page of the instruction presented */
-            w->pending++;
-            sm->outstanding++;
-            if (first_served == UINT32_MAX)
+    for (uint32_t pass = 0; pass < 2 && port < sm->nports; pass++) {
+        const uint32_t end = pass ? sm->rr : sm->nres; /* slots rr..nres-1, then 0..rr-1 */
+        for (uint32_t slot = smr_next(&sm->rdy, pass ? 0 : sm->rr, end);
+             slot < end && port < sm->nports; slot = smr_next(&sm->rdy, slot + 1, end)) {
+            const uint32_t before = port;
+            present(sm, k, slot, valid, vpn, write, id, &port);
+            if (port > before && first_served == UINT32_MAX)
                 first_served = slot;
         }
     }
@@ -498,8 +511,7 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
         if (w->ready_at < w->hold_until)
             w->ready_at = w->hold_until;
         w->hold_until = 0;
-        if (w->ready_at < sm->gap_min)
-            sm->gap_min = w->ready_at;
+        smr_gap(&sm->rdy, w->slot, w->ready_at);
         return 0;
     }
     r->warp_done = 1;
@@ -511,16 +523,17 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     w->cap_ins = w->cap_pages = 0;
     sm->warps_done++;
     /* the warp leaves: its slot goes to the next queued warp, else the slot closes */
-    uint32_t slot = 0;
-    while (slot < sm->nres && sm->res[slot] != wi)
-        slot++;
-    if (slot == sm->nres)
+    const uint32_t slot = w->slot;
+    if (slot >= sm->nres || sm->res[slot] != wi)
         return 0;
     if (have_queued(sm, k)) {
         admit(sm, k, slot, now);
     } else {
         memmove(&sm->res[slot], &sm->res[slot + 1], (sm->nres - slot - 1) * sizeof(uint32_t));
         sm->nres--;
+        smr_remove_slot(&sm->rdy, slot);
+        for (uint32_t i = slot; i < sm->nres; i++)
+            k->warps[sm->res[i]].slot = i;
         if (sm->rr > slot)
             sm->rr--;
         if (sm->nres == 0 || sm->rr >= sm->nres)
@@ -533,35 +546,20 @@ void sm_hold(sm_t *sm, kern_t *k, uint32_t warp, uint64_t until) {
     sm_warp_t *w = &k->warps[warp];
     if (w->state == SM_W_GAP && w->ready_at < until) { /* the instruction just completed */
         w->ready_at = until;
-        sm->gap_dirty = 1;
+        smr_gap(&sm->rdy, w->slot, until);
     } else if (w->state == SM_W_ISSUE && w->hold_until < until) {
         w->hold_until = until;
     }
 }
 
 int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now) {
-    if (sm->n_issue_pending)
-        return 1;
-    if (sm->gap_dirty) {
-        sm->gap_min = UINT64_MAX;
-        for (uint32_t i = 0; i < sm->nres; i++) {
-            const sm_warp_t *w = &k->warps[sm->res[i]];
-            if (w->state == SM_W_GAP && w->ready_at < sm->gap_min)
-                sm->gap_min = w->ready_at;
-        }
-        sm->gap_dirty = 0;
-    }
-    return sm->gap_min <= now;
+    (void)k;
+    return smr_any(&sm->rdy, now);
 }
 
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now) {
-    uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < sm->nres; i++) {
-        const sm_warp_t *w = &k->warps[sm->res[i]];
-        if (w->state == SM_W_GAP && w->ready_at > now && w->ready_at < t)
-            t = w->ready_at;
-    }
-    return t;
+    (void)k;
+    return smr_next_after(&sm->rdy, now);
 }
 
 int sm_kernel_done(const sm_t *sm, const kern_t *k) {

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "hbm.h"
+#include "sm_ready.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -71,6 +72,7 @@ typedef struct {
     uint64_t hold_until; /* SM_W_ISSUE: the data of a remote access of the current instruction
                           * arrives then; its next instruction issues no earlier (sm_hold) */
     uint8_t state;
+    uint32_t slot; /* resident: index in its SM's res[] */
 } sm_warp_t;
 
 typedef struct kern_stream kern_stream_t;
@@ -148,9 +150,7 @@ typedef struct {
     uint8_t id_fifo[SM_MAX_IDS];
     uint32_t fifo_head, fifo_count;
     uint32_t outstanding;
-    uint32_t n_issue_pending; /* resident warps in SM_W_ISSUE with pages left to present */
-    uint64_t gap_min;         /* min ready_at of the warps in SM_W_GAP (exact unless gap_dirty) */
-    int gap_dirty;
+    sm_ready_t rdy; /* the slots that may present, and those in their gap by ready_at */
     uint32_t warps_done;
     uint64_t instr_done;
     uint32_t issue_ipc;  /* instructions the SM issues per cycle; 0: no limit (sm_set_issue_ipc) */
