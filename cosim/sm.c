@@ -557,6 +557,10 @@ int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now) {
     return smr_any(&sm->rdy, now);
 }
 
+void sm_advance(sm_t *sm, uint64_t now) {
+    smr_pop_due(&sm->rdy, now);
+}
+
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now) {
     (void)k;
     return smr_next_after(&sm->rdy, now);

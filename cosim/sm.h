@@ -190,6 +190,9 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
 void sm_hold(sm_t *sm, kern_t *k, uint32_t warp, uint64_t until);
 /* 1 if a resident warp has a translation to present at cycle now. */
 int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now);
+/* Time has reached now (it never goes back): the warps whose gap has ended join the SM's ready
+ * set, so that sm_next_event looks at the gaps still running only (sm_issue does it too). */
+void sm_advance(sm_t *sm, uint64_t now);
 /* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now);
 int sm_kernel_done(const sm_t *sm, const kern_t *k);

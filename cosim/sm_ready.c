@@ -164,8 +164,8 @@ void smr_remove_slot(sm_ready_t *r, uint32_t slot) {
     for (uint32_t w = slot / 64u; w < words; w++) {
         const uint64_t carry = w + 1u < words ? r->bits[w + 1u] << 63 : 0u;
         const uint64_t keep = slot / 64u == w ? r->bits[w] & ((1ull << (slot % 64u)) - 1u) : 0u;
-        const uint64_t high = slot / 64u == w ? r->bits[w] & ~((2ull << (slot % 64u)) - 1u)
-                                              : r->bits[w] & ~1ull;
+        const uint64_t high =
+            slot / 64u == w ? r->bits[w] & ~((2ull << (slot % 64u)) - 1u) : r->bits[w] & ~1ull;
         r->bits[w] = keep | high >> 1 | carry;
     }
     for (uint32_t i = 0; i < r->n; i++)
