@@ -15,7 +15,8 @@ int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p) {
     l->n_req = p->l1_req_entries;
     l->asid_mask = (uint8_t)(p->num_asids - 1u);
     l1_req_init(&l->req, l->n_req);
-    if (tlb_fa_init(&l->base, l->n_base) || tlb_fa_init(&l->large, l->n_large)) {
+    if (tlb_fa_init(&l->base, l->n_base) || tlb_fa_init(&l->large, l->n_large) ||
+        tlb_fa_index(&l->base) || tlb_fa_index(&l->large)) {
         l1_free(l);
         return -1;
     }

@@ -24,7 +24,8 @@ int l2_init(l2_t *l2, const gmmu_params_t *p) {
     l2->pasid = zalloc(l2->lat, 1);
     l2->pvpn = zalloc(l2->lat, sizeof(uint64_t));
     if (!l2->pv || !l2->psm || !l2->pwrite || !l2->pasid || !l2->pvpn ||
-        tlb_sa_init(&l2->base, l2->sets, l2->ways) || tlb_fa_init(&l2->large, l2->n_large)) {
+        tlb_sa_init(&l2->base, l2->sets, l2->ways) || tlb_fa_init(&l2->large, l2->n_large) ||
+        tlb_fa_index(&l2->large)) {
         l2_free(l2);
         return -1;
     }

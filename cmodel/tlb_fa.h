@@ -5,6 +5,12 @@
  *   FA-1 tlb_fa_lookup     FA-2 tlb_fa_fill_pick   FA-3 tlb_fa_fill
  *   FA-4 tlb_fa_touch      FA-5 tlb_fa_flush
  * Tags and payloads are held as uint64_t whatever their width (the block masks them).
+ *
+ * Speed (docs/sweep.md "Speed"): an array of at least TLB_FA_IX_MIN entries that owns its
+ * storage (not a set view of tlb_sa) keeps an index beside it, a hash table from tag to its
+ * valid entries, so that FA-1 and FA-2 look at the entries of one tag instead of every entry.
+ * The index holds exactly the valid entries (fill and flush keep it); the results are those of
+ * the scan, which the RTL does in parallel.
  */
 #ifndef GMMU_TLB_FA_H
 #define GMMU_TLB_FA_H
@@ -21,16 +27,32 @@ typedef struct {
     uint64_t *tag;  /* tag_q[n] */
     uint64_t *data; /* data_q[n] */
     uint8_t *plru;  /* plru_q[n - 1] (at least one byte) */
+    /* index (NULL: none, every lookup scans): bucket -> first valid entry, entry -> next valid
+       entry of its bucket (TLB_FA_NONE ends a chain); bucket of a tag: its hash >> ix_shift */
+    uint32_t *ix_head;
+    uint32_t *ix_next;
+    uint32_t ix_shift;
 } tlb_fa_t;
+
+#define TLB_FA_IX_MIN 32u
+#define TLB_FA_NONE UINT32_MAX
 
 /* Allocates n entries, all invalid, PLRU 0. Returns 0, or -1 (nothing allocated). */
 int tlb_fa_init(tlb_fa_t *a, uint32_t n);
 void tlb_fa_free(tlb_fa_t *a);
+/* Adds the index (arrays of TLB_FA_IX_MIN entries or more; smaller ones keep the scan).
+ * Returns 0, or -1 (out of memory: no index). */
+int tlb_fa_index(tlb_fa_t *a);
+/* FA-1 and the index's upkeep of FA-3 on an array with an index (tlb_fa.c). */
+int tlb_fa_lookup_ix(const tlb_fa_t *a, uint64_t tag, int write, uint32_t *idx, unsigned *nmatch);
+void tlb_fa_ix_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag);
 
 /* FA-1: the lowest valid entry with this tag and (!write || w). Returns 1 and *idx on a hit.
  * *nmatch (if not NULL) = number of valid entries with this tag (no-multi-hit check). */
 static inline int tlb_fa_lookup(const tlb_fa_t *a, uint64_t tag, int write, uint32_t *idx,
                                 unsigned *nmatch) {
+    if (a->ix_head)
+        return tlb_fa_lookup_ix(a, tag, write, idx, nmatch);
     int hit = 0;
     unsigned nm = 0;
     for (uint32_t i = 0; i < a->n; i++) {
@@ -50,6 +72,8 @@ static inline int tlb_fa_lookup(const tlb_fa_t *a, uint64_t tag, int write, uint
 uint32_t tlb_fa_fill_pick(const tlb_fa_t *a, uint64_t tag);
 /* FA-3: writes entry idx valid with tag, w and data. */
 static inline void tlb_fa_fill(tlb_fa_t *a, uint32_t idx, uint64_t tag, uint8_t w, uint64_t data) {
+    if (a->ix_head)
+        tlb_fa_ix_fill(a, idx, tag);
     a->valid[idx] = 1;
     a->tag[idx] = tag;
     a->w[idx] = w;

@@ -265,6 +265,7 @@ static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     int active = 0;
     for (uint32_t s = 0; s < p->prm.num_sm; s++) {
         if (!o->req_ready[s]) {
+            sm_advance(&p->wl.sm[s], p->now); /* keeps sm_next_event short (sm_issue does it) */
             /* back-pressure while the GMMU is busy (not while it idles on far-faults, so that
                the count does not depend on idle skipping) */
             if (!o->idle && sm_wants_issue(&p->wl.sm[s], &p->wl.kern, p->now)) {

@@ -23,6 +23,7 @@
 
 #include "hbm.h"
 #include "l2d.h"
+#include "sm_ready.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -74,6 +75,7 @@ typedef struct {
     uint64_t hold_until; /* SM_W_ISSUE: the data of a remote access of the current instruction
                           * arrives then; its next instruction issues no earlier (sm_hold) */
     uint8_t state;
+    uint32_t slot; /* resident: index in its SM's res[] */
 } sm_warp_t;
 
 typedef struct kern_stream kern_stream_t;
@@ -129,6 +131,10 @@ void kern_reset(kern_t *k);
 int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm);
 /* Reads the rest of the kernel (tests, dumps). 0, or -1 with k->err. */
 int kern_pull_all(kern_t *k);
+/* Read until warp wi has an instruction beyond pc - 1 buffered (or has exited), or until SM sm
+ * has a warp at queue position qhead; the SM front-end's on-demand reads (sm_kern.c). */
+void kern_pull_warp(kern_t *k, uint32_t wi);
+void kern_pull_sm(kern_t *k, uint32_t sm, uint32_t qhead);
 /* 1 if the kernel has no further record: a warp with no buffered instruction has finished. */
 int kern_at_end(const kern_t *k);
 
@@ -153,9 +159,7 @@ typedef struct {
     uint8_t id_fifo[SM_MAX_IDS];
     uint32_t fifo_head, fifo_count;
     uint32_t outstanding;
-    uint32_t n_issue_pending; /* resident warps in SM_W_ISSUE with pages left to present */
-    uint64_t gap_min;         /* min ready_at of the warps in SM_W_GAP (exact unless gap_dirty) */
-    int gap_dirty;
+    sm_ready_t rdy; /* the slots that may present, and those in their gap by ready_at */
     uint32_t warps_done;
     uint64_t instr_done;
     uint32_t issue_ipc;  /* instructions the SM issues per cycle; 0: no limit (sm_set_issue_ipc) */
@@ -195,6 +199,9 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
 void sm_hold(sm_t *sm, kern_t *k, uint32_t warp, uint64_t until);
 /* 1 if a resident warp has a translation to present at cycle now. */
 int sm_wants_issue(sm_t *sm, const kern_t *k, uint64_t now);
+/* Time has reached now (it never goes back): the warps whose gap has ended join the SM's ready
+ * set, so that sm_next_event looks at the gaps still running only (sm_issue does it too). */
+void sm_advance(sm_t *sm, uint64_t now);
 /* Earliest cycle > now at which a resident warp's gap ends (UINT64_MAX if none). */
 uint64_t sm_next_event(const sm_t *sm, const kern_t *k, uint64_t now);
 int sm_kernel_done(const sm_t *sm, const kern_t *k);
