@@ -77,3 +77,15 @@ void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn) {
     unmap_page(h, blk, vpn);
     h->stats.remote_to_gpu++;
 }
+
+/* ---- §6l.2: which pages a fault maps remotely instead of migrating ---- */
+
+bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn) {
+    return h->cfg.remote_policy == UVM_REMOTE_PIN_HOST && uvm_find_alloc(h, vpn) != NULL;
+}
+
+void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
+                            uint64_t out[UVM_BLOCK_WORDS]) {
+    for (uint32_t w = 0; w < UVM_BLOCK_WORDS; w++)
+        out[w] = h->cfg.remote_policy == UVM_REMOTE_PIN_HOST ? UINT64_MAX : blk->remote[w];
+}

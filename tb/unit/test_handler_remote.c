@@ -213,11 +213,59 @@ static void test_free_unmaps(void **state) {
     fx_done(x);
 }
 
+/* remote_policy = pin_host: every faulting managed page mapped remotely, none migrated (with
+ * 64 KB growth and the nvidia prefetcher asked), its fault replayed; outside an allocation still
+ * fatal; a write to a read-only allocation still cancelled; a bad value refused */
+static void test_pin_host(void **state) {
+    (void)state;
+    rev_t r = {0};
+    fx_t *x = fx_new();
+    x->cfg.remote_policy = UVM_REMOTE_PIN_HOST;
+    x->cfg.grow_pages = 16;
+    set_policy(&x->cfg, UVM_POLICY_PREFETCH, "nvidia");
+    fx_start(x);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_REMOTE_MAP), on_remote, &r), 0);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0 + 0, GMMU_AT_READ);
+    fk_post(f, VPN0 + 1, GMMU_AT_WRITE);
+    fk_post(f, VPN0 + 40, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_int_equal(f->ndma, 0);
+    assert_int_equal(st(x)->data_pages_resident, 0);
+    assert_int_equal(st(x)->remote_maps, 3);
+    assert_int_equal(r.mapped, 3);
+    assert_true(st(x)->replays >= 1);
+    for (uint64_t p = 0; p < 41; p++) {
+        const uint64_t e = walk(f, VPN0 + p, NULL);
+        if (p == 0 || p == 1 || p == 40)
+            assert_true((e & PTE_APER_BIT) && (e & PTE_W_BIT) &&
+                        (e & PPN_MASK) == HOST_PPN(VPN0 + p));
+        else
+            assert_int_equal(e, 0); /* no growth, no prefetch */
+    }
+    fk_post(f, VPN0 + 0, GMMU_AT_WRITE);    /* stale: already mapped remotely */
+    fk_post(f, VPN0 + 0x200, GMMU_AT_READ); /* outside "a" (1 MB): fatal */
+    uvm_handler_service(x->h);
+    assert_int_equal(st(x)->faults_stale, 1);
+    assert_int_equal(st(x)->cancels, 1);
+    assert_int_equal(st(x)->remote_maps, 3);
+    assert_int_equal(f->ndma, 0);
+    fx_done(x);
+
+    fx_t *y = fx_new();
+    y->cfg.remote_policy = UVM_REMOTE_POLICIES;
+    assert_null(uvm_handler_new(&y->cfg, &y->dev, y->err, sizeof y->err));
+    assert_non_null(strstr(y->err, "remote_policy"));
+    free(y);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map),           cmocka_unit_test(test_unmap),
         cmocka_unit_test(test_fault_stale),   cmocka_unit_test(test_to_gpu),
         cmocka_unit_test(test_never_evicted), cmocka_unit_test(test_free_unmaps),
+        cmocka_unit_test(test_pin_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
