@@ -146,8 +146,8 @@ bool uvm_remote_migrate(uvm_handler_t *h, uint64_t vpn);
 uint32_t uvm_remote_to_gpu(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
 /* remote_policy (spec/config.toml, docs/handler.md §6l.2) */
 enum { UVM_REMOTE_NONE = 0, UVM_REMOTE_PIN_HOST = 1, UVM_REMOTE_POLICIES = 2 };
-/* A fault on page vpn (not resident, not remote) is served by mapping it remotely (pin_host:
- * every managed page). */
+/* A fault on page vpn (not resident, not remote) is served by mapping it remotely: every
+ * managed page under pin_host; a page advised accessed_by or preferred_location=host (§6o). */
 bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn);
 /* The pages of blk that a growth or prefetch hint must not migrate: remote, or wanted remote. */
 void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
