@@ -205,6 +205,8 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"remote_maps\": %llu,\n  \"remote_unmaps\": %llu,\n", ULL_(r->remote_maps),
                 ULL_(r->remote_unmaps));
         fprintf(f, "  \"remote_to_gpu\": %llu,\n", ULL_(r->remote_to_gpu));
+        if (r->remote_pins) /* thrashing_pin_to = host (§6l.4) */
+            fprintf(f, "  \"remote_pins\": %llu,\n", ULL_(r->remote_pins));
     }
     if (thrashing_reported(p)) {
         /* only with a thrashing policy (docs/handler.md §6j): no other run's stats change */

@@ -155,6 +155,9 @@ void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
 /* The service's hook (uvm_service.c): if page vpn is wanted remote, maps it so (page-table room
  * checked, cancelled if none; the replay policy told) and returns true; else false. */
 bool uvm_remote_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
+/* The service's hook after the thrashing hint: with thrashing_pin_to = host, a page the hint pinned
+ * is mapped remotely (pinned in host memory, §6l.4) instead of migrating; true if so. */
+bool uvm_remote_pin(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
 /* uvm_frame_assign's hook: page vpn of blk gets a GPU frame; if it is remote, its remote mapping
  * is removed first (uvm_remote_unmap of the page; remote_to_gpu counted). */
 void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn);

@@ -111,6 +111,8 @@ static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t 
         return;
     if (uvm_thrash_act(h, vpn)) /* THROTTLE: left for a later replay (§6i) */
         return;
+    if (uvm_remote_pin(h, c, vpn)) /* PIN to the host: mapped remotely (§6l.4) */
+        return;
     if (!uvm_block_pt_room(h, c, vpn)) {
         uvm_cancel_page(h, vpn, "no page-table page left");
         return;

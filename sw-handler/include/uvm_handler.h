@@ -69,6 +69,8 @@ typedef struct {
      * mappings removed (each with its INVAL_PAGE, also counted in invalidates), remote pages
      * migrated to the GPU (also counted in the migrations) */
     uint64_t remote_maps, remote_unmaps, remote_to_gpu;
+    /* thrashing_pin_to = host: PIN hints served by a remote mapping (§6l.4) */
+    uint64_t remote_pins;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
