@@ -133,3 +133,10 @@ oversub-check: traces
 	  --trace-tool $(BUILD)/bin/gmmu-trace --traces $(WL_TRACE_DIR) --config configs/tiny.cfg \
 	  --fit $(OVERSUB_FIT) --evict $(shell echo $(OVERSUB_EVICT) | tr ' ' ,) --jobs $(RESULTS_JOBS) \
 	  --workloads $(shell echo $(WL_NAMES) | tr ' ' ,) $(OVERSUB_CHECK_ARGS)
+
+## make results-zerocopy       zero-copy (pin_host) vs migration, streaming and sparse (docs/results.md)
+.PHONY: results-zerocopy
+results-zerocopy: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	$(PYTHON) scripts/results_zerocopy.py --sim $(BUILD)/tiny/gmmu-sim --out $(BUILD)/results/zerocopy \
+	  --plot docs/img/results_zerocopy.png
