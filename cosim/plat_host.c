@@ -92,14 +92,6 @@ void plat_host_rec(plat_t *p, const trace_rec_t *rec) {
             bad_call(p, where, msg);
             return;
         }
-        if (rec->kind == TRACE_REC_ADVISE && rec->arg == TRACE_ADV_ACCESSED_BY) {
-            snprintf(msg, sizeof(msg),
-                     "field 4 (advice): 'advise ... %s' is not acted on by the simulator yet "
-                     "(docs/trace-format.md \"Host calls\")",
-                     trace_advice_name(rec->arg));
-            bad_call(p, where, msg);
-            return;
-        }
     }
     if (p->wl.ncalls == p->wl.capcalls) {
         const uint32_t cap = p->wl.capcalls ? 2u * p->wl.capcalls : 8u;

@@ -243,6 +243,8 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"remote_maps\": %llu,\n  \"remote_unmaps\": %llu,\n", ULL_(r->remote_maps),
                 ULL_(r->remote_unmaps));
         fprintf(f, "  \"remote_to_gpu\": %llu,\n", ULL_(r->remote_to_gpu));
+        if (r->remote_pins) /* thrashing_pin_to = host (§6l.4) */
+            fprintf(f, "  \"remote_pins\": %llu,\n", ULL_(r->remote_pins));
     }
     /* only with the L2 data cache (l2d_kb): no other run's stats change */
     if (l2d_on(&p->wl.l2d)) {

@@ -165,3 +165,10 @@ results-lichapman: | $(DEPS_STAMP)
 	$(PYTHON) $(SWEEP) run studies/lichapman.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS)
 	$(PYTHON) $(SWEEP) collect studies/lichapman.toml
 	$(PYTHON) $(SWEEP) figures studies/lichapman.toml
+
+## make results-zerocopy       zero-copy (pin_host) vs migration, streaming and sparse (docs/results.md)
+.PHONY: results-zerocopy
+results-zerocopy: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sim CONFIG=tiny
+	$(PYTHON) scripts/results_zerocopy.py --sim $(BUILD)/tiny/gmmu-sim --out $(BUILD)/results/zerocopy \
+	  --plot docs/img/results_zerocopy.png

@@ -557,6 +557,11 @@ mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handle
 # above)
 mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frames\[frame\].writable)/    if (1)/' \
     "handler: an eviction never writes back: a frame reused before its page's write-back (scoreboard wb, uvm_place_4k.c)" "$hdl_score"
+# issue 21 item 1: the remote placement (docs/handler.md §6l)
+mutate_hdl hdl2 remote_to_gpu sw-handler/uvm_place_remote.c 's/    unmap_page(h, blk, vpn);/    uvm_bitmap_clear(blk->remote, uvm_block_page(vpn));/' \
+    "handler: a remote page migrates to the GPU without its remote mapping removed and shot down (uvm_place_remote.c)" "$hdl_score|$hdl_int|$hdl_exp"
+mutate_hdl hdl2 test_handler_remote:test_pin_host sw-handler/uvm_remote.c 's/    if (!uvm_remote_wanted(h, vpn))/    if (1)/' \
+    "handler: pin_host migrates faulting pages instead of mapping them remotely (uvm_remote.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
     "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \

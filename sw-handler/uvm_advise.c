@@ -52,7 +52,31 @@ void uvm_advise_forget(uvm_handler_t *h, uint64_t first, uint64_t last) {
             h->pref_pages--;
         uvm_bitmap_clear(blk->pref_gpu, p);
         uvm_bitmap_clear(blk->pref_host, p);
+        uvm_bitmap_clear(blk->accessed_by, p);
     }
+}
+
+/* SetAccessedBy(gpu): the GPU keeps a mapping of the pages wherever they are (the driver's
+ * uvm_va_range_set_accessed_by maps them at once): every page of the range not resident on the
+ * GPU is mapped remotely now, and again whenever it is evicted (uvm_mem_evict); a resident page
+ * keeps its local mapping. A fault on such a page maps it remotely instead of migrating it. */
+static int accessed_by(uvm_handler_t *h, uint64_t base, uint64_t size, char *err, size_t errlen) {
+    const uint64_t first = base >> GMMU_PAGE_SHIFT, last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
+    for (uint64_t vpn = first; vpn <= last; vpn++) {
+        uvm_va_block_t *blk = uvm_va_block_get(h, vpn, true);
+        if (!blk) {
+            err_setf(err, errlen, "uvm: advise: out of host memory");
+            return -1;
+        }
+        uvm_bitmap_set(blk->accessed_by, uvm_block_page(vpn));
+    }
+    if (uvm_remote_map(h, first, (uint32_t)(last - first + 1u), true) < 0) {
+        err_setf(err, errlen,
+                 "uvm: advise accessed_by: cannot map the range remotely (page-table "
+                 "pool exhausted)");
+        return -1;
+    }
+    return 0;
 }
 
 /* The allocation holding [base, base + size) whole, NULL (and err) if none. */
@@ -68,11 +92,11 @@ static const uvm_alloc_t *range_alloc(const uvm_handler_t *h, const char *what, 
     return al;
 }
 
-/* SetPreferredLocation(gpu / host): the page's preference replaces the other one. Eviction
- * order only (pick_victim): with no remote mappings a GPU fault still migrates a page preferred
- * on the host (the driver would map it remotely, block_select_processor_residency), and a CPU
- * touch migrates a page preferred on the GPU as the driver does when the CPU cannot map GPU
- * memory (PCIe). */
+/* SetPreferredLocation(gpu / host): the page's preference replaces the other one. The eviction
+ * order (pick_victim), and a GPU fault on a page preferred on the host maps it remotely instead
+ * of migrating it (uvm_remote_wanted, as the driver's block_select_processor_residency keeps it
+ * on the host when the GPU can map host memory); a CPU touch migrates a page preferred on the GPU
+ * as the driver does when the CPU cannot map GPU memory (PCIe). */
 static int prefer(uvm_handler_t *h, uint64_t base, uint64_t size, bool gpu, char *err,
                   size_t errlen) {
     const uint64_t last = (base + size - 1u) >> GMMU_PAGE_SHIFT;
@@ -98,21 +122,14 @@ static int prefer(uvm_handler_t *h, uint64_t base, uint64_t size, bool gpu, char
 
 int uvm_handler_advise(uvm_handler_t *h, uint64_t base, uint64_t size, uvm_advice_t advice,
                        char *err, size_t errlen) {
-    static const char *const names[] = {"read_mostly", "preferred_location=gpu",
-                                        "preferred_location=host", "accessed_by"};
     if ((unsigned)advice > UVM_ADVISE_ACCESSED_BY) {
         err_setf(err, errlen, "uvm: advise: unknown advice %u", (unsigned)advice);
         return -1;
     }
     if (!range_alloc(h, "advise", base, size, err, errlen))
         return -1;
-    if (advice == UVM_ADVISE_ACCESSED_BY) {
-        err_setf(err, errlen,
-                 "uvm: advise %s is not acted on yet: it needs remote (host-memory) mappings "
-                 "(docs/handler.md §6o)",
-                 names[advice]);
-        return -1;
-    }
+    if (advice == UVM_ADVISE_ACCESSED_BY)
+        return accessed_by(h, base, size, err, errlen);
     if (advice != UVM_ADVISE_READ_MOSTLY)
         return prefer(h, base, size, advice == UVM_ADVISE_PREFER_GPU, err, errlen);
     if (!h->place->protect) {

@@ -97,6 +97,11 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
                  (int)c->transfer_sets);
         return -1;
     }
+    if (c->remote_policy >= UVM_REMOTE_POLICIES) {
+        err_setf(err, errlen, "uvm: remote_policy %" PRIu32 " must be none (0) or pin_host (1)",
+                 c->remote_policy);
+        return -1;
+    }
     if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
         err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
                  c->grow_pages, UVM_BIG_PAGES);

@@ -72,6 +72,9 @@ uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
     const bool back = uvm_mem_unmake_resident(h, f);
     uvm_emit_evict(h, vpn, f, 1, wb);
+    uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
+    if (blk && uvm_bitmap_test(blk->accessed_by, uvm_block_page(vpn)))
+        (void)uvm_remote_map(h, vpn, 1, true); /* accessed_by: re-mapped remotely (§6o) */
     return back ? UVM_NONE : f;
 }
 

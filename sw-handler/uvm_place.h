@@ -144,6 +144,20 @@ bool uvm_remote_migrate(uvm_handler_t *h, uint64_t vpn);
 /* Outside a service (a host call, a notification): the remote pages of [vpn, vpn + pages)
  * migrated to the GPU, copies waited for, mapped. The pages migrated. */
 uint32_t uvm_remote_to_gpu(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
+/* remote_policy (spec/config.toml, docs/handler.md §6l.2) */
+enum { UVM_REMOTE_NONE = 0, UVM_REMOTE_PIN_HOST = 1, UVM_REMOTE_POLICIES = 2 };
+/* A fault on page vpn (not resident, not remote) is served by mapping it remotely: every
+ * managed page under pin_host; a page advised accessed_by or preferred_location=host (§6o). */
+bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn);
+/* The pages of blk that a growth or prefetch hint must not migrate: remote, or wanted remote. */
+void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
+                            uint64_t out[UVM_BLOCK_WORDS]);
+/* The service's hook (uvm_service.c): if page vpn is wanted remote, maps it so (page-table room
+ * checked, cancelled if none; the replay policy told) and returns true; else false. */
+bool uvm_remote_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
+/* The service's hook after the thrashing hint: with thrashing_pin_to = host, a page the hint pinned
+ * is mapped remotely (pinned in host memory, §6l.4) instead of migrating; true if so. */
+bool uvm_remote_pin(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
 /* uvm_frame_assign's hook: page vpn of blk gets a GPU frame; if it is remote, its remote mapping
  * is removed first (uvm_remote_unmap of the page; remote_to_gpu counted). */
 void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn);

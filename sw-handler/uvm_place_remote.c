@@ -77,3 +77,26 @@ void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn) {
     unmap_page(h, blk, vpn);
     h->stats.remote_to_gpu++;
 }
+
+/* ---- §6l.2: which pages a fault maps remotely instead of migrating ---- */
+
+bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn) {
+    if (!uvm_find_alloc(h, vpn))
+        return false;
+    if (h->cfg.remote_policy == UVM_REMOTE_PIN_HOST)
+        return true;
+    uint64_t v = 0;
+    if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
+        return false;
+    const uvm_va_block_t *blk = (const uvm_va_block_t *)(uintptr_t)v;
+    const uint32_t p = uvm_block_page(vpn);
+    return uvm_bitmap_test(blk->accessed_by, p) || uvm_bitmap_test(blk->pref_host, p);
+}
+
+void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
+                            uint64_t out[UVM_BLOCK_WORDS]) {
+    for (uint32_t w = 0; w < UVM_BLOCK_WORDS; w++)
+        out[w] = h->cfg.remote_policy == UVM_REMOTE_PIN_HOST
+                     ? UINT64_MAX
+                     : blk->remote[w] | blk->accessed_by[w] | blk->pref_host[w];
+}

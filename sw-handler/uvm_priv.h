@@ -105,6 +105,8 @@ typedef struct uvm_va_block {
     uint64_t pref_gpu[UVM_BLOCK_WORDS];    /* advise preferred_location=gpu: evicted last */
     uint64_t pref_host[UVM_BLOCK_WORDS];   /* advise preferred_location=host: evicted first */
     uint64_t remote[UVM_BLOCK_WORDS];      /* mapped remotely on its host copy (§6l), no frame */
+    uint64_t
+        accessed_by[UVM_BLOCK_WORDS]; /* advise accessed_by: mapped remotely when not resident */
     bool large; /* mapped by a 2 MB PTE: a 2m page, or coalesced (cocoa) (docs/handler.md §6f) */
     bool gpu_state; /* serviced on the GPU once: its first-touch cost is paid (t_block_first_ns) */
 } uvm_va_block_t;

@@ -4,6 +4,33 @@
  */
 #include "uvm_place.h"
 
+/* ---- §6l.2: faults served by a remote mapping instead of a migration ---- */
+
+bool uvm_remote_pin(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn) {
+    if (!h->cfg.thrashing_pin_host || !uvm_thrash_pinned(h, vpn))
+        return false;
+    h->stats.remote_pins++;
+    if (!uvm_block_pt_room(h, c, vpn))
+        uvm_cancel_page(h, vpn, "no page-table page left");
+    else if (uvm_remote_map(h, vpn, 1, true) < 0)
+        uvm_cancel_page(h, vpn, "its remote mapping could not be built");
+    else if (h->replay->page_done)
+        h->replay->page_done(h, vpn);
+    return true;
+}
+
+bool uvm_remote_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn) {
+    if (!uvm_remote_wanted(h, vpn))
+        return false;
+    if (!uvm_block_pt_room(h, c, vpn))
+        uvm_cancel_page(h, vpn, "no page-table page left");
+    else if (uvm_remote_map(h, vpn, 1, true) < 0)
+        uvm_cancel_page(h, vpn, "its remote mapping could not be built");
+    else if (h->replay->page_done)
+        h->replay->page_done(h, vpn);
+    return true;
+}
+
 bool uvm_remote_migrate(uvm_handler_t *h, uint64_t vpn) {
     const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
     if (!al || !uvm_remote_is(h, vpn))

@@ -107,7 +107,11 @@ static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t 
             h->replay->page_done(h, vpn);
         return;
     }
+    if (uvm_remote_fault(h, c, vpn)) /* mapped on its host copy, not migrated (§6l.2) */
+        return;
     if (uvm_thrash_act(h, vpn)) /* THROTTLE: left for a later replay (§6i) */
+        return;
+    if (uvm_remote_pin(h, c, vpn)) /* PIN to the host: mapped remotely (§6l.4) */
         return;
     if (!uvm_block_pt_room(h, c, vpn)) {
         uvm_cancel_page(h, vpn, "no page-table page left");
@@ -159,10 +163,12 @@ static void service_deferred(uvm_handler_t *h, uvm_blk_ctx_t *c) {
                                    h->cfg.seed,     h->irq_h2d_bytes,
                                    h->irq_start_ns, h->prefetch_priv};
     h->prefetch->hint(h, &pc, hint);
+    uint64_t remote[UVM_BLOCK_WORDS]; /* never migrated by a hint (§6l.2) */
+    uvm_remote_wanted_mask(h, c->blk, remote);
     bool any_extra = false;
     for (uint32_t w = 0; w < UVM_BLOCK_WORDS; w++) {
         const uint64_t extra =
-            (set[w] | hint[w]) & managed[w] & ~c->blk->resident[w] & ~c->demand[w];
+            (set[w] | hint[w]) & managed[w] & ~c->blk->resident[w] & ~c->demand[w] & ~remote[w];
         any_extra = any_extra || extra != 0;
         set[w] = extra | c->demand[w];
     }

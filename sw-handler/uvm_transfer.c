@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "uvm_priv.h"
+#include "uvm_place.h"
 
 /* Checks once per block that the PT pool holds the chain the block still needs. */
 bool uvm_block_pt_room(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn) {
@@ -71,8 +71,9 @@ uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint3
     uint64_t set[UVM_BLOCK_WORDS] = {0}, blk_id = 0;
     uint32_t queued = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (!uvm_find_alloc(h, vpns[i]) || uvm_va_block_resident(h, vpns[i], NULL))
-            continue;
+        if (!uvm_find_alloc(h, vpns[i]) || uvm_va_block_resident(h, vpns[i], NULL) ||
+            uvm_remote_is(h, vpns[i]) || uvm_remote_wanted(h, vpns[i]))
+            continue; /* resident, or remote (§6l.2) */
         if ((vpns[i] >> UVM_BLOCK_SHIFT) != blk_id) {
             queued += prefetch_block(h, blk_id, set, pipe);
             memset(set, 0, sizeof set);

@@ -81,6 +81,8 @@ typedef struct {
     /* accessed / dirty bits (§6r): PTEs the clock policy read, ACC bits it cleared (each with an
      * INVAL_PAGE); writable pages not copied back because clean (writeback = dirty), their bytes */
     uint64_t clock_pte_reads, clock_acc_clears, wb_clean_pages, wb_bytes_saved;
+    /* thrashing_pin_to = host: PIN hints served by a remote mapping (§6l.4) */
+    uint64_t remote_pins;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;

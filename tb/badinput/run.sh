@@ -174,8 +174,6 @@ check 22-sim-free-unknown 2 "h3.trc:4: field 2 \(name\): free of 'b': no such al
 printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\nfree a\nkernel k2\ns 0 0 R 1 0x1 %s 4\n' $A $A $A > "$T/h4.trc"
 check 22-check-use-after-free 1 'h4.trc:6: lane 0 address .* is outside every allocation' -- "$TRC" check "$T/h4.trc"
 check 22-sim-use-after-free 3 'RESULT +FAIL \(program fault\)' -- sim --trace "$T/h4.trc"
-printf 'alloc a %s 0x8000\nadvise %s 0x10 accessed_by\nkernel k\n' $A $A > "$T/h5.trc"
-check 22-sim-not-acted-on 2 "h5.trc:2: field 4 \(advice\): 'advise ... accessed_by' is not acted on by the simulator yet" -- sim --trace "$T/h5.trc"
 printf 'alloc a %s 0x8000\nadvise %s 0x10 read_mostly\nkernel k\n' $A $A > "$T/h5b.trc"
 check 22-sim-read-mostly-2m 2 "h5b.trc:2: advise: uvm: advise read_mostly: read duplication needs the 4k placement .*'2m'" -- sim --trace "$T/h5b.trc" --set page_size=2m
 printf 'alloc a %s 0x8000\nalloc b 0x91000000 0x1000\nkernel k\ns 0 0 W 1 0x1 %s 4\ncpu 0x91000000 0x1000 W\nfree b\ncpu 0x91000000 0x10 R\nkernel k2\n' $A $A > "$T/h6.trc"

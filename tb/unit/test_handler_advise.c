@@ -299,8 +299,8 @@ static void test_advise_errors(void **state) {
     assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, 0, UVM_ADVISE_READ_MOSTLY, x->err, 256),
                      -1);
     assert_int_equal(
-        uvm_handler_advise(x->h, ALLOC_BASE, PAGE, UVM_ADVISE_ACCESSED_BY, x->err, 256), -1);
-    assert_non_null(strstr(x->err, "advise accessed_by is not acted on yet: it needs remote"));
+        uvm_handler_advise(x->h, ALLOC_BASE, 0x10001, UVM_ADVISE_ACCESSED_BY, x->err, 256), -1);
+    assert_non_null(strstr(x->err, "not inside one managed allocation"));
     assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, PAGE, (uvm_advice_t)7, x->err, 256), -1);
     assert_non_null(strstr(x->err, "unknown advice 7"));
     fx_done(x);

@@ -322,6 +322,37 @@ static void test_thrashing_pin(void **state) {
     fx_done(x);
 }
 
+/* thrashing_pin_to = host (docs/handler.md §6l.4): a PIN hint maps the faulting page remotely
+ * on its host copy (no frame, no copy; the driver's pin to host memory), a page the hint does not
+ * pin migrates; the page stays remote after the pin lapses (it takes no fault). */
+static void test_thrashing_pin_host(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.gpu_data_pages = 2;
+    x->cfg.thrashing_pin_host = 1;
+    set_policy(&x->cfg, UVM_POLICY_REPLAY, "batch_flush");
+    fx_start(x);
+    assert_int_equal(uvm_thrashing_set_ops(x->h, &tp_ops), 0);
+    tp_t *t = tp_of(x);
+    const uint64_t p = VPN0 + 1, q = VPN0 + 2;
+    t->vpn = p;
+    t->hint = (uvm_thrash_hint_t){UVM_THRASH_PIN, x->fk.now + 1000000000u};
+    fx_service_write(x, p);
+    const uint64_t e = walk(&x->fk, p, NULL);
+    assert_true((e & PTE_V_BIT) && (e & (UINT64_C(1) << GMMU_PTE_APER)));
+    assert_int_equal(e & PPN_MASK, p << 12);
+    assert_int_equal(x->fk.ndma, 0);
+    assert_int_equal(st(x)->remote_pins, 1);
+    assert_int_equal(st(x)->remote_maps, 1);
+    assert_int_equal(st(x)->data_pages_resident, 0);
+    fx_service_write(x, q); /* not pinned: migrated */
+    assert_false(walk(&x->fk, q, NULL) & (UINT64_C(1) << GMMU_PTE_APER));
+    assert_int_equal(st(x)->pages_h2d, 1);
+    x->fk.now += 2000000000u; /* the pin lapses: p stays mapped remotely */
+    assert_true(walk(&x->fk, p, NULL) & (UINT64_C(1) << GMMU_PTE_APER));
+    fx_done(x);
+}
+
 /* The registered "none" policy observes nothing and never acts. */
 static void test_thrashing_none(void **state) {
     (void)state;
@@ -344,6 +375,7 @@ int main(void) {
         cmocka_unit_test(test_fifo_requeue),
         cmocka_unit_test(test_thrashing_throttle),
         cmocka_unit_test(test_thrashing_pin),
+        cmocka_unit_test(test_thrashing_pin_host),
         cmocka_unit_test(test_thrashing_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

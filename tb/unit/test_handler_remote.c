@@ -213,11 +213,131 @@ static void test_free_unmaps(void **state) {
     fx_done(x);
 }
 
+/* remote_policy = pin_host: every faulting managed page mapped remotely, none migrated (with
+ * 64 KB growth and the nvidia prefetcher asked), its fault replayed; outside an allocation still
+ * fatal; a write to a read-only allocation still cancelled; a bad value refused */
+static void test_pin_host(void **state) {
+    (void)state;
+    rev_t r = {0};
+    fx_t *x = fx_new();
+    x->cfg.remote_policy = UVM_REMOTE_PIN_HOST;
+    x->cfg.grow_pages = 16;
+    set_policy(&x->cfg, UVM_POLICY_PREFETCH, "nvidia");
+    fx_start(x);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_REMOTE_MAP), on_remote, &r), 0);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0 + 0, GMMU_AT_READ);
+    fk_post(f, VPN0 + 1, GMMU_AT_WRITE);
+    fk_post(f, VPN0 + 40, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_int_equal(f->ndma, 0);
+    assert_int_equal(st(x)->data_pages_resident, 0);
+    assert_int_equal(st(x)->remote_maps, 3);
+    assert_int_equal(r.mapped, 3);
+    assert_true(st(x)->replays >= 1);
+    for (uint64_t p = 0; p < 41; p++) {
+        const uint64_t e = walk(f, VPN0 + p, NULL);
+        if (p == 0 || p == 1 || p == 40)
+            assert_true((e & PTE_APER_BIT) && (e & PTE_W_BIT) &&
+                        (e & PPN_MASK) == HOST_PPN(VPN0 + p));
+        else
+            assert_int_equal(e, 0); /* no growth, no prefetch */
+    }
+    fk_post(f, VPN0 + 0, GMMU_AT_WRITE);    /* stale: already mapped remotely */
+    fk_post(f, VPN0 + 0x200, GMMU_AT_READ); /* outside "a" (1 MB): fatal */
+    uvm_handler_service(x->h);
+    assert_int_equal(st(x)->faults_stale, 1);
+    assert_int_equal(st(x)->cancels, 1);
+    assert_int_equal(st(x)->remote_maps, 3);
+    assert_int_equal(f->ndma, 0);
+    fx_done(x);
+
+    fx_t *y = fx_new();
+    y->cfg.remote_policy = UVM_REMOTE_POLICIES;
+    assert_null(uvm_handler_new(&y->cfg, &y->dev, y->err, sizeof y->err));
+    assert_non_null(strstr(y->err, "remote_policy"));
+    free(y);
+}
+
+/* advise accessed_by: the non-resident pages of the range mapped remotely at once (a resident one
+ * keeps its local mapping), a fault on an advised page not mapped maps it remotely, an evicted
+ * advised page is re-mapped remotely after its write-back; a free forgets the advice */
+static void test_accessed_by(void **state) {
+    (void)state;
+    rev_t r = {0};
+    fx_t *x = start(&r, 4);
+    fake_t *f = &x->fk;
+    fk_post(f, VPN0 + 0, GMMU_AT_WRITE); /* resident before the advice */
+    uvm_handler_service(x->h);
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, 4 * PAGE, UVM_ADVISE_ACCESSED_BY, x->err,
+                                        sizeof x->err),
+                     0);
+    assert_false(walk(f, VPN0 + 0, NULL) & PTE_APER_BIT); /* stays local */
+    for (uint64_t p = 1; p < 4; p++)
+        assert_int_equal(walk(f, VPN0 + p, NULL) & PPN_MASK, HOST_PPN(VPN0 + p));
+    assert_int_equal(st(x)->remote_maps, 3);
+    uvm_remote_unmap(x->h, VPN0 + 3, 1); /* then a fault on it: mapped remotely, not migrated */
+    const size_t dma0 = f->ndma;
+    fk_post(f, VPN0 + 3, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_int_equal(f->ndma, dma0);
+    assert_true(walk(f, VPN0 + 3, NULL) & PTE_APER_BIT);
+    /* 4 frames: faults on 4 other pages evict page 0, which comes back remote after its D2H */
+    for (uint64_t p = 10; p < 14; p++) {
+        fk_post(f, VPN0 + p, GMMU_AT_WRITE);
+        uvm_handler_service(x->h);
+    }
+    assert_true(st(x)->evictions >= 1);
+    assert_int_equal(st(x)->pages_d2h, 1);
+    const uint64_t e = walk(f, VPN0 + 0, NULL);
+    assert_true((e & PTE_APER_BIT) && (e & PTE_W_BIT) && (e & PPN_MASK) == HOST_PPN(VPN0));
+    assert_true(uvm_remote_is(x->h, VPN0));
+    assert_int_equal(st(x)->remote_maps, 5);
+    assert_false(uvm_remote_is(x->h, VPN0 + 10)); /* not advised: migrated */
+    assert_int_equal(uvm_handler_free_alloc(x->h, "a", x->err, sizeof x->err), 0);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "a2", ALLOC_BASE, PAGE * 8, 0, x->err, sizeof x->err), 0);
+    fk_post(f, VPN0 + 1, GMMU_AT_READ); /* the advice died with "a": migrated */
+    uvm_handler_service(x->h);
+    assert_false(walk(f, VPN0 + 1, NULL) & PTE_APER_BIT);
+    fx_done(x);
+}
+
+/* preferred_location=host: a GPU fault maps the page remotely (the host can be mapped by the
+ * GPU); preferred_location=gpu replaces it: the next fault migrates */
+static void test_prefer_host(void **state) {
+    (void)state;
+    rev_t r = {0};
+    fx_t *x = start(&r, 64);
+    fake_t *f = &x->fk;
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE, 2 * PAGE, UVM_ADVISE_PREFER_HOST, x->err,
+                                        sizeof x->err),
+                     0);
+    assert_int_equal(st(x)->remote_maps, 0); /* nothing mapped by the advice itself */
+    fk_post(f, VPN0 + 0, GMMU_AT_WRITE);
+    fk_post(f, VPN0 + 2, GMMU_AT_WRITE);
+    uvm_handler_service(x->h);
+    assert_true(walk(f, VPN0 + 0, NULL) & PTE_APER_BIT);
+    assert_false(walk(f, VPN0 + 2, NULL) & PTE_APER_BIT);
+    assert_int_equal(st(x)->pages_h2d, 1);
+    assert_int_equal(uvm_handler_advise(x->h, ALLOC_BASE + PAGE, PAGE, UVM_ADVISE_PREFER_GPU,
+                                        x->err, sizeof x->err),
+                     0);
+    fk_post(f, VPN0 + 1, GMMU_AT_READ);
+    uvm_handler_service(x->h);
+    assert_false(walk(f, VPN0 + 1, NULL) & PTE_APER_BIT);
+    assert_int_equal(st(x)->pages_h2d, 2);
+    fx_done(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map),           cmocka_unit_test(test_unmap),
         cmocka_unit_test(test_fault_stale),   cmocka_unit_test(test_to_gpu),
         cmocka_unit_test(test_never_evicted), cmocka_unit_test(test_free_unmaps),
+        cmocka_unit_test(test_pin_host),      cmocka_unit_test(test_accessed_by),
+        cmocka_unit_test(test_prefer_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
