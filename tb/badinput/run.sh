@@ -113,6 +113,9 @@ check 8-convert-same 2 'are the same file' -- "$TRC" convert "$T/same.trc" "$T/s
 ok 8-input-intact test "$(md5sum < "$T/same.trc")" = "$sum"
 check 8-convert-fails 1 'bad_record.trc:7' -- "$TRC" convert tb/traces/bad_record.trc "$T/out.bin"
 ok 8-no-output test -z "$(ls "$T" | grep '^out\.bin')"
+# an .xz output in a directory that does not exist: an error with its reason (it died of SIGPIPE
+# before: xz never started, found by make fuzz, harness trace_args, 2026-11-28)
+check 8-convert-xz-no-dir 1 'no/such/dir/o.trc.xz: cannot create: No such file' -- "$TRC" convert tb/traces/small.trc "$T/no/such/dir/o.trc.xz"
 # ---- 10: huge sizes bounded ---------------------------------------------------------------------
 mkdir -p "$T/as"; cp tb/import/accelsim-modes/kernel-* "$T/as/"
 printf 'MemcpyHtoD,0x00007f0000000000,100000000000000000\nkernel-1.traceg\n' > "$T/as/kernelslist.g"

@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +486,9 @@ static int cmd_mix(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    /* a write to a closed pipe (an .xz output whose xz died, `| head`) is a write error with a
+     * message and exit status 1, not a silent death by SIGPIPE */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 3)
         return usage();
     if (strcmp(argv[1], "mix") == 0) {

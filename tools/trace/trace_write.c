@@ -39,6 +39,16 @@ trace_writer_t *trace_create(const char *path, int binary, char *err, size_t err
         w->f = stdout;
         w->src = SRC_STDIO;
     } else if (trace_ends_with(path, ".xz")) {
+        /* the shell's redirect would fail silently (xz never starts, the first write gets
+         * SIGPIPE): the file is created here first, so a bad path is an error with its reason */
+        FILE *probe = fopen(path, "wb");
+        if (!probe) {
+            err_setf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+            free(w->path);
+            free(w);
+            return NULL;
+        }
+        fclose(probe);
         char *cmd = trace_shell_cmd("xz -c -T1 > ", path, "");
         w->f = cmd ? popen(cmd, "w") : NULL;
         free(cmd);
