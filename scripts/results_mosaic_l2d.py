@@ -17,8 +17,9 @@ import argparse
 import json
 import math
 import os
-import sqlite3
 import sys
+
+from results_store import read_table
 
 PAPER = {"homogeneous": 1.555, "heterogeneous": 1.297}
 # the study's configurations: (name, label, page-walk cache, L2 data cache KB)
@@ -45,15 +46,8 @@ def ratio(a, b):
 
 
 def load(a):
-    if not os.path.isfile(a.store):
-        die(f"{a.store}: no results store (gmmu-sweep collect studies/mosaic_l2d.toml)")
-    db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    try:
-        rows = [dict(r) for r in db.execute('SELECT * FROM "%s"' %
-                                            a.table_name.replace('"', '""'))]
-    except sqlite3.Error as e:
-        die(f"{a.store}: {e}")
+    rows = read_table(a.store, a.table_name, "results_mosaic_l2d",
+                      f"gmmu-sweep collect studies/mosaic_l2d.toml")
     return [r for r in rows if r.get("run_mode") == "memcpy"]
 
 

@@ -23,8 +23,9 @@ import argparse
 import json
 import math
 import os
-import sqlite3
 import sys
+
+from results_store import read_table
 
 PREFETCHERS = ["none", "random_local", "seq_local", "tbn", "nvidia"]
 UVMSMART = ["none", "random_local", "seq_local", "tbn"]  # the four of Fig. 4
@@ -41,15 +42,8 @@ def geomean(xs):
 
 
 def load(a):
-    if not os.path.isfile(a.store):
-        die(f"{a.store}: no results store (gmmu-sweep collect studies/uvmsmart_{a.part}.toml)")
-    db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    try:
-        rows = [dict(r) for r in db.execute('SELECT * FROM "%s"' %
-                                            a.table_name.replace('"', '""'))]
-    except sqlite3.Error as e:
-        die(f"{a.store}: {e}")
+    rows = read_table(a.store, a.table_name, "results_uvmsmart",
+                      f"gmmu-sweep collect studies/uvmsmart_{a.part}.toml")
     done = [r for r in rows if r.get("cycles")]
     bad = [r for r in done if r.get("integrity_errors") or r.get("mismatches") or
            r.get("fatal_faults")]

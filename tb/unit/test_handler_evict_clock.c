@@ -12,22 +12,6 @@
 #define ACC_BIT (UINT64_C(1) << GMMU_PTE_ACC)
 #define DRT_BIT (UINT64_C(1) << GMMU_PTE_DRT)
 
-typedef struct {
-    uint64_t vpn[16];
-    size_t n;
-} evs_t;
-
-static void record(void *ctx, const uvm_event_t *ev) {
-    evs_t *l = ctx;
-    assert_true(l->n < 16);
-    l->vpn[l->n++] = ev->evict.vpn;
-}
-
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 /* the walker's set-bits write on page vpn's leaf */
 static void set_bits(fx_t *x, uint64_t vpn, uint64_t bits) {
     uint64_t pa = 0;
@@ -45,18 +29,19 @@ static uint64_t leaf(fx_t *x, uint64_t vpn) {
  * ACC). lru on the same history evicts a, b, c. */
 static void test_clock_second_chance(void **state) {
     (void)state;
-    evs_t log = {0};
+    fx_evicts_t log = {0};
     fx_t *x = fx_new();
     x->cfg.gpu_data_pages = 3;
     set_policy(&x->cfg, UVM_POLICY_EVICT, "clock");
     fx_start(x);
-    assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, &log), 0);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, &log), 0);
     for (uint64_t p = 0; p < 3; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     set_bits(x, VPN0 + 0, ACC_BIT);
     set_bits(x, VPN0 + 2, ACC_BIT);
     const uint64_t inv0 = x->h->stats.invalidates;
-    service_one(x, VPN0 + 3);
+    fx_service_write(x, VPN0 + 3);
     assert_int_equal(log.n, 1);
     assert_int_equal(log.vpn[0], VPN0 + 1);
     assert_false(leaf(x, VPN0 + 0) & ACC_BIT); /* cleared: its second chance */
@@ -64,11 +49,11 @@ static void test_clock_second_chance(void **state) {
     assert_int_equal(x->h->stats.clock_acc_clears, 1);
     /* one INVAL_PAGE after the clear, one for the eviction's unmap */
     assert_int_equal(x->h->stats.invalidates - inv0, 2);
-    service_one(x, VPN0 + 4);
+    fx_service_write(x, VPN0 + 4);
     assert_int_equal(log.n, 2);
     assert_int_equal(log.vpn[1], VPN0 + 0);
     assert_false(leaf(x, VPN0 + 2) & ACC_BIT);
-    service_one(x, VPN0 + 5);
+    fx_service_write(x, VPN0 + 5);
     assert_int_equal(log.n, 3);
     assert_int_equal(log.vpn[2], VPN0 + 3);
     assert_int_equal(x->h->stats.clock_acc_clears, 2);
@@ -85,7 +70,7 @@ static void test_clock_all_referenced(void **state) {
     set_policy(&x->cfg, UVM_POLICY_EVICT, "clock");
     fx_start(x);
     for (uint64_t p = 0; p < 2; p++)
-        service_one(x, VPN0 + p);
+        fx_service_write(x, VPN0 + p);
     x->h->block_gen++; /* nothing pinned */
     set_bits(x, VPN0 + 0, ACC_BIT);
     set_bits(x, VPN0 + 1, ACC_BIT);
@@ -108,11 +93,11 @@ static void run_wb(bool dirty_only, uint64_t *d2h, uint64_t *saved) {
     x->cfg.writeback_dirty = dirty_only ? 1u : 0u;
     set_policy(&x->cfg, UVM_POLICY_EVICT, "lru");
     fx_start(x);
-    service_one(x, VPN0 + 0);
+    fx_service_write(x, VPN0 + 0);
     set_bits(x, VPN0 + 0, ACC_BIT); /* read only: clean */
-    service_one(x, VPN0 + 1);       /* evicts page 0 */
+    fx_service_write(x, VPN0 + 1);  /* evicts page 0 */
     set_bits(x, VPN0 + 1, ACC_BIT | DRT_BIT);
-    service_one(x, VPN0 + 2); /* evicts page 1 */
+    fx_service_write(x, VPN0 + 2); /* evicts page 1 */
     *d2h = x->h->stats.pages_d2h;
     *saved = x->h->stats.wb_bytes_saved;
     assert_int_equal(x->h->stats.evictions, 2);

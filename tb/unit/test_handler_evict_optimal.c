@@ -10,22 +10,6 @@
 
 #include "../../sw-handler/uvm_priv.h"
 
-typedef struct {
-    uint64_t vpn[16];
-    size_t n;
-} evs_t;
-
-static void record(void *ctx, const uvm_event_t *ev) {
-    evs_t *l = ctx;
-    assert_true(l->n < 16);
-    l->vpn[l->n++] = ev->evict.vpn;
-}
-
-static void service_one(fx_t *x, uint64_t vpn) {
-    fk_post(&x->fk, vpn, GMMU_AT_WRITE);
-    uvm_handler_service(x->h);
-}
-
 /* the oracle reports a use of page vpn (through its frame); none if it is not resident (the
  * access faults, as in the platform) */
 static void use(fx_t *x, uint64_t vpn) {
@@ -48,7 +32,7 @@ static void use(fx_t *x, uint64_t vpn) {
  * used (0, 1, 2): next uses a 4, b 7, c 5. d evicts b (7, the farthest). d and a are used (3,
  * 4): neither is used again. e evicts a (never again, migrated before d). c and e are used (5,
  * 6): c next 8, e never. b evicts d (never again, older than e). */
-static void run(const char *policy, bool uses, evs_t *log) {
+static void run(const char *policy, bool uses, fx_evicts_t *log) {
     static const uint64_t seq[] = {A, B, C, D, A, C, E, B, C};
     fx_t *x = fx_new();
     x->cfg.gpu_data_pages = 3;
@@ -57,24 +41,25 @@ static void run(const char *policy, bool uses, evs_t *log) {
     char err[256];
     if (uses)
         assert_int_equal(uvm_handler_set_page_uses(x->h, seq, 9, err, sizeof err), 0);
-    assert_int_equal(uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), record, log), 0);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, log), 0);
     for (uint64_t p = A; p <= C; p++) {
-        service_one(x, p);
+        fx_service_write(x, p);
         use(x, p);
     }
-    service_one(x, D);
+    fx_service_write(x, D);
     use(x, D);
     use(x, A);
-    service_one(x, E);
+    fx_service_write(x, E);
     use(x, C);
     use(x, E);
-    service_one(x, B);
+    fx_service_write(x, B);
     fx_done(x);
 }
 
 static void test_optimal_order(void **state) {
     (void)state;
-    evs_t o = {0}, l = {0}, lo = {0}, nu = {0};
+    fx_evicts_t o = {0}, l = {0}, lo = {0}, nu = {0};
     run("optimal", true, &o);
     assert_int_equal(o.n, 3);
     assert_int_equal(o.vpn[0], B); /* next use 7, the farthest */
@@ -109,7 +94,7 @@ static void test_optimal_pick(void **state) {
     static const uint64_t seq[] = {A, B, C, A, C, B, A};
     assert_int_equal(uvm_handler_set_page_uses(x->h, seq, 7, err, sizeof err), 0);
     for (uint64_t p = A; p <= D; p++)
-        service_one(x, p);
+        fx_service_write(x, p);
     x->h->block_gen++; /* nothing pinned */
     for (uint32_t f = 0; f < 4; f++)
         assert_int_equal(x->h->frames[f].next_use, 0); /* faulted, not used yet: now */
