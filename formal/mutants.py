@@ -58,6 +58,16 @@ MUTANTS = [
      "acc_notify_room: a crossing at a full ring notifies (overwrites an unread entry)"),
     ("acc", "prove", "rtl/gmmu_acc.sv", "assign o_notify  = o_cross && !o_ovf;",
      "assign o_notify  = o_cross;", "acc_not_both: a crossing both notifies and overflows"),
+    ("ad", "prove", "rtl/gmmu_ptw.sv", "mem_req_wdata_o = '0;", "mem_req_wdata_o = co_wdata_i;",
+     "ad_wr_setbits / ad_wr_effect: a walker write carries other bits (the unit's data)", 18),
+    ("ad", "prove", "rtl/gmmu_ptw.sv", "assign mem_req_setbits_o = ad_wr;",
+     "assign mem_req_setbits_o = 1'b0;",
+     "ad_wr_setbits / ad_wr_effect: a plain write, not an OR (clears every other bit)", 18),
+    ("ad", "prove", "rtl/gmmu_ptw.sv",
+     "w_state_q[k] == WkIssue && !(w_adw_q[k] && co_busy_i)) begin",
+     "w_state_q[k] == WkIssue) begin", "ad_wait_co: a set-bits write while the unit is busy", 18),
+    ("ad", "prove", "rtl/gmmu_ptw.sv", "mr_drt_d           = w_write_q[iss_idx];",
+     "mr_drt_d           = 1'b1;", "ad_drt_write: DRT set by a read walk", 18),
 ]
 
 

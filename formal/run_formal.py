@@ -41,10 +41,13 @@ JOBS = [
     ("co", "cover", "coalesce unit: states, transitions, a flush of a non-zero ASID"),
     ("acc", "prove", "access counters: one notification or one overflow per crossing, ring discipline"),
     ("acc", "cover", "access counters: notify, overflow at a full ring, wrap, stall, W1C race"),
+    ("ad", "prove", "walkers' A/D update: a walker write only sets ACC / ACC|DRT, never clears"),
+    ("ad", "prove0", "walkers with AdBits = 0: no walker write, no set-bits request"),
+    ("ad", "cover", "A/D: set-bits write, re-read, wait while coalescing, flush pending, repeat"),
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover"),
-         ("pwc", "prove")}
+         ("pwc", "prove"), ("ad", "prove")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
 RTL_FILES = ["rtl/gen/gmmu_pkg.sv", "rtl/gen/gmmu_tlb_pkg.sv", "rtl/gen/gmmu_params_check.svh",
              "rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_ram_1r1w.sv",
