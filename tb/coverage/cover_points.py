@@ -90,6 +90,24 @@ EVENTS = {
          "a response on an invalidated path goes on without filling"),
         ("pwc_flush_in_latency", "(flush_all_i || flush_page_i) && (" + "{PWC_ANY}" + ")",
          "an invalidation while a walker is in its hit latency (restart if it matches)"),
+        # accessed/dirty bits (docs/microarch.md §18; configs/ad.cfg, make coverage-ad)
+        ("ad_update", "rsp_adw", "a leaf response needs ACC (or DRT for a write): set-bits write "
+         "next"),
+        ("ad_update_drt_only", "rsp_adw && w_write_q[rk] && pte[gmmu_pkg::PTE_ACC]",
+         "a write walk finds an accessed clean page: the update sets DRT"),
+        ("ad_setbits_write", "mr_valid_q && mem_req_ready_i && ad_wr && !mr_drt_q",
+         "a walker's set-bits write of ACC is transferred"),
+        ("ad_setbits_write_drt", "mr_valid_q && mem_req_ready_i && ad_wr && mr_drt_q",
+         "a walker's set-bits write of ACC|DRT is transferred"),
+        ("ad_reread", "mr_valid_q && mem_req_ready_i && ad_wr && iss_found && iss_idx == mr_id_q "
+         "&& !w_adw_q[iss_idx]",
+         "the re-read of the leaf is issued as its write is transferred"),
+        ("ad_wait_co", "co_busy_i && |w_adw_q",
+         "a set-bits write waits while the coalesce unit is busy"),
+        ("ad_flush_pending", "(flush_all_i || flush_page_i) && |w_adw_q",
+         "an invalidation while a walker's set-bits write is pending (restart from level 0)"),
+        ("ad_flush_write_held", "(flush_all_i || flush_page_i) && mr_valid_q && ad_wr",
+         "an invalidation while a set-bits write is held in the request register"),
     ],
     "gmmu_pwc": [
         ("pwc_fill_same", "fill_valid_i && same_found", "a fill updates its own tag in place"),
