@@ -305,6 +305,10 @@ static int new_host(plat_t *p, char *err, size_t errlen) {
     if (p->hd.host && c->run_mode == CFG_RUN_MEMCPY &&
         hdrv_set_memcpy(p->hd.host, err, errlen) != 0)
         return -1;
+    if (p->hd.host && plat_score_subscribe(p) != 0) {
+        snprintf(err, errlen, "the scoreboard could not subscribe to the handler's events");
+        return -1;
+    }
     return p->hd.host ? 0 : -1;
 }
 

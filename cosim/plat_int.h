@@ -366,6 +366,8 @@ uint64_t plat_dma_done_at(const plat_t *p, uint64_t handle);
 uint64_t plat_dma_submit(plat_t *p, uvm_dma_dir_t dir, uint64_t src, uint64_t dst, uint64_t bytes);
 /* The handler scoreboard on the platform's memories and allocations (NULL with no_score). */
 int plat_score_init(plat_t *p, char *err, size_t errlen);
+/* The scoreboard's pin rule observes the handler's PIN, UNPIN and EVICT events. 0 or -1. */
+int plat_score_subscribe(plat_t *p);
 /* --score-break perm|dup: a leaf PTE of the handler as the broken handler writes it. */
 uint64_t plat_score_break_pte(plat_t *p, uint64_t value);
 

@@ -258,6 +258,29 @@ static void score_violation(void *ctx, const char *msg) {
     plat_platform_error(ctx, "%s", msg);
 }
 
+/* the pin rule's events (plat_score_pin.c): extended VPN (ASID << GMMU_VPN_W | VPN) -> key */
+static void score_event(void *ctx, const uvm_event_t *ev) {
+    plat_t *p = ctx;
+    const uint64_t m = (1ull << GMMU_VPN_W) - 1u;
+    if (ev->kind == UVM_EVENT_PIN || ev->kind == UVM_EVENT_UNPIN) {
+        const uint64_t k = (ev->pin.vpn >> GMMU_VPN_W) << 40 | (ev->pin.vpn & m);
+        if (ev->kind == UVM_EVENT_PIN) { /* lru skips a pinned page: no migration order */
+            plat_score_order_off(p->score);
+            plat_score_pin(p->score, k, ev->pin.until_ns);
+        } else
+            plat_score_unpin(p->score, k);
+    } else if (ev->kind == UVM_EVENT_EVICT && ev->evict.cause == UVM_EVICT_CAPACITY) {
+        const uint64_t k = (ev->evict.vpn >> GMMU_VPN_W) << 40 | (ev->evict.vpn & m);
+        plat_score_evict(p->score, k, ev->evict.pages, ev->evict.frame, plat_now_ns(p));
+    }
+}
+
+int plat_score_subscribe(plat_t *p) {
+    const uint32_t mask = UVM_EVENT_MASK(UVM_EVENT_PIN) | UVM_EVENT_MASK(UVM_EVENT_UNPIN) |
+                          UVM_EVENT_MASK(UVM_EVENT_EVICT);
+    return p->score ? hdrv_subscribe(p->hd.host, mask, score_event, p) : 0;
+}
+
 int plat_score_init(plat_t *p, char *err, size_t errlen) {
     static const char *const breaks[] = {"", "perm", "dup", "noinval", "tag", "order"};
     if (p->o.score_break) {

@@ -2,7 +2,9 @@
  * plat_score.h - the handler scoreboard (module plat_score_, docs/cosim.md "Handler scoreboard"):
  * an independent checker of what the fault handler does to the device, built only from what the
  * platform observes - the page-table memory it serves, the allocations and content tags it owns,
- * the handler's CSR accesses and its DMA transfers - never from sw-handler's code or state.
+ * the handler's CSR accesses and its DMA transfers - never from sw-handler's code or state
+ * (one exception, the pin rule: the thrashing pins exist only in the handler; it reads the
+ * handler's PIN / UNPIN / EVICT events, never its state).
  *
  * It keeps a shadow of every page-table page reachable from a root (PT_BASE of each ASID),
  * updated incrementally (only the page-table pages written since the last look are compared with
@@ -16,6 +18,8 @@
  *   order   evict_policy lru: a page evicted while pages of an older service are still
  *           resident is a violation (the policy evicts in migration order, pages of the current
  *           service may be pinned)
+ *   wb      a writable page's frame reused before its write-back (plat_score_wb.c)
+ *   pin     a page evicted for capacity while the handler's thrashing pin holds (plat_score_pin.c)
  * A violation is reported through env.violation (one line naming the check, VA and frame).
  */
 #ifndef COSIM_PLAT_SCORE_H
@@ -77,6 +81,14 @@ void plat_score_h2d_src(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t src_
  * write-back of those pages (an H2D into a frame whose writable page was unmapped without one is
  * a violation, "wb"). */
 void plat_score_d2h(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t dst_vpn);
+/* The handler's thrashing pins (its PIN / UNPIN events) and capacity evictions (EVICT events of
+ * cause UVM_EVICT_CAPACITY): key = ASID << 40 | VPN. An eviction of pages [key, key + pages)
+ * (the handler's frame indices frame..) at now_ns that covers a page pinned until a later time is a
+ * violation "pin" (plat_score_pin.c). */
+void plat_score_pin(plat_score_t *s, uint64_t key, uint64_t until_ns);
+void plat_score_unpin(plat_score_t *s, uint64_t key);
+void plat_score_evict(plat_score_t *s, uint64_t key, uint64_t pages, uint64_t frame,
+                      uint64_t now_ns);
 /* A handler service begins / ends (end: the checks of everything written meanwhile). */
 void plat_score_service_begin(plat_score_t *s);
 void plat_score_service_end(plat_score_t *s);

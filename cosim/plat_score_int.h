@@ -40,6 +40,7 @@ struct plat_score {
                          (D2H) not yet submitted */
     u64map_t wbdone;  /* ppn -> ASID << 40 | VPN: a D2H submitted before the scoreboard saw the
                          page's unmap (a D = 1 leaf: no invalidate, no sync before the copy) */
+    u64map_t pins;    /* ASID << 40 | VPN -> end (ns) of its thrashing pin (plat_score_pin.c) */
     uint64_t epoch, min_epoch, in_service;
     uint64_t *fresh; /* keys mapped since the last tag check */
     size_t nfresh, capfresh;
@@ -57,6 +58,7 @@ struct plat_score {
  * (a violation "wb" if the write-back is still owed and the page's allocation still exists). */
 void plat_score_wb_unmap(plat_score_t *s, uint64_t f, uint64_t who);
 void plat_score_wb_reuse(plat_score_t *s, uint64_t f);
+/* The maps of the rules in plat_score_wb.c and plat_score_pin.c. */
 void plat_score_wb_free(plat_score_t *s);
 
 /* the shadow's keys and values (plat_score.c) */

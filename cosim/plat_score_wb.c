@@ -71,4 +71,5 @@ void plat_score_d2h(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t dst_vpn)
 void plat_score_wb_free(plat_score_t *s) {
     u64map_free(&s->owed);
     u64map_free(&s->wbdone);
+    u64map_free(&s->pins);
 }

@@ -127,6 +127,10 @@ int hdrv_set_page_uses(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, siz
     return uvm_handler_set_page_uses(h->hdl, vpns, n, err, errlen);
 }
 
+int hdrv_subscribe(hdrv_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx) {
+    return uvm_handler_subscribe(h->hdl, mask, fn, ctx);
+}
+
 void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns) {
     uvm_handler_note_access(h->hdl, frame_pa, now_ns);
 }

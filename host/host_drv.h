@@ -106,6 +106,8 @@ int hdrv_cpu_fault(hdrv_t *h, uint64_t base, uint64_t size, uint64_t *pages, cha
 int hdrv_set_page_order(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
 /* optimal eviction's uses of the pages ahead (uvm_handler_set_page_uses). 0 or -1 + err. */
 int hdrv_set_page_uses(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, size_t errlen);
+/* Subscribes fn(ctx, event) to the handler's events of mask (uvm_handler_subscribe). 0 or -1. */
+int hdrv_subscribe(hdrv_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);
 /* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */
 void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns);
 /* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since

@@ -557,6 +557,11 @@ mutate_hdl hdl2 test_handler_thrashing:test_handler_capacity_throttles sw-handle
 # above)
 mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frames\[frame\].writable)/    if (1)/' \
     "handler: an eviction never writes back: a frame reused before its page's write-back (scoreboard wb, uvm_place_4k.c)" "$hdl_score"
+# issue 20: the scoreboard's pin rule (docs/handler.md §6p.2): the handler's thrashing pins no
+# longer protect a page from eviction (the unit-test mutation above, here caught in lock-step by
+# the scoreboard alone on a run that pins: about 2 s with the C model engine)
+mutate_hdl hdl2 oversub_thrash_pin sw-handler/uvm_mem.c 's/^    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn) ||$/    return h->frames[f].pin_block == h->block_gen ||/' \
+    "handler: the handler evicts a pinned page (scoreboard pin, uvm_mem.c)" "$hdl_score"
 # issue 21 item 1: the remote placement (docs/handler.md §6l)
 mutate_hdl hdl2 remote_to_gpu sw-handler/uvm_place_remote.c 's/    unmap_page(h, blk, vpn);/    uvm_bitmap_clear(blk->remote, uvm_block_page(vpn));/' \
     "handler: a remote page migrates to the GPU without its remote mapping removed and shot down (uvm_place_remote.c)" "$hdl_score|$hdl_int|$hdl_exp"

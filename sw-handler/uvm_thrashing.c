@@ -43,8 +43,11 @@ void uvm_thrash_batch(uvm_handler_t *h) {
                 again = true;
                 break;
             }
-        if (again)
+        if (again) {
             (void)u64map_del(&h->thrash_pin, vpn);
+            uvm_event_emit(
+                h, &(uvm_event_t){.kind = UVM_EVENT_UNPIN, .pin = {.vpn = vpn, .until_ns = until}});
+        }
     }
 }
 
@@ -54,10 +57,18 @@ bool uvm_thrash_act(uvm_handler_t *h, uint64_t vpn) {
     case UVM_THRASH_THROTTLE:
         h->throttled++;
         return true;
-    case UVM_THRASH_PIN:
+    case UVM_THRASH_PIN: {
+        uint64_t was = 0;
+        const bool same = u64map_get(&h->thrash_pin, vpn, &was) && was == hint.until_ns;
         if (u64map_put(&h->thrash_pin, vpn, hint.until_ns) != 0)
             uvm_logf(h, "uvm: out of host memory pinning a thrashing page; not pinned");
+        else if (!same) /* the scoreboard's pin rule (docs/handler.md §6p.2) */
+            uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_PIN,
+                                             .pin = {.vpn = vpn,
+                                                     .until_ns = hint.until_ns,
+                                                     .to_host = h->cfg.thrashing_pin_host != 0}});
         return false;
+    }
     case UVM_THRASH_NONE:
         break;
     }

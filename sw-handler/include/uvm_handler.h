@@ -110,7 +110,9 @@ typedef enum {
     UVM_EVENT_REMOTE_ACCESS = 14,  /* no source yet (issue 21: remote mappings) (remote) */
     UVM_EVENT_REMOTE_MAP = 15,     /* a page mapped remotely on its host copy (§6l) (page) */
     UVM_EVENT_REMOTE_UNMAP = 16,   /* its remote mapping removed; INVAL_PAGE follows (page) */
-    UVM_EVENT_KINDS = 17
+    UVM_EVENT_PIN = 17,            /* a thrashing PIN hint honoured: not evicted until (pin) */
+    UVM_EVENT_UNPIN = 18,          /* an expired thrashing pin dropped (pin) */
+    UVM_EVENT_KINDS = 19
 } uvm_event_kind_t;
 
 #define UVM_EVENT_MASK(kind) (UINT32_C(1) << (kind))
@@ -200,6 +202,17 @@ typedef struct {
     uint8_t access;
 } uvm_event_remote_t;
 
+/* PIN: the service honoured a thrashing PIN hint for page vpn (uvm_thrash_act): while the
+ * device's time (uvm_dev_t.now_ns) is below until_ns the page is no eviction victim (to_host: the
+ * page is mapped remotely on its host copy instead, thrashing_pin_to = host). Emitted when the pin
+ * is new or its end moved. UNPIN: the expired pin was dropped (at the next batch start, so
+ * possibly after until_ns; the pin holds only while the time is below until_ns). */
+typedef struct {
+    uint64_t vpn;
+    uint64_t until_ns;
+    uint8_t to_host;
+} uvm_event_pin_t;
+
 typedef struct {
     uvm_event_kind_t kind;
     union {
@@ -212,6 +225,7 @@ typedef struct {
         uvm_event_revocation_t revocation;
         uvm_event_counter_t counter; /* ACCESS_COUNTER */
         uvm_event_remote_t remote;   /* REMOTE_ACCESS */
+        uvm_event_pin_t pin;         /* PIN, UNPIN */
     };
 } uvm_event_t;
 

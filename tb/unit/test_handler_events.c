@@ -295,9 +295,19 @@ static void test_thrashing_pin(void **state) {
     fx_t *x = tp_start(2, "batch_flush");
     tp_t *t = tp_of(x);
     const uint64_t p = VPN0 + 1, q = VPN0 + 2, r = VPN0 + 3, s = VPN0 + 4;
+    evlog_t log = {0}; /* the pins as events (the scoreboard's pin rule, §6p.2) */
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_PIN) | UVM_EVENT_MASK(UVM_EVENT_UNPIN),
+                              record, &log),
+        0);
     t->vpn = p;
     t->hint = (uvm_thrash_hint_t){UVM_THRASH_PIN, x->fk.now + 1000000000u};
     fx_service_write(x, p);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.ev[0].kind, UVM_EVENT_PIN);
+    assert_int_equal(log.ev[0].pin.vpn, p);
+    assert_int_equal(log.ev[0].pin.until_ns, t->hint.until_ns);
+    assert_int_equal(log.ev[0].pin.to_host, 0);
     assert_true(walk(&x->fk, p, NULL) & PTE_V_BIT);
     assert_true(uvm_thrash_pinned(x->h, p));
     fx_service_write(x, q);
@@ -319,6 +329,11 @@ static void test_thrashing_pin(void **state) {
     assert_true(walk(&x->fk, s, NULL) & PTE_V_BIT);
     assert_int_equal(walk(&x->fk, p, NULL), 0);
     assert_int_equal(x->h->thrash_pin.count, 0); /* expired pins dropped at the batch start */
+    static const uvm_event_kind_t pins[] = {UVM_EVENT_PIN, UVM_EVENT_PIN, UVM_EVENT_UNPIN,
+                                            UVM_EVENT_UNPIN};
+    expect_kinds(&log, pins, sizeof pins / sizeof pins[0]); /* p, r; their ends (any order) */
+    assert_int_equal(log.ev[1].pin.vpn, r);
+    assert_int_equal(log.ev[2].pin.vpn + log.ev[3].pin.vpn, p + r);
     fx_done(x);
 }
 

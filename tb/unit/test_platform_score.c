@@ -481,6 +481,35 @@ static void test_writeback(void **state) {
     plat_score_service_end(f->s);
 }
 
+/* A pinned page is never evicted (issue 20): hand-made PIN / UNPIN / EVICT sequences as the
+ * platform forwards them (keys ASID << 40 | VPN, the platform's time). An eviction of a page
+ * pinned until a later time is a "pin" violation; at or after the pin's end, after its UNPIN, or
+ * of another page it is not; a 2 MB eviction covering a pinned page is. */
+static void test_pin(void **state) {
+    fx_t *f = *state;
+    const uint64_t k = (uint64_t)1 << 40 | RW0, p0 = 40; /* the handler's frame index */
+    plat_score_pin(f->s, k, 5000);
+    plat_score_evict(f->s, k + 1u, 1, p0 + 1u, 100); /* another page */
+    plat_score_evict(f->s, k, 1, p0, 5000);          /* the pin has ended */
+    plat_score_evict(f->s, k, 1, p0, 9000);
+    assert_int_equal(f->nviol, 0);
+    plat_score_evict(f->s, k, 1, p0, 4999);
+    assert_int_equal(f->nviol, 1);
+    assert_non_null(strstr(f->last, "pin: page ASID 1 VA 0x40000000 (handler frame 40) evicted "
+                                    "at 4999 ns while pinned by a thrashing PIN until 5000 ns"));
+    plat_score_pin(f->s, k + 7u, 8000); /* inside a 2 MB page evicted whole */
+    plat_score_evict(f->s, k - 3u, 512, p0, 7000);
+    assert_int_equal(f->nviol, 2);
+    assert_non_null(strstr(f->last, "VA 0x40007000 (handler frame 50)"));
+    plat_score_unpin(f->s, k);
+    plat_score_unpin(f->s, k + 7u);
+    plat_score_evict(f->s, k - 3u, 512, p0, 100); /* no pin left */
+    plat_score_pin(f->s, k, 5000);                /* a pin's end moved later */
+    plat_score_pin(f->s, k, 20000);
+    plat_score_evict(f->s, k, 1, p0, 6000);
+    assert_int_equal(f->nviol, 3);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_clean, setup, teardown),
@@ -494,6 +523,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bloat_base_pages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_dup, setup_rm, teardown),
         cmocka_unit_test_setup_teardown(test_writeback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pin, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
