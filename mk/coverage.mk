@@ -151,7 +151,9 @@ coverage-pwc: $(COVP_TEST)
 COVA_DIR  := $(COV_BUILD)/ad
 COVA_SV   := $(COVA_DIR)/gmmu_cover.sv
 COVA_VDUT := $(COVA_DIR)/vdut
-COVA_SIM  := $(COVA_DIR)/gmmu-sim
+# run_test.py runs oversub_ad on build/oversub_ad/gmmu-sim (its RTL keys are not tiny's or
+# default's): the coverage binary of ad's RTL is linked under that name
+COVA_SIM  := $(COV_BUILD)/oversub_ad/gmmu-sim
 $(COVA_SV): tb/coverage/cover_points.py configs/ad.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
 	$(PYTHON) tb/coverage/cover_points.py --config configs/ad.cfg -o $@
@@ -171,6 +173,7 @@ $(COVA_VDUT)/libvdut.a: $(COVA_VDUT)/obj/.model $(COVA_VDUT)/vshim.o
 	ar rs $@.tmp $(COVA_VDUT)/vshim.o $(addprefix $(COVA_VDUT)/obj/,$(VL_RUNTIME) verilated_cov.o)
 	mv $@.tmp $@
 $(COVA_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COVA_VDUT)/libvdut.a
+	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(VDUT_LDLIBS) -lm
 
 .PHONY: coverage-ad
