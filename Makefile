@@ -117,7 +117,7 @@ test: deps
 ## make test-full              make test, then the checks left out of it for its 15-minute budget
 ##                             (cosim-regress-full, test-traces-large, traces-check-multi,
 ##                             test-wave, test-netlist-full, mutation (the full set),
-##                             test-statecmp, fusesoc-sim)
+##                             test-statecmp, fusesoc-sim, fpga-sim, fuzz-quick, ...)
 .PHONY: test-full
 test-full: test
 	@$(MAKE) --no-print-directory $(TEST_FULL_TARGETS)
