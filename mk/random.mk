@@ -3,20 +3,31 @@
 # replay policy, chaos invalidations, eviction, back-pressure, blocking mode, 2 MB / nocache
 # preloads); a failure prints the seed and a one-line reproducer.
 ## make random SEEDS=N [FIRST=S] [JOBS=J]  N random lock-step seeds from S (default 200 from 1),
-##                              then N/4 of them on configs/pwc.cfg (page-walk cache)
+##                              then N/4 of them on configs/pwc.cfg (page-walk cache) and N/4 on
+##                              configs/ad.cfg (accessed/dirty bits)
 ## make test-random             a quick run of 8 seeds, the seeds that once ended before their
 ##                              CSR script (issue 26: 3315 preload-only, 77386 one far-fault), and
 ##                              4 seeds on pwc
 SEEDS ?= 200
 FIRST ?= 1
 JOBS  ?= 1
-.PHONY: random test-random
+.PHONY: random test-random test-random-ad
 random:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	python3 scripts/random_lockstep.py --seeds $(SEEDS) --first $(FIRST) --jobs $(JOBS)
 	@$(MAKE) --no-print-directory sim CONFIG=pwc
 	python3 scripts/random_lockstep.py --seeds $$(( ($(SEEDS) + 3) / 4 )) --first $(FIRST) \
 	  --jobs $(JOBS) --config pwc
+	@$(MAKE) --no-print-directory sim CONFIG=ad
+	python3 scripts/random_lockstep.py --seeds $$(( ($(SEEDS) + 3) / 4 )) --first $(FIRST) \
+	  --jobs $(JOBS) --config ad
+## make test-random-ad          12 seeds of the mix on configs/ad.cfg (make test-full: its own
+##                              Verilator build): chaos invalidations and memory back-pressure
+##                              racing with the walkers' accessed/dirty set-bits writes
+test-random-ad:
+	@$(MAKE) --no-print-directory sim CONFIG=ad
+	python3 scripts/random_lockstep.py --seeds 12 --first 1 --config ad
+TEST_FULL_TARGETS += test-random-ad
 test-random:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	python3 scripts/random_lockstep.py --seeds 8 --first 1

@@ -6,7 +6,9 @@ invalidations, eviction, memory back-pressure and jitter, blocking fault mode, 2
 preloaded allocations, illegal CSR accesses at random cycles). Every run has a time limit (--max-cycles and a wall-clock timeout).
 --config pwc runs the same mix on configs/pwc.cfg (tiny with a 6-entry page-walk cache, 3-cycle
 hits, docs/microarch.md §16): the chaos invalidations then race with page-walk-cache fills and
-hits.
+hits. --config ad runs it on configs/ad.cfg (tiny with the walkers setting accessed/dirty bits,
+docs/microarch.md §18): the invalidations and the memory back-pressure then race with the walkers'
+set-bits writes (make test-random-ad, in make test-full).
 
   random_lockstep.py [--seeds N] [--first S] [--seed S] [--jobs J] [--build build] [--config C]
 
