@@ -13,7 +13,7 @@ void bmp_init(bmp_t *b, uint32_t n_scan) {
 static int bmp_push(bmp_t *b, const bmp_in_t *in, uint32_t *free, uint64_t vpn, uint32_t bmp) {
     if (bmp == 0)
         return 0;
-    if (in->pages == 0 || vpn >= in->pages || *free == 0)
+    if (!bmp_in_table(in->vpn0, in->pages, vpn) || *free == 0)
         return 1;
     b->q[(b->head + b->count) % GMMU_BMP_Q] = (bmp_dep_t){vpn, bmp};
     b->count++;
@@ -40,8 +40,8 @@ void bmp_step(bmp_t *b, const bmp_in_t *in, bmp_out_t *out) {
     if (count_q > 0 && in->load_ok) {
         const bmp_dep_t h = b->q[b->head];
         out->load = 1;
-        out->addr = bmp_word_addr(in->base, h.vpn);
-        out->wdata = bmp_word_data(h.vpn, h.bmp);
+        out->addr = bmp_word_addr(in->base, h.vpn - in->vpn0);
+        out->wdata = bmp_word_data(h.vpn - in->vpn0, h.bmp);
         b->head = (b->head + 1u) % GMMU_BMP_Q;
         b->count--;
     }

@@ -29,6 +29,7 @@ typedef struct {
 typedef struct {
     uint64_t base;  /* BMP_BASE (8-byte aligned) */
     uint32_t pages; /* BMP_PAGES: pages with a table word, 0 = off */
+    uint64_t vpn0;  /* BMP_VPN0 << 4: the window's first page */
     /* this cycle's departures in push order: fill evictions (SM order), then flushes (SM, entry) */
     const bmp_dep_t *dep;
     uint32_t n_dep;
@@ -42,10 +43,10 @@ typedef struct {
 /* Outputs of one edge (decided on _q, applied by bmp_step). */
 typedef struct {
     uint8_t load;   /* the head is loaded into the request register: */
-    uint64_t addr;  /*   mem_req_addr = BMP_BASE + 8 * (vpn >> 1) */
-    uint64_t wdata; /*   set-bits data = bmp << (32 * (vpn & 1)) */
-    uint8_t
-        scan_take; /* the scanner visited entry bs_idx_q: its bitmap becomes this cycle's hits */
+    uint64_t addr;  /*   mem_req_addr = BMP_BASE + 8 * (i >> 1), i = vpn - vpn0 */
+    uint64_t wdata; /*   set-bits data = bmp << (32 * (i & 1)) */
+    /* the scanner visited entry bs_idx_q: its bitmap becomes this cycle's hits */
+    uint8_t scan_take;
     uint32_t lost; /* non-zero bitmaps dropped this cycle (no slot, or no table word) */
     uint8_t done;  /* bs_busy falls: every bit set before BMP_FLUSH is in the table */
 } bmp_out_t;
@@ -58,12 +59,16 @@ void bmp_step(bmp_t *b, const bmp_in_t *in, bmp_out_t *out);
 static inline int bmp_busy(const bmp_t *b) {
     return b->count != 0 || b->bs_busy;
 }
-/* the table word of page vpn (§20.5) */
-static inline uint64_t bmp_word_addr(uint64_t base, uint64_t vpn) {
-    return base + 8u * (vpn >> 1);
+/* the table word of table index i = vpn - vpn0 (§20.5) */
+static inline uint64_t bmp_word_addr(uint64_t base, uint64_t i) {
+    return base + 8u * (i >> 1);
 }
-static inline uint64_t bmp_word_data(uint64_t vpn, uint32_t bmp) {
-    return (uint64_t)bmp << (32u * (vpn & 1u));
+static inline uint64_t bmp_word_data(uint64_t i, uint32_t bmp) {
+    return (uint64_t)bmp << (32u * (i & 1u));
+}
+/* page vpn has a word in the window (vpn0, pages) */
+static inline int bmp_in_table(uint64_t vpn0, uint32_t pages, uint64_t vpn) {
+    return vpn >= vpn0 && vpn - vpn0 < pages;
 }
 
 #endif

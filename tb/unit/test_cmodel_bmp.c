@@ -238,8 +238,10 @@ static void test_queue(void **state) {
     bmp_t b;
     bmp_out_t o;
     bmp_init(&b, 4);
-    const bmp_dep_t d[6] = {{2, 0x1}, {3, 0x2}, {0, 0}, {4, 0x4}, {5, 0x8}, {6, 0x10}};
-    bmp_in_t in = {.base = 0x8000, .pages = 100, .dep = d, .n_dep = 6};
+    /* the window: pages 0x1000..0x1063; table index = vpn - 0x1000 */
+    const bmp_dep_t d[6] = {{0x1002, 0x1}, {0x1003, 0x2}, {0x1000, 0},
+                            {0x1004, 0x4}, {0x1005, 0x8}, {0x1006, 0x10}};
+    bmp_in_t in = {.base = 0x8000, .pages = 100, .vpn0 = 0x1000, .dep = d, .n_dep = 6};
     /* 5 non-zero departures, 4 slots: the fifth is lost; nothing loaded (the queue was empty) */
     bmp_step(&b, &in, &o);
     assert_int_equal(o.lost, 1);
@@ -261,7 +263,7 @@ static void test_queue(void **state) {
     assert_int_equal(o.load, 0);
     assert_int_equal(b.count, 2);
     /* a full queue this cycle: the slot freed by the head's load is not free yet */
-    const bmp_dep_t e[3] = {{7, 1}, {8, 1}, {9, 1}};
+    const bmp_dep_t e[3] = {{0x1007, 1}, {0x1008, 1}, {0x1009, 1}};
     in.dep = e;
     in.n_dep = 3;
     in.load_ok = 1;
@@ -270,13 +272,13 @@ static void test_queue(void **state) {
     assert_int_equal(o.load, 1);
     assert_int_equal(o.addr, 0x8000 + 8 * 2); /* page 4 */
     assert_int_equal(b.count, 3);
-    /* out of the table (vpn >= BMP_PAGES) and a table switched off: lost */
-    const bmp_dep_t f[1] = {{100, 1}};
+    /* out of the window (past BMP_PAGES, below vpn0) and a table switched off: lost */
+    const bmp_dep_t f[3] = {{0x1064, 1}, {0xfff, 1}, {0x1063, 0}};
     in.dep = f;
-    in.n_dep = 1;
+    in.n_dep = 3;
     in.load_ok = 0;
     bmp_step(&b, &in, &o);
-    assert_int_equal(o.lost, 1);
+    assert_int_equal(o.lost, 2);
     in.pages = 0;
     in.dep = d;
     in.n_dep = 1;
