@@ -95,6 +95,13 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
                  p->acc_entries);
         return NULL;
     }
+    if (p->line_bitmap != 0) { /* docs/microarch.md §20.7: specified, not yet built */
+        err_setf(err, errlen,
+                 "line_bitmap: %u: the referenced-line bitmaps are not built yet "
+                 "(docs/microarch.md §20.7); only 0 is built",
+                 p->line_bitmap);
+        return NULL;
+    }
     gmmu_model_t *m = calloc(1, sizeof(*m));
     if (!m) {
         err_setf(err, errlen, "out of memory");

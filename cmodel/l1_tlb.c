@@ -14,9 +14,11 @@ int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p) {
     l->n_large = p->l1_large_entries;
     l->n_req = p->l1_req_entries;
     l->asid_mask = (uint8_t)(p->num_asids - 1u);
+    l->lbm = p->line_bitmap ? 1u : 0u;
     l1_req_init(&l->req, l->n_req);
     if (tlb_fa_init(&l->base, l->n_base) || tlb_fa_init(&l->large, l->n_large) ||
-        tlb_fa_index(&l->base) || tlb_fa_index(&l->large)) {
+        tlb_fa_index(&l->base) || tlb_fa_index(&l->large) ||
+        (p->line_bitmap && !(l->bmp = calloc(l->n_base, sizeof(*l->bmp))))) {
         l1_free(l);
         return -1;
     }
@@ -24,6 +26,8 @@ int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p) {
 }
 
 void l1_free(l1_t *l) {
+    free(l->bmp);
+    l->bmp = NULL;
     tlb_fa_free(&l->base);
     tlb_fa_free(&l->large);
 }
@@ -134,9 +138,10 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
 /* (c) response: the request table, then FA-2 (on arrays not yet written this cycle) and FA-3
  * of a cacheable OK response. Returns the array filled (HIT_*) and its entry in *fill_idx. */
 static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol_t *v,
-                       uint32_t *fill_idx) {
+                       uint32_t *fill_idx, l1_lb_out_t *lo) {
     int fill = HIT_NONE;
     if (r->valid && (r->mask >> l->sm) & 1u) {
+        const uint32_t fb = l->lbm ? l1_bmp_fill_lines(l, r) : 0u; /* §20.3 step 2 */
         if (!l1_req_response(&l->req, r, blocking))
             v->orphan_rsp++;
         if (!r->r.nack && !r->r.nocache) {
@@ -149,6 +154,8 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
                 fill = HIT_BASE;
                 const uint64_t tag = tlb_base_tag(r->r.req.asid, r->r.req.vpn);
                 *fill_idx = tlb_fa_fill_pick(&l->base, tag);
+                if (l->lbm)
+                    l1_bmp_fill(l, *fill_idx, tag, fb, lo);
                 tlb_fa_fill(&l->base, *fill_idx, tag, r->r.w, tlb_base_data(r->r.ppn, r->r.sys));
             }
         }
@@ -157,13 +164,32 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
 }
 
 int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
+    return l1_step_lb(l, c, in, NULL, NULL, v);
+}
+
+int l1_step_lb(l1_t *l, const l1_comb_t *c, const l1_in_t *in, const l1_lb_in_t *lb,
+               l1_lb_out_t *lo, gmmu_viol_t *v) {
     const uint32_t P = l->n_ports;
+    if (l->lbm && (!lb || !lo || !lb->req_line || !lo->flush)) {
+        gmmu_viol(v, "l1[%u]: line_bitmap without its inputs / outputs (§20)", l->sm);
+        return 0;
+    }
     uint64_t free_q = l1_req_free_mask(&l->req);
     l1_lookup_t lk;
     l1_lookups(l, c, in, v, &lk);
     const uint8_t *acc = lk.acc, *hk = lk.hk;
     const uint32_t *hidx = lk.hidx;
     const uint64_t *hppn = lk.hppn;
+    if (l->lbm) { /* §20.3 step 1 (after the scanner's take), before the fill's eviction */
+        uint8_t hb[GMMU_MAX_PORTS];
+        for (uint32_t p = 0; p < P; p++)
+            hb[p] = hk[p] == HIT_BASE;
+        if (lo) {
+            lo->evict = 0;
+            lo->n_flush = 0;
+        }
+        l1_bmp_hits(l, lb, acc, hb, hidx);
+    }
 
     const l1_req_comb_t tc = {c->ready, c->out, c->send};
     /* (a) output */
@@ -175,7 +201,7 @@ int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
 
     /* (c) response */
     uint32_t fill_idx = 0;
-    const int fill = l1_response(l, in->rsp, in->blocking, v, &fill_idx);
+    const int fill = l1_response(l, in->rsp, in->blocking, v, &fill_idx, lo);
 
     /* (d) replay */
     if (in->replay)
@@ -200,6 +226,8 @@ int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
             l->hsys[p] = lk.hsys[p];
             continue;
         }
+        if (l->lbm && free_q) /* §20.3 step 3: line_q of the entry (f) takes */
+            l->line[gmmu_ctz64(free_q)] = lb->req_line[p] & 31u;
         if (l1_req_alloc(&l->req, &free_q, in->req_asid[p] & l->asid_mask,
                          in->req_vpn[p] & GMMU_VPN_MASK, in->req_write[p] ? 1u : 0u, in->req_id[p]))
             gmmu_viol(v, "l1[%u]: accepted miss on port %u finds no FREE entry", l->sm, p);
@@ -223,6 +251,8 @@ int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
     /* (g) flush, on the _d values above */
     const gmmu_flush_t *fl = &in->flush;
     if (fl->kind != GMMU_FLUSH_NONE) { /* FA-5, selective with the masks of §14.4 */
+        if (l->lbm)
+            l1_bmp_flush(l, fl, lo); /* §20.4: the departing bitmaps, before FA-5 */
         const int all = fl->kind == GMMU_FLUSH_ALL && !fl->scope;
         const int page = fl->kind == GMMU_FLUSH_PAGE;
         tlb_fa_flush(&l->base, all, tlb_base_tag(fl->asid, fl->vpn),

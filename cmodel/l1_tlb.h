@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bmp.h"
 #include "gmmu_if.h"
 #include "gmmu_int.h"
 #include "l1_req.h"
@@ -22,6 +23,10 @@ typedef struct {
     uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS], hsys[GMMU_MAX_PORTS]; /* hsys: §17 */
     uint64_t hppn[GMMU_MAX_PORTS];
     l1_req_t req; /* u_req: request table */
+    /* referenced-line bitmaps (docs/microarch.md §20, line_bitmap = 1; lbm = 0: none of it) */
+    uint8_t lbm;
+    uint32_t *bmp;            /* bmp_q[n_base]: lines referenced through base entry e */
+    uint8_t line[L1_MAX_REQ]; /* line_q[R]: the line of the request that allocated entry i */
 } l1_t;
 
 /* Combinational signals of one L1 computed from _q state. */
@@ -47,6 +52,18 @@ typedef struct {
     uint8_t blocking; /* blocking_q: the fault mode (FAULT_CTRL.BLOCKING, §4.1) */
 } l1_in_t;
 
+/* Bitmap inputs / outputs of one edge (§20.3, §20.4). */
+typedef struct {
+    const uint8_t *req_line; /* [n_ports] req_line_i of this SM */
+    int scan_e;              /* base entry taken by the BMP_FLUSH scanner this cycle, or -1 */
+} l1_lb_in_t;
+typedef struct {
+    uint8_t evict;    /* a fill evicted a valid entry with a non-zero bitmap: */
+    bmp_dep_t ev;     /*   its page and bitmap (after this cycle's hits) */
+    uint32_t n_flush; /* entries invalidated by this cycle's flush with a non-zero bitmap, */
+    bmp_dep_t *flush; /*   in entry order, into the caller's array of n_base */
+} l1_lb_out_t;
+
 int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p);
 void l1_free(l1_t *l);
 void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c);
@@ -57,6 +74,15 @@ int l1_busy(const l1_t *l); /* contributes to !idle (§9) */
 int l1_quiet(const l1_t *l);
 /* Returns 1 if some accepted port hit a large entry (EV_L1_LARGE_HIT, §15.6). */
 int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v);
+/* l1_step with the bitmaps of §20 (lb and lo may be NULL when lbm = 0). */
+int l1_step_lb(l1_t *l, const l1_comb_t *c, const l1_in_t *in, const l1_lb_in_t *lb,
+               l1_lb_out_t *lo, gmmu_viol_t *v);
+/* The L1 halves of §20.3 / §20.4 (l1_bmp.c), called by l1_step_lb. */
+void l1_bmp_hits(l1_t *l, const l1_lb_in_t *lb, const uint8_t *acc, const uint8_t *hk_base,
+                 const uint32_t *hidx);
+uint32_t l1_bmp_fill_lines(const l1_t *l, const gmmu_rsp_t *r);
+void l1_bmp_fill(l1_t *l, uint32_t idx, uint64_t tag, uint32_t fb, l1_lb_out_t *lo);
+void l1_bmp_flush(l1_t *l, const gmmu_flush_t *fl, l1_lb_out_t *lo);
 void l1_dump(const l1_t *l, FILE *f);
 /* State accessor: element i of register reg of g_l1[sm].u_l1 itself (hit registers hv_q,
  * hid_q, hppn_q). 0, or -1 if there is none. */

@@ -19,7 +19,8 @@ module gmmu_top #(
   parameter int unsigned PwcEntries     = 0,
   parameter int unsigned PwcLatency     = 1,
   parameter int unsigned AdBits         = 0,
-  parameter int unsigned AccEntries     = 0
+  parameter int unsigned AccEntries     = 0,
+  parameter int unsigned LineBitmap     = 0
 ) (
   input  logic                                            clk_i,
   input  logic                                            rst_ni,
@@ -84,6 +85,11 @@ module gmmu_top #(
   // as the C model refuses any other value
   if (AccEntries != 0) begin : g_acc_not_connected
     $fatal(1, "acc_entries: %0d: the access-counter unit is not connected in gmmu_top yet (docs/microarch.md 19.9)", AccEntries);
+  end
+  // ---- referenced-line bitmaps (issue 21 item 4, docs/microarch.md §20): specified, not built
+  // yet (§20.7): only 0 builds, as the C model refuses any other value
+  if (LineBitmap != 0) begin : g_bmp_not_built
+    $fatal(1, "line_bitmap: %0d: the referenced-line bitmaps are not built yet (docs/microarch.md 20.7)", LineBitmap);
   end
 
   // ---------------------------------------------------------------- CSR block

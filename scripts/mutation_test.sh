@@ -216,6 +216,23 @@ mutate_ls rtl/gmmu_ptw.sv "s/        w_pcnt_d\[idle_idx\]  = PcntW'(PwcLatency -
 fi
 fi
 
+# issue 21 item 4: the referenced-line bitmaps' write-back queue and BMP_FLUSH scanner
+# (docs/microarch.md §20.4, §20.5), block-level lock-step of rtl/gmmu_bmp.sv against cmodel/bmp.c
+# (make test-bmp-lockstep, two Verilator builds, about 40 s): full set
+if [ "${MUT_SET:-quick}" = full ]; then
+mutate_ls rtl/gmmu_bmp.sv "s/      wdata_o = hidx\[0\] ? {q_bmp_q\[head_q\], 32'b0} : {32'b0, q_bmp_q\[head_q\]};/      wdata_o = !hidx[0] ? {q_bmp_q[head_q], 32'b0} : {32'b0, q_bmp_q[head_q]};/" \
+    "RTL: bitmap write-back puts each page's bitmap in the other half of its table word" \
+    test-bmp-lockstep
+mutate_ls rtl/gmmu_bmp.sv "s/    if (bs_busy_q \&\& (bs_idx_q < SIdxW'(NumScan)) \&\& (free != '0)) begin/    if (bs_busy_q \&\& (bs_idx_q < SIdxW'(NumScan))) begin/" \
+    "RTL: bitmap BMP_FLUSH scanner visits an entry without a free queue slot" \
+    test-bmp-lockstep
+mutate_ls cmodel/bmp.c 's/    } else if (b->bs_busy \&\& b->bs_idx >= b->n_scan \&\& count_q == 0 \&\& !in->mr_bmp) {/    } else if (b->bs_busy \&\& b->bs_idx >= b->n_scan \&\& count_q == 0) {/' \
+    "model: bitmap BMP_FLUSH ends while the request register still holds a bitmap write" \
+    test-bmp-lockstep
+mutate_ls cmodel/bmp.c 's/    if (!bmp_in_table(in->vpn0, in->pages, vpn) || \*free == 0)/    if (!bmp_in_table(in->vpn0, in->pages + 1u, vpn) || *free == 0)/' \
+    "model: bitmap write-back queues the page just past the table window" test-bmp-lockstep
+fi
+
 # ---------------------------------------------------------------------------------------------
 # issue 11: the lock-step coverage holes, each mutation run on the directed test of its hole
 # (tb/tests/<test>.test: its trace, set, csr, preload, expect_fault and args)

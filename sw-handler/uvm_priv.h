@@ -425,6 +425,10 @@ struct uvm_handler {
     uint32_t evict_round;
     /* Li & Chapman's object placement (§6s, uvm_lc_run.c): NULL until the first launch */
     struct uvm_lc *lc;
+    /* the GMMU's referenced-line bitmap table (docs/handler.md §6x.2, uvm_bmp.c): GPU PA of its
+     * first word, first page and pages; bmp_pages = 0: no table */
+    uint64_t bmp_base, bmp_vpn0;
+    uint32_t bmp_pages;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */

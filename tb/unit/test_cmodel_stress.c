@@ -220,7 +220,7 @@ static void test_stress_tiny(void **state) {
 
 static void test_stress_default(void **state) {
     (void)state;
-    const gmmu_params_t p = {4, 4, 64, 8, 16, 16, 8, 16, 10, 16, 8, 16, 4, 1, 0, 1, 0, 0};
+    const gmmu_params_t p = {4, 4, 64, 8, 16, 16, 8, 16, 10, 16, 8, 16, 4, 1, 0, 1, 0, 0, 0};
     double khz;
     unsigned q;
     run(&p, 20000, 7, 1, 5, &khz, &q);
@@ -242,7 +242,7 @@ static void test_stress_pwc(void **state) {
 
 static void test_stress_paper(void **state) {
     (void)state;
-    const gmmu_params_t p = {16, 4, 128, 16, 16, 32, 16, 32, 10, 64, 64, 64, 4, 1, 0, 1, 0, 0};
+    const gmmu_params_t p = {16, 4, 128, 16, 16, 32, 16, 32, 10, 64, 64, 64, 4, 1, 0, 1, 0, 0, 0};
     double khz;
     unsigned q;
     run(&p, 20000, 11, 0, 5, &khz, &q);
