@@ -351,8 +351,9 @@ typedef struct {
     void *ctx;
     uint32_t mask;
 } uvm_observer_t;
-/* the statistics, the eviction and thrashing policies (and a test's), then the public ones */
-#define UVM_EVENT_INTERNAL_OBSERVERS 4u
+/* the statistics, the eviction and thrashing policies, DynaMap's (§6x) (and a test's), then the
+ * public ones */
+#define UVM_EVENT_INTERNAL_OBSERVERS 5u
 #define UVM_EVENT_TABLE (UVM_EVENT_INTERNAL_OBSERVERS + UVM_EVENT_MAX_OBSERVERS)
 
 struct uvm_handler {
@@ -425,6 +426,8 @@ struct uvm_handler {
     uint32_t evict_round;
     /* Li & Chapman's object placement (§6s, uvm_lc_run.c): NULL until the first launch */
     struct uvm_lc *lc;
+    /* DynaMap's placement (§6x, uvm_dynamap.c): NULL unless remote_policy static_map / dynamap */
+    struct uvm_dyn *dyn;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */
