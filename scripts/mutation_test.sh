@@ -571,7 +571,7 @@ mutate_hdl hdl2 test_handler_remote:test_pin_host sw-handler/uvm_remote.c 's/   
 # decision caught by its hand-made unit test, one of dynamap caught in lock-step by its expects
 mutate_hdl hdl2 test_handler_dynamap:test_static_threshold sw-handler/uvm_dynamap.c 's/    return (uint64_t)lines \* 100u >= (uint64_t)pct \* DYN_LINES;/    return (uint64_t)lines * 100u > (uint64_t)pct * DYN_LINES;/' \
     "handler: static_map migrates only above static_map_pct, not at it (uvm_dynamap.c)" "$hdl_unit"
-mutate_hdl hdl2 test_handler_dynamap:test_costs sw-handler/uvm_dynamap.c 's/               (1.0 + f_over) \* (p->h_ns + ns_of(DYN_PAGE, p->bc_mbps) +/               (1.0 + f_over \/ 2.0) * (p->h_ns + ns_of(DYN_PAGE, p->bc_mbps) +/' \
+mutate_hdl hdl2 test_handler_dynamap:test_costs sw-handler/uvm_dynamap.c 's/    c.gpu_ns = ns_of(x, p->bg_mbps) + (1.0 + f_over) \* (/    c.gpu_ns = ns_of(x, p->bg_mbps) + (1.0 + f_over \/ 2.0) * (/' \
     "handler: dynamap's C_GPU counts half of f_over, the extra evictions a migration causes (uvm_dynamap.c)" "$hdl_unit"
 mutate_hdl hdl2 dynamap sw-handler/uvm_dynamap.c 's/    return !(c.gpu_ns < c.cpu_ns);/    return c.gpu_ns < c.cpu_ns;/' \
     "handler: dynamap maps remotely the pages its cost model would migrate (uvm_dynamap.c)" "$hdl_exp"

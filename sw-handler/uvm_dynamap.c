@@ -11,9 +11,9 @@
 #include "err.h"
 #include "uvm_place.h"
 
-#define DYN_LINE 128.0   /* L: the cache line (bytes) */
-#define DYN_PAGE 4096.0  /* P: the page (bytes) */
-#define DYN_LINES 32u    /* lines of a page */
+#define DYN_LINE 128.0  /* L: the cache line (bytes) */
+#define DYN_PAGE 4096.0 /* P: the page (bytes) */
+#define DYN_LINES 32u   /* lines of a page */
 #define DYN_NS_PER_US 1000u
 
 /* the policy's state (h->dyn) */
@@ -87,9 +87,8 @@ uvm_dyn_cost_t uvm_dyn_costs(const uvm_dyn_params_t *p, uint32_t lines, double f
     /* eq. (1): the x bytes read from host memory over PCIe, a fault cost H per line */
     c.cpu_ns = ns_of(n * DYN_LINE, p->bc_mbps) + ns_of(n * DYN_LINE, p->bpci_mbps) + n * p->h_ns;
     /* eq. (3): x from GPU memory, (1 + f_over) faults that each move the page */
-    c.gpu_ns = ns_of(x, p->bg_mbps) +
-               (1.0 + f_over) * (p->h_ns + ns_of(DYN_PAGE, p->bc_mbps) +
-                                 ns_of(DYN_PAGE, p->bpci_mbps));
+    c.gpu_ns = ns_of(x, p->bg_mbps) + (1.0 + f_over) * (p->h_ns + ns_of(DYN_PAGE, p->bc_mbps) +
+                                                        ns_of(DYN_PAGE, p->bpci_mbps));
     return c;
 }
 
@@ -203,8 +202,7 @@ int uvm_dyn_init(uvm_handler_t *h) {
     if (!h->dyn || u64map_init(&h->dyn->evicted, 64) != 0)
         return -1;
     return uvm_event_subscribe_internal(
-        h, UVM_EVENT_MASK(UVM_EVENT_BATCH_BEGIN) | UVM_EVENT_MASK(UVM_EVENT_EVICT), dyn_observe,
-        h);
+        h, UVM_EVENT_MASK(UVM_EVENT_BATCH_BEGIN) | UVM_EVENT_MASK(UVM_EVENT_EVICT), dyn_observe, h);
 }
 
 void uvm_dyn_free(uvm_handler_t *h) {

@@ -123,7 +123,7 @@ static void test_static_map(void **state) {
     assert_int_equal(st(x)->evict_lines[4], 1); /* page 0 */
     assert_int_equal(st(x)->evict_lines[16], 1);
     assert_int_equal(st(x)->evict_lines[0], 2); /* pages 2, 3: nothing recorded */
-    fx_service_write(x, VPN0 + 0); /* below 50 %: remote */
+    fx_service_write(x, VPN0 + 0);              /* below 50 %: remote */
     assert_true(remote_leaf(x, VPN0 + 0));
     assert_int_equal(st(x)->remote_maps, 1);
     assert_int_equal(st(x)->pst_remote, 1);
@@ -217,9 +217,9 @@ static void test_refused(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_costs),      cmocka_unit_test(test_static_threshold),
-        cmocka_unit_test(test_params),     cmocka_unit_test(test_static_map),
-        cmocka_unit_test(test_dynamap),    cmocka_unit_test(test_fault_rate),
+        cmocka_unit_test(test_costs),   cmocka_unit_test(test_static_threshold),
+        cmocka_unit_test(test_params),  cmocka_unit_test(test_static_map),
+        cmocka_unit_test(test_dynamap), cmocka_unit_test(test_fault_rate),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

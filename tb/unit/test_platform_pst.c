@@ -25,12 +25,12 @@ static void test_line_mask(void **state) {
     for (int i = 0; i < TRACE_LANES; i++)
         addr[i] = 0x7f0000000000ull + 128ull * (uint64_t)i; /* lane i: line i of one page */
     assert_int_equal(sm_line_mask(0xffffffffu, addr, 0x7f0000000ull), 0xffffffffu);
-    assert_int_equal(sm_line_mask(0x5u, addr, 0x7f0000000ull), 0x5u); /* lanes 0, 2 */
+    assert_int_equal(sm_line_mask(0x5u, addr, 0x7f0000000ull), 0x5u);      /* lanes 0, 2 */
     assert_int_equal(sm_line_mask(0xffffffffu, addr, 0x7f0000001ull), 0u); /* another page */
     for (int i = 0; i < TRACE_LANES; i++)
         addr[i] = 0x3000ull + 4ull * (uint64_t)i + (i >= 16 ? 0x1f80ull : 0u); /* 0x4fc0.. */
-    assert_int_equal(sm_line_mask(0xffffffffu, addr, 0x3u), 0x1u);         /* line 0 */
-    assert_int_equal(sm_line_mask(0xffffffffu, addr, 0x4u), 0x80000000u);  /* line 31 */
+    assert_int_equal(sm_line_mask(0xffffffffu, addr, 0x3u), 0x1u);             /* line 0 */
+    assert_int_equal(sm_line_mask(0xffffffffu, addr, 0x4u), 0x80000000u);      /* line 31 */
     assert_int_equal(sm_line_mask(0x0000ffffu, addr, 0x4u), 0u);
     for (int i = 16; i < TRACE_LANES; i++)
         addr[i] = 0x3f80ull + 4ull * (uint64_t)i; /* line 31 */
@@ -44,7 +44,7 @@ static void test_response_lines(void **state) {
     kern_t k;
     kern_init(&k);
     trace_rec_t r = test_mem_rec(0, 0, TRACE_OP_READ, 0, 0xf, 0x10000, 0x80); /* lines 0..3 */
-    r.addr[3] = 0x11f80;                                                     /* page 0x11 line 31 */
+    r.addr[3] = 0x11f80; /* page 0x11 line 31 */
     assert_int_equal(kern_add(&k, &r, 1), 0);
     sm_t sm;
     assert_int_equal(sm_init(&sm, 0, 2, 8), 0);
