@@ -16,6 +16,7 @@ int hostmem_init(hostmem_t *h, uint64_t base, uint64_t bytes) {
     h->bytes = bytes;
     h->mem = calloc(bytes ? bytes : 1, 1);
     (void)u64map_init(&h->tags, 0);
+    (void)u64map_init(&h->pst, 0);
     return h->mem ? 0 : -1;
 }
 
@@ -23,6 +24,7 @@ void hostmem_free(hostmem_t *h) {
     free(h->mem);
     h->mem = NULL;
     u64map_free(&h->tags);
+    u64map_free(&h->pst);
 }
 
 int hostmem_in_range(const hostmem_t *h, uint64_t addr, uint64_t len) {
@@ -52,4 +54,26 @@ uint64_t hostmem_page_tag(const hostmem_t *h, uint64_t vpn) {
 
 int hostmem_set_page_tag(hostmem_t *h, uint64_t vpn, uint64_t tag) {
     return u64map_put(&h->tags, vpn, tag);
+}
+
+int hostmem_pst_record(hostmem_t *h, uint64_t vpn, uint32_t lines, int count) {
+    uint64_t e = 0;
+    u64map_get(&h->pst, vpn, &e);
+    uint64_t n = e | lines;
+    if (count && (n >> 32) != UINT32_MAX)
+        n += UINT64_C(1) << 32;
+    if (n == e)
+        return 0;
+    return u64map_put(&h->pst, vpn, n) == 0 ? 1 : -1;
+}
+
+void hostmem_pst_get(const hostmem_t *h, uint64_t vpn, uint32_t *lines, uint32_t *count) {
+    uint64_t e = 0;
+    u64map_get(&h->pst, vpn, &e);
+    *lines = (uint32_t)e;
+    *count = (uint32_t)(e >> 32);
+}
+
+void hostmem_pst_clear(hostmem_t *h, uint64_t vpn) {
+    (void)u64map_del(&h->pst, vpn);
 }

@@ -17,6 +17,9 @@ typedef struct {
     uint64_t bytes; /* its size */
     uint8_t *mem;
     u64map_t tags; /* vpn -> host copy tag, when different from the initial content */
+    u64map_t pst;  /* DynaMap's page statistics table, pinned in host memory (docs/handler.md
+                    * §6x): vpn -> referenced-line bitmap (low 32 bits) | access count (high 32);
+                    * absent: 0 (no access recorded) */
 } hostmem_t;
 
 /* The content tag of version `version` of page vpn (version 0 = initial content). Never 0. */
@@ -38,5 +41,15 @@ int hostmem_write(hostmem_t *h, uint64_t addr, const void *buf, size_t len);
 /* Host copy of a managed page. */
 uint64_t hostmem_page_tag(const hostmem_t *h, uint64_t vpn);
 int hostmem_set_page_tag(hostmem_t *h, uint64_t vpn, uint64_t tag);
+
+/* The PST as the instrumented program writes it (docs/handler.md §6x.1): an access of page vpn
+ * touching the 128-byte lines `lines` sets their bits (read-and-bypass: an already set bit is
+ * not written again) and, with `count`, adds 1 to the page's access count (saturating). Returns
+ * 1 if the entry was written, 0 if the access was bypassed, -1 out of memory. */
+int hostmem_pst_record(hostmem_t *h, uint64_t vpn, uint32_t lines, int count);
+/* The PST entry of page vpn: its line bitmap and access count (0, 0 if never recorded). */
+void hostmem_pst_get(const hostmem_t *h, uint64_t vpn, uint32_t *lines, uint32_t *count);
+/* Clears the entry of page vpn (the handler's reset after a decision). */
+void hostmem_pst_clear(hostmem_t *h, uint64_t vpn);
 
 #endif

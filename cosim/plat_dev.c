@@ -162,6 +162,11 @@ static void dev_log(void *ctx, const char *line) {
     fprintf(stderr, "[cycle %llu] handler: %s\n", (unsigned long long)p->now, line);
 }
 
+static void dev_pst_read(void *ctx, uint64_t vpn, uint32_t *lines, uint32_t *count) {
+    const plat_t *p = ctx;
+    hostmem_pst_get(&p->hm, vpn, lines, count);
+}
+
 void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     memset(dev, 0, sizeof(*dev));
     dev->ctx = p;
@@ -177,6 +182,11 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     dev->now_ns = dev_now_ns;
     dev->log = dev_log;
     dev->dma_done_ns = dev_dma_done_ns;
+    /* the program is instrumented only for a policy that reads the PST (docs/handler.md §6x.1) */
+    p->pst_on = (p->cfg->remote_policy == CFG_REMOTE_STATIC_MAP ||
+                 p->cfg->remote_policy == CFG_REMOTE_DYNAMAP) &&
+                p->cfg->pst_source == CFG_PST_SW;
+    dev->pst_read = p->pst_on ? dev_pst_read : NULL;
 }
 
 /* The handler's configuration: the keys (cfg_to_handler: spec/config.toml), then the platform's
@@ -186,6 +196,9 @@ void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc) {
     cfg_to_handler(c, hc);
     hc->seed = rng_hash2(p->o.seed, 0x68646c72ull);
     hc->gpu_data_base_pa = PLAT_DATA_BASE_PA;
+    hc->dynamap_pci_mbps = (uint32_t)(c->pcie_peak_gbps * 1000.0 + 0.5); /* B_PCI (§6x) */
+    if (c->hbm_gbps)
+        hc->dynamap_gpu_mbps = c->hbm_gbps * 1000u; /* B_G: the platform's DRAM model */
     hc->gpu_pt_base_pa = PLAT_PT_BASE_PA;
     hc->gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
     hc->fb_host_addr = PLAT_FB_HOST_ADDR;

@@ -144,6 +144,7 @@ typedef struct {
     /* remote accesses (translations with sys = 1, docs/cosim.md "Remote accesses"): reads,
      * writes (atomics included), bytes over the link, cycles from the translation to the data */
     uint64_t remote_reads, remote_writes, remote_bytes, remote_wait_cycles;
+    uint64_t pst_writes; /* software PST entries written (a new line bit; docs/handler.md §6x.1) */
 } plat_wl_t;
 
 /* "pcie": the DMA engine (pcie.h) and the transfers in flight; a completion lands in the
@@ -263,6 +264,8 @@ struct plat {
     trace_prof_t *prof;  /* object_policy: the trace's object profile (plat_objects.c), or NULL */
     size_t prof_next;    /* its next launch */
     int access_oracle;   /* the eviction policy wants every access (lru_oracle): an oracle */
+    int pst_on; /* the program is instrumented: every access writes DynaMap's software PST in host
+                 * memory (hostmem_pst_record; remote_policy static_map / dynamap, pst_source sw) */
     uint64_t break_leaf; /* dup: the first leaf PTE the handler wrote (0: none yet) */
     u64map_t truth;      /* vpn -> content version */
     u64map_t rmostly;    /* vpn -> 1: advised read_mostly (the scoreboard allows W = 0) */

@@ -110,12 +110,28 @@ static void access_remote(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t pp
         plat_platform_error(p, "out of memory");
 }
 
+/* The instrumented program's PST update after its access (docs/handler.md §6x.1): the lines
+ * set in host memory; a write (not a read-and-bypass: a line bit not set before) holds the warp
+ * pst_update_cycles more. The access count is not kept (no policy reads it yet). */
+static void pst_update(plat_t *p, uint32_t s, const sm_resp_t *r) {
+    const int w = hostmem_pst_record(&p->hm, r->vpn, r->lines, 0);
+    if (w < 0) {
+        plat_platform_error(p, "out of memory");
+        return;
+    }
+    p->wl.pst_writes += (uint64_t)w;
+    if (w && p->cfg->pst_update_cycles)
+        sm_hold(&p->wl.sm[s], &p->wl.kern, r->warp, p->now + p->cfg->pst_update_cycles);
+}
+
 void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn, int sys) {
     const plat_alloc_t *a = plat_find_alloc(p, r->vpn * PLAT_PAGE);
     if (!a) {
         integrity_error(p, r, s, ppn, 0, 0, "page outside every allocation was translated");
         return;
     }
+    if (p->pst_on)
+        pst_update(p, s, r);
     if (sys) {
         access_remote(p, s, r, ppn, a);
         return;

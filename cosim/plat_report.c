@@ -29,6 +29,21 @@ static const uvm_stats_t *remote_handled(const plat_t *p) {
     return s && (s->remote_maps || s->remote_unmaps || s->remote_to_gpu) ? s : NULL;
 }
 
+/* The stats JSON's keys of static_map / dynamap (docs/handler.md §6x): the PST's writes, the
+ * decisions, and the evicted pages by their referenced lines (fig. 3a of seed 001). */
+static void print_pst_json(FILE *f, const plat_t *p) {
+    const uvm_stats_t *h = hdrv_stats(p->hd.host);
+    fprintf(f, "  \"pst_writes\": %llu,\n", ULL_(p->wl.pst_writes));
+    if (!h)
+        return;
+    fprintf(f, "  \"pst_migrate\": %llu,\n  \"pst_remote\": %llu,\n", ULL_(h->pst_migrate),
+            ULL_(h->pst_remote));
+    fprintf(f, "  \"evict_lines\": [");
+    for (unsigned i = 0; i < 33u; i++)
+        fprintf(f, "%s%llu", i ? ", " : "", ULL_(h->evict_lines[i]));
+    fprintf(f, "],\n");
+}
+
 /* The summary's objects line (docs/handler.md §6s): only with an object policy. */
 static void print_objects(FILE *f, const plat_t *p) {
     if (!p->prof)
@@ -238,6 +253,8 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
         fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
     }
+    if (p->pst_on) /* DynaMap's software PST (docs/handler.md §6x): only with its policies */
+        print_pst_json(f, p);
     if (remote_handled(p)) { /* docs/handler.md §6l */
         const uvm_stats_t *r = remote_handled(p);
         fprintf(f, "  \"remote_maps\": %llu,\n  \"remote_unmaps\": %llu,\n", ULL_(r->remote_maps),

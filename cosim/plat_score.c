@@ -246,7 +246,7 @@ static void map_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, uint64_t pte,
     const uint64_t e = s->epoch > SC_EPOCH_MAX ? SC_EPOCH_MAX : s->epoch;
     put(s, &s->maps, key,
         ppn0 | (w ? SC_VAL_W : 0) | (plat ? SC_VAL_PLAT : 0) | (sys ? SC_VAL_SYS : 0) | e << 40);
-    if (!large && !plat)
+    if (!large && !plat && !sys) /* a remote leaf has no frame: no eviction order (lru) */
         epoch_add(s, e, 1);
     keep(s, &s->fresh, &s->nfresh, &s->capfresh, key);
     s->st.mappings++;
@@ -273,7 +273,7 @@ static void unmap_leaf(plat_score_t *s, unsigned asid, uint64_t vpn, int large, 
                 plat_score_wb_unmap(s, f, who);
         }
     }
-    if (!large && !(v & SC_VAL_PLAT)) {
+    if (!large && !(v & (SC_VAL_PLAT | SC_VAL_SYS))) {
         epoch_add(s, SC_VAL_EPOCH(v), -1);
         if (s->in_service)
             keep(s, &s->removed, &s->nremoved, &s->capremoved, v);

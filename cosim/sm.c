@@ -149,6 +149,7 @@ static void warp_compact(sm_warp_t *w) {
     const uint32_t n = w->n_ins - w->pc;
     memmove(w->ins, w->ins + w->pc, (size_t)n * sizeof(sm_instr_t));
     memmove(w->pages, w->pages + p0, (size_t)(w->n_pages - p0) * sizeof(uint64_t));
+    memmove(w->lmask, w->lmask + p0, (size_t)(w->n_pages - p0) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; i++)
         w->ins[i].first -= p0;
     w->n_ins = n;
@@ -169,6 +170,7 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     memset(r, 0, sizeof(*r));
     r->warp = wi;
     r->vpn = w->pages[in->first + sm->id_page[id]];
+    r->lines = w->lmask[in->first + sm->id_page[id]];
     r->op = in->op;
     r->line = in->line;
     w->pending--;
@@ -200,9 +202,11 @@ int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     w->state = SM_W_DONE;
     free(w->ins);
     free(w->pages);
+    free(w->lmask);
     w->ins = NULL;
     w->pages = NULL;
-    w->cap_ins = w->cap_pages = 0;
+    w->lmask = NULL;
+    w->cap_ins = w->cap_pages = w->cap_lmask = 0;
     sm->warps_done++;
     /* the warp leaves: its slot goes to the next queued warp, else the slot closes */
     const uint32_t slot = w->slot;

@@ -64,6 +64,9 @@ typedef struct {
     uint32_t n_ins, cap_ins;
     uint64_t *pages;
     uint32_t n_pages, cap_pages;
+    uint32_t *lmask; /* per entry of pages[]: the 128-byte lines of that page its lanes touched
+                      * (bit i: line i of 32; 0 for the line keys), for the platform's PST */
+    uint32_t cap_lmask;
     uint8_t exited;     /* its exit record was read (no further record in this kernel) */
     uint64_t exit_line; /* position of the exit record */
     uint64_t done_ins;  /* instructions completed */
@@ -118,6 +121,8 @@ struct kern_stream {
     uint32_t n_pending, cap_pending;
 };
 
+/* The 128-byte lines (bit i: line i of the page) that the active lanes touch in page vpn. */
+uint32_t sm_line_mask(uint32_t mask, const uint64_t *addr, uint64_t vpn);
 /* Distinct 4 KB pages of the active lanes, in lane order; returns their number (<= 32). */
 uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages);
 
@@ -170,6 +175,7 @@ typedef struct {
 typedef struct {
     uint32_t warp; /* index in the kernel */
     uint64_t vpn;
+    uint32_t lines; /* the 128-byte lines of the page the instruction's lanes touched (bit i) */
     uint8_t op;
     int instr_done; /* the warp's instruction completed */
     int warp_done;  /* ... and it was its last one */

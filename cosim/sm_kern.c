@@ -22,6 +22,14 @@ uint32_t sm_coalesce(uint32_t mask, const uint64_t *addr, uint64_t *pages) {
     return n;
 }
 
+uint32_t sm_line_mask(uint32_t mask, const uint64_t *addr, uint64_t vpn) {
+    uint32_t m = 0;
+    for (uint32_t lane = 0; lane < TRACE_LANES; lane++)
+        if ((mask & (1u << lane)) && addr[lane] >> 12 == vpn)
+            m |= 1u << ((addr[lane] >> 7) & 31u);
+    return m;
+}
+
 void kern_init(kern_t *k) {
     memset(k, 0, sizeof(*k));
     (void)u64map_init(&k->index, 0);
@@ -32,6 +40,7 @@ void kern_reset(kern_t *k) {
     for (uint32_t i = 0; i < k->n_warps; i++) {
         free(k->warps[i].ins);
         free(k->warps[i].pages);
+        free(k->warps[i].lmask);
     }
     k->n_warps = 0;
     k->n_instr = 0;
@@ -170,7 +179,8 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     const uint32_t nl = l2d_instr_lines(k->l2d, k->hbm.line_fp != 0, rec, &pages[np]);
     const uint32_t nk = k->l2d ? nl : 0u; /* line keys stored after the pages */
     if (grow((void **)&w->ins, &w->cap_ins, w->n_ins + 1, sizeof(sm_instr_t)) != 0 ||
-        grow((void **)&w->pages, &w->cap_pages, w->n_pages + np + nk, sizeof(uint64_t)) != 0)
+        grow((void **)&w->pages, &w->cap_pages, w->n_pages + np + nk, sizeof(uint64_t)) != 0 ||
+        grow((void **)&w->lmask, &w->cap_lmask, w->n_pages + np + nk, sizeof(uint32_t)) != 0)
         return kern_fail(k, "out of memory loading a kernel");
     sm_instr_t *in = &w->ins[w->n_ins++];
     in->line = rec->line;
@@ -180,6 +190,9 @@ int kern_add(kern_t *k, const trace_rec_t *rec, uint32_t num_sm) {
     in->op = (uint8_t)rec->op;
     in->lines = (uint8_t)nl;
     memcpy(&w->pages[w->n_pages], pages, (np + nk) * sizeof(uint64_t));
+    for (uint32_t i = 0; i < np + nk; i++)
+        w->lmask[w->n_pages + i] =
+            i < np ? sm_line_mask(rec->mask, rec->addr, pages[i] & KERN_VPN_MASK) : 0u;
     w->n_pages += np + nk;
     k->n_instr++;
     if (++k->buffered > k->buffered_peak)

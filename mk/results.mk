@@ -172,3 +172,18 @@ results-zerocopy: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	$(PYTHON) scripts/results_zerocopy.py --sim $(BUILD)/tiny/gmmu-sim --out $(BUILD)/results/zerocopy \
 	  --plot docs/img/results_zerocopy.png
+
+# make results-dynamap   DynaMap's comparison (issue 21 item 5, docs/results.md "DynaMap"):
+#                        studies/dynamap.toml through gmmu-sweep (8 workloads x 100/200/300 %
+#                        x Eager, Eager-woPref, PinHost, StaticMap 20/50/90, DynaMap, Eager+PST;
+#                        LazyGrpHW / LazyPgStatSW / LazyPgDynSW planned, n/a until built: `run`
+#                        exits 1 for them, tolerated), collected with the failed runs, then
+#                        scripts/results_dynamap.py (reads only the store):
+#                        $(BUILD)/results/dynamap.md, docs/img/results_dynamap.png
+## make results-dynamap        DynaMap vs Eager, PinHost, StaticMap (docs/results.md "DynaMap")
+.PHONY: results-dynamap
+results-dynamap: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/dynamap.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS) || [ $$? -eq 1 ]
+	$(PYTHON) $(SWEEP) collect studies/dynamap.toml --partial --with-failed
+	$(PYTHON) $(SWEEP) figures studies/dynamap.toml

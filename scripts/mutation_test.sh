@@ -587,8 +587,16 @@ mutate_hdl hdl2 oversub_thrash_pin sw-handler/uvm_mem.c 's/^    return h->frames
 # issue 21 item 1: the remote placement (docs/handler.md §6l)
 mutate_hdl hdl2 remote_to_gpu sw-handler/uvm_place_remote.c 's/    unmap_page(h, blk, vpn);/    uvm_bitmap_clear(blk->remote, uvm_block_page(vpn));/' \
     "handler: a remote page migrates to the GPU without its remote mapping removed and shot down (uvm_place_remote.c)" "$hdl_score|$hdl_int|$hdl_exp"
-mutate_hdl hdl2 test_handler_remote:test_pin_host sw-handler/uvm_remote.c 's/    if (!uvm_remote_wanted(h, vpn))/    if (1)/' \
+mutate_hdl hdl2 test_handler_remote:test_pin_host sw-handler/uvm_remote.c 's/    if (!remote)/    if (1)/' \
     "handler: pin_host migrates faulting pages instead of mapping them remotely (uvm_remote.c)" "$hdl_unit"
+# issue 21 items 4-5: DynaMap's static_map / dynamap (docs/handler.md §6x): one mutation of each
+# decision caught by its hand-made unit test, one of dynamap caught in lock-step by its expects
+mutate_hdl hdl2 test_handler_dynamap:test_static_threshold sw-handler/uvm_dynamap.c 's/    return (uint64_t)lines \* 100u >= (uint64_t)pct \* DYN_LINES;/    return (uint64_t)lines * 100u > (uint64_t)pct * DYN_LINES;/' \
+    "handler: static_map migrates only above static_map_pct, not at it (uvm_dynamap.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_dynamap:test_costs sw-handler/uvm_dynamap.c 's/    c.gpu_ns = ns_of(x, p->bg_mbps) + (1.0 + f_over) \* (/    c.gpu_ns = ns_of(x, p->bg_mbps) + (1.0 + f_over \/ 2.0) * (/' \
+    "handler: dynamap's C_GPU counts half of f_over, the extra evictions a migration causes (uvm_dynamap.c)" "$hdl_unit"
+mutate_hdl hdl2 dynamap sw-handler/uvm_dynamap.c 's/    return !(c.gpu_ns < c.cpu_ns);/    return c.gpu_ns < c.cpu_ns;/' \
+    "handler: dynamap maps remotely the pages its cost model would migrate (uvm_dynamap.c)" "$hdl_exp"
 mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
     "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \

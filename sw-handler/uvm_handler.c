@@ -98,10 +98,14 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
         return -1;
     }
     if (c->remote_policy >= UVM_REMOTE_POLICIES) {
-        err_setf(err, errlen, "uvm: remote_policy %" PRIu32 " must be none (0) or pin_host (1)",
+        err_setf(err, errlen,
+                 "uvm: remote_policy %" PRIu32
+                 " must be none (0), pin_host (1), dynamap (2) or static_map (3)",
                  c->remote_policy);
         return -1;
     }
+    if (uvm_dyn_check_cfg(c, d, err, errlen) != 0)
+        return -1;
     if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
         err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
                  c->grow_pages, UVM_BIG_PAGES);
@@ -194,7 +198,7 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
         uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
         (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0) ||
         (h->thrashing->init && h->thrashing->init(h, &h->thrashing_priv) != 0) ||
-        uvm_policy_subscribe(h) != 0) {
+        uvm_policy_subscribe(h) != 0 || uvm_dyn_init(h) != 0) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -224,6 +228,7 @@ void uvm_handler_free(uvm_handler_t *h) {
         h->thrashing->fini(h->thrashing_priv);
     u64map_free(&h->thrash_pin);
     uvm_lc_release(h);
+    uvm_dyn_free(h);
     free(h);
 }
 

@@ -145,9 +145,18 @@ bool uvm_remote_migrate(uvm_handler_t *h, uint64_t vpn);
  * migrated to the GPU, copies waited for, mapped. The pages migrated. */
 uint32_t uvm_remote_to_gpu(uvm_handler_t *h, uint64_t vpn, uint32_t pages);
 /* remote_policy (spec/config.toml, docs/handler.md §6l.2) */
-enum { UVM_REMOTE_NONE = 0, UVM_REMOTE_PIN_HOST = 1, UVM_REMOTE_POLICIES = 2 };
+enum {
+    UVM_REMOTE_NONE = 0,
+    UVM_REMOTE_PIN_HOST = 1,
+    UVM_REMOTE_DYNAMAP = 2,
+    UVM_REMOTE_STATIC_MAP = 3,
+    UVM_REMOTE_POLICIES = 4
+};
+/* pst_source (spec/config.toml, docs/handler.md §6x) */
+enum { UVM_PST_SW = 0, UVM_PST_HW = 1 };
 /* A fault on page vpn (not resident, not remote) is served by mapping it remotely: every
- * managed page under pin_host; a page advised accessed_by or preferred_location=host (§6o). */
+ * managed page under pin_host; a page advised accessed_by or preferred_location=host (§6o); under
+ * static_map / dynamap a page evicted before whose spatial utilization says so (§6x). */
 bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn);
 /* The pages of blk that a growth or prefetch hint must not migrate: remote, or wanted remote. */
 void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
@@ -161,5 +170,41 @@ bool uvm_remote_pin(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
 /* uvm_frame_assign's hook: page vpn of blk gets a GPU frame; if it is remote, its remote mapping
  * is removed first (uvm_remote_unmap of the page; remote_to_gpu counted). */
 void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn);
+
+/* ---- DynaMap's placement decision (uvm_dynamap.c, docs/handler.md §6x) ---- */
+/* The Page Spatial Table entry of page vpn through the HAL (uvm_dev_t.pst_read): its
+ * referenced-line bitmap and access count; false (both 0) if there is no PST source. */
+bool uvm_pst_read(const uvm_handler_t *h, uint64_t vpn, uint32_t *lines, uint32_t *count);
+/* remote_policy reads the PST (static_map, dynamap) */
+bool uvm_dyn_policy(uint32_t remote_policy);
+/* its keys and the device's PST: 0, or -1 with a message naming the key */
+int uvm_dyn_check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen);
+/* the terms of eq. (1) and (3): bandwidths B_C, B_G, B_PCI (MB/s), the fault cost H (ns) */
+typedef struct {
+    uint32_t bc_mbps, bg_mbps, bpci_mbps;
+    double h_ns;
+} uvm_dyn_params_t;
+typedef struct {
+    double cpu_ns, gpu_ns; /* C_CPU (eq. (1)) and C_GPU (eq. (3)) */
+} uvm_dyn_cost_t;
+/* the terms from the configuration: B_C, B_G, B_PCI from their fields, H = t_irq_ns + t_batch_ns +
+ * t_fault_ns + t_page_ns (a lone fault's service) */
+uvm_dyn_params_t uvm_dyn_params(const uvm_cfg_t *c);
+/* eq. (2): (f_current - f_under) / f_under; 0 if f_under is not positive */
+double uvm_dyn_fover(double f_current, double f_under);
+/* C_CPU and C_GPU of a page whose `lines` 128-byte lines are referenced (x = lines * 128) */
+uvm_dyn_cost_t uvm_dyn_costs(const uvm_dyn_params_t *p, uint32_t lines, double f_over);
+/* static_map: lines of 32 >= pct % */
+bool uvm_dyn_static_migrates(uint32_t lines, uint32_t pct);
+/* f_over from the measured fault rates, eq. (2) clamped at 0 (the table's "expected number of
+ * evictions"; 0 until both f_under and a window of f_current are measured) */
+double uvm_dyn_current_fover(const uvm_handler_t *h);
+/* the decision for a fault on page vpn: true = map remotely (only a page evicted before) */
+bool uvm_dyn_wants_remote(const uvm_handler_t *h, uint64_t vpn);
+/* counts a decision taken at a fault (pst_remote / pst_migrate), for a page evicted before */
+void uvm_dyn_decided(uvm_handler_t *h, uint64_t vpn, bool remote);
+/* the policy's state and its event observer (init: 0, -1 out of memory; nothing when off) */
+int uvm_dyn_init(uvm_handler_t *h);
+void uvm_dyn_free(uvm_handler_t *h);
 
 #endif

@@ -85,6 +85,8 @@ bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn) {
         return false;
     if (h->cfg.remote_policy == UVM_REMOTE_PIN_HOST)
         return true;
+    if (uvm_dyn_wants_remote(h, vpn))
+        return true;
     uint64_t v = 0;
     if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
         return false;
@@ -99,4 +101,9 @@ void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
         out[w] = h->cfg.remote_policy == UVM_REMOTE_PIN_HOST
                      ? UINT64_MAX
                      : blk->remote[w] | blk->accessed_by[w] | blk->pref_host[w];
+    if (!h->dyn)
+        return;
+    for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++) /* §6x: evicted pages the decision keeps away */
+        if (uvm_dyn_wants_remote(h, (blk->id << UVM_BLOCK_SHIFT) + p))
+            out[p / 64u] |= UINT64_C(1) << (p % 64u);
 }

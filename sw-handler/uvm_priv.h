@@ -351,8 +351,9 @@ typedef struct {
     void *ctx;
     uint32_t mask;
 } uvm_observer_t;
-/* the statistics, the eviction and thrashing policies (and a test's), then the public ones */
-#define UVM_EVENT_INTERNAL_OBSERVERS 4u
+/* the statistics, the eviction and thrashing policies, DynaMap's (§6x) (and a test's), then the
+ * public ones */
+#define UVM_EVENT_INTERNAL_OBSERVERS 5u
 #define UVM_EVENT_TABLE (UVM_EVENT_INTERNAL_OBSERVERS + UVM_EVENT_MAX_OBSERVERS)
 
 struct uvm_handler {
@@ -429,6 +430,8 @@ struct uvm_handler {
      * first word, first page and pages; bmp_pages = 0: no table */
     uint64_t bmp_base, bmp_vpn0;
     uint32_t bmp_pages;
+    /* DynaMap's placement (§6x, uvm_dynamap.c): NULL unless remote_policy static_map / dynamap */
+    struct uvm_dyn *dyn;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */

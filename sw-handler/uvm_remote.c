@@ -20,7 +20,9 @@ bool uvm_remote_pin(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn) {
 }
 
 bool uvm_remote_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn) {
-    if (!uvm_remote_wanted(h, vpn))
+    const bool remote = uvm_remote_wanted(h, vpn);
+    uvm_dyn_decided(h, vpn, remote); /* §6x: a page evicted before */
+    if (!remote)
         return false;
     if (!uvm_block_pt_room(h, c, vpn))
         uvm_cancel_page(h, vpn, "no page-table page left");

@@ -39,6 +39,11 @@ typedef struct uvm_dev {
      * already has; no time passes. A real backend has the copy engine's completion interrupt
      * instead. Used by pipelined transfer sets (docs/handler.md §6f) to know when to wake. */
     uint64_t (*dma_done_ns)(void *ctx, uint64_t handle);
+    /* Optional (NULL: no PST): DynaMap's software Page Spatial Table, pinned in host memory and
+     * written by the instrumented program (docs/handler.md §6x.1): the referenced-line bitmap of
+     * page vpn (extended VPN; bit i: its 128-byte line i was accessed) and its access count, as
+     * recorded so far (0 if never). A host-memory read: no device time passes. */
+    void (*pst_read)(void *ctx, uint64_t vpn, uint32_t *lines, uint32_t *count);
 } uvm_dev_t;
 
 #endif

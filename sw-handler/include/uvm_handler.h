@@ -83,6 +83,11 @@ typedef struct {
     uint64_t clock_pte_reads, clock_acc_clears, wb_clean_pages, wb_bytes_saved;
     /* thrashing_pin_to = host: PIN hints served by a remote mapping (§6l.4) */
     uint64_t remote_pins;
+    /* remote_policy static_map / dynamap (§6x): faults of pages evicted before that migrated /
+     * were mapped remotely by the decision; evicted pages by their referenced 128 B lines (0..32,
+     * the PST's bitmap at the eviction: DynaMap's fig. 3a) */
+    uint64_t pst_migrate, pst_remote;
+    uint64_t evict_lines[33];
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;

@@ -83,6 +83,7 @@ typedef struct {
      * DMA_NS per page from max(submit, link free) and dma_wait advances the clock to its end */
     int dma_timeline;
     uint64_t link_free;
+    void *user; /* a test's own state behind an optional device call (e.g. uvm_dev_t.pst_read) */
 } fake_t;
 
 static inline void ev_add(fake_t *f, ev_kind_t k, uint64_t a, uint64_t b) {
@@ -365,7 +366,7 @@ static inline fx_t *fx_new(void) {
     x->fk.busy_per_cmd = 2;
     x->dev = (uvm_dev_t){&x->fk,         fk_csr_read,   fk_csr_write,  fk_host_read, fk_host_write,
                          fk_gpu_write64, fk_gpu_read64, fk_dma_submit, fk_dma_wait,  fk_cpu_delay,
-                         fk_now,         fk_log,        NULL};
+                         fk_now,         fk_log,        NULL,          NULL};
     uvm_cfg_defaults(&x->cfg);
     x->cfg.gpu_pt_base_pa = PT_BASE;
     x->cfg.gpu_pt_pages = 16;

@@ -167,7 +167,7 @@ static hdrv_t *new_host(fake_t *f) {
     f->id = GMMU_CSR_ID_VALUE;
     const uvm_dev_t dev = {f,           csr_read,   csr_write,  host_read, host_write,
                            gpu_write64, gpu_read64, dma_submit, dma_wait,  cpu_delay,
-                           now_ns,      dev_log,    NULL};
+                           now_ns,      dev_log,    NULL,       NULL};
     const hdrv_svc_t svc = {f,       svc_launch, svc_online, svc_wait,    svc_begin,
                             svc_end, svc_error,  svc_halted, svc_declare, svc_start};
     uvm_cfg_t c;

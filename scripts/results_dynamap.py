@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""results_dynamap.py - the figure step of studies/dynamap.toml (make results-dynamap;
+docs/results.md "DynaMap"): reads only the gmmu-sweep store (SQLite, docs/sweep.md, through
+scripts/results_store.py) and writes the Markdown tables and one plot.
+
+  * run time: every policy's speedup over Eager (the driver's default, cycles(eager) /
+    cycles(policy)) per workload at 100/200/300 % oversubscription, with the geometric mean
+    (DynaMap's figs. 8 and 12 normalize to LazyGrpHW, which is not built here: Eager instead);
+  * evictions per page (evictions / the footprint's pages) at 200 % (DynaMap §6.2: 508 for
+    LazyGrpHW against 21 for DynaMap on PageRank);
+  * DynaMap's decisions: faults of evicted pages mapped remotely / migrated again;
+  * fig. 3a: the evicted pages of eager_pst (Eager with the PST recorded) by referenced
+    128-byte lines, per workload at 200 %; and the check that eager_pst's run is Eager's.
+
+A policy the simulator lacks (a failed run: "is not one of") is n/a; any other failure fails
+the script.
+
+  results_dynamap.py --store results.sqlite [--table-name dynamap] [--md OUT.md] [--img OUT.png]
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_store import geomean, read_table, run_failed  # noqa: E402
+
+PROG = "results_dynamap"
+POLICIES = ["eager", "eager_nopf", "lazy_grp_hw", "lazy_pg_stat_sw", "lazy_pg_dyn_sw",
+            "pin_host", "static20", "static50", "static90", "dynamap"]
+LABEL = {"eager": "Eager", "eager_nopf": "Eager-woPref", "lazy_grp_hw": "LazyGrpHW",
+         "lazy_pg_stat_sw": "LazyPgStatSW", "lazy_pg_dyn_sw": "LazyPgDynSW",
+         "pin_host": "PinHost", "static20": "StaticMap 20%", "static50": "StaticMap 50%",
+         "static90": "StaticMap 90%", "dynamap": "DynaMap", "eager_pst": "Eager + PST"}
+MEMS = ["over100", "over200", "over300"]
+# utilization buckets of fig. 3a (referenced lines of 32)
+BUCKETS = [(0, 0), (1, 4), (5, 8), (9, 16), (17, 24), (25, 31), (32, 32)]
+
+
+def index(rows):
+    """(workload, mem, policy) -> row; n/a runs kept as None; other failures are fatal."""
+    out = {}
+    for r in rows:
+        key = (r["workload"], r["mem"], r["policy"])
+        if r.get("run_status") == "failed" or run_failed(r):
+            err = r.get("run_error") or ""
+            if r["policy"] in ("lazy_grp_hw", "lazy_pg_stat_sw", "lazy_pg_dyn_sw"):
+                out[key] = None  # not built in this branch: n/a
+                continue
+            sys.exit(f"{PROG}: run {key} failed: {err}")
+        out[key] = r
+    return out
+
+
+def fmt(x, nd=2):
+    return "n/a" if x is None else f"{x:.{nd}f}"
+
+
+def speedup_table(idx, wls, mem):
+    lines = [f"| workload | " + " | ".join(LABEL[p] for p in POLICIES) + " |",
+             "|---" * (len(POLICIES) + 1) + "|"]
+    per = {p: [] for p in POLICIES}
+    for w in wls:
+        base = idx.get((w, mem, "eager"))
+        cells = []
+        for p in POLICIES:
+            r = idx.get((w, mem, p))
+            if r is None or base is None:
+                cells.append("n/a" if (w, mem, p) in idx else "-")
+                continue
+            s = base["cycles"] / r["cycles"]
+            per[p].append(s)
+            cells.append(f"{s:.2f}")
+        lines.append(f"| {w} | " + " | ".join(cells) + " |")
+    lines.append("| **geomean** | " + " | ".join(
+        fmt(geomean(per[p])) if per[p] else "n/a" for p in POLICIES) + " |")
+    return lines, {p: (geomean(per[p]) if per[p] else None) for p in POLICIES}
+
+
+def footprint(idx, w):
+    r = idx.get((w, "over100", "eager"))
+    return r["config.gpu_mem_pages"] if r else None
+
+
+def hist(r):
+    h = json.loads(r["evict_lines"]) if r and r.get("evict_lines") else None
+    return h
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--store", required=True)
+    ap.add_argument("--table-name", default="dynamap")
+    ap.add_argument("--md")
+    ap.add_argument("--img")
+    a = ap.parse_args()
+    rows = read_table(a.store, a.table_name, PROG, "make results-dynamap")
+    idx = index(rows)
+    wls = sorted({k[0] for k in idx})
+    md = ["# DynaMap study (studies/dynamap.toml)", ""]
+    gms = {}
+    for mem in MEMS:
+        md += [f"## Speedup over Eager at {mem[4:]} % (footprint / GPU memory)", ""]
+        t, gms[mem] = speedup_table(idx, wls, mem)
+        md += t + [""]
+    md += ["## Evictions per page at 200 % (evictions / footprint pages)", "",
+           "| workload | pages | " + " | ".join(LABEL[p] for p in POLICIES) + " |",
+           "|---" * (len(POLICIES) + 2) + "|"]
+    for w in wls:
+        fp = footprint(idx, w)
+        cells = []
+        for p in POLICIES:
+            r = idx.get((w, "over200", p))
+            cells.append("n/a" if r is None or not fp else f"{r['evictions'] / fp:.1f}")
+        md.append(f"| {w} | {fp} | " + " | ".join(cells) + " |")
+    md += ["", "## DynaMap's decisions (faults of evicted pages: remote / migrated again)", "",
+           "| workload | 200 % remote | 200 % migrated | 300 % remote | 300 % migrated |",
+           "|---|---|---|---|---|"]
+    for w in wls:
+        c = []
+        for mem in ("over200", "over300"):
+            r = idx.get((w, mem, "dynamap"))
+            c += [str(r.get("pst_remote", 0)), str(r.get("pst_migrate", 0))] if r else ["-", "-"]
+        md.append(f"| {w} | " + " | ".join(c) + " |")
+    md += ["", "## Fig. 3a: evicted pages by referenced 128 B lines (Eager + PST, 200 %)", "",
+           "| workload | evicted | " + " | ".join(
+               f"{lo}-{hi}" if lo != hi else str(lo) for lo, hi in BUCKETS) + " | Eager's run |",
+           "|---" * (len(BUCKETS) + 3) + "|"]
+    same = True
+    for w in wls:
+        r = idx.get((w, "over200", "eager_pst"))
+        e = idx.get((w, "over200", "eager"))
+        h = hist(r)
+        if not h:
+            continue
+        n = sum(h)
+        cells = [f"{100.0 * sum(h[lo:hi + 1]) / n:.0f} %" if n else "-" for lo, hi in BUCKETS]
+        ok = e is not None and e["cycles"] == r["cycles"] and e["evictions"] == r["evictions"]
+        same = same and ok
+        md.append(f"| {w} | {n} | " + " | ".join(cells) +
+                  f" | {'identical' if ok else 'DIFFERS'} |")
+    md.append("")
+    md.append("eager_pst's cycles and evictions equal Eager's in every workload: "
+              + ("yes (recording the PST at pst_update_cycles = 0 changes nothing)."
+                 if same else "NO: the recording changed a run."))
+    text = "\n".join(md) + "\n"
+    if a.md:
+        os.makedirs(os.path.dirname(os.path.abspath(a.md)), exist_ok=True)
+        with open(a.md, "w") as f:
+            f.write(text)
+    print(text)
+    if a.img:
+        plot(idx, wls, gms, a.img)
+    return 0 if same else 1
+
+
+def plot(idx, wls, gms, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(13, 4.2))
+    shown = [p for p in POLICIES if any(idx.get((w, "over200", p)) for w in wls)]
+    width = 0.8 / len(shown)
+    for i, p in enumerate(shown):
+        ys = []
+        for w in wls:
+            r, b = idx.get((w, "over200", p)), idx.get((w, "over200", "eager"))
+            ys.append(b["cycles"] / r["cycles"] if r and b else 0.0)
+        ax0.bar([x + i * width for x in range(len(wls))], ys, width, label=LABEL[p])
+    ax0.set_xticks([x + 0.4 - width / 2 for x in range(len(wls))])
+    ax0.set_xticklabels(wls, rotation=30)
+    ax0.set_yscale("log")
+    ax0.set_ylabel("speedup over Eager (log)")
+    ax0.set_title("200 % oversubscription (cf. DynaMap fig. 8)")
+    ax0.legend(fontsize=7, ncol=2)
+    for w in wls:
+        h = hist(idx.get((w, "over200", "eager_pst")))
+        if h and sum(h):
+            n = sum(h)
+            ax1.plot(range(33), [100.0 * v / n for v in h], marker=".", label=w)
+    ax1.set_xlabel("referenced 128 B lines of an evicted page (of 32)")
+    ax1.set_ylabel("% of evicted pages")
+    ax1.set_title("Spatial utilization of evicted pages, Eager, 200 % (cf. fig. 3a)")
+    ax1.legend(fontsize=7)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fig.savefig(path, dpi=100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
