@@ -7,7 +7,9 @@
  * removing objects of strictly lower priority (the lowest first; objects placed earlier in this
  * launch are never removed); else it is placed in host memory. Objects placed in GPU memory are
  * prefetched (explicit transfer) or left to fault (implicit) by the transfer mode: by access
- * density (>= 0.5: explicit), always implicit, always explicit; LRU always explicit.
+ * density (>= 0.5: explicit), always implicit, always explicit; LRU always explicit. With
+ * partial mapping (their §3.4), an object that does not go to the GPU takes the room left there
+ * for its first part (from its lowest address, whole pages) and the rest is placed in host memory.
  */
 #include "uvm_lc.h"
 
@@ -32,12 +34,22 @@ static uint64_t lc_bytes(const uvm_lc_obj_t *o) {
     return (o->size + LC_PAGE - 1u) / LC_PAGE * LC_PAGE;
 }
 
+/* the bytes of GPU memory object o takes: all its pages, its first part, or none */
+static uint64_t lc_gpu(const uvm_lc_obj_t *o) {
+    return o->loc == UVM_LC_LOC_GPU ? lc_bytes(o) : o->loc == UVM_LC_LOC_PART ? o->part : 0;
+}
+
 uint64_t uvm_lc_gpu_bytes(const uvm_lc_t *lc) {
     uint64_t b = 0;
     for (size_t i = 0; i < lc->nobj; i++)
-        if (lc->obj[i].loc == UVM_LC_LOC_GPU)
-            b += lc_bytes(&lc->obj[i]);
+        b += lc_gpu(&lc->obj[i]);
     return b;
+}
+
+/* the room in GPU memory for object o: the capacity less what the other objects take */
+static uint64_t lc_room(const uvm_lc_t *lc, size_t o) {
+    const uint64_t used = uvm_lc_gpu_bytes(lc) - lc_gpu(&lc->obj[o]);
+    return lc->cap_bytes > used ? lc->cap_bytes - used : 0;
 }
 
 /* The object at base (a new one, or a different size: a new allocation there), or SIZE_MAX. */
@@ -120,6 +132,7 @@ static void lc_emit(lc_launch_t *l, size_t o, uvm_lc_act_kind_t k, bool moved, b
     a->kind = k;
     a->moved = moved;
     a->prefetch = prefetch;
+    a->part = 0;
 }
 
 /* Steps 2-4 of their algorithm for object o, not in GPU memory: room, or candidates of strictly
@@ -127,14 +140,13 @@ static void lc_emit(lc_launch_t *l, size_t o, uvm_lc_act_kind_t k, bool moved, b
 static bool lc_make_room(lc_launch_t *l, size_t o) {
     uvm_lc_t *lc = l->lc;
     const uint64_t need = lc_bytes(&lc->obj[o]);
-    const uint64_t used = uvm_lc_gpu_bytes(lc);
-    uint64_t room = lc->cap_bytes > used ? lc->cap_bytes - used : 0;
+    uint64_t room = lc_room(lc, o);
     for (size_t i = 0; i < lc->nobj; i++)
         l->cand[i] = false;
     while (room < need) {
         size_t c = SIZE_MAX;
         for (size_t i = 0; i < lc->nobj; i++) {
-            if (lc->obj[i].loc != UVM_LC_LOC_GPU || l->keep[i] || l->cand[i] ||
+            if (lc_gpu(&lc->obj[i]) == 0 || l->keep[i] || l->cand[i] ||
                 lc_prio(lc, l->rl, i, o) >= 0)
                 continue;
             if (c == SIZE_MAX || lc_before(lc, l->rl, c, i))
@@ -143,11 +155,12 @@ static bool lc_make_room(lc_launch_t *l, size_t o) {
         if (c == SIZE_MAX)
             return false; /* the list is dropped: nothing replaced */
         l->cand[c] = true;
-        room += lc_bytes(&lc->obj[c]);
+        room += lc_gpu(&lc->obj[c]);
     }
     for (size_t i = 0; i < lc->nobj; i++)
         if (l->cand[i]) {
             lc->obj[i].loc = UVM_LC_LOC_CPU;
+            lc->obj[i].part = 0;
             lc_emit(l, i, UVM_LC_ACT_EVICT, true, false);
         }
     return true;
@@ -167,11 +180,30 @@ static void lc_place(lc_launch_t *l, size_t o, const uvm_obj_use_t *u) {
     if (ob->loc == UVM_LC_LOC_GPU || lc_make_room(l, o)) {
         lc_emit(l, o, UVM_LC_ACT_GPU, ob->loc != UVM_LC_LOC_GPU, lc_explicit(l->lc, u));
         ob->loc = UVM_LC_LOC_GPU;
+        ob->part = 0;
+        l->keep[o] = true;
+        return;
+    }
+    /* partial mapping: the object that follows those placed in GPU memory takes the room left
+     * there (no object is removed for a part), its lowest addresses first, in whole pages */
+    const uint64_t part = l->lc->partial ? lc_room(l->lc, o) / LC_PAGE * LC_PAGE : 0;
+    if (part > 0) {
+        /* removed earlier in this launch to make room (its part was a candidate): only what lies
+         * beyond its new part leaves the GPU */
+        for (size_t i = 0; i < l->nact; i++)
+            if (l->act[i].obj == o && l->act[i].kind == UVM_LC_ACT_EVICT)
+                l->act[i].part = part;
+        lc_emit(l, o, UVM_LC_ACT_PART, ob->loc != UVM_LC_LOC_PART || ob->part != part,
+                lc_explicit(l->lc, u));
+        l->act[l->nact - 1].part = part;
+        ob->loc = UVM_LC_LOC_PART;
+        ob->part = part;
         l->keep[o] = true;
         return;
     }
     lc_emit(l, o, UVM_LC_ACT_CPU, ob->loc != UVM_LC_LOC_CPU, false);
     ob->loc = UVM_LC_LOC_CPU;
+    ob->part = 0;
 }
 
 int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t **act,
@@ -231,6 +263,8 @@ int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t *
 
 void uvm_lc_forget(uvm_lc_t *lc, uint64_t base) {
     for (size_t i = 0; i < lc->nobj; i++)
-        if (lc->obj[i].base == base)
+        if (lc->obj[i].base == base) {
             lc->obj[i].loc = UVM_LC_LOC_NONE;
+            lc->obj[i].part = 0;
+        }
 }
