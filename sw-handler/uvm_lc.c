@@ -8,8 +8,9 @@
  * launch are never removed); else it is placed in host memory. Objects placed in GPU memory are
  * prefetched (explicit transfer) or left to fault (implicit) by the transfer mode: by access
  * density (>= 0.5: explicit), always implicit, always explicit; LRU always explicit. With
- * partial mapping (their §3.4), an object that does not go to the GPU takes the room left there
- * for its first part (from its lowest address, whole pages) and the rest is placed in host memory.
+ * partial mapping (their §3.4), the first object that does not go to the GPU takes the room the
+ * launch's placement leaves for its first part (from its lowest address, whole pages) and the
+ * rest is placed in host memory.
  */
 #include "uvm_lc.h"
 
@@ -124,6 +125,13 @@ typedef struct {
     bool *cand; /* on the replacement candidate list */
     uvm_lc_act_t *act;
     size_t nact;
+    /* partial mapping: the first object of the launch that does not go to the GPU (SIZE_MAX:
+     * none yet), where its action belongs, its location and part before the launch, and its
+     * transfer */
+    size_t pc, pc_at;
+    uvm_lc_loc_t pc_loc;
+    uint64_t pc_part;
+    bool pc_xfer;
 } lc_launch_t;
 
 static void lc_emit(lc_launch_t *l, size_t o, uvm_lc_act_kind_t k, bool moved, bool prefetch) {
@@ -184,26 +192,63 @@ static void lc_place(lc_launch_t *l, size_t o, const uvm_obj_use_t *u) {
         l->keep[o] = true;
         return;
     }
-    /* partial mapping: the object that follows those placed in GPU memory takes the room left
-     * there (no object is removed for a part), its lowest addresses first, in whole pages */
-    const uint64_t part = l->lc->partial ? lc_room(l->lc, o) / LC_PAGE * LC_PAGE : 0;
-    if (part > 0) {
-        /* removed earlier in this launch to make room (its part was a candidate): only what lies
-         * beyond its new part leaves the GPU */
-        for (size_t i = 0; i < l->nact; i++)
-            if (l->act[i].obj == o && l->act[i].kind == UVM_LC_ACT_EVICT)
-                l->act[i].part = part;
-        lc_emit(l, o, UVM_LC_ACT_PART, ob->loc != UVM_LC_LOC_PART || ob->part != part,
-                lc_explicit(l->lc, u));
-        l->act[l->nact - 1].part = part;
-        ob->loc = UVM_LC_LOC_PART;
-        ob->part = part;
-        l->keep[o] = true;
+    if (l->lc->partial && l->pc == SIZE_MAX) {
+        /* partial mapping: the first object that does not go to the GPU is decided after the
+         * launch's other objects (lc_partial); its room, old part included, is theirs meanwhile */
+        l->pc = o;
+        l->pc_at = l->nact;
+        l->pc_loc = ob->loc;
+        l->pc_part = ob->part;
+        l->pc_xfer = lc_explicit(l->lc, u);
+        ob->loc = UVM_LC_LOC_CPU;
+        ob->part = 0;
         return;
     }
     lc_emit(l, o, UVM_LC_ACT_CPU, ob->loc != UVM_LC_LOC_CPU, false);
     ob->loc = UVM_LC_LOC_CPU;
     ob->part = 0;
+}
+
+static void lc_insert(lc_launch_t *l, size_t at, const uvm_lc_act_t *a) {
+    memmove(&l->act[at + 1], &l->act[at], (l->nact - at) * sizeof(*a));
+    l->act[at] = *a;
+    l->nact++;
+}
+
+/* Partial mapping (their §3.4, docs/handler.md §6s.1): the object whose priority follows those
+ * placed in GPU memory takes, for its first part (lowest addresses, whole pages), the room the
+ * launch's placement leaves unused; the rest is in host memory. No room: it is placed in host
+ * memory, as without partial mapping (the same action at the same place). */
+static void lc_partial(lc_launch_t *l) {
+    const size_t o = l->pc;
+    uvm_lc_obj_t *ob = &l->lc->obj[o];
+    const uint64_t part = lc_room(l->lc, o) / LC_PAGE * LC_PAGE;
+    uvm_lc_act_t a = {o, UVM_LC_ACT_CPU, l->pc_loc != UVM_LC_LOC_CPU, false, 0};
+    if (part == 0) {
+        lc_insert(l, l->pc_at, &a);
+        return;
+    }
+    /* its old part removed earlier in this launch as a candidate, or shrinking: only what lies
+     * beyond the new part leaves, where the object's action belongs (before the objects after
+     * it take their room) */
+    bool evicted = false;
+    for (size_t i = 0; i < l->nact; i++)
+        if (l->act[i].obj == o && l->act[i].kind == UVM_LC_ACT_EVICT) {
+            l->act[i].part = part;
+            evicted = true;
+        }
+    if (!evicted && l->pc_loc == UVM_LC_LOC_PART && l->pc_part > part) {
+        a.kind = UVM_LC_ACT_EVICT;
+        a.part = part;
+        lc_insert(l, l->pc_at, &a);
+    }
+    a.kind = UVM_LC_ACT_PART;
+    a.moved = l->pc_loc != UVM_LC_LOC_PART || l->pc_part != part;
+    a.prefetch = l->pc_xfer;
+    a.part = part;
+    l->act[l->nact++] = a;
+    ob->loc = UVM_LC_LOC_PART;
+    ob->part = part;
 }
 
 int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t **act,
@@ -224,7 +269,12 @@ int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t *
                      calloc(m, sizeof(bool)),
                      calloc(m, sizeof(bool)),
                      malloc((n + m) * sizeof(uvm_lc_act_t)),
-                     0};
+                     0,
+                     SIZE_MAX,
+                     0,
+                     UVM_LC_LOC_NONE,
+                     0,
+                     false};
     uint64_t *rl = calloc(m, sizeof(*rl));
     size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
     int rc = idx && l.keep && l.cand && l.act && rl && ord ? 0 : -1;
@@ -246,6 +296,8 @@ int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t *
         }
     for (size_t j = 0; rc == 0 && j < n; j++)
         lc_place(&l, idx[ord[j]], &use[ord[j]]);
+    if (rc == 0 && l.pc != SIZE_MAX)
+        lc_partial(&l);
     if (rc == 0) {
         lc->trc++;
         *act = l.act;
