@@ -249,6 +249,15 @@ int cfg_check(const cfg_t *c, char *err, size_t errlen) {
             return -1;
         }
     }
+    if (c->object_partial == CFG_OBJ_PARTIAL_ON && c->object_policy != CFG_OBJ_POLICY_RLM &&
+        c->object_policy != CFG_OBJ_POLICY_GLM && c->object_policy != CFG_OBJ_POLICY_RDM &&
+        c->object_policy != CFG_OBJ_POLICY_LRU) {
+        /* partial mapping splits an object a placement scheme did not place whole */
+        err_setf(err, errlen,
+                 "object_partial = on needs object_policy rlm, glm, rdm or lru (docs/handler.md "
+                 "§6s.1)");
+        return -1;
+    }
     if (c->writeback == CFG_WB_DIRTY && !c->rtl.ad_bits) {
         /* without the walker's dirty bits every page would look clean: data would be lost */
         err_setf(err, errlen,

@@ -55,6 +55,9 @@ static void print_objects(FILE *f, const plat_t *p) {
             ULL_(hs->obj_launches), ULL_(hs->obj_evictions), ULL_(hs->obj_host_pages),
             ULL_(hs->obj_host_placements), ULL_(hs->obj_prefetches), ULL_(hs->obj_prefetch_pages),
             ULL_(hs->obj_prefetch_skipped));
+    if (p->cfg->object_partial) /* docs/handler.md §6s.1 */
+        fprintf(f, "  partial map   %llu objects mapped partially (%llu pages of their parts)\n",
+                ULL_(hs->obj_partial_maps), ULL_(hs->obj_partial_pages));
 }
 
 void plat_print_summary(const plat_t *p, FILE *f) {
@@ -252,6 +255,9 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"obj_prefetches\": %llu,\n  \"obj_prefetch_pages\": %llu,\n",
                 ULL_(h->obj_prefetches), ULL_(h->obj_prefetch_pages));
         fprintf(f, "  \"obj_prefetch_skipped\": %llu,\n", ULL_(h->obj_prefetch_skipped));
+        if (p->cfg->object_partial) /* only with partial mapping (§6s.1) */
+            fprintf(f, "  \"obj_partial_maps\": %llu,\n  \"obj_partial_pages\": %llu,\n",
+                    ULL_(h->obj_partial_maps), ULL_(h->obj_partial_pages));
     }
     if (p->pst_on) /* DynaMap's software PST (docs/handler.md §6x): only with its policies */
         print_pst_json(f, p);

@@ -154,8 +154,8 @@ results-uvmsmart: | $(DEPS_STAMP)
 #                        docs/handler.md §6s): studies/lichapman.toml through gmmu-sweep (UM,
 #                        Host, LRU, RLM, GLM, RDM, RDM implicit-only / explicit-only and the
 #                        memcpy Baseline on six Rodinia workloads at 2 MB, fitted and at 150%),
-#                        then scripts/results_lichapman.py (reads only the store):
-#                        $(BUILD)/results/lichapman.md, docs/img/results_lichapman.png (~13 min
+#                        RDM with partial mapping, then scripts/results_lichapman.py (reads only the store):
+#                        $(BUILD)/results/lichapman.md, docs/img/results_lichapman.png (~12 min,
 #                        with -j 2)
 ## make results-lichapman      Li & Chapman's schemes vs UM, fitted and oversubscribed:
 ##                             docs/img/results_lichapman.png, build/results/lichapman.md

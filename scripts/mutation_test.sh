@@ -664,5 +664,11 @@ mutate_hdl hdl2 test_handler_block:test_block_tracks_service sw-handler/uvm_va_b
 mutate_hdl hdl2 prefetch_tbn sw-handler/uvm_va_block.c 's/    blk->id = id;/    blk->id = id + 1u;/' \
     "handler: a new VA block records the next block's id (prefetch sees the wrong 2 MB region, uvm_va_block.c)" "$hdl_exp|$hdl_score|$hdl_int|$hdl_wdog"
 
+# issue 22 item 3: Li & Chapman's partial mapping (docs/handler.md §6s.1)
+mutate_hdl hdl2 lc_partial sw-handler/uvm_lc_run.c 's/^        if (lc_host(h, o->base + a->part, o->size - a->part, err, errlen) != 0)$/        if (0)/' \
+    "handler: a partially mapped object's rest is not placed in host memory (faults in instead of remote, uvm_lc_run.c)" "$hdl_exp"
+mutate_hdl hdl2 test_handler_lc:test_partial_resplit sw-handler/uvm_lc.c 's/^            l->act\[i\].part = part;$/            (void)part;/' \
+    "handler: a partial object removed and mapped partially again in one launch leaves the GPU whole (uvm_lc.c)" "$hdl_unit"
+
 [ -n "${MUT_RANDOM:-}" ] && echo "random mix ($MUT_RANDOM seeds) caught $rnd_caught of $rnd_total mutations"
 exit $fail

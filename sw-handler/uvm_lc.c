@@ -7,7 +7,10 @@
  * removing objects of strictly lower priority (the lowest first; objects placed earlier in this
  * launch are never removed); else it is placed in host memory. Objects placed in GPU memory are
  * prefetched (explicit transfer) or left to fault (implicit) by the transfer mode: by access
- * density (>= 0.5: explicit), always implicit, always explicit; LRU always explicit.
+ * density (>= 0.5: explicit), always implicit, always explicit; LRU always explicit. With
+ * partial mapping (their §3.4), the first object that does not go to the GPU takes the room the
+ * launch's placement leaves for its first part (from its lowest address, whole pages) and the
+ * rest is placed in host memory.
  */
 #include "uvm_lc.h"
 
@@ -32,12 +35,22 @@ static uint64_t lc_bytes(const uvm_lc_obj_t *o) {
     return (o->size + LC_PAGE - 1u) / LC_PAGE * LC_PAGE;
 }
 
+/* the bytes of GPU memory object o takes: all its pages, its first part, or none */
+static uint64_t lc_gpu(const uvm_lc_obj_t *o) {
+    return o->loc == UVM_LC_LOC_GPU ? lc_bytes(o) : o->loc == UVM_LC_LOC_PART ? o->part : 0;
+}
+
 uint64_t uvm_lc_gpu_bytes(const uvm_lc_t *lc) {
     uint64_t b = 0;
     for (size_t i = 0; i < lc->nobj; i++)
-        if (lc->obj[i].loc == UVM_LC_LOC_GPU)
-            b += lc_bytes(&lc->obj[i]);
+        b += lc_gpu(&lc->obj[i]);
     return b;
+}
+
+/* the room in GPU memory for object o: the capacity less what the other objects take */
+static uint64_t lc_room(const uvm_lc_t *lc, size_t o) {
+    const uint64_t used = uvm_lc_gpu_bytes(lc) - lc_gpu(&lc->obj[o]);
+    return lc->cap_bytes > used ? lc->cap_bytes - used : 0;
 }
 
 /* The object at base (a new one, or a different size: a new allocation there), or SIZE_MAX. */
@@ -112,6 +125,13 @@ typedef struct {
     bool *cand; /* on the replacement candidate list */
     uvm_lc_act_t *act;
     size_t nact;
+    /* partial mapping: the first object of the launch that does not go to the GPU (SIZE_MAX:
+     * none yet), where its action belongs, its location and part before the launch, and its
+     * transfer */
+    size_t pc, pc_at;
+    uvm_lc_loc_t pc_loc;
+    uint64_t pc_part;
+    bool pc_xfer;
 } lc_launch_t;
 
 static void lc_emit(lc_launch_t *l, size_t o, uvm_lc_act_kind_t k, bool moved, bool prefetch) {
@@ -120,6 +140,7 @@ static void lc_emit(lc_launch_t *l, size_t o, uvm_lc_act_kind_t k, bool moved, b
     a->kind = k;
     a->moved = moved;
     a->prefetch = prefetch;
+    a->part = 0;
 }
 
 /* Steps 2-4 of their algorithm for object o, not in GPU memory: room, or candidates of strictly
@@ -127,14 +148,13 @@ static void lc_emit(lc_launch_t *l, size_t o, uvm_lc_act_kind_t k, bool moved, b
 static bool lc_make_room(lc_launch_t *l, size_t o) {
     uvm_lc_t *lc = l->lc;
     const uint64_t need = lc_bytes(&lc->obj[o]);
-    const uint64_t used = uvm_lc_gpu_bytes(lc);
-    uint64_t room = lc->cap_bytes > used ? lc->cap_bytes - used : 0;
+    uint64_t room = lc_room(lc, o);
     for (size_t i = 0; i < lc->nobj; i++)
         l->cand[i] = false;
     while (room < need) {
         size_t c = SIZE_MAX;
         for (size_t i = 0; i < lc->nobj; i++) {
-            if (lc->obj[i].loc != UVM_LC_LOC_GPU || l->keep[i] || l->cand[i] ||
+            if (lc_gpu(&lc->obj[i]) == 0 || l->keep[i] || l->cand[i] ||
                 lc_prio(lc, l->rl, i, o) >= 0)
                 continue;
             if (c == SIZE_MAX || lc_before(lc, l->rl, c, i))
@@ -143,11 +163,12 @@ static bool lc_make_room(lc_launch_t *l, size_t o) {
         if (c == SIZE_MAX)
             return false; /* the list is dropped: nothing replaced */
         l->cand[c] = true;
-        room += lc_bytes(&lc->obj[c]);
+        room += lc_gpu(&lc->obj[c]);
     }
     for (size_t i = 0; i < lc->nobj; i++)
         if (l->cand[i]) {
             lc->obj[i].loc = UVM_LC_LOC_CPU;
+            lc->obj[i].part = 0;
             lc_emit(l, i, UVM_LC_ACT_EVICT, true, false);
         }
     return true;
@@ -167,11 +188,67 @@ static void lc_place(lc_launch_t *l, size_t o, const uvm_obj_use_t *u) {
     if (ob->loc == UVM_LC_LOC_GPU || lc_make_room(l, o)) {
         lc_emit(l, o, UVM_LC_ACT_GPU, ob->loc != UVM_LC_LOC_GPU, lc_explicit(l->lc, u));
         ob->loc = UVM_LC_LOC_GPU;
+        ob->part = 0;
         l->keep[o] = true;
+        return;
+    }
+    if (l->lc->partial && l->pc == SIZE_MAX) {
+        /* partial mapping: the first object that does not go to the GPU is decided after the
+         * launch's other objects (lc_partial); its room, old part included, is theirs meanwhile */
+        l->pc = o;
+        l->pc_at = l->nact;
+        l->pc_loc = ob->loc;
+        l->pc_part = ob->part;
+        l->pc_xfer = lc_explicit(l->lc, u);
+        ob->loc = UVM_LC_LOC_CPU;
+        ob->part = 0;
         return;
     }
     lc_emit(l, o, UVM_LC_ACT_CPU, ob->loc != UVM_LC_LOC_CPU, false);
     ob->loc = UVM_LC_LOC_CPU;
+    ob->part = 0;
+}
+
+static void lc_insert(lc_launch_t *l, size_t at, const uvm_lc_act_t *a) {
+    memmove(&l->act[at + 1], &l->act[at], (l->nact - at) * sizeof(*a));
+    l->act[at] = *a;
+    l->nact++;
+}
+
+/* Partial mapping (their §3.4, docs/handler.md §6s.1): the object whose priority follows those
+ * placed in GPU memory takes, for its first part (lowest addresses, whole pages), the room the
+ * launch's placement leaves unused; the rest is in host memory. No room: it is placed in host
+ * memory, as without partial mapping (the same action at the same place). */
+static void lc_partial(lc_launch_t *l) {
+    const size_t o = l->pc;
+    uvm_lc_obj_t *ob = &l->lc->obj[o];
+    const uint64_t part = lc_room(l->lc, o) / LC_PAGE * LC_PAGE;
+    uvm_lc_act_t a = {o, UVM_LC_ACT_CPU, l->pc_loc != UVM_LC_LOC_CPU, false, 0};
+    if (part == 0) {
+        lc_insert(l, l->pc_at, &a);
+        return;
+    }
+    /* its old part removed earlier in this launch as a candidate, or shrinking: only what lies
+     * beyond the new part leaves, where the object's action belongs (before the objects after
+     * it take their room) */
+    bool evicted = false;
+    for (size_t i = 0; i < l->nact; i++)
+        if (l->act[i].obj == o && l->act[i].kind == UVM_LC_ACT_EVICT) {
+            l->act[i].part = part;
+            evicted = true;
+        }
+    if (!evicted && l->pc_loc == UVM_LC_LOC_PART && l->pc_part > part) {
+        a.kind = UVM_LC_ACT_EVICT;
+        a.part = part;
+        lc_insert(l, l->pc_at, &a);
+    }
+    a.kind = UVM_LC_ACT_PART;
+    a.moved = l->pc_loc != UVM_LC_LOC_PART || l->pc_part != part;
+    a.prefetch = l->pc_xfer;
+    a.part = part;
+    l->act[l->nact++] = a;
+    ob->loc = UVM_LC_LOC_PART;
+    ob->part = part;
 }
 
 int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t **act,
@@ -192,7 +269,12 @@ int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t *
                      calloc(m, sizeof(bool)),
                      calloc(m, sizeof(bool)),
                      malloc((n + m) * sizeof(uvm_lc_act_t)),
-                     0};
+                     0,
+                     SIZE_MAX,
+                     0,
+                     UVM_LC_LOC_NONE,
+                     0,
+                     false};
     uint64_t *rl = calloc(m, sizeof(*rl));
     size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
     int rc = idx && l.keep && l.cand && l.act && rl && ord ? 0 : -1;
@@ -214,6 +296,8 @@ int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t *
         }
     for (size_t j = 0; rc == 0 && j < n; j++)
         lc_place(&l, idx[ord[j]], &use[ord[j]]);
+    if (rc == 0 && l.pc != SIZE_MAX)
+        lc_partial(&l);
     if (rc == 0) {
         lc->trc++;
         *act = l.act;
@@ -231,6 +315,8 @@ int uvm_lc_plan(uvm_lc_t *lc, const uvm_obj_use_t *use, size_t n, uvm_lc_act_t *
 
 void uvm_lc_forget(uvm_lc_t *lc, uint64_t base) {
     for (size_t i = 0; i < lc->nobj; i++)
-        if (lc->obj[i].base == base)
+        if (lc->obj[i].base == base) {
             lc->obj[i].loc = UVM_LC_LOC_NONE;
+            lc->obj[i].part = 0;
+        }
 }

@@ -71,6 +71,9 @@ typedef struct {
      * (more pages than free frames even after the host-placed objects' pages left) */
     uint64_t obj_launches, obj_evictions, obj_host_pages, obj_host_placements;
     uint64_t obj_prefetches, obj_prefetch_pages, obj_prefetch_skipped;
+    /* partial mapping (object_partial, §6s.1): objects mapped partially (or their split moved),
+     * and the GPU pages of those parts */
+    uint64_t obj_partial_maps, obj_partial_pages;
     /* remote mappings (docs/handler.md §6l): pages mapped remotely on their host copy, remote
      * mappings removed (each with its INVAL_PAGE, also counted in invalidates), remote pages
      * migrated to the GPU (also counted in the migrations) */

@@ -189,6 +189,7 @@ check 22-sim-use-after-free-bin 3 'RESULT +FAIL \(program fault\)' -- sim --trac
 printf 'alloc a %s 0x8000\nkernel k\ns 0 0 W 1 0x1 %s 4\n' $A $A > "$T/h8.trc"
 check 22-sim-objects-stdin 2 'object_policy reads the trace twice \(its object profile\): give a file, not -' -- sh -c "'$SIM' --config '$CFG' --quiet --trace - --set object_policy=rdm < '$T/h8.trc'"
 check 22-sim-objects-value 2 "object_policy: 'bogus' is not one of none\|transfer\|rlm\|glm\|rdm\|lru\|host" -- sim --trace "$T/h8.trc" --set object_policy=bogus
+check 22-sim-partial-policy 2 "object_partial = on needs object_policy rlm, glm, rdm or lru" -- sim --trace "$T/h8.trc" --set object_policy=host --set object_partial=on
 # ---- 19: SIGTERM: summary and stats written; an old stats file is removed at start ----------------
 echo '{"result": "PASS"}' > "$T/sig.json"
 "$SIM" --config configs/oversub.cfg --engine cmodel --no-skip --trace tb/traces/replay.trc --stats "$T/sig.json" --progress-every 0.2 > "$T/sig.log" 2>&1 &

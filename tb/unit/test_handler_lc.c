@@ -251,6 +251,192 @@ static void test_forget(void **state) {
     uvm_lc_fini(&lc);
 }
 
+/* the part in GPU memory of the object at base (partial mapping), 0 if none */
+static uint64_t part_of(const uvm_lc_t *lc, uint64_t base) {
+    for (size_t i = 0; i < lc->nobj; i++)
+        if (lc->obj[i].base == base)
+            return lc->obj[i].loc == UVM_LC_LOC_PART ? lc->obj[i].part : 0;
+    return 0;
+}
+
+/* partial mapping (their §3.4): with 5 pages, RDM places 0 and 1 (2 pages each, reused sooner)
+ * whole and object 2 (4 pages, reused last) partly: its first page in GPU memory, the rest in
+ * host memory; without partial mapping it goes to the host whole and a page stays empty */
+static void test_partial(void **state) {
+    (void)state;
+    uvm_lc_t lc;
+    uvm_lc_init(&lc, UVM_OBJ_POLICY_RDM, UVM_OBJ_XFER_DENSITY, 5 * PG);
+    lc.partial = true;
+    const uvm_obj_use_t k0[] = {obj(2, 4, 9, 9, 3, 1.0), obj(0, 2, 5, 5, 1, 1.0),
+                                obj(1, 2, 5, 5, 2, 0.1)};
+    plan_t p = plan(&lc, k0, 3);
+    assert_int_equal(p.n, 3);
+    uvm_lc_act_t a = {0};
+    assert_int_equal(lc.obj[p.a[2].obj].base, k0[0].base); /* placed last: reused last */
+    assert_int_equal(act_of(&lc, &p, k0[0].base, &a), UVM_LC_ACT_PART);
+    assert_true(a.moved);
+    assert_true(a.prefetch); /* density 1: its part prefetched */
+    assert_int_equal(a.part, PG);
+    assert_int_equal(loc_of(&lc, k0[0].base), UVM_LC_LOC_PART);
+    assert_int_equal(part_of(&lc, k0[0].base), PG);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 5 * PG);
+    free(p.a);
+    /* the same launch again: nothing moves, the split stays */
+    p = plan(&lc, k0, 3);
+    assert_int_equal(act_of(&lc, &p, k0[0].base, &a), UVM_LC_ACT_PART);
+    assert_false(a.moved);
+    assert_int_equal(a.part, PG);
+    free(p.a);
+    /* a launch of object 3 (1 page, reused soonest): the room is gone; the partial object is
+     * the replacement candidate (its part, reused furthest), so object 3 takes its page and it
+     * goes to the host whole; object 2 then reused soon with 0 and 1 never again: 0 and 1
+     * are removed and object 2 placed whole */
+    const uvm_obj_use_t k1[] = {obj(3, 1, 9, 9, 1, 1.0)};
+    p = plan(&lc, k1, 1);
+    assert_int_equal(act_of(&lc, &p, k0[0].base, &a), UVM_LC_ACT_EVICT);
+    assert_int_equal(loc_of(&lc, k0[0].base), UVM_LC_LOC_CPU);
+    assert_int_equal(part_of(&lc, k0[0].base), 0);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 5 * PG);
+    free(p.a);
+    const uvm_obj_use_t k2[] = {obj(2, 4, 9, 9, 1, 1.0), obj(0, 2, 5, 5, NEVER, 1.0),
+                                obj(1, 2, 5, 5, NEVER, 1.0)};
+    p = plan(&lc, k2, 3);
+    assert_int_equal(act_of(&lc, &p, k0[1].base, NULL), UVM_LC_ACT_EVICT);
+    assert_int_equal(act_of(&lc, &p, k0[2].base, NULL), UVM_LC_ACT_EVICT);
+    assert_int_equal(act_of(&lc, &p, k0[0].base, &a), UVM_LC_ACT_GPU);
+    assert_true(a.moved);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 5 * PG);
+    free(p.a);
+    uvm_lc_fini(&lc);
+    /* without partial mapping: object 2 whole in host memory, 1 page of GPU memory unused */
+    uvm_lc_init(&lc, UVM_OBJ_POLICY_RDM, UVM_OBJ_XFER_DENSITY, 5 * PG);
+    p = plan(&lc, k0, 3);
+    assert_int_equal(act_of(&lc, &p, k0[0].base, &a), UVM_LC_ACT_CPU);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 4 * PG);
+    free(p.a);
+    uvm_lc_fini(&lc);
+}
+
+/* a partial object's part grows when room appears and shrinks when a higher-priority object
+ * takes room (GLM: fixed priority by global locality); an object of a size not a multiple of
+ * pages: the part is whole pages, the rest holds the tail */
+static void test_partial_resplit(void **state) {
+    (void)state;
+    uvm_lc_t lc;
+    uvm_lc_init(&lc, UVM_OBJ_POLICY_GLM, UVM_OBJ_XFER_IMPLICIT, 6 * PG);
+    lc.partial = true;
+    uvm_obj_use_t big = obj(0, 8, 1, 1, NEVER, 1.0);
+    big.size -= 100; /* 8 pages less 100 bytes */
+    const uvm_obj_use_t k0[] = {obj(1, 3, 9, 9, NEVER, 1.0), big};
+    plan_t p = plan(&lc, k0, 2);
+    uvm_lc_act_t a = {0};
+    assert_int_equal(act_of(&lc, &p, big.base, &a), UVM_LC_ACT_PART);
+    assert_int_equal(a.part, 3 * PG);
+    assert_false(a.prefetch); /* implicit */
+    free(p.a);
+    /* object 4 (2 pages, higher global locality) joins: the part shrinks to 1 page */
+    const uvm_obj_use_t k1[] = {obj(1, 3, 9, 9, NEVER, 1.0), obj(4, 2, 8, 8, NEVER, 1.0), big};
+    p = plan(&lc, k1, 3);
+    assert_int_equal(p.n, 4);
+    /* the part (lower priority) is the candidate removed for object 4, then the object gets
+     * the room left: only what lies beyond its new part leaves the GPU */
+    assert_int_equal(p.a[1].kind, UVM_LC_ACT_EVICT);
+    assert_int_equal(lc.obj[p.a[1].obj].base, big.base);
+    assert_int_equal(p.a[1].part, PG);
+    assert_int_equal(lc.obj[p.a[2].obj].base, k1[1].base);
+    assert_int_equal(p.a[2].kind, UVM_LC_ACT_GPU);
+    assert_int_equal(p.a[3].kind, UVM_LC_ACT_PART);
+    assert_true(p.a[3].moved);
+    assert_int_equal(p.a[3].part, PG);
+    assert_int_equal(part_of(&lc, big.base), PG);
+    free(p.a);
+    /* object 1 freed: the part grows into its room (6 - 2 = 4 pages) */
+    uvm_lc_forget(&lc, k0[0].base);
+    const uvm_obj_use_t k2[] = {obj(4, 2, 8, 8, NEVER, 1.0), big};
+    p = plan(&lc, k2, 2);
+    assert_int_equal(act_of(&lc, &p, big.base, &a), UVM_LC_ACT_PART);
+    assert_true(a.moved);
+    assert_int_equal(a.part, 4 * PG);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 6 * PG);
+    free(p.a);
+    uvm_lc_fini(&lc);
+}
+
+/* the part is the room the launch's placement leaves: an object after the partial one in the
+ * priority order that fits whole keeps its place (RDM, 6 pages: 0 and 2 whole, 1 gets 2 pages);
+ * a later launch removes the part as a candidate and maps what is left (1 page) again, the
+ * removal keeping that page */
+static void test_partial_leftover(void **state) {
+    (void)state;
+    uvm_lc_t lc;
+    uvm_lc_init(&lc, UVM_OBJ_POLICY_RDM, UVM_OBJ_XFER_DENSITY, 6 * PG);
+    lc.partial = true;
+    const uvm_obj_use_t k0[] = {obj(0, 2, 9, 9, 1, 1.0), obj(1, 8, 5, 5, 2, 1.0),
+                                obj(2, 2, 1, 1, 3, 1.0)};
+    plan_t p = plan(&lc, k0, 3);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(lc.obj[p.a[0].obj].base, k0[0].base);
+    assert_int_equal(p.a[1].kind, UVM_LC_ACT_GPU); /* object 2 fits whole after object 1 */
+    assert_int_equal(lc.obj[p.a[1].obj].base, k0[2].base);
+    assert_int_equal(p.a[2].kind, UVM_LC_ACT_PART);
+    assert_int_equal(lc.obj[p.a[2].obj].base, k0[1].base);
+    assert_int_equal(p.a[2].part, 2 * PG);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 6 * PG);
+    free(p.a);
+    /* object 3 (3 pages, reused soonest): objects 2 (next reuse 3, GL 1) then 1 (3, GL 5) are
+     * removed for it; object 1 then gets the page left: its removal keeps that page */
+    const uvm_obj_use_t k1[] = {obj(3, 3, 9, 9, 1, 1.0), obj(1, 8, 5, 5, 2, 1.0)};
+    p = plan(&lc, k1, 2);
+    assert_int_equal(p.n, 4);
+    /* the removals in the objects' table order */
+    assert_int_equal(p.a[0].kind, UVM_LC_ACT_EVICT);
+    assert_int_equal(lc.obj[p.a[0].obj].base, k0[1].base);
+    assert_int_equal(p.a[0].part, PG);
+    assert_int_equal(p.a[1].kind, UVM_LC_ACT_EVICT);
+    assert_int_equal(lc.obj[p.a[1].obj].base, k0[2].base);
+    assert_int_equal(p.a[1].part, 0);
+    assert_int_equal(p.a[2].kind, UVM_LC_ACT_GPU);
+    assert_int_equal(p.a[3].kind, UVM_LC_ACT_PART);
+    assert_true(p.a[3].moved);
+    assert_int_equal(p.a[3].part, PG);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 6 * PG);
+    free(p.a);
+    uvm_lc_fini(&lc);
+}
+
+/* a part shrinks without being a candidate: GLM, 6 pages, A (GL 9) and C (GL 1) whole, B (GL 5)
+ * 2 pages; then D (GL 7, 1 page) removes C, B's turn frees its part to the objects after it, C
+ * comes back whole and B keeps 1 page: the shrink is enforced where B's action belongs (before
+ * C's placement), the part at the end */
+static void test_partial_shrink(void **state) {
+    (void)state;
+    uvm_lc_t lc;
+    uvm_lc_init(&lc, UVM_OBJ_POLICY_GLM, UVM_OBJ_XFER_DENSITY, 6 * PG);
+    lc.partial = true;
+    const uvm_obj_use_t a = obj(0, 2, 9, 9, NEVER, 1.0), b = obj(1, 8, 5, 5, NEVER, 1.0),
+                        c = obj(2, 2, 1, 1, NEVER, 1.0), d = obj(3, 1, 7, 7, NEVER, 1.0);
+    const uvm_obj_use_t k0[] = {a, b, c};
+    plan_t p = plan(&lc, k0, 3);
+    assert_int_equal(part_of(&lc, b.base), 2 * PG);
+    free(p.a);
+    const uvm_obj_use_t k1[] = {a, b, c, d};
+    p = plan(&lc, k1, 4);
+    assert_int_equal(p.n, 6);
+    const uint64_t want_base[] = {a.base, c.base, d.base, b.base, c.base, b.base};
+    const int want_kind[] = {UVM_LC_ACT_GPU,   UVM_LC_ACT_EVICT, UVM_LC_ACT_GPU,
+                             UVM_LC_ACT_EVICT, UVM_LC_ACT_GPU,   UVM_LC_ACT_PART};
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(lc.obj[p.a[i].obj].base, want_base[i]);
+        assert_int_equal(p.a[i].kind, want_kind[i]);
+    }
+    assert_int_equal(p.a[3].part, PG); /* the shrink keeps the new part */
+    assert_int_equal(p.a[5].part, PG);
+    assert_true(p.a[5].moved);
+    assert_int_equal(uvm_lc_gpu_bytes(&lc), 6 * PG);
+    free(p.a);
+    uvm_lc_fini(&lc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rlm),
@@ -259,6 +445,10 @@ int main(void) {
         cmocka_unit_test(test_lru),
         cmocka_unit_test(test_host_and_transfer),
         cmocka_unit_test(test_forget),
+        cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_partial_resplit),
+        cmocka_unit_test(test_partial_leftover),
+        cmocka_unit_test(test_partial_shrink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,10 +23,11 @@
 
 #define OBJ(k) (ALLOC_BASE + (uint64_t)(k)*0x10000u)
 
-/* 8 GPU frames; objects 0, 1, 2 of 4 pages each */
-static fx_t *start(uint32_t policy, uint32_t transfer) {
+/* frames GPU frames; objects 0, 1, 2 of 4 pages each; partial mapping if partial */
+static fx_t *start_n(uint32_t policy, uint32_t transfer, uint32_t frames, uint32_t partial) {
     fx_t *x = fx_new();
-    x->cfg.gpu_data_pages = 8;
+    x->cfg.gpu_data_pages = frames;
+    x->cfg.object_partial = partial;
     x->fk.max_dma_bytes = 0x200000;
     x->cfg.object_policy = policy;
     x->cfg.object_transfer = transfer;
@@ -39,6 +40,11 @@ static fx_t *start(uint32_t policy, uint32_t transfer) {
     assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
     x->fk.nev = 0;
     return x;
+}
+
+/* 8 GPU frames, no partial mapping */
+static fx_t *start(uint32_t policy, uint32_t transfer) {
+    return start_n(policy, transfer, 8, 0);
 }
 
 static uvm_obj_use_t use(int k, double density, uint64_t gl, uint32_t reuse) {
@@ -115,6 +121,42 @@ static void test_implicit_and_none(void **state) {
     fx_done(x);
 }
 
+/* partial mapping (docs/handler.md §6s.1) with 6 frames: object 0 placed whole, object 1's
+ * first 2 pages prefetched into the 2 frames left and its last 2 mapped remotely; a later launch
+ * (object 1 reused soon, object 0 never) places object 1 whole (its remote pages migrate) and
+ * maps object 0 partially: only its last 2 pages leave the GPU */
+static void test_partial_enforced(void **state) {
+    (void)state;
+    fx_t *x = start_n(UVM_OBJ_POLICY_RDM, UVM_OBJ_XFER_DENSITY, 6, 1);
+    const uvm_obj_use_t k0[] = {use(0, 1.0, 5, 1), use(1, 1.0, 5, 2)};
+    assert_int_equal(uvm_handler_objects(x->h, k0, 2, x->err, sizeof x->err), 0);
+    assert_int_equal(st(x)->obj_partial_maps, 1);
+    assert_int_equal(st(x)->obj_partial_pages, 2);
+    assert_int_equal(st(x)->obj_prefetch_pages, 6);
+    assert_int_equal(st(x)->remote_maps, 2);
+    for (int p = 0; p < 4; p++) {
+        assert_true(mapped(x, 0, p));
+        assert_true(p < 2 ? mapped(x, 1, p) : remote(x, 1, p));
+    }
+    /* object 1 alone: the split stays, nothing moves */
+    const size_t ndma = x->fk.ndma;
+    const uvm_obj_use_t k1[] = {use(1, 1.0, 5, 1)};
+    assert_int_equal(uvm_handler_objects(x->h, k1, 1, x->err, sizeof x->err), 0);
+    assert_int_equal(st(x)->obj_partial_maps, 1);
+    assert_int_equal(x->fk.ndma, ndma);
+    const uvm_obj_use_t k2[] = {use(1, 1.0, 5, 1), use(0, 1.0, 5, UVM_OBJ_NEVER)};
+    assert_int_equal(uvm_handler_objects(x->h, k2, 2, x->err, sizeof x->err), 0);
+    assert_int_equal(st(x)->obj_evictions, 1);
+    assert_int_equal(st(x)->obj_host_pages, 2);
+    assert_int_equal(st(x)->obj_partial_maps, 2);
+    assert_int_equal(st(x)->remote_to_gpu, 2);
+    for (int p = 0; p < 4; p++) {
+        assert_true(mapped(x, 1, p));
+        assert_true(p < 2 ? mapped(x, 0, p) : remote(x, 0, p));
+    }
+    fx_done(x);
+}
+
 static void test_errors(void **state) {
     (void)state;
     fx_t *x = start(UVM_OBJ_POLICY_RLM, UVM_OBJ_XFER_DENSITY);
@@ -131,6 +173,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rdm_enforced),
         cmocka_unit_test(test_implicit_and_none),
+        cmocka_unit_test(test_partial_enforced),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
