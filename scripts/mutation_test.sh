@@ -578,6 +578,9 @@ mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c
 # issue 20: tbne, UVMSmart's tree-based neighbourhood eviction (docs/handler.md §6y)
 mutate_hdl hdl2 test_handler_evict_tbne:test_tbne_neighbourhood sw-handler/uvm_evict_tbne.c 's/^    if (v != 0 \&\& v < n \* TBNE_LEAF \/ 2u) {/    if (0) {/' \
     "handler: tbne evicts the basic block alone, never its neighbourhood (uvm_evict_tbne.c)" "$hdl_unit"
+# issue 20: Zheng's continued prefetch (transfer_sets_full = evict, docs/handler.md §6p.5)
+mutate_hdl hdl2 test_handler_ts_full:test_evict_keeps_batch sw-handler/uvm_service.c 's/^    h->pin_floor = h->cfg.ts_full ? gen0 + 1u : 0u;/    h->pin_floor = 0 * gen0;/' \
+    "handler: a continued-prefetch transfer set may evict the pages its own batch just migrated (uvm_service.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \
     "handler: thrashing nvidia ignores CPU faults, a CPU<->GPU ping-pong is invisible (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \

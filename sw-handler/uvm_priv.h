@@ -418,6 +418,9 @@ struct uvm_handler {
     u64map_t page_pos;
     uint64_t mig_seq;
     uint64_t block_gen;
+    /* transfer_sets_full = evict (§6p.5): while a transfer set evicts, frames assigned in the
+     * batch (pin_block >= pin_floor) are pinned too; 0: off */
+    uint64_t pin_floor;
 
     /* per-batch / per-block scratch */
     uvm_fault_t *batch;     /* batch_size raw-then-coalesced faults */
