@@ -114,8 +114,10 @@ static void svc_service_begin(void *ctx) {
     p->hd.start = p->now;
     p->hd.running = 1;
     p->hd.calls++;
-    if (p->score)
+    if (p->score) {
         plat_score_service_begin(p->score);
+        plat_score_pin_time(p->score, plat_now_ns(p)); /* the lru check's pins: at the start */
+    }
     evr_add(&p->ring, p->now, EVR_HDL, 1, 0, 0, 0, 0);
 }
 

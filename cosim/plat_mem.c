@@ -280,10 +280,9 @@ static void score_event(void *ctx, const uvm_event_t *ev) {
     const uint64_t m = (1ull << GMMU_VPN_W) - 1u;
     if (ev->kind == UVM_EVENT_PIN || ev->kind == UVM_EVENT_UNPIN) {
         const uint64_t k = (ev->pin.vpn >> GMMU_VPN_W) << 40 | (ev->pin.vpn & m);
-        if (ev->kind == UVM_EVENT_PIN) { /* lru skips a pinned page: no migration order */
-            plat_score_order_off(p->score);
+        if (ev->kind == UVM_EVENT_PIN) /* (the lru order check skips pinned pages) */
             plat_score_pin(p->score, k, ev->pin.until_ns);
-        } else
+        else
             plat_score_unpin(p->score, k);
     } else if (ev->kind == UVM_EVENT_EVICT && ev->evict.cause == UVM_EVICT_CAPACITY) {
         const uint64_t k = (ev->evict.vpn >> GMMU_VPN_W) << 40 | (ev->evict.vpn & m);

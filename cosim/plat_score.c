@@ -387,13 +387,13 @@ static void sync_roots(plat_score_t *s) {
 }
 
 /* lru: every page unmapped in this sync during a service is of the oldest epoch still resident
- * (pages of the current service may be pinned, so they are never a reason). */
+ * (pages of the current service may be pinned, as thrashing pins are: never a reason). */
 static void check_order(plat_score_t *s) {
     uint64_t oldest = 0;
     if (s->lru && s->nremoved && !s->not_evictions && oldest_epoch(s, &oldest)) {
         for (size_t i = 0; i < s->nremoved; i++) {
             const uint64_t e = SC_VAL_EPOCH(s->removed[i]);
-            if (e > oldest) {
+            if (e > oldest && plat_score_order_broken(s, e, &oldest)) {
                 violation(s,
                           "order: frame 0x%llx evicted (mapped in service %llu) while pages "
                           "mapped in the older service %llu are resident (evict_policy lru "

@@ -17,7 +17,7 @@
  *   tag     the content tag of a newly mapped frame is the page's (checked after each service)
  *   order   evict_policy lru: a page evicted while pages of an older service are still
  *           resident is a violation (the policy evicts in migration order, pages of the current
- *           service may be pinned)
+ *           service may be pinned; so may pages of a thrashing pin, skipped: plat_score_pin.c)
  *   wb      a writable page's frame reused before its write-back (plat_score_wb.c)
  *   pin     a page evicted for capacity while the handler's thrashing pin holds (plat_score_pin.c)
  * A violation is reported through env.violation (one line naming the check, VA and frame).
@@ -86,6 +86,10 @@ void plat_score_d2h(plat_score_t *s, uint64_t ppn, uint64_t n, uint64_t dst_vpn)
  * (the handler's frame indices frame..) at now_ns that covers a page pinned until a later time is a
  * violation "pin" (plat_score_pin.c). */
 void plat_score_pin(plat_score_t *s, uint64_t key, uint64_t until_ns);
+/* The time at a service's start (after plat_score_service_begin): the lru order check skips
+ * the pages whose pin ends later (lru skips pinned pages; a pin seen at the start holds at
+ * least as long as the handler saw it: no false violation). */
+void plat_score_pin_time(plat_score_t *s, uint64_t now_ns);
 void plat_score_unpin(plat_score_t *s, uint64_t key);
 void plat_score_evict(plat_score_t *s, uint64_t key, uint64_t pages, uint64_t frame,
                       uint64_t now_ns);

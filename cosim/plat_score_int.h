@@ -41,6 +41,7 @@ struct plat_score {
     u64map_t wbdone;  /* ppn -> ASID << 40 | VPN: a D2H submitted before the scoreboard saw the
                          page's unmap (a D = 1 leaf: no invalidate, no sync before the copy) */
     u64map_t pins;    /* ASID << 40 | VPN -> end (ns) of its thrashing pin (plat_score_pin.c) */
+    uint64_t pin_now; /* the time of the service's start: pins ending later hold (lru check) */
     uint64_t epoch, min_epoch, in_service;
     uint64_t *fresh; /* keys mapped since the last tag check */
     size_t nfresh, capfresh;
@@ -58,6 +59,11 @@ struct plat_score {
  * (a violation "wb" if the write-back is still owed and the page's allocation still exists). */
 void plat_score_wb_unmap(plat_score_t *s, uint64_t f, uint64_t who);
 void plat_score_wb_reuse(plat_score_t *s, uint64_t f);
+/* plat_score_pin.c: a page unmapped from epoch e while pages of the older epoch *oldest are
+ * resident breaks lru's order unless every resident page older than e is pinned by a
+ * thrashing PIN ending after pin_now (lru skips them, as the handler does): 1 (*oldest = the
+ * oldest unpinned epoch) or 0. */
+int plat_score_order_broken(const plat_score_t *s, uint64_t e, uint64_t *oldest);
 /* The maps of the rules in plat_score_wb.c and plat_score_pin.c. */
 void plat_score_wb_free(plat_score_t *s);
 

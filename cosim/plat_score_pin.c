@@ -5,7 +5,8 @@
  * cause UVM_EVICT_CAPACITY covering it) while the pin holds: violation "pin". A page that leaves
  * because the CPU touched it or a user call moved it (causes CPU_FAULT, API) is no eviction. The
  * pins and evictions are the handler's own events (the one rule built from them: the page tables
- * cannot tell an eviction from another unmap); the time is the platform's.
+ * cannot tell an eviction from another unmap); the time is the platform's. And the lru order
+ * check's exception: a page pinned now is skipped by lru, so it is no older resident page.
  */
 #include <stdio.h>
 
@@ -46,4 +47,27 @@ void plat_score_evict(plat_score_t *s, uint64_t key, uint64_t pages, uint64_t fr
         s->env.violation(s->env.ctx, msg);
         return;
     }
+}
+
+void plat_score_pin_time(plat_score_t *s, uint64_t now_ns) {
+    s->pin_now = now_ns;
+}
+
+int plat_score_order_broken(const plat_score_t *s, uint64_t e, uint64_t *oldest) {
+    if (s->pins.count == 0)
+        return 1;
+    const uint64_t now = s->pin_now;
+    uint64_t best = UINT64_MAX, key = 0, v = 0, until = 0;
+    for (size_t pos = 0; u64map_next(&s->maps, &pos, &key, &v);) {
+        const uint64_t ve = SC_VAL_EPOCH(v);
+        if ((key & SC_KEY_LARGE) || (v & SC_VAL_PLAT) || ve >= s->epoch || ve >= best)
+            continue;
+        if (u64map_get(&s->pins, key, &until) && now < until)
+            continue; /* pinned: lru skips it */
+        best = ve;
+    }
+    if (best == UINT64_MAX || e <= best)
+        return 0;
+    *oldest = best;
+    return 1;
 }

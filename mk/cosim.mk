@@ -100,7 +100,9 @@ COSIM_REGRESS_SKIP ?= ff256,ad,oversub_ad
 # ... and the long-batch watchdog test and lfu eviction (docs/handler.md §6p, about 7 s and 8 s)
 # ... and optimal eviction and pre-eviction (docs/handler.md §6t, §6u, about 7 s each; pinned by
 # tb/unit/test_handler_evict_optimal.c and test_handler_reserve.c in make test)
-COSIM_REGRESS_SKIP_TESTS ?= prefetch_sequential_pipe,prefetch_locality_pipe,memcpy_2m,memcpy_cocoa,memcpy_cocoa_gmmu,oversub_thrash_nvidia,oversub_thrash_capacity,watchdog_long_batch,oversub_lfu,oversub_optimal,oversub_reserve,oversub_thrash_pin
+# ... and tbne eviction and Zheng's continued prefetch (docs/handler.md §6y, §6p.5; pinned by
+# test_handler_evict_tbne.c and test_handler_ts_full.c)
+COSIM_REGRESS_SKIP_TESTS ?= prefetch_sequential_pipe,prefetch_locality_pipe,memcpy_2m,memcpy_cocoa,memcpy_cocoa_gmmu,oversub_thrash_nvidia,oversub_thrash_capacity,watchdog_long_batch,oversub_lfu,oversub_optimal,oversub_reserve,oversub_thrash_pin,oversub_tbne,oversub_ts_evict
 # ... and DynaMap's static_map / dynamap on tiny (docs/handler.md §6x, 1.2 s and 1.9 s)
 COSIM_REGRESS_SKIP_TESTS := $(COSIM_REGRESS_SKIP_TESTS),static_map,dynamap
 ## make cosim-regress-full     every directed co-simulation test (cosim-regress leaves out COSIM_REGRESS_SKIP)

@@ -411,10 +411,10 @@ hdl_score='gmmu-sim exited 6,'            # handler scoreboard
 hdl_wdog='gmmu-sim exited 4,'             # watchdog (simulated time)
 hdl_exp='expect [a-z_0-9]+ [=!<>]+ [0-9.]+: got'  # an expect / expect_exact line of the test
 # check "unit": the handler's cmocka unit tests (tb/unit/test_handler_*.c, the fake device with
-# hand-written expectations) instead of a directed test; the test argument names the unit test
+# hand-written expectations; and the scoreboard's, test_platform_score.c) instead of a directed test; the test argument names the unit test
 # program and test that must fail (PROGRAM:TEST, e.g. test_handler_block:test_migrate_runs)
 hdl_unit=unit
-hdl_unit_bins() { (cd "$root" && ls tb/unit/test_handler_*.c) | sed 's#tb/unit/#build/tests/#; s#\.c$##'; }
+hdl_unit_bins() { (cd "$root" && ls tb/unit/test_handler_*.c tb/unit/test_platform_score.c) | sed 's#tb/unit/#build/tests/#; s#\.c$##'; }
 hdl_unit_run() { # kind, PROGRAM:TEST, description, log: the handler unit tests on the mutant
     local kind=$1 want=$2 what=$3 log=$4 bins
     bins=$(hdl_unit_bins)
@@ -584,6 +584,12 @@ mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frame
 # the scoreboard alone on a run that pins: about 2 s with the C model engine)
 mutate_hdl hdl2 oversub_thrash_pin sw-handler/uvm_mem.c 's/^    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn) ||$/    return h->frames[f].pin_block == h->block_gen ||/' \
     "handler: the handler evicts a pinned page (scoreboard pin, uvm_mem.c)" "$hdl_score"
+# the lru order check with thrashing pins (docs/handler.md §6p.4): pinned pages skipped, the
+# check kept on (a unit test of the scoreboard: hand-made services, pins and evictions)
+mutate_hdl hdl2 test_platform_score:test_lru_order_pins cosim/plat_score_pin.c 's/^            continue; \/\* pinned: lru skips it \*\//            (void)until; \/* pinned: not skipped *\//' \
+    "scoreboard: the lru order check counts pinned pages as older resident ones (plat_score_pin.c)" "$hdl_unit"
+mutate_hdl hdl2 test_platform_score:test_lru_order_pins cosim/plat_score_pin.c 's/^    if (best == UINT64_MAX || e <= best)$/    if (best == UINT64_MAX || e > 0)/' \
+    "scoreboard: the lru order check is skipped once a page is pinned (plat_score_pin.c)" "$hdl_unit"
 # issue 21 item 1: the remote placement (docs/handler.md §6l)
 mutate_hdl hdl2 remote_to_gpu sw-handler/uvm_place_remote.c 's/    unmap_page(h, blk, vpn);/    uvm_bitmap_clear(blk->remote, uvm_block_page(vpn));/' \
     "handler: a remote page migrates to the GPU without its remote mapping removed and shot down (uvm_place_remote.c)" "$hdl_score|$hdl_int|$hdl_exp"
@@ -599,6 +605,12 @@ mutate_hdl hdl2 dynamap sw-handler/uvm_dynamap.c 's/    return !(c.gpu_ns < c.cp
     "handler: dynamap maps remotely the pages its cost model would migrate (uvm_dynamap.c)" "$hdl_exp"
 mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
     "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
+# issue 20: tbne, UVMSmart's tree-based neighbourhood eviction (docs/handler.md §6y)
+mutate_hdl hdl2 test_handler_evict_tbne:test_tbne_neighbourhood sw-handler/uvm_evict_tbne.c 's/^    if (v != 0 \&\& v < n \* TBNE_LEAF \/ 2u) {/    if (0) {/' \
+    "handler: tbne evicts the basic block alone, never its neighbourhood (uvm_evict_tbne.c)" "$hdl_unit"
+# issue 20: Zheng's continued prefetch (transfer_sets_full = evict, docs/handler.md §6p.5)
+mutate_hdl hdl2 test_handler_ts_full:test_evict_keeps_batch sw-handler/uvm_service.c 's/^    h->pin_floor = h->cfg.ts_full ? gen0 + 1u : 0u;/    h->pin_floor = 0 * gen0;/' \
+    "handler: a continued-prefetch transfer set may evict the pages its own batch just migrated (uvm_service.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \
     "handler: thrashing nvidia ignores CPU faults, a CPU<->GPU ping-pong is invisible (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \

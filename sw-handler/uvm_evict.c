@@ -129,7 +129,7 @@ const uvm_evict_ops_t uvm_evict_lru_ops = {
     "lru",       lru_init,
     lru_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_NONRESIDENT),
     lru_observe, lru_pick,
-    false};
+    false,       NULL};
 
 /* ------------------------------------------------------------------------------------------ */
 /* random                                                                                      */
@@ -178,4 +178,4 @@ static uint32_t rnd_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
 
 /* random keeps no order: it observes nothing */
 const uvm_evict_ops_t uvm_evict_random_ops = {"random", rnd_init, rnd_fini, 0,
-                                              NULL,     rnd_pick, false};
+                                              NULL,     rnd_pick, false,    NULL};

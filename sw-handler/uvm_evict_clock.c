@@ -52,4 +52,4 @@ static uint32_t clock_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
 }
 
 const uvm_evict_ops_t uvm_evict_clock_ops = {"clock", clock_init, clock_fini, 0,
-                                             NULL,    clock_pick, false};
+                                             NULL,    clock_pick, false,      NULL};

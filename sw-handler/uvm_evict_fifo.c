@@ -150,4 +150,4 @@ const uvm_evict_ops_t uvm_evict_fifo_ops = {
     "fifo",       fifo_init,
     fifo_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_NONRESIDENT),
     fifo_observe, fifo_pick,
-    false};
+    false,        NULL};

@@ -19,4 +19,4 @@ static uint32_t lfu_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
 }
 
 const uvm_evict_ops_t uvm_evict_lfu_ops = {
-    "lfu", uvm_evict_stateless_init, uvm_evict_stateless_fini, 0, NULL, lfu_pick, false};
+    "lfu", uvm_evict_stateless_init, uvm_evict_stateless_fini, 0, NULL, lfu_pick, false, NULL};

@@ -141,4 +141,4 @@ const uvm_evict_ops_t uvm_evict_nvidia_ops = {
     "nvidia",   nv_init,
     nv_fini,    UVM_EVENT_MASK(UVM_EVENT_RESIDENT) | UVM_EVENT_MASK(UVM_EVENT_NONRESIDENT),
     nv_observe, nv_pick,
-    true};
+    true,       NULL};

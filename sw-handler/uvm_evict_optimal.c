@@ -171,4 +171,4 @@ static uint32_t opt_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
 
 const uvm_evict_ops_t uvm_evict_optimal_ops = {
     "optimal",   opt_init, opt_fini, UVM_EVENT_MASK(UVM_EVENT_RESIDENT),
-    opt_observe, opt_pick, false};
+    opt_observe, opt_pick, false,    NULL};

@@ -46,4 +46,5 @@ static uint32_t oracle_pick(uvm_handler_t *h, void *priv, uint32_t gran_pages) {
 }
 
 const uvm_evict_ops_t uvm_evict_lru_oracle_ops = {
-    "lru_oracle", uvm_evict_stateless_init, uvm_evict_stateless_fini, 0, NULL, oracle_pick, false};
+    "lru_oracle", uvm_evict_stateless_init, uvm_evict_stateless_fini, 0, NULL, oracle_pick, false,
+    NULL};

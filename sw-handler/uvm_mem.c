@@ -33,7 +33,8 @@ void uvm_mem_free(uvm_handler_t *h) {
 
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
     return h->frames[f].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames[f].vpn) ||
-           uvm_evict_spared(h, h->frames[f].vpn);
+           uvm_evict_spared(h, h->frames[f].vpn) ||
+           (h->pin_floor && h->frames[f].pin_block >= h->pin_floor);
 }
 
 /* Drops the residency of frame f's page (block bitmap, eviction policy); then the placement

@@ -140,17 +140,13 @@ static int victim_cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* A victim group (an nvidia root chunk, or evict_granularity frames, docs/handler.md §6j): every
- * resident page of the frames [v, v + gran)
- * is evicted, in VA order (a VA block at a time, as the driver evicts a chunk). With pages = 1
- * the first frame handed back is kept for the caller and the others go to the allocator;
- * returns it, or UVM_NONE (the caller asks the placement again). */
-static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, uint32_t pages) {
+/* Evicts the resident pages of frames[0, n) in VA order (a VA block at a time, as the driver
+ * evicts a chunk). With pages = 1 the first frame handed back is kept for the caller and the
+ * others go to the allocator; returns it, or UVM_NONE (the caller asks the placement again). */
+static uint32_t evict_set(uvm_handler_t *h, const uint32_t *frames, uint32_t n, uint32_t pages) {
     victim_t list[UVM_BLOCK_PAGES] = {{0, 0}};
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < gran && (uint64_t)v + i < h->cfg.gpu_data_pages; i++)
-        if (h->frames[v + i].resident)
-            list[n++] = (victim_t){h->frames[v + i].vpn, v + i};
+    for (uint32_t i = 0; i < n; i++)
+        list[i] = (victim_t){h->frames[frames[i]].vpn, frames[i]};
     qsort(list, n, sizeof list[0], victim_cmp);
     uint32_t mine = UVM_NONE;
     for (uint32_t i = 0; i < n; i++) {
@@ -167,19 +163,41 @@ static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, ui
     return mine;
 }
 
+/* A victim group (an nvidia root chunk, or evict_granularity frames, docs/handler.md §6j): every
+ * resident page of the frames [v, v + gran), as evict_set. */
+static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, uint32_t pages) {
+    uint32_t frames[UVM_BLOCK_PAGES];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < gran && (uint64_t)v + i < h->cfg.gpu_data_pages; i++)
+        if (h->frames[v + i].resident)
+            frames[n++] = v + i;
+    return evict_set(h, frames, n, pages);
+}
+
+/* One round of the policy's choice: a set of frames (pick_set: tbne, §6y, for single frames;
+ * its size in *n) or an aligned group (pick; *n = 0). Its first frame, or UVM_NONE. */
+static uint32_t pick_once(uvm_handler_t *h, uint32_t gran, uint32_t *set, uint32_t *n) {
+    *n = 0;
+    if (h->evict->pick_set && gran == 1u) {
+        *n = h->evict->pick_set(h, h->evict_priv, set);
+        return *n ? set[0] : UVM_NONE;
+    }
+    return h->evict->pick(h, h->evict_priv, gran);
+}
+
 /* The eviction policy's victim, by preferred location (§6o): a group of pages preferred on the
  * host first, then one without pages preferred on the GPU, then any; the policy's own order
  * inside each round. Without advice: the policy's pick alone. */
-static uint32_t pick_victim(uvm_handler_t *h, uint32_t gran) {
+static uint32_t pick_victim(uvm_handler_t *h, uint32_t gran, uint32_t *set, uint32_t *n) {
     if (h->pref_pages == 0)
-        return h->evict->pick(h, h->evict_priv, gran);
+        return pick_once(h, gran, set, n);
     uint32_t v = UVM_NONE;
     for (uint32_t r = UVM_EVICT_ROUND_HOST; r <= UVM_EVICT_ROUND_NOT_GPU && v == UVM_NONE; r++) {
         h->evict_round = r;
-        v = h->evict->pick(h, h->evict_priv, gran);
+        v = pick_once(h, gran, set, n);
     }
     h->evict_round = UVM_EVICT_ROUND_ALL;
-    return v != UVM_NONE ? v : h->evict->pick(h, h->evict_priv, gran);
+    return v != UVM_NONE ? v : pick_once(h, gran, set, n);
 }
 
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
@@ -195,9 +213,16 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
             return f;
         if (h->ts.n) /* pipelined transfer sets: no frame with a copy in flight is a victim */
             uvm_ts_pipe_drain(h);
-        const uint32_t v = pick_victim(h, gran);
+        uint32_t set[UVM_BLOCK_PAGES], n = 0;
+        const uint32_t v = pick_victim(h, gran, set, &n);
         if (v == UVM_NONE)
             return UVM_NONE;
+        if (n > 0) { /* a set of frames (tbne) */
+            const uint32_t mine = evict_set(h, set, n, pages);
+            if (mine != UVM_NONE)
+                return mine;
+            continue;
+        }
         if (h->evict->root_chunks || gran != pages) {
             const uint32_t mine = evict_root_chunk(h, v, gran, pages);
             if (mine != UVM_NONE)
@@ -230,10 +255,13 @@ void uvm_migrate_reserve(uvm_handler_t *h) {
         h->evict->root_chunks ? h->cfg.evict_chunk_pages : h->cfg.evict_granularity;
     for (uint32_t tries = 0; h->pmm.nfree < want && tries < h->pmm.frames; tries++) {
         const uint32_t nfree = h->pmm.nfree;
-        const uint32_t v = pick_victim(h, unit);
+        uint32_t set[UVM_BLOCK_PAGES], n = 0;
+        const uint32_t v = pick_victim(h, unit, set, &n);
         if (v == UVM_NONE)
             break;
-        if (unit > 1u)
+        if (n > 0)
+            (void)evict_set(h, set, n, 0u); /* every frame back to the allocator */
+        else if (unit > 1u)
             (void)evict_root_chunk(h, v, unit, 0u); /* every frame back to the allocator */
         else {
             const uint32_t kept = uvm_mem_evict(h, v);

@@ -49,8 +49,9 @@ static const uvm_replay_ops_t replay_tab[] = {
 /* eviction policies: uvm_evict.c                                                              */
 
 static const uvm_evict_ops_t *const evict_tab[] = {
-    &uvm_evict_lru_ops,        &uvm_evict_random_ops, &uvm_evict_fifo_ops,    &uvm_evict_nvidia_ops,
-    &uvm_evict_lru_oracle_ops, &uvm_evict_lfu_ops,    &uvm_evict_optimal_ops, &uvm_evict_clock_ops};
+    &uvm_evict_lru_ops,     &uvm_evict_random_ops,     &uvm_evict_fifo_ops,
+    &uvm_evict_nvidia_ops,  &uvm_evict_lru_oracle_ops, &uvm_evict_lfu_ops,
+    &uvm_evict_optimal_ops, &uvm_evict_clock_ops,      &uvm_evict_tbne_ops};
 
 /* ------------------------------------------------------------------------------------------ */
 /* prefetch policies: uvm_prefetch.c; thrashing: uvm_thrashing*.c         */
@@ -149,6 +150,7 @@ static const policy_props_t props_tab[] = {
     {&uvm_evict_lru_ops, UVM_POLICY_PROP_MAP_ORDER},
     {&uvm_evict_lru_oracle_ops, UVM_POLICY_PROP_ACCESS_ORACLE},
     {&uvm_evict_lfu_ops, UVM_POLICY_PROP_ACCESS_ORACLE},
+    {&uvm_evict_tbne_ops, UVM_POLICY_PROP_ACCESS_ORACLE},
     {&uvm_evict_optimal_ops, UVM_POLICY_PROP_ACCESS_ORACLE | UVM_POLICY_PROP_NEXT_USE},
     {&uvm_prefetch_oracle_ops, UVM_POLICY_PROP_PAGE_ORDER},
     {&uvm_thrashing_nvidia_ops, UVM_POLICY_PROP_DETECTS},

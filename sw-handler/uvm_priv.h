@@ -137,6 +137,10 @@ typedef struct {
      * max(pages, cfg.evict_chunk_pages) frames and evicts every resident page of the group, a
      * VA block at a time; false: the group asked for (1 page, or a 2 MB chunk) */
     bool root_chunks;
+    /* optional (tbne, §6y): the victim as a set of frames in several VA ranges, for a single
+     * frame at evict_granularity 1: writes up to UVM_BLOCK_PAGES frames of resident pages, none
+     * pinned, in VA order and returns their number (0: none); NULL: pick alone */
+    uint32_t (*pick_set)(uvm_handler_t *h, void *priv, uint32_t *frames);
 } uvm_evict_ops_t;
 
 /* What a prefetch policy sees of the block being serviced (docs/handler.md §6a). Page indices
@@ -244,6 +248,9 @@ extern const uvm_evict_ops_t uvm_evict_lfu_ops;
 /* uvm_evict_optimal.c: Belady's farthest next use, from the trace read ahead (§6t) */
 extern const uvm_evict_ops_t uvm_evict_optimal_ops;
 extern const uvm_evict_ops_t uvm_evict_clock_ops;
+/* uvm_evict_tbne.c: UVMSmart's tree-based neighbourhood eviction (§6y); its victims' frames */
+extern const uvm_evict_ops_t uvm_evict_tbne_ops;
+uint32_t uvm_evict_tbne_victims(uvm_handler_t *h, uint32_t *frames);
 /* uvm_evict.c: the first frame of an aligned group of gran_pages frames starting at g that
  * holds a resident page and no pinned one can be a victim (a power of two <= 512) */
 bool uvm_evict_group_ok(const uvm_handler_t *h, uint32_t g, uint32_t gran_pages);
@@ -412,6 +419,9 @@ struct uvm_handler {
     u64map_t page_pos;
     uint64_t mig_seq;
     uint64_t block_gen;
+    /* transfer_sets_full = evict (§6p.5): while a transfer set evicts, frames assigned in the
+     * batch (pin_block >= pin_floor) are pinned too; 0: off */
+    uint64_t pin_floor;
 
     /* per-batch / per-block scratch */
     uvm_fault_t *batch;     /* batch_size raw-then-coalesced faults */

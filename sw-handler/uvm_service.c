@@ -225,14 +225,17 @@ static void service_block(uvm_handler_t *h, const uvm_fault_t *f, uint32_t n) {
 
 /* Zheng's transfer set (docs/handler.md §6d): after the demand pages of the batch (h2d0 = the
  * interrupt's H2D bytes before the batch), the allocation-wide prefetch pages, while the set
- * stays within cfg.transfer_set_pages and free frames remain (a prefetch never evicts). */
-static void service_transfer_set(uvm_handler_t *h, uint32_t m, uint64_t h2d0) {
+ * stays within cfg.transfer_set_pages and free frames remain (a prefetch never evicts), or with
+ * transfer_sets_full = evict evicting, the frames of the batch (from gen0 on) pinned (§6p.5). */
+static void service_transfer_set(uvm_handler_t *h, uint32_t m, uint64_t h2d0, uint64_t gen0) {
     const uint64_t demand = (h->irq_h2d_bytes - h2d0) / UVM_PAGE_BYTES;
     const uint32_t max =
         demand >= h->cfg.transfer_set_pages ? 0u : h->cfg.transfer_set_pages - (uint32_t)demand;
     uvm_alloc_hint_ctx_t c = {0, false, h->prefetch_priv, false};
     uvm_batch_anchor(h, m, &c);
+    h->pin_floor = h->cfg.ts_full ? gen0 + 1u : 0u;
     (void)uvm_transfer_set(h, &c, max, false);
+    h->pin_floor = 0;
 }
 
 static void service_batch(uvm_handler_t *h, uint32_t m) {
@@ -279,10 +282,11 @@ void uvm_service_impl(uvm_handler_t *h) {
         const bool pipe = h->prefetch->alloc_hint && h->cfg.transfer_sets == UVM_TS_PIPELINED;
         if (pipe || h->ts.n) /* a set or an asynchronous prefetch in flight (§6o) */
             uvm_ts_pipe_batch(h, m);
+        const uint64_t gen0 = h->block_gen;
         uvm_migrate_pin_batch(h);
         service_batch(h, m);
         if (h->prefetch->alloc_hint && !pipe)
-            service_transfer_set(h, m, h2d0);
+            service_transfer_set(h, m, h2d0, gen0);
         uvm_migrate_flush(h); /* copy_wait batch: the batch tracker, before the replay */
         replay_all_owed = replay_all_owed || h->throttled; /* throttled faults come back */
         h->replay->batch_done(h, &replay_all_owed);

@@ -61,8 +61,11 @@ void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *
 
 uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint32_t max,
                           bool pipe) {
-    if (max > h->pmm.nfree)
-        max = h->pmm.nfree;
+    /* at most the free frames; transfer_sets_full = evict in batch mode (§6p.5): at most half
+     * the GPU frames, the rest evicted for it */
+    const uint32_t room = h->cfg.ts_full && !pipe ? h->pmm.frames / 2u : h->pmm.nfree;
+    if (max > room)
+        max = room;
     if (max == 0)
         return 0;
     uint64_t vpns[UVM_BLOCK_PAGES];

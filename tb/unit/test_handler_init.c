@@ -63,7 +63,7 @@ static void test_new_rejects_bad_cfg(void **state) {
     memcpy(c.policy[UVM_POLICY_EVICT], "mru", sizeof "mru");
     assert_null(uvm_handler_new(&c, &x->dev, err, sizeof err));
     assert_string_equal(err, "uvm: evict policy 'mru' is not one of "
-                             "lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock");
+                             "lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock|tbne");
     c = x->cfg;
     memset(c.policy[UVM_POLICY_PREFETCH], 'x', UVM_POLICY_NAME_MAX);
     assert_null(uvm_handler_new(&c, &x->dev, err, sizeof err));

@@ -52,8 +52,8 @@ static void test_unknown_names_list_known(void **state) {
     assert_int_equal(uvm_policy_check(UVM_POLICY_REPLAY, "never", err, sizeof err), -1);
     assert_string_equal(err, "'never' is not one of block|batch|batch_flush|once");
     assert_int_equal(uvm_policy_check(UVM_POLICY_EVICT, "LRU", err, sizeof err), -1);
-    assert_string_equal(err,
-                        "'LRU' is not one of lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock");
+    assert_string_equal(
+        err, "'LRU' is not one of lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock|tbne");
     assert_int_equal(uvm_policy_check(UVM_POLICY_PREFETCH, "tree", err, sizeof err), -1);
     assert_string_equal(err,
                         "'tree' is not one of "
@@ -78,8 +78,8 @@ static void test_cfg_set_policy(void **state) {
     assert_string_equal(c.policy[UVM_POLICY_EVICT], "random");
     assert_int_equal(uvm_cfg_set_policy(&c, UVM_POLICY_EVICT, "mru", err, sizeof err), -1);
     assert_string_equal(c.policy[UVM_POLICY_EVICT], "random"); /* unchanged on error */
-    assert_string_equal(err,
-                        "'mru' is not one of lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock");
+    assert_string_equal(
+        err, "'mru' is not one of lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock|tbne");
     assert_int_equal(uvm_cfg_set_policy(NULL, UVM_POLICY_EVICT, "lru", err, sizeof err), -1);
 }
 

@@ -113,9 +113,9 @@ static void test_errors(void **state) {
     expect_error("run_mode = prefetch\n", 17, "run_mode: 'prefetch' is not one of demand|memcpy");
     expect_error("replay_policy = never\n", 17,
                  "replay_policy: 'never' is not one of block|batch|batch_flush|once");
-    expect_error(
-        "evict_policy = mru\n", 17,
-        "evict_policy: 'mru' is not one of lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock");
+    expect_error("evict_policy = mru\n", 17,
+                 "evict_policy: 'mru' is not one of "
+                 "lru|random|fifo|nvidia|lru_oracle|lfu|optimal|clock|tbne");
     expect_error("evict_policy = lru_but_much_longer_than_any_registered_name\n", 17,
                  "evict_policy: 'lru_but_much_longer_than_any_registered_name' is not one of");
     expect_error("pcie_peak_gbps = 0\n", 17,

@@ -510,6 +510,44 @@ static void test_pin(void **state) {
     assert_int_equal(f->nviol, 3);
 }
 
+/* The lru order check with thrashing pins (plat_score_pin.c): a pinned page is skipped (lru
+ * skips it), the check goes on for the others, and a pin that ended before the service holds
+ * nothing. Services 1-3 map RW0, RW0 + 1, RW0 + 2; RW0 is pinned until 5000 ns. */
+static void test_lru_order_pins(void **state) {
+    fx_t *f = *state;
+    program_root(f);
+    for (unsigned i = 0; i < 3; i++) {
+        plat_score_service_begin(f->s);
+        if (i == 0)
+            chain(f, RW0, 2, 3);
+        map(f, 3, RW0 + i, i, W);
+        plat_score_service_end(f->s);
+    }
+    plat_score_pin(f->s, RW0, 5000);
+    plat_score_service_begin(f->s);
+    plat_score_pin_time(f->s, 1000);
+    /* service 3's page while service 2's (not pinned) is resident: out of order */
+    wr(f, page(3) + 8u * idx(RW0 + 2, 3), 0);
+    inval(f, RW0 + 2, 1);
+    assert_int_equal(f->nviol, 1);
+    assert_non_null(strstr(f->last, "mapped in service 3) while pages mapped in the older "
+                                    "service 2"));
+    /* service 2's page while only the pinned service-1 page is older: in order */
+    wr(f, page(3) + 8u * idx(RW0 + 1, 3), 0);
+    inval(f, RW0 + 1, 1);
+    assert_int_equal(f->nviol, 1);
+    plat_score_d2h(f->s, DATA_BASE / 4096u + 1u, 1, RW0 + 1); /* its write-back */
+    map(f, 3, RW0 + 3, 1, W);                                 /* service 4 */
+    plat_score_service_end(f->s);
+    plat_score_service_begin(f->s);
+    plat_score_pin_time(f->s, 5000); /* the pin has ended: RW0 is the oldest again */
+    wr(f, page(3) + 8u * idx(RW0 + 3, 3), 0);
+    inval(f, RW0 + 3, 1);
+    plat_score_service_end(f->s);
+    assert_int_equal(f->nviol, 2);
+    assert_non_null(strstr(f->last, "older service 1"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_clean, setup, teardown),
@@ -524,6 +562,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_read_dup, setup_rm, teardown),
         cmocka_unit_test_setup_teardown(test_writeback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pin, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lru_order_pins, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
