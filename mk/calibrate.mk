@@ -47,7 +47,8 @@ cal-sim: | $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory sweep-tools
 
 calibrate: cal-sim
-	$(call cal_steps,$(CAL_ARGS),--plot docs/img/calibration.png --table $(BUILD)/calibrate/table.md)
+	$(call cal_steps,$(CAL_ARGS),--plot docs/img/calibration.png --table $(BUILD)/calibrate/table.md \
+	    --speed $(BUILD)/calibrate/speed.md)
 
 test-calib: cal-sim
 	$(call cal_steps,--quick,)

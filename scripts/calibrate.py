@@ -545,7 +545,8 @@ def write_study(m, a, rows, path):
         out.append("")
     cmd = ["{python}", "scripts/calibrate.py", "--csv", a.csv, "--config", a.config,
            "--store", "{store}", "--plot", "docs/img/calibration.png", "--table",
-           os.path.join(os.path.dirname(path) or ".", "table.md")]
+           os.path.join(os.path.dirname(path) or ".", "table.md"), "--speed",
+           os.path.join(os.path.dirname(path) or ".", "speed.md")]
     for x in a.set:
         cmd += ["--set", x]
     out += ["[[figure]]", 'name = "calibration"',
@@ -565,6 +566,55 @@ def only_regex(m, chosen, with_oos):
     if not names:
         return "^$"  # closed-form rows only: nothing to run
     return "workload=(" + "|".join(re.escape(w) for w in names) + "),"
+
+
+# ---- speed: the C model's simulated time per wall second against the real H100 (issue 23 item 6) -
+def speed_rows(m, rows):
+    """(what, the real H100's time in ms, the stored run) for every row whose run simulates
+    exactly what the probe timed: a chase's pass 0 (its loads x the measured mean latency), a
+    demand stream's first pass, a pinned copy + the device kernel (the memcpy run), a prefetch,
+    a sparse kernel."""
+    meas = {(r["experiment"], r["variant"], r["size_mb"], r["k"], r["metric"]): r["median"]
+            for r in rows}
+    out = []
+    for r in rows:
+        exp, var, size, metric = r["experiment"], r["variant"], r["size_mb"], r["metric"]
+        specs = row_specs(m, r)
+        if exp == "chase_2MB_stride" and var == "pass0" and metric == "mean_latency":
+            n = int(size) * MB // BLOCK
+            out.append((f"chase 2 MB stride {size} MB, pass 0 ({n} isolated faults)",
+                        r["median"] * n / 1e6, specs[0]))
+        elif exp == "stream" and var == "um_demand":
+            out.append((f"stream um_demand {size} MB (first pass)", r["median"], specs[0]))
+        elif exp == "stream" and var == "device":
+            copy = meas.get(("stream", "memcpy_pinned", size, r["k"], "kernel_time"))
+            if copy is not None:
+                out.append((f"stream {size} MB: pinned cudaMemcpy + device kernel",
+                            r["median"] + copy, specs[0]))
+        elif exp == "stream" and var == "um_prefetch":
+            out.append((f"cudaMemPrefetchAsync {size} MB", r["median"], specs[0]))
+        elif exp == "sparse_ascending" and metric == "kernel_time":
+            out.append((f"sparse 1 of {r['k']} pages, {size} MB", r["median"], specs[0]))
+    return out
+
+
+def speed_table(m, rows):
+    """Markdown lines: per run, the real time, the simulated time, the C model's wall and user
+    time (gmmu-sim alone, from the store), simulated time per wall second, x slower than the
+    real GPU (wall / measured, and user CPU time / measured: the machine may be shared)."""
+    lines = ["| probe row | H100 (measured median) | model (simulated) | C model wall / user | "
+             "simulated per wall second | slower than the H100 (wall / user) |",
+             "|---|---|---|---|---|---|"]
+    for what, real_ms, spec in speed_rows(m, rows):
+        st = m.runs.get(spec[0])
+        if st is None:
+            continue
+        wall, user = float(st["run_wall_s"]), float(st["run_user_s"])
+        sim_ms = st["sim_time_ns"] / 1e6
+        lines.append(f"| {what} | {real_ms:.3g} ms | {sim_ms:.3g} ms | {wall:.1f} s / {user:.1f} s "
+                     f"| {sim_ms / wall:.3g} ms | {wall * 1e3 / real_ms:,.0f}x / "
+                     f"{user * 1e3 / real_ms:,.0f}x |")
+    return lines
 
 
 # ---- output ------------------------------------------------------------------------------------
@@ -630,6 +680,8 @@ def main():
     ap.add_argument("--study", help="the study file (named in messages)")
     ap.add_argument("--plot")
     ap.add_argument("--table")
+    ap.add_argument("--speed", metavar="MD", help="with --store: the speed table (simulated time "
+                    "per wall second of the stored runs against the H100's measured time)")
     ap.add_argument("--quick", action="store_true",
                     help="the isolated far-fault (chase passes 0-1) and the 64 MB stream only "
                     "(make test)")
@@ -721,6 +773,10 @@ def main():
             f.write("\n".join(lines) + "\n")
     if a.plot:
         plot(results, a.plot)
+    if a.speed:
+        with open(a.speed, "w") as f:
+            f.write("\n".join(speed_table(m, rows)) + "\n")
+        print(f"calibrate: speed table {a.speed}")
     oos_bad = sum(1 for o in oos if not o[3])
     npred = sum(1 for x in results if x["model"] is not None)
     ntarget = sum(1 for x in results if x.get("target") is False)
