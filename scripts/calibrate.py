@@ -645,7 +645,9 @@ def plot(results, path):
             a_.plot([i, i], [r["min"] / BAND / k, r["max"] * BAND / k], color="tab:blue", lw=1,
                     alpha=0.6)
             a_.plot(i, r["median"] / k, "_", color="tab:blue", ms=10)
-            a_.plot(i, x["model"] / k, "o", color=col, ms=6)
+            # a diamond: a closed-form row (no simulator run behind it)
+            a_.plot(i, x["model"] / k, "D" if x["how"].startswith("stated") else "o", color=col,
+                    ms=6)
     for a_ in (ax, ax2):
         a_.set_yscale("log")
     ax.set_ylabel("value in the row's unit (ns, ms or bytes)")
@@ -654,8 +656,8 @@ def plot(results, path):
     ax2.set_xticks(list(xs))
     ax2.set_xticklabels([x["label"] for x in res], rotation=75, ha="right", fontsize=7)
     ax.set_title("configs/h100.cfg (C model) vs H100: thick bar = measured min..max, thin = band "
-                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside, grey: not a "
-                 "prediction target)", fontsize=9)
+                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside, grey: not a\n"
+                 "prediction target; diamond: closed-form, not simulated)", fontsize=9)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     fig.savefig(path, dpi=110)
