@@ -36,7 +36,7 @@ results: results-zheng results-zheng-compute results-zheng-fig5 results-mosaic \
          results-mosaic-compute results-mosaic-l2d results-uvmsmart results-lichapman calibrate
 
 ## make speed-suite264         the C model's speed on the workload suite at 264 MB (issue 23 item 6's
-##                             report; studies/speed_suite264.toml, 16 runs, about 20-30 min of CPU:
+##                             report; studies/speed_suite264.toml, 16 runs, about 15 min of CPU:
 ##                             not in make results): build/results/speed_suite264.md
 ##                             (SPEED_ONLY=REGEX runs a part, e.g. the small workloads)
 SPEED_ONLY ?= .
