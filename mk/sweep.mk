@@ -34,3 +34,15 @@ test-slurm: | $(DEPS_STAMP)
 .PHONY: results
 results: results-zheng results-zheng-compute results-zheng-fig5 results-mosaic \
          results-mosaic-compute results-mosaic-l2d results-uvmsmart results-lichapman calibrate
+
+## make speed-suite264         the C model's speed on the workload suite at 264 MB (issue 23 item 6's
+##                             report; studies/speed_suite264.toml, 16 runs, about 15 min of CPU:
+##                             not in make results): build/results/speed_suite264.md
+##                             (SPEED_ONLY=REGEX runs a part, e.g. the small workloads)
+SPEED_ONLY ?= .
+.PHONY: speed-suite264
+speed-suite264: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/speed_suite264.toml -j 1 --only '$(SPEED_ONLY)'
+	$(PYTHON) $(SWEEP) collect studies/speed_suite264.toml --partial --only '$(SPEED_ONLY)'
+	$(PYTHON) $(SWEEP) figures studies/speed_suite264.toml

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """calibrate.py - the C model with configs/h100.cfg against the measured H100 (make calibrate).
 
-Runs every experiment row of ../shared/hw/h100-uvm.csv through the C model (gmmu-sim --engine
-cmodel, the workloads chase / stream / sparse of gmmu-gen), prints model vs measured
-median/min/max with the ratio, writes a plot, runs out-of-sample checks, and exits 1 when a
+A study of gmmu-sweep (docs/sweep.md): --write-study writes it, every experiment row of
+../shared/hw/h100-uvm.csv a grid point named by the row's id (row_id) and the run it needs
+(gmmu-sim --engine cmodel on a trace of gmmu-gen's chase / stream / sparse, or a prefetch trace),
+then the out-of-sample checks' runs; gmmu-sweep runs it (only what the store lacks) and collects
+it; --store reads ONLY the collected store: prints model vs measured median/min/max with the
+ratio, writes a plot and the table, evaluates the out-of-sample checks, and exits 1 when a
 prediction is outside [min/1.25, max*1.25] or an out-of-sample expectation fails.
 docs/calibration.md explains every figure and every constant below.
 
@@ -11,17 +14,17 @@ Rows the simulator cannot run (host-side copies) are predicted by the stated clo
 below, from the same configuration values; nothing is skipped. cudaMemPrefetchAsync
 (um_prefetch) runs through a trace's prefetch record (issue 22).
 
-  calibrate.py --csv H --config C --sim gmmu-sim --gen gmmu-gen --work DIR
-               [--plot PNG] [--table MD] [--quick] [--jobs N]
+  calibrate.py --csv H --config C --write-study TOML [--sim S --gen G --sweep-store DIR]
+  calibrate.py --csv H --config C --only-regex [--quick | --rows REGEX [--oos]]
+  calibrate.py --csv H --config C --store results.sqlite
+               [--plot PNG] [--table MD] [--quick | --rows REGEX [--oos]] [--set K=V ...]
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import math
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -165,7 +168,6 @@ class Model:
         self.clock_ghz = float(cfg["clock_mhz"]) / 1000.0
         self.runs = {}
         self.wall = 0.0
-        os.makedirs(a.work, exist_ok=True)
 
     def cycles(self, ns):
         return int(round(ns * self.clock_ghz))
@@ -196,50 +198,29 @@ class Model:
         name += f"-{tag}" if tag else ""
         return (name, wl, size_mb, iters, tuple(params), tuple(sets))
 
-    def run_one(self, spec):
-        name, wl, size_mb, iters, params, sets = spec
-        trc = os.path.join(self.a.work, name + ".trc")
-        js = os.path.join(self.a.work, name + ".json")
-        if self.a.reuse and os.path.exists(js):
-            with open(js) as f:
-                return name, json.load(f), 0.0
-        cmd = [self.a.gen, wl, "--size-mb", str(size_mb), "--iters", str(iters), "-o", trc]
-        for p in params:
-            cmd += ["--param", p]
-        t0 = time.time()
-        if wl == "prefetch":  # a trace of its own: no generator writes host calls
-            with open(trc, "w") as f:
-                f.write(prefetch_trace(size_mb))
-        else:
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode:
-                die(f"{' '.join(cmd)}: {r.stderr.strip()}")
-        cmd = [self.a.sim, "--config", self.a.config, "--engine", "cmodel", "--trace", trc,
-               "--quiet", "--stats", js]
-        for s in self.a.set + list(sets):
-            cmd += ["--set", s]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        os.unlink(trc)
-        if r.returncode:
-            die(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
-        with open(js) as f:
-            st = json.load(f)
-        if st.get("result") != "PASS" or st.get("integrity_errors") or st.get("fatal_faults"):
-            die(f"{name}: result {st.get('result')}, integrity errors "
-                f"{st.get('integrity_errors')}, fatal faults {st.get('fatal_faults')}")
-        return name, st, time.time() - t0
-
-    def run_all(self, specs):
-        todo = [s for s in dict.fromkeys(specs) if s[0] not in self.runs]
-        with concurrent.futures.ThreadPoolExecutor(self.a.jobs) as ex:
-            for name, st, dt in ex.map(self.run_one, todo):
-                self.runs[name] = st
-                self.wall += dt
-                print(f"  ran {name}: {st['sim_time_ns'] / 1e6:.3f} ms simulated, "
-                      f"{st['wall_seconds']:.1f} s", flush=True)
-
     def st(self, spec):
+        if spec[0] not in self.runs:
+            die(f"the store has no result for run {spec[0]} (gmmu-sweep run "
+                f"{self.a.study or 'build/calibrate/calibrate.toml'} runs what is missing)")
         return self.runs[spec[0]]
+
+    def load_store(self, path):
+        """Every stored run of the calibration study (the one place results come from): the
+        statistics of each run, by its spec name (the part of the workload name after '+')."""
+        import results_store
+        rows = results_store.read_table(path, "calibrate", "calibrate",
+                                        "make calibrate runs the study and collects it")
+        for r in rows:
+            if r.get("run_status", "done") != "done":
+                continue
+            name = r["workload"].split("+", 1)[1]
+            if r.get("result") != "PASS" or r.get("integrity_errors") or r.get("fatal_faults"):
+                die(f"{name} ({r['run_key']}): result {r.get('result')}, integrity errors "
+                    f"{r.get('integrity_errors')}, fatal faults {r.get('fatal_faults')}")
+            if name not in self.runs:
+                self.wall += float(r.get("run_wall_s") or 0)
+            self.runs[name] = r
+        return rows
 
 
 def cfg_int(cfg, k):
@@ -499,6 +480,143 @@ def oos_checks(m, rows):
     return out
 
 
+# ---- the study: every row a grid point of gmmu-sweep (docs/calibration.md "How it runs") ---------
+def row_id(r):
+    """A row's id in the study (the workload name's first part): experiment.variant[.SIZEmb]
+    [.kK].metric, as gmmu-sweep names allow."""
+    size = f".{r['size_mb']}mb" if r["size_mb"] else ""
+    k = f".k{r['k']}" if r.get("k") else ""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_",
+                  f"{r['experiment']}.{r['variant']}{size}{k}.{r['metric']}")
+
+
+OOS_ID = "oos"  # the workload-name prefix of the out-of-sample checks' runs
+
+
+def study_points(m, rows, with_oos):
+    """(workload name, spec) per grid point: each run a row needs, named row_id+spec name (two
+    rows that need the same run are two grid points of one run key: it runs once), then the
+    out-of-sample checks' runs."""
+    pts, ids = [], set()
+    for r in rows:
+        rid = row_id(r)
+        if rid in ids:
+            die(f"two rows of the measurement file have the id {rid}")
+        ids.add(rid)
+        pts += [(f"{rid}+{sp[0]}", sp) for sp in row_specs(m, r)]
+    if with_oos:
+        pts += [(f"{OOS_ID}+{sp[0]}", sp) for sp in dict.fromkeys(oos_specs(m))]
+    return pts
+
+
+def toml_str(v):
+    return json.dumps(str(v))
+
+
+def write_study(m, a, rows, path):
+    """The study file of every row (and the out-of-sample checks), the prefetch traces it
+    names; paths relative to the repository root (the current directory)."""
+    tdir = os.path.join(os.path.dirname(path) or ".", "traces")
+    os.makedirs(tdir, exist_ok=True)
+    out = ["# generated by scripts/calibrate.py --write-study from "
+           f"{a.csv} and {a.config}: do not edit", "# (docs/calibration.md \"How it runs\")",
+           "[study]", 'name = "calibrate"',
+           'description = "configs/h100.cfg (C model) vs the measured H100 rows"',
+           f"sim = {toml_str(a.sim)}", f"gen = {toml_str(a.gen)}",
+           f"store = {toml_str(a.sweep_store)}", "keep_traces = false", "",
+           "[[config]]", 'name = "h100"', f"file = {toml_str(a.config)}",
+           "set = [" + ", ".join(toml_str(x) for x in a.set) + "]", ""]
+    for wname, (name, wl, size_mb, iters, params, sets) in study_points(m, rows, True):
+        out += ["[[workload]]", f"name = {toml_str(wname)}"]
+        if wl == "prefetch":
+            trc = os.path.join(tdir, name + ".trc")
+            text = prefetch_trace(size_mb)
+            if not os.path.exists(trc) or open(trc).read() != text:
+                with open(trc, "w") as f:
+                    f.write(text)
+            out.append(f"trace = {toml_str(trc)}")
+        else:
+            out += [f"gen = {toml_str(wl)}", f"size_mb = {size_mb}", f"iters = {iters}"]
+            if params:
+                out.append("params = { " + ", ".join(
+                    f"{k} = {toml_str(v)}" for k, v in (p.split("=", 1) for p in params)) + " }")
+        if sets:
+            out.append("set = [" + ", ".join(toml_str(x) for x in sets) + "]")
+        out.append("")
+    cmd = ["{python}", "scripts/calibrate.py", "--csv", a.csv, "--config", a.config,
+           "--store", "{store}", "--plot", "docs/img/calibration.png", "--table",
+           os.path.join(os.path.dirname(path) or ".", "table.md"), "--speed",
+           os.path.join(os.path.dirname(path) or ".", "speed.md")]
+    for x in a.set:
+        cmd += ["--set", x]
+    out += ["[[figure]]", 'name = "calibration"',
+            "command = [" + ", ".join(toml_str(c) for c in cmd) + "]", ""]
+    text = "\n".join(out)
+    if not os.path.exists(path) or open(path).read() != text:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    print(f"calibrate: study {path} ({len(study_points(m, rows, True))} grid points)")
+
+
+def only_regex(m, chosen, with_oos):
+    """gmmu-sweep --only for the selected rows (and the out-of-sample checks)."""
+    names = [w for w, _ in study_points(m, chosen, with_oos)]
+    if not names:
+        return "^$"  # closed-form rows only: nothing to run
+    return "workload=(" + "|".join(re.escape(w) for w in names) + "),"
+
+
+# ---- speed: the C model's simulated time per wall second against the real H100 (issue 23 item 6) -
+def speed_rows(m, rows):
+    """(what, the real H100's time in ms, the stored run) for every row whose run simulates
+    exactly what the probe timed: a chase's pass 0 (its loads x the measured mean latency), a
+    demand stream's first pass, a pinned copy + the device kernel (the memcpy run), a prefetch,
+    a sparse kernel."""
+    meas = {(r["experiment"], r["variant"], r["size_mb"], r["k"], r["metric"]): r["median"]
+            for r in rows}
+    out = []
+    for r in rows:
+        exp, var, size, metric = r["experiment"], r["variant"], r["size_mb"], r["metric"]
+        specs = row_specs(m, r)
+        if exp == "chase_2MB_stride" and var == "pass0" and metric == "mean_latency":
+            n = int(size) * MB // BLOCK
+            out.append((f"chase 2 MB stride {size} MB, pass 0 ({n} isolated faults)",
+                        r["median"] * n / 1e6, specs[0]))
+        elif exp == "stream" and var == "um_demand":
+            out.append((f"stream um_demand {size} MB (first pass)", r["median"], specs[0]))
+        elif exp == "stream" and var == "device":
+            copy = meas.get(("stream", "memcpy_pinned", size, r["k"], "kernel_time"))
+            if copy is not None:
+                out.append((f"stream {size} MB: pinned cudaMemcpy + device kernel",
+                            r["median"] + copy, specs[0]))
+        elif exp == "stream" and var == "um_prefetch":
+            out.append((f"cudaMemPrefetchAsync {size} MB", r["median"], specs[0]))
+        elif exp == "sparse_ascending" and metric == "kernel_time":
+            out.append((f"sparse 1 of {r['k']} pages, {size} MB", r["median"], specs[0]))
+    return out
+
+
+def speed_table(m, rows):
+    """Markdown lines: per run, the real time, the simulated time, the C model's wall and user
+    time (gmmu-sim alone, from the store), simulated time per wall second, x slower than the
+    real GPU (wall / measured, and user CPU time / measured: the machine may be shared)."""
+    lines = ["| probe row | H100 (measured median) | model (simulated) | C model wall / user | "
+             "simulated per wall second | slower than the H100 (wall / user) |",
+             "|---|---|---|---|---|---|"]
+    for what, real_ms, spec in speed_rows(m, rows):
+        st = m.runs.get(spec[0])
+        if st is None:
+            continue
+        wall, user = float(st["run_wall_s"]), float(st["run_user_s"])
+        sim_ms = st["sim_time_ns"] / 1e6
+        lines.append(f"| {what} | {real_ms:.3g} ms | {sim_ms:.3g} ms | {wall:.1f} s / {user:.1f} s "
+                     f"| {sim_ms / wall:.3g} ms | {wall * 1e3 / real_ms:,.0f}x / "
+                     f"{user * 1e3 / real_ms:,.0f}x |")
+    return lines
+
+
 # ---- output ------------------------------------------------------------------------------------
 def fmt(v, unit):
     if unit == "B":
@@ -527,7 +645,9 @@ def plot(results, path):
             a_.plot([i, i], [r["min"] / BAND / k, r["max"] * BAND / k], color="tab:blue", lw=1,
                     alpha=0.6)
             a_.plot(i, r["median"] / k, "_", color="tab:blue", ms=10)
-            a_.plot(i, x["model"] / k, "o", color=col, ms=6)
+            # a diamond: a closed-form row (no simulator run behind it)
+            a_.plot(i, x["model"] / k, "D" if x["how"].startswith("stated") else "o", color=col,
+                    ms=6)
     for a_ in (ax, ax2):
         a_.set_yscale("log")
     ax.set_ylabel("value in the row's unit (ns, ms or bytes)")
@@ -536,8 +656,8 @@ def plot(results, path):
     ax2.set_xticks(list(xs))
     ax2.set_xticklabels([x["label"] for x in res], rotation=75, ha="right", fontsize=7)
     ax.set_title("configs/h100.cfg (C model) vs H100: thick bar = measured min..max, thin = band "
-                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside, grey: not a "
-                 "prediction target)", fontsize=9)
+                 "(min/1.25 .. max*1.25), dash = median, dot = model (red: outside, grey: not a\n"
+                 "prediction target; diamond: closed-form, not simulated)", fontsize=9)
     fig.tight_layout()
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -548,11 +668,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--csv", required=True)
     ap.add_argument("--config", required=True)
-    ap.add_argument("--sim", required=True)
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--work", required=True)
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write-study", metavar="TOML",
+                      help="write the gmmu-sweep study of every row and out-of-sample check")
+    mode.add_argument("--only-regex", action="store_true",
+                      help="print gmmu-sweep's --only for the selected rows (--quick, --rows)")
+    mode.add_argument("--store", metavar="SQLITE",
+                      help="the collected study (results.sqlite): table, plot, checks")
+    ap.add_argument("--sim", default="build/tiny/gmmu-sim", help="the study's simulator")
+    ap.add_argument("--gen", default="build/bin/gmmu-gen", help="the study's generator")
+    ap.add_argument("--sweep-store", default="build/sweep/calibrate",
+                    help="the study's store directory")
+    ap.add_argument("--study", help="the study file (named in messages)")
     ap.add_argument("--plot")
     ap.add_argument("--table")
+    ap.add_argument("--speed", metavar="MD", help="with --store: the speed table (simulated time "
+                    "per wall second of the stored runs against the H100's measured time)")
     ap.add_argument("--quick", action="store_true",
                     help="the isolated far-fault (chase passes 0-1) and the 64 MB stream only "
                     "(make test)")
@@ -560,17 +691,12 @@ def main():
                     "(no out-of-sample checks)")
     ap.add_argument("--oos", action="store_true",
                     help="with --rows: run the out-of-sample checks too")
-    ap.add_argument("--reuse", action="store_true",
-                    help="reuse the statistics files already in --work (only valid when the "
-                    "configuration, the --set values and both binaries are unchanged)")
-    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a configuration key in every run and in the stated models")
     a = ap.parse_args()
     rows = read_csv(a.csv)
-    for p in (a.sim, a.gen, a.config):
-        if not os.path.exists(p):
-            die(f"{p} not found")
+    if not os.path.exists(a.config):
+        die(f"{a.config} not found")
     cfg = read_cfg(a.config)
     for kv in a.set:
         if "=" not in kv:
@@ -578,17 +704,19 @@ def main():
         k, v = kv.split("=", 1)
         cfg[k] = v
     m = Model(a, cfg)
-    t0 = time.time()
     sel = QUICK_ROWS if a.quick else (a.rows or ".")
     chosen = [r for r in rows if re.search(sel, label_of(r))]
     if not chosen:
         die(f"no row matches '{sel}'")
-    specs = [s for r in chosen for s in row_specs(m, r)]
     run_oos = not a.quick and (not a.rows or a.oos)
-    if run_oos:
-        specs += oos_specs(m)
-    # the longest runs first: two jobs finish together
-    m.run_all(sorted(dict.fromkeys(specs), key=lambda s: -s[2] * (2 if s[1] == "stream" else 1)))
+    if a.write_study:
+        write_study(m, a, rows, a.write_study)
+        return 0
+    if a.only_regex:
+        print(only_regex(m, chosen, run_oos))
+        return 0
+    m.load_store(a.store)
+    t0 = time.time()
     results, bad = [], 0
     for r in rows:
         if r not in chosen:
@@ -630,6 +758,8 @@ def main():
             band = "not a target" if x["ok"] is None else "**OUT**"
         src = source_of(x["label"])
         role = f"source of {src}" if src else "prediction"
+        if x["how"].startswith("stated"):
+            role = "**closed-form** (not simulated), " + role
         lines.append(f"| {x['label']} | {fmt(x['model'], u)} | {meas} | {x['ratio']:.2f} | "
                      f"{band} | {role} | {x['how']} |")
     oos = oos_checks(m, rows) if run_oos else []
@@ -645,6 +775,10 @@ def main():
             f.write("\n".join(lines) + "\n")
     if a.plot:
         plot(results, a.plot)
+    if a.speed:
+        with open(a.speed, "w") as f:
+            f.write("\n".join(speed_table(m, rows)) + "\n")
+        print(f"calibrate: speed table {a.speed}")
     oos_bad = sum(1 for o in oos if not o[3])
     npred = sum(1 for x in results if x["model"] is not None)
     ntarget = sum(1 for x in results if x.get("target") is False)
@@ -656,7 +790,7 @@ def main():
           f"target, see NOT_TARGETS), {bad} outside [min/{BAND}, "
           f"max*{BAND}], {len(chosen) - npred} not predicted, {len(rows) - len(chosen)} not "
           f"selected (--rows '{sel}'); {len(oos)} out-of-sample checks, {oos_bad} "
-          f"failed; {time.time() - t0:.0f} s ({m.wall:.0f} s of runs)")
+          f"failed; {time.time() - t0:.0f} s (the store's runs took {m.wall:.0f} s)")
     return 1 if bad or oos_bad else 0
 
 
