@@ -29,8 +29,12 @@ static const uvm_stats_t *remote_handled(const plat_t *p) {
     return s && (s->remote_maps || s->remote_unmaps || s->remote_to_gpu) ? s : NULL;
 }
 
-/* The summary's objects line (docs/handler.md §6s): only with an object policy. */
+static void report_acc(const plat_t *p, FILE *f, int json);
+
+/* The summary's objects line (docs/handler.md §6s): only with an object policy; then the access
+ * counters' line (only with the unit). */
 static void print_objects(FILE *f, const plat_t *p) {
+    report_acc(p, f, 0);
     if (!p->prof)
         return;
     const uvm_stats_t *hs = hdrv_stats(p->hd.host);
@@ -40,6 +44,21 @@ static void print_objects(FILE *f, const plat_t *p) {
             ULL_(hs->obj_launches), ULL_(hs->obj_evictions), ULL_(hs->obj_host_pages),
             ULL_(hs->obj_host_placements), ULL_(hs->obj_prefetches), ULL_(hs->obj_prefetch_pages),
             ULL_(hs->obj_prefetch_skipped));
+}
+
+/* The access counters' lines (docs/microarch.md §19.8), only with the unit: the summary's or
+ * (json) the stats JSON's. */
+static void report_acc(const plat_t *p, FILE *f, int json) {
+    if (!p->prm.acc_entries)
+        return;
+    if (!json) {
+        fprintf(f, "  acc counters  %llu notifications (%llu written), %llu overflows\n",
+                ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_writes), ULL_(p->gmmu.acc_overflows));
+        return;
+    }
+    fprintf(f, "  \"acc_notifies\": %llu,\n  \"acc_overflows\": %llu,\n",
+            ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_overflows));
+    fprintf(f, "  \"acc_writes\": %llu,\n", ULL_(p->gmmu.acc_writes));
 }
 
 void plat_print_summary(const plat_t *p, FILE *f) {
@@ -222,6 +241,7 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"wb_clean_pages\": %llu,\n  \"wb_bytes_saved\": %llu,\n",
                 ULL_(ad->wb_clean_pages), ULL_(ad->wb_bytes_saved));
     }
+    report_acc(p, f, 1);
     if (p->wl.remote_reads || p->wl.remote_writes) { /* only with remote mappings (§17) */
         fprintf(f, "  \"remote_reads\": %llu,\n  \"remote_writes\": %llu,\n",
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));

@@ -149,6 +149,12 @@ module gmmu_board #(
     .fb_wr_ready_i   (fb_wr_ready),
     .fb_wr_addr_o    (fb_wr_addr),
     .fb_wr_data_o    (fb_wr_data),
+    // access counters (docs/microarch.md §19.8): the board does not serve the notification
+    // port yet; a board build with acc_entries > 0 never completes a notification write
+    .acc_wr_valid_o  (),
+    .acc_wr_ready_i  (1'b0),
+    .acc_wr_addr_o   (),
+    .acc_wr_data_o   (),
     .csr_valid_i     (csr_valid),
     .csr_write_i     (bus_we),
     .csr_addr_i      ({bus_waddr[CsrW-3:0], 2'b00}),
