@@ -25,7 +25,7 @@ void csr_init(csr_t *c, const gmmu_params_t *p) {
     c->cond_true = acc ? 1u << GMMU_CSR_COND_ACC_ENTRIES : 0u;
     c->ie_keep = (uint8_t)(1u << GMMU_BIT_INT_FAULT | 1u << GMMU_BIT_INT_OVERFLOW |
                            (acc ? 1u << GMMU_BIT_INT_ACC_NOTIFY | 1u << GMMU_BIT_INT_ACC_OVF : 0u));
-    c->cmd_max = acc ? GMMU_CMD_ACC_CLEAR : GMMU_CMD_SPLINTER;
+    c->has_acc = (uint8_t)acc;
     c->acc_thresh = 256u; /* ACC_THRESH reset */
 }
 
@@ -181,7 +181,8 @@ static int csr_legal(const csr_t *c, const csr_ffview_t *ff, const gmmu_csr_deco
     case GMMU_CSR_LEGAL_POW2_OR_ZERO_LE:
         return wd == 0u || (is_pow2(wd) && wd <= d->legal_max);
     case GMMU_CSR_LEGAL_LE: /* CMD: opcodes 8/9 only with the access counters (§19.8) */
-        return wd <= d->legal_max && (d->addr != GMMU_CSR_CMD || wd <= c->cmd_max);
+        return wd <= d->legal_max && (d->addr != GMMU_CSR_CMD || c->has_acc ||
+                                      (wd != GMMU_CMD_ACC_CLEAR_ALL && wd != GMMU_CMD_ACC_CLEAR));
     case GMMU_CSR_LEGAL_NZ_LE:
         return wd != 0u && wd <= d->legal_max;
     case GMMU_CSR_LEGAL_LT_REF:

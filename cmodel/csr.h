@@ -33,7 +33,7 @@ typedef struct {
     /* access counters (§19.2, present only with AccEntries > 0, §19.8) */
     uint32_t cond_true; /* GMMU_CSR_COND_* bits that hold: the present_if registers exist */
     uint8_t ie_keep;    /* stored INT_ENABLE bits */
-    uint8_t cmd_max;    /* the highest legal opcode */
+    uint8_t has_acc;    /* AccEntries > 0: opcodes ACC_CLEAR_ALL / ACC_CLEAR legal */
     uint8_t acc_ctrl;   /* ACC_CTRL [3:0]: EN_LOCAL, EN_REMOTE, GRAN */
     uint16_t acc_thresh;
     uint64_t acc_base; /* 48 bits, 32-byte aligned */

@@ -96,6 +96,7 @@ module gmmu_csr #(
   // (synthesis removes them)
   localparam bit          HasAcc  = AccEntries != 0;
   localparam logic [IeW-1:0]  IeKeep = HasAcc ? '1 : IeW'(3);
+  // (opcodes 0..7 fit 3 bits; an opcode above ACC_CLEAR legal without the unit needs OpKeep wider)
   localparam logic [CmdW-1:0] OpKeep = HasAcc ? '1 : CmdW'(gmmu_pkg::CMD_SPLINTER);
   localparam int unsigned CondW   = gmmu_pkg::CSR_COND_W;
   localparam logic [CondW-1:0] CondTrue = CondW'(HasAcc) << gmmu_pkg::CSR_COND_ACC_ENTRIES;
@@ -261,7 +262,8 @@ module gmmu_csr #(
         legal_ok = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= dec.legal_max);
       // CMD: ACC_CLEAR_ALL / ACC_CLEAR only with the access counters (§19.8)
       gmmu_pkg::CSR_LEGAL_LE:     legal_ok = wd <= dec.legal_max &&
-          (csr_addr_i != gmmu_pkg::CSR_CMD || HasAcc || wd <= 32'(gmmu_pkg::CMD_SPLINTER));
+          (csr_addr_i != gmmu_pkg::CSR_CMD || HasAcc ||
+           (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) && wd != 32'(gmmu_pkg::CMD_ACC_CLEAR)));
       gmmu_pkg::CSR_LEGAL_NZ_LE:  legal_ok = wd != '0 && wd <= dec.legal_max;
       gmmu_pkg::CSR_LEGAL_LT_REF: legal_ok = wd < legal_ref_val;
       default:                    legal_ok = 1'b1;
