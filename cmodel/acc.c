@@ -95,8 +95,10 @@ static int count(acc_t *a, const acc_in_t *in, acc_ev_t *ev) {
 void acc_cycle(acc_t *a, const acc_in_t *in, acc_ev_t *ev) {
     memset(ev, 0, sizeof(*ev));
     const int nw_free = !a->nw_valid || in->wr_ready;
-    if (a->nw_valid && in->wr_ready)
+    if (a->nw_valid && in->wr_ready) {
         a->nw_valid = 0;
+        a->nw_data[7] = 0; /* w7 is VALID = nw_valid_q; the other words hold their value */
+    }
     int ovf_set = 0;
     const uint8_t en = in->obs_remote ? in->en_remote : in->en_local;
     if (in->obs_valid && en && nw_free) {

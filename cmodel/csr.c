@@ -20,6 +20,13 @@ void csr_init(csr_t *c, const gmmu_params_t *p) {
         (p->num_ports & GMMU_CSR_PARAMS_NUM_PORTS_MASK) << GMMU_CSR_PARAMS_NUM_PORTS_LSB |
         (p->num_walkers & GMMU_CSR_PARAMS_NUM_WALKERS_MASK) << GMMU_CSR_PARAMS_NUM_WALKERS_LSB |
         (p->ff_quota & GMMU_CSR_PARAMS_FF_QUOTA_MASK) << GMMU_CSR_PARAMS_FF_QUOTA_LSB;
+    /* access counters (§19.8): registers, INT bits 2/3 and opcodes 8/9 only with the unit */
+    const int acc = p->acc_entries != 0u;
+    c->cond_true = acc ? 1u << GMMU_CSR_COND_ACC_ENTRIES : 0u;
+    c->ie_keep = (uint8_t)(1u << GMMU_BIT_INT_FAULT | 1u << GMMU_BIT_INT_OVERFLOW |
+                           (acc ? 1u << GMMU_BIT_INT_ACC_NOTIFY | 1u << GMMU_BIT_INT_ACC_OVF : 0u));
+    c->has_acc = (uint8_t)acc;
+    c->acc_thresh = 256u; /* ACC_THRESH reset */
 }
 
 int csr_busy(const csr_t *c) {
@@ -28,11 +35,49 @@ int csr_busy(const csr_t *c) {
 
 uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff) {
     return (((c->ie >> GMMU_BIT_INT_FAULT) & 1u) && ff->put != c->get) ||
-           (((c->ie >> GMMU_BIT_INT_OVERFLOW) & 1u) && ff->overflow);
+           (((c->ie >> GMMU_BIT_INT_OVERFLOW) & 1u) && ff->overflow) ||
+           (((c->ie >> GMMU_BIT_INT_ACC_NOTIFY) & 1u) && ff->acc_put != c->acc_get) ||
+           (((c->ie >> GMMU_BIT_INT_ACC_OVF) & 1u) && ff->acc_ovf);
+}
+
+/* Access-counter registers (§19.2); returns 0 if not one (or absent: AccEntries = 0). */
+static int csr_read_acc(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint32_t *val) {
+    if (!c->cond_true)
+        return 0;
+    switch (addr) {
+    case GMMU_CSR_ACC_CTRL:
+        *val = c->acc_ctrl;
+        return 1;
+    case GMMU_CSR_ACC_THRESH:
+        *val = c->acc_thresh;
+        return 1;
+    case GMMU_CSR_ACC_BASE_LO:
+        *val = (uint32_t)(c->acc_base & 0xffffffffu);
+        return 1;
+    case GMMU_CSR_ACC_BASE_HI:
+        *val = (uint32_t)(c->acc_base >> 32);
+        return 1;
+    case GMMU_CSR_ACC_SIZE:
+        *val = c->acc_size;
+        return 1;
+    case GMMU_CSR_ACC_GET:
+        *val = c->acc_get;
+        return 1;
+    case GMMU_CSR_ACC_PUT:
+        *val = ff->acc_put;
+        return 1;
+    case GMMU_CSR_ACC_STATUS:
+        *val = (uint32_t)ff->acc_ovf << GMMU_BIT_ACC_STATUS_OVERFLOW;
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /* Read value of a mapped register from _q; returns 0 if unmapped. */
 static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint32_t *val) {
+    if (csr_read_acc(c, ff, addr, val))
+        return 1;
     switch (addr) {
     case GMMU_CSR_ID:
         *val = GMMU_CSR_ID_VALUE;
@@ -75,7 +120,9 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
         return 1;
     case GMMU_CSR_INT_STATUS:
         *val = (ff->put != c->get ? 1u << GMMU_BIT_INT_FAULT : 0u) |
-               (ff->overflow ? 1u << GMMU_BIT_INT_OVERFLOW : 0u);
+               (ff->overflow ? 1u << GMMU_BIT_INT_OVERFLOW : 0u) |
+               (ff->acc_put != c->acc_get ? 1u << GMMU_BIT_INT_ACC_NOTIFY : 0u) |
+               (ff->acc_ovf ? 1u << GMMU_BIT_INT_ACC_OVF : 0u);
         return 1;
     case GMMU_CSR_CMD_ARG_LO:
         *val = c->arg_lo;
@@ -108,12 +155,12 @@ static int csr_read(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint3
     }
 }
 
-/* The decode row of a mapped address (spec/gmmu.rdl), NULL if unmapped. */
-static const gmmu_csr_decode_t *csr_decode(uint32_t addr) {
+/* The decode row of a mapped address (spec/gmmu.rdl), NULL if unmapped or absent (present_if). */
+static const gmmu_csr_decode_t *csr_decode(const csr_t *c, uint32_t addr) {
     static const gmmu_csr_decode_t dec[] = GMMU_CSR_DECODE_INIT;
     for (size_t i = 0; i < sizeof(dec) / sizeof(dec[0]); i++)
         if (dec[i].addr == addr)
-            return &dec[i];
+            return (dec[i].cond & c->cond_true) == dec[i].cond ? &dec[i] : NULL;
     return NULL;
 }
 
@@ -133,8 +180,11 @@ static int csr_legal(const csr_t *c, const csr_ffview_t *ff, const gmmu_csr_deco
     switch (d->legal) {
     case GMMU_CSR_LEGAL_POW2_OR_ZERO_LE:
         return wd == 0u || (is_pow2(wd) && wd <= d->legal_max);
-    case GMMU_CSR_LEGAL_LE:
-        return wd <= d->legal_max;
+    case GMMU_CSR_LEGAL_LE: /* CMD: opcodes 8/9 only with the access counters (§19.8) */
+        return wd <= d->legal_max && (d->addr != GMMU_CSR_CMD || c->has_acc ||
+                                      (wd != GMMU_CMD_ACC_CLEAR_ALL && wd != GMMU_CMD_ACC_CLEAR));
+    case GMMU_CSR_LEGAL_NZ_LE:
+        return wd != 0u && wd <= d->legal_max;
     case GMMU_CSR_LEGAL_LT_REF:
         (void)csr_read(c, ff, d->legal_ref, &ref);
         return wd < ref;
@@ -144,9 +194,45 @@ static int csr_legal(const csr_t *c, const csr_ffview_t *ff, const gmmu_csr_deco
     }
 }
 
+/* A legal write of an access-counter register (§19.2); returns 0 if not one. */
+static int csr_write_acc(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr) {
+    switch (addr) {
+    case GMMU_CSR_ACC_CTRL: {
+        const uint32_t gm = GMMU_CSR_ACC_CTRL_GRAN_MASK << GMMU_CSR_ACC_CTRL_GRAN_LSB;
+        wr->acc_gran_clear = (uint8_t)((wd & gm) != (c->acc_ctrl & gm));
+        c->acc_ctrl = (uint8_t)wd;
+        return 1;
+    }
+    case GMMU_CSR_ACC_THRESH:
+        c->acc_thresh = (uint16_t)wd;
+        return 1;
+    case GMMU_CSR_ACC_BASE_LO:
+        c->acc_base = (c->acc_base & ~UINT64_C(0xffffffff)) | wd;
+        return 1;
+    case GMMU_CSR_ACC_BASE_HI:
+        c->acc_base = (c->acc_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        return 1;
+    case GMMU_CSR_ACC_SIZE:
+        c->acc_size = wd;
+        c->acc_get = 0;
+        wr->acc_size_write = 1;
+        return 1;
+    case GMMU_CSR_ACC_GET:
+        c->acc_get = (uint16_t)wd;
+        return 1;
+    case GMMU_CSR_ACC_STATUS:
+        wr->acc_ovf_w1c = (uint8_t)((wd >> GMMU_BIT_ACC_STATUS_OVERFLOW) & 1u);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* A legal write of a writable register; wd holds only its writable bits. */
 static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr) {
     uint64_t *pt = csr_pt_base_sel(c);
+    if (csr_write_acc(c, addr, wd, wr))
+        return;
     switch (addr) {
     case GMMU_CSR_PT_BASE_LO:
         *pt = (*pt & ~UINT64_C(0xffffffff)) | wd;
@@ -175,7 +261,7 @@ static void csr_write(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr) {
         wr->ovf_w1c = (uint8_t)((wd >> GMMU_BIT_FB_STATUS_OVERFLOW) & 1u);
         break;
     case GMMU_CSR_INT_ENABLE:
-        c->ie = (uint8_t)wd;
+        c->ie = (uint8_t)(wd & c->ie_keep);
         break;
     case GMMU_CSR_CMD_ARG_LO:
         c->arg_lo = wd;
@@ -229,7 +315,7 @@ void csr_step(csr_t *c, const gmmu_in_t *in, const csr_ffview_t *ff, csr_ring_wr
         return;
 
     /* the checks of every write, in this order (the first failing one sets its error bit) */
-    const gmmu_csr_decode_t *d = csr_decode(addr);
+    const gmmu_csr_decode_t *d = csr_decode(c, addr);
     if (!d)
         set_err(c, GMMU_ERR_BAD_ADDR, addr);
     else if (d->access == GMMU_CSR_ACC_RO)
@@ -283,6 +369,11 @@ int csr_state_get(const csr_t *c, const char *reg, uint32_t i, uint64_t *val) {
         {"rvalid_q", c->rvalid},
         {"rdata_q", c->rdata},
         {"blocking_q", c->blocking},
+        {"acc_ctrl_q", c->acc_ctrl},
+        {"acc_thresh_q", c->acc_thresh},
+        {"acc_base_q", c->acc_base >> GMMU_CSR_ACC_BASE_LO_ADDR_LSB},
+        {"acc_size_q", c->acc_size},
+        {"acc_get_q", c->acc_get},
     };
     for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
         if (strcmp(reg, t[k].name) == 0) {

@@ -30,6 +30,15 @@ typedef struct {
     uint8_t rvalid;
     uint32_t rdata;
     uint8_t blocking; /* FAULT_CTRL.BLOCKING: the fault mode (§4.1) */
+    /* access counters (§19.2, present only with AccEntries > 0, §19.8) */
+    uint32_t cond_true; /* GMMU_CSR_COND_* bits that hold: the present_if registers exist */
+    uint8_t ie_keep;    /* stored INT_ENABLE bits */
+    uint8_t has_acc;    /* AccEntries > 0: opcodes ACC_CLEAR_ALL / ACC_CLEAR legal */
+    uint8_t acc_ctrl;   /* ACC_CTRL [3:0]: EN_LOCAL, EN_REMOTE, GRAN */
+    uint16_t acc_thresh;
+    uint64_t acc_base; /* 48 bits, 32-byte aligned */
+    uint32_t acc_size;
+    uint16_t acc_get;
 } csr_t;
 
 /* Values of gmmu_ff read by the CSR block (_q). */
@@ -37,14 +46,19 @@ typedef struct {
     uint16_t put;
     uint8_t overflow;
     uint32_t ff_count;
-    uint8_t co_busy; /* the coalesce unit is running (CMD_STATUS.BUSY, §15.1) */
-    uint8_t co_err;  /* co_err_q (CMD_STATUS.CO_ERR) */
+    uint8_t co_busy;  /* the coalesce unit is running (CMD_STATUS.BUSY, §15.1) */
+    uint8_t co_err;   /* co_err_q (CMD_STATUS.CO_ERR) */
+    uint16_t acc_put; /* the access-counter unit's aput_q (ACC_PUT) */
+    uint8_t acc_ovf;  /* aovf_q (ACC_STATUS.OVERFLOW) */
 } csr_ffview_t;
 
 /* Ring bookkeeping written by the host this cycle, applied to gmmu_ff after its own updates. */
 typedef struct {
-    uint8_t size_write; /* legal FB_SIZE write: PUT = 0, OVERFLOW = 0 */
-    uint8_t ovf_w1c;    /* FB_STATUS write with bit 0 set */
+    uint8_t size_write;     /* legal FB_SIZE write: PUT = 0, OVERFLOW = 0 */
+    uint8_t ovf_w1c;        /* FB_STATUS write with bit 0 set */
+    uint8_t acc_size_write; /* legal ACC_SIZE write: ACC_PUT = 0, OVERFLOW = 0 (§19.2) */
+    uint8_t acc_ovf_w1c;    /* ACC_STATUS write with bit 0 set */
+    uint8_t acc_gran_clear; /* ACC_CTRL write that changes GRAN: every tracker entry cleared */
 } csr_ring_wr_t;
 
 void csr_init(csr_t *c, const gmmu_params_t *p);

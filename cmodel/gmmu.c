@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acc.h"
 #include "co.h"
 #include "csr.h"
 #include "err.h"
@@ -33,6 +34,11 @@ struct gmmu_model {
     ptw_t ptw;
     ff_t ff;
     co_t co;
+    /* access counters (§19.8), with acc_entries > 0: the unit and the top's registered request
+     * of each port (g_acc.hvpn_q / hasid_q), which a hit response belongs to */
+    acc_t acc;
+    uint64_t acc_hvpn[GMMU_MAX_SM][GMMU_MAX_PORTS];
+    uint8_t acc_hasid[GMMU_MAX_SM][GMMU_MAX_PORTS];
     uint16_t ev; /* ev_q */
     gmmu_viol_t viol;
     l1_comb_t *comb; /* [num_sm]: each L1's combinational signals on the current _q state */
@@ -88,13 +94,6 @@ int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
 gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     if (gmmu_params_check(p, err, errlen))
         return NULL;
-    if (p->acc_entries != 0) { /* docs/microarch.md §19.9: the unit is not yet in gmmu_top */
-        err_setf(err, errlen,
-                 "acc_entries: %u: the access-counter unit is not connected in gmmu_top yet "
-                 "(docs/microarch.md §19.9); only 0 is built",
-                 p->acc_entries);
-        return NULL;
-    }
     if (p->line_bitmap != 0) { /* docs/microarch.md §20.7: specified, not yet built */
         err_setf(err, errlen,
                  "line_bitmap: %u: the referenced-line bitmaps are not built yet "
@@ -112,6 +111,8 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     ptw_init(&m->ptw, p);
     ff_init(&m->ff, p);
     co_init(&m->co, p);
+    if (p->acc_entries)
+        acc_init(&m->acc, p->acc_entries, p->num_asids);
     m->l1 = calloc(p->num_sm, sizeof(l1_t));
     m->comb = calloc(p->num_sm, sizeof(l1_comb_t));
     int bad = !m->l1 || !m->comb || l2_init(&m->l2, p);
@@ -144,6 +145,8 @@ static void ffview(const gmmu_model_t *m, csr_ffview_t *v) {
     v->ff_count = ff_count(&m->ff);
     v->co_busy = (uint8_t)co_busy(&m->co);
     v->co_err = m->co.err;
+    v->acc_put = m->acc.put; /* 0 without the unit (calloc) */
+    v->acc_ovf = m->acc.overflow;
 }
 
 static int model_idle(const gmmu_model_t *m) {
@@ -151,13 +154,16 @@ static int model_idle(const gmmu_model_t *m) {
         if (l1_busy(&m->l1[s]))
             return 0;
     return !l2_busy(&m->l2) && !ptw_busy(&m->ptw) && !ff_busy(&m->ff) && !csr_busy(&m->csr) &&
-           !co_busy(&m->co) && !m->ev;
+           !co_busy(&m->co) && !(m->p.acc_entries && acc_busy(&m->acc)) && !m->ev;
 }
 
 /* docs/cmodel.md "Quiet cycles": a sufficient condition for step(idle inputs) == identity. */
 int gmmu_model_quiet(const gmmu_model_t *m) {
     if (m->ev || csr_busy(&m->csr) || ff_busy(&m->ff) || co_busy(&m->co) || m->l2.rsp.valid ||
         m->ptw.mr_valid)
+        return 0;
+    /* the access counters observe every hit and miss completion; a waiting notification */
+    if (m->p.acc_entries)
         return 0;
     int walker_idle = 0;
     for (uint32_t k = 0; k < m->ptw.n; k++) {
@@ -210,6 +216,9 @@ void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     out->fb_wr_valid = m->ff.fw_valid;
     out->fb_wr_addr = m->ff.fw_addr;
     memcpy(out->fb_wr_data, m->ff.fw_data, sizeof(out->fb_wr_data));
+    out->acc_wr_valid = m->acc.nw_valid; /* 0 without the unit */
+    out->acc_wr_addr = m->acc.nw_addr;
+    memcpy(out->acc_wr_data, m->acc.nw_data, sizeof(out->acc_wr_data));
     out->csr_rvalid = m->csr.rvalid;
     out->csr_rdata = m->csr.rdata;
     csr_ffview_t v;
@@ -233,9 +242,79 @@ static void step_co(gmmu_model_t *m, const gmmu_in_t *in, uint8_t co_taken, uint
     co_step(&m->co, &ci, ev, &m->viol);
 }
 
+/* The access counters' observation (§19.3, §19.8 pick), from _q: the miss completion of the
+ * lowest SM, else the hit response of the lowest port. */
+static void acc_pick(const gmmu_model_t *m, acc_in_t *ai) {
+    for (uint32_t s = 0; s < m->p.num_sm; s++) {
+        const int o = m->comb[s].out;
+        if (o >= 0 && !m->l1[s].req.ent[o].fatal) {
+            const l1_req_entry_t *e = &m->l1[s].req.ent[o];
+            ai->obs_valid = 1;
+            ai->obs_remote = e->sys;
+            ai->obs_vpn = e->vpn;
+            ai->obs_asid = e->asid;
+            return;
+        }
+    }
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        for (uint32_t p = 0; p < m->p.num_ports; p++)
+            if (m->l1[s].hv[p]) {
+                ai->obs_valid = 1;
+                ai->obs_remote = m->l1[s].hsys[p];
+                ai->obs_vpn = m->acc_hvpn[s][p];
+                ai->obs_asid = m->acc_hasid[s][p];
+                return;
+            }
+}
+
+/* The access-counter unit's cycle (§19.8): configuration from the CSR block's _q state (ai was
+ * filled before csr_step), host ring writes and a GRAN change from this cycle's CSR write. */
+static void step_acc(gmmu_model_t *m, const gmmu_in_t *in, acc_in_t *ai, const csr_ring_wr_t *wr,
+                     uint16_t *ev) {
+    if (!m->p.acc_entries)
+        return;
+    ai->size_wr = wr->acc_size_write;
+    ai->ovf_clr = wr->acc_ovf_w1c;
+    ai->clear_all |= wr->acc_gran_clear;
+    ai->wr_ready = in->acc_wr_ready;
+    acc_ev_t ae;
+    acc_cycle(&m->acc, ai, &ae);
+    if (ae.notify)
+        *ev |= (uint16_t)(1u << GMMU_EV_ACC_NOTIFY);
+    if (ae.ovf)
+        *ev |= (uint16_t)(1u << GMMU_EV_ACC_OVF);
+    for (uint32_t s = 0; s < m->p.num_sm; s++)
+        for (uint32_t p = 0; p < m->p.num_ports; p++) {
+            m->acc_hvpn[s][p] = in->req_vpn[s][p];
+            m->acc_hasid[s][p] = (uint8_t)(in->req_asid[s][p] & (m->p.num_asids - 1u));
+        }
+}
+
+/* acc_in_t of the cycle from _q state (before any block steps). */
+static void acc_begin(const gmmu_model_t *m, acc_in_t *ai) {
+    memset(ai, 0, sizeof(*ai));
+    if (!m->p.acc_entries)
+        return;
+    acc_pick(m, ai);
+    const csr_t *c = &m->csr;
+    ai->en_local = (uint8_t)((c->acc_ctrl >> GMMU_CSR_ACC_CTRL_EN_LOCAL_LSB) & 1u);
+    ai->en_remote = (uint8_t)((c->acc_ctrl >> GMMU_CSR_ACC_CTRL_EN_REMOTE_LSB) & 1u);
+    ai->gran = (uint8_t)((c->acc_ctrl >> GMMU_CSR_ACC_CTRL_GRAN_LSB) & GMMU_CSR_ACC_CTRL_GRAN_MASK);
+    ai->thresh = c->acc_thresh;
+    ai->base = c->acc_base;
+    ai->size = c->acc_size;
+    ai->get = c->acc_get;
+    ai->clear_all = c->cmd_valid && c->cmd_op == GMMU_CMD_ACC_CLEAR_ALL;
+    ai->clear = c->cmd_valid && c->cmd_op == GMMU_CMD_ACC_CLEAR;
+    ai->cmd_asid = c->cmd_asid;
+    ai->cmd_vpn = c->cmd_vpn;
+}
+
 void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     const uint32_t S = m->p.num_sm;
     uint16_t ev = 0;
+    acc_in_t ai;
+    acc_begin(m, &ai);
 
     /* signals shared inside the cycle (§2.1), all from _q */
     const uint8_t cmd_cycle = m->csr.cmd_valid;
@@ -327,6 +406,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
         m->ff.overflow = 0;
     if (co_fl)
         csr_co_flush(&m->csr, co_region, co_asid);
+    step_acc(m, in, &ai, &wr, &ev);
 
     m->ev = ev; /* §10 */
     refresh_comb(m);

@@ -250,8 +250,10 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
         p->o.npreload ? p->scr.pl_frame_base + PLAT_PRELOAD_FRAMES : c->gpu_mem_pages;
     if (gpumem_init(&p->gm, PLAT_PT_BASE_PA, c->pt_pages, PLAT_DATA_BASE_PA, frames, c->mem_latency,
                     c->mem_jitter, p->o.seed) != 0 ||
-        hostmem_init(&p->hm, PLAT_FB_HOST_ADDR, (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES) !=
-            0) {
+        hostmem_init(&p->hm, PLAT_FB_HOST_ADDR,
+                     p->prm.acc_entries
+                         ? PLAT_ACC_HOST_ADDR + PLAT_ACC_HOST_BYTES - PLAT_FB_HOST_ADDR
+                         : (uint64_t)c->fb_entries * GMMU_FB_ENTRY_BYTES) != 0) {
         snprintf(err, errlen, "out of memory for the memory models");
         return -1;
     }

@@ -243,6 +243,8 @@ static void count_events(plat_t *p, uint16_t ev) {
     p->gmmu.l2_large_hits += (ev >> GMMU_EV_L2_LARGE_HIT) & 1;
     p->gmmu.walks_large += (ev >> GMMU_EV_WALK_LARGE) & 1;
     p->gmmu.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
+    p->gmmu.acc_notifies += (ev >> GMMU_EV_ACC_NOTIFY) & 1;
+    p->gmmu.acc_overflows += (ev >> GMMU_EV_ACC_OVF) & 1;
     const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
     p->gmmu.walk_restarts += restart;
     if (restart)
@@ -308,6 +310,8 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     in->time = plat_now_ns(p);
     in->mem_req_ready = (uint8_t)ready_bit(p->mem_ready_seed, p->now, p->cfg->mem_ready_pct);
     in->fb_wr_ready = (uint8_t)ready_bit(p->fb_ready_seed, p->now, p->cfg->fb_ready_pct);
+    /* the notification port (docs/microarch.md §19.8) is served as the fault-buffer port */
+    in->acc_wr_ready = in->fb_wr_ready;
     in->mem_rsp_valid = 0;
     in->mem_rsp_id = 0;
     in->mem_rsp_data = 0;
@@ -421,6 +425,18 @@ static void transfers(plat_t *p, const gmmu_out_t *o) {
             plat_platform_error(p,
                                 "fault-entry write at host address 0x%llx: outside the fault ring",
                                 (unsigned long long)o->fb_wr_addr);
+    }
+    if (o->acc_wr_valid && p->in.acc_wr_ready) { /* a notification (§19.4): a host-memory write */
+        uint8_t bytes[GMMU_FB_ENTRY_BYTES];
+        for (unsigned k = 0; k < GMMU_FB_ENTRY_BYTES / 4; k++)
+            for (unsigned b = 0; b < 4; b++)
+                bytes[4 * k + b] = (uint8_t)(o->acc_wr_data[k] >> (8 * b));
+        p->gmmu.acc_writes++;
+        if (hostmem_write(&p->hm, o->acc_wr_addr, bytes, sizeof(bytes)) != 0)
+            plat_platform_error(p,
+                                "access-counter notification write at host address 0x%llx: "
+                                "outside host memory",
+                                (unsigned long long)o->acc_wr_addr);
     }
 }
 

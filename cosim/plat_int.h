@@ -223,6 +223,8 @@ typedef struct {
     uint64_t l2_hits, l2_misses, walks, walk_restarts, far_faults, ff_merges, ff_drops,
         fb_overflows, fb_writes, pte_reads, l1_large_hit_cycles, l2_large_hits, walks_large,
         co_done, gmmu_pte_writes, mismatches, model_violations;
+    /* access counters (docs/microarch.md §19.8): reported only with acc_entries > 0 */
+    uint64_t acc_notifies, acc_overflows, acc_writes;
 } plat_gmmu_ctr_t;
 
 /* The loop's own state; the models in their structs, listed in models[] (plat_models.c). */

@@ -44,8 +44,12 @@ static void print_pst_json(FILE *f, const plat_t *p) {
     fprintf(f, "],\n");
 }
 
-/* The summary's objects line (docs/handler.md §6s): only with an object policy. */
+static void report_acc(const plat_t *p, FILE *f, int json);
+
+/* The summary's objects line (docs/handler.md §6s): only with an object policy; then the access
+ * counters' line (only with the unit). */
 static void print_objects(FILE *f, const plat_t *p) {
+    report_acc(p, f, 0);
     if (!p->prof)
         return;
     const uvm_stats_t *hs = hdrv_stats(p->hd.host);
@@ -58,6 +62,21 @@ static void print_objects(FILE *f, const plat_t *p) {
     if (p->cfg->object_partial) /* docs/handler.md §6s.1 */
         fprintf(f, "  partial map   %llu objects mapped partially (%llu pages of their parts)\n",
                 ULL_(hs->obj_partial_maps), ULL_(hs->obj_partial_pages));
+}
+
+/* The access counters' lines (docs/microarch.md §19.8), only with the unit: the summary's or
+ * (json) the stats JSON's. */
+static void report_acc(const plat_t *p, FILE *f, int json) {
+    if (!p->prm.acc_entries)
+        return;
+    if (!json) {
+        fprintf(f, "  acc counters  %llu notifications (%llu written), %llu overflows\n",
+                ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_writes), ULL_(p->gmmu.acc_overflows));
+        return;
+    }
+    fprintf(f, "  \"acc_notifies\": %llu,\n  \"acc_overflows\": %llu,\n",
+            ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_overflows));
+    fprintf(f, "  \"acc_writes\": %llu,\n", ULL_(p->gmmu.acc_writes));
 }
 
 void plat_print_summary(const plat_t *p, FILE *f) {
@@ -202,19 +221,12 @@ static int write_counts(FILE *f, const plat_t *p) {
     return 0;
 }
 
-int plat_write_stats(const plat_t *p) {
-    FILE *f = fopen(p->o.stats_path, "w");
-    if (!f) {
-        fprintf(stderr, "gmmu-sim: cannot write %s: %s\n", p->o.stats_path, strerror(errno));
-        return -1;
-    }
-    fprintf(f, "{\n");
-    if (write_counts(f, p) != 0) {
-        fclose(f);
-        return -1;
-    }
-    if (p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches ||
-        p->wl.host_advises) { /* cosim.md */
+/* The stats JSON's keys of the trace's host calls (docs/cosim.md): only when the trace has one. */
+static void print_host_json(FILE *f, const plat_t *p) {
+    if (!(p->wl.host_frees || p->wl.host_prefetches || p->wl.host_cpu_touches ||
+          p->wl.host_advises)) /* cosim.md */
+        return;
+    {
         const uvm_stats_t *hs = hdrv_stats(p->hd.host);
         fprintf(f, "  \"host_cpu_touches\": %llu,\n  \"host_d2h_pages\": %llu,\n",
                 ULL_(p->wl.host_cpu_touches), ULL_(p->wl.host_d2h_pages));
@@ -233,6 +245,20 @@ int plat_write_stats(const plat_t *p) {
                     ULL_(p->wl.host_advises), ULL_(hs->read_dup_pages),
                     ULL_(hs->read_dup_collapses));
     }
+}
+
+int plat_write_stats(const plat_t *p) {
+    FILE *f = fopen(p->o.stats_path, "w");
+    if (!f) {
+        fprintf(stderr, "gmmu-sim: cannot write %s: %s\n", p->o.stats_path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n");
+    if (write_counts(f, p) != 0) {
+        fclose(f);
+        return -1;
+    }
+    print_host_json(f, p);
     const uvm_stats_t *ad = p->hd.host ? hdrv_stats(p->hd.host) : NULL;
     if (ad && (ad->clock_pte_reads || p->cfg->writeback == CFG_WB_DIRTY)) { /* §6r, only then */
         fprintf(f, "  \"clock_pte_reads\": %llu,\n  \"clock_acc_clears\": %llu,\n",
@@ -240,6 +266,7 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"wb_clean_pages\": %llu,\n  \"wb_bytes_saved\": %llu,\n",
                 ULL_(ad->wb_clean_pages), ULL_(ad->wb_bytes_saved));
     }
+    report_acc(p, f, 1);
     if (p->wl.remote_reads || p->wl.remote_writes) { /* only with remote mappings (§17) */
         fprintf(f, "  \"remote_reads\": %llu,\n  \"remote_writes\": %llu,\n",
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));

@@ -21,8 +21,10 @@
 #define REGION_PAGES 512u /* 4 KB pages in a 2 MB region */
 
 static const gmmu_csr_desc_t k_csrs[] = GMMU_CSR_TABLE;
-static const char *const k_events[8] = {"L2_HIT",   "L2_MISS", "WALK",   "FF_NEW",
-                                        "FF_MERGE", "FF_DROP", "FB_OVF", "WALK_RESTART"};
+/* the ev_o bits a scripted write may require (spec/gmmu.toml [ev]; "" = not nameable) */
+static const char *const k_events[16] = {
+    "L2_HIT", "L2_MISS", "WALK", "FF_NEW", "FF_MERGE", "FF_DROP", "FB_OVF",     "WALK_RESTART",
+    "",       "",        "",     "",       "",         "",        "ACC_NOTIFY", "ACC_OVF"};
 
 /* ------------------------------------------------------------------------------------------ */
 /* parsing                                                                                    */
@@ -45,9 +47,10 @@ static int parse_reg(const char *s, uint32_t *addr) {
 }
 
 static int parse_event(const char *s) {
-    for (int i = 0; i < 8; i++)
-        if (strcasecmp(s, k_events[i]) == 0 ||
-            (strncasecmp(s, "EV_", 3) == 0 && strcasecmp(s + 3, k_events[i]) == 0))
+    for (int i = 0; i < 16; i++)
+        if (k_events[i][0] &&
+            (strcasecmp(s, k_events[i]) == 0 ||
+             (strncasecmp(s, "EV_", 3) == 0 && strcasecmp(s + 3, k_events[i]) == 0)))
             return i;
     return -1;
 }

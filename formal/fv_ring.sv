@@ -43,6 +43,10 @@ module fv_ring #(
   logic [gmmu_pkg::VPN_W-1:0] cmd_vpn;
 
   gmmu_csr #(.NumSm(NumSm), .FfEntries(FfEntries), .FfQuota(FfQuota)) u_csr (
+    // access counters absent (AccEntries = 0, docs/microarch.md §19.8)
+    .acc_put_i ('0), .acc_ovf_i (1'b0), .acc_en_local_o (), .acc_en_remote_o (), .acc_gran_o (),
+    .acc_thresh_o (), .acc_base_o (), .acc_size_o (), .acc_get_o (), .acc_size_wr_o (),
+    .acc_ovf_clr_o (), .acc_clear_all_o (), .acc_clear_o (),
     .clk_i, .rst_ni, .csr_valid_i, .csr_write_i, .csr_addr_i, .csr_wdata_i,
     .csr_rvalid_o (rvalid), .csr_rdata_o (rdata), .irq_o (irq),
     .put_i (fb_put), .overflow_i (overflow), .ff_count_i (ff_count),

@@ -54,7 +54,9 @@ module fv_top (
     .csr_write_i, .csr_addr_i, .csr_wdata_i, .csr_rvalid_o (csr_rvalid),
     .csr_rdata_o (csr_rdata), .irq_o (irq), .idle_o (idle), .ev_o (ev),
     // PTE writes of the coalesce unit (docs/microarch.md §15.2): no response, nothing to model
-    .mem_req_write_o (), .mem_req_wdata_o (), .mem_req_setbits_o ()
+    .mem_req_write_o (), .mem_req_wdata_o (), .mem_req_setbits_o (),
+    // access counters (docs/microarch.md §19.8): absent (AccEntries = 0), the port tied 0
+    .acc_wr_valid_o (), .acc_wr_ready_i (1'b0), .acc_wr_addr_o (), .acc_wr_data_o ()
   );
 
   logic [Wk-1:0] outst_q;

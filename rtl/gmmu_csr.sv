@@ -8,6 +8,7 @@ module gmmu_csr #(
   parameter int unsigned FfEntries  = 4,
   parameter int unsigned FfQuota    = 2,
   parameter int unsigned NumAsids   = 1,
+  parameter int unsigned AccEntries = 0,  // access counters (§19.8): 0 = absent registers
   localparam int unsigned FbOffW    = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW   = gmmu_pkg::PA_W - FbOffW,
   localparam int unsigned FCntW     = $clog2(FfEntries + 1)
@@ -53,6 +54,20 @@ module gmmu_csr #(
   input  logic [gmmu_pkg::ASID_W-1:0]         co_asid_i,
   // fault mode (FAULT_CTRL.BLOCKING, §4.1)
   output logic                                blocking_o,
+  // access counters (§19.2, §19.8; constant with AccEntries = 0)
+  input  logic [gmmu_pkg::FB_IDX_W-1:0]       acc_put_i,
+  input  logic                                acc_ovf_i,
+  output logic                                acc_en_local_o,
+  output logic                                acc_en_remote_o,
+  output logic [1:0]                          acc_gran_o,
+  output logic [gmmu_pkg::ACC_CNT_W-1:0]      acc_thresh_o,
+  output logic [FbAddrW-1:0]                  acc_base_o,
+  output logic [gmmu_pkg::FB_IDX_W:0]         acc_size_o,
+  output logic [gmmu_pkg::FB_IDX_W-1:0]       acc_get_o,
+  output logic                                acc_size_wr_o,
+  output logic                                acc_ovf_clr_o,
+  output logic                                acc_clear_all_o,  // ACC_CLEAR_ALL or a GRAN change
+  output logic                                acc_clear_o,      // ACC_CLEAR (targeted)
   // idle contribution
   output logic                                busy_o
 );
@@ -63,7 +78,7 @@ module gmmu_csr #(
   localparam int unsigned AddrW  = gmmu_pkg::CSR_ADDR_W;
   localparam int unsigned ErrW   = gmmu_pkg::ERR_BAD_OPCODE + 1;  // highest ERR_* bit + 1
   localparam int unsigned ErrIdxW = $clog2(ErrW);
-  localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_CANCEL_PAGE + 1);
+  localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_ACC_CLEAR + 1);
   localparam int unsigned ArgHiW = gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB + 1;  // VPN, ASID, SCOPE
   localparam int unsigned VpnHiW = gmmu_pkg::CSR_CMD_ARG_HI_VPN_W;
   localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
@@ -75,7 +90,18 @@ module gmmu_csr #(
   localparam logic [ArgHiW-1:0] ArgHiKeep = ArgHiW'(
       (32'(NumAsids > 1) << gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB) |
       (32'(AsidMask) << gmmu_pkg::CSR_CMD_ARG_HI_ASID_LSB) | ((32'(1) << VpnHiW) - 32'(1)));
-  localparam int unsigned IeW    = gmmu_pkg::CSR_INT_ENABLE_OVERFLOW_LSB + 1;  // INT_ENABLE width
+  localparam int unsigned IeW    = gmmu_pkg::CSR_INT_ENABLE_ACC_OVF_LSB + 1;  // INT_ENABLE width
+  // access counters (§19.8): with AccEntries = 0 their registers are absent (unmapped), the INT
+  // bits 2/3 and the opcode bit 3 are kept 0 and the ACC_* flip-flops hold their reset value
+  // (synthesis removes them)
+  localparam bit          HasAcc  = AccEntries != 0;
+  localparam logic [IeW-1:0]  IeKeep = HasAcc ? '1 : IeW'(3);
+  // (opcodes 0..7 fit 3 bits; an opcode above ACC_CLEAR legal without the unit needs OpKeep wider)
+  localparam logic [CmdW-1:0] OpKeep = HasAcc ? '1 : CmdW'(gmmu_pkg::CMD_SPLINTER);
+  localparam int unsigned CondW   = gmmu_pkg::CSR_COND_W;
+  localparam logic [CondW-1:0] CondTrue = CondW'(HasAcc) << gmmu_pkg::CSR_COND_ACC_ENTRIES;
+  localparam int unsigned CntW    = gmmu_pkg::ACC_CNT_W;
+  localparam logic [CntW-1:0] ThreshReset = CntW'(256);
 
   // ---------------------------------------------------------------- state
   logic [PaW-PgW-1:0]   pt_base_q [NumAsids];    // PT_BASE[47:12] per ASID (PT_BASE[11:0] = 0)
@@ -97,6 +123,12 @@ module gmmu_csr #(
   logic                 rvalid_q, rvalid_d;
   logic [31:0]          rdata_q, rdata_d;
   logic                 blocking_q, blocking_d;  // FAULT_CTRL.BLOCKING
+  logic [3:0]           acc_ctrl_q, acc_ctrl_d;      // ACC_CTRL: EN_LOCAL, EN_REMOTE, GRAN
+  logic [CntW-1:0]      acc_thresh_q, acc_thresh_d;  // ACC_THRESH
+  logic [FbAddrW-1:0]   acc_base_q, acc_base_d;      // ACC_BASE[47:5]
+  logic [IdxW:0]        acc_size_q, acc_size_d;
+  logic [IdxW-1:0]      acc_get_q, acc_get_d;
+  logic                 acc_gran_wr;                 // an ACC_CTRL write that changes GRAN
 
   assign pt_base_o     = pt_base_q;
   assign fb_base_o     = fb_base_q;
@@ -114,10 +146,22 @@ module gmmu_csr #(
   assign co_splinter_o = cmd_op_q == CmdW'(gmmu_pkg::CMD_SPLINTER);
   assign co_start_o    = cmd_valid_q && (cmd_op_q == CmdW'(gmmu_pkg::CMD_COALESCE) || co_splinter_o);
   assign blocking_o    = blocking_q;
+  assign acc_en_local_o  = acc_ctrl_q[gmmu_pkg::CSR_ACC_CTRL_EN_LOCAL_LSB];
+  assign acc_en_remote_o = acc_ctrl_q[gmmu_pkg::CSR_ACC_CTRL_EN_REMOTE_LSB];
+  assign acc_gran_o      = acc_ctrl_q[gmmu_pkg::CSR_ACC_CTRL_GRAN_LSB +: 2];
+  assign acc_thresh_o    = acc_thresh_q;
+  assign acc_base_o      = acc_base_q;
+  assign acc_size_o      = acc_size_q;
+  assign acc_get_o       = acc_get_q;
+  assign acc_clear_all_o = (cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_ACC_CLEAR_ALL)) ||
+                           acc_gran_wr;
+  assign acc_clear_o     = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_ACC_CLEAR);
   assign csr_rvalid_o  = rvalid_q;
   assign csr_rdata_o   = rdata_q;
   assign irq_o         = (ie_q[gmmu_pkg::BIT_INT_FAULT] && put_i != get_q) ||
-                         (ie_q[gmmu_pkg::BIT_INT_OVERFLOW] && overflow_i);
+                         (ie_q[gmmu_pkg::BIT_INT_OVERFLOW] && overflow_i) ||
+                         (ie_q[gmmu_pkg::BIT_INT_ACC_NOTIFY] && acc_put_i != acc_get_q) ||
+                         (ie_q[gmmu_pkg::BIT_INT_ACC_OVF] && acc_ovf_i);
   assign busy_o        = cmd_valid_q || rvalid_q;
 
   // the PT_BASE entry ASID_SEL selects (§14.2)
@@ -155,8 +199,10 @@ module gmmu_csr #(
       gmmu_pkg::CSR_FB_STATUS:  rd_val[gmmu_pkg::BIT_FB_STATUS_OVERFLOW] = overflow_i;
       gmmu_pkg::CSR_INT_ENABLE: rd_val = 32'(ie_q);
       gmmu_pkg::CSR_INT_STATUS: begin
-        rd_val[gmmu_pkg::BIT_INT_FAULT]    = (put_i != get_q);
-        rd_val[gmmu_pkg::BIT_INT_OVERFLOW] = overflow_i;
+        rd_val[gmmu_pkg::BIT_INT_FAULT]      = (put_i != get_q);
+        rd_val[gmmu_pkg::BIT_INT_OVERFLOW]   = overflow_i;
+        rd_val[gmmu_pkg::BIT_INT_ACC_NOTIFY] = (acc_put_i != acc_get_q);
+        rd_val[gmmu_pkg::BIT_INT_ACC_OVF]    = acc_ovf_i;
       end
       gmmu_pkg::CSR_CMD_ARG_LO: rd_val = arg_lo_q;
       gmmu_pkg::CSR_CMD_ARG_HI: rd_val = 32'(arg_hi_q);
@@ -169,8 +215,27 @@ module gmmu_csr #(
       gmmu_pkg::CSR_ERR_ADDR:   rd_val = 32'(err_addr_q);
       gmmu_pkg::CSR_FF_COUNT:   rd_val = 32'(ff_count_i);
       gmmu_pkg::CSR_FAULT_CTRL: rd_val[gmmu_pkg::CSR_FAULT_CTRL_BLOCKING_LSB] = blocking_q;
+      // access counters (§19.2): absent with AccEntries = 0
+      gmmu_pkg::CSR_ACC_CTRL:    begin rd_mapped = HasAcc; rd_val = 32'(acc_ctrl_q); end
+      gmmu_pkg::CSR_ACC_THRESH:  begin rd_mapped = HasAcc; rd_val = 32'(acc_thresh_q); end
+      gmmu_pkg::CSR_ACC_BASE_LO: begin
+        rd_mapped = HasAcc;
+        rd_val    = {acc_base_q[31-FbOffW:0], FbOffW'(0)};
+      end
+      gmmu_pkg::CSR_ACC_BASE_HI: begin
+        rd_mapped = HasAcc;
+        rd_val    = 32'(acc_base_q[FbAddrW-1:32-FbOffW]);
+      end
+      gmmu_pkg::CSR_ACC_SIZE:    begin rd_mapped = HasAcc; rd_val = 32'(acc_size_q); end
+      gmmu_pkg::CSR_ACC_GET:     begin rd_mapped = HasAcc; rd_val = 32'(acc_get_q); end
+      gmmu_pkg::CSR_ACC_PUT:     begin rd_mapped = HasAcc; rd_val = 32'(acc_put_i); end
+      gmmu_pkg::CSR_ACC_STATUS:  begin
+        rd_mapped = HasAcc;
+        rd_val[gmmu_pkg::BIT_ACC_STATUS_OVERFLOW] = acc_ovf_i;
+      end
       default:                  rd_mapped = 1'b0;
     endcase
+    if (!rd_mapped) rd_val = '0;
   end
 
   // ---------------------------------------------------------------- write checks
@@ -179,20 +244,27 @@ module gmmu_csr #(
   // read-only, command busy (CMD only), must-be-zero bits, legality rule.
   gmmu_pkg::csr_dec_t dec;
   logic [31:0]        wd, wd_w, legal_ref_val;
-  logic               legal_ok;
+  logic               legal_ok, present;
   assign dec = gmmu_pkg::csr_decode(csr_addr_i);
+  // present_if (spec/gmmu.rdl): a register whose parameter is 0 is unmapped
+  assign present = (dec.cond & CondTrue) == dec.cond;
   assign wd   = csr_wdata_i;
   assign wd_w = wd & dec.wmask;  // the writable bits of a legal write
 
   always_comb begin : p_legal_ref
     unique case (dec.legal_ref)
       gmmu_pkg::CSR_FB_SIZE: legal_ref_val = 32'(fb_size_q);
+      gmmu_pkg::CSR_ACC_SIZE: legal_ref_val = 32'(acc_size_q);
       default:               legal_ref_val = '0;
     endcase
     unique case (dec.legal)
       gmmu_pkg::CSR_LEGAL_POW2_OR_ZERO_LE:
         legal_ok = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= dec.legal_max);
-      gmmu_pkg::CSR_LEGAL_LE:     legal_ok = wd <= dec.legal_max;
+      // CMD: ACC_CLEAR_ALL / ACC_CLEAR only with the access counters (§19.8)
+      gmmu_pkg::CSR_LEGAL_LE:     legal_ok = wd <= dec.legal_max &&
+          (csr_addr_i != gmmu_pkg::CSR_CMD || HasAcc ||
+           (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) && wd != 32'(gmmu_pkg::CMD_ACC_CLEAR)));
+      gmmu_pkg::CSR_LEGAL_NZ_LE:  legal_ok = wd != '0 && wd <= dec.legal_max;
       gmmu_pkg::CSR_LEGAL_LT_REF: legal_ok = wd < legal_ref_val;
       default:                    legal_ok = 1'b1;
     endcase
@@ -219,6 +291,14 @@ module gmmu_csr #(
     rvalid_d     = 1'b0;
     rdata_d      = '0;
     blocking_d   = blocking_q;
+    acc_ctrl_d   = acc_ctrl_q;
+    acc_thresh_d = acc_thresh_q;
+    acc_base_d   = acc_base_q;
+    acc_size_d   = acc_size_q;
+    acc_get_d    = acc_get_q;
+    acc_size_wr_o = 1'b0;
+    acc_ovf_clr_o = 1'b0;
+    acc_gran_wr   = 1'b0;
     fb_size_wr_o = 1'b0;
     ovf_clr_o    = 1'b0;
     err_set      = '0;
@@ -230,7 +310,7 @@ module gmmu_csr #(
     end
 
     if (csr_valid_i && csr_write_i) begin
-      if (!dec.mapped) begin
+      if (!dec.mapped || !present) begin
         err_set[gmmu_pkg::ERR_BAD_ADDR] = 1'b1;
       end else if (dec.ro) begin
         err_set[gmmu_pkg::ERR_RO_WRITE] = 1'b1;
@@ -266,6 +346,21 @@ module gmmu_csr #(
           end
           gmmu_pkg::CSR_ERR_STATUS: err_d = err_q & ~wd_w[ErrW-1:0];
           gmmu_pkg::CSR_FAULT_CTRL: blocking_d = wd_w[gmmu_pkg::CSR_FAULT_CTRL_BLOCKING_LSB];
+          gmmu_pkg::CSR_ACC_CTRL: begin
+            acc_ctrl_d  = wd_w[3:0];
+            acc_gran_wr = wd_w[gmmu_pkg::CSR_ACC_CTRL_GRAN_LSB +: 2] !=
+                          acc_ctrl_q[gmmu_pkg::CSR_ACC_CTRL_GRAN_LSB +: 2];
+          end
+          gmmu_pkg::CSR_ACC_THRESH:  acc_thresh_d = wd_w[CntW-1:0];
+          gmmu_pkg::CSR_ACC_BASE_LO: acc_base_d[31-FbOffW:0] = wd_w[31:FbOffW];
+          gmmu_pkg::CSR_ACC_BASE_HI: acc_base_d[FbAddrW-1:32-FbOffW] = wd_w[PaW-33:0];
+          gmmu_pkg::CSR_ACC_SIZE: begin
+            acc_size_d    = wd_w[IdxW:0];
+            acc_get_d     = '0;
+            acc_size_wr_o = 1'b1;
+          end
+          gmmu_pkg::CSR_ACC_GET:     acc_get_d = wd_w[IdxW-1:0];
+          gmmu_pkg::CSR_ACC_STATUS:  acc_ovf_clr_o = wd_w[gmmu_pkg::BIT_ACC_STATUS_OVERFLOW];
           default: ;  // read-only or unmapped: handled above
         endcase
       end
@@ -307,6 +402,11 @@ module gmmu_csr #(
       rvalid_q    <= 1'b0;
       rdata_q     <= '0;
       blocking_q  <= 1'b0;
+      acc_ctrl_q   <= '0;
+      acc_thresh_q <= ThreshReset;
+      acc_base_q   <= '0;
+      acc_size_q   <= '0;
+      acc_get_q    <= '0;
     end else begin
       pt_base_q   <= pt_base_d;
       asid_sel_q  <= asid_sel_d & AsidMask;
@@ -315,17 +415,22 @@ module gmmu_csr #(
       fb_base_q   <= fb_base_d;
       fb_size_q   <= fb_size_d;
       get_q       <= get_d;
-      ie_q        <= ie_d;
+      ie_q        <= ie_d & IeKeep;
       arg_lo_q    <= arg_lo_d;
       arg_hi_q    <= arg_hi_d & ArgHiKeep;
       cmd_valid_q <= cmd_valid_d;
-      cmd_op_q    <= cmd_op_d;
+      cmd_op_q    <= cmd_op_d & OpKeep;
       cmd_vpn_q   <= cmd_vpn_d;
       err_q       <= err_d;
       err_addr_q  <= err_addr_d;
       rvalid_q    <= rvalid_d;
       rdata_q     <= rdata_d;
       blocking_q  <= blocking_d;
+      acc_ctrl_q   <= HasAcc ? acc_ctrl_d : '0;
+      acc_thresh_q <= HasAcc ? acc_thresh_d : ThreshReset;
+      acc_base_q   <= HasAcc ? acc_base_d : '0;
+      acc_size_q   <= HasAcc ? acc_size_d : '0;
+      acc_get_q    <= HasAcc ? acc_get_d : '0;
     end
   end
 endmodule

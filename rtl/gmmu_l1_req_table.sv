@@ -23,6 +23,8 @@ module gmmu_l1_req_table #(
   output logic [gmmu_pkg::PPN_W-1:0]             out_ppn_o,
   output logic                                   out_fatal_o,
   output logic                                   out_sys_o,  // aperture (§17)
+  output logic [gmmu_pkg::VPN_W-1:0]             out_vpn_o,  // the access counters' pick (§19.8)
+  output logic [gmmu_pkg::ASID_W-1:0]            out_asid_o,
   output logic                                   send_valid_o,
   output gmmu_tlb_pkg::tlb_req_t                 send_o,  // the L1 -> L2 request record
   output logic                                   busy_o,
@@ -128,6 +130,8 @@ module gmmu_l1_req_table #(
   assign out_ppn_o    = out_found ? ent_q[out_idx].ppn : '0;
   assign out_fatal_o  = out_found && ent_q[out_idx].fatal;
   assign out_sys_o    = out_found && ent_q[out_idx].sys;
+  assign out_vpn_o    = out_found ? ent_q[out_idx].vpn : '0;
+  assign out_asid_o   = out_found ? ent_q[out_idx].asid : '0;
   assign send_valid_o = send_found;
   assign send_o.vpn   = send_found ? ent_q[send_idx].vpn : '0;
   assign send_o.asid  = send_found ? ent_q[send_idx].asid : '0;

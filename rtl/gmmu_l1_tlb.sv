@@ -26,6 +26,8 @@ module gmmu_l1_tlb #(
   output logic [gmmu_pkg::PPN_W-1:0]                miss_ppn_o,
   output logic                                      miss_sys_o,  // aperture (§17)
   output logic                                      miss_fatal_o,
+  output logic [gmmu_pkg::VPN_W-1:0]                miss_vpn_o,   // the access counters' pick (§19.8)
+  output logic [gmmu_pkg::ASID_W-1:0]               miss_asid_o,
   // request to the L2 (combinational from _q) and grant
   output logic                                      l2_req_valid_o,
   output gmmu_tlb_pkg::tlb_req_t                    l2_req_o,  // record (asid, vpn, write)
@@ -212,6 +214,8 @@ module gmmu_l1_tlb #(
     .out_ppn_o      (miss_ppn_o),
     .out_fatal_o    (miss_fatal_o),
     .out_sys_o      (miss_sys_o),
+    .out_vpn_o      (miss_vpn_o),
+    .out_asid_o     (miss_asid_o),
     .send_valid_o   (l2_req_valid_o),
     .send_o         (l2_req_o),
     .busy_o         (busy_tab),

@@ -57,6 +57,11 @@ module gmmu_top #(
   input  logic                                            fb_wr_ready_i,
   output logic [gmmu_pkg::PA_W-1:0]                       fb_wr_addr_o,
   output logic [255:0]                                    fb_wr_data_o,
+  // access-counter notification write port (§19.8; tied 0 with AccEntries = 0)
+  output logic                                            acc_wr_valid_o,
+  input  logic                                            acc_wr_ready_i,
+  output logic [gmmu_pkg::PA_W-1:0]                       acc_wr_addr_o,
+  output logic [255:0]                                    acc_wr_data_o,
   // CSR port
   input  logic                                            csr_valid_i,
   input  logic                                            csr_write_i,
@@ -81,11 +86,6 @@ module gmmu_top #(
   // ---------------------------------------------------------------- parameter checks
   // generated from spec/params.toml: an illegal parameter stops elaboration ($fatal)
 `include "gmmu_params_check.svh"
-  // the access-counter unit (docs/microarch.md §19) is not connected yet (§19.9): only 0 builds,
-  // as the C model refuses any other value
-  if (AccEntries != 0) begin : g_acc_not_connected
-    $fatal(1, "acc_entries: %0d: the access-counter unit is not connected in gmmu_top yet (docs/microarch.md 19.9)", AccEntries);
-  end
   // ---- referenced-line bitmaps (issue 21 item 4, docs/microarch.md §20): specified, not built
   // yet (§20.7): only 0 builds, as the C model refuses any other value
   if (LineBitmap != 0) begin : g_bmp_not_built
@@ -113,6 +113,14 @@ module gmmu_top #(
   logic [AsidW-1:0]               co_asid;
   logic                           co_req_valid, co_req_write, co_taken;
   logic [gmmu_pkg::PA_W-4:0]      co_req_addr;
+  // access counters (§19.8): configuration from the CSR block, ring state from the unit
+  logic                           acc_en_local, acc_en_remote, acc_size_wr, acc_ovf_clr;
+  logic                           acc_clear_all, acc_clear, acc_ovf;
+  logic [1:0]                     acc_gran;
+  logic [gmmu_pkg::ACC_CNT_W-1:0] acc_thresh;
+  logic [FbAddrW-1:0]             acc_base;
+  logic [IdxW:0]                  acc_size;
+  logic [IdxW-1:0]                acc_get, acc_put;
 
   gmmu_csr #(
     .NumSm      (NumSm),
@@ -120,7 +128,8 @@ module gmmu_top #(
     .NumWalkers (NumWalkers),
     .FfEntries  (FfEntries),
     .FfQuota    (FfQuota),
-    .NumAsids   (NumAsids)
+    .NumAsids   (NumAsids),
+    .AccEntries (AccEntries)
   ) u_csr (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -157,6 +166,19 @@ module gmmu_top #(
     .co_region_i   (co_region),
     .co_asid_i     (co_asid),
     .blocking_o    (blocking),
+    .acc_put_i       (acc_put),
+    .acc_ovf_i       (acc_ovf),
+    .acc_en_local_o  (acc_en_local),
+    .acc_en_remote_o (acc_en_remote),
+    .acc_gran_o      (acc_gran),
+    .acc_thresh_o    (acc_thresh),
+    .acc_base_o      (acc_base),
+    .acc_size_o      (acc_size),
+    .acc_get_o       (acc_get),
+    .acc_size_wr_o   (acc_size_wr),
+    .acc_ovf_clr_o   (acc_ovf_clr),
+    .acc_clear_all_o (acc_clear_all),
+    .acc_clear_o     (acc_clear),
     .busy_o        (csr_busy)
   );
 
@@ -176,6 +198,8 @@ module gmmu_top #(
 
   // ---------------------------------------------------------------- L1 TLBs
   logic [NumSm-1:0]      l1_req_valid, l1_gnt, l1_busy, l1_ev_large_hit;
+  logic [VpnW-1:0]       l1_miss_vpn [NumSm];   // the completing request's page (§19.8 pick)
+  logic [AsidW-1:0]      l1_miss_asid [NumSm];
   gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req;  // L1 -> L2 request records
 
   for (genvar s = 0; s < NumSm; s++) begin : g_l1
@@ -203,6 +227,8 @@ module gmmu_top #(
       .miss_ppn_o     (miss_ppn_o[s*PpnW +: PpnW]),
       .miss_sys_o     (miss_sys_o[s]),
       .miss_fatal_o   (miss_fatal_o[s]),
+      .miss_vpn_o     (l1_miss_vpn[s]),
+      .miss_asid_o    (l1_miss_asid[s]),
       .l2_req_valid_o (l1_req_valid[s]),
       .l2_req_o       (l1_req[s]),
       .l2_gnt_i       (l1_gnt[s]),
@@ -391,6 +417,113 @@ module gmmu_top #(
     .busy_o         (ff_busy)
   );
 
+  // ---------------------------------------------------------------- access counters (§19.8)
+  logic ev_acc_notify, ev_acc_ovf, acc_busy;
+
+  if (AccEntries != 0) begin : g_acc
+    // the request of each port, registered: a hit response (hit_valid_o) is that of the
+    // previous cycle's request on its port (§4 step (f))
+    localparam logic [AsidW-1:0] AsidMask = AsidW'(NumAsids - 1);  // stored bits (§14.1)
+    logic [VpnW-1:0]  hvpn_q  [NumSm*P];
+    logic [AsidW-1:0] hasid_q [NumSm*P];
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_hreq
+      if (!rst_ni) begin
+        hvpn_q  <= '{default: '0};
+        hasid_q <= '{default: '0};
+      end else begin
+        for (int unsigned k = 0; k < NumSm * P; k++) begin
+          hvpn_q[k]  <= req_vpn_i[k*VpnW +: VpnW];
+          hasid_q[k] <= req_asid_i[k*AsidW +: AsidW] & AsidMask;
+        end
+      end
+    end
+
+    // the pick (§19.3): the miss completion of the lowest SM, else the hit of the lowest port
+    logic             obs_valid, obs_remote;
+    logic [VpnW-1:0]  obs_vpn;
+    logic [AsidW-1:0] obs_asid;
+    always_comb begin : p_pick
+      obs_valid  = 1'b0;
+      obs_remote = 1'b0;
+      obs_vpn    = '0;
+      obs_asid   = '0;
+      for (int k = NumSm * P - 1; k >= 0; k--) begin
+        if (hit_valid_o[k]) begin
+          obs_valid  = 1'b1;
+          obs_remote = hit_sys_o[k];
+          obs_vpn    = hvpn_q[k];
+          obs_asid   = hasid_q[k];
+        end
+      end
+      for (int s = NumSm - 1; s >= 0; s--) begin
+        if (miss_valid_o[s] && !miss_fatal_o[s]) begin
+          obs_valid  = 1'b1;
+          obs_remote = miss_sys_o[s];
+          obs_vpn    = l1_miss_vpn[s];
+          obs_asid   = l1_miss_asid[s];
+        end
+      end
+    end
+
+    logic ev_count, ev_repl;  // coverage only (§19.8)
+    logic unused_acc_ev;
+    assign unused_acc_ev = ev_count ^ ev_repl;
+    gmmu_acc #(
+      .AccEntries (AccEntries),
+      .NumAsids   (NumAsids)
+    ) u_acc (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .obs_valid_i  (obs_valid),
+      .obs_remote_i (obs_remote),
+      .obs_asid_i   (obs_asid),
+      .obs_vpn_i    (obs_vpn),
+      .en_local_i   (acc_en_local),
+      .en_remote_i  (acc_en_remote),
+      .gran_i       (acc_gran),
+      .thresh_i     (acc_thresh),
+      .base_i       (acc_base),
+      .size_i       (acc_size),
+      .get_i        (acc_get),
+      .size_wr_i    (acc_size_wr),
+      .ovf_clr_i    (acc_ovf_clr),
+      .clear_all_i  (acc_clear_all),
+      .clear_i      (acc_clear),
+      .cmd_vpn_i    (cmd_vpn),
+      .cmd_asid_i   (cmd_asid),
+      .put_o        (acc_put),
+      .overflow_o   (acc_ovf),
+      .wr_valid_o   (acc_wr_valid_o),
+      .wr_ready_i   (acc_wr_ready_i),
+      .wr_addr_o    (acc_wr_addr_o),
+      .wr_data_o    (acc_wr_data_o),
+      .ev_notify_o  (ev_acc_notify),
+      .ev_ovf_o     (ev_acc_ovf),
+      .ev_count_o   (ev_count),
+      .ev_repl_o    (ev_repl),
+      .busy_o       (acc_busy)
+    );
+  end else begin : g_no_acc
+    // nothing of §19 exists: the port is tied 0, the configuration outputs of the CSR block
+    // are constant (unused here)
+    assign acc_put        = '0;
+    assign acc_ovf        = 1'b0;
+    assign acc_wr_valid_o = 1'b0;
+    assign acc_wr_addr_o  = '0;
+    assign acc_wr_data_o  = '0;
+    assign ev_acc_notify  = 1'b0;
+    assign ev_acc_ovf     = 1'b0;
+    assign acc_busy       = 1'b0;
+    logic unused_acc;  // the CSR block's configuration outputs and the pick's inputs
+    assign unused_acc = ^{acc_wr_ready_i, acc_en_local, acc_en_remote, acc_size_wr, acc_ovf_clr,
+                          acc_clear_all, acc_clear, acc_gran, acc_thresh, acc_base, acc_size,
+                          acc_get};
+    logic [NumSm-1:0] unused_miss;
+    for (genvar s = 0; s < NumSm; s++) begin : g_unused_miss
+      assign unused_miss[s] = ^{l1_miss_vpn[s], l1_miss_asid[s]};
+    end
+  end
+
   // ---------------------------------------------------------------- events (§10) and idle (§9)
   logic [gmmu_pkg::EV_W-1:0] ev_q, ev_d;
 
@@ -410,6 +543,8 @@ module gmmu_top #(
     ev_d[gmmu_pkg::EV_PWC_HIT]      = ev_pwc_hit;
     ev_d[gmmu_pkg::EV_CO_DONE]      = co_ev_done;
     ev_d[gmmu_pkg::EV_PTE_WRITE]    = ev_pte_write;
+    ev_d[gmmu_pkg::EV_ACC_NOTIFY]   = ev_acc_notify;
+    ev_d[gmmu_pkg::EV_ACC_OVF]      = ev_acc_ovf;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
@@ -422,5 +557,5 @@ module gmmu_top #(
 
   assign ev_o   = ev_q;
   assign idle_o = !((|l1_busy) || l2_busy || ptw_busy || ff_busy || csr_busy || co_busy ||
-                     (|ev_q));
+                     acc_busy || (|ev_q));
 endmodule

@@ -304,6 +304,17 @@ hole rtl remote_pages rtl/gmmu_l1_req_table.sv 's/            ent_d\[i\].sys   =
     "RTL: an L1 miss completes without the response's aperture (request table)"
 hole rtl large_pages rtl/gmmu_ptw.sv 's/if (int.(rk_level) == Levels - 2 \&\& pte\[gmmu_pkg::PTE_L\]) begin/if (int'"'"'(rk_level) == Levels - 1 \&\& pte[gmmu_pkg::PTE_L]) begin/' \
     "RTL: walker takes the large path at the wrong level (a large PDE read as a table pointer)"
+# issue 21 item 2: the access counters connected in gmmu_top (docs/microarch.md §19.8), on
+# acc_count with the RTL of configs/acc.cfg: full set only (its own Verilator build)
+if [ "$set_" = full ]; then
+    config=acc
+    [ -d "$root/build/acc" ] && rm -rf "${work:?}/build/acc" && cp -a "$root/build/acc" "$work/build/"
+    hole model2 acc_count cmodel/gmmu.c 's/            ai->obs_remote = e->sys;/            ai->obs_remote = 0;/' \
+        "model: the access counters see a miss completion as local (its aperture dropped)"
+    hole rtl acc_count rtl/gmmu_top.sv 's/        if (miss_valid_o\[s\] \&\& !miss_fatal_o\[s\]) begin/        if (miss_valid_o[s] \&\& miss_fatal_o[s]) begin/' \
+        "RTL: the access counters observe the fatal miss completions instead of the translated ones"
+    config=tiny
+fi
 # hole 2: a write to a read-only page cached in L1 / L2 (ro_hit)
 hole model ro_hit cmodel/ptw.c 's/} else if (w->write\[k\] \&\& !((pte >> GMMU_PTE_W) \& 1u)) {/} else if (w->write[k] \&\& !((pte >> GMMU_PTE_V) \& 1u)) {/' \
     "model: walker RO check reads the V bit (a write to a read-only page completes OK)"

@@ -9,7 +9,7 @@ mbz fields, legality rules, bit_prefix) are documented at the top of spec/gmmu.r
 """
 import math
 
-LEGAL_RULES = ("any", "pow2_or_zero_le", "le", "lt_ref")
+LEGAL_RULES = ("any", "pow2_or_zero_le", "le", "lt_ref", "nz_le")
 ACCESS = ("ro", "rw", "wo", "rw1c")
 
 
@@ -98,7 +98,10 @@ def load(path, consts):
                "legal_max": r.get_property("legal_max") or 0,
                "legal_ref": r.get_property("legal_ref"),
                "legal_err": r.get_property("legal_err") or "BAD_VALUE",
-               "bit_prefix": r.get_property("bit_prefix")}
+               "bit_prefix": r.get_property("bit_prefix"),
+               "present_if": r.get_property("present_if")}
+        if reg["present_if"] is not None and not reg["present_if"].isidentifier():
+            raise RdlError(f"{path}: {name}: present_if = '{reg['present_if']}' is not a parameter name")
         if reg["legal"] not in LEGAL_RULES:
             raise RdlError(f"{path}: {name}: legal = '{reg['legal']}' is not one of {LEGAL_RULES}")
         if (reg["legal"] == "lt_ref") != (reg["legal_ref"] is not None):
@@ -122,6 +125,25 @@ def load(path, consts):
     return regs
 
 
+def conds(regs):
+    """The parameters named by present_if, in a fixed order: bit i of a decode row's cond."""
+    return sorted({r["present_if"] for r in regs if r["present_if"]})
+
+
+def cond_name(param):
+    """AccEntries -> ACC_ENTRIES."""
+    return "".join("_" + ch if ch.isupper() and i else ch for i, ch in enumerate(param)).upper()
+
+
+def _cond(regs, r):
+    c = conds(regs)
+    return 1 << c.index(r["present_if"]) if r["present_if"] else 0
+
+
+def _condw(regs):
+    return max(1, len(conds(regs)))
+
+
 def field_consts(regs):
     """(name, value, doc) of every register/field constant (without the CSR_ address ones)."""
     out = []
@@ -132,15 +154,19 @@ def field_consts(regs):
                     (f"{base}_W", f["width"], f"{r['name']}.{f['name']} width")]
             if r["bit_prefix"]:
                 out.append((f"{r['bit_prefix']}_{f['name']}", f["lsb"], f["desc"]))
+    for i, c in enumerate(conds(regs)):
+        out.append((f"CSR_COND_{cond_name(c)}", i,
+                    f"bit of a decode row's cond: the register exists only if {c} != 0"))
     return out
 
 
 def sv_decode(regs, aw, errw):
     """SV package part: csr_legal_e, csr_dec_t and csr_decode()."""
     out = ["  // [csr decode] generated from spec/gmmu.rdl: the checks every CSR write goes through",
-           "  typedef enum logic [1:0] {",
+           f"  typedef enum logic [{max(1, (len(LEGAL_RULES) - 1).bit_length()) - 1}:0] {{",
            ",\n".join(f"    CSR_LEGAL_{x.upper()}" for x in LEGAL_RULES),
            "  } csr_legal_e;",
+           f"  localparam int unsigned CSR_COND_W = {_condw(regs)};  // width of csr_dec_t.cond",
            "  typedef struct packed {",
            "    logic                  mapped;     // an existing register",
            "    logic                  ro;         // a write sets ERR_RO_WRITE",
@@ -150,6 +176,7 @@ def sv_decode(regs, aw, errw):
            "    logic [31:0]           legal_max;  // argument of pow2_or_zero_le / le",
            f"    logic [{aw}-1:0]         legal_ref;  // register compared by lt_ref",
            f"    logic [{errw}-1:0]          legal_err;  // ERR_STATUS bit set when the rule fails",
+           f"    logic [{_condw(regs)}-1:0]          cond;       // present only if these CSR_COND_* hold",
            "  } csr_dec_t;",
            "",
            f"  function automatic csr_dec_t csr_decode(input logic [{aw}-1:0] addr);",
@@ -160,7 +187,8 @@ def sv_decode(regs, aw, errw):
         ref = f"CSR_{r['legal_ref']}" if r["legal_ref"] else "'0"
         out.append(f"      CSR_{r['name']}: d = '{{1'b1, 1'b{int(r['access'] == 'ro')}, "
                    f"32'h{r['wmask']:08x}, 32'h{r['mbz']:08x}, CSR_LEGAL_{r['legal'].upper()}, "
-                   f"32'h{r['legal_max']:08x}, {ref}, {errw}'(ERR_{r['legal_err']})}};")
+                   f"32'h{r['legal_max']:08x}, {ref}, {errw}'(ERR_{r['legal_err']}), "
+                   f"{_condw(regs)}'({_cond(regs, r)})}};")
     out += ["      default: d = '0;", "    endcase", "    return d;", "  endfunction"]
     return out
 
@@ -183,6 +211,7 @@ def c_decode(regs):
             "    uint32_t legal_max; /* argument of POW2_OR_ZERO_LE / LE */",
             "    uint32_t legal_ref; /* register compared by LT_REF */",
             "    uint32_t legal_err; /* ERR_STATUS bit set when the rule fails */",
+            "    uint32_t cond;      /* present only if these GMMU_CSR_COND_* hold */",
             "} gmmu_csr_decode_t;",
             f"#define GMMU_CSR_DECODE_COUNT {len(regs)}u",
             "#define GMMU_CSR_DECODE_INIT \\", "    { \\"]
@@ -190,7 +219,7 @@ def c_decode(regs):
         ref = f"GMMU_CSR_{r['legal_ref']}" if r["legal_ref"] else "0u"
         out.append(f"        {{\"{r['name']}\", GMMU_CSR_{r['name']}, GMMU_CSR_ACC_{r['access'].upper()}, "
                    f"0x{r['wmask']:08x}u, 0x{r['mbz']:08x}u, GMMU_CSR_LEGAL_{r['legal'].upper()}, "
-                   f"0x{r['legal_max']:x}u, {ref}, GMMU_ERR_{r['legal_err']}}}, \\")
+                   f"0x{r['legal_max']:x}u, {ref}, GMMU_ERR_{r['legal_err']}, {_cond(regs, r)}u}}, \\")
     out += ["    }"]
     return out
 
@@ -210,11 +239,11 @@ def md(regs):
             "bit set, or one that breaks the register's legality rule, is ignored and sets the "
             "named ERR_STATUS bit.", ""]
     for r in regs:
-        rule = ""
+        rule = f"; present only if {r['present_if']} != 0 (else unmapped)" if r["present_if"] else ""
         if r["legal"] == "lt_ref":
-            rule = f"; legal: value < {r['legal_ref']}, else {r['legal_err']}"
+            rule += f"; legal: value < {r['legal_ref']}, else {r['legal_err']}"
         elif r["legal"] != "any":
-            rule = f"; legal: {r['legal']} {r['legal_max']}, else {r['legal_err']}"
+            rule += f"; legal: {r['legal']} {r['legal_max']}, else {r['legal_err']}"
         out += [f"### {r['name']}", "",
                 f"0x{r['addr']:03x}, {r['access']}: {r['title']}{rule}", "",
                 "| bits | field | sw | reset | description |", "|---|---|---|---|---|"]

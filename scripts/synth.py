@@ -168,8 +168,13 @@ def expected_ffs(p, k, prep=False):
             1 + vpn + 64 + S + ft + cl(S) + 1 + sb,
     }
     err_w = max(v for n, v in k.items() if n.startswith("ERR_")) + 1
-    cmd_w = cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1)
-    ie_w = max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1
+    # access counters (docs/microarch.md §19.8): without the unit opcodes 8/9, INT bits 2/3 and
+    # the ACC_* registers are constant (synthesis removes them)
+    acc = p.get("AccEntries", 0)
+    cmd_w = (cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1) if acc or prep
+             else cl(k["CMD_SPLINTER"] + 1))
+    ie_w = (k["BIT_INT_ACC_OVF"] + 1 if acc or prep
+            else max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1)
     csr = {
         "pt_base[47:12] per address space": n_as * (k["PA_W"] - k["PAGE_SHIFT"]),
         "asid_sel (ASID_SEL, ASID & (NumAsids-1))": sb,
@@ -186,11 +191,14 @@ def expected_ffs(p, k, prep=False):
         "rvalid, rdata": 1 + 32,
         "blocking (FAULT_CTRL)": 1,
     }
+    if acc or prep:
+        csr["acc ctrl, thresh, base[47:5], size, get (§19.2)"] = (
+            4 + k["ACC_CNT_W"] + fb_addr + (k["FB_IDX_W"] + 1) + k["FB_IDX_W"])
     # ev_q: synthesis removes the bits above the highest EV_* bit (constant 0), prep keeps them;
     # without a page-walk cache EV_PWC_HIT is constant 0 too (synthesis removes it)
     ev_used = k["EV_W"] if prep else (max(v for n, v in k.items()
                                           if n.startswith("EV_") and n != "EV_W") + 1
-                                      - (p["PwcEntries"] == 0))
+                                      - (p["PwcEntries"] == 0) - 2 * (acc == 0))
     blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
               "u_ptw": ptw, "u_co": co, "u_ff": ff, "top": {"ev_q (EV_* bits defined; the rest of EV_W is constant 0)": ev_used}}
     for s in range(S):
@@ -200,6 +208,18 @@ def expected_ffs(p, k, prep=False):
         blocks[f"g_l1[{s}].u_l1.u_req"] = l1_req
     if pwc:
         blocks["u_ptw.g_pwc.u_pwc"] = pwc
+    if acc:  # docs/microarch.md §19.1, §19.8
+        eb = max(1, math.ceil(math.log2(acc)))
+        blocks["g_acc"] = {"registered request per port (vpn, asid)": S * P * (vpn + ab)}
+        blocks["g_acc.u_acc"] = {
+            "tracker (valid, cls, asid, rgn, cnt, mask)":
+                acc * (1 + 1 + ab + k["ACC_RGN_W"] + k["ACC_CNT_W"] + 32),
+            "victim pointer": eb,
+            "put, overflow": k["FB_IDX_W"] + 1,
+            # va = rgn << (G + 12): its 12 low bits are constant 0 (VPN_W bits stored)
+            "notification register (valid, addr[47:5], cls, asid, va[47:12], cnt, mask)":
+                1 + fb_addr + 1 + ab + vpn + k["ACC_CNT_W"] + 32,
+        }
     return blocks
 
 

@@ -113,6 +113,9 @@ module gmmu_board #(
   logic [NumSm*NumPorts-1:0]        unused_hit_sys;
   logic [NumSm-1:0]                 unused_miss_sys;
   logic                             unused_setbits;  // ad_bits = 0 on the boards (§18.3)
+  logic                             unused_acc_wr_valid;  // not served on the boards (§19.8)
+  logic [gmmu_pkg::PA_W-1:0]        unused_acc_wr_addr;
+  logic [255:0]                     unused_acc_wr_data;
 
   gmmu_top #(
     `include "gmmu_top_params_pass.svh"
@@ -149,6 +152,12 @@ module gmmu_board #(
     .fb_wr_ready_i   (fb_wr_ready),
     .fb_wr_addr_o    (fb_wr_addr),
     .fb_wr_data_o    (fb_wr_data),
+    // access counters (docs/microarch.md §19.8): the board does not serve the notification
+    // port yet; a board build with acc_entries > 0 never completes a notification write
+    .acc_wr_valid_o  (unused_acc_wr_valid),
+    .acc_wr_ready_i  (1'b0),
+    .acc_wr_addr_o   (unused_acc_wr_addr),
+    .acc_wr_data_o   (unused_acc_wr_data),
     .csr_valid_i     (csr_valid),
     .csr_write_i     (bus_we),
     .csr_addr_i      ({bus_waddr[CsrW-3:0], 2'b00}),

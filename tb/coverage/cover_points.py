@@ -109,6 +109,24 @@ EVENTS = {
         ("ad_flush_write_held", "(flush_all_i || flush_page_i) && mr_valid_q && ad_wr",
          "an invalidation while a set-bits write is held in the request register"),
     ],
+    # access counters (docs/microarch.md §19; configs/acc.cfg, lock-step test acc_count)
+    "gmmu_acc": [
+        ("acc_count_local", "counted && !obs_remote_i", "a local translation counted"),
+        ("acc_count_remote", "counted && obs_remote_i", "a remote translation counted"),
+        ("acc_alloc", "counted && !hit_found && free_found", "a region takes a free entry"),
+        ("acc_replace", "o_repl", "a region replaces a valid entry (its count lost)"),
+        ("acc_notify", "o_notify", "a threshold crossing loads a notification"),
+        ("acc_overflow_full", "o_ovf && !ring_off", "a crossing finds the ring full"),
+        ("acc_overflow_off", "o_ovf && ring_off", "a crossing with the ring off (ACC_SIZE 0)"),
+        ("acc_wrap", "o_notify && put_inc == '0", "a notification wraps PUT to 0"),
+        ("acc_stall", "obs_valid_i && !nw_free", "an observation not counted: the write register "
+         "is stalled"),
+        ("acc_clear_all_race", "clear_all_i && counted", "ACC_CLEAR_ALL or a GRAN change in a "
+         "cycle that counts"),
+        ("acc_clear_race", "clear_i && counted", "a targeted ACC_CLEAR in a cycle that counts"),
+        ("acc_ovf_clr_race", "ovf_clr_i && o_ovf", "OVERFLOW cleared (W1C) in the cycle the unit "
+         "sets it"),
+    ],
     "gmmu_pwc": [
         ("pwc_fill_same", "fill_valid_i && same_found", "a fill updates its own tag in place"),
         ("pwc_fill_victim", "fill_valid_i && !same_found && !inv_found",

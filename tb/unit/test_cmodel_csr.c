@@ -37,7 +37,8 @@ static void test_reads(void **state) {
     assert_int_equal(th_csr_read(&h, GMMU_CSR_PARAMS), 2u | 2u << 8 | 3u << 16 | 2u << 24);
     static const gmmu_csr_desc_t table[] = GMMU_CSR_TABLE;
     for (unsigned i = 0; i < GMMU_CSR_COUNT; i++) {
-        if (table[i].addr > GMMU_CSR_PARAMS)
+        const int acc = table[i].addr >= GMMU_CSR_ACC_CTRL && table[i].addr <= GMMU_CSR_ACC_STATUS;
+        if (table[i].addr > GMMU_CSR_PARAMS && !acc) /* ACC_*: absent in tiny (§19.8) */
             assert_int_equal(th_csr_read(&h, table[i].addr), 0);
     }
     assert_int_equal(err(&h), 0);
@@ -167,6 +168,8 @@ static void test_decode_table(void **state) {
         const gmmu_csr_decode_t *d = &dec[i];
         if (d->access != GMMU_CSR_ACC_RW || d->legal != GMMU_CSR_LEGAL_ANY)
             continue; /* RO: test_errors; W1C, CMD, FB_SIZE/GET: own tests */
+        if (d->cond)
+            continue; /* present_if (AccEntries = 0 in tiny): test_acc_absent */
         assert_int_equal(th_csr_read(&h, d->addr), 0);
         if (d->mbz) {
             th_csr_write(&h, d->addr, d->mbz);
@@ -183,11 +186,62 @@ static void test_decode_table(void **state) {
             want = 0;
         if (d->addr == GMMU_CSR_CMD_ARG_HI)
             want &= (uint32_t)GMMU_CSR_CMD_ARG_HI_VPN_MASK << GMMU_CSR_CMD_ARG_HI_VPN_LSB;
+        /* INT_ENABLE's access-counter bits 2/3 are not stored without the unit (§19.8) */
+        if (d->addr == GMMU_CSR_INT_ENABLE)
+            want &= 1u << GMMU_BIT_INT_FAULT | 1u << GMMU_BIT_INT_OVERFLOW;
         assert_int_equal(th_csr_read(&h, d->addr), want);
         checked++;
     }
     assert_int_equal(checked, 9); /* PT_BASE_LO/HI, FB_BASE_LO/HI, INT_ENABLE, CMD_ARG_LO/HI,
                                      FAULT_CTRL, ASID_SEL */
+    th_done(&h);
+}
+
+/* docs/microarch.md §19.8: without the unit (tiny, acc_entries = 0) the ACC_* registers are
+ * unmapped (BAD_ADDR on read and write), opcodes 8/9 are unknown; with it they exist. */
+static void test_acc_absent_present(void **state) {
+    (void)state;
+    static const gmmu_csr_decode_t dec[] = GMMU_CSR_DECODE_INIT;
+    th_t h;
+    init(&h);
+    unsigned absent = 0;
+    for (unsigned i = 0; i < GMMU_CSR_DECODE_COUNT; i++) {
+        if (!dec[i].cond)
+            continue;
+        assert_int_equal(th_csr_read(&h, dec[i].addr), 0);
+        assert_int_equal(err(&h), B(GMMU_ERR_BAD_ADDR));
+        clear_err(&h);
+        th_csr_write(&h, dec[i].addr, 1);
+        assert_int_equal(err(&h), B(GMMU_ERR_BAD_ADDR));
+        clear_err(&h);
+        absent++;
+    }
+    assert_int_equal(absent, 8); /* ACC_CTRL .. ACC_STATUS */
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_ACC_CLEAR_ALL);
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_OPCODE));
+    th_done(&h);
+
+    gmmu_params_t p;
+    th_params_tiny(&p);
+    p.acc_entries = 8;
+    th_init(&h, &p);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_ACC_THRESH), 256); /* reset */
+    th_csr_write(&h, GMMU_CSR_ACC_THRESH, 0);                    /* 0 is illegal */
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_VALUE));
+    clear_err(&h);
+    th_csr_write(&h, GMMU_CSR_ACC_CTRL, 0xc); /* GRAN = 3 is illegal */
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_VALUE));
+    clear_err(&h);
+    th_csr_write(&h, GMMU_CSR_ACC_CTRL, 0x7);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_ACC_CTRL), 0x7);
+    th_csr_write(&h, GMMU_CSR_ACC_SIZE, 8);
+    th_csr_write(&h, GMMU_CSR_ACC_GET, 8); /* must be < ACC_SIZE */
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_VALUE));
+    clear_err(&h);
+    th_csr_write(&h, GMMU_CSR_INT_ENABLE, 0xf);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_INT_ENABLE), 0xf);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_ACC_CLEAR);
+    assert_int_equal(err(&h), 0);
     th_done(&h);
 }
 
@@ -256,6 +310,7 @@ int main(void) {
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_decode_table),
+        cmocka_unit_test(test_acc_absent_present),
         cmocka_unit_test(test_irq_and_overflow),
         cmocka_unit_test(test_overflow_survives_w1c),
     };
