@@ -146,14 +146,21 @@ coverage-pwc: $(COVP_TEST)
 # (gmmu_ptw:ad_*) are measured on the RTL of configs/ad.cfg by the lock-step test oversub_clock
 # (configs/oversub_ad.cfg runs on ad's binary) with a coverage build of that configuration;
 # report $(BUILD)/coverage/ad/report.md over the ad_* points only (fails on an unhit one that is
-# not waived). The tiny report waives them with a pointer here.
-## make coverage-ad            cover points of the accessed/dirty update (configs/ad.cfg, oversub_clock)
+# not waived). The tiny report waives them with a pointer here. 2026-11-28: 6 of the 8 hit
+# (ad_write_after_read hits ad_update_drt_only, the random seeds ad_flush_write_held); unhit:
+# ad_wait_co (ad_coalesce's COALESCE does not overlap a pending set-bits write) and
+# ad_flush_pending (no chaos invalidation lands while a write is pending): the target exits 1.
+## make coverage-ad            cover points of the accessed/dirty update (configs/ad.cfg: oversub_clock,
+##                             ad_write_after_read, ad_coalesce, COVA_SEEDS random mix seeds)
 COVA_DIR  := $(COV_BUILD)/ad
 COVA_SV   := $(COVA_DIR)/gmmu_cover.sv
 COVA_VDUT := $(COVA_DIR)/vdut
 # run_test.py runs oversub_ad on build/oversub_ad/gmmu-sim (its RTL keys are not tiny's or
 # default's): the coverage binary of ad's RTL is linked under that name
 COVA_SIM  := $(COV_BUILD)/oversub_ad/gmmu-sim
+# seeds of the random lock-step mix on configs/ad.cfg (chaos invalidations racing with the
+# walkers' set-bits writes, memory back-pressure holding a write in the request register)
+COVA_SEEDS ?= 12
 $(COVA_SV): tb/coverage/cover_points.py configs/ad.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
 	$(PYTHON) tb/coverage/cover_points.py --config configs/ad.cfg -o $@
@@ -175,12 +182,18 @@ $(COVA_VDUT)/libvdut.a: $(COVA_VDUT)/obj/.model $(COVA_VDUT)/vshim.o
 $(COVA_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COVA_VDUT)/libvdut.a
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $^ $(VDUT_LDLIBS) -lm
+# the tests and the random mix on config ad itself run build/coverage/ad/gmmu-sim: the same binary
+$(COV_BUILD)/ad/gmmu-sim: $(COVA_SIM)
+	@mkdir -p $(@D)
+	cp $< $@
 
 .PHONY: coverage-ad
-coverage-ad: $(COVA_SIM) | $(DEPS_STAMP)
+coverage-ad: $(COVA_SIM) $(COV_BUILD)/ad/gmmu-sim | $(DEPS_STAMP)
 	rm -rf $(COVA_DIR)/dat && mkdir -p $(COVA_DIR)/dat
 	GMMU_COVERAGE_DIR=$(abspath $(COVA_DIR)/dat) $(PYTHON) scripts/run_test.py \
-	  --build $(COV_BUILD) --no-build oversub_clock
+	  --build $(COV_BUILD) --no-build oversub_clock ad_write_after_read ad_coalesce
+	GMMU_COVERAGE_DIR=$(abspath $(COVA_DIR)/dat) $(PYTHON) scripts/random_lockstep.py \
+	  --build $(COV_BUILD) --config ad --seeds $(COVA_SEEDS)
 	verilator_coverage --write $(COVA_DIR)/merged.dat $(COVA_DIR)/dat/*.dat
 	$(PYTHON) tb/coverage/report.py $(COVA_DIR)/merged.dat \
 	  --points "$$($(PYTHON) tb/coverage/cover_points.py --list | grep -E 'gmmu_ptw:ad_')" \
