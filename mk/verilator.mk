@@ -85,7 +85,7 @@ $(BUILD)/%/vdut-state/libvdut.a: $(BUILD)/%/vdut-state/obj/.model $(BUILD)/%/vdu
 	mv $@.tmp $@
 
 # Two Verilated models of different configurations in one binary (tiny and default: their
-# models are built by cosim-regress anyway): links, steps each, checks they are independent.
+# models are built by cosim-regress-full anyway): links, steps each, checks they are independent.
 TWO_MODELS_BIN := $(BUILD)/tests/test_two_models
 TWO_MODELS_OBJ := $(BUILD)/tiny/vdut/vshim_ns.o $(BUILD)/default/vdut/vshim_ns.o
 $(TWO_MODELS_BIN): tb/unit/test_two_models.c $(TWO_MODELS_OBJ) $(SHIM_DEPS)
@@ -98,7 +98,9 @@ $(TWO_MODELS_BIN): tb/unit/test_two_models.c $(TWO_MODELS_OBJ) $(SHIM_DEPS)
 .PHONY: test-two-models
 test-two-models: $(TWO_MODELS_BIN)
 	$(TWO_MODELS_BIN)
-TEST_TARGETS += test-two-models
+# make test-full since 2026-11-28: with the default configuration's tests out of make test
+# (mk/cosim.mk COSIM_REGRESS_SKIP), default's 100-s Verilator build would be for this test alone
+TEST_FULL_TARGETS += test-two-models
 
 # Lock-step unit tests: scenarios of a C model unit test (tb/unit/test_cmodel_<x>.c) run by
 # tb/unit/test_<name>_lockstep.c with the Verilated RTL of configs/<cfg>.cfg beside the C model,
