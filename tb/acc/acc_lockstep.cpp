@@ -16,18 +16,14 @@
 extern "C" {
 #include "acc.h"
 #include "gmmu_consts.h"
+#include "rng.h"
 }
 
 namespace {
 
-struct Rng {
+struct Rng { // the project's xorshift64 (common/rng.h), as the C model's stress test uses it
     uint64_t s;
-    uint64_t next() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        return s;
-    }
+    uint64_t next() { return rng_xorshift64(&s); }
     unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
 };
 

@@ -15,7 +15,7 @@ ${VERILATOR:-verilator} --lint-only -Wall --top-module gmmu_bmp -GNumScan="$nsca
   -GNumDep="$ndep" "$root/rtl/lint/waivers.vlt" "$root/rtl/gen/gmmu_pkg.sv" "$root/rtl/gmmu_bmp.sv"
 ${VERILATOR:-verilator} --cc --exe --build -j 1 --assert -O1 \
   -Wno-fatal -Wno-lint -Wno-style \
-  -CFLAGS "-DBMP_NSCAN=$nscan -DBMP_NDEP=$ndep -I$root/cmodel -I$root/cmodel/gen" \
+  -CFLAGS "-DBMP_NSCAN=$nscan -DBMP_NDEP=$ndep -I$root/cmodel -I$root/cmodel/gen -I$root/common" \
   -LDFLAGS "$out/bmp_c.o" -GNumScan="$nscan" -GNumDep="$ndep" --top-module gmmu_bmp \
   -Mdir "$out/obj" "$root/rtl/gen/gmmu_pkg.sv" "$root/rtl/gmmu_bmp.sv" \
   "$root/tb/bmp/bmp_lockstep.cpp" > "$out/verilator.log" 2>&1 || { cat "$out/verilator.log"; exit 1; }
