@@ -114,7 +114,17 @@ test-netlist test-netlist-full: | $(DEPS_STAMP)
 	$(NL_RUN) --no-build -j 2 $(if $(filter test-netlist-full,$@),$(NL_TESTS),$(NL_QUICK))
 	$(NL_RUN) --no-build --engine rtl,netlist random_3
 	$(if $(filter test-netlist-full,$@),bash scripts/synth_mutate_test.sh $(BUILD)/tiny)
-TEST_TARGETS += test-netlist
+# make test keeps the synthesis of tiny (scripts/synth.py: slang front end, flip-flop count and
+# latch checks, the struct member-select check) and leaves the gate-level lock-step to make
+# test-full (test-netlist-full runs NL_QUICK and every other tiny test): the netlist's Verilator
+# build alone took 100-230 s of make test's 946 s on the CI machine (docs/verification.md "The time
+# of make test", 2026-11-28 evening).
+## make test-synth-tiny        Yosys synthesis of tiny with its flip-flop count and latch checks
+##                             (the netlist of make test-netlist, without its simulation)
+.PHONY: test-synth-tiny
+test-synth-tiny: $(BUILD)/tiny/vnetlist/gmmu_top_syn.v
+	@grep -E "^  total|latches|struct check|^synth: ok" $(BUILD)/tiny/vnetlist/synth.log | sed 's/^/test-synth-tiny: /'
+TEST_TARGETS += test-synth-tiny
 
 ## make fpga-util              ECP5 (synth_ecp5) and Xilinx 7-series (synth_xilinx) utilization of
 ##                             gmmu_top out of context for FPGA_UTIL_CONFIGS, per block and total

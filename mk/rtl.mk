@@ -42,6 +42,6 @@ rtl-build-check: gen $(RTL_DEPS)
 	@echo "rtl-build-check: ok ($(RTL_CHECK_CONFIGS))"
 
 TEST_TARGETS += lint
-# make test leaves synth to make test-full: test-netlist synthesizes tiny through the same
-# scripts/synth.py with the same flip-flop and latch checks (32 s saved of the 15-minute budget)
+# make test leaves synth to make test-full: test-synth-tiny (mk/netlist.mk) synthesizes tiny through
+# the same scripts/synth.py with the same flip-flop and latch checks (32 s saved of the 15-minute budget)
 TEST_FULL_TARGETS += synth
