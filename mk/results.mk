@@ -173,6 +173,16 @@ results-zerocopy: | $(DEPS_STAMP)
 	$(PYTHON) scripts/results_zerocopy.py --sim $(BUILD)/tiny/gmmu-sim --out $(BUILD)/results/zerocopy \
 	  --plot docs/img/results_zerocopy.png
 
+## make results-ad            accessed/dirty bits: clock eviction and dirty-only write-back against
+##                             lru, lru_oracle and nvidia on configs/oversub_ad.cfg (studies/ad.toml,
+##                             24 runs, ~20 s): build/results/ad.md, docs/img/results_ad.png
+.PHONY: results-ad
+results-ad: | $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory sweep-tools
+	$(PYTHON) $(SWEEP) run studies/ad.toml -j $(RESULTS_JOBS) $(RESULTS_ARGS)
+	$(PYTHON) $(SWEEP) collect studies/ad.toml
+	$(PYTHON) $(SWEEP) figures studies/ad.toml
+
 # make results-dynamap   DynaMap's comparison (issue 21 item 5, docs/results.md "DynaMap"):
 #                        studies/dynamap.toml through gmmu-sweep (8 workloads x 100/200/300 %
 #                        x Eager, Eager-woPref, PinHost, StaticMap 20/50/90, DynaMap, Eager+PST;

@@ -32,11 +32,13 @@ TEST_FULL_TARGETS += test-slurm
 ## make results                every figure of docs/results.md and docs/calibration.md:
 ##                             results-zheng, results-zheng-compute, results-zheng-fig5,
 ##                             results-mosaic, results-mosaic-compute, results-mosaic-l2d,
-##                             results-uvmsmart, results-lichapman (studies through gmmu-sweep:
-##                             only what their stores lack is run), calibrate
+##                             results-uvmsmart, results-lichapman, results-oversub,
+##                             results-dynamap, results-ad, results-zerocopy (studies through
+##                             gmmu-sweep: only what their stores lack is run), calibrate
 .PHONY: results
 results: results-zheng results-zheng-compute results-zheng-fig5 results-mosaic \
-         results-mosaic-compute results-mosaic-l2d results-uvmsmart results-lichapman calibrate
+         results-mosaic-compute results-mosaic-l2d results-uvmsmart results-lichapman \
+         results-oversub results-dynamap results-ad results-zerocopy calibrate
 
 ## make speed-suite264         the C model's speed on the workload suite at 264 MB (issue 23 item 6's
 ##                             report; studies/speed_suite264.toml, 16 runs, about 15 min of CPU:
