@@ -146,12 +146,12 @@ coverage-pwc: $(COVP_TEST)
 # (gmmu_ptw:ad_*) are measured on the RTL of configs/ad.cfg by the lock-step test oversub_clock
 # (configs/oversub_ad.cfg runs on ad's binary) with a coverage build of that configuration;
 # report $(BUILD)/coverage/ad/report.md over the ad_* points only (fails on an unhit one that is
-# not waived). The tiny report waives them with a pointer here. 2026-11-28: 6 of the 8 hit
-# (ad_write_after_read hits ad_update_drt_only, the random seeds ad_flush_write_held); unhit:
-# ad_wait_co (ad_coalesce's COALESCE does not overlap a pending set-bits write) and
-# ad_flush_pending (no chaos invalidation lands while a write is pending): the target exits 1.
+# not waived). The tiny report waives them with a pointer here. ad_write_after_read hits
+# ad_update_drt_only, the random seeds ad_flush_write_held, ad_wait_co and ad_flush_pending
+# (scripted COALESCE / INVAL_ALL at the cycle of a pending set-bits write) the last two.
 ## make coverage-ad            cover points of the accessed/dirty update (configs/ad.cfg: oversub_clock,
-##                             ad_write_after_read, ad_coalesce, COVA_SEEDS random mix seeds)
+##                             ad_write_after_read, ad_coalesce, ad_flush_pending, ad_wait_co,
+##                             COVA_SEEDS random mix seeds)
 COVA_DIR  := $(COV_BUILD)/ad
 COVA_SV   := $(COVA_DIR)/gmmu_cover.sv
 COVA_VDUT := $(COVA_DIR)/vdut
@@ -191,7 +191,8 @@ $(COV_BUILD)/ad/gmmu-sim: $(COVA_SIM)
 coverage-ad: $(COVA_SIM) $(COV_BUILD)/ad/gmmu-sim | $(DEPS_STAMP)
 	rm -rf $(COVA_DIR)/dat && mkdir -p $(COVA_DIR)/dat
 	GMMU_COVERAGE_DIR=$(abspath $(COVA_DIR)/dat) $(PYTHON) scripts/run_test.py \
-	  --build $(COV_BUILD) --no-build oversub_clock ad_write_after_read ad_coalesce
+	  --build $(COV_BUILD) --no-build oversub_clock ad_write_after_read ad_coalesce \
+	  ad_flush_pending ad_wait_co
 	GMMU_COVERAGE_DIR=$(abspath $(COVA_DIR)/dat) $(PYTHON) scripts/random_lockstep.py \
 	  --build $(COV_BUILD) --config ad --seeds $(COVA_SEEDS)
 	verilator_coverage --write $(COVA_DIR)/merged.dat $(COVA_DIR)/dat/*.dat
