@@ -145,6 +145,7 @@ def gen_c(records):
             t = f"gmmu_{f['rec']['name']}_t" if "rec" in f else ctype(f["bits"])
             out.append(f"    {t} {f['name']}; /* [{f['bits']}] {f['doc']} */")
         out.append(f"}} gmmu_{n}_t;")
+        out.append(f"#define GMMU_{n.upper()}_W {r['bits']}u /* bits of the SV packed struct */")
         if r["bits"] > 64:
             out.append(f"/* {n}: bits [64 * word + 63 : 64 * word] of the SV packed struct */")
             out.append(f"static inline uint64_t gmmu_{n}_word(const gmmu_{n}_t *r, unsigned word) "
