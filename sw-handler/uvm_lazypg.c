@@ -61,6 +61,13 @@ bool uvm_lazy_wants_remote(const uvm_handler_t *h, uint64_t vpn) {
     return h->cfg.remote_policy == UVM_REMOTE_LAZY_PG_STAT_SW || l->evicted_once;
 }
 
+static uint32_t uvm_lazy_popcount(uint32_t v) {
+    uint32_t n = 0;
+    for (; v; v &= v - 1u)
+        n++;
+    return n;
+}
+
 uint32_t uvm_lazy_count(const uvm_handler_t *h, uint64_t vpn) {
     uint32_t lines = 0, count = 0;
     (void)uvm_pst_read(h, vpn, &lines, &count);
@@ -87,6 +94,9 @@ static void lazy_observe(void *ctx, const uvm_event_t *ev) {
     } else if (ev->kind == UVM_EVENT_EVICT && ev->evict.cause == UVM_EVICT_CAPACITY) {
         l->evicted_once = true;
         for (uint32_t i = 0; i < ev->evict.pages; i++) {
+            uint32_t lines = 0, count = 0;
+            (void)uvm_pst_read(h, ev->evict.vpn + i, &lines, &count);
+            h->stats.evict_lines[uvm_lazy_popcount(lines)]++; /* fig. 3a (§6x.6) */
             uint64_t n = 0;
             (void)u64map_get(&l->evictions, ev->evict.vpn + i, &n);
             if (u64map_put(&l->evictions, ev->evict.vpn + i, n + 1) != 0)

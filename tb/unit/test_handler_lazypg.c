@@ -5,7 +5,8 @@
  * page mapped remotely, the count since its mapping checked against the threshold by the poll at
  * the end of a service pass and by the timer wake-up (uvm_handler_wake_ns / uvm_handler_wake),
  * the page migrated when it reaches it and not one access before; LazyPgDynSW's first-touch
- * migration before the first eviction and its doubled threshold after one; the keys refused.
+ * migration before the first eviction and its doubled threshold after one, the evicted page
+ * counted by its referenced lines (fig. 3a); the keys refused.
  */
 #include "test_handler_fake.h"
 
@@ -17,6 +18,7 @@
 typedef struct {
     uint64_t vpn[16];
     uint32_t count[16];
+    uint32_t lines[16];
     size_t n;
 } cnt_t;
 
@@ -24,8 +26,10 @@ static void pst_read(void *ctx, uint64_t vpn, uint32_t *lines, uint32_t *count) 
     const cnt_t *t = ((fake_t *)ctx)->user;
     *lines = *count = 0;
     for (size_t i = 0; i < t->n; i++)
-        if (t->vpn[i] == vpn)
+        if (t->vpn[i] == vpn) {
             *count = t->count[i];
+            *lines = t->lines[i];
+        }
 }
 
 static void cnt_set(cnt_t *t, uint64_t vpn, uint32_t count) {
@@ -138,12 +142,15 @@ static void test_dyn(void **state) {
     (void)state;
     cnt_t t = {0};
     fx_t *x = start(UVM_REMOTE_LAZY_PG_DYN_SW, &t, 2);
+    cnt_set(&t, VPN0 + 0, 0);
+    t.lines[0] = 0x7u; /* page 0: 3 lines referenced, counted at its eviction (fig. 3a) */
     fx_service_write(x, VPN0 + 0);
     fx_service_write(x, VPN0 + 1);
     assert_int_equal(st(x)->remote_maps, 0); /* first touch */
     assert_true(local_leaf(x, VPN0 + 0));
     fx_service_write(x, VPN0 + 2); /* memory full: evicts page 0 (fifo), then still migrates */
     assert_int_equal(st(x)->evictions, 1);
+    assert_int_equal(st(x)->evict_lines[3], 1);
     assert_true(local_leaf(x, VPN0 + 2));
     fx_service_write(x, VPN0 + 0); /* evicted once: remote, threshold 16 */
     assert_true(remote_leaf(x, VPN0 + 0));
