@@ -184,7 +184,7 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     dev->dma_done_ns = dev_dma_done_ns;
     /* the program is instrumented only for a policy that reads the PST (docs/handler.md §6x.1) */
     p->pst_on = (p->cfg->remote_policy == CFG_REMOTE_STATIC_MAP ||
-                 p->cfg->remote_policy == CFG_REMOTE_DYNAMAP) &&
+                 p->cfg->remote_policy == CFG_REMOTE_DYNAMAP || plat_pst_counts(p)) &&
                 p->cfg->pst_source == CFG_PST_SW;
     dev->pst_read = p->pst_on ? dev_pst_read : NULL;
 }

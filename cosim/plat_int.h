@@ -361,6 +361,9 @@ void plat_objects_free(plat_t *p);
 /* The data access of a translated page: ppn a GPU frame (sys = 0) or the host frame of a remote
  * mapping (sys = 1, over PCIe). */
 void plat_access_page(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t ppn, int sys);
+/* The instrumented program counts every access in the software PST (remote_policy
+ * lazy_pg_stat_sw / lazy_pg_dyn_sw, docs/handler.md §6x.4) */
+int plat_pst_counts(const plat_t *p);
 /* The host frame of a managed page mapped remotely (docs/cosim.md "Remote accesses"). */
 static inline uint64_t plat_host_frame(uint64_t vpn) {
     return hostmem_frame(vpn & KERN_VPN_MASK);

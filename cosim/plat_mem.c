@@ -110,11 +110,17 @@ static void access_remote(plat_t *p, uint32_t s, const sm_resp_t *r, uint64_t pp
         plat_platform_error(p, "out of memory");
 }
 
+int plat_pst_counts(const plat_t *p) {
+    return p->cfg->remote_policy == CFG_REMOTE_LAZY_PG_STAT_SW ||
+           p->cfg->remote_policy == CFG_REMOTE_LAZY_PG_DYN_SW;
+}
+
 /* The instrumented program's PST update after its access (docs/handler.md §6x.1): the lines
  * set in host memory; a write (not a read-and-bypass: a line bit not set before) holds the warp
- * pst_update_cycles more. The access count is not kept (no policy reads it yet). */
+ * pst_update_cycles more. With lazy_pg_stat_sw / lazy_pg_dyn_sw (§6x.4) the program also counts
+ * the access (one per warp access to the page): every access is then a write, and costs so. */
 static void pst_update(plat_t *p, uint32_t s, const sm_resp_t *r) {
-    const int w = hostmem_pst_record(&p->hm, r->vpn, r->lines, 0);
+    const int w = hostmem_pst_record(&p->hm, r->vpn, r->lines, plat_pst_counts(p));
     if (w < 0) {
         plat_platform_error(p, "out of memory");
         return;

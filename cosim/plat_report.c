@@ -38,6 +38,11 @@ static void print_pst_json(FILE *f, const plat_t *p) {
         return;
     fprintf(f, "  \"pst_migrate\": %llu,\n  \"pst_remote\": %llu,\n", ULL_(h->pst_migrate),
             ULL_(h->pst_remote));
+    if (p->cfg->remote_policy == CFG_REMOTE_LAZY_PG_STAT_SW ||
+        p->cfg->remote_policy == CFG_REMOTE_LAZY_PG_DYN_SW) /* §6x.4 */
+        fprintf(f,
+                "  \"lazy_polls\": %llu,\n  \"lazy_timer_polls\": %llu,\n  \"lazy_pages\": %llu,\n",
+                ULL_(h->lazy_polls), ULL_(h->lazy_timer_polls), ULL_(h->lazy_pages));
     fprintf(f, "  \"evict_lines\": [");
     for (unsigned i = 0; i < 33u; i++)
         fprintf(f, "%s%llu", i ? ", " : "", ULL_(h->evict_lines[i]));

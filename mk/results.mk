@@ -185,11 +185,12 @@ results-ad: | $(DEPS_STAMP)
 
 # make results-dynamap   DynaMap's comparison (issue 21 item 5, docs/results.md "DynaMap"):
 #                        studies/dynamap.toml through gmmu-sweep (8 workloads x 100/200/300 %
-#                        x Eager, Eager-woPref, PinHost, StaticMap 20/50/90, DynaMap, Eager+PST;
-#                        LazyGrpHW / LazyPgStatSW / LazyPgDynSW planned, n/a until built: `run`
-#                        exits 1 for them, tolerated), collected with the failed runs, then
+#                        x Eager, Eager-woPref, LazyPgStatSW, LazyPgDynSW, PinHost, StaticMap
+#                        20/50/90, DynaMap, Eager+PST; LazyGrpHW planned, n/a until built: `run`
+#                        exits 1 for it, tolerated), collected with the failed runs, then
 #                        scripts/results_dynamap.py (reads only the store):
-#                        $(BUILD)/results/dynamap.md, docs/img/results_dynamap.png
+#                        $(BUILD)/results/dynamap.md, docs/img/results_dynamap.png,
+#                        docs/img/results_dynamap_util.png (fig. 3a alone)
 ## make results-dynamap        DynaMap vs Eager, PinHost, StaticMap (docs/results.md "DynaMap")
 .PHONY: results-dynamap
 results-dynamap: | $(DEPS_STAMP)

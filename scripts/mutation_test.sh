@@ -614,6 +614,14 @@ mutate_hdl hdl2 test_handler_dynamap:test_costs sw-handler/uvm_dynamap.c 's/    
     "handler: dynamap's C_GPU counts half of f_over, the extra evictions a migration causes (uvm_dynamap.c)" "$hdl_unit"
 mutate_hdl hdl2 dynamap sw-handler/uvm_dynamap.c 's/    return !(c.gpu_ns < c.cpu_ns);/    return c.gpu_ns < c.cpu_ns;/' \
     "handler: dynamap maps remotely the pages its cost model would migrate (uvm_dynamap.c)" "$hdl_exp"
+# issue 21 items 4-5: LazyPgStatSW / LazyPgDynSW (docs/handler.md §6x.4): the threshold and the
+# base count caught by the unit test, the dynamic threshold in lock-step by its expects
+mutate_hdl hdl2 test_handler_lazypg:test_stat_service_poll sw-handler/uvm_lazypg_poll.c 's/^        if (c - (c < base ? c : base) >=$/        if (c - (c < base ? c : base) >/' \
+    "handler: lazy_pg migrates a remote page one access after its threshold (uvm_lazypg_poll.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_lazypg:test_stat_service_poll sw-handler/uvm_lazypg.c 's/^            if (u64map_put(&l->watch, v, uvm_lazy_count(h, v)) != 0)/            if (u64map_put(\&l->watch, v, 0) != 0)/' \
+    "handler: lazy_pg counts the accesses before a page's remote mapping (uvm_lazypg.c)" "$hdl_unit"
+mutate_hdl hdl2 lazy_pg_dyn_sw sw-handler/uvm_lazypg.c 's/^        return (uint64_t)ts \* (1u + evictions);/        return (uint64_t)ts * (1u + 0 * evictions);/' \
+    "handler: lazy_pg_dyn_sw's threshold ignores the page's evictions (uvm_lazypg.c)" "$hdl_exp"
 mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
     "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
 # issue 20: tbne, UVMSmart's tree-based neighbourhood eviction (docs/handler.md §6y)

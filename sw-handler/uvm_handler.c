@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "uvm_lazypg.h"
 #include "uvm_place.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -98,13 +99,15 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
         return -1;
     }
     if (c->remote_policy >= UVM_REMOTE_POLICIES) {
-        err_setf(err, errlen,
-                 "uvm: remote_policy %" PRIu32
-                 " must be none (0), pin_host (1), dynamap (2) or static_map (3)",
-                 c->remote_policy);
+        err_setf(
+            err, errlen,
+            "uvm: remote_policy %" PRIu32
+            " must be none (0), pin_host (1), dynamap (2), static_map (3), lazy_pg_stat_sw (4) "
+            "or lazy_pg_dyn_sw (5)",
+            c->remote_policy);
         return -1;
     }
-    if (uvm_dyn_check_cfg(c, d, err, errlen) != 0)
+    if (uvm_dyn_check_cfg(c, d, err, errlen) != 0 || uvm_lazy_check_cfg(c, d, err, errlen) != 0)
         return -1;
     if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
         err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
@@ -198,7 +201,7 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
         uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
         (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0) ||
         (h->thrashing->init && h->thrashing->init(h, &h->thrashing_priv) != 0) ||
-        uvm_policy_subscribe(h) != 0 || uvm_dyn_init(h) != 0) {
+        uvm_policy_subscribe(h) != 0 || uvm_dyn_init(h) != 0 || uvm_lazy_init(h) != 0) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -229,6 +232,7 @@ void uvm_handler_free(uvm_handler_t *h) {
     u64map_free(&h->thrash_pin);
     uvm_lc_release(h);
     uvm_dyn_free(h);
+    uvm_lazy_free(h);
     free(h);
 }
 
@@ -371,6 +375,24 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
 
 const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h) {
     return h ? &h->stats : NULL;
+}
+
+/* The wake-ups: the pipelined copies' completion (§6f, uvm_prefetch_pipe.c) and the timer of
+ * lazy_pg_*'s poll (§6x.4, never due without those policies) */
+uint64_t uvm_handler_wake_ns(const uvm_handler_t *h) {
+    if (!h)
+        return UINT64_MAX;
+    const uint64_t ts = uvm_ts_wake_ns(h), lazy = uvm_lazy_wake_ns(h);
+    return ts < lazy ? ts : lazy;
+}
+
+void uvm_handler_wake(uvm_handler_t *h) {
+    if (!h)
+        return;
+    /* the copies' part runs when called for them (always, with no lazy_pg_* timer due) */
+    if (uvm_lazy_wake(h) && (h->ts.n == 0 || h->dev.now_ns(h->dev.ctx) < uvm_ts_wake_ns(h)))
+        return;
+    uvm_ts_wake(h);
 }
 
 void uvm_handler_service(uvm_handler_t *h) {

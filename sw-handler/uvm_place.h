@@ -150,7 +150,9 @@ enum {
     UVM_REMOTE_PIN_HOST = 1,
     UVM_REMOTE_DYNAMAP = 2,
     UVM_REMOTE_STATIC_MAP = 3,
-    UVM_REMOTE_POLICIES = 4
+    UVM_REMOTE_LAZY_PG_STAT_SW = 4, /* DynaMap's LazyPgStatSW (§6x.4, uvm_lazypg.c) */
+    UVM_REMOTE_LAZY_PG_DYN_SW = 5,  /* DynaMap's LazyPgDynSW (§6x.4) */
+    UVM_REMOTE_POLICIES = 6
 };
 /* pst_source (spec/config.toml, docs/handler.md §6x) */
 enum { UVM_PST_SW = 0, UVM_PST_HW = 1 };

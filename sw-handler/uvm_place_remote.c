@@ -18,6 +18,7 @@
  */
 #include <inttypes.h>
 
+#include "uvm_lazypg.h"
 #include "uvm_place.h"
 
 bool uvm_remote_is(const uvm_handler_t *h, uint64_t vpn) {
@@ -85,7 +86,7 @@ bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn) {
         return false;
     if (h->cfg.remote_policy == UVM_REMOTE_PIN_HOST)
         return true;
-    if (uvm_dyn_wants_remote(h, vpn))
+    if (uvm_dyn_wants_remote(h, vpn) || uvm_lazy_wants_remote(h, vpn))
         return true;
     uint64_t v = 0;
     if (!u64map_get(&h->blocks, vpn >> UVM_BLOCK_SHIFT, &v))
@@ -101,6 +102,9 @@ void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
         out[w] = h->cfg.remote_policy == UVM_REMOTE_PIN_HOST
                      ? UINT64_MAX
                      : blk->remote[w] | blk->accessed_by[w] | blk->pref_host[w];
+    if (uvm_lazy_wants_remote(h, blk->id << UVM_BLOCK_SHIFT)) /* §6x.4: every page, as pin_host */
+        for (uint32_t w = 0; w < UVM_BLOCK_WORDS; w++)
+            out[w] = UINT64_MAX;
     if (!h->dyn)
         return;
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++) /* §6x: evicted pages the decision keeps away */

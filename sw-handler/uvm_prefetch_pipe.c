@@ -70,7 +70,7 @@ void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m) {
     submit_next(h);
 }
 
-uint64_t uvm_handler_wake_ns(const uvm_handler_t *h) {
+uint64_t uvm_ts_wake_ns(const uvm_handler_t *h) {
     if (!h || h->ts.n == 0)
         return UINT64_MAX;
     if (!h->dev.dma_done_ns)
@@ -78,7 +78,7 @@ uint64_t uvm_handler_wake_ns(const uvm_handler_t *h) {
     return h->dev.dma_done_ns(h->dev.ctx, h->ts.pending[h->ts.mapped].dma);
 }
 
-void uvm_handler_wake(uvm_handler_t *h) {
+void uvm_ts_wake(uvm_handler_t *h) {
     if (!h || h->ts.n == 0)
         return;
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_irq_ns); /* the copy-completion interrupt */

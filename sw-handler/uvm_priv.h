@@ -442,6 +442,9 @@ struct uvm_handler {
     uint32_t bmp_pages;
     /* DynaMap's placement (§6x, uvm_dynamap.c): NULL unless remote_policy static_map / dynamap */
     struct uvm_dyn *dyn;
+    /* DynaMap's LazyPgStatSW / LazyPgDynSW (§6x.4, uvm_lazypg.c): NULL unless remote_policy
+     * lazy_pg_stat_sw / lazy_pg_dyn_sw */
+    struct uvm_lazy *lazy;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */
@@ -765,5 +768,9 @@ void uvm_ts_pipe_after_batch(uvm_handler_t *h, uint32_t m);
 void uvm_ts_retire(uvm_handler_t *h, uint32_t min_runs, bool all);
 /* Waits for every copy of the set in flight and maps its pages (before an eviction). */
 void uvm_ts_pipe_drain(uvm_handler_t *h);
+/* the copies' part of uvm_handler_wake_ns / uvm_handler_wake (uvm_handler.c, which adds the
+ * timer of lazy_pg_*, §6x.4) */
+uint64_t uvm_ts_wake_ns(const uvm_handler_t *h);
+void uvm_ts_wake(uvm_handler_t *h);
 
 #endif

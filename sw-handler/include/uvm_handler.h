@@ -91,6 +91,10 @@ typedef struct {
      * the PST's bitmap at the eviction: DynaMap's fig. 3a) */
     uint64_t pst_migrate, pst_remote;
     uint64_t evict_lines[33];
+    /* remote_policy lazy_pg_stat_sw / lazy_pg_dyn_sw (§6x.4): polls of the remote pages' counts
+     * (service passes and timer wake-ups), the timer wake-ups among them, pages migrated by a
+     * count that reached its threshold */
+    uint64_t lazy_polls, lazy_timer_polls, lazy_pages;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
