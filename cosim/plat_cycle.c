@@ -281,6 +281,7 @@ static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         for (uint32_t q = 0; q < n; q++) { /* the extended VPN (sm.h): address space + VPN */
             in->req_asid[s][q] = (uint8_t)(in->req_vpn[s][q] >> KERN_SPACE_SHIFT);
             in->req_vpn[s][q] &= KERN_VPN_MASK;
+            in->req_line[s][q] = sm_req_line(&p->wl.sm[s], &p->wl.kern, in->req_id[s][q]);
         }
         for (uint32_t q = 0; q < n; q++)
             evr_add(&p->ring, p->now, EVR_REQ, (uint8_t)s, (uint16_t)q, in->req_id[s][q],
@@ -305,6 +306,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         memset(in->req_id[s], 0, P);
         memset(in->req_vpn[s], 0, P * sizeof(uint64_t));
         memset(in->req_asid[s], 0, P * sizeof(in->req_asid[s][0]));
+        memset(in->req_line[s], 0, P * sizeof(in->req_line[s][0]));
     }
     p->req_rows = 0;
     in->time = plat_now_ns(p);
