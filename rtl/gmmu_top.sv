@@ -135,7 +135,8 @@ module gmmu_top #(
     .FfEntries  (FfEntries),
     .FfQuota    (FfQuota),
     .NumAsids   (NumAsids),
-    .AccEntries (AccEntries)
+    .AccEntries (AccEntries),
+    .LineBitmap (LineBitmap)
   ) u_csr (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
