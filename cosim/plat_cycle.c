@@ -231,7 +231,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
 }
 
 /* ev_o: events of the previous cycle. */
-static void count_events(plat_t *p, uint16_t ev) {
+static void count_events(plat_t *p, uint32_t ev) {
     p->gmmu.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
     p->gmmu.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
     p->gmmu.walks += (ev >> GMMU_EV_WALK) & 1;
@@ -245,6 +245,8 @@ static void count_events(plat_t *p, uint16_t ev) {
     p->gmmu.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
     p->gmmu.acc_notifies += (ev >> GMMU_EV_ACC_NOTIFY) & 1;
     p->gmmu.acc_overflows += (ev >> GMMU_EV_ACC_OVF) & 1;
+    p->gmmu.bmp_wb += (ev >> GMMU_EV_BMP_WB) & 1;
+    p->gmmu.bmp_lost += (ev >> GMMU_EV_BMP_LOST) & 1;
     const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
     p->gmmu.walk_restarts += restart;
     if (restart)
