@@ -22,7 +22,9 @@ void csr_init(csr_t *c, const gmmu_params_t *p) {
         (p->ff_quota & GMMU_CSR_PARAMS_FF_QUOTA_MASK) << GMMU_CSR_PARAMS_FF_QUOTA_LSB;
     /* access counters (§19.8): registers, INT bits 2/3 and opcodes 8/9 only with the unit */
     const int acc = p->acc_entries != 0u;
-    c->cond_true = acc ? 1u << GMMU_CSR_COND_ACC_ENTRIES : 0u;
+    c->cond_true = (acc ? 1u << GMMU_CSR_COND_ACC_ENTRIES : 0u) |
+                   (p->line_bitmap ? 1u << GMMU_CSR_COND_LINE_BITMAP : 0u);
+    c->has_bmp = (uint8_t)(p->line_bitmap != 0u);
     c->ie_keep = (uint8_t)(1u << GMMU_BIT_INT_FAULT | 1u << GMMU_BIT_INT_OVERFLOW |
                            (acc ? 1u << GMMU_BIT_INT_ACC_NOTIFY | 1u << GMMU_BIT_INT_ACC_OVF : 0u));
     c->has_acc = (uint8_t)acc;
@@ -42,7 +44,20 @@ uint8_t csr_irq(const csr_t *c, const csr_ffview_t *ff) {
 
 /* Access-counter registers (§19.2); returns 0 if not one (or absent: AccEntries = 0). */
 static int csr_read_acc(const csr_t *c, const csr_ffview_t *ff, uint32_t addr, uint32_t *val) {
-    if (!c->cond_true)
+    if (c->has_bmp) /* referenced-line bitmap table (§20.5) */
+        switch (addr) {
+        case GMMU_CSR_BMP_BASE_LO:
+            return (*val = (uint32_t)(c->bmp_base & 0xffffffffu), 1);
+        case GMMU_CSR_BMP_BASE_HI:
+            return (*val = (uint32_t)(c->bmp_base >> 32), 1);
+        case GMMU_CSR_BMP_PAGES:
+            return (*val = c->bmp_pages, 1);
+        case GMMU_CSR_BMP_VPN0:
+            return (*val = c->bmp_vpn0, 1);
+        default:
+            break;
+        }
+    if (!c->has_acc)
         return 0;
     switch (addr) {
     case GMMU_CSR_ACC_CTRL:
@@ -181,8 +196,10 @@ static int csr_legal(const csr_t *c, const csr_ffview_t *ff, const gmmu_csr_deco
     case GMMU_CSR_LEGAL_POW2_OR_ZERO_LE:
         return wd == 0u || (is_pow2(wd) && wd <= d->legal_max);
     case GMMU_CSR_LEGAL_LE: /* CMD: opcodes 8/9 only with the access counters (§19.8) */
-        return wd <= d->legal_max && (d->addr != GMMU_CSR_CMD || c->has_acc ||
-                                      (wd != GMMU_CMD_ACC_CLEAR_ALL && wd != GMMU_CMD_ACC_CLEAR));
+        return wd <= d->legal_max &&
+               (d->addr != GMMU_CSR_CMD || c->has_acc ||
+                (wd != GMMU_CMD_ACC_CLEAR_ALL && wd != GMMU_CMD_ACC_CLEAR)) &&
+               (d->addr != GMMU_CSR_CMD || c->has_bmp || wd != GMMU_CMD_BMP_FLUSH);
     case GMMU_CSR_LEGAL_NZ_LE:
         return wd != 0u && wd <= d->legal_max;
     case GMMU_CSR_LEGAL_LT_REF:
@@ -222,6 +239,18 @@ static int csr_write_acc(csr_t *c, uint32_t addr, uint32_t wd, csr_ring_wr_t *wr
         return 1;
     case GMMU_CSR_ACC_STATUS:
         wr->acc_ovf_w1c = (uint8_t)((wd >> GMMU_BIT_ACC_STATUS_OVERFLOW) & 1u);
+        return 1;
+    case GMMU_CSR_BMP_BASE_LO: /* §20.5 */
+        c->bmp_base = (c->bmp_base & ~UINT64_C(0xffffffff)) | wd;
+        return 1;
+    case GMMU_CSR_BMP_BASE_HI:
+        c->bmp_base = (c->bmp_base & UINT64_C(0xffffffff)) | ((uint64_t)wd << 32);
+        return 1;
+    case GMMU_CSR_BMP_PAGES:
+        c->bmp_pages = wd;
+        return 1;
+    case GMMU_CSR_BMP_VPN0:
+        c->bmp_vpn0 = wd;
         return 1;
     default:
         return 0;

@@ -39,6 +39,11 @@ typedef struct {
     uint64_t acc_base; /* 48 bits, 32-byte aligned */
     uint32_t acc_size;
     uint16_t acc_get;
+    /* referenced-line bitmaps (§20.5, present only with LineBitmap = 1) */
+    uint8_t has_bmp;   /* LineBitmap = 1: opcode BMP_FLUSH legal */
+    uint64_t bmp_base; /* BMP_BASE: 48 bits, 8-byte aligned */
+    uint32_t bmp_pages;
+    uint32_t bmp_vpn0; /* BMP_VPN0: the window's first VPN >> 4 */
 } csr_t;
 
 /* Values of gmmu_ff read by the CSR block (_q). */
@@ -46,7 +51,8 @@ typedef struct {
     uint16_t put;
     uint8_t overflow;
     uint32_t ff_count;
-    uint8_t co_busy;  /* the coalesce unit is running (CMD_STATUS.BUSY, §15.1) */
+    uint8_t co_busy;  /* the coalesce unit or the BMP_FLUSH scanner is running (CMD_STATUS.BUSY,
+                       * §15.1, §20.4) */
     uint8_t co_err;   /* co_err_q (CMD_STATUS.CO_ERR) */
     uint16_t acc_put; /* the access-counter unit's aput_q (ACC_PUT) */
     uint8_t acc_ovf;  /* aovf_q (ACC_STATUS.OVERFLOW) */

@@ -10,39 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acc.h"
-#include "co.h"
-#include "csr.h"
 #include "err.h"
-#include "ff.h"
-#include "gmmu_model.h"
-#include "l1_tlb.h"
-#include "l2_tlb.h"
-#include "ptw.h"
+#include "gmmu_priv.h"
 
 /* the model's fixed-size arrays hold the largest legal parameter of spec/params.toml */
 _Static_assert(GMMU_PARAM_L1_REQ_ENTRIES_MAX <= L1_MAX_REQ, "L1_MAX_REQ < spec max");
 _Static_assert(GMMU_PARAM_L2_MSHR_ENTRIES_MAX <= L2_MAX_MSHR, "L2_MAX_MSHR < spec max");
 _Static_assert(GMMU_PARAM_NUM_WALKERS_MAX <= PTW_MAX, "PTW_MAX < spec max");
 _Static_assert(GMMU_PARAM_FF_ENTRIES_MAX <= FF_MAX, "FF_MAX < spec max");
-
-struct gmmu_model {
-    gmmu_params_t p;
-    csr_t csr;
-    l1_t *l1; /* [num_sm] */
-    l2_t l2;
-    ptw_t ptw;
-    ff_t ff;
-    co_t co;
-    /* access counters (§19.8), with acc_entries > 0: the unit and the top's registered request
-     * of each port (g_acc.hvpn_q / hasid_q), which a hit response belongs to */
-    acc_t acc;
-    uint64_t acc_hvpn[GMMU_MAX_SM][GMMU_MAX_PORTS];
-    uint8_t acc_hasid[GMMU_MAX_SM][GMMU_MAX_PORTS];
-    uint16_t ev; /* ev_q */
-    gmmu_viol_t viol;
-    l1_comb_t *comb; /* [num_sm]: each L1's combinational signals on the current _q state */
-};
 
 /* The L1s' combinational signals depend on _q state only: computed once per state (after reset
  * and after each edge) for the outputs, the next edge and gmmu_model_quiet. */
@@ -94,11 +69,11 @@ int gmmu_params_check(const gmmu_params_t *p, char *err, size_t errlen) {
 gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     if (gmmu_params_check(p, err, errlen))
         return NULL;
-    if (p->line_bitmap != 0) { /* docs/microarch.md §20.7: specified, not yet built */
+    if (p->line_bitmap != 0 && p->num_asids != 1) { /* §20.5: one table, indexed by VPN */
         err_setf(err, errlen,
-                 "line_bitmap: %u: the referenced-line bitmaps are not built yet "
-                 "(docs/microarch.md §20.7); only 0 is built",
-                 p->line_bitmap);
+                 "line_bitmap: 1 needs num_asids = 1 (one bitmap table indexed by the VPN, "
+                 "docs/microarch.md §20.5), not %u",
+                 p->num_asids);
         return NULL;
     }
     gmmu_model_t *m = calloc(1, sizeof(*m));
@@ -116,6 +91,11 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
     m->l1 = calloc(p->num_sm, sizeof(l1_t));
     m->comb = calloc(p->num_sm, sizeof(l1_comb_t));
     int bad = !m->l1 || !m->comb || l2_init(&m->l2, p);
+    if (p->line_bitmap) {
+        bmp_init(&m->bmp, p->num_sm * p->l1_entries);
+        m->bdep = calloc((size_t)p->num_sm * (p->l1_entries + 1u), sizeof(bmp_dep_t));
+        bad |= !m->bdep;
+    }
     for (uint32_t s = 0; !bad && s < p->num_sm; s++)
         bad = l1_init(&m->l1[s], s, p);
     if (bad) {
@@ -135,6 +115,7 @@ void gmmu_model_free(gmmu_model_t *m) {
             l1_free(&m->l1[s]);
     free(m->l1);
     free(m->comb);
+    free(m->bdep);
     l2_free(&m->l2);
     free(m);
 }
@@ -143,7 +124,8 @@ static void ffview(const gmmu_model_t *m, csr_ffview_t *v) {
     v->put = m->ff.put;
     v->overflow = m->ff.overflow;
     v->ff_count = ff_count(&m->ff);
-    v->co_busy = (uint8_t)co_busy(&m->co);
+    /* CMD_STATUS.BUSY: the coalesce unit or the BMP_FLUSH scanner (§20.4) */
+    v->co_busy = (uint8_t)(co_busy(&m->co) || m->bmp.bs_busy);
     v->co_err = m->co.err;
     v->acc_put = m->acc.put; /* 0 without the unit (calloc) */
     v->acc_ovf = m->acc.overflow;
@@ -154,7 +136,8 @@ static int model_idle(const gmmu_model_t *m) {
         if (l1_busy(&m->l1[s]))
             return 0;
     return !l2_busy(&m->l2) && !ptw_busy(&m->ptw) && !ff_busy(&m->ff) && !csr_busy(&m->csr) &&
-           !co_busy(&m->co) && !(m->p.acc_entries && acc_busy(&m->acc)) && !m->ev;
+           !co_busy(&m->co) && !(m->p.acc_entries && acc_busy(&m->acc)) && !bmp_busy(&m->bmp) &&
+           !m->ev;
 }
 
 /* docs/cmodel.md "Quiet cycles": a sufficient condition for step(idle inputs) == identity. */
@@ -163,7 +146,7 @@ int gmmu_model_quiet(const gmmu_model_t *m) {
         m->ptw.mr_valid)
         return 0;
     /* the access counters observe every hit and miss completion; a waiting notification */
-    if (m->p.acc_entries)
+    if (m->p.acc_entries || m->p.line_bitmap) /* and the bitmaps record every hit (§20.3) */
         return 0;
     int walker_idle = 0;
     for (uint32_t k = 0; k < m->ptw.n; k++) {
@@ -208,11 +191,13 @@ void gmmu_model_outputs(const gmmu_model_t *m, gmmu_out_t *out) {
     out->mem_req_addr = m->ptw.mr_addr;
     out->mem_req_id = m->ptw.mr_id;
     out->mem_req_write = m->ptw.mr_write;
-    /* §18.3: a walker's write is a set-bits write of ACC (and DRT) */
-    out->mem_req_setbits = m->ptw.ad && m->ptw.mr_write && !m->ptw.mr_co;
-    out->mem_req_wdata = out->mem_req_setbits ? (UINT64_C(1) << GMMU_PTE_ACC) |
-                                                    ((uint64_t)m->ptw.mr_drt << GMMU_PTE_DRT)
-                                              : m->co.dat;
+    /* §18.3: a walker's write is a set-bits write of ACC (and DRT); §20.5 a bitmap write too */
+    out->mem_req_setbits =
+        (m->ptw.ad && m->ptw.mr_write && !m->ptw.mr_co && !m->ptw.mr_bmp) || m->ptw.mr_bmp;
+    out->mem_req_wdata = m->ptw.mr_bmp          ? (uint64_t)m->ptw.mr_bdat << (32u * m->ptw.mr_bhi)
+                         : out->mem_req_setbits ? (UINT64_C(1) << GMMU_PTE_ACC) |
+                                                      ((uint64_t)m->ptw.mr_drt << GMMU_PTE_DRT)
+                                                : m->co.dat;
     out->fb_wr_valid = m->ff.fw_valid;
     out->fb_wr_addr = m->ff.fw_addr;
     memcpy(out->fb_wr_data, m->ff.fw_data, sizeof(out->fb_wr_data));
@@ -310,8 +295,32 @@ static void acc_begin(const gmmu_model_t *m, acc_in_t *ai) {
     ai->cmd_vpn = c->cmd_vpn;
 }
 
+/* The L1s' edges (§4), from _q; returns EV_L1_LARGE_HIT's bit. */
+static uint16_t step_l1s(gmmu_model_t *m, const gmmu_in_t *in, const l1_comb_t *c,
+                         const l2_plan_t *pl, const gmmu_rsp_t *rsp_q, const gmmu_flush_t *fl,
+                         int scan_idx, uint32_t *n_dep) {
+    uint16_t ev = 0;
+    for (uint32_t s = 0; s < m->p.num_sm; s++) {
+        const l1_in_t li = {in->req_valid[s],
+                            in->req_write[s],
+                            in->req_id[s],
+                            in->req_asid[s],
+                            in->req_vpn[s],
+                            (uint8_t)(pl->grant == (int)s),
+                            rsp_q,
+                            (uint8_t)((m->ff.replay >> s) & 1u),
+                            m->ff.cancel_valid,
+                            m->ff.cancel_asid,
+                            m->ff.cancel_vpn,
+                            *fl,
+                            m->csr.blocking};
+        if (gmmu_step_l1(m, s, &c[s], &li, in->req_line[s], scan_idx, n_dep))
+            ev |= (uint16_t)(1u << GMMU_EV_L1_LARGE_HIT);
+    }
+    return ev;
+}
+
 void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
-    const uint32_t S = m->p.num_sm;
     uint16_t ev = 0;
     acc_in_t ai;
     acc_begin(m, &ai);
@@ -325,11 +334,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     else if (cmd_cycle && cmd_op == GMMU_CMD_INVAL_ALL)
         fl.kind = GMMU_FLUSH_ALL;
     const gmmu_rsp_t rsp_q = m->l2.rsp;
-    const uint32_t replay_q = m->ff.replay;
-    const uint8_t cancel_valid_q = m->ff.cancel_valid;
-    const uint64_t cancel_vpn_q = m->ff.cancel_vpn;
-    const uint8_t cancel_asid_q = m->ff.cancel_asid;
     const ff_ring_t ring = {m->csr.fb_base, m->csr.fb_size, m->csr.get};
+    const csr_t csr_q = m->csr; /* the bitmap table registers (§20.5) of _q */
     csr_ffview_t ffq;
     ffview(m, &ffq);
 
@@ -337,18 +343,12 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     l2_plan_t pl;
     l2_plan(&m->l2, cmd_cycle, c, &pl, &m->viol);
 
-    /* L1s (§4) */
-    for (uint32_t s = 0; s < S; s++) {
-        const l1_in_t li = {in->req_valid[s], in->req_write[s],
-                            in->req_id[s],    in->req_asid[s],
-                            in->req_vpn[s],   (uint8_t)(pl.grant == (int)s),
-                            &rsp_q,           (uint8_t)((replay_q >> s) & 1u),
-                            cancel_valid_q,   cancel_asid_q,
-                            cancel_vpn_q,     fl,
-                            m->csr.blocking};
-        if (l1_step(&m->l1[s], &c[s], &li, &m->viol))
-            ev |= (uint16_t)(1u << GMMU_EV_L1_LARGE_HIT);
-    }
+    /* L1s (§4), with the bitmaps' departures of §20.4 */
+    const uint8_t mr_bmp_q = m->ptw.mr_valid && m->ptw.mr_bmp;
+    bmp_dep_t scan = {0, 0};
+    const int scan_idx = gmmu_bmp_scan_pick(m, &scan);
+    uint32_t n_dep = 0;
+    ev |= step_l1s(m, in, c, &pl, &rsp_q, &fl, scan_idx, &n_dep);
 
     /* far-fault unit defaults (§7) */
     ff_cycle_t fc;
@@ -372,6 +372,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     pi.co_req_write = cr.write;
     pi.co_req_addr = cr.addr;
     pi.co_busy = (uint8_t)co_busy(&m->co);
+    gmmu_bmp_head(m, &pi);
     ptw_out_t po;
     ptw_step(&m->ptw, &pi, &po, &ev, &m->viol);
 
@@ -408,7 +409,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
         csr_co_flush(&m->csr, co_region, co_asid);
     step_acc(m, in, &ai, &wr, &ev);
 
-    m->ev = ev; /* §10 */
+    m->ev = ev | gmmu_step_bmp(m, &csr_q, &scan, scan_idx, n_dep, po.bmp_taken, mr_bmp_q,
+                               (uint8_t)(cmd_cycle && cmd_op == GMMU_CMD_BMP_FLUSH)); /* §10 */
     refresh_comb(m);
 }
 

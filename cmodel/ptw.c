@@ -61,6 +61,7 @@ static void mem_request(ptw_t *w, const ptw_in_t *in, int issue, ptw_out_t *o, u
         w->mr_write = 0;
         w->mr_co = 0;
         w->mr_drt = 0;
+        w->mr_bmp = 0;
         if (w->adw[issue]) { /* §18.2: the set-bits write; the walker re-reads next */
             w->state[issue] = PTW_ISSUE;
             w->adw[issue] = 0;
@@ -75,11 +76,24 @@ static void mem_request(ptw_t *w, const ptw_in_t *in, int issue, ptw_out_t *o, u
         w->mr_write = in->co_req_write;
         w->mr_co = 1;
         w->mr_drt = 0;
+        w->mr_bmp = 0;
         o->co_taken = 1;
         if (in->co_req_write)
             *ev |= (uint16_t)(1u << GMMU_EV_PTE_WRITE);
+    } else if (mr_free && in->bmp_valid) { /* §20.5: a bitmap write, when nobody else loads */
+        w->mr_valid = 1;
+        w->mr_addr = in->bmp_addr;
+        w->mr_id = GMMU_CO_MEM_ID;
+        w->mr_write = 1;
+        w->mr_co = 0;
+        w->mr_drt = 0;
+        w->mr_bmp = 1;
+        w->mr_bhi = in->bmp_hi;
+        w->mr_bdat = in->bmp_dat;
+        o->bmp_taken = 1;
     } else if (w->mr_valid && in->mem_req_ready) {
         w->mr_valid = 0;
+        w->mr_bmp = 0;
     }
 }
 

@@ -32,6 +32,9 @@ typedef struct {
     uint8_t mr_write, mr_co;
     uint8_t mr_drt; /* §18.3 the set-bits write sets DRT */
     uint64_t mr_addr;
+    /* §20.5: a referenced-line bitmap write (set-bits, CO_MEM_ID, no response) */
+    uint8_t mr_bmp, mr_bhi; /* mr_bhi: the upper half of the 8-byte word */
+    uint32_t mr_bdat;
 } ptw_t;
 
 typedef struct {
@@ -47,6 +50,10 @@ typedef struct {
     uint8_t co_req_valid, co_req_write;
     uint64_t co_req_addr;
     uint8_t co_busy; /* §18.2: a walker's set-bits write waits while the unit is busy */
+    /* the bitmap write-back queue's head (§20.5, lowest priority; bmp_valid 0 without it) */
+    uint8_t bmp_valid, bmp_hi;
+    uint32_t bmp_dat;
+    uint64_t bmp_addr;
 } ptw_in_t;
 
 typedef struct {
@@ -55,6 +62,7 @@ typedef struct {
     gmmu_walk_res_t res; /* spec/tlb.toml [walk_res] */
     uint8_t assigned;    /* a walker took need_walk */
     uint8_t co_taken;    /* the request register took the coalesce unit's request */
+    uint8_t bmp_taken;   /* the request register took the bitmap queue's head (§20.5) */
 } ptw_out_t;
 
 void ptw_init(ptw_t *w, const gmmu_params_t *p);

@@ -231,7 +231,7 @@ static void deliver_responses(plat_t *p, const gmmu_out_t *o) {
 }
 
 /* ev_o: events of the previous cycle. */
-static void count_events(plat_t *p, uint16_t ev) {
+static void count_events(plat_t *p, uint32_t ev) {
     p->gmmu.l2_hits += (ev >> GMMU_EV_L2_HIT) & 1;
     p->gmmu.l2_misses += (ev >> GMMU_EV_L2_MISS) & 1;
     p->gmmu.walks += (ev >> GMMU_EV_WALK) & 1;
@@ -245,6 +245,8 @@ static void count_events(plat_t *p, uint16_t ev) {
     p->gmmu.co_done += (ev >> GMMU_EV_CO_DONE) & 1;
     p->gmmu.acc_notifies += (ev >> GMMU_EV_ACC_NOTIFY) & 1;
     p->gmmu.acc_overflows += (ev >> GMMU_EV_ACC_OVF) & 1;
+    p->gmmu.bmp_wb += (ev >> GMMU_EV_BMP_WB) & 1;
+    p->gmmu.bmp_lost += (ev >> GMMU_EV_BMP_LOST) & 1;
     const unsigned restart = (ev >> GMMU_EV_WALK_RESTART) & 1u;
     p->gmmu.walk_restarts += restart;
     if (restart)
@@ -281,6 +283,7 @@ static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         for (uint32_t q = 0; q < n; q++) { /* the extended VPN (sm.h): address space + VPN */
             in->req_asid[s][q] = (uint8_t)(in->req_vpn[s][q] >> KERN_SPACE_SHIFT);
             in->req_vpn[s][q] &= KERN_VPN_MASK;
+            in->req_line[s][q] = sm_req_line(&p->wl.sm[s], &p->wl.kern, in->req_id[s][q]);
         }
         for (uint32_t q = 0; q < n; q++)
             evr_add(&p->ring, p->now, EVR_REQ, (uint8_t)s, (uint16_t)q, in->req_id[s][q],
@@ -305,6 +308,7 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
         memset(in->req_id[s], 0, P);
         memset(in->req_vpn[s], 0, P * sizeof(uint64_t));
         memset(in->req_asid[s], 0, P * sizeof(in->req_asid[s][0]));
+        memset(in->req_line[s], 0, P * sizeof(in->req_line[s][0]));
     }
     p->req_rows = 0;
     in->time = plat_now_ns(p);

@@ -225,6 +225,7 @@ typedef struct {
         co_done, gmmu_pte_writes, mismatches, model_violations;
     /* access counters (docs/microarch.md §19.8): reported only with acc_entries > 0 */
     uint64_t acc_notifies, acc_overflows, acc_writes;
+    uint64_t bmp_wb, bmp_lost; /* EV_BMP_WB / EV_BMP_LOST cycles (docs/microarch.md §20.6) */
 } plat_gmmu_ctr_t;
 
 /* The loop's own state; the models in their structs, listed in models[] (plat_models.c). */

@@ -50,11 +50,13 @@ static void print_pst_json(FILE *f, const plat_t *p) {
 }
 
 static void report_acc(const plat_t *p, FILE *f, int json);
+static void report_bmp(const plat_t *p, FILE *f, int json);
 
 /* The summary's objects line (docs/handler.md §6s): only with an object policy; then the access
  * counters' line (only with the unit). */
 static void print_objects(FILE *f, const plat_t *p) {
     report_acc(p, f, 0);
+    report_bmp(p, f, 0);
     if (!p->prof)
         return;
     const uvm_stats_t *hs = hdrv_stats(p->hd.host);
@@ -82,6 +84,18 @@ static void report_acc(const plat_t *p, FILE *f, int json) {
     fprintf(f, "  \"acc_notifies\": %llu,\n  \"acc_overflows\": %llu,\n",
             ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_overflows));
     fprintf(f, "  \"acc_writes\": %llu,\n", ULL_(p->gmmu.acc_writes));
+}
+
+/* The referenced-line bitmaps' lines (docs/microarch.md §20.6), only with line_bitmap = 1. */
+static void report_bmp(const plat_t *p, FILE *f, int json) {
+    if (!p->prm.line_bitmap)
+        return;
+    if (!json)
+        fprintf(f, "  line bitmaps  %llu table writes, %llu cycles with a bitmap lost\n",
+                ULL_(p->gmmu.bmp_wb), ULL_(p->gmmu.bmp_lost));
+    else
+        fprintf(f, "  \"bmp_wb\": %llu,\n  \"bmp_lost\": %llu,\n", ULL_(p->gmmu.bmp_wb),
+                ULL_(p->gmmu.bmp_lost));
 }
 
 void plat_print_summary(const plat_t *p, FILE *f) {
@@ -272,6 +286,7 @@ int plat_write_stats(const plat_t *p) {
                 ULL_(ad->wb_clean_pages), ULL_(ad->wb_bytes_saved));
     }
     report_acc(p, f, 1);
+    report_bmp(p, f, 1);
     if (p->wl.remote_reads || p->wl.remote_writes) { /* only with remote mappings (§17) */
         fprintf(f, "  \"remote_reads\": %llu,\n  \"remote_writes\": %llu,\n",
                 ULL_(p->wl.remote_reads), ULL_(p->wl.remote_writes));

@@ -157,6 +157,12 @@ static void warp_compact(sm_warp_t *w) {
     w->pc = 0;
 }
 
+uint8_t sm_req_line(const sm_t *sm, const kern_t *k, uint8_t id) {
+    const sm_warp_t *w = &k->warps[sm->id_warp[id]];
+    const uint32_t m = w->lmask[w->ins[w->pc].first + sm->id_page[id]];
+    return m ? (uint8_t)__builtin_ctz(m) : 0u;
+}
+
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r) {
     if (!sm->id_busy[id])
         return -1;

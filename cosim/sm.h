@@ -198,6 +198,9 @@ uint32_t sm_issue(sm_t *sm, kern_t *k, uint64_t now, uint8_t *valid, uint64_t *v
 /* A translation with this id came back at cycle now (reads k as far as needed for the warp's next
  * instruction or the SM's next warp). 0, or -1 if the id is not outstanding; a failed read sets
  * k->error. */
+/* The 128-byte line (0..31) that request id (presented, not answered) sends on req_line
+ * (docs/microarch.md §20.1): the lowest line its lanes touch in its page; 0 if none. */
+uint8_t sm_req_line(const sm_t *sm, const kern_t *k, uint8_t id);
 int sm_response(sm_t *sm, kern_t *k, uint8_t id, uint64_t now, sm_resp_t *r);
 /* The data of a translation of warp `warp` (sm_resp_t.warp) comes back only at cycle `until` (a
  * remote access over PCIe, docs/cosim.md "Remote accesses"): the warp's next instruction issues

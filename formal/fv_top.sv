@@ -44,6 +44,7 @@ module fv_top (
   gmmu_top u_top (
     .clk_i, .rst_ni, .time_i, .req_valid_i, .req_vpn_i, .req_write_i, .req_id_i,
     .req_asid_i ('0),  // one address space (NumAsids = 1, docs/microarch.md §14.8)
+    .req_line_i ('0),  // line_bitmap = 0: unread (docs/microarch.md §20.1)
     .req_ready_o (req_ready), .hit_valid_o (hit_valid), .hit_id_o (hit_id),
     .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
     .miss_ppn_o (miss_ppn), .miss_fatal_o (miss_fatal), .mem_req_valid_o (mem_req_valid),

@@ -9,6 +9,7 @@ module gmmu_csr #(
   parameter int unsigned FfQuota    = 2,
   parameter int unsigned NumAsids   = 1,
   parameter int unsigned AccEntries = 0,  // access counters (§19.8): 0 = absent registers
+  parameter int unsigned LineBitmap = 0,  // referenced-line bitmaps (§20): 0 = absent registers
   localparam int unsigned FbOffW    = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW   = gmmu_pkg::PA_W - FbOffW,
   localparam int unsigned FCntW     = $clog2(FfEntries + 1)
@@ -78,7 +79,7 @@ module gmmu_csr #(
   localparam int unsigned AddrW  = gmmu_pkg::CSR_ADDR_W;
   localparam int unsigned ErrW   = gmmu_pkg::ERR_BAD_OPCODE + 1;  // highest ERR_* bit + 1
   localparam int unsigned ErrIdxW = $clog2(ErrW);
-  localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_ACC_CLEAR + 1);
+  localparam int unsigned CmdW   = $clog2(gmmu_pkg::CMD_BMP_FLUSH + 1);
   localparam int unsigned ArgHiW = gmmu_pkg::CSR_CMD_ARG_HI_SCOPE_LSB + 1;  // VPN, ASID, SCOPE
   localparam int unsigned VpnHiW = gmmu_pkg::CSR_CMD_ARG_HI_VPN_W;
   localparam int unsigned AsidW  = gmmu_pkg::ASID_W;
@@ -96,10 +97,14 @@ module gmmu_csr #(
   // (synthesis removes them)
   localparam bit          HasAcc  = AccEntries != 0;
   localparam logic [IeW-1:0]  IeKeep = HasAcc ? '1 : IeW'(3);
-  // (opcodes 0..7 fit 3 bits; an opcode above ACC_CLEAR legal without the unit needs OpKeep wider)
-  localparam logic [CmdW-1:0] OpKeep = HasAcc ? '1 : CmdW'(gmmu_pkg::CMD_SPLINTER);
+  // referenced-line bitmaps (§20.5): with LineBitmap = 0 BMP_* are absent and BMP_FLUSH is
+  // BAD_OPCODE (gmmu_top refuses LineBitmap = 1 until §20 is connected in the RTL, §20.7)
+  localparam bit          HasBmp  = LineBitmap != 0;
+  // (opcodes 0..7 fit 3 bits; opcodes 8..10 need bit 3: kept only with a unit that has them)
+  localparam logic [CmdW-1:0] OpKeep = (HasAcc || HasBmp) ? '1 : CmdW'(gmmu_pkg::CMD_SPLINTER);
   localparam int unsigned CondW   = gmmu_pkg::CSR_COND_W;
-  localparam logic [CondW-1:0] CondTrue = CondW'(HasAcc) << gmmu_pkg::CSR_COND_ACC_ENTRIES;
+  localparam logic [CondW-1:0] CondTrue = (CondW'(HasAcc) << gmmu_pkg::CSR_COND_ACC_ENTRIES) |
+                                          (CondW'(HasBmp) << gmmu_pkg::CSR_COND_LINE_BITMAP);
   localparam int unsigned CntW    = gmmu_pkg::ACC_CNT_W;
   localparam logic [CntW-1:0] ThreshReset = CntW'(256);
 
@@ -260,10 +265,12 @@ module gmmu_csr #(
     unique case (dec.legal)
       gmmu_pkg::CSR_LEGAL_POW2_OR_ZERO_LE:
         legal_ok = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= dec.legal_max);
-      // CMD: ACC_CLEAR_ALL / ACC_CLEAR only with the access counters (§19.8)
+      // CMD: ACC_CLEAR_ALL / ACC_CLEAR only with the access counters (§19.8), BMP_FLUSH only
+      // with the bitmaps (§20.4)
       gmmu_pkg::CSR_LEGAL_LE:     legal_ok = wd <= dec.legal_max &&
           (csr_addr_i != gmmu_pkg::CSR_CMD || HasAcc ||
-           (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) && wd != 32'(gmmu_pkg::CMD_ACC_CLEAR)));
+           (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) && wd != 32'(gmmu_pkg::CMD_ACC_CLEAR))) &&
+          (csr_addr_i != gmmu_pkg::CSR_CMD || HasBmp || wd != 32'(gmmu_pkg::CMD_BMP_FLUSH));
       gmmu_pkg::CSR_LEGAL_NZ_LE:  legal_ok = wd != '0 && wd <= dec.legal_max;
       gmmu_pkg::CSR_LEGAL_LT_REF: legal_ok = wd < legal_ref_val;
       default:                    legal_ok = 1'b1;

@@ -31,6 +31,7 @@ module gmmu_top #(
   input  logic [NumSm*NumPorts-1:0]                       req_write_i,
   input  logic [NumSm*NumPorts*gmmu_pkg::REQ_ID_W-1:0]    req_id_i,
   input  logic [NumSm*NumPorts*gmmu_pkg::ASID_W-1:0]      req_asid_i,
+  input  logic [NumSm*NumPorts*5-1:0]                     req_line_i,
   output logic [NumSm-1:0]                                req_ready_o,
   output logic [NumSm*NumPorts-1:0]                       hit_valid_o,
   output logic [NumSm*NumPorts*gmmu_pkg::REQ_ID_W-1:0]    hit_id_o,
@@ -91,6 +92,11 @@ module gmmu_top #(
   if (LineBitmap != 0) begin : g_bmp_not_built
     $fatal(1, "line_bitmap: %0d: the referenced-line bitmaps are not built yet (docs/microarch.md 20.7)", LineBitmap);
   end
+  // §20.1: req_line_i is present in every configuration and read only with LineBitmap = 1
+  if (LineBitmap == 0) begin : g_line_unused
+    logic unused_line;
+    assign unused_line = ^req_line_i;
+  end
 
   // ---------------------------------------------------------------- CSR block
   logic [PpnW-1:0]    pt_base [NumAsids];
@@ -129,7 +135,8 @@ module gmmu_top #(
     .FfEntries  (FfEntries),
     .FfQuota    (FfQuota),
     .NumAsids   (NumAsids),
-    .AccEntries (AccEntries)
+    .AccEntries (AccEntries),
+    .LineBitmap (LineBitmap)
   ) u_csr (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

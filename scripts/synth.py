@@ -171,7 +171,9 @@ def expected_ffs(p, k, prep=False):
     # access counters (docs/microarch.md §19.8): without the unit opcodes 8/9, INT bits 2/3 and
     # the ACC_* registers are constant (synthesis removes them)
     acc = p.get("AccEntries", 0)
-    cmd_w = (cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1) if acc or prep
+    # referenced-line bitmaps (§20): without them opcode 10 and EV_BMP_* are constant too
+    bmp = p.get("LineBitmap", 0)
+    cmd_w = (cl(max(v for n, v in k.items() if n.startswith("CMD_")) + 1) if acc or bmp or prep
              else cl(k["CMD_SPLINTER"] + 1))
     ie_w = (k["BIT_INT_ACC_OVF"] + 1 if acc or prep
             else max(k["BIT_INT_FAULT"], k["BIT_INT_OVERFLOW"]) + 1)
@@ -198,7 +200,7 @@ def expected_ffs(p, k, prep=False):
     # without a page-walk cache EV_PWC_HIT is constant 0 too (synthesis removes it)
     ev_used = k["EV_W"] if prep else (max(v for n, v in k.items()
                                           if n.startswith("EV_") and n != "EV_W") + 1
-                                      - (p["PwcEntries"] == 0) - 2 * (acc == 0))
+                                      - (p["PwcEntries"] == 0) - 2 * (acc == 0) - 2 * (bmp == 0))
     blocks = {"u_csr": csr, "u_l2": l2, "u_l2.u_base": l2_base, "u_l2.u_large": l2_large,
               "u_ptw": ptw, "u_co": co, "u_ff": ff, "top": {"ev_q (EV_* bits defined; the rest of EV_W is constant 0)": ev_used}}
     for s in range(S):

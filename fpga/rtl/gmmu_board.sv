@@ -128,6 +128,7 @@ module gmmu_board #(
     .req_write_i     (req_write),
     .req_id_i        (req_id),
     .req_asid_i      ('0),  // one address space on the board (docs/microarch.md §14)
+    .req_line_i      ('0),  // line_bitmap = 0: unread (docs/microarch.md §20.1)
     .req_ready_o     (req_ready),
     .hit_valid_o     (hit_valid),
     .hit_id_o        (hit_id),

@@ -38,7 +38,9 @@ static void test_reads(void **state) {
     static const gmmu_csr_desc_t table[] = GMMU_CSR_TABLE;
     for (unsigned i = 0; i < GMMU_CSR_COUNT; i++) {
         const int acc = table[i].addr >= GMMU_CSR_ACC_CTRL && table[i].addr <= GMMU_CSR_ACC_STATUS;
-        if (table[i].addr > GMMU_CSR_PARAMS && !acc) /* ACC_*: absent in tiny (§19.8) */
+        const int bmp = table[i].addr >= GMMU_CSR_BMP_BASE_LO && table[i].addr <= GMMU_CSR_BMP_VPN0;
+        /* ACC_* (§19.8) and BMP_* (§20.5): absent in tiny */
+        if (table[i].addr > GMMU_CSR_PARAMS && !acc && !bmp)
             assert_int_equal(th_csr_read(&h, table[i].addr), 0);
     }
     assert_int_equal(err(&h), 0);
@@ -216,8 +218,11 @@ static void test_acc_absent_present(void **state) {
         clear_err(&h);
         absent++;
     }
-    assert_int_equal(absent, 8); /* ACC_CTRL .. ACC_STATUS */
+    assert_int_equal(absent, 12); /* ACC_CTRL .. ACC_STATUS, BMP_BASE_LO .. BMP_VPN0 (§20.5) */
     th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_ACC_CLEAR_ALL);
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_OPCODE));
+    clear_err(&h);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_BMP_FLUSH);
     assert_int_equal(err(&h), B(GMMU_ERR_BAD_OPCODE));
     th_done(&h);
 
@@ -242,6 +247,25 @@ static void test_acc_absent_present(void **state) {
     assert_int_equal(th_csr_read(&h, GMMU_CSR_INT_ENABLE), 0xf);
     th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_ACC_CLEAR);
     assert_int_equal(err(&h), 0);
+    (void)th_csr_read(&h, GMMU_CSR_BMP_PAGES); /* the bitmaps' registers stay absent */
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_ADDR));
+    clear_err(&h);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_BMP_FLUSH); /* and their opcode unknown */
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_OPCODE));
+    th_done(&h);
+    /* with line_bitmap = 1 they exist; BMP_BASE_LO is 8-byte aligned (MBZ [2:0]) */
+    th_params_tiny(&p);
+    p.line_bitmap = 1;
+    th_init(&h, &p);
+    th_csr_write(&h, GMMU_CSR_BMP_BASE_LO, 0x1004);
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_VALUE));
+    clear_err(&h);
+    th_csr_write(&h, GMMU_CSR_BMP_BASE_LO, 0x1008);
+    th_csr_write(&h, GMMU_CSR_BMP_VPN0, 0x7f00000);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_BMP_BASE_LO), 0x1008);
+    assert_int_equal(th_csr_read(&h, GMMU_CSR_BMP_VPN0), 0x7f00000);
+    (void)th_csr_read(&h, GMMU_CSR_ACC_CTRL); /* the access counters' stay absent */
+    assert_int_equal(err(&h), B(GMMU_ERR_BAD_ADDR));
     th_done(&h);
 }
 

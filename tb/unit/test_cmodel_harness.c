@@ -205,6 +205,7 @@ void th_step(th_t *h) {
     memset(in->req_write, 0, sizeof(in->req_write));
     memset(in->req_id, 0, sizeof(in->req_id));
     memset(in->req_asid, 0, sizeof(in->req_asid));
+    memset(in->req_line, 0, sizeof(in->req_line));
     in->csr_valid = 0;
     in->csr_write = 0;
     in->csr_addr = 0;

@@ -83,11 +83,15 @@ static void test_params_check(void **state) {
     th_params_tiny(&p);
     p.line_bitmap = 2;
     expect_bad(&p, "line_bitmap: 2 is out of range 0..1");
-    /* line_bitmap 1 is legal but not built yet (docs/microarch.md §20.7): refused by name */
+    /* line_bitmap 1 builds the bitmaps (docs/microarch.md §20) with one address space only */
     p.line_bitmap = 1;
     assert_int_equal(gmmu_params_check(&p, err, sizeof(err)), 0);
+    m = gmmu_model_new(&p, err, sizeof(err));
+    assert_non_null(m);
+    gmmu_model_free(m);
+    p.num_asids = 2;
     assert_null(gmmu_model_new(&p, err, sizeof(err)));
-    assert_non_null(strstr(err, "line_bitmap: 1: the referenced-line bitmaps are not built yet"));
+    assert_non_null(strstr(err, "line_bitmap: 1 needs num_asids = 1"));
     /* the paper configuration is legal */
     const gmmu_params_t paper = {16, 4,  128, 16, 16, 32, 16, 32, 10, 64,
                                  64, 64, 4,   1,  0,  1,  0,  0,  0};

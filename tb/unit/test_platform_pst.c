@@ -2,7 +2,8 @@
  * test_platform_pst.c - DynaMap's software Page Spatial Table in the platform (docs/handler.md
  * §6x.1): the lines an instruction's lanes touch per page (sm_line_mask), carried with each
  * translation's response (sm_resp_t.lines), and the table in host memory
- * (hostmem_pst_record / hostmem_pst_get: set bits, read-and-bypass, the access count).
+ * (hostmem_pst_record / hostmem_pst_get: set bits, read-and-bypass, the access count), and
+ * the line a request carries on req_line (sm_req_line, docs/microarch.md §20.1).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,6 +54,8 @@ static void test_response_lines(void **state) {
     uint64_t vpn[8] = {0};
     assert_int_equal(sm_issue(&sm, &k, 0, valid, vpn, write, id), 2);
     sm_resp_t resp;
+    for (int i = 0; i < 2; i++) /* req_line (docs/microarch.md §20.1): the lowest line touched */
+        assert_int_equal(sm_req_line(&sm, &k, id[i]), vpn[i] == 0x10 ? 0u : 31u);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(sm_response(&sm, &k, id[i], 5, &resp), 0);
         assert_int_equal(resp.vpn, vpn[i]);
