@@ -442,6 +442,8 @@ struct uvm_handler {
     uint32_t bmp_pages;
     /* DynaMap's placement (§6x, uvm_dynamap.c): NULL unless remote_policy static_map / dynamap */
     struct uvm_dyn *dyn;
+    /* the access-counter service (§6w.1, uvm_acc_svc.c): NULL unless remote_policy lazy_grp_hw */
+    struct uvm_acc_svc *acc;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */

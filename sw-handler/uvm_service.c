@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uvm_acc.h"
 #include "uvm_place.h"
 
 /* Access types ordered by how intrusive servicing them is (nvidia-uvm keeps the maximum). */
@@ -300,5 +301,6 @@ void uvm_service_impl(uvm_handler_t *h) {
     }
     if (replay_all_owed)
         uvm_replay_all(h);
+    uvm_acc_service(h);     /* lazy_grp_hw: the access-counter notifications (§6w.1) */
     uvm_migrate_reserve(h); /* §6u: after the replays, so no fault waits for it */
 }
