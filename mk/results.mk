@@ -175,8 +175,9 @@ results-zerocopy: | $(DEPS_STAMP)
 
 # make results-dynamap   DynaMap's comparison (issue 21 item 5, docs/results.md "DynaMap"):
 #                        studies/dynamap.toml through gmmu-sweep (8 workloads x 100/200/300 %
-#                        x Eager, Eager-woPref, PinHost, StaticMap 20/50/90, DynaMap, Eager+PST;
-#                        LazyGrpHW / LazyPgStatSW / LazyPgDynSW planned, n/a until built: `run`
+#                        x Eager, Eager-woPref, PinHost, StaticMap 20/50/90, DynaMap, Eager+PST,
+#                        LazyGrpHW (on configs/paper_acc.cfg, the access-counter unit);
+#                        LazyPgStatSW / LazyPgDynSW planned, n/a until built: `run`
 #                        exits 1 for them, tolerated), collected with the failed runs, then
 #                        scripts/results_dynamap.py (reads only the store):
 #                        $(BUILD)/results/dynamap.md, docs/img/results_dynamap.png
