@@ -201,16 +201,16 @@ coverage-ad: $(COVA_SIM) $(COV_BUILD)/ad/gmmu-sim | $(DEPS_STAMP)
 
 # Cover points of the access-counter unit (docs/microarch.md §19; the 12 gmmu_acc:* points of
 # tb/coverage/cover_points.py) on configs/acc.cfg: the lock-step tests acc_count (scripted ring
-# fill, overflow, wrap, GRAN change, clears), acc_race (same-cycle races timed to the cycle),
+# fill, overflow, wrap, GRAN change, clears), acc_race (same-cycle races timed to the cycle), acc_ring_off,
 # lazy_grp_hw and lazy_grp_hw_wrap (the handler's service, docs/handler.md §6w). A separate
 # coverage build of acc's RTL (about 4-5 min of Verilator); not part of make test or test-full.
 ## make coverage-acc           cover points of the access-counter unit (configs/acc.cfg: acc_count,
-##                             acc_race, lazy_grp_hw, lazy_grp_hw_wrap)
+##                             acc_race, acc_ring_off, lazy_grp_hw, lazy_grp_hw_wrap)
 COVC_DIR  := $(COV_BUILD)/acc
 COVC_SV   := $(COVC_DIR)/gmmu_cover.sv
 COVC_VDUT := $(COVC_DIR)/vdut
 COVC_SIM  := $(COV_BUILD)/acc/gmmu-sim
-COVC_TESTS ?= acc_count acc_race lazy_grp_hw lazy_grp_hw_wrap
+COVC_TESTS ?= acc_count acc_race acc_ring_off lazy_grp_hw lazy_grp_hw_wrap
 $(COVC_SV): tb/coverage/cover_points.py configs/acc.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
 	$(PYTHON) tb/coverage/cover_points.py --config configs/acc.cfg -o $@
