@@ -202,15 +202,19 @@ coverage-ad: $(COVA_SIM) $(COV_BUILD)/ad/gmmu-sim | $(DEPS_STAMP)
 # Cover points of the access-counter unit (docs/microarch.md §19; the 12 gmmu_acc:* points of
 # tb/coverage/cover_points.py) on configs/acc.cfg: the lock-step tests acc_count (scripted ring
 # fill, overflow, wrap, GRAN change, clears), acc_race (same-cycle races timed to the cycle), acc_ring_off,
-# lazy_grp_hw and lazy_grp_hw_wrap (the handler's service, docs/handler.md §6w). A separate
+# lazy_grp_hw and lazy_grp_hw_wrap (the handler's service, docs/handler.md §6w), and 4 seeds of
+# the random mix on acc (make test-random-acc): 12 of 12 points hit. A separate
 # coverage build of acc's RTL (about 4-5 min of Verilator); not part of make test or test-full.
 ## make coverage-acc           cover points of the access-counter unit (configs/acc.cfg: acc_count,
-##                             acc_race, acc_ring_off, lazy_grp_hw, lazy_grp_hw_wrap)
+##                             acc_race, acc_ring_off, lazy_grp_hw, lazy_grp_hw_wrap, 4 random seeds)
 COVC_DIR  := $(COV_BUILD)/acc
 COVC_SV   := $(COVC_DIR)/gmmu_cover.sv
 COVC_VDUT := $(COVC_DIR)/vdut
 COVC_SIM  := $(COV_BUILD)/acc/gmmu-sim
 COVC_TESTS ?= acc_count acc_race acc_ring_off lazy_grp_hw lazy_grp_hw_wrap
+# seeds of the random lock-step mix with lazy_grp_hw (test-random-acc): many regions at once,
+# so a region replaces a valid tracker entry (acc_replace, which no directed test reaches)
+COVC_SEEDS ?= 4
 $(COVC_SV): tb/coverage/cover_points.py configs/acc.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
 	$(PYTHON) tb/coverage/cover_points.py --config configs/acc.cfg -o $@
@@ -238,6 +242,8 @@ coverage-acc: $(COVC_SIM) | $(DEPS_STAMP)
 	rm -rf $(COVC_DIR)/dat && mkdir -p $(COVC_DIR)/dat
 	GMMU_COVERAGE_DIR=$(abspath $(COVC_DIR)/dat) $(PYTHON) scripts/run_test.py \
 	  --build $(COV_BUILD) --no-build $(COVC_TESTS)
+	GMMU_COVERAGE_DIR=$(abspath $(COVC_DIR)/dat) $(PYTHON) scripts/random_lockstep.py \
+	  --build $(COV_BUILD) --config acc --seeds $(COVC_SEEDS)
 	verilator_coverage --write $(COVC_DIR)/merged.dat $(COVC_DIR)/dat/*.dat
 	$(PYTHON) tb/coverage/report.py $(COVC_DIR)/merged.dat \
 	  --points "$$($(PYTHON) tb/coverage/cover_points.py --list | grep -E 'gmmu_acc:')" \
