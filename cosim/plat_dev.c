@@ -202,4 +202,6 @@ void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc) {
     hc->gpu_pt_base_pa = PLAT_PT_BASE_PA;
     hc->gpu_pt_pages = c->pt_pages - (p->o.npreload ? PLAT_PRELOAD_PT_PAGES : 0u);
     hc->fb_host_addr = PLAT_FB_HOST_ADDR;
+    /* the notification ring exists only with the unit (docs/microarch.md §19.8) */
+    hc->acc_host_addr = p->prm.acc_entries ? PLAT_ACC_HOST_ADDR : 0u;
 }

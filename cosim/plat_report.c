@@ -76,14 +76,34 @@ static void print_objects(FILE *f, const plat_t *p) {
 static void report_acc(const plat_t *p, FILE *f, int json) {
     if (!p->prm.acc_entries)
         return;
+    /* the handler's service (docs/handler.md §6w.1): only with remote_policy lazy_grp_hw */
+    const uvm_stats_t *h = p->hd.host && p->cfg->remote_policy == CFG_REMOTE_LAZY_GRP_HW
+                               ? hdrv_stats(p->hd.host)
+                               : NULL;
     if (!json) {
         fprintf(f, "  acc counters  %llu notifications (%llu written), %llu overflows\n",
                 ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_writes), ULL_(p->gmmu.acc_overflows));
+        if (h)
+            fprintf(f,
+                    "  acc service   %llu notifications in %llu batches (%llu stale, %llu stale "
+                    "pages, %llu dropped), %llu pages migrated, %llu overflows cleared\n",
+                    ULL_(h->acc_serviced), ULL_(h->acc_batches), ULL_(h->acc_stale),
+                    ULL_(h->acc_stale_pages), ULL_(h->acc_dropped), ULL_(h->acc_pages),
+                    ULL_(h->acc_ovf_seen));
         return;
     }
     fprintf(f, "  \"acc_notifies\": %llu,\n  \"acc_overflows\": %llu,\n",
             ULL_(p->gmmu.acc_notifies), ULL_(p->gmmu.acc_overflows));
     fprintf(f, "  \"acc_writes\": %llu,\n", ULL_(p->gmmu.acc_writes));
+    if (!h)
+        return;
+    fprintf(f, "  \"acc_svc_batches\": %llu,\n  \"acc_svc_notifications\": %llu,\n",
+            ULL_(h->acc_batches), ULL_(h->acc_serviced));
+    fprintf(f, "  \"acc_svc_stale\": %llu,\n  \"acc_svc_stale_pages\": %llu,\n", ULL_(h->acc_stale),
+            ULL_(h->acc_stale_pages));
+    fprintf(f, "  \"acc_svc_dropped\": %llu,\n  \"acc_svc_pages\": %llu,\n", ULL_(h->acc_dropped),
+            ULL_(h->acc_pages));
+    fprintf(f, "  \"acc_svc_overflows\": %llu,\n", ULL_(h->acc_ovf_seen));
 }
 
 /* The referenced-line bitmaps' lines (docs/microarch.md §20.6), only with line_bitmap = 1. */

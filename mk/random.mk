@@ -28,6 +28,14 @@ test-random-ad:
 	@$(MAKE) --no-print-directory sim CONFIG=ad
 	python3 scripts/random_lockstep.py --seeds 12 --first 1 --config ad
 TEST_FULL_TARGETS += test-random-ad
+## make test-random-acc         12 seeds of the mix on configs/acc.cfg with remote_policy = lazy_grp_hw
+##                              (make test-full: acc's Verilator build): the handler's service of
+##                              the access counters racing with faults, evictions, chaos, back-pressure
+.PHONY: test-random-acc
+test-random-acc:
+	@$(MAKE) --no-print-directory sim CONFIG=acc
+	python3 scripts/random_lockstep.py --seeds 12 --first 1 --config acc
+TEST_FULL_TARGETS += test-random-acc
 test-random:
 	@$(MAKE) --no-print-directory sim CONFIG=tiny
 	python3 scripts/random_lockstep.py --seeds 8 --first 1

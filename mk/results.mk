@@ -186,8 +186,8 @@ results-ad: | $(DEPS_STAMP)
 # make results-dynamap   DynaMap's comparison (issue 21 item 5, docs/results.md "DynaMap"):
 #                        studies/dynamap.toml through gmmu-sweep (8 workloads x 100/200/300 %
 #                        x Eager, Eager-woPref, LazyPgStatSW, LazyPgDynSW, PinHost, StaticMap
-#                        20/50/90, DynaMap, Eager+PST; LazyGrpHW planned, n/a until built: `run`
-#                        exits 1 for it, tolerated), collected with the failed runs, then
+#                        20/50/90, DynaMap, Eager+PST, LazyGrpHW (on configs/paper_acc.cfg, the
+#                        access-counter unit); a run that fails is collected as failed, then
 #                        scripts/results_dynamap.py (reads only the store):
 #                        $(BUILD)/results/dynamap.md, docs/img/results_dynamap.png,
 #                        docs/img/results_dynamap_util.png (fig. 3a alone)

@@ -622,6 +622,14 @@ mutate_hdl hdl2 test_handler_lazypg:test_stat_service_poll sw-handler/uvm_lazypg
     "handler: lazy_pg counts the accesses before a page's remote mapping (uvm_lazypg.c)" "$hdl_unit"
 mutate_hdl hdl2 lazy_pg_dyn_sw sw-handler/uvm_lazypg.c 's/^        return (uint64_t)ts \* (1u + evictions);/        return (uint64_t)ts * (1u + 0 * evictions);/' \
     "handler: lazy_pg_dyn_sw's threshold ignores the page's evictions (uvm_lazypg.c)" "$hdl_exp"
+# issue 21 item 2: the handler's service of the access counters (docs/handler.md §6w.1), caught
+# by its unit tests on the fake device's ring
+mutate_hdl hdl2 test_handler_accsvc:test_stale_and_malformed sw-handler/uvm_acc_svc.c 's/        if (uvm_remote_is(h, a->pages\[i\]))/        if (1)/' \
+    "handler: the access-counter service keeps pages no longer mapped remotely (uvm_acc_svc.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_accsvc:test_service_migrates sw-handler/uvm_acc_svc.c 's/    uvm_cmd(h, GMMU_CMD_ACC_CLEAR, true, n->xvpn, false);/    uvm_cmd(h, GMMU_CMD_ACC_CLEAR_ALL, false, 0, false);/' \
+    "handler: a serviced region is cleared by ACC_CLEAR_ALL instead of its targeted ACC_CLEAR (uvm_acc_svc.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_accsvc:test_wrap_batch sw-handler/uvm_acc_svc.c 's/        uvm_csr_wr(h, GMMU_CSR_ACC_GET, a->ring.get); \/\* as the driver: GET after the fetch \*\//        (void)0;/' \
+    "handler: the access-counter service never writes ACC_GET (uvm_acc_svc.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_evict_lfu:test_lfu_order sw-handler/uvm_evict_lfu.c 's/    return a->accesses < b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/    return a->accesses > b->accesses || (a->accesses == b->accesses \&\& a->mig_seq < b->mig_seq);/' \
     "handler: lfu evicts the most frequently used page (uvm_evict_lfu.c)" "$hdl_unit"
 # issue 20: tbne, UVMSmart's tree-based neighbourhood eviction (docs/handler.md §6y)

@@ -8,7 +8,10 @@ preloaded allocations, illegal CSR accesses at random cycles). Every run has a t
 hits, docs/microarch.md §16): the chaos invalidations then race with page-walk-cache fills and
 hits. --config ad runs it on configs/ad.cfg (tiny with the walkers setting accessed/dirty bits,
 docs/microarch.md §18): the invalidations and the memory back-pressure then race with the walkers'
-set-bits writes (make test-random-ad, in make test-full).
+set-bits writes (make test-random-ad, in make test-full). --config acc runs it on configs/acc.cfg
+(tiny with 8 access-counter entries) with remote_policy = lazy_grp_hw and a seeded threshold
+(2, 4, 16, 256): first-touch remote mappings, the unit's notifications serviced by the handler
+racing with faults, evictions, chaos invalidations and back-pressure (make test-random-acc).
 
   random_lockstep.py [--seeds N] [--first S] [--seed S] [--jobs J] [--build build] [--config C]
 
@@ -31,6 +34,8 @@ import gen_random_trace  # noqa: E402
 
 MAX_CYCLES = 50_000_000  # simulated cycles (a run takes well below 10 M)
 TIMEOUT_S = 600          # wall clock per run
+# --config acc: lazy_grp_hw's threshold per seed (low ones make the ring wrap and overflow)
+ACC_THRESHOLDS = (2, 4, 16, 256)
 
 
 def command(seed, build, outdir, config="tiny"):
@@ -41,6 +46,9 @@ def command(seed, build, outdir, config="tiny"):
            "--trace", trc, "--seed", str(seed), "--engine", "cosim", "--quiet",
            "--expect-fault", "--max-cycles", str(MAX_CYCLES),
            "--stats", os.path.join(outdir, f"mix_{tag}{seed}.json")]
+    if config == "acc":  # the handler's service of the access counters (docs/handler.md §6w)
+        sets = list(sets) + ["remote_policy=lazy_grp_hw",
+                             f"acc_threshold={ACC_THRESHOLDS[seed % len(ACC_THRESHOLDS)]}"]
     for s in sets:
         cmd += ["--set", s]
     if preload:

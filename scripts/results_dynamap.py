@@ -9,6 +9,8 @@ scripts/results_store.py) and writes the Markdown tables and one plot.
   * evictions per page (evictions / the footprint's pages) at 200 % (DynaMap §6.2: 508 for
     LazyGrpHW against 21 for DynaMap on PageRank);
   * DynaMap's decisions: faults of evicted pages mapped remotely / migrated again;
+  * LazyGrpHW (configuration paper_acc: the access-counter unit, docs/handler.md §6w.2): its
+    notifications serviced, stale, and pages migrated by the counters;
   * fig. 3a: the evicted pages of eager_pst (Eager with the PST recorded) by referenced
     128-byte lines, per workload at 200 %; and the check that eager_pst's run is Eager's.
 
@@ -112,6 +114,22 @@ def hist(r):
     return h
 
 
+def lazy_grp_hw_table(idx, wls):
+    """LazyGrpHW's access counters (helper "accsvc"): notifications, stale, pages migrated."""
+    md = ["", "## LazyGrpHW's access counters (notifications serviced / stale / pages migrated)",
+          "",
+          "| workload | 200 % notified | 200 % stale | 200 % migrated | 300 % notified | "
+          "300 % stale | 300 % migrated |", "|---|---|---|---|---|---|---|"]
+    for w in wls:
+        c = []
+        for mem in ("over200", "over300"):
+            r = idx.get((w, mem, "lazy_grp_hw"))
+            keys = ("acc_svc_notifications", "acc_svc_stale", "acc_svc_pages")
+            c += [str(r.get(k, 0)) for k in keys] if r else ["n/a"] * 3
+        md.append(f"| {w} | " + " | ".join(c) + " |")
+    return md
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--store", required=True)
@@ -149,6 +167,7 @@ def main():
             r = idx.get((w, mem, "dynamap"))
             c += [str(r.get("pst_remote", 0)), str(r.get("pst_migrate", 0))] if r else ["-", "-"]
         md.append(f"| {w} | " + " | ".join(c) + " |")
+    md += lazy_grp_hw_table(idx, wls)
     md += ["", "## Fig. 3a: evicted pages by referenced 128 B lines (Eager + PST, 200 %)", "",
            "| workload | evicted | " + " | ".join(
                f"{lo}-{hi}" if lo != hi else str(lo) for lo, hi in BUCKETS) + " | Eager's run |",

@@ -8,6 +8,7 @@
 #define UVM_ACC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gmmu_consts.h"
@@ -65,5 +66,24 @@ typedef struct {
  * ACC_GET) and decodes the usable ones into out; returns their number. */
 uint32_t uvm_acc_fetch(const uvm_dev_t *dev, uvm_acc_ring_t *r, uint32_t g, uvm_acc_notif_t *out,
                        uint32_t max, uvm_acc_fetch_stats_t *st);
+
+/* ---- the service of the ring (uvm_acc_svc.c, docs/handler.md §6w.1-§6w.2) ---- */
+
+/* remote_policy lazy_grp_hw needs a notification ring (acc_host_addr, 32-byte aligned, in the
+ * PA space, fb_entries entries): the platform gives one only when the GMMU has the unit. */
+int uvm_acc_check_cfg(const uvm_cfg_t *c, char *err, size_t errlen);
+/* The service's state (h->acc), only with lazy_grp_hw; 0 or -1 (out of memory). */
+int uvm_acc_svc_init(uvm_handler_t *h);
+void uvm_acc_svc_free(uvm_handler_t *h);
+/* At device initialization (after INT_ENABLE): probes the unit (ACC_THRESH must be mapped:
+ * ERR_STATUS.BAD_ADDR means the GMMU has none), clears the ring's VALID bits, programs
+ * ACC_BASE, ACC_SIZE, ACC_THRESH, ACC_CTRL (remote class, 64 KB) and INT_ENABLE's ACC_NOTIFY /
+ * ACC_OVF. Nothing without lazy_grp_hw. */
+int uvm_acc_init_device(uvm_handler_t *h, char *err, size_t errlen);
+/* Each interrupt, after the fault batches and their replays: the overflow cleared and counted,
+ * the ring read from GET to PUT in batches (ACC_GET written after each fetch), per
+ * notification its pages expanded, the stale ones dropped, the rest migrated to the GPU, then
+ * a targeted ACC_CLEAR of the region. Nothing without lazy_grp_hw. */
+void uvm_acc_service(uvm_handler_t *h);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "uvm_acc.h"
 #include "uvm_lazypg.h"
 #include "uvm_place.h"
 
@@ -99,15 +100,15 @@ static int check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t e
         return -1;
     }
     if (c->remote_policy >= UVM_REMOTE_POLICIES) {
-        err_setf(
-            err, errlen,
-            "uvm: remote_policy %" PRIu32
-            " must be none (0), pin_host (1), dynamap (2), static_map (3), lazy_pg_stat_sw (4) "
-            "or lazy_pg_dyn_sw (5)",
-            c->remote_policy);
+        err_setf(err, errlen,
+                 "uvm: remote_policy %" PRIu32
+                 " must be none (0), pin_host (1), dynamap (2), static_map (3), lazy_pg_stat_sw "
+                 "(4), lazy_pg_dyn_sw (5) or lazy_grp_hw (6)",
+                 c->remote_policy);
         return -1;
     }
-    if (uvm_dyn_check_cfg(c, d, err, errlen) != 0 || uvm_lazy_check_cfg(c, d, err, errlen) != 0)
+    if (uvm_acc_check_cfg(c, err, errlen) != 0 || uvm_dyn_check_cfg(c, d, err, errlen) != 0 ||
+        uvm_lazy_check_cfg(c, d, err, errlen) != 0)
         return -1;
     if (c->grow_pages != 1 && c->grow_pages != UVM_BIG_PAGES) {
         err_setf(err, errlen, "uvm: grow_pages %" PRIu32 " must be 1 (4 KB) or %u (64 KB)",
@@ -201,7 +202,8 @@ uvm_handler_t *uvm_handler_new(const uvm_cfg_t *cfg, const uvm_dev_t *dev, char 
         uvm_va_blocks_init(h) != 0 || h->evict->init(h, &h->evict_priv) != 0 ||
         (h->prefetch->init && h->prefetch->init(h, &h->prefetch_priv) != 0) ||
         (h->thrashing->init && h->thrashing->init(h, &h->thrashing_priv) != 0) ||
-        uvm_policy_subscribe(h) != 0 || uvm_dyn_init(h) != 0 || uvm_lazy_init(h) != 0) {
+        uvm_policy_subscribe(h) != 0 || uvm_dyn_init(h) != 0 || uvm_lazy_init(h) != 0 ||
+        uvm_acc_svc_init(h) != 0) {
         uvm_handler_free(h);
         err_setf(err, errlen, "uvm: out of memory");
         return NULL;
@@ -233,6 +235,7 @@ void uvm_handler_free(uvm_handler_t *h) {
     uvm_lc_release(h);
     uvm_dyn_free(h);
     uvm_lazy_free(h);
+    uvm_acc_svc_free(h);
     free(h);
 }
 
@@ -359,6 +362,8 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
     uvm_csr_wr(h, GMMU_CSR_FB_SIZE, h->cfg.fb_entries); /* also resets GET, PUT, OVERFLOW */
     h->get = 0;
     uvm_csr_wr(h, GMMU_CSR_INT_ENABLE, UVM_INT_ENABLE_FAULT | UVM_INT_ENABLE_OVERFLOW);
+    if (uvm_acc_init_device(h, err, errlen) != 0) /* lazy_grp_hw: the notification ring (§6w.1) */
+        return -1;
 
     const uint32_t es = uvm_csr_rd(h, GMMU_CSR_ERR_STATUS);
     if (es != 0) {

@@ -152,8 +152,14 @@ enum {
     UVM_REMOTE_STATIC_MAP = 3,
     UVM_REMOTE_LAZY_PG_STAT_SW = 4, /* DynaMap's LazyPgStatSW (§6x.4, uvm_lazypg.c) */
     UVM_REMOTE_LAZY_PG_DYN_SW = 5,  /* DynaMap's LazyPgDynSW (§6x.4) */
-    UVM_REMOTE_POLICIES = 6
+    UVM_REMOTE_LAZY_GRP_HW = 6,     /* DynaMap's LazyGrpHW (§6w.2, uvm_acc_svc.c) */
+    UVM_REMOTE_POLICIES = 7
 };
+/* The policy maps every managed page remotely at its first fault and no hint migrates it:
+ * pin_host (§6l.2) and lazy_grp_hw (the access counters migrate it, §6w.2). */
+static inline bool uvm_remote_first_touch(uint32_t remote_policy) {
+    return remote_policy == UVM_REMOTE_PIN_HOST || remote_policy == UVM_REMOTE_LAZY_GRP_HW;
+}
 /* pst_source (spec/config.toml, docs/handler.md §6x) */
 enum { UVM_PST_SW = 0, UVM_PST_HW = 1 };
 /* A fault on page vpn (not resident, not remote) is served by mapping it remotely: every

@@ -84,7 +84,7 @@ void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn) {
 bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn) {
     if (!uvm_find_alloc(h, vpn))
         return false;
-    if (h->cfg.remote_policy == UVM_REMOTE_PIN_HOST)
+    if (uvm_remote_first_touch(h->cfg.remote_policy))
         return true;
     if (uvm_dyn_wants_remote(h, vpn) || uvm_lazy_wants_remote(h, vpn))
         return true;
@@ -99,7 +99,7 @@ bool uvm_remote_wanted(const uvm_handler_t *h, uint64_t vpn) {
 void uvm_remote_wanted_mask(const uvm_handler_t *h, const uvm_va_block_t *blk,
                             uint64_t out[UVM_BLOCK_WORDS]) {
     for (uint32_t w = 0; w < UVM_BLOCK_WORDS; w++)
-        out[w] = h->cfg.remote_policy == UVM_REMOTE_PIN_HOST
+        out[w] = uvm_remote_first_touch(h->cfg.remote_policy)
                      ? UINT64_MAX
                      : blk->remote[w] | blk->accessed_by[w] | blk->pref_host[w];
     if (uvm_lazy_wants_remote(h, blk->id << UVM_BLOCK_SHIFT)) /* §6x.4: every page, as pin_host */

@@ -445,6 +445,8 @@ struct uvm_handler {
     /* DynaMap's LazyPgStatSW / LazyPgDynSW (§6x.4, uvm_lazypg.c): NULL unless remote_policy
      * lazy_pg_stat_sw / lazy_pg_dyn_sw */
     struct uvm_lazy *lazy;
+    /* the access-counter service (§6w.1, uvm_acc_svc.c): NULL unless remote_policy lazy_grp_hw */
+    struct uvm_acc_svc *acc;
 };
 
 /* uvm_log.c: diagnostics (the device's log callback) */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uvm_acc.h"
 #include "uvm_lazypg.h"
 #include "uvm_place.h"
 
@@ -302,5 +303,6 @@ void uvm_service_impl(uvm_handler_t *h) {
     if (replay_all_owed)
         uvm_replay_all(h);
     uvm_lazy_service(h);    /* lazy_pg_*: the poll of the remote pages' counts (§6x.4) */
+    uvm_acc_service(h);     /* lazy_grp_hw: the access-counter notifications (§6w.1) */
     uvm_migrate_reserve(h); /* §6u: after the replays, so no fault waits for it */
 }

@@ -95,6 +95,12 @@ typedef struct {
      * (service passes and timer wake-ups), the timer wake-ups among them, pages migrated by a
      * count that reached its threshold */
     uint64_t lazy_polls, lazy_timer_polls, lazy_pages;
+    /* the access-counter service (remote_policy lazy_grp_hw, §6w.1): notification batches
+     * fetched, notifications serviced (decoded), those with no page left to migrate (stale),
+     * their stale pages (resident, freed or no longer remote), pages migrated by the counters,
+     * entries dropped (malformed or never valid), ACC_STATUS.OVERFLOW seen (and cleared) */
+    uint64_t acc_batches, acc_serviced, acc_stale, acc_stale_pages, acc_pages, acc_dropped;
+    uint64_t acc_ovf_seen;
 } uvm_stats_t;
 
 typedef struct uvm_handler uvm_handler_t;
@@ -118,7 +124,7 @@ typedef enum {
     UVM_EVENT_NONRESIDENT = 10,    /* a page lost its GPU frame: evicted, freed, moved (page) */
     UVM_EVENT_BLOCK_FAULT = 11,    /* a coalesced fault is serviced in its VA block (fault) */
     UVM_EVENT_REVOCATION = 12,     /* a read duplicate collapsed (§6o) (revocation) */
-    UVM_EVENT_ACCESS_COUNTER = 13, /* no source yet (issue 21: access counters) (counter) */
+    UVM_EVENT_ACCESS_COUNTER = 13, /* an access-counter notification serviced (§6w.1) (counter) */
     UVM_EVENT_REMOTE_ACCESS = 14,  /* no source yet (issue 21: remote mappings) (remote) */
     UVM_EVENT_REMOTE_MAP = 15,     /* a page mapped remotely on its host copy (§6l) (page) */
     UVM_EVENT_REMOTE_UNMAP = 16,   /* its remote mapping removed; INVAL_PAGE follows (page) */
@@ -199,8 +205,8 @@ typedef struct {
     uint8_t access; /* the access kind still allowed (GMMU_AT_*) */
 } uvm_event_revocation_t;
 
-/* An access-counter notification (a region's counter crossed its threshold). Nothing emits it
- * yet. */
+/* An access-counter notification (a region's counter crossed its threshold), emitted by the
+ * service of lazy_grp_hw (§6w.1) for each notification fetched, before its pages migrate. */
 typedef struct {
     uint64_t vpn; /* first page of the region */
     uint32_t pages;

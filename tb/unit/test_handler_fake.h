@@ -84,6 +84,8 @@ typedef struct {
     int dma_timeline;
     uint64_t link_free;
     void *user; /* a test's own state behind an optional device call (e.g. uvm_dev_t.pst_read) */
+    /* 1: the GMMU has no access-counter unit: 0x080..0x09C are unmapped (ERR_STATUS.BAD_ADDR) */
+    int no_acc;
 } fake_t;
 
 static inline void ev_add(fake_t *f, ev_kind_t k, uint64_t a, uint64_t b) {
@@ -130,6 +132,11 @@ static inline uint32_t fk_csr_read(void *ctx, uint32_t addr) {
         v = 0;
         break;
     default:
+        if (f->no_acc && addr >= GMMU_CSR_ACC_CTRL && addr <= GMMU_CSR_ACC_STATUS) {
+            f->err_status |= 1u << GMMU_CSR_ERR_STATUS_BAD_ADDR_LSB;
+            v = 0;
+            break;
+        }
         v = f->csr[(addr / 4) % (sizeof f->csr / 4)];
     }
     ev_add(f, EV_CSR_R, addr, v);
@@ -154,6 +161,14 @@ static inline void fk_csr_write(void *ctx, uint32_t addr, uint32_t value) {
         break;
     case GMMU_CSR_ERR_STATUS:
         f->err_status &= ~value;
+        break;
+    case GMMU_CSR_ACC_SIZE: /* the ring restarts: GET = PUT = 0, OVERFLOW cleared (§19.2) */
+        f->csr[GMMU_CSR_ACC_SIZE / 4] = value;
+        f->csr[GMMU_CSR_ACC_GET / 4] = f->csr[GMMU_CSR_ACC_PUT / 4] = 0;
+        f->csr[GMMU_CSR_ACC_STATUS / 4] = 0;
+        break;
+    case GMMU_CSR_ACC_STATUS: /* OVERFLOW is W1C */
+        f->csr[GMMU_CSR_ACC_STATUS / 4] &= ~value;
         break;
     case GMMU_CSR_CMD:
         if (f->busy_left > 0) {
