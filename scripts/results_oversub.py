@@ -199,9 +199,18 @@ def md_counts(rows, wls, pts, variants):
                   "docs/handler.md §6z: the platform's access ORACLE, not something a driver "
                   "sees): evicted unused / pages prefetched (%); `dN`: N demand pages evicted "
                   "before their replay used them; `-`: nothing prefetched"]
+        grid = variants and all(" / " in v for v in variants)
+        if grid:  # eviction x prefetcher: the workloads summed, a row per eviction policy
+            lines[-1] += " (summed over the workloads)"
+            tot = {}
+            for (w, pt, v), st in unused.items():
+                t = tot.setdefault(("all", pt, v), {k: 0 for k in UNUSED})
+                for k in UNUSED:
+                    t[k] += st[k]
         for pt in pts:
             lines += ["", f"Memory `{pt}`", ""]
-            lines += md_rows(unused, wls, pt, variants, unused_cell, geo=False)
+            lines += md_rows(tot, ["all"], pt, variants, unused_cell, geo=False) if grid else \
+                md_rows(unused, wls, pt, variants, unused_cell, geo=False)
     thrash = counts_of(rows, THRASH)
     if thrash:
         vs = [v for v in variants if any(k[2] == v for k in thrash)]
