@@ -265,6 +265,13 @@ int cfg_check(const cfg_t *c, char *err, size_t errlen) {
                  "docs/microarch.md §18)");
         return -1;
     }
+    if (c->count_unused == UVM_UNUSED_ACC && !c->rtl.ad_bits) {
+        /* without the walker's accessed bits every page would look unused */
+        err_setf(err, errlen,
+                 "count_unused = acc needs ad_bits = 1 (the walker's accessed bits, "
+                 "docs/microarch.md §18; docs/handler.md §6z)");
+        return -1;
+    }
     return 0;
 }
 

@@ -54,7 +54,9 @@ static int note_record(const trace_rec_t *rec, u64map_t *seen, vec_t *order, vec
 
 int plat_oracle_order(plat_t *p, const char *trace_path, char *err, size_t errlen) {
     const uint32_t eprops = uvm_policy_props(UVM_POLICY_EVICT, p->cfg->evict_policy);
-    p->access_oracle = (eprops & UVM_POLICY_PROP_ACCESS_ORACLE) != 0;
+    /* an eviction policy by last access, or the count of pages evicted before use (§6z) */
+    p->access_oracle =
+        (eprops & UVM_POLICY_PROP_ACCESS_ORACLE) != 0 || p->cfg->count_unused == UVM_UNUSED_ORACLE;
     const int want_uses = (eprops & UVM_POLICY_PROP_NEXT_USE) != 0;
     const int want_order = (uvm_policy_props(UVM_POLICY_PREFETCH, p->cfg->prefetch_policy) &
                             UVM_POLICY_PROP_PAGE_ORDER) != 0;

@@ -356,6 +356,17 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"reserve_evictions\": %llu,\n  \"reserve_ns\": %llu,\n",
                 ULL_(h->reserve_evictions), ULL_(h->reserve_ns));
     }
+    if (p->hd.host && p->cfg->count_unused != UVM_UNUSED_OFF) { /* handler.md §6z only */
+        const uvm_stats_t *h = hdrv_stats(p->hd.host);
+        fprintf(f, "  \"unused_evicted\": %llu,\n  \"unused_evicted_prefetch\": %llu,\n",
+                ULL_(h->unused_evicted), ULL_(h->unused_evicted_prefetch));
+        if (p->cfg->count_unused == UVM_UNUSED_ORACLE) { /* acc reads no leaf at the end */
+            uint64_t pref = 0, all = 0;
+            hdrv_unused_resident(p->hd.host, &pref, &all);
+            fprintf(f, "  \"prefetch_unused_resident\": %llu,\n  \"unused_resident\": %llu,\n",
+                    ULL_(pref), ULL_(all));
+        }
+    }
     fprintf(f, "  \"wall_seconds\": %.3f,\n", p->fin.wall);
     json_kv_str(f, "engine", p->o.engine_name);
     fprintf(f, "  \"no_skip\": %s,\n", p->o.no_skip ? "true" : "false");

@@ -135,6 +135,10 @@ void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns) {
     uvm_handler_note_access(h->hdl, frame_pa, now_ns);
 }
 
+void hdrv_unused_resident(const hdrv_t *h, uint64_t *prefetched, uint64_t *all) {
+    uvm_handler_unused_resident(h->hdl, prefetched, all);
+}
+
 void hdrv_set_fault_ctrl(hdrv_t *h, uint32_t value) {
     h->fault_ctrl = value;
 }

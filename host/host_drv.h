@@ -110,6 +110,8 @@ int hdrv_set_page_uses(hdrv_t *h, const uint64_t *vpns, size_t n, char *err, siz
 int hdrv_subscribe(hdrv_t *h, uint32_t mask, uvm_event_fn_t fn, void *ctx);
 /* The access oracle of an lru_oracle eviction (uvm_handler_note_access). */
 void hdrv_note_access(hdrv_t *h, uint64_t frame_pa, uint64_t now_ns);
+/* count_unused: resident pages never used since their migration (uvm_handler_unused_resident). */
+void hdrv_unused_resident(const hdrv_t *h, uint64_t *prefetched, uint64_t *all);
 /* memcpy mode (run_mode = memcpy): before each kernel launch, every allocation declared since
  * the previous one is copied to GPU memory and mapped (uvm_handler_populate), so the kernel
  * takes no far-fault. Needs the declare and start services. 0, or -1 + err if they are missing. */

@@ -638,6 +638,11 @@ mutate_hdl hdl2 test_handler_evict_tbne:test_tbne_neighbourhood sw-handler/uvm_e
 # issue 20: Zheng's continued prefetch (transfer_sets_full = evict, docs/handler.md §6p.5)
 mutate_hdl hdl2 test_handler_ts_full:test_evict_keeps_batch sw-handler/uvm_service.c 's/^    h->pin_floor = h->cfg.ts_full ? gen0 + 1u : 0u;/    h->pin_floor = 0 * gen0;/' \
     "handler: a continued-prefetch transfer set may evict the pages its own batch just migrated (uvm_service.c)" "$hdl_unit"
+# issue 20 item 3: pages evicted before use (count_unused, docs/handler.md §6z)
+mutate_hdl hdl2 test_handler_unused:test_oracle sw-handler/uvm_migrate.c 's/^                uvm_unused_migrated(h, h->pending\[h->npending - 1u\].frame, true);/                (void)0;/' \
+    "handler: count_unused never marks a prefetched page (uvm_migrate.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_unused:test_acc sw-handler/uvm_unused.c 's/^    if (fr->used)$/    if (fr->used \&\& h->cfg.count_unused != UVM_UNUSED_ACC)/' \
+    "handler: count_unused = acc ignores the accessed bit (uvm_unused.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing_cpu:test_cpu_pingpong_detected sw-handler/uvm_thrashing_nv.c 's/    else if (t->capacity || ev->evict.cause == UVM_EVICT_CPU_FAULT)/    else if (t->capacity)/' \
     "handler: thrashing nvidia ignores CPU faults, a CPU<->GPU ping-pong is invisible (uvm_thrashing_nv.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_thrashing:test_phases sw-handler/uvm_thrashing_nv.c 's/    if (p->throttles >= t->prm.pin_threshold)/    if (p->throttles > t->prm.pin_threshold)/' \

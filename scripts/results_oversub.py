@@ -41,6 +41,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_AXES = ("config", "workload", "engine", "seed", "size_mb", "gen_seed", "iters", "window")
 
 
+# statistics shown beside the run times when a study's runs have them (only written when the
+# feature is on): count_unused (docs/handler.md §6z) and the thrashing detector (§6j)
+UNUSED = ("pages_prefetched", "unused_evicted", "unused_evicted_prefetch",
+          "prefetch_unused_resident")
+THRASH = ("num_thrashing", "num_throttle", "num_pin")
+COUNTS = UNUSED + THRASH
+
+
 def die(msg):
     sys.exit(f"results_oversub: {msg}")
 
@@ -91,7 +99,7 @@ def rows_of(table, recs, store_dir):
                     "cpu_s": (r.get("run_user_s") or 0) + (r.get("run_sys_s") or 0),
                     "wall_s": r.get("run_wall_s") or 0,
                     "stats": {k: r.get(k) for k in ("sim_time_ns", "far_faults", "evictions",
-                                                    "pages_h2d", "pages_d2h")}})
+                                                    "pages_h2d", "pages_d2h") + COUNTS}})
     return out
 
 
@@ -134,9 +142,10 @@ def fmt(x):
     return "n/a" if x is None else "**fail**" if x == "fail" else f"{x:.2f}"
 
 
-def md_rows(norm, wls, pt, variants):
+def md_rows(norm, wls, pt, variants, cell=fmt, geo=True):
     """Table lines of one memory point: a column per variant, or, when every variant is
-    "<eviction> / <prefetcher>", a row per (workload, eviction) and a column per prefetcher."""
+    "<eviction> / <prefetcher>", a row per (workload, eviction) and a column per prefetcher.
+    cell(value of norm) formats a cell; geo: the geomean rows."""
     if variants and all(" / " in v for v in variants):
         evs = list(dict.fromkeys(v.split(" / ")[0] for v in variants))
         pfs = list(dict.fromkeys(v.split(" / ")[1] for v in variants))
@@ -145,17 +154,71 @@ def md_rows(norm, wls, pt, variants):
         for w in wls:
             for e in evs:
                 lines.append(f"| {w} | {e} | " +
-                             " | ".join(fmt(norm.get((w, pt, f"{e} / {p}"))) for p in pfs) + " |")
-        for e in evs:
+                             " | ".join(cell(norm.get((w, pt, f"{e} / {p}"))) for p in pfs) + " |")
+        for e in evs if geo else []:
             gm = [geomean([norm.get((w, pt, f"{e} / {p}")) for w in wls]) for p in pfs]
             lines.append(f"| **geomean** | **{e}** | " +
                          " | ".join(f"**{fmt(g)}**" for g in gm) + " |")
         return lines
     lines = ["| workload | " + " | ".join(variants) + " |", "|---|" + "---|" * len(variants)]
     for w in wls:
-        lines.append(f"| {w} | " + " | ".join(fmt(norm.get((w, pt, v))) for v in variants) + " |")
-    gm = [geomean([norm.get((w, pt, v)) for w in wls]) for v in variants]
-    lines.append("| **geomean** | " + " | ".join(f"**{fmt(g)}**" for g in gm) + " |")
+        lines.append(f"| {w} | " + " | ".join(cell(norm.get((w, pt, v))) for v in variants) + " |")
+    if geo:
+        gm = [geomean([norm.get((w, pt, v)) for w in wls]) for v in variants]
+        lines.append("| **geomean** | " + " | ".join(f"**{fmt(g)}**" for g in gm) + " |")
+    return lines
+
+
+def counts_of(rows, keys):
+    """{(workload, point, variant): {key: value}} of the finished runs that have every key."""
+    return {(r["workload"], point_name(r["point"]), r["variant"]): r["stats"] for r in rows
+            if not r["reference"] and r["status"] == "ok" and
+            all(isinstance(r["stats"].get(k), (int, float)) for k in keys)}
+
+
+def unused_cell(s):
+    """Prefetched pages evicted before any use, of the pages prefetched (docs/handler.md §6z),
+    and the demand pages evicted before their replay's use."""
+    if not s:
+        return "n/a"
+    pf, e, ep = s["pages_prefetched"], s["unused_evicted"], s["unused_evicted_prefetch"]
+    out = f"{ep}/{pf} ({100 * ep / pf:.0f}%)" if pf else "-"
+    return out + (f" d{e - ep}" if e - ep else "")
+
+
+def thrash_cell(s):
+    return "n/a" if not s else "/".join(str(s[k]) for k in THRASH)
+
+
+def md_counts(rows, wls, pts, variants):
+    """The tables of count_unused and of the thrashing detector, where the runs have them."""
+    lines = []
+    unused = counts_of(rows, UNUSED)
+    if unused:
+        lines += ["", "**Prefetched pages evicted before any GPU access** (count_unused = oracle, "
+                  "docs/handler.md §6z: the platform's access ORACLE, not something a driver "
+                  "sees): evicted unused / pages prefetched (%); `dN`: N demand pages evicted "
+                  "before their replay used them; `-`: nothing prefetched"]
+        grid = variants and all(" / " in v for v in variants)
+        if grid:  # eviction x prefetcher: the workloads summed, a row per eviction policy
+            lines[-1] += " (summed over the workloads)"
+            tot = {}
+            for (w, pt, v), st in unused.items():
+                t = tot.setdefault(("all", pt, v), {k: 0 for k in UNUSED})
+                for k in UNUSED:
+                    t[k] += st[k]
+        for pt in pts:
+            lines += ["", f"Memory `{pt}`", ""]
+            lines += md_rows(tot, ["all"], pt, variants, unused_cell, geo=False) if grid else \
+                md_rows(unused, wls, pt, variants, unused_cell, geo=False)
+    thrash = counts_of(rows, THRASH)
+    if thrash:
+        vs = [v for v in variants if any(k[2] == v for k in thrash)]
+        lines += ["", "**Thrashing detector** (docs/handler.md §6j): `num_thrashing` / "
+                  "`num_throttle` / `num_pin`"]
+        for pt in pts:
+            lines += ["", f"Memory `{pt}`", ""]
+            lines += md_rows(thrash, wls, pt, vs, thrash_cell, geo=False)
     return lines
 
 
@@ -183,6 +246,7 @@ def md_table(name, rows):
             lines += ["", f"Memory `{pt}` (fit N: N% of the touched pages fit; over N: the "
                       "footprint is N% of the GPU memory)", ""]
             lines += md_rows(norm, wls, pt, variants)
+    lines += md_counts(rows, wls, pts, variants)
     if missing:
         lines += ["", "Not in this build yet (n/a): " + ", ".join(f"`{v}`" for v in missing) +
                   " (" + "; ".join(f"`{x}`" for x in na) + ")"]

@@ -94,6 +94,8 @@ void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_n
     uvm_frame_t *fr = &h->frames[f];
     fr->access_ns = now_ns;
     fr->accesses++;
+    if (h->cfg.count_unused == UVM_UNUSED_ORACLE)
+        fr->used = true; /* §6z: acc counts the walker's ACC only */
     if (h->evict != &uvm_evict_optimal_ops)
         return;
     opt_t *o = h->evict_priv;

@@ -136,8 +136,10 @@ void uvm_large_evict(uvm_handler_t *h, uvm_va_block_t *blk) {
     const bool wb = h->place->writeback(h, base, first, UVM_BLOCK_PAGES);
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
     for (uint32_t p = 0; p < UVM_BLOCK_PAGES; p++)
-        if (uvm_bitmap_test(blk->resident, p))
+        if (uvm_bitmap_test(blk->resident, p)) {
+            uvm_unused_evicted(h, blk->frame[p], true);
             uvm_mem_unmake_resident(h, blk->frame[p]);
+        }
     blk->large = false;
     if (uvm_pmm_free(&h->pmm, first, UVM_CHUNK_2M) != 0)
         uvm_logf(h, "uvm: internal: 2 MB frame %" PRIu32 " freed twice", first);

@@ -71,6 +71,7 @@ uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f) {
     h->place->unmap(h, vpn, 1);
     const bool wb = h->place->writeback(h, vpn, f, 1);
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_evict_ns);
+    uvm_unused_evicted(h, f, false);
     const bool back = uvm_mem_unmake_resident(h, f);
     uvm_emit_evict(h, vpn, f, 1, wb);
     uvm_va_block_t *blk = uvm_va_block_get(h, vpn, false);
@@ -96,6 +97,7 @@ int uvm_frame_assign(uvm_handler_t *h, uint32_t f, uint64_t vpn, bool writable) 
     fr->mig_ns = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
     fr->access_ns = fr->mig_ns;
     fr->accesses = 0;
+    uvm_unused_migrated(h, f, false); /* uvm_migrate_set marks a prefetcher's page */
     fr->pin_block = h->block_gen;
     uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);
     h->stats.data_pages_resident++;

@@ -357,6 +357,7 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
             }
             if (ok && !uvm_bitmap_test(demand, p + i)) {
                 h->pending[h->npending - 1u].prefetched = true;
+                uvm_unused_migrated(h, h->pending[h->npending - 1u].frame, true);
                 h->stats.pages_prefetched++;
                 h->stats.bytes_prefetched += UVM_PAGE_BYTES;
             }

@@ -74,6 +74,9 @@ bool uvm_place_clear_accessed(uvm_handler_t *h, uint64_t vpn) {
     if (ref) { /* cleared at the instant of the read, then the shootdown (as an OS does) */
         uvm_pt_write(h, pa, pte & ~acc);
         h->stats.clock_acc_clears++;
+        uint32_t f = UVM_NONE;
+        if (h->cfg.count_unused == UVM_UNUSED_ACC && uvm_va_block_resident(h, vpn, &f))
+            h->frames[f].used = true; /* the ACC this clear drops was a use (§6z) */
     }
     h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_read_ns);
     if (ref) {

@@ -66,6 +66,9 @@ typedef struct {
     bool resident;
     bool writable;
     bool dirty; /* writeback = dirty: the leaf's DRT when it was unmapped (§6r) */
+    /* count_unused (§6z): brought in by a prefetcher (not faulted); a GPU access seen since the
+     * migration (the access oracle, a clock ACC clear, or the leaf's ACC read at the unmap) */
+    bool prefetched, used;
 } uvm_frame_t;
 
 /* ---- a coalesced fault of the current batch ---- */
@@ -629,6 +632,11 @@ bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
  * its writeback, then the frame leaves. Returns f if the caller holds the frame now (the
  * placement's frame_unuse kept it), UVM_NONE if it went back to its owner. */
 uint32_t uvm_mem_evict(uvm_handler_t *h, uint32_t f);
+/* uvm_unused.c (count_unused, §6z): frame f's page is evicted (before its residency drops; large:
+ * as a page of a 2 MB page): counted if it had no GPU access since its migration; and a page
+ * migrated into frame f (prefetched: by a prefetcher, not a fault) starts unused. */
+void uvm_unused_evicted(uvm_handler_t *h, uint32_t f, bool large);
+void uvm_unused_migrated(uvm_handler_t *h, uint32_t f, bool prefetched);
 /* Before a page of blk is evicted or freed: if blk is one 2 MB page, the placement evicts it
  * whole (evict_large: true) or splits it (split: false, the 4 KB page goes next); false if blk
  * is NULL or not large. */

@@ -197,6 +197,12 @@ bool uvm_pt_leaf_pa(const uvm_handler_t *h, uint64_t vpn, uint64_t *pa) {
     return true;
 }
 
+/* The unmap reads the leaf before clearing it: writeback = dirty (its DRT, §6r) or
+ * count_unused = acc (its ACC, §6z); one read for both. */
+static bool uvm_pt_unmap_reads(const uvm_handler_t *h) {
+    return h->cfg.writeback_dirty || h->cfg.count_unused == UVM_UNUSED_ACC;
+}
+
 /* Clears the leaf PTE of vpn; false (logged) if it has no leaf table. old: the leaf before
  * (read at the same instant when writeback = dirty, else 0). */
 static bool clear_leaf(uvm_handler_t *h, uint64_t vpn, uint64_t *old) {
@@ -207,7 +213,7 @@ static bool clear_leaf(uvm_handler_t *h, uint64_t vpn, uint64_t *old) {
     }
     /* writeback = dirty (§6r): the leaf's DRT is read and the leaf cleared at one instant (no
      * GMMU cycle between them: a walker's set-bits write lands before or after both) */
-    *old = h->cfg.writeback_dirty ? h->dev.gpu_read64(h->dev.ctx, pa) : 0u;
+    *old = uvm_pt_unmap_reads(h) ? h->dev.gpu_read64(h->dev.ctx, pa) : 0u;
     write_pte(h, pa, 0, true);
     return true;
 }
@@ -218,11 +224,12 @@ void uvm_pt_unmap(uvm_handler_t *h, uint64_t vpn) {
         return;
     uint32_t frame = UVM_NONE;
     (void)uvm_va_block_resident(h, vpn, &frame);
-    if (h->cfg.writeback_dirty) {
+    if (uvm_pt_unmap_reads(h))
         h->dev.cpu_delay(h->dev.ctx, h->cfg.t_pte_read_ns);
-        if (frame != UVM_NONE)
-            h->frames[frame].dirty = (old >> GMMU_PTE_DRT) & 1u;
-    }
+    if (h->cfg.writeback_dirty && frame != UVM_NONE)
+        h->frames[frame].dirty = (old >> GMMU_PTE_DRT) & 1u;
+    if (h->cfg.count_unused == UVM_UNUSED_ACC && frame != UVM_NONE && ((old >> GMMU_PTE_ACC) & 1u))
+        h->frames[frame].used = true; /* count_unused = acc (§6z) */
     uvm_emit_page(h, UVM_EVENT_PAGE_UNMAPPED, vpn, frame, 1, false);
 }
 

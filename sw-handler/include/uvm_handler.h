@@ -81,6 +81,9 @@ typedef struct {
     /* pre-eviction (evict_reserve_pages, §6u): pages evicted to keep the free reserve (also in
      * evictions), and the handler time spent on it (ns, after the service's replays) */
     uint64_t reserve_evictions, reserve_ns;
+    /* count_unused (§6z): pages evicted (for capacity) with no GPU access since their migration,
+     * and of them the pages a prefetcher brought in */
+    uint64_t unused_evicted, unused_evicted_prefetch;
     /* accessed / dirty bits (§6r): PTEs the clock policy read, ACC bits it cleared (each with an
      * INVAL_PAGE); writable pages not copied back because clean (writeback = dirty), their bytes */
     uint64_t clock_pte_reads, clock_acc_clears, wb_clean_pages, wb_bytes_saved;
@@ -299,6 +302,10 @@ int uvm_handler_set_page_uses(uvm_handler_t *h, const uint64_t *vpns, size_t n, 
  * the GPU frame at physical address frame_pa was accessed at now_ns (a translation used). Not
  * something a real driver sees; ignored for a frame outside GPU data memory or not resident. */
 void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_ns);
+/* count_unused (docs/handler.md §6z): the GPU-resident pages with no GPU access seen since their
+ * migration (*all) and of them the ones a prefetcher brought in (*prefetched). Meaningful with
+ * count_unused = oracle (acc reads the leaves only at the unmap). */
+void uvm_handler_unused_resident(const uvm_handler_t *h, uint64_t *prefetched, uint64_t *all);
 /* The programmer-directed copy of the memcpy baseline (cudaMalloc + cudaMemcpy H2D,
  * docs/handler.md §6e): gives every non-resident page of the allocation based at `base` a GPU
  * frame (2 MB / 64 KB chunks where whole groups fit), copies them (a run of consecutive pages
