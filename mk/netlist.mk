@@ -39,15 +39,17 @@ $(BUILD)/%/vnetlist-mut/gmmu_top_syn.v: $(BUILD)/%/vnetlist/gmmu_top_syn.v scrip
 	@mkdir -p $(@D)
 	$(PYTHON) scripts/synth_mutate.py $< $@
 
-# $(call nl_variant,dir,binary,C++ optimization): the Verilator model of $(BUILD)/<config>/<dir>/gmmu_top_syn.v,
-# its shim (name space "netlist") and $(BUILD)/<config>/<binary>: gmmu-sim with the RTL model
-# and this netlist model (the Verilator runtime objects of the RTL model: same Verilator)
+# $(call nl_variant,dir,binary,C++ optimization[,more Verilator arguments]): the Verilator model
+# of $(BUILD)/<config>/<dir>/gmmu_top_syn.v, its shim (name space "netlist") and
+# $(BUILD)/<config>/<binary>: gmmu-sim with the RTL model and this netlist model (the Verilator
+# runtime objects of the RTL model: same Verilator); the 4th argument: the cell library of a
+# mapped netlist (mk/netlist_ecp5.mk)
 define nl_variant
 .PRECIOUS: $(BUILD)/%/$(1)/obj/.model $(BUILD)/%/$(1)/vshim_ns.o
 $(BUILD)/%/$(1)/obj/.model: $(BUILD)/%/$(1)/gmmu_top_syn.v mk/netlist.mk
 	@mkdir -p $$(@D)
 	@echo "verilator: building the gmmu_top netlist $(1) for CONFIG=$$* (--prefix $$(call nl_prefix,$$*))"
-	$$(VERILATOR) $(NL_VL_OPTS) -CFLAGS $(3) --prefix $$(call nl_prefix,$$*) --build -j 2 -Mdir $$(@D) $$< \
+	$$(VERILATOR) $(NL_VL_OPTS) -CFLAGS $(3) --prefix $$(call nl_prefix,$$*) --build -j 2 -Mdir $$(@D) $(4) $$< \
 	  > $$(@D)/../verilator.log 2>&1 || { cat $$(@D)/../verilator.log; exit 1; }
 	touch $$@
 $(BUILD)/%/$(1)/vshim_ns.o: $(BUILD)/%/$(1)/obj/.model $(NL_SHIM_DEPS)

@@ -33,6 +33,8 @@ trace); --waves (WAVES=1) writes an FST next to the stats.
 --netlist runs the tests with gmmu-sim-netlist and the engines cmodel,netlist (unless --engine
 is given): the synthesized netlist in lock-step with the C model (make test-netlist); with
 --only-binary C only the tests whose configuration runs on configuration C's binary.
+--netlist-ecp5: the same with gmmu-sim-netlist-ecp5, the ECP5 netlist of synth_ecp5 (the
+bitstream's flow) simulated with Yosys's ECP5 cell models (make test-netlist-ecp5, docs/fpga.md).
 """
 import argparse
 import concurrent.futures
@@ -183,7 +185,8 @@ def sim_config(config):
 # model has public _q signals) or gmmu-sim-netlist (the synthesized netlist as engine `netlist`;
 # docs/cosim.md)
 SIM_BINS = {False: ("gmmu-sim", "sim"), True: ("gmmu-sim-state", "sim-state"),
-            "netlist": ("gmmu-sim-netlist", "sim-netlist")}
+            "netlist": ("gmmu-sim-netlist", "sim-netlist"),
+            "netlist-ecp5": ("gmmu-sim-netlist-ecp5", "sim-netlist-ecp5")}
 NETLIST_ENGINE = "cmodel,netlist"
 
 
@@ -305,7 +308,8 @@ def run_one(t, args, build, capture):
 
 
 def run_one_(t, args, build, capture):
-    sub = {True: "cosim-state", "netlist": "cosim-netlist"}.get(t.get("state"), "cosim")
+    sub = {True: "cosim-state", "netlist": "cosim-netlist",
+           "netlist-ecp5": "cosim-netlist-ecp5"}.get(t.get("state"), "cosim")
     outdir = os.path.join(build, sub, t["name"])
     os.makedirs(outdir, exist_ok=True)
     rc, st, dt, log = run_sim(t, build, outdir, [], args.waves, capture)
@@ -353,6 +357,10 @@ def main():
                     help="gmmu-sim-state --state-compare (cosim tests; outputs in cosim-state/)")
     ap.add_argument("--netlist", action="store_true",
                     help="gmmu-sim-netlist, engines cmodel,netlist (outputs in cosim-netlist/)")
+    ap.add_argument("--netlist-ecp5", action="store_true",
+                    help="gmmu-sim-netlist-ecp5 (the synth_ecp5 netlist with Yosys's ECP5 cell "
+                         "models as engine netlist), engines cmodel,netlist (outputs in "
+                         "cosim-netlist-ecp5/)")
     ap.add_argument("--only-binary", metavar="CONFIG",
                     help="only the tests that run on this configuration's binary")
     ap.add_argument("--skip-config", metavar="CONFIGS", default="",
@@ -388,8 +396,9 @@ def main():
                 continue
             if args.all and n in args.skip_test.split(","):
                 continue
-            t["state"] = "netlist" if args.netlist else args.state_compare
-            if args.netlist and not args.engine:
+            t["state"] = ("netlist" if args.netlist else
+                          "netlist-ecp5" if args.netlist_ecp5 else args.state_compare)
+            if (args.netlist or args.netlist_ecp5) and not args.engine:
                 t["engine"] = NETLIST_ENGINE
             tests.append(t)
         if not tests:
