@@ -114,13 +114,6 @@ double uvm_dyn_current_fover(const uvm_handler_t *h) {
     return f > 0.0 ? f : 0.0; /* an expected number of extra evictions: never below 0 */
 }
 
-static uint32_t popcount32(uint32_t v) {
-    uint32_t n = 0;
-    for (; v; v &= v - 1u)
-        n++;
-    return n;
-}
-
 /* ---- the decision ---- */
 
 bool uvm_dyn_wants_remote(const uvm_handler_t *h, uint64_t vpn) {
@@ -130,7 +123,7 @@ bool uvm_dyn_wants_remote(const uvm_handler_t *h, uint64_t vpn) {
     uint32_t lines = 0, count = 0;
     if (!uvm_pst_read(h, vpn, &lines, &count))
         return false;
-    const uint32_t n = popcount32(lines);
+    const uint32_t n = (uint32_t)__builtin_popcount(lines);
     if (h->cfg.remote_policy == UVM_REMOTE_STATIC_MAP)
         return !uvm_dyn_static_migrates(n, h->cfg.static_map_pct);
     const uvm_dyn_params_t p = uvm_dyn_params(&h->cfg);
@@ -181,7 +174,7 @@ static void on_evict(uvm_handler_t *h, struct uvm_dyn *d, const uvm_event_evict_
     for (uint32_t i = 0; i < e->pages; i++) {
         uint32_t lines = 0, count = 0;
         (void)uvm_pst_read(h, e->vpn + i, &lines, &count);
-        h->stats.evict_lines[popcount32(lines)]++; /* DynaMap's fig. 3a */
+        h->stats.evict_lines[(uint32_t)__builtin_popcount(lines)]++; /* DynaMap's fig. 3a */
         if (u64map_put(&d->evicted, e->vpn + i, 1) != 0)
             uvm_logf(h, "dynamap: out of memory recording an evicted page");
     }

@@ -61,13 +61,6 @@ bool uvm_lazy_wants_remote(const uvm_handler_t *h, uint64_t vpn) {
     return h->cfg.remote_policy == UVM_REMOTE_LAZY_PG_STAT_SW || l->evicted_once;
 }
 
-static uint32_t uvm_lazy_popcount(uint32_t v) {
-    uint32_t n = 0;
-    for (; v; v &= v - 1u)
-        n++;
-    return n;
-}
-
 uint32_t uvm_lazy_count(const uvm_handler_t *h, uint64_t vpn) {
     uint32_t lines = 0, count = 0;
     (void)uvm_pst_read(h, vpn, &lines, &count);
@@ -96,7 +89,7 @@ static void lazy_observe(void *ctx, const uvm_event_t *ev) {
         for (uint32_t i = 0; i < ev->evict.pages; i++) {
             uint32_t lines = 0, count = 0;
             (void)uvm_pst_read(h, ev->evict.vpn + i, &lines, &count);
-            h->stats.evict_lines[uvm_lazy_popcount(lines)]++; /* fig. 3a (§6x.6) */
+            h->stats.evict_lines[(uint32_t)__builtin_popcount(lines)]++; /* fig. 3a (§6x.6) */
             uint64_t n = 0;
             (void)u64map_get(&l->evictions, ev->evict.vpn + i, &n);
             if (u64map_put(&l->evictions, ev->evict.vpn + i, n + 1) != 0)
