@@ -286,7 +286,7 @@ static void svc_online(void *ctx) {
     (void)ctx;
 }
 
-/* wake_ns: pipelined transfer sets (docs/handler.md §6f); the board's device has no
+/* wake_ns: pipelined transfer sets (docs/handler.md §6m); the board's device has no
  * dma_done_ns, so the handler asks for a wake-up at once (0) while a set is in flight: it is
  * woken after each poll that found no interrupt, and waits for its copies itself. */
 static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {

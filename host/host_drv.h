@@ -40,7 +40,7 @@ typedef struct {
     void (*online)(void *ctx);
     /* Runs device and workload until the host has something to do: an interrupt, or wake_ns
      * (simulated ns; UINT64_MAX = never) reached - the handler's copy-completion wake-up of
-     * pipelined transfer sets (docs/handler.md §6f). */
+     * pipelined transfer sets (docs/handler.md §6m). */
     hdrv_wait_t (*wait)(void *ctx, uint64_t wake_ns);
     /* Bracket one interrupt service (no kernel launch meanwhile). */
     void (*service_begin)(void *ctx);

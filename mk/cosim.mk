@@ -96,7 +96,7 @@ cosim:
 # tiny keeps the replay, every prefetcher (the *_tiny / *_local variants) and the quiet-skip
 # equivalence in make test): make test's budget, docs/verification.md "The time of make test"
 COSIM_REGRESS_SKIP ?= ff256,ad,oversub_ad,acc,default
-# ... and the tests of pipelined transfer sets (docs/handler.md §6f: an optional mode of Zheng's
+# ... and the tests of pipelined transfer sets (docs/handler.md §6m: an optional mode of Zheng's
 # prefetchers, about 10 s; make test's budget is full) and of the memcpy baseline with large
 # pages (docs/handler.md §6e: page_size 2m / cocoa in uvm_handler_populate, about 2 s)
 # ... and the thrashing policies on the replay trace (docs/handler.md §6j, about 18 s and 35 s;

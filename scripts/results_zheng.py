@@ -26,7 +26,7 @@ WORKLOADS = ["backprop", "hotspot", "nw", "sgemm", "stencil"]
 # (--workloads backprop,...,pathfinder,nn adds the suite's other streaming Rodinia kernels)
 BASE_POLICIES = ["none", "random", "sequential", "locality", "oracle", "nvidia", "tbn"]
 # Zheng's four again with pipelined transfer sets (transfer_sets = pipelined, docs/handler.md
-# §6f): sets issued independently of the fault batches, the next one queued while the previous
+# §6m): sets issued independently of the fault batches, the next one queued while the previous
 # one is on the link; column "<policy>+pipe"
 PIPE_POLICIES = ["random", "sequential", "locality", "oracle"]
 POLICIES = BASE_POLICIES + [p + "+pipe" for p in PIPE_POLICIES]

@@ -1,6 +1,6 @@
 /*
  * uvm_evict_nvidia.c - eviction policy "nvidia": the real driver's root-chunk eviction
- * (docs/handler.md §6j). nvidia-uvm evicts a whole 2 MB root chunk (uvm_pmm_gpu.c,
+ * (docs/handler.md §6.1). nvidia-uvm evicts a whole 2 MB root chunk (uvm_pmm_gpu.c,
  * pick_root_chunk_to_evict): free chunks first, then the head of the va_block_unused list, then
  * the head of va_block_used. A root chunk moves to the tail of va_block_used whenever one of its
  * subchunks is allocated by a VA block (uvm_pmm_gpu_unpin_allocated) and when a VA block first

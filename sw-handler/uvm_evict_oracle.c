@@ -1,6 +1,6 @@
 /*
  * uvm_evict_oracle.c - eviction policy "lru_oracle": the seeds' LRU (Zheng fig. 9, UVMSmart), by
- * the time of the last GPU access (docs/handler.md §6j). The GMMU reports faults, not hits, so
+ * the time of the last GPU access (docs/handler.md §6.1). The GMMU reports faults, not hits, so
  * no handler can know that time from the hardware today (issue 21 adds accessed bits and access
  * counters): the platform gives it as an ORACLE, every translation used by an SM
  * (uvm_handler_note_access in uvm_evict_optimal.c, asked for by UVM_POLICY_PROP_ACCESS_ORACLE). A

@@ -382,7 +382,7 @@ const uvm_stats_t *uvm_handler_stats(const uvm_handler_t *h) {
     return h ? &h->stats : NULL;
 }
 
-/* The wake-ups: the pipelined copies' completion (§6f, uvm_prefetch_pipe.c) and the timer of
+/* The wake-ups: the pipelined copies' completion (§6m, uvm_prefetch_pipe.c) and the timer of
  * lazy_pg_*'s poll (§6x.4, never due without those policies) */
 uint64_t uvm_handler_wake_ns(const uvm_handler_t *h) {
     if (!h)

@@ -163,7 +163,7 @@ static uint32_t evict_set(uvm_handler_t *h, const uint32_t *frames, uint32_t n, 
     return mine;
 }
 
-/* A victim group (an nvidia root chunk, or evict_granularity frames, docs/handler.md §6j): every
+/* A victim group (an nvidia root chunk, or evict_granularity frames, docs/handler.md §6.1): every
  * resident page of the frames [v, v + gran), as evict_set. */
 static uint32_t evict_root_chunk(uvm_handler_t *h, uint32_t v, uint32_t gran, uint32_t pages) {
     uint32_t frames[UVM_BLOCK_PAGES];

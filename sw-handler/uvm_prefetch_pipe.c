@@ -1,6 +1,6 @@
 /*
  * uvm_prefetch_pipe.c - pipelined transfer sets (cfg.transfer_sets = pipelined, docs/handler.md
- * §6f): Zheng et al.'s allocation-wide prefetchers issue their transfer sets independently of
+ * §6m): Zheng et al.'s allocation-wide prefetchers issue their transfer sets independently of
  * the fault batches. A set's copies are submitted and not waited for; the platform wakes the
  * handler when the first copy still in flight completes (uvm_handler_wake_ns: the device's
  * dma_done_ns), the handler maps the pages whose copies completed and, while less than one set

@@ -136,7 +136,7 @@ typedef struct {
     /* first frame of an aligned victim group of gran_pages (power of two <= 512) frames holding
      * a resident page and no pinned one; UVM_NONE if none (uvm_evict.c) */
     uint32_t (*pick)(uvm_handler_t *h, void *priv, uint32_t gran_pages);
-    /* true: the policy evicts whole root chunks (nvidia, §6j): the loop asks pick for groups of
+    /* true: the policy evicts whole root chunks (nvidia, §6.1): the loop asks pick for groups of
      * max(pages, cfg.evict_chunk_pages) frames and evicts every resident page of the group, a
      * VA block at a time; false: the group asked for (1 page, or a 2 MB chunk) */
     bool root_chunks;
@@ -166,7 +166,7 @@ typedef struct {
     uint64_t last_vpn; /* the batch's last serviced fault (in arrival order: the latest) */
     bool any_fault;    /* false: the batch had no serviceable fault (last_vpn meaningless) */
     void *priv;        /* the policy's handler-wide state (init), NULL if none */
-    /* pipelined sets (§6f): locality fills a set whose window is exhausted in VA-sequential
+    /* pipelined sets (§6m): locality fills a set whose window is exhausted in VA-sequential
      * order, as the paper's locality prefetcher does (false in batch mode: unchanged) */
     bool fill_sequential;
 } uvm_alloc_hint_ctx_t;
@@ -242,9 +242,9 @@ extern const uvm_evict_ops_t uvm_evict_lru_ops;
 extern const uvm_evict_ops_t uvm_evict_random_ops;
 /* uvm_evict_fifo.c: VA blocks in order of first residency (nvidia-uvm's root-chunk order) */
 extern const uvm_evict_ops_t uvm_evict_fifo_ops;
-/* uvm_evict_nvidia.c: the driver's root chunks, FIFO by allocation/first residency (§6j) */
+/* uvm_evict_nvidia.c: the driver's root chunks, FIFO by allocation/first residency (§6.1) */
 extern const uvm_evict_ops_t uvm_evict_nvidia_ops;
-/* uvm_evict_oracle.c: lru by the last GPU access, from the platform's oracle (§6j) */
+/* uvm_evict_oracle.c: lru by the last GPU access, from the platform's oracle (§6.1) */
 extern const uvm_evict_ops_t uvm_evict_lru_oracle_ops;
 /* uvm_evict_lfu.c: the fewest GPU accesses since migration, from the platform's oracle (§6p) */
 extern const uvm_evict_ops_t uvm_evict_lfu_ops;
@@ -432,7 +432,7 @@ struct uvm_handler {
     uint32_t npending, pending_cap;
     uint32_t run_start, run_len;          /* open multi-page run: pending[run_start, +run_len) */
     uint64_t irq_h2d_bytes, irq_start_ns; /* link state of the interrupt being serviced */
-    uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6f) */
+    uvm_ts_pipe_t ts;                     /* pipelined transfer sets (§6m) */
     /* preferred locations (§6o): pages advised (0: no eviction rounds), and the round of the
      * victim search in progress (uvm_frame_pinned spares pages by it) */
     uint64_t pref_pages;
@@ -766,7 +766,7 @@ void uvm_batch_anchor(const uvm_handler_t *h, uint32_t m, uvm_alloc_hint_ctx_t *
  * h->pending). Returns the pages queued. */
 uint32_t uvm_transfer_set(uvm_handler_t *h, const uvm_alloc_hint_ctx_t *c, uint32_t max, bool pipe);
 
-/* uvm_prefetch_pipe.c: pipelined transfer sets (docs/handler.md §6f) */
+/* uvm_prefetch_pipe.c: pipelined transfer sets (docs/handler.md §6m) */
 /* Start of a batch: maps the pages of the set in flight whose copies completed; waits for the
  * whole set first if a fault of the batch (m coalesced faults) is one of its pages. */
 void uvm_ts_pipe_batch(uvm_handler_t *h, uint32_t m);

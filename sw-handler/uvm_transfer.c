@@ -1,5 +1,5 @@
 /*
- * uvm_transfer.c - migration sets outside the fault path (docs/handler.md §6d, §6f): Zheng's
+ * uvm_transfer.c - migration sets outside the fault path (docs/handler.md §6d, §6m): Zheng's
  * transfer sets (allocation-wide prefetch pages chosen by the prefetch policy, migrated per 2 MB
  * block), which the service loop (batch mode) and the pipelined sets (uvm_prefetch_pipe.c) both
  * submit; and the per-block page-table room check they share with the service loop. Below the
@@ -28,7 +28,7 @@ bool uvm_block_pt_room(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn) {
 }
 
 /* Migrates the prefetch pages of one block (set, block-relative) outside any demand; pipe: the
- * pages join h->pending and their copies are submitted, not waited for (§6f). */
+ * pages join h->pending and their copies are submitted, not waited for (§6m). */
 static uint32_t prefetch_block(uvm_handler_t *h, uint64_t blk_id, const uint64_t *set, bool pipe) {
     const uint64_t none[UVM_BLOCK_WORDS] = {0};
     const uint32_t first = uvm_bitmap_next(set, UVM_BLOCK_PAGES, 0);

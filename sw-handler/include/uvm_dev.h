@@ -37,7 +37,7 @@ typedef struct uvm_dev {
     void (*log)(void *ctx, const char *line);
     /* Optional (NULL: unknown): the simulated time (ns) at which the transfer completes, 0 if it
      * already has; no time passes. A real backend has the copy engine's completion interrupt
-     * instead. Used by pipelined transfer sets (docs/handler.md §6f) to know when to wake. */
+     * instead. Used by pipelined transfer sets (docs/handler.md §6m) to know when to wake. */
     uint64_t (*dma_done_ns)(void *ctx, uint64_t handle);
     /* Optional (NULL: no PST): DynaMap's software Page Spatial Table, pinned in host memory and
      * written by the instrumented program (docs/handler.md §6x.1): the referenced-line bitmap of

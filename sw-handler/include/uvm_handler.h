@@ -11,7 +11,7 @@
 
 /* Policy kinds. Policies are looked up by name in the handler's registry (uvm_policy.c):
  *   replay     block | batch | batch_flush (default) | once      (docs/handler.md §5)
- *   evict      lru (default) | random | fifo | nvidia (§6, §6j)
+ *   evict      lru (default) | random | fifo | nvidia (§6, §6.1)
  *   prefetch   none (default) | nvidia | tbn | seq_local | random_local  (§6a)
  *   thrashing  none (default), nvidia, capacity                   (§6a, §6j) */
 typedef enum {
@@ -265,7 +265,7 @@ int uvm_policy_check(uvm_policy_kind_t kind, const char *name, char *err, size_t
 /* prefetch: wants the workload's first-touch page order (uvm_handler_set_page_order) first */
 #define UVM_POLICY_PROP_PAGE_ORDER 2u
 /* evict: wants every GPU access from the platform (uvm_handler_note_access): an ORACLE of the
- * last access time, which the hardware does not report yet (lru_oracle, docs/handler.md §6j) */
+ * last access time, which the hardware does not report yet (lru_oracle, docs/handler.md §6.1) */
 #define UVM_POLICY_PROP_ACCESS_ORACLE 4u
 /* thrashing: a detector runs; its statistics (num_thrashing, num_throttle, num_pin) are reported */
 #define UVM_POLICY_PROP_DETECTS 8u
@@ -298,7 +298,7 @@ int uvm_handler_set_page_order(uvm_handler_t *h, const uint64_t *vpns, size_t n,
  * eviction policy takes no uses). */
 int uvm_handler_set_page_uses(uvm_handler_t *h, const uint64_t *vpns, size_t n, char *err,
                               size_t errlen);
-/* The access oracle (UVM_POLICY_PROP_ACCESS_ORACLE, docs/handler.md §6j): the platform says that
+/* The access oracle (UVM_POLICY_PROP_ACCESS_ORACLE, docs/handler.md §6.1): the platform says that
  * the GPU frame at physical address frame_pa was accessed at now_ns (a translation used). Not
  * something a real driver sees; ignored for a frame outside GPU data memory or not resident. */
 void uvm_handler_note_access(uvm_handler_t *h, uint64_t frame_pa, uint64_t now_ns);
@@ -362,7 +362,7 @@ int uvm_handler_cpu_fault(uvm_handler_t *h, uint64_t base, uint64_t size, uint64
 int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen);
 /* Services the interrupt: called by the platform while irq_o is high. Returns when done. */
 void uvm_handler_service(uvm_handler_t *h);
-/* Pipelined transfer sets (docs/handler.md §6f): the simulated time (ns) at which the handler
+/* Pipelined transfer sets (docs/handler.md §6m): the simulated time (ns) at which the handler
  * wants uvm_handler_wake called (the earliest completion of a copy of the set in flight; 0 =
  * now), UINT64_MAX when it has nothing in flight (always, with transfer_sets = batch). */
 uint64_t uvm_handler_wake_ns(const uvm_handler_t *h);

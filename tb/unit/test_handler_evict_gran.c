@@ -1,5 +1,5 @@
 /*
- * test_handler_evict_gran.c - evict_granularity (docs/handler.md §6j, UVMSmart's eviction
+ * test_handler_evict_gran.c - evict_granularity (docs/handler.md §6.1, UVMSmart's eviction
  * granularities) against the fake device: lru and random evict the naturally aligned group of
  * their victim page, every resident page of it, in VA order; 1 keeps single pages; the key is
  * checked.

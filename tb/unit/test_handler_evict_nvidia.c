@@ -1,5 +1,5 @@
 /*
- * test_handler_evict_nvidia.c - the "nvidia" eviction policy (docs/handler.md §6j) against the
+ * test_handler_evict_nvidia.c - the "nvidia" eviction policy (docs/handler.md §6.1) against the
  * fake device: root chunks (scaled down: evict_chunk_pages = 4) evicted whole, FIFO by
  * allocation, never reordered by an access, the chunk's pages written back in VA order (a VA
  * block at a time), a partial last chunk, pinned chunks skipped, the key checked.

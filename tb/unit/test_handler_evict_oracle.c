@@ -1,5 +1,5 @@
 /*
- * test_handler_evict_oracle.c - the "lru_oracle" eviction policy (docs/handler.md §6j) against
+ * test_handler_evict_oracle.c - the "lru_oracle" eviction policy (docs/handler.md §6.1) against
  * the fake device: the victim is the page with the oldest last GPU access, the accesses given by
  * the platform's oracle (uvm_handler_note_access); lru (by migration) on the same history picks
  * another page; accesses to frames outside GPU memory or not resident are ignored.

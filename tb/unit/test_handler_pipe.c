@@ -1,6 +1,6 @@
 /*
  * test_handler_pipe.c - pipelined transfer sets (cfg.transfer_sets = pipelined,
- * sw-handler/uvm_prefetch_pipe.c, docs/handler.md §6f): exactly which pages each set carries
+ * sw-handler/uvm_prefetch_pipe.c, docs/handler.md §6m): exactly which pages each set carries
  * and when it is submitted, that the link never idles while candidates remain, the wake-up
  * protocol (uvm_handler_wake_ns / uvm_handler_wake), a fault on a page in flight, an eviction
  * with a set in flight, and the device without dma_done_ns. The fake device runs one link
