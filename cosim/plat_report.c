@@ -155,9 +155,9 @@ void plat_print_summary(const plat_t *p, FILE *f) {
                 ULL(l2_large_hits));
     if (thrashing_reported(p)) {
         const uvm_stats_t *t = hdrv_stats(p->hd.host);
-        fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins\n",
-                p->cfg->thrashing_policy, (unsigned long long)t->num_thrashing,
-                (unsigned long long)t->num_throttle, (unsigned long long)t->num_pin);
+        fprintf(f, "  thrashing     %s: %llu detected, %llu throttles, %llu pins, %llu dropped\n",
+                p->cfg->thrashing_policy, ULL_(t->num_thrashing), ULL_(t->num_throttle),
+                ULL_(t->num_pin), ULL_(t->thrash_pins_dropped));
     }
     if (V(pages_prefetched))
         fprintf(f, "  prefetch      %llu pages (%llu B) besides the faulted ones, %llu H2D DMAs\n",
@@ -350,6 +350,8 @@ int plat_write_stats(const plat_t *p) {
         fprintf(f, "  \"num_thrashing\": %llu,\n  \"num_throttle\": %llu,\n  \"num_pin\": %llu,\n",
                 (unsigned long long)h->num_thrashing, (unsigned long long)h->num_throttle,
                 (unsigned long long)h->num_pin);
+        if (h->thrash_pins_dropped) /* forward progress (§6i): only when it happened */
+            fprintf(f, "  \"thrash_pins_dropped\": %llu,\n", ULL_(h->thrash_pins_dropped));
     }
     if (p->hd.host && p->cfg->evict_reserve_pages) { /* pre-eviction only (handler.md §6u) */
         const uvm_stats_t *h = hdrv_stats(p->hd.host);

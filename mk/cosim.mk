@@ -106,7 +106,7 @@ COSIM_REGRESS_SKIP ?= ff256,ad,oversub_ad,acc,default
 # tb/unit/test_handler_evict_optimal.c and test_handler_reserve.c in make test)
 # ... and tbne eviction and Zheng's continued prefetch (docs/handler.md §6y, §6p.5; pinned by
 # test_handler_evict_tbne.c and test_handler_ts_full.c)
-COSIM_REGRESS_SKIP_TESTS ?= prefetch_sequential_pipe,prefetch_locality_pipe,memcpy_2m,memcpy_cocoa,memcpy_cocoa_gmmu,oversub_thrash_nvidia,oversub_thrash_capacity,watchdog_long_batch,oversub_lfu,oversub_optimal,oversub_reserve,oversub_thrash_pin,oversub_tbne,oversub_ts_evict
+COSIM_REGRESS_SKIP_TESTS ?= prefetch_sequential_pipe,prefetch_locality_pipe,memcpy_2m,memcpy_cocoa,memcpy_cocoa_gmmu,oversub_thrash_nvidia,oversub_thrash_capacity,watchdog_long_batch,oversub_lfu,oversub_optimal,oversub_reserve,oversub_thrash_pin,oversub_thrash_pin_full,oversub_tbne,oversub_ts_evict
 # ... and DynaMap's static_map / dynamap on tiny (docs/handler.md §6x, 1.2 s and 1.9 s)
 COSIM_REGRESS_SKIP_TESTS := $(COSIM_REGRESS_SKIP_TESTS),static_map,dynamap
 # ... and DynaMap's LazyPgStatSW / LazyPgDynSW on tiny (docs/handler.md §6x.4, 0.7 s and 0.7 s;

@@ -78,7 +78,7 @@ sim-netlist-mut: $(BUILD)/$(CONFIG)/gmmu-sim-netlist-mut
 # gate-level traffic), quiet_equiv_chaos and quiet_equiv_stall (C model quiet skipping: their
 # --no-skip runs clock 2.8 M and 0.9 M cycles, 290 s and 100 s).
 NL_SKIP  := oversub oversub_fifo oversub_nvidia oversub_lru_oracle oversub_lru64k oversub_lfu \
-            oversub_optimal oversub_reserve oversub_thrash_pin oversub_tbne oversub_ts_evict \
+            oversub_optimal oversub_reserve oversub_thrash_pin oversub_thrash_pin_full oversub_tbne oversub_ts_evict \
             quiet_equiv_chaos quiet_equiv_stall
 NL_TESTS := $(filter-out $(NL_SKIP),$(basename $(notdir $(wildcard tb/tests/*.test))))
 # make test runs NL_QUICK, a list by name (opt-in, so that a new directed test does not grow make

@@ -94,6 +94,39 @@ mutate() { # file, sed expression (must change exactly one line), description[, 
     cp "$root/$file" "$work/$file"   # restore for the next mutation
 }
 
+mutate_ls() { # file, sed expression (exactly one line), description[, lock-step target]
+    local file=$1 expr=$2 what=$3 target=${4:-test-asid-lockstep}
+    if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
+        return 0
+    fi
+    cp "$root/$file" "$work/$file"
+    sed -i "$expr" "$work/$file"
+    local n
+    n=$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)
+    if [ "$n" != 1 ]; then
+        echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
+        cp "$root/$file" "$work/$file"
+        fail=1
+        return
+    fi
+    echo "== mutation ($target): $what ($file)"
+    diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
+    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
+    local log=$work/run-ls.log
+    set +e
+    (cd "$work" && make -s "$target") > "$log" 2>&1
+    local rc=$?
+    set -e
+    if [ $rc -ne 0 ] && grep -q "lock-step mismatch at cycle" "$log"; then
+        grep -m1 "lock-step mismatch at cycle" "$log" | sed 's/^.*\(lock-step mismatch\)/   caught: \1/'
+    else
+        echo "mutation_test: '$what' was NOT caught by $target (exit $rc)" >&2
+        tail -20 "$log" >&2
+        fail=1
+    fi
+    cp "$root/$file" "$work/$file"
+}
+# (defined outside the MUT_BASE block: the hole mutations below use it too)
 if [ "${MUT_BASE:-1}" = 1 ]; then # MUT_BASE=0: only the hole mutations below (iterating)
 mutate cmodel/l2_tlb.c 's/l2->rr = (s + 1u) % l2->n_sm;/l2->rr = s % l2->n_sm;/' \
     "model: L2 round-robin pointer does not advance past the granted SM"
@@ -160,38 +193,6 @@ mutate cmodel/co.c 's/            c->state = c->op == 0 ? CO_CHECK : CO_LRD;/   
 # mutations must make the lock-step ASID test fail (make test-asid-lockstep: the scenarios of
 # test_cmodel_asid.c, RTL of configs/asid4.cfg beside the C model, every port every cycle)
 [ -d "$root/build/asid4" ] && rm -rf "${work:?}/build/asid4" && cp -a "$root/build/asid4" "$work/build/"
-mutate_ls() { # file, sed expression (exactly one line), description[, lock-step target]
-    local file=$1 expr=$2 what=$3 target=${4:-test-asid-lockstep}
-    if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
-        return 0
-    fi
-    cp "$root/$file" "$work/$file"
-    sed -i "$expr" "$work/$file"
-    local n
-    n=$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)
-    if [ "$n" != 1 ]; then
-        echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
-        cp "$root/$file" "$work/$file"
-        fail=1
-        return
-    fi
-    echo "== mutation ($target): $what ($file)"
-    diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
-    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
-    local log=$work/run-ls.log
-    set +e
-    (cd "$work" && make -s "$target") > "$log" 2>&1
-    local rc=$?
-    set -e
-    if [ $rc -ne 0 ] && grep -q "lock-step mismatch at cycle" "$log"; then
-        grep -m1 "lock-step mismatch at cycle" "$log" | sed 's/^.*\(lock-step mismatch\)/   caught: \1/'
-    else
-        echo "mutation_test: '$what' was NOT caught by $target (exit $rc)" >&2
-        tail -20 "$log" >&2
-        fail=1
-    fi
-    cp "$root/$file" "$work/$file"
-}
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
 mutate_ls rtl/gmmu_l1_tlb.sv "s/    assign b_lk_tag\[p\].asid   = lk_asid\[p\*AsidW +: AsidW\];/    assign b_lk_tag[p].asid   = '0;/" \
     "RTL: the L1 base lookup ignores the request's ASID (looks up ASID 0)"
@@ -572,7 +573,7 @@ mutate_hdl hdl2 test_handler_large:test_cocoa_no_borrow_from_coalesced sw-handle
 # the thrashing hint's actions and the event stream (docs/handler.md §6i)
 mutate_hdl hdl2 test_handler_events:test_thrashing_throttle sw-handler/uvm_thrashing.c '/    case UVM_THRASH_THROTTLE:/,/        return true;/s/        return true;/        return false;/' \
     "handler: a THROTTLE hint does not defer the fault, it is serviced at once (uvm_thrashing.c)" "$hdl_unit"
-mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/^    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn) ||$/    return h->frames[f].pin_block == h->block_gen ||/' \
+mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_mem.c 's/^    return uvm_frame_pinned_not_thrash(h, f) || uvm_thrash_pinned(h, h->frames\[f\].vpn);$/    return uvm_frame_pinned_not_thrash(h, f);/' \
     "handler: a page pinned by the thrashing hint is still an eviction victim (uvm_mem.c)" "$hdl_unit"
 mutate_hdl hdl2 test_handler_events:test_event_sequence sw-handler/uvm_mem.c 's/    uvm_emit_page(h, UVM_EVENT_RESIDENT, vpn, f, 1, writable);/    (void)0;/' \
     "handler: RESIDENT is not emitted when a frame takes a page (uvm_mem.c)" "$hdl_unit"
@@ -593,8 +594,16 @@ mutate_hdl hdl2 cpu_thrash_nvidia sw-handler/uvm_place_4k.c 's/    if (!h->frame
 # issue 20: the scoreboard's pin rule (docs/handler.md §6p.2): the handler's thrashing pins no
 # longer protect a page from eviction (the unit-test mutation above, here caught in lock-step by
 # the scoreboard alone on a run that pins: about 2 s with the C model engine)
-mutate_hdl hdl2 oversub_thrash_pin sw-handler/uvm_mem.c 's/^    return h->frames\[f\].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames\[f\].vpn) ||$/    return h->frames[f].pin_block == h->block_gen ||/' \
+mutate_hdl hdl2 oversub_thrash_pin sw-handler/uvm_mem.c 's/^    return uvm_frame_pinned_not_thrash(h, f) || uvm_thrash_pinned(h, h->frames\[f\].vpn);$/    return uvm_frame_pinned_not_thrash(h, f);/' \
     "handler: the handler evicts a pinned page (scoreboard pin, uvm_mem.c)" "$hdl_score"
+# forward progress with thrashing pins (docs/handler.md §6i): when every frame is pinned a faulted
+# page drops the first-ending pin; without it the GPU stops for good (oversub_thrash_pin_full:
+# all 48 frames pinned for 300 lapses, the watchdog's livelock), and the unit test's
+# hand-traced drop fails
+mutate_hdl hdl2 oversub_thrash_pin_full sw-handler/uvm_migrate.c 's/            if (h->unpin_for_demand \&\& uvm_thrash_unpin_first(h))/            if (0 \&\& uvm_thrash_unpin_first(h))/' \
+    "handler: no thrashing pin is dropped when every frame is pinned (livelock, uvm_migrate.c)" "$hdl_wdog"
+mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_thrashing.c 's/        if (!found || until < best || (until == best \&\& vpn < best_vpn)) {/        if (!found || until > best || (until == best \&\& vpn > best_vpn)) {/' \
+    "handler: the pin dropped for progress is the last to end, not the first (uvm_thrashing.c)" "$hdl_unit"
 # the lru order check with thrashing pins (docs/handler.md §6p.4): pinned pages skipped, the
 # check kept on (a unit test of the scoreboard: hand-made services, pins and evictions)
 mutate_hdl hdl2 test_platform_score:test_lru_order_pins cosim/plat_score_pin.c 's/^            continue; \/\* pinned: lru skips it \*\//            (void)until; \/* pinned: not skipped *\//' \

@@ -31,10 +31,15 @@ void uvm_mem_free(uvm_handler_t *h) {
     uvm_cocoa_fini(&h->cocoa);
 }
 
-bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
-    return h->frames[f].pin_block == h->block_gen || uvm_thrash_pinned(h, h->frames[f].vpn) ||
-           uvm_evict_spared(h, h->frames[f].vpn) ||
+/* pinned for a reason other than a thrashing PIN: the batch in service, an eviction round's
+ * spared pages, the pin floor */
+bool uvm_frame_pinned_not_thrash(const uvm_handler_t *h, uint32_t f) {
+    return h->frames[f].pin_block == h->block_gen || uvm_evict_spared(h, h->frames[f].vpn) ||
            (h->pin_floor && h->frames[f].pin_block >= h->pin_floor);
+}
+
+bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t f) {
+    return uvm_frame_pinned_not_thrash(h, f) || uvm_thrash_pinned(h, h->frames[f].vpn);
 }
 
 /* Drops the residency of frame f's page (block bitmap, eviction policy); then the placement

@@ -215,8 +215,14 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
             uvm_ts_pipe_drain(h);
         uint32_t set[UVM_BLOCK_PAGES], n = 0;
         const uint32_t v = pick_victim(h, gran, set, &n);
-        if (v == UVM_NONE)
+        if (v == UVM_NONE) {
+            /* every candidate pinned by thrashing: a pin that outlasts the memory would stop
+             * the GPU for good (docs/handler.md §6i), so for a faulted page (not a prefetched one)
+             * the first to end is dropped early */
+            if (h->unpin_for_demand && uvm_thrash_unpin_first(h))
+                continue;
             return UVM_NONE;
+        }
         if (n > 0) { /* a set of frames (tbne) */
             const uint32_t mine = evict_set(h, set, n, pages);
             if (mine != UVM_NONE)
@@ -345,7 +351,9 @@ uint32_t uvm_migrate_set(uvm_handler_t *h, uint64_t blk_id, const uint64_t set[U
             const uvm_alloc_t *al = uvm_find_alloc(h, vpn);
             bool ok = true;
             if (f == UVM_NONE) {
+                h->unpin_for_demand = uvm_bitmap_test(demand, p + i);
                 ok = uvm_migrate_page(h, vpn, al);
+                h->unpin_for_demand = false;
             } else if (uvm_frame_assign(h, f + i, vpn, uvm_page_writable(h, vpn, al)) != 0) {
                 uvm_frame_release(h, f + i);
                 uvm_logf(h,

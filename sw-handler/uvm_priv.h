@@ -370,6 +370,9 @@ struct uvm_handler {
     uvm_cfg_t cfg;
     uvm_dev_t dev;
     uvm_stats_t stats;
+    /* the page being migrated was faulted (not prefetched): when every frame is pinned by
+     * thrashing, uvm_migrate_backing may drop the first-ending pin (§6i) */
+    bool unpin_for_demand;
 
     uvm_alloc_t *allocs; /* sorted by base, non-overlapping */
     size_t nallocs, allocs_cap;
@@ -511,6 +514,9 @@ void uvm_thrash_batch(uvm_handler_t *h);
 bool uvm_thrash_act(uvm_handler_t *h, uint64_t vpn);
 /* true if page xvpn is pinned by a PIN hint now (checked by uvm_frame_pinned). */
 bool uvm_thrash_pinned(const uvm_handler_t *h, uint64_t vpn);
+/* Forward progress: drops the thrashing pin that ends first among the resident pages no other
+ * reason pins (UVM_EVENT_UNPIN, thrash_pins_dropped); false if there is none. */
+bool uvm_thrash_unpin_first(uvm_handler_t *h);
 /* BLOCK_FAULT of the coalesced fault f (resident: the page has frame). */
 void uvm_emit_block_fault(uvm_handler_t *h, const uvm_fault_t *f, bool resident, uint32_t frame);
 /* Test hook (tb/unit): replaces the thrashing policy of a new handler (before any service) by
@@ -627,6 +633,7 @@ uint64_t uvm_frame_pa(const uvm_handler_t *h, uint32_t frame);
 int uvm_mem_init(uvm_handler_t *h);
 void uvm_mem_free(uvm_handler_t *h);
 bool uvm_frame_pinned(const uvm_handler_t *h, uint32_t frame);
+bool uvm_frame_pinned_not_thrash(const uvm_handler_t *h, uint32_t frame);
 /* Evicts the page of frame f: its whole 2 MB page if the placement evicts it whole (then
  * UVM_NONE), else the 4 KB page (a coalesced region split first): the placement's unmap, then
  * its writeback, then the frame leaves. Returns f if the caller holds the frame now (the

@@ -130,8 +130,11 @@ static void service_fault(uvm_handler_t *h, uvm_blk_ctx_t *c, const uvm_fault_t 
     }
     if (c->defer)
         uvm_bitmap_set(c->demand, uvm_block_page(vpn));
-    else
+    else {
+        h->unpin_for_demand = true; /* a faulted page may drop a thrashing pin (§6i) */
         (void)uvm_migrate_page(h, vpn, al);
+        h->unpin_for_demand = false;
+    }
 }
 
 /* Bit per page of block blk_id that lies inside a managed allocation. */

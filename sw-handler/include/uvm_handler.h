@@ -59,8 +59,9 @@ typedef struct {
     uint64_t pages_freed, compactions, pages_compacted;
     /* Zheng's transfer sets that carried prefetch pages, and those pages (both modes) */
     uint64_t ts_sets, ts_pages;
-    /* thrashing policies (§6j): pages found thrashing, THROTTLE and PIN hints given */
-    uint64_t num_thrashing, num_throttle, num_pin;
+    /* thrashing policies (§6j): pages found thrashing, THROTTLE and PIN hints given; pins
+     * dropped before their end because every evictable frame was pinned (§6i, forward progress) */
+    uint64_t num_thrashing, num_throttle, num_pin, thrash_pins_dropped;
     /* read duplication (advise read_mostly, §6o): pages that became read-only GPU duplicates
      * (host copy valid), duplicates collapsed to one copy (a GPU write: made writable; a CPU
      * write: the GPU copy dropped) */
