@@ -39,7 +39,10 @@ POLICIES = ["eager", "eager_nopf", "lazy_grp_hw", "lazy_pg_stat_sw", "lazy_pg_dy
 LABEL = {"eager": "Eager", "eager_nopf": "Eager-woPref", "lazy_grp_hw": "LazyGrpHW",
          "lazy_pg_stat_sw": "LazyPgStatSW", "lazy_pg_dyn_sw": "LazyPgDynSW",
          "pin_host": "PinHost", "static20": "StaticMap 20%", "static50": "StaticMap 50%",
-         "static90": "StaticMap 90%", "dynamap": "DynaMap", "eager_pst": "Eager + PST"}
+         "static90": "StaticMap 90%", "dynamap": "DynaMap", "eager_pst": "Eager + PST",
+         "dynamap_i1500": "DynaMap 1500", "dynamap_i6000": "DynaMap 6000"}
+# DynaMap with its instrumentation's cost: pst_update_cycles per new-line update (0 = dynamap)
+INSTR = [("dynamap", 0), ("dynamap_i1500", 1500), ("dynamap_i6000", 6000)]
 MEMS = ["over100", "over200", "over300"]
 # LazyPgStatSW's static thresholds (the paper: the best of 2, 8, 32, 64, 256 per application);
 # lazy_pg_stat_sw itself runs at the default 64
@@ -130,6 +133,31 @@ def lazy_grp_hw_table(idx, wls):
     return md
 
 
+def instr_table(idx, wls):
+    """DynaMap's instrumentation cost (pst_update_cycles 0 / 1500 / 6000): geomean speedup over
+    Eager and over LazyGrpHW (the paper's baseline) per ratio, on the workloads where every run
+    of the row exists."""
+    md = ["", "## DynaMap's instrumentation cost (pst_update_cycles per PST update)", "",
+          "| ratio | pst_update_cycles | DynaMap / Eager (geomean) | DynaMap / LazyGrpHW (geomean) "
+          "| workloads | DynaMap faster than LazyGrpHW on |", "|---|---|---|---|---|---|"]
+    for mem in MEMS:
+        for p, cyc in INSTR:
+            ve, vl, faster, n = [], [], [], 0
+            for w in wls:
+                r, e = idx.get((w, mem, p)), idx.get((w, mem, "eager"))
+                lz = idx.get((w, mem, "lazy_grp_hw"))
+                if not r or not e or not lz:
+                    continue
+                n += 1
+                ve.append(e["cycles"] / r["cycles"])
+                vl.append(lz["cycles"] / r["cycles"])
+                if r["cycles"] < lz["cycles"]:
+                    faster.append(w)
+            md.append(f"| {mem[4:]} % | {cyc} | {fmt(geomean(ve)) if ve else 'n/a'} | "
+                      f"{fmt(geomean(vl)) if vl else 'n/a'} | {n} | {', '.join(faster) or '-'} |")
+    return md
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--store", required=True)
@@ -168,6 +196,7 @@ def main():
             c += [str(r.get("pst_remote", 0)), str(r.get("pst_migrate", 0))] if r else ["-", "-"]
         md.append(f"| {w} | " + " | ".join(c) + " |")
     md += lazy_grp_hw_table(idx, wls)
+    md += instr_table(idx, wls)
     md += ["", "## Fig. 3a: evicted pages by referenced 128 B lines (Eager + PST, 200 %)", "",
            "| workload | evicted | " + " | ".join(
                f"{lo}-{hi}" if lo != hi else str(lo) for lo, hi in BUCKETS) + " | Eager's run |",
