@@ -69,7 +69,8 @@ static void test_init_device(void **state) {
     fx_done(x);
 
     x = fx_new();
-    x->cfg.bmp_window_pages = 2000; /* "a" (1 MB = 256 pages at VPN0) and "b" 2 pages above its end */
+    x->cfg.bmp_window_pages =
+        2000; /* "a" (1 MB = 256 pages at VPN0) and "b" 2 pages above its end */
     x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
     assert_non_null(x->h);
     assert_int_equal(
