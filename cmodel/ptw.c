@@ -92,8 +92,7 @@ static void mem_request(ptw_t *w, const ptw_in_t *in, int issue, ptw_out_t *o, u
         w->mr_bdat = in->bmp_dat;
         o->bmp_taken = 1;
     } else if (w->mr_valid && in->mem_req_ready) {
-        w->mr_valid = 0;
-        w->mr_bmp = 0;
+        w->mr_valid = 0; /* mr_bmp, like mr_co, holds until the next load (the id stays) */
     }
 }
 

@@ -264,6 +264,7 @@ static int new_models(plat_t *p, char *err, size_t errlen) {
     pcie_dma_init(&p->dq.dma, &link, (double)c->clock_mhz);
     pcie_dma_set_channels(&p->dq.dma, c->copy_channels);
     (void)u64map_init(&p->truth, 0);
+    (void)u64map_init(&p->bmp.lines, 0);
     (void)u64map_init(&p->rmostly, 0);
     (void)u64map_init(&p->scr.pl_tables, 0);
     (void)u64map_init(&p->wl.ro_cancels, 0);
@@ -359,6 +360,7 @@ void plat_free(plat_t *p) {
     free(p->allocs);
     free(p->wl.calls);
     u64map_free(&p->truth);
+    u64map_free(&p->bmp.lines);
     u64map_free(&p->rmostly);
     plat_score_free(p->score);
     plat_models_free(p);
@@ -428,6 +430,7 @@ int plat_run(plat_t *p) {
             plat_perr(p, "%s invariant violations: %u, first: %s", p->eng[i]->ops->label, n, first);
     }
     (void)plat_script_end(p);
+    plat_bmp_finish(p); /* the bitmap table against the referenced lines (§20) */
     if (p->score && !p->halted)
         plat_score_finish(p->score);
     if (p->halted)

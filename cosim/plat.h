@@ -62,7 +62,9 @@ typedef struct {
 /* Platform addresses (fixed). */
 #define PLAT_DATA_BASE_PA 0x100000000ull /* GPU data frames */
 #define PLAT_PT_BASE_PA 0x800000000ull   /* GPU page-table pages */
-#define PLAT_FB_HOST_ADDR 0x10000000ull  /* fault ring in host memory */
+/* line_bitmap = 1: the most pages the handler's bitmap table covers (16 page-table pages) */
+#define PLAT_BMP_WINDOW_PAGES 16384u
+#define PLAT_FB_HOST_ADDR 0x10000000ull /* fault ring in host memory */
 /* access-counter notification ring (docs/microarch.md §19.8), with acc_entries > 0: host memory
  * after the largest fault ring, room for the largest notification ring (2^FB_IDX_W entries) */
 #define PLAT_ACC_HOST_ADDR (PLAT_FB_HOST_ADDR + ((uint64_t)GMMU_FB_ENTRY_BYTES << GMMU_FB_IDX_W))

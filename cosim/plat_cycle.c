@@ -284,6 +284,8 @@ static int sm_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
             in->req_asid[s][q] = (uint8_t)(in->req_vpn[s][q] >> KERN_SPACE_SHIFT);
             in->req_vpn[s][q] &= KERN_VPN_MASK;
             in->req_line[s][q] = sm_req_line(&p->wl.sm[s], &p->wl.kern, in->req_id[s][q]);
+            if (p->prm.line_bitmap) /* the truth the table is checked against (§20) */
+                plat_bmp_line(p, in->req_vpn[s][q], in->req_line[s][q]);
         }
         for (uint32_t q = 0; q < n; q++)
             evr_add(&p->ring, p->now, EVR_REQ, (uint8_t)s, (uint16_t)q, in->req_id[s][q],
@@ -341,6 +343,8 @@ static int compute_inputs(plat_t *p, const gmmu_out_t *o, uint64_t *stalled) {
     in->csr_wdata = p->hd.csr_wdata;
     if (p->hd.csr_valid || plat_script_drive(p, in))
         active = 1;
+    if (in->csr_valid && in->csr_write)
+        plat_bmp_csr(p, in->csr_addr, in->csr_wdata);
     return active;
 }
 
@@ -374,7 +378,9 @@ static int try_skip(plat_t *p, const gmmu_out_t *o, uint64_t stalled, uint64_t l
 
 /* Handshakes at this edge: a PTE read or write, a fault-entry write. */
 static void transfers(plat_t *p, const gmmu_out_t *o) {
-    if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write) {
+    if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write && plat_bmp_write(p, o)) {
+        /* a referenced-line bitmap table write (§20.5): not a PTE write (plat_bmp.c) */
+    } else if (o->mem_req_valid && p->in.mem_req_ready && o->mem_req_write) {
         /* a PTE write of the coalesce unit, or a walker's set-bits write (an atomic OR of ACC /
          * DRT, §18.3): performed now, no response (§15.2) */
         uint64_t v = o->mem_req_wdata, old = 0;

@@ -204,4 +204,6 @@ void plat_handler_cfg(const plat_t *p, uvm_cfg_t *hc) {
     hc->fb_host_addr = PLAT_FB_HOST_ADDR;
     /* the notification ring exists only with the unit (docs/microarch.md §19.8) */
     hc->acc_host_addr = p->prm.acc_entries ? PLAT_ACC_HOST_ADDR : 0u;
+    /* the bitmap table's window exists only with the bitmaps (docs/microarch.md §20) */
+    hc->bmp_window_pages = p->prm.line_bitmap ? PLAT_BMP_WINDOW_PAGES : 0u;
 }

@@ -228,6 +228,18 @@ typedef struct {
     uint64_t bmp_wb, bmp_lost; /* EV_BMP_WB / EV_BMP_LOST cycles (docs/microarch.md §20.6) */
 } plat_gmmu_ctr_t;
 
+/* The referenced-line bitmaps (docs/microarch.md §20, line_bitmap = 1; plat_bmp.c): the table
+ * registers as written (a shadow), the lines the accepted requests referenced, the end check. */
+typedef struct {
+    uint64_t base, vpn0; /* BMP_BASE, BMP_VPN0 << 4 */
+    uint32_t pages;      /* BMP_PAGES */
+    u64map_t lines;      /* vpn -> the lines its accepted requests referenced */
+    uint64_t writes;     /* table writes transferred on the memory port */
+    /* at the end: the table's lines and pages, the referenced lines of the window's pages,
+     * those missing from the table, and table bits never referenced (platform errors) */
+    uint64_t table_lines, table_pages, truth_lines, missing, extra;
+} plat_bmp_t;
+
 /* The loop's own state; the models in their structs, listed in models[] (plat_models.c). */
 struct plat {
     plat_opts_t o;
@@ -261,6 +273,7 @@ struct plat {
     plat_co_t co;
     plat_wd_t wd;
     plat_gmmu_ctr_t gmmu;
+    plat_bmp_t bmp;
     /* checks: the handler scoreboard, content truth, the allocations */
     plat_score_t *score; /* the handler scoreboard, or NULL (--no-scoreboard) */
     int score_break;     /* PLAT_BREAK_*: the injected handler fault (--score-break) */
@@ -290,6 +303,12 @@ struct plat {
     int mismatch; /* halted on a lock-step mismatch */
     plat_final_t fin;
 };
+
+/* plat_bmp.c (docs/microarch.md §20; no-ops with line_bitmap = 0) */
+void plat_bmp_csr(plat_t *p, uint32_t addr, uint32_t v);
+void plat_bmp_line(plat_t *p, uint64_t vpn, uint8_t line);
+int plat_bmp_write(plat_t *p, const gmmu_out_t *o);
+void plat_bmp_finish(plat_t *p);
 
 /* plat_halt.c */
 uint64_t plat_now_ns(const plat_t *p);

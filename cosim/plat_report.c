@@ -110,12 +110,22 @@ static void report_acc(const plat_t *p, FILE *f, int json) {
 static void report_bmp(const plat_t *p, FILE *f, int json) {
     if (!p->prm.line_bitmap)
         return;
-    if (!json)
+    const plat_bmp_t *b = &p->bmp;
+    if (!json) {
         fprintf(f, "  line bitmaps  %llu table writes, %llu cycles with a bitmap lost\n",
                 ULL_(p->gmmu.bmp_wb), ULL_(p->gmmu.bmp_lost));
-    else
-        fprintf(f, "  \"bmp_wb\": %llu,\n  \"bmp_lost\": %llu,\n", ULL_(p->gmmu.bmp_wb),
-                ULL_(p->gmmu.bmp_lost));
+        fprintf(f, "  bitmap table  %llu pages, %llu lines (%llu referenced, %llu missing)\n",
+                ULL_(b->table_pages), ULL_(b->table_lines), ULL_(b->truth_lines), ULL_(b->missing));
+        return;
+    }
+    fprintf(f, "  \"bmp_wb\": %llu,\n  \"bmp_lost\": %llu,\n", ULL_(p->gmmu.bmp_wb),
+            ULL_(p->gmmu.bmp_lost));
+    fprintf(f, "  \"bmp_writes\": %llu,\n  \"bmp_table_pages\": %llu,\n", ULL_(b->writes),
+            ULL_(b->table_pages));
+    fprintf(f, "  \"bmp_table_lines\": %llu,\n  \"bmp_referenced_lines\": %llu,\n",
+            ULL_(b->table_lines), ULL_(b->truth_lines));
+    fprintf(f, "  \"bmp_missing_lines\": %llu,\n  \"bmp_extra_lines\": %llu,\n", ULL_(b->missing),
+            ULL_(b->extra));
 }
 
 void plat_print_summary(const plat_t *p, FILE *f) {

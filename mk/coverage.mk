@@ -249,3 +249,46 @@ coverage-acc: $(COVC_SIM) | $(DEPS_STAMP)
 	$(PYTHON) tb/coverage/report.py $(COVC_DIR)/merged.dat \
 	  --points "$$($(PYTHON) tb/coverage/cover_points.py --list | grep -E 'gmmu_acc:')" \
 	  -o $(COVC_DIR)/report.md
+
+# Cover points of the referenced-line bitmaps (docs/microarch.md §20.6; the gmmu_bmp:* and
+# gmmu_l1_tlb:bmp_* points of tb/coverage/cover_points.py) on configs/bitmap.cfg: the lock-step
+# tests bitmap and bitmap_flush. A separate coverage build of bitmap's RTL (a few minutes of
+# Verilator); not part of make test or test-full.
+## make coverage-bmp           cover points of the referenced-line bitmaps (configs/bitmap.cfg:
+##                             bitmap, bitmap_flush)
+COVB_DIR  := $(COV_BUILD)/bitmap
+COVB_SV   := $(COVB_DIR)/gmmu_cover.sv
+COVB_VDUT := $(COVB_DIR)/vdut
+COVB_SIM  := $(COV_BUILD)/bitmap/gmmu-sim
+COVB_TESTS ?= bitmap bitmap_flush
+$(COVB_SV): tb/coverage/cover_points.py configs/bitmap.cfg scripts/cfg_vflags.py
+	@mkdir -p $(@D)
+	$(PYTHON) tb/coverage/cover_points.py --config configs/bitmap.cfg -o $@
+$(COVB_VDUT)/obj/.model: $$(RTL_SRCS) $(COVB_SV) configs/bitmap.cfg scripts/cfg_vflags.py
+	@mkdir -p $(@D)
+	@echo "verilator: building gmmu_top for CONFIG=bitmap with coverage (line, toggle, cover points)"
+	$(VERILATOR) $(VL_OPTS) --coverage-line --coverage-toggle --coverage-user --prefix Vbitmap \
+	  --build -j 2 -Mdir $(@D) -f rtl/files.f $(COVB_SV) \
+	  $$($(PYTHON) scripts/cfg_vflags.py configs/bitmap.cfg) > $(@D)/../verilator.log 2>&1 \
+	  || { cat $(@D)/../verilator.log; exit 1; }
+	$(MAKE) -s -C $(@D) -f Vbitmap.mk $(VL_RUNTIME) verilated_cov.o > /dev/null
+	touch $@
+$(COVB_VDUT)/vshim.o: $(COVB_VDUT)/obj/.model $$(SHIM_DEPS)
+	$(subst -I$(BUILD)/bitmap/vdut/obj,-I$(COVB_VDUT)/obj,$(call shim_cxx,bitmap,-DVSHIM_COVERAGE,$@))
+$(COVB_VDUT)/libvdut.a: $(COVB_VDUT)/obj/.model $(COVB_VDUT)/vshim.o
+	cp $(COVB_VDUT)/obj/Vbitmap__ALL.a $@.tmp
+	ar rs $@.tmp $(COVB_VDUT)/vshim.o $(addprefix $(COVB_VDUT)/obj/,$(VL_RUNTIME) verilated_cov.o)
+	mv $@.tmp $@
+$(COVB_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COVB_VDUT)/libvdut.a
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $^ $(VDUT_LDLIBS) -lm
+
+.PHONY: coverage-bmp
+coverage-bmp: $(COVB_SIM) | $(DEPS_STAMP)
+	rm -rf $(COVB_DIR)/dat && mkdir -p $(COVB_DIR)/dat
+	GMMU_COVERAGE_DIR=$(abspath $(COVB_DIR)/dat) $(PYTHON) scripts/run_test.py \
+	  --build $(COV_BUILD) --no-build $(COVB_TESTS)
+	verilator_coverage --write $(COVB_DIR)/merged.dat $(COVB_DIR)/dat/*.dat
+	$(PYTHON) tb/coverage/report.py $(COVB_DIR)/merged.dat \
+	  --points "$$($(PYTHON) tb/coverage/cover_points.py --list | grep -E 'gmmu_bmp:|gmmu_l1_tlb:bmp_')" \
+	  -o $(COVB_DIR)/report.md

@@ -1,8 +1,10 @@
 // Referenced-line bitmap write-back queue and BMP_FLUSH scanner (docs/microarch.md §20.4, §20.5):
 // BMP_Q slots of {vpn, bitmap}; the scanner pushes first (on a free slot of _q), then this
 // cycle's departures in order; the head goes to the walker's request register as a set-bits
-// write of the page's half of its 8-byte table word. C model mirror: cmodel/bmp.c. Not yet
-// instantiated in gmmu_top (§20.7): block-level lock-step only (make test-bmp-lockstep).
+// write of the page's half of its 8-byte table word. C model mirror: cmodel/bmp.c. Instance
+// g_bmp.u_bmp of gmmu_top with LineBitmap = 1 (§20.7); block-level lock-step in make
+// test-bmp-lockstep. scan_take_o and head_* are functions of _q only (the L1s and the walkers'
+// request register read them in the same cycle; the departures and load_ok_i come back).
 module gmmu_bmp #(
   parameter int unsigned NumScan  = 16,  // entries the scanner visits: NumSm * L1Entries
   parameter int unsigned NumDep   = 4,   // departures presented per cycle
@@ -37,7 +39,12 @@ module gmmu_bmp #(
   output logic                         done_o,
   output logic                         busy_o,     // bs_busy_q (CMD_STATUS.BUSY)
   output logic [SIdxW-1:0]             scan_idx_o, // bs_idx_q
-  output logic [CntW-1:0]              count_o     // slots in use
+  output logic [CntW-1:0]              count_o,    // slots in use
+  // the head (_q) offered to the walkers' request register (§20.5)
+  output logic                         head_valid_o,
+  output logic [PaW-1:0]               head_addr_o,
+  output logic                         head_hi_o,
+  output logic [31:0]                  head_bmp_o
 );
   if ((Q & (Q - 1)) != 0) begin : g_q_pow2
     $fatal(1, "BMP_Q must be a power of two");
@@ -63,6 +70,14 @@ module gmmu_bmp #(
   logic [CntW-1:0]  free;
   logic [PtrW-1:0]  tail;
   logic [VpnW-1:0]  hidx;
+  logic             scan_go;  // the scanner visits entry bs_idx_q this cycle (from _q)
+  assign scan_go      = bs_busy_q && (bs_idx_q < SIdxW'(NumScan)) && (cnt_q != CntW'(Q));
+  assign scan_take_o  = scan_go;
+  assign hidx         = q_vpn_q[head_q] - vpn0_i;
+  assign head_valid_o = cnt_q != '0;
+  assign head_addr_o  = base_i + PaW'({hidx[VpnW-1:1], 3'b000});
+  assign head_hi_o    = hidx[0];
+  assign head_bmp_o   = q_bmp_q[head_q];
 
   always_comb begin
     q_vpn_d     = q_vpn_q;
@@ -74,15 +89,12 @@ module gmmu_bmp #(
     load_o      = 1'b0;
     addr_o      = '0;
     wdata_o     = '0;
-    scan_take_o = 1'b0;
     lost_o      = '0;
     done_o      = 1'b0;
-    hidx        = '0;
     free        = CntW'(Q) - cnt_q;  // the slot the head frees this cycle is not counted
     tail        = head_q + PtrW'(cnt_q);
     // the scanner first, on a free slot of _q
-    if (bs_busy_q && (bs_idx_q < SIdxW'(NumScan)) && (free != '0)) begin
-      scan_take_o = 1'b1;
+    if (scan_go) begin
       bs_idx_d    = bs_idx_q + 1'b1;
       if (scan_bmp_i != '0) begin
         if (!in_table(scan_vpn_i, vpn0_i, pages_i)) begin
@@ -115,10 +127,9 @@ module gmmu_bmp #(
     end
     // the head of _q to the request register, at the lowest priority
     if ((cnt_q != '0) && load_ok_i) begin
-      hidx    = q_vpn_q[head_q] - vpn0_i;
       load_o  = 1'b1;
-      addr_o  = base_i + PaW'({hidx[VpnW-1:1], 3'b000});
-      wdata_o = hidx[0] ? {q_bmp_q[head_q], 32'b0} : {32'b0, q_bmp_q[head_q]};
+      addr_o  = head_addr_o;
+      wdata_o = head_hi_o ? {head_bmp_o, 32'b0} : {32'b0, head_bmp_o};
       head_d  = head_q + 1'b1;
       cnt_d   = cnt_d - 1'b1;
     end

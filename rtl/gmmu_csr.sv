@@ -69,6 +69,11 @@ module gmmu_csr #(
   output logic                                acc_ovf_clr_o,
   output logic                                acc_clear_all_o,  // ACC_CLEAR_ALL or a GRAN change
   output logic                                acc_clear_o,      // ACC_CLEAR (targeted)
+  // referenced-line bitmaps (§20.5; constant 0 with LineBitmap = 0)
+  output logic [gmmu_pkg::PA_W-4:0]           bmp_base_o,   // BMP_BASE[47:3]
+  output logic [31:0]                         bmp_pages_o,
+  output logic [31:0]                         bmp_vpn0_o,
+  output logic                                bmp_flush_o,  // BMP_FLUSH in this command cycle
   // idle contribution
   output logic                                busy_o
 );
@@ -98,7 +103,7 @@ module gmmu_csr #(
   localparam bit          HasAcc  = AccEntries != 0;
   localparam logic [IeW-1:0]  IeKeep = HasAcc ? '1 : IeW'(3);
   // referenced-line bitmaps (§20.5): with LineBitmap = 0 BMP_* are absent and BMP_FLUSH is
-  // BAD_OPCODE (gmmu_top refuses LineBitmap = 1 until §20 is connected in the RTL, §20.7)
+  // BAD_OPCODE
   localparam bit          HasBmp  = LineBitmap != 0;
   // (opcodes 0..7 fit 3 bits; opcodes 8..10 need bit 3: kept only with a unit that has them)
   localparam logic [CmdW-1:0] OpKeep = (HasAcc || HasBmp) ? '1 : CmdW'(gmmu_pkg::CMD_SPLINTER);
@@ -134,6 +139,9 @@ module gmmu_csr #(
   logic [IdxW:0]        acc_size_q, acc_size_d;
   logic [IdxW-1:0]      acc_get_q, acc_get_d;
   logic                 acc_gran_wr;                 // an ACC_CTRL write that changes GRAN
+  logic [PaW-4:0]       bmp_base_q, bmp_base_d;      // BMP_BASE[47:3] (§20.5, LineBitmap)
+  logic [31:0]          bmp_pages_q, bmp_pages_d;    // BMP_PAGES
+  logic [31:0]          bmp_vpn0_q, bmp_vpn0_d;      // BMP_VPN0
 
   assign pt_base_o     = pt_base_q;
   assign fb_base_o     = fb_base_q;
@@ -161,6 +169,10 @@ module gmmu_csr #(
   assign acc_clear_all_o = (cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_ACC_CLEAR_ALL)) ||
                            acc_gran_wr;
   assign acc_clear_o     = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_ACC_CLEAR);
+  assign bmp_base_o      = bmp_base_q;
+  assign bmp_pages_o     = bmp_pages_q;
+  assign bmp_vpn0_o      = bmp_vpn0_q;
+  assign bmp_flush_o     = HasBmp && cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_BMP_FLUSH);
   assign csr_rvalid_o  = rvalid_q;
   assign csr_rdata_o   = rdata_q;
   assign irq_o         = (ie_q[gmmu_pkg::BIT_INT_FAULT] && put_i != get_q) ||
@@ -238,6 +250,11 @@ module gmmu_csr #(
         rd_mapped = HasAcc;
         rd_val[gmmu_pkg::BIT_ACC_STATUS_OVERFLOW] = acc_ovf_i;
       end
+      // referenced-line bitmaps (§20.5): absent with LineBitmap = 0
+      gmmu_pkg::CSR_BMP_BASE_LO: begin rd_mapped = HasBmp; rd_val = {bmp_base_q[28:0], 3'b000}; end
+      gmmu_pkg::CSR_BMP_BASE_HI: begin rd_mapped = HasBmp; rd_val = 32'(bmp_base_q[PaW-4:29]); end
+      gmmu_pkg::CSR_BMP_PAGES:   begin rd_mapped = HasBmp; rd_val = bmp_pages_q; end
+      gmmu_pkg::CSR_BMP_VPN0:    begin rd_mapped = HasBmp; rd_val = bmp_vpn0_q; end
       default:                  rd_mapped = 1'b0;
     endcase
     if (!rd_mapped) rd_val = '0;
@@ -303,6 +320,9 @@ module gmmu_csr #(
     acc_base_d   = acc_base_q;
     acc_size_d   = acc_size_q;
     acc_get_d    = acc_get_q;
+    bmp_base_d   = bmp_base_q;
+    bmp_pages_d  = bmp_pages_q;
+    bmp_vpn0_d   = bmp_vpn0_q;
     acc_size_wr_o = 1'b0;
     acc_ovf_clr_o = 1'b0;
     acc_gran_wr   = 1'b0;
@@ -368,6 +388,10 @@ module gmmu_csr #(
           end
           gmmu_pkg::CSR_ACC_GET:     acc_get_d = wd_w[IdxW-1:0];
           gmmu_pkg::CSR_ACC_STATUS:  acc_ovf_clr_o = wd_w[gmmu_pkg::BIT_ACC_STATUS_OVERFLOW];
+          gmmu_pkg::CSR_BMP_BASE_LO: bmp_base_d[28:0] = wd_w[31:3];
+          gmmu_pkg::CSR_BMP_BASE_HI: bmp_base_d[PaW-4:29] = wd_w[PaW-33:0];
+          gmmu_pkg::CSR_BMP_PAGES:   bmp_pages_d = wd_w;
+          gmmu_pkg::CSR_BMP_VPN0:    bmp_vpn0_d = wd_w;
           default: ;  // read-only or unmapped: handled above
         endcase
       end
@@ -439,5 +463,27 @@ module gmmu_csr #(
       acc_size_q   <= HasAcc ? acc_size_d : '0;
       acc_get_q    <= HasAcc ? acc_get_d : '0;
     end
+  end
+
+  // the bitmap table registers (§20.5) exist only with LineBitmap (no flip-flop, also for the
+  // Yosys prep of the formal elaboration, without it)
+  if (HasBmp) begin : g_bmp_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_bmp_regs
+      if (!rst_ni) begin
+        bmp_base_q  <= '0;
+        bmp_pages_q <= '0;
+        bmp_vpn0_q  <= '0;
+      end else begin
+        bmp_base_q  <= bmp_base_d;
+        bmp_pages_q <= bmp_pages_d;
+        bmp_vpn0_q  <= bmp_vpn0_d;
+      end
+    end
+  end else begin : g_no_bmp_regs
+    assign bmp_base_q  = '0;
+    assign bmp_pages_q = '0;
+    assign bmp_vpn0_q  = '0;
+    logic unused_bmp_d;
+    assign unused_bmp_d = ^{bmp_base_d, bmp_pages_d, bmp_vpn0_d};
   end
 endmodule

@@ -11,7 +11,8 @@
 module gmmu_l1_req_table #(
   parameter int unsigned NumPorts = 2,
   parameter int unsigned Entries  = 4,
-  parameter int unsigned NumAsids = 1
+  parameter int unsigned NumAsids = 1,
+  parameter int unsigned LineBitmap = 0  // §20.2: line_q per entry (the allocating request's line)
 ) (
   input  logic                                   clk_i,
   input  logic                                   rst_ni,
@@ -49,6 +50,10 @@ module gmmu_l1_req_table #(
   input  logic [NumPorts*gmmu_pkg::ASID_W-1:0]   alloc_asid_i,   // already reduced (§14.1)
   input  logic [NumPorts-1:0]                    alloc_write_i,
   input  logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0] alloc_id_i,
+  input  logic [NumPorts*5-1:0]                  alloc_line_i,   // §20.3 step 3 (LineBitmap)
+  // §20.3 step 2: line_bit(line_q) of every entry the response completes (WAIT or INFL after
+  // (b), key equal to the response's); 0 without LineBitmap
+  output logic [31:0]                            rsp_lines_o,
   // (g) flush (record tlb_flush_t: all, page, the region vpn[35:9], scope: only ASID asid,
   // §14.4)
   input  gmmu_tlb_pkg::tlb_flush_t               flush_i
@@ -86,6 +91,8 @@ module gmmu_l1_req_table #(
   req_entry_t ent_q [Entries];
   req_entry_t ent_d [Entries];
   logic [Entries-1:0] flt_q, flt_d;  // faulted in blocking mode, not output yet (§4.1)
+  logic [4:0]         line_q [Entries];  // §20.2: the allocating request's line (LineBitmap)
+  logic [4:0]         line_d [Entries];
 
   // ---------------------------------------------------------------- c_out, c_send (from _q)
   logic             out_found, send_found;
@@ -147,6 +154,7 @@ module gmmu_l1_req_table #(
     state_d    = state_q;
     ent_d      = ent_q;
     flt_d      = flt_q;
+    line_d     = line_q;
     taken      = '0;
     alloc_fail = 1'b0;
 
@@ -211,6 +219,7 @@ module gmmu_l1_req_table #(
             ent_d[i].fatal = 1'b0;
             ent_d[i].sys   = 1'b0;
             flt_d[i]       = 1'b0;
+            line_d[i]      = alloc_line_i[p*5 +: 5];
           end
         end
         if (!found) alloc_fail = 1'b1;
@@ -225,6 +234,36 @@ module gmmu_l1_req_table #(
           state_d[i] = ReqWait;
         end
       end
+    end
+  end
+
+  // ---------------------------------------------------------------- §20.3 step 2: a fill's lines
+  // (WAIT / INFL after (b) is WAIT / INFL in _q: (b) only turns WAIT into INFL)
+  if (LineBitmap != 0) begin : g_line
+    always_comb begin : p_rsp_lines
+      rsp_lines_o = '0;
+      for (int unsigned i = 0; i < Entries; i++) begin
+        if (rsp_valid_i && state_q[i] inside {ReqWait, ReqInfl} &&
+            ent_q[i].vpn == rsp_i.req.vpn && ent_q[i].write == rsp_i.req.write &&
+            ent_q[i].asid == (rsp_i.req.asid & AsidMask)) begin
+          rsp_lines_o[line_q[i]] = 1'b1;
+        end
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_line_regs
+      if (!rst_ni) begin
+        line_q <= '{default: '0};
+      end else begin
+        line_q <= line_d;
+      end
+    end
+  end else begin : g_no_line
+    assign rsp_lines_o = '0;
+    assign line_q      = '{default: '0};
+    logic unused_line;
+    always_comb begin : p_unused_line
+      unused_line = ^alloc_line_i;
+      for (int unsigned i = 0; i < Entries; i++) unused_line ^= ^line_d[i];
     end
   end
 

@@ -6,7 +6,9 @@ module gmmu_l1_tlb #(
   parameter int unsigned L1Entries      = 8,
   parameter int unsigned L1LargeEntries = 2,
   parameter int unsigned L1ReqEntries   = 4,
-  parameter int unsigned NumAsids       = 1
+  parameter int unsigned NumAsids       = 1,
+  parameter int unsigned LineBitmap     = 0,  // referenced-line bitmaps (§20)
+  localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1
 ) (
   input  logic                                      clk_i,
   input  logic                                      rst_ni,
@@ -16,6 +18,7 @@ module gmmu_l1_tlb #(
   input  logic [NumPorts-1:0]                       req_write_i,
   input  logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0]    req_id_i,
   input  logic [NumPorts*gmmu_pkg::ASID_W-1:0]      req_asid_i,
+  input  logic [NumPorts*5-1:0]                     req_line_i,  // §20.1 (read with LineBitmap)
   output logic                                      req_ready_o,
   output logic [NumPorts-1:0]                       hit_valid_o,
   output logic [NumPorts*gmmu_pkg::REQ_ID_W-1:0]    hit_id_o,
@@ -47,7 +50,19 @@ module gmmu_l1_tlb #(
   input  logic                                      blocking_i,
   // idle contribution (§9)
   output logic                                      ev_large_hit_o,  // EV_L1_LARGE_HIT (§15.6)
-  output logic                                      busy_o
+  output logic                                      busy_o,
+  // referenced-line bitmaps (§20.3, §20.4; constant 0 without LineBitmap): the BMP_FLUSH
+  // scanner reads entry scan_idx_i (_q: its bitmap, 0 if invalid, and page) and, with
+  // scan_take_i, takes it (the entry keeps only this cycle's hits)
+  input  logic                                      scan_take_i,
+  input  logic [BIdxW-1:0]                          scan_idx_i,
+  output logic [31:0]                               scan_bmp_o,
+  output logic [gmmu_pkg::VPN_W-1:0]                scan_vpn_o,
+  // the departures of this cycle: a fill's eviction, a flush's entries (bitmap 0: none)
+  output logic [31:0]                               ev_bmp_o,
+  output logic [gmmu_pkg::VPN_W-1:0]                ev_vpn_o,
+  output logic [L1Entries-1:0][31:0]                fl_bmp_o,
+  output logic [L1Entries-1:0][gmmu_pkg::VPN_W-1:0] fl_vpn_o
 );
   localparam int unsigned VpnW  = gmmu_pkg::VPN_W;
   localparam int unsigned PpnW  = gmmu_pkg::PPN_W;
@@ -59,7 +74,6 @@ module gmmu_l1_tlb #(
   // stored tag bits: the ASID bits above log2(NumAsids) are always 0 (§14.1, gmmu_tlb_store)
   localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
   localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
-  localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1;
   localparam int unsigned LIdxW = (L1LargeEntries > 1) ? $clog2(L1LargeEntries) : 1;
 
   // ---------------------------------------------------------------- state
@@ -140,8 +154,20 @@ module gmmu_l1_tlb #(
   assign ev_large_hit_o = |l_touch;
 
   logic [NumPorts-1:0]          unused_b_w, unused_l_w;
-  logic [NumPorts-1:0][BIdxW-1:0] unused_b_idx;
+  logic [NumPorts-1:0][BIdxW-1:0] b_idx;  // the base hit entry (the bitmaps, §20.3)
   logic [NumPorts-1:0][LIdxW-1:0] unused_l_idx;
+  // the base entries (_q) and the fill's entry (FA-2), for the bitmaps (§20.3, §20.4)
+  logic [L1Entries-1:0]      b_ent_valid;
+  gmmu_tlb_pkg::base_tag_t   b_ent_tag [L1Entries];
+  logic [BIdxW-1:0]          b_fill_idx;
+  logic [L1LargeEntries-1:0] unused_l_valid;
+  gmmu_tlb_pkg::large_tag_t  unused_l_tag [L1LargeEntries];
+  logic [LIdxW-1:0]          unused_l_fidx;
+  logic                      unused_l_view;
+  always_comb begin : p_unused_l_view
+    unused_l_view = ^{unused_l_valid, unused_l_fidx};
+    for (int unsigned i = 0; i < L1LargeEntries; i++) unused_l_view ^= ^unused_l_tag[i];
+  end
 
   gmmu_tlb_fa #(
     .N         (L1Entries),
@@ -156,7 +182,7 @@ module gmmu_l1_tlb #(
     .lk_tag_i     (b_lk_tag),
     .lk_write_i   (req_write_i),
     .lk_hit_o     (bhit),
-    .lk_idx_o     (unused_b_idx),
+    .lk_idx_o     (b_idx),
     .lk_data_o    (b_lk_data),
     .lk_w_o       (unused_b_w),
     .fill_i       (fill_b),
@@ -167,7 +193,10 @@ module gmmu_l1_tlb #(
     .flush_all_i  (arr_flush_all),
     .flush_page_i (arr_flush_sel),
     .flush_tag_i  (b_flush_tag),
-    .flush_mask_i (b_flush_mask)
+    .flush_mask_i (b_flush_mask),
+    .ent_valid_o  (b_ent_valid),
+    .ent_tag_o    (b_ent_tag),
+    .fill_idx_o   (b_fill_idx)
   );
 
   gmmu_tlb_fa #(
@@ -194,16 +223,21 @@ module gmmu_l1_tlb #(
     .flush_all_i  (arr_flush_all),
     .flush_page_i (arr_flush_sel),
     .flush_tag_i  (l_flush_tag),
-    .flush_mask_i (l_flush_mask)
+    .flush_mask_i (l_flush_mask),
+    .ent_valid_o  (unused_l_valid),
+    .ent_tag_o    (unused_l_tag),
+    .fill_idx_o   (unused_l_fidx)
   );
 
   // ---------------------------------------------------------------- request table (§4)
   logic busy_tab;
+  logic [31:0] fill_lines;  // §20.3 step 2: the lines of the requests the response completes
 
   gmmu_l1_req_table #(
     .NumPorts (NumPorts),
     .Entries  (L1ReqEntries),
-    .NumAsids (NumAsids)
+    .NumAsids   (NumAsids),
+    .LineBitmap (LineBitmap)
   ) u_req (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -232,6 +266,8 @@ module gmmu_l1_tlb #(
     .alloc_asid_i   (lk_asid),
     .alloc_write_i  (req_write_i),
     .alloc_id_i     (req_id_i),
+    .alloc_line_i   (req_line_i),
+    .rsp_lines_o    (fill_lines),
     .flush_i        (flush_i)
   );
 
@@ -250,6 +286,95 @@ module gmmu_l1_tlb #(
         hppn_d[p] = hit_ppn[p];
         hsys_d[p] = hit_sys[p];
       end
+    end
+  end
+
+  // ---------------------------------------------------------------- referenced-line bitmaps (§20)
+  // coverage only (tb/coverage/cover_points.py): a hit sets a new line bit; a same-tag fill keeps
+  // a non-zero bitmap (0 without LineBitmap)
+  logic cov_bmp_hit_new, cov_bmp_fill_keep;
+  if (LineBitmap != 0) begin : g_bmp
+    // bmp_q[e]: bit i = line i was referenced through base entry e (§20.2)
+    logic [31:0] bmp_q [L1Entries];
+    logic [31:0] bmp_d [L1Entries];
+    logic [31:0] bmp_h [L1Entries];  // after steps 0 and 1 (the scanner's take, the hits)
+    gmmu_tlb_pkg::base_tag_t fl_tag [L1Entries];  // the tags after the fill (FA-3)
+    logic [L1Entries-1:0]    fl_valid;
+
+    assign scan_bmp_o = b_ent_valid[scan_idx_i] ? bmp_q[scan_idx_i] : '0;
+    assign scan_vpn_o = b_ent_tag[scan_idx_i].vpn;
+
+    always_comb begin : p_bmp
+      bmp_h    = bmp_q;
+      ev_bmp_o = '0;
+      ev_vpn_o = '0;
+      fl_bmp_o = '0;
+      fl_vpn_o = '0;
+      cov_bmp_hit_new   = 1'b0;
+      cov_bmp_fill_keep = 1'b0;
+      // 0. the scanner's take: the entry keeps only this cycle's hits
+      if (scan_take_i) bmp_h[scan_idx_i] = '0;
+      // 1. hits: every accepted port with a base hit sets its line
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        if (acc[p] && bhit[p]) begin
+          if (!bmp_q[b_idx[p]][req_line_i[p*5 +: 5]]) cov_bmp_hit_new = 1'b1;
+          bmp_h[b_idx[p]][req_line_i[p*5 +: 5]] = 1'b1;
+        end
+      end
+      bmp_d = bmp_h;
+      // 2. fill (a cacheable OK base response): the same tag keeps its bitmap, another valid
+      // entry is evicted with its bitmap (after the hits)
+      if (fill_b) begin
+        if (b_ent_valid[b_fill_idx] &&
+            ((b_ent_tag[b_fill_idx] & BKeep) == (b_fill_tag & BKeep))) begin
+          bmp_d[b_fill_idx] = bmp_h[b_fill_idx] | fill_lines;
+          cov_bmp_fill_keep = bmp_h[b_fill_idx] != '0;
+        end else begin
+          if (b_ent_valid[b_fill_idx]) begin
+            ev_bmp_o = bmp_h[b_fill_idx];
+            ev_vpn_o = b_ent_tag[b_fill_idx].vpn;
+          end
+          bmp_d[b_fill_idx] = fill_lines;
+        end
+      end
+      // flush (FA-5, on the entries after the fill): the invalidated entries depart
+      for (int unsigned i = 0; i < L1Entries; i++) begin
+        fl_valid[i] = b_ent_valid[i] || (fill_b && b_fill_idx == BIdxW'(i));
+        fl_tag[i]   = (fill_b && b_fill_idx == BIdxW'(i)) ? (b_fill_tag & BKeep) : b_ent_tag[i];
+        if (fl_valid[i] && (arr_flush_all || (arr_flush_sel &&
+            ((fl_tag[i] & b_flush_mask & BKeep) == (b_flush_tag & b_flush_mask & BKeep))))) begin
+          fl_bmp_o[i] = bmp_d[i];
+          fl_vpn_o[i] = fl_tag[i].vpn;
+          bmp_d[i]    = '0;
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_bmp_regs
+      if (!rst_ni) begin
+        bmp_q <= '{default: '0};
+      end else begin
+        bmp_q <= bmp_d;
+      end
+    end
+    logic unused_cov_bmp;  // read by the cover points only
+    assign unused_cov_bmp = cov_bmp_hit_new ^ cov_bmp_fill_keep;
+  end else begin : g_no_bmp
+    assign cov_bmp_hit_new   = 1'b0;
+    assign cov_bmp_fill_keep = 1'b0;
+    logic unused_cov_bmp;
+    assign unused_cov_bmp = cov_bmp_hit_new ^ cov_bmp_fill_keep;
+    assign scan_bmp_o = '0;
+    assign scan_vpn_o = '0;
+    assign ev_bmp_o   = '0;
+    assign ev_vpn_o   = '0;
+    assign fl_bmp_o   = '0;
+    assign fl_vpn_o   = '0;
+    logic unused_bmp;
+    always_comb begin : p_unused_bmp
+      unused_bmp = ^{req_line_i, scan_take_i, scan_idx_i, b_idx, b_ent_valid, b_fill_idx,
+                     fill_lines};
+      for (int unsigned i = 0; i < L1Entries; i++) unused_bmp ^= ^b_ent_tag[i];
     end
   end
 

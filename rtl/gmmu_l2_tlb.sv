@@ -115,6 +115,9 @@ module gmmu_l2_tlb #(
   logic [SetW-1:0]  ls_set;
   logic             bhit, lhit, hit, miss;
   logic [LIdxW-1:0] unused_lway;  // the large hit index is only used inside u_large
+  logic [L2LargeEntries-1:0] unused_l_valid;
+  gmmu_tlb_pkg::large_tag_t  unused_l_tag [L2LargeEntries];
+  logic [LIdxW-1:0]          unused_l_fidx;
 
   assign ls_valid = pv_q[Lat-1] && !cmd_cycle_i;
   assign ls_vpn   = pvpn_q[Lat-1];
@@ -313,8 +316,16 @@ module gmmu_l2_tlb #(
     .flush_all_i  (arr_flush_all),
     .flush_page_i (arr_flush_sel),
     .flush_tag_i  (l_flush_tag),
-    .flush_mask_i (l_flush_mask)
+    .flush_mask_i (l_flush_mask),
+    .ent_valid_o  (unused_l_valid),
+    .ent_tag_o    (unused_l_tag),
+    .fill_idx_o   (unused_l_fidx)
   );
+  logic unused_l_view;  // the entries' view (the L1's bitmaps use it, §20): nothing here
+  always_comb begin : p_unused_l_view
+    unused_l_view = ^{unused_l_valid, unused_l_fidx};
+    for (int unsigned i = 0; i < L2LargeEntries; i++) unused_l_view ^= ^unused_l_tag[i];
+  end
 
   // ---------------------------------------------------------------- next state (§5.3, in order)
   always_comb begin : p_next_state

@@ -9,6 +9,7 @@ module gmmu_ptw #(
   parameter int unsigned PwcEntries    = 0,
   parameter int unsigned PwcLatency    = 1,
   parameter int unsigned AdBits        = 0,
+  parameter int unsigned LineBitmap    = 0,  // §20.5: the bitmap write-back queue's head
   localparam int unsigned MIdxW = (L2MshrEntries > 1) ? $clog2(L2MshrEntries) : 1,
   localparam int unsigned FtW   = gmmu_pkg::FB_FAULT_TYPE_W
 ) (
@@ -44,6 +45,14 @@ module gmmu_ptw #(
   output logic                               co_taken_o,
   input  logic [63:0]                        co_wdata_i,   // the unit's data register
   input  logic                               co_busy_i,    // §18.2 walker writes wait
+  // the referenced-line bitmap queue's head (§20.5): taken at the lowest priority, after the
+  // walkers and the coalesce unit; a set-bits write of half of the 8-byte table word
+  input  logic                               bmp_valid_i,
+  input  logic [gmmu_pkg::PA_W-4:0]          bmp_addr_i,   // PA[47:3]
+  input  logic                               bmp_hi_i,
+  input  logic [31:0]                        bmp_dat_i,
+  output logic                               bmp_taken_o,
+  output logic                               mr_bmp_o,     // mr_valid_q && mr_bmp_q
   // flush (command cycle)
   input  logic                               flush_all_i,
   input  logic                               flush_page_i,
@@ -142,19 +151,26 @@ module gmmu_ptw #(
   logic                   mr_co_q, mr_co_d;        // the coalesce unit's request
   logic [NumWalkers-1:0]  w_adw_q, w_adw_d;        // §18.2 the next request is a set-bits write
   logic                   mr_drt_q, mr_drt_d;      // §18.3 the set-bits write sets DRT
+  logic                   mr_bmp_q, mr_bmp_d;      // §20.5 a bitmap write (LineBitmap)
+  logic                   mr_bhi_q, mr_bhi_d;      //   the upper half of the table word
+  logic [31:0]            mr_bdat_q, mr_bdat_d;    //   the bitmap
+  localparam bit HasBmp = LineBitmap > 0;
 
   assign mem_req_valid_o = mr_valid_q;
   assign mem_req_addr_o  = {mr_addr_q, PteOffW'(0)};
-  assign mem_req_id_o    = mr_co_q ? gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) :
-                                     gmmu_pkg::MEM_ID_W'(mr_id_q);
+  assign mem_req_id_o    = (mr_co_q || mr_bmp_q) ? gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) :
+                                                 gmmu_pkg::MEM_ID_W'(mr_id_q);
   assign mem_req_write_o = mr_write_q;
   // §18.3: a walker's write sets ACC (and DRT for a write walk); the unit's writes carry its data
   logic ad_wr;
-  assign ad_wr             = HasAd && mr_write_q && !mr_co_q;
-  assign mem_req_setbits_o = ad_wr;
+  assign ad_wr             = HasAd && mr_write_q && !mr_co_q && !mr_bmp_q;
+  assign mem_req_setbits_o = ad_wr || mr_bmp_q;  // §20.5: a bitmap write is a set-bits write
+  assign mr_bmp_o          = mr_valid_q && mr_bmp_q;
   always_comb begin : p_wdata
     mem_req_wdata_o = co_wdata_i;
-    if (ad_wr) begin
+    if (mr_bmp_q) begin
+      mem_req_wdata_o = mr_bhi_q ? {mr_bdat_q, 32'b0} : {32'b0, mr_bdat_q};
+    end else if (ad_wr) begin
       mem_req_wdata_o = '0;
       mem_req_wdata_o[gmmu_pkg::PTE_ACC] = 1'b1;
       mem_req_wdata_o[gmmu_pkg::PTE_DRT] = mr_drt_q;
@@ -297,6 +313,7 @@ module gmmu_ptw #(
   logic mr_free;
   assign mr_free        = !mr_valid_q || mem_req_ready_i;
   assign co_taken_o     = mr_free && !iss_found && co_req_valid_i;
+  assign bmp_taken_o    = HasBmp && mr_free && !iss_found && !co_req_valid_i && bmp_valid_i;
   assign ev_pte_write_o = (co_taken_o && co_req_write_i) ||
                           (HasAd && mr_free && iss_found && w_adw_q[iss_idx]);
 
@@ -320,6 +337,9 @@ module gmmu_ptw #(
     mr_co_d    = mr_co_q;
     w_adw_d    = w_adw_q;
     mr_drt_d   = mr_drt_q;
+    mr_bmp_d   = mr_bmp_q;
+    mr_bhi_d   = mr_bhi_q;
+    mr_bdat_d  = mr_bdat_q;
 
     // 1. memory request
     if (mr_free && iss_found) begin
@@ -330,6 +350,7 @@ module gmmu_ptw #(
       mr_write_d         = 1'b0;
       mr_co_d            = 1'b0;
       mr_drt_d           = 1'b0;
+      mr_bmp_d           = 1'b0;
       if (HasAd && w_adw_q[iss_idx]) begin  // §18.2: the set-bits write, then the re-read
         w_state_d[iss_idx] = WkIssue;
         w_adw_d[iss_idx]   = 1'b0;
@@ -343,8 +364,19 @@ module gmmu_ptw #(
       mr_write_d = co_req_write_i;
       mr_co_d    = 1'b1;
       mr_drt_d   = 1'b0;
+      mr_bmp_d   = 1'b0;
+    end else if (bmp_taken_o) begin  // §20.5: when neither a walker nor the unit loads
+      mr_valid_d = 1'b1;
+      mr_addr_d  = bmp_addr_i;
+      mr_id_d    = '0;
+      mr_write_d = 1'b1;
+      mr_co_d    = 1'b0;
+      mr_drt_d   = 1'b0;
+      mr_bmp_d   = 1'b1;
+      mr_bhi_d   = bmp_hi_i;
+      mr_bdat_d  = bmp_dat_i;
     end else if (mr_valid_q && mem_req_ready_i) begin
-      mr_valid_d = 1'b0;
+      mr_valid_d = 1'b0;  // mr_bmp_q, like mr_co_q, holds until the next load
     end
     // 1b. page-walk cache hit latency (§16.2)
     for (int unsigned k = 0; k < NumWalkers; k++) begin
@@ -517,6 +549,28 @@ module gmmu_ptw #(
     assign unused_ad_d = ^{w_adw_d, mr_drt_d, co_busy_i};
   end
 
+  // the bitmap write's registers (§20.5) exist only with LineBitmap
+  if (HasBmp) begin : g_bmp_regs
+    always_ff @(posedge clk_i or negedge rst_ni) begin : p_bmp_regs
+      if (!rst_ni) begin
+        mr_bmp_q  <= 1'b0;
+        mr_bhi_q  <= 1'b0;
+        mr_bdat_q <= '0;
+      end else begin
+        mr_bmp_q  <= mr_bmp_d;
+        mr_bhi_q  <= mr_bhi_d;
+        mr_bdat_q <= mr_bdat_d;
+      end
+    end
+  end else begin : g_no_bmp_regs
+    assign mr_bmp_q  = 1'b0;
+    assign mr_bhi_q  = 1'b0;
+    assign mr_bdat_q = '0;
+    logic unused_bmp_d;
+    assign unused_bmp_d = ^{mr_bmp_d, mr_bhi_d, mr_bdat_d, bmp_valid_i, bmp_addr_i, bmp_hi_i,
+                            bmp_dat_i};
+  end
+
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   // no lost / spurious memory response: only to a walker in WAIT_RSP
@@ -524,7 +578,7 @@ module gmmu_ptw #(
     mem_rsp_valid_i && mem_rsp_id_i != gmmu_pkg::MEM_ID_W'(gmmu_pkg::CO_MEM_ID) |-> rsp_ok);
   // §18.3: a walker's write only sets ACC and/or DRT (never clears a bit, never another bit)
   a_ad_write_sets_only: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    mem_req_valid_o && mem_req_write_o && !mr_co_q |->
+    mem_req_valid_o && mem_req_write_o && !mr_co_q && !mr_bmp_q |->
       mem_req_setbits_o && mem_req_wdata_o[gmmu_pkg::PTE_ACC] &&
       (mem_req_wdata_o & ~((64'd1 << gmmu_pkg::PTE_ACC) | (64'd1 << gmmu_pkg::PTE_DRT))) == '0);
 `endif

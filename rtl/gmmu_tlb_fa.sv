@@ -43,7 +43,12 @@ module gmmu_tlb_fa #(
   input  logic                            flush_all_i,
   input  logic                            flush_page_i,
   input  tag_t                            flush_tag_i,
-  input  tag_t                            flush_mask_i
+  input  tag_t                            flush_mask_i,
+  // the entries (_q) and FA-2's choice, for an owner that keeps per-entry state beside them
+  // (the L1's referenced-line bitmaps, docs/microarch.md §20.3/§20.4)
+  output logic  [N-1:0]                   ent_valid_o,
+  output tag_t                            ent_tag_o [N],
+  output logic  [IdxW-1:0]                fill_idx_o
 );
   localparam int unsigned PlW = (N > 1) ? N - 1 : 1;
 
@@ -88,6 +93,10 @@ module gmmu_tlb_fa #(
     .victim_i (victim),
     .idx_o    (fill_idx)
   );
+
+  assign ent_valid_o = ent_valid;
+  assign ent_tag_o   = ent_tag;
+  assign fill_idx_o  = fill_idx;
 
   // ---------------------------------------------------------------- FA-4 PLRU chain
   // hit touches in port order, then the fill touch; the victim is that of _q

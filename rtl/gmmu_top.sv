@@ -87,16 +87,12 @@ module gmmu_top #(
   // ---------------------------------------------------------------- parameter checks
   // generated from spec/params.toml: an illegal parameter stops elaboration ($fatal)
 `include "gmmu_params_check.svh"
-  // ---- referenced-line bitmaps (issue 21 item 4, docs/microarch.md §20): specified, not built
-  // yet (§20.7): only 0 builds, as the C model refuses any other value
-  if (LineBitmap != 0) begin : g_bmp_not_built
-    $fatal(1, "line_bitmap: %0d: the referenced-line bitmaps are not built yet (docs/microarch.md 20.7)", LineBitmap);
+  // ---- referenced-line bitmaps (issue 21 item 4, docs/microarch.md §20): one table indexed by
+  // the VPN, so LineBitmap = 1 needs one address space (§20.5; the C model refuses it by name)
+  if (LineBitmap != 0 && NumAsids != 1) begin : g_bmp_asids
+    $fatal(1, "line_bitmap: 1 needs num_asids = 1 (docs/microarch.md 20.5), not %0d", NumAsids);
   end
   // §20.1: req_line_i is present in every configuration and read only with LineBitmap = 1
-  if (LineBitmap == 0) begin : g_line_unused
-    logic unused_line;
-    assign unused_line = ^req_line_i;
-  end
 
   // ---------------------------------------------------------------- CSR block
   logic [PpnW-1:0]    pt_base [NumAsids];
@@ -127,6 +123,11 @@ module gmmu_top #(
   logic [FbAddrW-1:0]             acc_base;
   logic [IdxW:0]                  acc_size;
   logic [IdxW-1:0]                acc_get, acc_put;
+  // referenced-line bitmaps (§20): the table registers and BMP_FLUSH; CMD_STATUS.BUSY is the
+  // coalesce unit's or the scanner's (§20.4)
+  logic [gmmu_pkg::PA_W-4:0]      bmp_base;
+  logic [31:0]                    bmp_pages, bmp_vpn0;
+  logic                           bmp_flush, bmp_scanning;
 
   gmmu_csr #(
     .NumSm      (NumSm),
@@ -167,7 +168,7 @@ module gmmu_top #(
     .cancel_page_o (cancel_page),
     .co_start_o    (co_start),
     .co_splinter_o (co_splinter),
-    .co_busy_i     (co_busy),
+    .co_busy_i     (co_busy || bmp_scanning),
     .co_err_i      (co_err),
     .co_flush_i    (co_flush),
     .co_region_i   (co_region),
@@ -186,6 +187,10 @@ module gmmu_top #(
     .acc_ovf_clr_o   (acc_ovf_clr),
     .acc_clear_all_o (acc_clear_all),
     .acc_clear_o     (acc_clear),
+    .bmp_base_o      (bmp_base),
+    .bmp_pages_o     (bmp_pages),
+    .bmp_vpn0_o      (bmp_vpn0),
+    .bmp_flush_o     (bmp_flush),
     .busy_o        (csr_busy)
   );
 
@@ -208,14 +213,35 @@ module gmmu_top #(
   logic [VpnW-1:0]       l1_miss_vpn [NumSm];   // the completing request's page (§19.8 pick)
   logic [AsidW-1:0]      l1_miss_asid [NumSm];
   gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req;  // L1 -> L2 request records
+  // referenced-line bitmaps (§20.3, §20.4): the scanner's entry, the departures of each L1
+  localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1;
+  localparam int unsigned SIdxW = $clog2(NumSm * L1Entries + 1);
+  logic [SIdxW-1:0]  bs_idx;       // the scanner's next entry, sm * L1Entries + entry
+  logic              bs_take;      // it visits bs_idx this cycle
+  logic [NumSm-1:0]  l1_scan_take, l1_scan_in;
+  logic [BIdxW-1:0]  l1_scan_idx [NumSm];
+  logic [31:0]       l1_scan_bmp [NumSm];
+  logic [VpnW-1:0]   l1_scan_vpn [NumSm];
+  logic [31:0]       l1_ev_bmp [NumSm];
+  logic [VpnW-1:0]   l1_ev_vpn [NumSm];
+  logic [L1Entries-1:0][31:0]     l1_fl_bmp [NumSm];
+  logic [L1Entries-1:0][VpnW-1:0] l1_fl_vpn [NumSm];
 
   for (genvar s = 0; s < NumSm; s++) begin : g_l1
+    // the scanner's entry bs_idx belongs to this SM (sm = bs_idx / L1Entries) iff bs_idx -
+    // s * L1Entries < L1Entries (below s * L1Entries the difference wraps past NumSm * L1Entries)
+    logic [SIdxW-1:0] scan_off;
+    assign scan_off        = bs_idx - SIdxW'(s * L1Entries);
+    assign l1_scan_in[s]   = scan_off < SIdxW'(L1Entries);
+    assign l1_scan_take[s] = bs_take && l1_scan_in[s];
+    assign l1_scan_idx[s]  = BIdxW'(scan_off);
     gmmu_l1_tlb #(
       .NumPorts       (NumPorts),
       .L1Entries      (L1Entries),
       .L1LargeEntries (L1LargeEntries),
       .L1ReqEntries   (L1ReqEntries),
-      .NumAsids       (NumAsids)
+      .NumAsids       (NumAsids),
+      .LineBitmap     (LineBitmap)
     ) u_l1 (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
@@ -224,6 +250,7 @@ module gmmu_top #(
       .req_write_i    (req_write_i[s*P +: P]),
       .req_id_i       (req_id_i[s*P*IdW +: P*IdW]),
       .req_asid_i     (req_asid_i[s*P*AsidW +: P*AsidW]),
+      .req_line_i     (req_line_i[s*P*5 +: P*5]),
       .req_ready_o    (req_ready_o[s]),
       .hit_valid_o    (hit_valid_o[s*P +: P]),
       .hit_id_o       (hit_id_o[s*P*IdW +: P*IdW]),
@@ -249,7 +276,15 @@ module gmmu_top #(
       .flush_i        (flush),
       .blocking_i     (blocking),
       .ev_large_hit_o (l1_ev_large_hit[s]),
-      .busy_o         (l1_busy[s])
+      .busy_o         (l1_busy[s]),
+      .scan_take_i    (l1_scan_take[s]),
+      .scan_idx_i     (l1_scan_idx[s]),
+      .scan_bmp_o     (l1_scan_bmp[s]),
+      .scan_vpn_o     (l1_scan_vpn[s]),
+      .ev_bmp_o       (l1_ev_bmp[s]),
+      .ev_vpn_o       (l1_ev_vpn[s]),
+      .fl_bmp_o       (l1_fl_bmp[s]),
+      .fl_vpn_o       (l1_fl_vpn[s])
     );
   end
 
@@ -304,6 +339,12 @@ module gmmu_top #(
   );
 
   // ---------------------------------------------------------------- page-table walkers
+  // the bitmap queue's head (§20.5) and the request register's bitmap write
+  logic                      bmp_head_valid, bmp_head_hi, bmp_taken, mr_bmp;
+  logic [gmmu_pkg::PA_W-1:0] bmp_head_addr;
+  logic [31:0]               bmp_head_bmp;
+  logic                      unused_head_lo;  // the table word is 8-byte aligned
+  assign unused_head_lo = ^bmp_head_addr[2:0];
   logic ev_walk, ev_walk_restart, ev_walk_large, ev_pte_write, ev_pwc_hit, ptw_busy;
 
   gmmu_ptw #(
@@ -312,7 +353,8 @@ module gmmu_top #(
     .NumAsids      (NumAsids),
     .PwcEntries    (PwcEntries),
     .PwcLatency    (PwcLatency),
-    .AdBits        (AdBits)
+    .AdBits        (AdBits),
+    .LineBitmap    (LineBitmap)
   ) u_ptw (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -340,6 +382,12 @@ module gmmu_top #(
     .co_taken_o      (co_taken),
     .co_wdata_i      (co_wdata),
     .co_busy_i       (co_busy),
+    .bmp_valid_i     (bmp_head_valid),
+    .bmp_addr_i      (bmp_head_addr[gmmu_pkg::PA_W-1:3]),
+    .bmp_hi_i        (bmp_head_hi),
+    .bmp_dat_i       (bmp_head_bmp),
+    .bmp_taken_o     (bmp_taken),
+    .mr_bmp_o        (mr_bmp),
     .flush_all_i     (flush_all),
     .flush_page_i    (flush_page),
     .cmd_vpn_i       (cmd_vpn),
@@ -531,6 +579,103 @@ module gmmu_top #(
     end
   end
 
+  // ---------------------------------------------------------------- referenced-line bitmaps (§20)
+  logic ev_bmp_wb, ev_bmp_lost, bmp_busy;
+
+  if (LineBitmap != 0) begin : g_bmp
+    localparam int unsigned NumDep = NumSm * (1 + L1Entries);
+    // this cycle's departures in push order (§20.4): the fill evictions in SM order, then the
+    // flushes' entries in (SM, entry) order (the scanner's push comes first, inside u_bmp)
+    logic [NumDep-1:0][VpnW-1:0] dep_vpn;
+    logic [NumDep-1:0][31:0]     dep_bmp;
+    always_comb begin : p_dep
+      for (int unsigned s = 0; s < NumSm; s++) begin
+        dep_vpn[s] = l1_ev_vpn[s];
+        dep_bmp[s] = l1_ev_bmp[s];
+        for (int unsigned e = 0; e < L1Entries; e++) begin
+          dep_vpn[NumSm + s * L1Entries + e] = l1_fl_vpn[s][e];
+          dep_bmp[NumSm + s * L1Entries + e] = l1_fl_bmp[s][e];
+        end
+      end
+    end
+    // the scanner's entry (_q): bitmap 0 if invalid
+    logic [31:0]     scan_bmp;
+    logic [VpnW-1:0] scan_vpn;
+    always_comb begin : p_scan_rd
+      scan_bmp = '0;
+      scan_vpn = '0;
+      for (int unsigned s = 0; s < NumSm; s++) begin
+        if (l1_scan_in[s]) begin
+          scan_bmp = l1_scan_bmp[s];
+          scan_vpn = l1_scan_vpn[s];
+        end
+      end
+    end
+
+    localparam int unsigned LostW = $clog2(NumDep + 2);
+    localparam int unsigned CntW  = $clog2(gmmu_pkg::BMP_Q + 1);
+    logic [LostW-1:0]          lost;
+    logic                      load, done;
+    logic [gmmu_pkg::PA_W-1:0] unused_addr;
+    logic [63:0]               unused_wdata;
+    logic [CntW-1:0]           count;
+    gmmu_bmp #(
+      .NumScan (NumSm * L1Entries),
+      .NumDep  (NumDep)
+    ) u_bmp (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .base_i       ({bmp_base, 3'b000}),
+      .pages_i      (bmp_pages),
+      .vpn0_i       ({bmp_vpn0, 4'b0000}),
+      .dep_vpn_i    (dep_vpn),
+      .dep_bmp_i    (dep_bmp),
+      .scan_bmp_i   (scan_bmp),
+      .scan_vpn_i   (scan_vpn),
+      .load_ok_i    (bmp_taken),
+      .mr_bmp_i     (mr_bmp),
+      .start_i      (bmp_flush),
+      .load_o       (load),
+      .addr_o       (unused_addr),
+      .wdata_o      (unused_wdata),
+      .scan_take_o  (bs_take),
+      .lost_o       (lost),
+      .done_o       (done),
+      .busy_o       (bmp_scanning),
+      .scan_idx_o   (bs_idx),
+      .count_o      (count),
+      .head_valid_o (bmp_head_valid),
+      .head_addr_o  (bmp_head_addr),
+      .head_hi_o    (bmp_head_hi),
+      .head_bmp_o   (bmp_head_bmp)
+    );
+    assign ev_bmp_wb   = load;
+    assign ev_bmp_lost = lost != '0;
+    assign bmp_busy    = (count != '0) || bmp_scanning;
+    logic unused_bmp_out;
+    assign unused_bmp_out = ^{unused_addr, unused_wdata, done};
+  end else begin : g_no_bmp
+    // nothing of §20 exists: req_line_i is unread, the L1s' bitmap outputs are constant 0
+    assign bs_idx         = '0;
+    assign bs_take        = 1'b0;
+    assign bmp_scanning   = 1'b0;
+    assign bmp_head_valid = 1'b0;
+    assign bmp_head_addr  = '0;
+    assign bmp_head_hi    = 1'b0;
+    assign bmp_head_bmp   = '0;
+    assign ev_bmp_wb      = 1'b0;
+    assign ev_bmp_lost    = 1'b0;
+    assign bmp_busy       = 1'b0;
+    logic unused_bmp;
+    always_comb begin : p_unused_bmp
+      unused_bmp = ^{req_line_i, bmp_base, bmp_pages, bmp_vpn0, bmp_flush, bmp_taken, mr_bmp};
+      for (int unsigned s = 0; s < NumSm; s++) begin
+        unused_bmp ^= ^{l1_scan_bmp[s], l1_scan_vpn[s], l1_ev_bmp[s], l1_ev_vpn[s],
+                        l1_fl_bmp[s], l1_fl_vpn[s]};
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- events (§10) and idle (§9)
   logic [gmmu_pkg::EV_W-1:0] ev_q, ev_d;
 
@@ -552,6 +697,8 @@ module gmmu_top #(
     ev_d[gmmu_pkg::EV_PTE_WRITE]    = ev_pte_write;
     ev_d[gmmu_pkg::EV_ACC_NOTIFY]   = ev_acc_notify;
     ev_d[gmmu_pkg::EV_ACC_OVF]      = ev_acc_ovf;
+    ev_d[gmmu_pkg::EV_BMP_WB]       = ev_bmp_wb;
+    ev_d[gmmu_pkg::EV_BMP_LOST]     = ev_bmp_lost;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
@@ -564,5 +711,5 @@ module gmmu_top #(
 
   assign ev_o   = ev_q;
   assign idle_o = !((|l1_busy) || l2_busy || ptw_busy || ff_busy || csr_busy || co_busy ||
-                     acc_busy || (|ev_q));
+                     acc_busy || bmp_busy || (|ev_q));
 endmodule

@@ -94,6 +94,8 @@ mutate() { # file, sed expression (must change exactly one line), description[, 
     cp "$root/$file" "$work/$file"   # restore for the next mutation
 }
 
+# a mutation caught by a block-level lock-step make target (defined outside the base set, which
+# MUT_BASE=0 skips: the bitmap mutations below use it too)
 mutate_ls() { # file, sed expression (exactly one line), description[, lock-step target]
     local file=$1 expr=$2 what=$3 target=${4:-test-asid-lockstep}
     if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
@@ -126,7 +128,7 @@ mutate_ls() { # file, sed expression (exactly one line), description[, lock-step
     fi
     cp "$root/$file" "$work/$file"
 }
-# (defined outside the MUT_BASE block: the hole mutations below use it too)
+
 if [ "${MUT_BASE:-1}" = 1 ]; then # MUT_BASE=0: only the hole mutations below (iterating)
 mutate cmodel/l2_tlb.c 's/l2->rr = (s + 1u) % l2->n_sm;/l2->rr = s % l2->n_sm;/' \
     "model: L2 round-robin pointer does not advance past the granted SM"
@@ -221,10 +223,10 @@ fi
 # (docs/microarch.md §20.4, §20.5), block-level lock-step of rtl/gmmu_bmp.sv against cmodel/bmp.c
 # (make test-bmp-lockstep, two Verilator builds, about 40 s): full set
 if [ "${MUT_SET:-quick}" = full ]; then
-mutate_ls rtl/gmmu_bmp.sv "s/      wdata_o = hidx\[0\] ? {q_bmp_q\[head_q\], 32'b0} : {32'b0, q_bmp_q\[head_q\]};/      wdata_o = !hidx[0] ? {q_bmp_q[head_q], 32'b0} : {32'b0, q_bmp_q[head_q]};/" \
+mutate_ls rtl/gmmu_bmp.sv "s/  assign head_hi_o    = hidx\[0\];/  assign head_hi_o    = !hidx[0];/" \
     "RTL: bitmap write-back puts each page's bitmap in the other half of its table word" \
     test-bmp-lockstep
-mutate_ls rtl/gmmu_bmp.sv "s/    if (bs_busy_q \&\& (bs_idx_q < SIdxW'(NumScan)) \&\& (free != '0)) begin/    if (bs_busy_q \&\& (bs_idx_q < SIdxW'(NumScan))) begin/" \
+mutate_ls rtl/gmmu_bmp.sv "s/  assign scan_go      = bs_busy_q \&\& (bs_idx_q < SIdxW'(NumScan)) \&\& (cnt_q != CntW'(Q));/  assign scan_go      = bs_busy_q \&\& (bs_idx_q < SIdxW'(NumScan));/" \
     "RTL: bitmap BMP_FLUSH scanner visits an entry without a free queue slot" \
     test-bmp-lockstep
 mutate_ls cmodel/bmp.c 's/    } else if (b->bs_busy \&\& b->bs_idx >= b->n_scan \&\& count_q == 0 \&\& !in->mr_bmp) {/    } else if (b->bs_busy \&\& b->bs_idx >= b->n_scan \&\& count_q == 0) {/' \
@@ -314,6 +316,20 @@ if [ "$set_" = full ]; then
         "model: the access counters see a miss completion as local (its aperture dropped)"
     hole rtl acc_count rtl/gmmu_top.sv 's/        if (miss_valid_o\[s\] \&\& !miss_fatal_o\[s\]) begin/        if (miss_valid_o[s] \&\& miss_fatal_o[s]) begin/' \
         "RTL: the access counters observe the fatal miss completions instead of the translated ones"
+    config=tiny
+fi
+# issue 21 item 4: the referenced-line bitmaps connected in gmmu_top (docs/microarch.md §20), on
+# the lock-step test bitmap with the RTL of configs/bitmap.cfg (the handler's table: test_opts
+# passes no CSR script): full set only (its own Verilator build)
+if [ "$set_" = full ]; then
+    config=bitmap
+    [ -d "$root/build/bitmap" ] && rm -rf "${work:?}/build/bitmap" && cp -a "$root/build/bitmap" "$work/build/"
+    hole model2 bitmap cmodel/l1_bmp.c 's/            l->bmp\[hidx\[p\]\] |= UINT32_C(1) << (lb->req_line\[p\] \& 31u);/            l->bmp[hidx[p]] |= UINT32_C(1) << ((lb->req_line[p] + 1u) \& 31u);/' \
+        "model: bitmap: an L1 hit records the next line instead of its own"
+    hole rtl bitmap rtl/gmmu_l1_tlb.sv 's/            ev_vpn_o = b_ent_tag\[b_fill_idx\].vpn;/            ev_vpn_o = b_fill_tag.vpn;/' \
+        "RTL: bitmap: a fill's eviction departs with the filled page instead of the victim's"
+    hole rtl bitmap rtl/gmmu_top.sv "s/        dep_bmp\[s\] = l1_ev_bmp\[s\];/        dep_bmp[s] = '0;/" \
+        "RTL: bitmap: gmmu_top drops the L1s' eviction departures (only flushes reach the queue)"
     config=tiny
 fi
 # hole 2: a write to a read-only page cached in L1 / L2 (ro_hit)

@@ -98,6 +98,13 @@ def expected_ffs(p, k, prep=False):
     l1_req = {f"request table (state[3], ent: {rdesc('l1_req_entry')})":
               r * (3 + rbits("l1_req_entry") - asid_drop),
               "faulted bits flt (blocking fault mode)": r}
+    # referenced-line bitmaps (docs/microarch.md §20.2): bmp[32] per L1 base entry, line_q[5]
+    # per request-table entry; the write-back queue and scanner (g_bmp.u_bmp), the request
+    # register's bitmap write, the table registers. Nothing without them.
+    lbm = p.get("LineBitmap", 0)
+    if lbm:
+        l1 = dict(l1, **{"referenced-line bitmaps bmp[32] per base entry": 32 * e})
+        l1_req = dict(l1_req, **{"line_q[5] per entry (the allocating request's line)": 5 * r})
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
     # the L2 base array keeps valid and tag in flip-flops, its payload {w, data} in one
@@ -143,6 +150,8 @@ def expected_ffs(p, k, prep=False):
         ptw["page-walk cache per walker (pcnt[6], nofill)"] = w * (6 + 1)
         pwc = {"entries (valid, asid, lvl[2], pfx)": pn * (1 + sb + 2 + k["LVPN_W"]),
                "round-robin victim": cl(pn)}
+    if lbm:  # §20.2: mr_bmp, mr_bhi, mr_bdat[32]
+        ptw["bitmap write (mr_bmp, mr_bhi, mr_bdat[32])"] = 1 + 1 + 32
     # accessed/dirty bits (docs/microarch.md §18.5): per walker w_adw, and mr_drt
     if p.get("AdBits", 0) > 0:
         ptw["accessed/dirty (w_adw per walker, mr_drt)"] = w + 1
@@ -196,6 +205,8 @@ def expected_ffs(p, k, prep=False):
     if acc or prep:
         csr["acc ctrl, thresh, base[47:5], size, get (§19.2)"] = (
             4 + k["ACC_CNT_W"] + fb_addr + (k["FB_IDX_W"] + 1) + k["FB_IDX_W"])
+    if bmp:  # §20.5: BMP_BASE[47:3], BMP_PAGES, BMP_VPN0
+        csr["bmp base[47:3], pages, vpn0 (§20.5)"] = (k["PA_W"] - 3) + 32 + 32
     # ev_q: synthesis removes the bits above the highest EV_* bit (constant 0), prep keeps them;
     # without a page-walk cache EV_PWC_HIT is constant 0 too (synthesis removes it)
     ev_used = k["EV_W"] if prep else (max(v for n, v in k.items()
@@ -210,6 +221,13 @@ def expected_ffs(p, k, prep=False):
         blocks[f"g_l1[{s}].u_l1.u_req"] = l1_req
     if pwc:
         blocks["u_ptw.g_pwc.u_pwc"] = pwc
+    if bmp:  # docs/microarch.md §20.2: BMP_Q slots {vpn, bmp[32]}, count, head, scanner
+        nq = k["BMP_Q"]
+        blocks["g_bmp.u_bmp"] = {
+            "queue (vpn, bmp[32]) per slot": nq * (vpn + 32),
+            "count, head": cl(nq + 1) + cl(nq),
+            "scanner (bs_busy, bs_idx)": 1 + cl(S * e + 1),
+        }
     if acc:  # docs/microarch.md §19.1, §19.8
         eb = max(1, math.ceil(math.log2(acc)))
         blocks["g_acc"] = {"registered request per port (vpn, asid)": S * P * (vpn + ab)}

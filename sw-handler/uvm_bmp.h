@@ -7,6 +7,7 @@
 #define UVM_BMP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uvm_handler.h"
@@ -30,6 +31,13 @@ uint32_t uvm_bmp_read(const uvm_handler_t *h, uint64_t vpn);
  * device; the other page of the word is kept), so the next count starts from nothing (DynaMap
  * measures per residence). False for a page outside the table. */
 bool uvm_bmp_clear(uvm_handler_t *h, uint64_t vpn);
+
+/* uvm_handler_init_device's step with cfg.bmp_window_pages > 0 (the GMMU has the bitmaps):
+ * allocates the table in the page-table pool over the window of the allocations declared so far
+ * (first page rounded down to 16, at most bmp_window_pages pages), records it
+ * (uvm_bmp_table_set) and programs BMP_BASE_LO/HI, BMP_VPN0, BMP_PAGES. 0, or -1 with err set
+ * when the pool has no room. Nothing with bmp_window_pages = 0. */
+int uvm_bmp_init_device(uvm_handler_t *h, char *err, size_t errlen);
 
 /* DynaMap's spatial utilization of a bitmap, in bytes: referenced lines * 128. */
 static inline uint32_t uvm_bmp_bytes(uint32_t bmp) {

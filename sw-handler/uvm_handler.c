@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "uvm_acc.h"
+#include "uvm_bmp.h"
 #include "uvm_lazypg.h"
 #include "uvm_place.h"
 
@@ -363,6 +364,8 @@ int uvm_handler_init_device(uvm_handler_t *h, char *err, size_t errlen) {
     h->get = 0;
     uvm_csr_wr(h, GMMU_CSR_INT_ENABLE, UVM_INT_ENABLE_FAULT | UVM_INT_ENABLE_OVERFLOW);
     if (uvm_acc_init_device(h, err, errlen) != 0) /* lazy_grp_hw: the notification ring (§6w.1) */
+        return -1;
+    if (uvm_bmp_init_device(h, err, errlen) != 0) /* line_bitmap: the table (§6x.2) */
         return -1;
 
     const uint32_t es = uvm_csr_rd(h, GMMU_CSR_ERR_STATUS);

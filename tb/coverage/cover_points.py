@@ -127,6 +127,22 @@ EVENTS = {
         ("acc_ovf_clr_race", "ovf_clr_i && o_ovf", "OVERFLOW cleared (W1C) in the cycle the unit "
          "sets it"),
     ],
+    # referenced-line bitmaps (docs/microarch.md §20.6; configs/bitmap.cfg, make coverage-bmp):
+    # the write-back queue and scanner (no gmmu_bmp instance in tiny)
+    "gmmu_bmp": [
+        ("bmp_scan_push", "scan_take_o && scan_bmp_i != '0",
+         "the BMP_FLUSH scanner pushes an entry's bitmap"),
+        ("bmp_scan_wait", "bs_busy_q && bs_idx_q < SIdxW'(NumScan) && cnt_q == CntW'(Q)",
+         "the scanner waits for a free queue slot"),
+        ("bmp_scan_done", "done_o", "a BMP_FLUSH ends (queue and request register empty)"),
+        ("bmp_dep_lost_full", "cnt_q == CntW'(Q) && |dep_bmp_i",
+         "a departure finds the queue full (lost, counted)"),
+        ("bmp_out_of_table", "lost_o != '0 && cnt_q != CntW'(Q)",
+         "a departure outside the table's window (lost, counted)"),
+        ("bmp_wb_behind_walk", "head_valid_o && !load_ok_i",
+         "the queue's head waits: a walker or the coalesce unit has the request register"),
+        ("bmp_wb_upper", "load_o && head_hi_o", "a write of a table word's upper half"),
+    ],
     "gmmu_pwc": [
         ("pwc_fill_same", "fill_valid_i && same_found", "a fill updates its own tag in place"),
         ("pwc_fill_victim", "fill_valid_i && !same_found && !inv_found",
@@ -172,6 +188,11 @@ EVENTS = {
     ],
     "gmmu_l1_tlb": [
         ("l1_hit_base", "|(acc & bhit)", "L1 base-array hit"),
+        # referenced-line bitmaps (docs/microarch.md §20.3, §20.4; 0 in tiny: make coverage-bmp)
+        ("bmp_hit_acc", "cov_bmp_hit_new", "a hit sets a new line bit of its entry's bitmap"),
+        ("bmp_fill_keep", "cov_bmp_fill_keep", "a same-tag fill keeps a non-zero bitmap"),
+        ("bmp_evict_push", "ev_bmp_o != '0", "a fill evicts an entry with a non-zero bitmap"),
+        ("bmp_inval_push", "|fl_bmp_o", "an invalidation makes a non-zero bitmap depart"),
         ("l1_hit_large", "|(acc & ~bhit & lhit)", "L1 large-array hit"),
         ("l1_hit_both_ports", "&hv_q", "hits on every port in one cycle"),
         ("l1_fill_base", "fill_b", "L1 base-array fill"),

@@ -58,9 +58,57 @@ static void test_read_clear(void **state) {
     fx_done(x);
 }
 
+/* uvm_bmp_init_device: the window over the allocations, the table in the page-table pool, the
+ * registers programmed; nothing without bmp_window_pages; a pool too small refused by name */
+static void test_init_device(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    fx_start(x); /* bmp_window_pages = 0: no table, no BMP_* write */
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 0);
+    assert_int_equal(uvm_bmp_read(x->h, VPN0), 0);
+    fx_done(x);
+
+    x = fx_new();
+    x->cfg.bmp_window_pages =
+        2000; /* "a" (1 MB = 256 pages at VPN0) and "b" 2 pages above its end */
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "a", ALLOC_BASE + 5 * PAGE, 0x100000, 0, x->err, sizeof x->err),
+        0);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "b", ALLOC_BASE + 0x106000, 3 * PAGE, 0, x->err, sizeof x->err),
+        0);
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), 0);
+    /* vpn0 = VPN0 (5 pages below "a", rounded down to 16), pages up to b's end: 0x106 + 3 */
+    const uint64_t base = PT_BASE + 1u * PAGE; /* after the root page */
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_BASE_LO / 4], (uint32_t)base);
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_BASE_HI / 4], (uint32_t)(base >> 32));
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_VPN0 / 4], (uint32_t)(VPN0 >> 4));
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 0x109u);
+    fk_gpu_write64(&x->fk, base + 8u * (0x108u >> 1), UINT64_C(0x4));
+    assert_int_equal(uvm_bmp_read(x->h, VPN0 + 0x108), 0x4u);
+    assert_int_equal(uvm_bmp_read(x->h, VPN0 + 0x109), 0);
+    fx_done(x);
+
+    x = fx_new();
+    x->cfg.bmp_window_pages = 17u * 1024u; /* 17 pool pages: the pool has 16 */
+    x->cfg.gpu_pt_pages = 16;
+    x->h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(x->h);
+    assert_int_equal(
+        uvm_handler_add_alloc(x->h, "a", ALLOC_BASE, 0x10000000, 0, x->err, sizeof x->err), 0);
+    assert_int_equal(uvm_handler_init_device(x->h, x->err, sizeof x->err), -1);
+    assert_non_null(strstr(x->err, "bitmap table"));
+    uvm_handler_free(x->h);
+    free(x->fk.ev);
+    free(x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_clear),
+        cmocka_unit_test(test_init_device),
     };
     return cmocka_run_group_tests_name("handler_bmp", tests, NULL, NULL);
 }
