@@ -87,12 +87,12 @@ check-board-link: $(BOARD_BIN)
 
 # the board top in Verilator with a short bit time (the pty has no baud rate) and no UARTBone
 # timeout (host and simulator are separate processes: simulated time is not wall time)
-$(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).cfg mk/fpga.mk
+$(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp fpga/sim/board_sim.vlt configs/$(FPGA_CONFIG).cfg mk/fpga.mk
 	@mkdir -p $(FPGA_SIM_DIR)
 	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
 	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
-	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
+	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim fpga/sim/board_sim.vlt -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
 	  $$vflags -GClkDiv=$(FPGA_SIM_DIV) \
 	  -GTimeoutCycles=0 -GClkKhz=1000 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
 	  > $(FPGA_SIM_DIR)/verilator.log 2>&1 || { cat $(FPGA_SIM_DIR)/verilator.log; exit 1; }
