@@ -27,7 +27,7 @@ struct blink {
     uint32_t post[BLINK_MAX_BURST];
     uint64_t commands, bytes;
     blink_cls_t cls;
-    uint64_t cls_commands[BLINK_NCLS], cls_bytes[BLINK_NCLS];
+    uint64_t cls_commands[BLINK_NCLS], cls_bytes[BLINK_NCLS], cls_reads[BLINK_NCLS];
 };
 
 static int fail(blink_t *l, const char *what) {
@@ -138,6 +138,10 @@ blink_cls_t blink_set_class(blink_t *l, blink_cls_t cls) {
 
 uint64_t blink_class_commands(const blink_t *l, blink_cls_t cls) {
     return cls < BLINK_NCLS ? l->cls_commands[cls] : 0;
+}
+
+uint64_t blink_class_reads(const blink_t *l, blink_cls_t cls) {
+    return cls < BLINK_NCLS ? l->cls_reads[cls] : 0;
 }
 
 uint64_t blink_class_bytes(const blink_t *l, blink_cls_t cls) {
@@ -252,6 +256,7 @@ int blink_read(blink_t *l, uint32_t addr, uint32_t *words, uint32_t n, int fixed
         header(h, fixed ? CMD_READ_FIXED : CMD_READ_INCR, k, addr);
         l->commands++;
         l->cls_commands[l->cls]++;
+        l->cls_reads[l->cls]++;
         if (send_all(l, h, sizeof h) != 0 || recv_all(l, b, 4 * (size_t)k) != 0)
             return -1;
         for (uint32_t i = 0; i < k; i++)

@@ -52,5 +52,7 @@ blink_cls_t blink_set_class(blink_t *l, blink_cls_t cls);
 /* commands / bytes (both directions) sent under class cls so far */
 uint64_t blink_class_commands(const blink_t *l, blink_cls_t cls);
 uint64_t blink_class_bytes(const blink_t *l, blink_cls_t cls);
+/* of those commands, reads: each a round trip (the host waits for the answer) */
+uint64_t blink_class_reads(const blink_t *l, blink_cls_t cls);
 
 #endif

@@ -3,10 +3,13 @@
  * of `make fpga-sim`, with the project's fault handler servicing the faults over the UART link
  * (docs/fpga.md "Host link").
  *
- *   gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N] [--frames N]
+ *   gmmu-board --port DEV --trace FILE [--board B | --baud N] [--timeout-ms N] [--frames N]
  *              [--replay-policy P] [--evict-policy P] [--inject-bad-h2d N] [--quiet]
  *              [--repeat N] [--stats FILE]
  *
+ *   --board B           the serial port at board B's host-link rate (fpga/boards/links.toml, the
+ *                       rate its bitstream was built with); the board must report B's clock.
+ *                       --baud N instead: any rate (a pty has none: neither option)
  *   --frames N          the handler uses only N of the board's data frames (oversubscription:
  *                       evictions and write-backs)
  *   --inject-bad-h2d N  the N-th page moved to the board arrives with a wrong content tag: the
@@ -34,6 +37,7 @@
 
 #include "board_dev.h"
 #include "board_link.h"
+#include "board_links.h" /* generated from fpga/boards/links.toml */
 #include "board_run.h"
 #include "host_drv.h"
 #include "num.h"
@@ -47,7 +51,8 @@ static void usage(void) {
 }
 
 typedef struct {
-    const char *port, *trace, *replay, *evict, *stats;
+    const char *port, *trace, *replay, *evict, *stats, *board;
+    uint32_t board_khz; /* --board: the clock the board must report */
     uint64_t baud, timeout_ms, frames, bad_h2d, repeat;
     int quiet;
 } opts_t;
@@ -77,6 +82,8 @@ static int parse_opts(int argc, char **argv, opts_t *o) {
             o->evict = v;
         else if (!strcmp(a, "--stats"))
             o->stats = v;
+        else if (!strcmp(a, "--board"))
+            o->board = v;
         else if (!strcmp(a, "--baud") || !strcmp(a, "--timeout-ms") || !strcmp(a, "--frames") ||
                  !strcmp(a, "--inject-bad-h2d") || !strcmp(a, "--repeat")) {
             uint64_t *dst = !strcmp(a, "--baud")         ? &o->baud
@@ -98,6 +105,29 @@ static int parse_opts(int argc, char **argv, opts_t *o) {
     if (!o->port || !o->trace) {
         usage();
         return -1;
+    }
+    if (o->board) {
+        static const struct {
+            const char *name;
+            uint32_t clk_khz, baud;
+        } rates[] = BOARD_LINK_RATES;
+        size_t i = 0;
+        while (i < sizeof rates / sizeof rates[0] && strcmp(rates[i].name, o->board) != 0)
+            i++;
+        if (i == sizeof rates / sizeof rates[0]) {
+            fprintf(stderr, "gmmu-board: --board %s: not a board of fpga/boards/links.toml\n",
+                    o->board);
+            return -1;
+        }
+        if (o->baud && o->baud != rates[i].baud) {
+            fprintf(stderr,
+                    "gmmu-board: --board %s runs at %u baud (fpga/boards/links.toml), not "
+                    "--baud %llu\n",
+                    o->board, rates[i].baud, (unsigned long long)o->baud);
+            return -1;
+        }
+        o->baud = rates[i].baud;
+        o->board_khz = rates[i].clk_khz;
     }
     if (o->repeat > 64) {
         fprintf(stderr, "gmmu-board: --repeat %llu: at most 64\n", (unsigned long long)o->repeat);
@@ -175,16 +205,18 @@ static int write_stats(const char *path, const brun_t *r, const opts_t *o) {
                 (unsigned long long)(b->results - a->results),
                 (unsigned long long)(b->faults - a->faults));
         for (int c = 0; c < BLINK_NCLS; c++)
-            fprintf(f, ", \"%s_bytes\": %llu, \"%s_commands\": %llu", cls[c],
+            fprintf(f, ", \"%s_bytes\": %llu, \"%s_commands\": %llu, \"%s_reads\": %llu", cls[c],
                     (unsigned long long)(b->bytes[c] - a->bytes[c]), cls[c],
-                    (unsigned long long)(b->commands[c] - a->commands[c]));
+                    (unsigned long long)(b->commands[c] - a->commands[c]), cls[c],
+                    (unsigned long long)(b->reads[c] - a->reads[c]));
         fprintf(f, "}");
     }
     fprintf(f, "],\n \"total\": {\"board_cycles\": %llu", (unsigned long long)r->board_cycles);
     for (int c = 0; c < BLINK_NCLS; c++)
-        fprintf(f, ", \"%s_bytes\": %llu, \"%s_commands\": %llu", cls[c],
+        fprintf(f, ", \"%s_bytes\": %llu, \"%s_commands\": %llu, \"%s_reads\": %llu", cls[c],
                 (unsigned long long)blink_class_bytes(r->link, (blink_cls_t)c), cls[c],
-                (unsigned long long)blink_class_commands(r->link, (blink_cls_t)c));
+                (unsigned long long)blink_class_commands(r->link, (blink_cls_t)c), cls[c],
+                (unsigned long long)blink_class_reads(r->link, (blink_cls_t)c));
     fprintf(f, "}}\n");
     if (fclose(f) != 0) {
         fprintf(stderr, "gmmu-board: --stats %s: write failed\n", path);
@@ -257,6 +289,16 @@ int main(int argc, char **argv) {
     brun_t run;
     if (!dev || brun_init(&run, link, dev, o.trace, o.quiet, err, sizeof err) != 0) {
         fprintf(stderr, "gmmu-board: %s\n", err);
+        bdev_free(dev);
+        blink_close(link);
+        return 1;
+    }
+    if (o.board && run.info.clk_khz != o.board_khz) {
+        fprintf(stderr,
+                "gmmu-board: --board %s: the board reports a %u kHz clock, fpga/boards/links.toml "
+                "has %u kHz: another board's bitstream?\n",
+                o.board, run.info.clk_khz, o.board_khz);
+        brun_free(&run);
         bdev_free(dev);
         blink_close(link);
         return 1;

@@ -206,6 +206,7 @@ static void take_mark(brun_t *r) {
     for (int c = 0; c < BLINK_NCLS; c++) {
         m->bytes[c] = blink_class_bytes(r->link, (blink_cls_t)c);
         m->commands[c] = blink_class_commands(r->link, (blink_cls_t)c);
+        m->reads[c] = blink_class_reads(r->link, (blink_cls_t)c);
     }
 }
 

@@ -28,7 +28,7 @@ typedef struct {
 /* the board's cycle counter and the link's traffic at the start of a kernel (brun_measure) */
 typedef struct {
     uint64_t cycles, faults, results;
-    uint64_t bytes[BLINK_NCLS], commands[BLINK_NCLS];
+    uint64_t bytes[BLINK_NCLS], commands[BLINK_NCLS], reads[BLINK_NCLS];
 } brun_mark_t;
 
 typedef struct {

@@ -136,6 +136,8 @@ static void test_class_counts(void **state) {
     assert_int_equal(blink_read(f->l, 0x10, w, 2, 0), 0);
     assert_int_equal(blink_class_bytes(f->l, BLINK_CLS_POLL), 6 + 8);
     assert_int_equal(blink_class_commands(f->l, BLINK_CLS_POLL), 1);
+    assert_int_equal(blink_class_reads(f->l, BLINK_CLS_POLL), 1);
+    assert_int_equal(blink_class_reads(f->l, BLINK_CLS_FAULT), 0); /* a write */
     assert_int_equal(blink_class_bytes(f->l, BLINK_CLS_SETUP), 0);
     assert_int_equal(blink_bytes(f->l), 28);
     assert_int_equal(blink_class_bytes(f->l, BLINK_NCLS), 0); /* no such class */
