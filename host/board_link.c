@@ -26,6 +26,8 @@ struct blink {
     uint32_t post_n;
     uint32_t post[BLINK_MAX_BURST];
     uint64_t commands, bytes;
+    blink_cls_t cls;
+    uint64_t cls_commands[BLINK_NCLS], cls_bytes[BLINK_NCLS], cls_reads[BLINK_NCLS];
 };
 
 static int fail(blink_t *l, const char *what) {
@@ -126,6 +128,26 @@ uint64_t blink_bytes(const blink_t *l) {
     return l->bytes;
 }
 
+blink_cls_t blink_set_class(blink_t *l, blink_cls_t cls) {
+    const blink_cls_t old = l->cls;
+    if (cls != old)
+        (void)blink_flush(l); /* a failure stays recorded: the next access reports it */
+    l->cls = cls < BLINK_NCLS ? cls : BLINK_CLS_SETUP;
+    return old;
+}
+
+uint64_t blink_class_commands(const blink_t *l, blink_cls_t cls) {
+    return cls < BLINK_NCLS ? l->cls_commands[cls] : 0;
+}
+
+uint64_t blink_class_reads(const blink_t *l, blink_cls_t cls) {
+    return cls < BLINK_NCLS ? l->cls_reads[cls] : 0;
+}
+
+uint64_t blink_class_bytes(const blink_t *l, blink_cls_t cls) {
+    return cls < BLINK_NCLS ? l->cls_bytes[cls] : 0;
+}
+
 static int send_all(blink_t *l, const uint8_t *b, size_t n) {
     while (n) {
         const ssize_t w = write(l->fd, b, n);
@@ -136,6 +158,7 @@ static int send_all(blink_t *l, const uint8_t *b, size_t n) {
         b += w;
         n -= (size_t)w;
         l->bytes += (uint64_t)w;
+        l->cls_bytes[l->cls] += (uint64_t)w;
     }
     return 0;
 }
@@ -156,6 +179,7 @@ static int recv_all(blink_t *l, uint8_t *b, size_t n) {
         b += g;
         n -= (size_t)g;
         l->bytes += (uint64_t)g;
+        l->cls_bytes[l->cls] += (uint64_t)g;
     }
     return 0;
 }
@@ -183,6 +207,7 @@ static int write_now(blink_t *l, uint32_t addr, const uint32_t *words, uint32_t 
             b[9 + 4 * i] = (uint8_t)words[i];
         }
         l->commands++;
+        l->cls_commands[l->cls]++;
         if (send_all(l, b, 6 + 4 * (size_t)k) != 0)
             return -1;
         words += k;
@@ -230,6 +255,8 @@ int blink_read(blink_t *l, uint32_t addr, uint32_t *words, uint32_t n, int fixed
         uint8_t h[6];
         header(h, fixed ? CMD_READ_FIXED : CMD_READ_INCR, k, addr);
         l->commands++;
+        l->cls_commands[l->cls]++;
+        l->cls_reads[l->cls]++;
         if (send_all(l, h, sizeof h) != 0 || recv_all(l, b, 4 * (size_t)k) != 0)
             return -1;
         for (uint32_t i = 0; i < k; i++)

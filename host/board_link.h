@@ -16,6 +16,17 @@
 
 #define BLINK_MAX_BURST 255u /* words per UARTBone command (its length byte) */
 
+/* What the link's traffic is for (the throughput split, docs/fpga.md "Throughput on the board
+ * model"): every command's bytes are counted under the class set when it is sent. */
+typedef enum {
+    BLINK_CLS_SETUP, /* device init, the final page check, measurement reads */
+    BLINK_CLS_POLL,  /* STATUS / ERR / REQ_FREE / RES_COUNT polls */
+    BLINK_CLS_REQ,   /* requests pushed into the board's request FIFO */
+    BLINK_CLS_RES,   /* reported accesses read from the result FIFO */
+    BLINK_CLS_FAULT, /* the handler's fault service: ring, CSRs, page tables, content tags */
+    BLINK_NCLS
+} blink_cls_t;
+
 typedef struct blink blink_t;
 
 /* Opens the serial device or pty at path in raw mode (baud 0: leave the speed alone, e.g. a
@@ -35,5 +46,13 @@ const char *blink_error(const blink_t *l);
 /* UARTBone commands and bytes exchanged so far */
 uint64_t blink_commands(const blink_t *l);
 uint64_t blink_bytes(const blink_t *l);
+/* Sets the class of the following traffic (pending posted writes are sent first, under the
+ * class they were posted in); returns the previous class. */
+blink_cls_t blink_set_class(blink_t *l, blink_cls_t cls);
+/* commands / bytes (both directions) sent under class cls so far */
+uint64_t blink_class_commands(const blink_t *l, blink_cls_t cls);
+uint64_t blink_class_bytes(const blink_t *l, blink_cls_t cls);
+/* of those commands, reads: each a round trip (the host waits for the answer) */
+uint64_t blink_class_reads(const blink_t *l, blink_cls_t cls);
 
 #endif

@@ -3,13 +3,22 @@
  * of `make fpga-sim`, with the project's fault handler servicing the faults over the UART link
  * (docs/fpga.md "Host link").
  *
- *   gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N] [--frames N]
+ *   gmmu-board --port DEV --trace FILE [--board B | --baud N] [--timeout-ms N] [--frames N]
  *              [--replay-policy P] [--evict-policy P] [--inject-bad-h2d N] [--quiet]
+ *              [--repeat N] [--stats FILE]
  *
+ *   --board B           the serial port at board B's host-link rate (fpga/boards/links.toml, the
+ *                       rate its bitstream was built with); the board must report B's clock.
+ *                       --baud N instead: any rate (a pty has none: neither option)
  *   --frames N          the handler uses only N of the board's data frames (oversubscription:
  *                       evictions and write-backs)
  *   --inject-bad-h2d N  the N-th page moved to the board arrives with a wrong content tag: the
  *                       run must fail (shows that the checks catch it)
+ *   --repeat N          the trace's kernels N times over (a second pass finds its pages resident)
+ *   --stats FILE        per kernel: board cycles, accesses, faults, and the link's commands and
+ *                       bytes per purpose (poll, requests, results, fault service; JSON), the
+ *                       input of scripts/fpga_throughput.py (docs/fpga.md "Throughput on the
+ *                       board model")
  *
  * The host program is cosim/host_drv.c, the handler sw-handler/, both unchanged: this program
  * gives them the board's uvm_dev_t (board_dev.c) and a platform (hdrv_svc_t) that feeds the
@@ -28,20 +37,23 @@
 
 #include "board_dev.h"
 #include "board_link.h"
+#include "board_links.h" /* generated from fpga/boards/links.toml */
 #include "board_run.h"
 #include "host_drv.h"
 #include "num.h"
 #include "trace.h"
 
 static void usage(void) {
-    fprintf(stderr, "usage: gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N]\n"
-                    "                  [--frames N] [--replay-policy P] [--evict-policy P]\n"
-                    "                  [--inject-bad-h2d N] [--quiet]\n");
+    fprintf(stderr,
+            "usage: gmmu-board --port DEV --trace FILE [--baud N] [--timeout-ms N]\n"
+            "                  [--frames N] [--replay-policy P] [--evict-policy P]\n"
+            "                  [--inject-bad-h2d N] [--quiet] [--repeat N] [--stats FILE]\n");
 }
 
 typedef struct {
-    const char *port, *trace, *replay, *evict;
-    uint64_t baud, timeout_ms, frames, bad_h2d;
+    const char *port, *trace, *replay, *evict, *stats, *board;
+    uint32_t board_khz; /* --board: the clock the board must report */
+    uint64_t baud, timeout_ms, frames, bad_h2d, repeat;
     int quiet;
 } opts_t;
 
@@ -68,11 +80,16 @@ static int parse_opts(int argc, char **argv, opts_t *o) {
             o->replay = v;
         else if (!strcmp(a, "--evict-policy"))
             o->evict = v;
+        else if (!strcmp(a, "--stats"))
+            o->stats = v;
+        else if (!strcmp(a, "--board"))
+            o->board = v;
         else if (!strcmp(a, "--baud") || !strcmp(a, "--timeout-ms") || !strcmp(a, "--frames") ||
-                 !strcmp(a, "--inject-bad-h2d")) {
+                 !strcmp(a, "--inject-bad-h2d") || !strcmp(a, "--repeat")) {
             uint64_t *dst = !strcmp(a, "--baud")         ? &o->baud
                             : !strcmp(a, "--timeout-ms") ? &o->timeout_ms
                             : !strcmp(a, "--frames")     ? &o->frames
+                            : !strcmp(a, "--repeat")     ? &o->repeat
                                                          : &o->bad_h2d;
             const int st = num_parse_u64(v, dst);
             if (st != NUM_OK || *dst > UINT32_MAX) {
@@ -87,6 +104,33 @@ static int parse_opts(int argc, char **argv, opts_t *o) {
     }
     if (!o->port || !o->trace) {
         usage();
+        return -1;
+    }
+    if (o->board) {
+        static const struct {
+            const char *name;
+            uint32_t clk_khz, baud;
+        } rates[] = BOARD_LINK_RATES;
+        size_t i = 0;
+        while (i < sizeof rates / sizeof rates[0] && strcmp(rates[i].name, o->board) != 0)
+            i++;
+        if (i == sizeof rates / sizeof rates[0]) {
+            fprintf(stderr, "gmmu-board: --board %s: not a board of fpga/boards/links.toml\n",
+                    o->board);
+            return -1;
+        }
+        if (o->baud && o->baud != rates[i].baud) {
+            fprintf(stderr,
+                    "gmmu-board: --board %s runs at %u baud (fpga/boards/links.toml), not "
+                    "--baud %llu\n",
+                    o->board, rates[i].baud, (unsigned long long)o->baud);
+            return -1;
+        }
+        o->baud = rates[i].baud;
+        o->board_khz = rates[i].clk_khz;
+    }
+    if (o->repeat > 64) {
+        fprintf(stderr, "gmmu-board: --repeat %llu: at most 64\n", (unsigned long long)o->repeat);
         return -1;
     }
     return 0;
@@ -142,6 +186,43 @@ static void summary(const brun_t *r, const hdrv_t *h, double wall, int pass) {
            (unsigned long long)blink_commands(r->link), (unsigned long long)blink_bytes(r->link),
            wall);
     printf("  RESULT        %s\n", pass ? "PASS" : "FAIL");
+}
+
+/* --stats: per kernel the board cycles, accesses, faults and link traffic per class (marks). */
+static int write_stats(const char *path, const brun_t *r, const opts_t *o) {
+    static const char *const cls[BLINK_NCLS] = {"setup", "poll", "req", "res", "fault"};
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gmmu-board: --stats %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\"clk_khz\": %u, \"frames\": %llu, \"kernels\": [", r->info.clk_khz,
+            (unsigned long long)(o->frames ? o->frames : r->info.frames));
+    for (size_t i = 0; i + 1 < r->nmarks; i++) {
+        const brun_mark_t *a = &r->marks[i], *b = &r->marks[i + 1];
+        fprintf(f, "%s\n {\"cycles\": %llu, \"accesses\": %llu, \"faults\": %llu", i ? "," : "",
+                (unsigned long long)(b->cycles - a->cycles),
+                (unsigned long long)(b->results - a->results),
+                (unsigned long long)(b->faults - a->faults));
+        for (int c = 0; c < BLINK_NCLS; c++)
+            fprintf(f, ", \"%s_bytes\": %llu, \"%s_commands\": %llu, \"%s_reads\": %llu", cls[c],
+                    (unsigned long long)(b->bytes[c] - a->bytes[c]), cls[c],
+                    (unsigned long long)(b->commands[c] - a->commands[c]), cls[c],
+                    (unsigned long long)(b->reads[c] - a->reads[c]));
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\n \"total\": {\"board_cycles\": %llu", (unsigned long long)r->board_cycles);
+    for (int c = 0; c < BLINK_NCLS; c++)
+        fprintf(f, ", \"%s_bytes\": %llu, \"%s_commands\": %llu, \"%s_reads\": %llu", cls[c],
+                (unsigned long long)blink_class_bytes(r->link, (blink_cls_t)c), cls[c],
+                (unsigned long long)blink_class_commands(r->link, (blink_cls_t)c), cls[c],
+                (unsigned long long)blink_class_reads(r->link, (blink_cls_t)c));
+    fprintf(f, "}}\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, "gmmu-board: --stats %s: write failed\n", path);
+        return -1;
+    }
+    return 0;
 }
 
 /* Everything that needs no board, checked before the link opens (issue 26: with no board, a
@@ -212,6 +293,23 @@ int main(int argc, char **argv) {
         blink_close(link);
         return 1;
     }
+    if (o.board && run.info.clk_khz != o.board_khz) {
+        fprintf(stderr,
+                "gmmu-board: --board %s: the board reports a %u kHz clock, fpga/boards/links.toml "
+                "has %u kHz: another board's bitstream?\n",
+                o.board, run.info.clk_khz, o.board_khz);
+        brun_free(&run);
+        bdev_free(dev);
+        blink_close(link);
+        return 1;
+    }
+    if (brun_repeat(&run, (unsigned)o.repeat) != 0 || (o.stats && brun_measure(&run) != 0)) {
+        fprintf(stderr, "gmmu-board: out of memory\n");
+        brun_free(&run);
+        bdev_free(dev);
+        blink_close(link);
+        return 1;
+    }
     uvm_cfg_t cfg;
     uvm_dev_t udev;
     hdrv_svc_t svc;
@@ -238,6 +336,8 @@ int main(int argc, char **argv) {
                          run.results == run.total_reqs;
         summary(&run, h, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9, pass);
         rc = pass ? 0 : 1;
+        if (o.stats && write_stats(o.stats, &run, &o) != 0)
+            rc = 1;
     }
     hdrv_free(h);
     brun_free(&run);

@@ -157,10 +157,64 @@ int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int
     return 0;
 }
 
+int brun_repeat(brun_t *r, unsigned n) {
+    const size_t one = r->nkern;
+    if (n <= 1 || one == 0)
+        return 0;
+    brun_kernel_t *k = realloc(r->kern, one * n * sizeof(*k));
+    if (!k)
+        return -1;
+    r->kern = k;
+    for (size_t i = one; i < one * n; i++) {
+        const brun_kernel_t *src = &k[i % one];
+        k[i].n = k[i].cap = src->n;
+        k[i].req = NULL;
+        if (src->n && (k[i].req = malloc(src->n * sizeof(uint64_t))) == NULL) {
+            r->nkern = i;
+            return -1;
+        }
+        if (src->n)
+            memcpy(k[i].req, src->req, src->n * sizeof(uint64_t));
+        r->nkern = i + 1;
+        r->total_reqs += src->n;
+    }
+    return 0;
+}
+
+int brun_measure(brun_t *r) {
+    free(r->marks);
+    r->nmarks = 0;
+    r->marks = calloc(r->nkern + 1, sizeof(*r->marks));
+    return r->marks ? 0 : -1;
+}
+
+/* the mark at the start of kernel r->nmarks (or at the end) */
+static void take_mark(brun_t *r) {
+    if (!r->marks || r->nmarks > r->nkern)
+        return;
+    const blink_cls_t old = blink_set_class(r->link, BLINK_CLS_SETUP);
+    uint32_t t[2] = {0, 0};
+    if (blink_read(r->link, BDEV_REGS + BDEV_REG_TIME_LO, t, 2, 0) != 0) {
+        halt(r, "%s", blink_error(r->link));
+        return;
+    }
+    (void)blink_set_class(r->link, old);
+    brun_mark_t *m = &r->marks[r->nmarks++];
+    m->cycles = (uint64_t)t[1] << 32 | t[0];
+    m->faults = hdrv_stats(r->hdrv)->faults_fetched;
+    m->results = r->results;
+    for (int c = 0; c < BLINK_NCLS; c++) {
+        m->bytes[c] = blink_class_bytes(r->link, (blink_cls_t)c);
+        m->commands[c] = blink_class_commands(r->link, (blink_cls_t)c);
+        m->reads[c] = blink_class_reads(r->link, (blink_cls_t)c);
+    }
+}
+
 void brun_free(brun_t *r) {
     for (size_t i = 0; i < r->nkern; i++)
         free(r->kern[i].req);
     free(r->kern);
+    free(r->marks);
     free(r->allocs);
     u64map_free(&r->truth);
     memset(r, 0, sizeof(*r));
@@ -295,6 +349,9 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
         uint32_t st[4]; /* STATUS, ERR, REQ_FREE, RES_COUNT */
         if (r->halted || bdev_failed(r->dev))
             return HDRV_WAIT_HALTED;
+        if (r->nmarks == 0)
+            take_mark(r); /* the first kernel starts (no-op unless brun_measure) */
+        (void)blink_set_class(r->link, BLINK_CLS_POLL);
         if (blink_read(r->link, BDEV_REGS + BDEV_REG_STATUS, st, 4, 0) != 0) {
             halt(r, "%s", blink_error(r->link));
             return HDRV_WAIT_HALTED;
@@ -307,11 +364,16 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
                  st[1]);
             return HDRV_WAIT_HALTED;
         }
+        (void)blink_set_class(r->link, BLINK_CLS_RES);
         drain_results(r, st[3]);
+        (void)blink_set_class(r->link, BLINK_CLS_POLL);
         if (st[0] & BDEV_STATUS_IRQ)
             return r->halted ? HDRV_WAIT_HALTED : HDRV_WAIT_IRQ;
-        if (r->cur < r->nkern)
+        if (r->cur < r->nkern) {
+            (void)blink_set_class(r->link, BLINK_CLS_REQ);
             push_requests(r, st[2]);
+            (void)blink_set_class(r->link, BLINK_CLS_POLL);
+        }
         while (r->cur < r->nkern && r->pushed == r->kern[r->cur].n &&
                r->kern_results == r->kern[r->cur].n) {
             if (!r->quiet)
@@ -319,8 +381,10 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
             r->cur++;
             r->pushed = 0;
             r->kern_results = 0;
+            take_mark(r);
         }
         if (r->cur == r->nkern) {
+            (void)blink_set_class(r->link, BLINK_CLS_SETUP);
             uint32_t t[2] = {0, 0};
             if (blink_read(r->link, BDEV_REGS + BDEV_REG_TIME_LO, t, 2, 0) == 0)
                 r->board_cycles = (uint64_t)t[1] << 32 | t[0];
@@ -331,8 +395,14 @@ static hdrv_wait_t svc_wait(void *ctx, uint64_t wake_ns) {
     }
 }
 
-static void svc_nop(void *ctx) {
-    (void)ctx;
+static void svc_service_begin(void *ctx) {
+    brun_t *r = ctx;
+    (void)blink_set_class(r->link, BLINK_CLS_FAULT);
+}
+
+static void svc_service_end(void *ctx) {
+    brun_t *r = ctx;
+    (void)blink_set_class(r->link, BLINK_CLS_POLL);
 }
 
 static void svc_error(void *ctx, const char *msg) {
@@ -352,14 +422,15 @@ void brun_svc(brun_t *r, hdrv_svc_t *svc) {
     svc->launch = svc_launch;
     svc->online = svc_online;
     svc->wait = svc_wait;
-    svc->service_begin = svc_nop;
-    svc->service_end = svc_nop;
+    svc->service_begin = svc_service_begin;
+    svc->service_end = svc_service_end;
     svc->error = svc_error;
     svc->halted = svc_halted;
 }
 
 void brun_final_check(brun_t *r) {
     const uint64_t base = r->info.data_base_ppn;
+    (void)blink_set_class(r->link, BLINK_CLS_SETUP);
     for (size_t i = 0; i < r->nalloc && !bdev_failed(r->dev); i++) {
         const brun_alloc_t *a = &r->allocs[i];
         for (uint64_t va = a->base & ~UINT64_C(0xfff); va < a->base + a->size; va += 4096) {

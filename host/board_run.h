@@ -25,6 +25,12 @@ typedef struct {
     size_t n, cap;
 } brun_kernel_t;
 
+/* the board's cycle counter and the link's traffic at the start of a kernel (brun_measure) */
+typedef struct {
+    uint64_t cycles, faults, results;
+    uint64_t bytes[BLINK_NCLS], commands[BLINK_NCLS], reads[BLINK_NCLS];
+} brun_mark_t;
+
 typedef struct {
     blink_t *link;
     bdev_t *dev;
@@ -44,6 +50,8 @@ typedef struct {
     u64map_t truth;          /* vpn -> current content tag (absent: bdev_initial_tag) */
     int halted;
     char halt_msg[256];
+    brun_mark_t *marks; /* brun_measure: nkern + 1 marks (the last one: the end), else NULL */
+    size_t nmarks;      /* marks taken */
 } brun_t;
 
 /* Reads the trace (allocations; per kernel, one request per distinct page of each memory
@@ -51,6 +59,12 @@ typedef struct {
 int brun_init(brun_t *r, blink_t *link, bdev_t *dev, const char *trace_path, int quiet, char *err,
               size_t errlen);
 void brun_free(brun_t *r);
+/* Runs the trace's kernels n times in all (n >= 1; the second pass finds the pages resident if
+ * they fit). 0 or -1 (out of memory). */
+int brun_repeat(brun_t *r, unsigned n);
+/* Reads the board's cycle counter at every kernel boundary (a 2-word read counted as setup
+ * traffic) and keeps the link's traffic per class there: r->marks. 0 or -1. */
+int brun_measure(brun_t *r);
 void brun_svc(brun_t *r, hdrv_svc_t *svc);
 /* Every page of every allocation where it lives now against the content the accesses left:
  * mapped in the board's page table -> the tag of its frame, else the host copy's tag. */

@@ -34,8 +34,16 @@ $(FPGA_GEN) &: spec/params.toml scripts/fpga_params.py scripts/spec_params.py
 	$(PYTHON) scripts/fpga_params.py --decl fpga/gen/gmmu_top_params.svh \
 	  --pass fpga/gen/gmmu_top_params_pass.svh
 FPGA_TOPS      := gmmu_board $(addsuffix _top,$(FPGA_BOARDS))
+# the host link's UART rate per board (the one source of truth: docs/fpga.md "Host link rate"):
+# the board tops' Baud (fpga_build.py, fpga-lint), gmmu-board --board (this header), fusesoc-fpga
+FPGA_LINKS     := fpga/boards/links.toml
+FPGA_LINKS_H   := fpga/gen/board_links.h
+GEN_FILES      += $(FPGA_LINKS_H)
+$(FPGA_LINKS_H): $(FPGA_LINKS) scripts/fpga_links.py
+	$(PYTHON) scripts/fpga_links.py --header $@
 # this fragment is read before rtl.mk and verilator.mk: prerequisites listed here, not theirs
-FPGA_RTL_DEPS  := $(GEN_SV) $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL) $(FPGA_GEN)
+# (rtl/gen/gmmu_tlb_pkg.sv by name: mk/tlb.mk, which makes it, is read after this fragment)
+FPGA_RTL_DEPS  := $(GEN_SV) rtl/gen/gmmu_tlb_pkg.sv $(wildcard rtl/*.sv rtl/gen/*.sv) rtl/files.f $(FPGA_RTL) $(FPGA_GEN)
 # the GMMU configuration of the board top (the gmmu_top -G parameters); the board's memories
 # and UART are gmmu_board parameters (fpga/boards/*/B_top.sv)
 FPGA_CONFIG    ?= tiny
@@ -56,9 +64,11 @@ BOARD_LIBS     := gmmu_host uvm_handler gmmu_trace gmmu_common
 .PHONY: fpga-lint gmmu-board fpga-sim fpga fpga-sim-build
 
 fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
+	@$(PYTHON) scripts/fpga_links.py --check
 	@for t in $(FPGA_TOPS); do \
 	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
 	  vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
+	  case $$t in *_top) vflags="$$vflags -GBaud=$$($(PYTHON) scripts/fpga_links.py --baud $${t%_top})";; esac; \
 	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) -Ifpga/gen $(FPGA_RTL) \
 	    fpga/boards/*/*_top.sv \
 	    $$vflags \
@@ -71,6 +81,9 @@ $(eval $(call c_library,gmmu_host,$(HOST_DRV_SRC)))
 # gmmu-board links no object of cosim/ (the simulator platform; the board backend implements
 # uvm_dev_t and hdrv_svc_t itself): the link map names every object and archive member linked in,
 # and one of cosim/ or libgmmu_plat fails the build
+# gmmu-board --board B: the rate of fpga/boards/links.toml (generated table)
+$(call c_objs,host/board_main.c): $(FPGA_LINKS_H)
+$(call c_objs,host/board_main.c): CFLAGS_EXTRA += -Ifpga/gen
 $(BOARD_BIN): $(call c_objs,$(HOST_SRC)) $(call c_libs,$(BOARD_LIBS))
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $^ -lm -Wl,-Map,$@.map -o $@
@@ -87,19 +100,49 @@ check-board-link: $(BOARD_BIN)
 
 # the board top in Verilator with a short bit time (the pty has no baud rate) and no UARTBone
 # timeout (host and simulator are separate processes: simulated time is not wall time)
-$(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp configs/$(FPGA_CONFIG).cfg mk/fpga.mk
+$(FPGA_SIM_BIN): $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp fpga/sim/board_sim.vlt configs/$(FPGA_CONFIG).cfg mk/fpga.mk
 	@mkdir -p $(FPGA_SIM_DIR)
 	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG) (board-sim)"
 	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
-	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
-	  $$vflags -GClkDiv=$(FPGA_SIM_DIV) \
-	  -GTimeoutCycles=0 -GClkKhz=1000 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
+	  -Mdir $(FPGA_SIM_DIR)/obj -o ../board-sim fpga/sim/board_sim.vlt -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
+	  $$vflags -GClkKhz=1000 -GBaud=$$((1000000 / $(FPGA_SIM_DIV))) \
+	  -GTimeoutCycles=0 -CFLAGS "-O2 -DBOARD_CLK_DIV=$(FPGA_SIM_DIV)" \
 	  > $(FPGA_SIM_DIR)/verilator.log 2>&1 || { cat $(FPGA_SIM_DIR)/verilator.log; exit 1; }
 fpga-sim-build: $(FPGA_SIM_BIN) $(BOARD_BIN)
 
 fpga-sim: $(FPGA_SIM_BIN) $(BOARD_BIN)
 	@bash fpga/sim/run_fpga_sim.sh $(FPGA_SIM_BIN) $(BOARD_BIN) $(FPGA_TRACE) $(FPGA_SIM_DIR)
+
+## make fpga-throughput       translations per second of the board model (docs/fpga.md "Throughput
+##                             on the board model"): board-sim built at each clock and UART rate of
+##                             FPGA_TPUT_RUNS (<clock kHz>_<baud>), gmmu-board with the trace twice
+##                             (pass 1 faults its pages in, pass 2 finds them resident), the board
+##                             cycles per kernel (host-zero-time clock) split by the link's traffic
+##                             -> build/fpga/tput/throughput.{json,md} (make test-full; minutes: a
+##                             Verilator build per run and 8-30 M simulated cycles each)
+# the boards' clocks at the shipped rates (ULX3S 1 Mbaud, OrangeCrab 115200 in links.toml), the
+# OrangeCrab at 3 Mbaud (24 MHz / 8), and 50 MHz at 1 Mbaud; 115200 at 25 MHz is a 187 M-cycle
+# run (about 10 minutes): FPGA_TPUT_RUNS="25000_115200 ..." adds it (docs/fpga.md has its figures)
+FPGA_TPUT_RUNS ?= 25000_1000000 24000_3000000 50000_1000000
+FPGA_TPUT_DIR  := $(BUILD)/fpga/tput
+# board-sim for one clock and rate: the same RTL as board-sim, ClkKhz and Baud as a board top
+# gives them (gmmu_board derives the bit time; fpga_links.py --div refuses what gmmu_board would)
+$(FPGA_TPUT_DIR)/%/board-sim: $(FPGA_RTL_DEPS) fpga/sim/board_sim.cpp fpga/sim/board_sim.vlt configs/$(FPGA_CONFIG).cfg mk/fpga.mk
+	@mkdir -p $(@D)
+	@echo "verilator: building gmmu_board for CONFIG=$(FPGA_CONFIG), $* (board-sim)"
+	khz=$(word 1,$(subst _, ,$*)); baud=$(word 2,$(subst _, ,$*)); \
+	div=$$($(PYTHON) scripts/fpga_links.py --div $$khz $$baud) || exit 1; \
+	vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
+	$(VERILATOR) --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --top-module gmmu_board \
+	  -Mdir $(@D)/obj -o ../board-sim fpga/sim/board_sim.vlt -f rtl/files.f -Ifpga/gen $(FPGA_RTL) $(CURDIR)/fpga/sim/board_sim.cpp \
+	  $$vflags -GClkKhz=$$khz -GBaud=$$baud -GTimeoutCycles=0 -CFLAGS "-O2 -DBOARD_CLK_DIV=$$div" \
+	  > $(@D)/verilator.log 2>&1 || { cat $(@D)/verilator.log; exit 1; }
+.PHONY: fpga-throughput
+fpga-throughput: $(foreach r,$(FPGA_TPUT_RUNS),$(FPGA_TPUT_DIR)/$(r)/board-sim) $(BOARD_BIN)
+	$(PYTHON) scripts/fpga_throughput.py --dir $(FPGA_TPUT_DIR) --host $(BOARD_BIN) \
+	  --trace $(FPGA_TRACE) --runs "$(FPGA_TPUT_RUNS)"
+TEST_FULL_TARGETS += fpga-throughput
 
 # make fpga: the board's own configuration, or FPGA_CONFIG when given on the command line
 FPGA_BOARD_CONFIG = $(if $(filter command line environment,$(origin FPGA_CONFIG)),$(FPGA_CONFIG),fpga_$(1))
@@ -172,6 +215,7 @@ TEST_TARGETS += test-board-link
 .PHONY: fusesoc-fpga
 fusesoc-fpga: gen | $(DEPS_STAMP)
 	$(PYTHON) scripts/fpga_params.py --check-core gmmu.core
+	$(PYTHON) scripts/fpga_links.py --check --core gmmu.core
 	@rm -rf $(BUILD)/fusesoc-$(BOARD) && mkdir -p $(BUILD)/fusesoc-$(BOARD) && touch $(BUILD)/FUSESOC_IGNORE
 	cd $(BUILD)/fusesoc-$(BOARD) && PATH=$(CURDIR)/fpga/fusesoc/bin:$$PATH \
 	  $(FUSESOC) --cores-root $(CURDIR) run --target $(BOARD) ::gmmu:0.1.0 > fusesoc.log 2>&1 \

@@ -18,7 +18,10 @@ module gmmu_board #(
   ,
   // board
   parameter int unsigned ClkKhz         = 25000,
-  parameter int unsigned ClkDiv         = 217,      // UART: clock cycles per bit
+  // UART rate of the host link: the board tops pass the rate of fpga/boards/links.toml (one
+  // source of truth with gmmu-board --board); clock cycles per bit = ClkKhz * 1000 / Baud,
+  // rounded, at most 2 % off the rate and at least 8
+  parameter int unsigned Baud           = 115200,
   parameter int unsigned TimeoutCycles  = 2500000,  // UARTBone command timeout (0: none)
   parameter int unsigned PtPagesW       = 3,        // PT memory: 2^PtPagesW pages
   parameter int unsigned FbEntriesW     = 4,        // fault ring: 2^FbEntriesW entries
@@ -44,6 +47,19 @@ module gmmu_board #(
   localparam int unsigned FbEntries = 2 ** FbEntriesW;
   localparam int unsigned ResW    = $clog2(NumSm * NumIds);
   localparam logic [31:0] BoardId = 32'h474d_4d42;  // "GMMB"
+  localparam longint unsigned ClkHz  = longint'(ClkKhz) * 64'd1000;
+  localparam longint unsigned BaudNz = (Baud == 0) ? 64'd1 : longint'(Baud);  // no division by 0
+  localparam int unsigned     ClkDiv = int'((ClkHz + BaudNz / 64'd2) / BaudNz);
+  localparam longint unsigned BitHz  = longint'(ClkDiv) * BaudNz;
+
+  if (Baud == 0 || ClkDiv < 8) begin : g_bad_baud
+    $fatal(1, "gmmu_board: Baud %0d at %0d kHz: not set (fpga/boards/links.toml) or < 8 cycles/bit",
+           Baud, ClkKhz);
+  end
+  if ((BitHz > ClkHz ? BitHz - ClkHz : ClkHz - BitHz) * 64'd50 > ClkHz) begin : g_baud_off
+    $fatal(1, "gmmu_board: Baud %0d at %0d kHz: %0d cycles per bit, more than 2 percent off",
+           Baud, ClkKhz, ClkDiv);
+  end
 
   // ---------------------------------------------------------------- UART and bridge
   logic        rx_valid, rx_ready, rx_overflow, tx_valid, tx_ready;

@@ -117,6 +117,32 @@ static void test_read_incr_and_fixed(void **state) {
     expect_wire(f, wfixed, sizeof wfixed);
 }
 
+/* traffic per class (the throughput split): a command's bytes, answer included, go to the class
+ * set when it is sent; changing the class sends pending posted writes under the old one */
+static void test_class_counts(void **state) {
+    fix_t *f = *state;
+    assert_int_equal(blink_set_class(f->l, BLINK_CLS_FAULT), BLINK_CLS_SETUP);
+    assert_int_equal(blink_post(f->l, 0x100000, 1), 0);
+    assert_int_equal(blink_post(f->l, 0x100004, 2), 0);
+    assert_int_equal(blink_class_bytes(f->l, BLINK_CLS_FAULT), 0); /* still pending */
+    assert_int_equal(blink_set_class(f->l, BLINK_CLS_POLL), BLINK_CLS_FAULT);
+    assert_int_equal(blink_class_bytes(f->l, BLINK_CLS_FAULT), 6 + 8);
+    assert_int_equal(blink_class_commands(f->l, BLINK_CLS_FAULT), 1);
+    const uint8_t burst[] = {0x01, 2, 0x00, 0x04, 0x00, 0x00, 0, 0, 0, 1, 0, 0, 0, 2};
+    expect_wire(f, burst, sizeof burst);
+    const uint8_t answer[] = {0, 0, 0, 3, 0, 0, 0, 4};
+    assert_int_equal(write(f->master, answer, sizeof answer), (ssize_t)sizeof answer);
+    uint32_t w[2];
+    assert_int_equal(blink_read(f->l, 0x10, w, 2, 0), 0);
+    assert_int_equal(blink_class_bytes(f->l, BLINK_CLS_POLL), 6 + 8);
+    assert_int_equal(blink_class_commands(f->l, BLINK_CLS_POLL), 1);
+    assert_int_equal(blink_class_reads(f->l, BLINK_CLS_POLL), 1);
+    assert_int_equal(blink_class_reads(f->l, BLINK_CLS_FAULT), 0); /* a write */
+    assert_int_equal(blink_class_bytes(f->l, BLINK_CLS_SETUP), 0);
+    assert_int_equal(blink_bytes(f->l), 28);
+    assert_int_equal(blink_class_bytes(f->l, BLINK_NCLS), 0); /* no such class */
+}
+
 static void test_timeout_is_sticky(void **state) {
     fix_t *f = *state;
     uint32_t v = 1;
@@ -143,6 +169,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_posted_writes_combine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_burst_splits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_incr_and_fixed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_class_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_is_sticky, setup, teardown),
         cmocka_unit_test(test_open_errors),
     };

@@ -6,6 +6,10 @@ module orangecrab_top #(
   // gmmu_top configuration (generated from spec/params.toml; make fpga passes the board's
   // configuration's values with -G)
   `include "gmmu_top_params.svh"
+  ,
+  // the host link's UART rate: make fpga passes the board's rate of fpga/boards/links.toml (the
+  // one source of truth, also of gmmu-board --board); 0 = not set, which gmmu_board refuses
+  parameter int unsigned Baud = 0
 ) (
   input  logic clk48,
   input  logic gpio_0,  // rx
@@ -32,7 +36,7 @@ module orangecrab_top #(
     `include "gmmu_top_params_pass.svh"
     ,
     .ClkKhz        (24000),
-    .ClkDiv        (208),      // 24 MHz / 115200 (0.2 % off)
+    .Baud          (Baud),
     .TimeoutCycles (2400000),  // 100 ms
     .FramesW       (6),
     .PtPagesW      (3)

@@ -1,9 +1,14 @@
 // ULX3S (LFE5U-85F-6BG381C) top: 25 MHz oscillator, UART through the on-board FTDI USB serial
-// port (115200 baud), LEDs 0..3 = busy, irq, error, heartbeat. docs/fpga.md "Boards".
+// port (rate: fpga/boards/links.toml), LEDs 0..3 = busy, irq, error, heartbeat.
+// docs/fpga.md "Boards".
 module ulx3s_top #(
   // gmmu_top configuration (generated from spec/params.toml; make fpga passes the board's
   // configuration's values with -G)
   `include "gmmu_top_params.svh"
+  ,
+  // the host link's UART rate: make fpga passes the board's rate of fpga/boards/links.toml (the
+  // one source of truth, also of gmmu-board --board); 0 = not set, which gmmu_board refuses
+  parameter int unsigned Baud = 0
 ) (
   input  logic       clk_25mhz,
   input  logic       ftdi_txd,   // from the FTDI: the board receives
@@ -22,7 +27,7 @@ module ulx3s_top #(
     `include "gmmu_top_params_pass.svh"
     ,
     .ClkKhz        (25000),
-    .ClkDiv        (217),       // 25 MHz / 115200
+    .Baud          (Baud),
     .TimeoutCycles (2500000)    // 100 ms, as LiteX's UARTBone
   ) u_board (
     .clk_i     (clk_25mhz),
