@@ -43,10 +43,11 @@ $(BUILD)/%/vnetlist-mut/gmmu_top_syn.v: $(BUILD)/%/vnetlist/gmmu_top_syn.v scrip
 # of $(BUILD)/<config>/<dir>/gmmu_top_syn.v, its shim (name space "netlist") and
 # $(BUILD)/<config>/<binary>: gmmu-sim with the RTL model and this netlist model (the Verilator
 # runtime objects of the RTL model: same Verilator); the 4th argument: the cell library of a
-# mapped netlist (mk/netlist_ecp5.mk)
+# mapped netlist (mk/netlist_ecp5.mk), the 5th: files the Verilator build reads besides the
+# netlist (its waiver file)
 define nl_variant
 .PRECIOUS: $(BUILD)/%/$(1)/obj/.model $(BUILD)/%/$(1)/vshim_ns.o
-$(BUILD)/%/$(1)/obj/.model: $(BUILD)/%/$(1)/gmmu_top_syn.v mk/netlist.mk
+$(BUILD)/%/$(1)/obj/.model: $(BUILD)/%/$(1)/gmmu_top_syn.v mk/netlist.mk $(5)
 	@mkdir -p $$(@D)
 	@echo "verilator: building the gmmu_top netlist $(1) for CONFIG=$$* (--prefix $$(call nl_prefix,$$*))"
 	$$(VERILATOR) $(NL_VL_OPTS) -CFLAGS $(3) --prefix $$(call nl_prefix,$$*) --build -j 2 -Mdir $$(@D) $(4) $$< \

