@@ -44,11 +44,13 @@ done
 fail=0
 rnd_caught=0
 rnd_total=0
-mutate() { # file, sed expression (must change exactly one line), description[, trace[, gmmu-sim
-           # options]] (default: the replay trace, no options)
-    local file=$1 expr=$2 what=$3 mtrace=${4:-$trace} opts=${5:-}
+# The prelude of every mutate* function: MUT_ONLY's filter, the scratch copy of file with the
+# sed expression applied (exactly one line changed, else fail=1), the header and the diff,
+# MUT_DRY. 0: the caller runs the mutant; 1: it returns (filtered out, not one line, or dry).
+mut_prep() { # file, sed expression, description, header line
+    local file=$1 expr=$2 what=$3 header=$4
     if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
-        return 0
+        return 1
     fi
     cp "$root/$file" "$work/$file"
     sed -i "$expr" "$work/$file"
@@ -58,11 +60,17 @@ mutate() { # file, sed expression (must change exactly one line), description[, 
         echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
         cp "$root/$file" "$work/$file"
         fail=1
-        return
+        return 1
     fi
-    echo "== mutation: $what ($file)"
+    echo "$header"
     diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
-    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
+    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 1; fi
+    return 0
+}
+mutate() { # file, sed expression (must change exactly one line), description[, trace[, gmmu-sim
+           # options]] (default: the replay trace, no options)
+    local file=$1 expr=$2 what=$3 mtrace=${4:-$trace} opts=${5:-}
+    mut_prep "$file" "$expr" "$what" "== mutation: $what ($file)" || return 0
     local log=$work/run.log
     if ! (cd "$work" && make -s sim CONFIG=$config > "$work/build.log" 2>&1); then
         echo "mutation_test: '$what' did not build:" >&2; tail -20 "$work/build.log" >&2; fail=1
@@ -98,22 +106,7 @@ mutate() { # file, sed expression (must change exactly one line), description[, 
 # MUT_BASE=0 skips: the bitmap mutations below use it too)
 mutate_ls() { # file, sed expression (exactly one line), description[, lock-step target]
     local file=$1 expr=$2 what=$3 target=${4:-test-asid-lockstep}
-    if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
-        return 0
-    fi
-    cp "$root/$file" "$work/$file"
-    sed -i "$expr" "$work/$file"
-    local n
-    n=$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)
-    if [ "$n" != 1 ]; then
-        echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
-        cp "$root/$file" "$work/$file"
-        fail=1
-        return
-    fi
-    echo "== mutation ($target): $what ($file)"
-    diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
-    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
+    mut_prep "$file" "$expr" "$what" "== mutation ($target): $what ($file)" || return 0
     local log=$work/run-ls.log
     set +e
     (cd "$work" && make -s "$target") > "$log" 2>&1
@@ -477,22 +470,7 @@ mutate_hdl() { # kind (hdl: quick set, hdl2: full set, hdlx: a known survivor, k
         full:* | models:* | quick:hdl) ;;
         *) return 0 ;;
     esac
-    if [ -n "${MUT_ONLY:-}" ] && ! printf '%s' "$what" | grep -qE -- "$MUT_ONLY"; then
-        return 0
-    fi
-    cp "$root/$file" "$work/$file"
-    sed -i "$expr" "$work/$file"
-    local n
-    n=$(diff "$root/$file" "$work/$file" | grep -c '^>' || true)
-    if [ "$n" != 1 ]; then
-        echo "mutation_test: '$what': expected to change 1 line of $file, changed $n" >&2
-        cp "$root/$file" "$work/$file"
-        fail=1
-        return
-    fi
-    echo "== handler mutation: $what ($file) [test $test]"
-    diff "$root/$file" "$work/$file" | sed 's/^/   /' || true
-    if [ -n "${MUT_DRY:-}" ]; then cp "$root/$file" "$work/$file"; return 0; fi
+    mut_prep "$file" "$expr" "$what" "== handler mutation: $what ($file) [test $test]" || return 0
     local log=$work/run-hdl.log
     if [ "$check" = "$hdl_unit" ]; then
         hdl_unit_run "$kind" "$test" "$what" "$log"

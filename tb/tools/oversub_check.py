@@ -34,6 +34,8 @@ def run(a, trace, gpu, policy, stats):
     cmd = [a.sim, "--engine", "cosim", "--config", a.config, "--trace", trace, "--quiet",
            "--seed", "1", "--stats", stats, "--set", f"gpu_mem_pages={gpu}",
            "--set", f"evict_policy={policy}"]
+    for kv in a.set:  # extra keys for every run (e.g. a thrashing policy)
+        cmd += ["--set", kv]
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not os.path.exists(stats):
@@ -59,6 +61,8 @@ def main():
     ap.add_argument("--evict", default="lru,random,fifo")
     ap.add_argument("--workloads", default="")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a key for every run (repeatable): e.g. thrashing_policy=capacity")
     a = ap.parse_args()
     names = sorted(f[:-4] for f in os.listdir(a.traces) if f.endswith(".trc"))
     if a.workloads:
@@ -72,6 +76,7 @@ def main():
     out = os.path.join(a.traces, "oversub")
     os.makedirs(out, exist_ok=True)
     jobs = []
+    tag = "".join("." + kv.replace("=", "-") for kv in a.set)
     for w in names:
         trace = os.path.join(a.traces, w + ".trc")
         pages = pages_touched(a.trace_tool, trace)
@@ -80,7 +85,7 @@ def main():
             sys.exit(f"oversub_check: {trace}: {pages} pages touched, cannot be oversubscribed at "
                      f"{a.fit:g}% fitting (choose other --workloads)")
         for p in a.evict.split(","):
-            jobs.append((w, p, trace, gpu, os.path.join(out, f"{w}.{p}.json")))
+            jobs.append((w, p, trace, gpu, os.path.join(out, f"{w}.{p}{tag}.json")))
     fails = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = [ex.submit(run, a, t, g, p, s) for _, p, t, g, s in jobs]
