@@ -183,6 +183,14 @@ int main(int argc, char **argv) {
     unsigned long long cyc = 0, bytes_in = 0, bytes_out = 0;
     bool host_seen = false, host_gone = false;
     unsigned char buf[256];
+    // n bytes the host wrote (in buf): queued for the line, seen by the protocol tracker
+    auto take_host_bytes = [&](ssize_t n) {
+        for (ssize_t i = 0; i < n; i++) {
+            ln.to_board.push_back(buf[i]);
+            proto.host_byte(buf[i]);
+        }
+        bytes_in += (unsigned long long)n;
+    };
     while (!g_stop && !host_gone && (max_cycles == 0 || cyc < max_cycles)) {
         // the line to the board idle and no answer owed: the host computes (zero board time):
         // the clock waits for its next byte, or for its close of the terminal
@@ -192,11 +200,7 @@ int main(int argc, char **argv) {
                 continue; // nothing yet (or a signal): check g_stop, wait again
             const ssize_t n = read(pty.master, buf, sizeof buf);
             if (n > 0) {
-                for (ssize_t i = 0; i < n; i++) {
-                    ln.to_board.push_back(buf[i]);
-                    proto.host_byte(buf[i]);
-                }
-                bytes_in += (unsigned long long)n;
+                take_host_bytes(n);
                 if (!host_seen && pty.slave >= 0) {
                     close(pty.slave); // the host has the terminal open: its close ends the run
                     pty.slave = -1;
@@ -211,13 +215,8 @@ int main(int argc, char **argv) {
         // frame starts when the current one ends, whether they came now or at the stop above)
         if ((cyc & 63) == 0 && proto.answer == 0) {
             const ssize_t n = read(pty.master, buf, sizeof buf);
-            if (n > 0) {
-                for (ssize_t i = 0; i < n; i++) {
-                    ln.to_board.push_back(buf[i]);
-                    proto.host_byte(buf[i]);
-                }
-                bytes_in += (unsigned long long)n;
-            }
+            if (n > 0)
+                take_host_bytes(n);
         }
         // drive rx_i
         if (ln.rx_bits_left == 0 && !ln.to_board.empty()) {
