@@ -594,10 +594,10 @@ mutate_hdl hdl2 oversub_thrash_pin sw-handler/uvm_mem.c 's/^    return uvm_frame
 # page drops the first-ending pin; without it the GPU stops for good (oversub_thrash_pin_full:
 # all 48 frames pinned for 300 lapses, the watchdog's livelock), and the unit test's
 # hand-traced drop fails
-mutate_hdl hdl2 oversub_thrash_pin_full sw-handler/uvm_migrate.c 's/            if (h->unpin_for_demand \&\& uvm_thrash_unpin_first(h))/            if (0 \&\& uvm_thrash_unpin_first(h))/' \
+mutate_hdl hdl2 oversub_thrash_pin_full sw-handler/uvm_migrate.c 's/            if (h->unpin_for_demand \&\& thrash_unpin_first(h))/            if (0 \&\& thrash_unpin_first(h))/' \
     "handler: no thrashing pin is dropped when every frame is pinned (livelock, uvm_migrate.c)" "$hdl_wdog"
-mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_thrashing.c 's/        if (!found || until < best || (until == best \&\& vpn < best_vpn)) {/        if (!found || until > best || (until == best \&\& vpn > best_vpn)) {/' \
-    "handler: the pin dropped for progress is the last to end, not the first (uvm_thrashing.c)" "$hdl_unit"
+mutate_hdl hdl2 test_handler_events:test_thrashing_pin sw-handler/uvm_migrate.c 's/        if (!found || until < best || (until == best \&\& vpn < best_vpn)) {/        if (!found || until > best || (until == best \&\& vpn > best_vpn)) {/' \
+    "handler: the pin dropped for progress is the last to end, not the first (uvm_migrate.c)" "$hdl_unit"
 # the lru order check with thrashing pins (docs/handler.md §6p.4): pinned pages skipped, the
 # check kept on (a unit test of the scoreboard: hand-made services, pins and evictions)
 mutate_hdl hdl2 test_platform_score:test_lru_order_pins cosim/plat_score_pin.c 's/^            continue; \/\* pinned: lru skips it \*\//            (void)until; \/* pinned: not skipped *\//' \

@@ -200,6 +200,37 @@ static uint32_t pick_victim(uvm_handler_t *h, uint32_t gran, uint32_t *set, uint
     return v != UVM_NONE ? v : pick_once(h, gran, set, n);
 }
 
+/* Forward progress with thrashing pins (docs/handler.md §6i): drops the pin that ends first among
+ * the resident pages no other reason pins (UVM_EVENT_UNPIN, thrash_pins_dropped); false if there
+ * is none. Here, not in uvm_thrashing.c: it needs the frames (uvm_mem), which need the pins. */
+static bool thrash_unpin_first(uvm_handler_t *h) {
+    if (h->thrash_pin.count == 0)
+        return false;
+    const uint64_t now = h->dev.now_ns ? h->dev.now_ns(h->dev.ctx) : 0;
+    size_t pos = 0;
+    uint64_t vpn = 0, until = 0, best_vpn = 0, best = UINT64_MAX;
+    bool found = false;
+    while (u64map_next(&h->thrash_pin, &pos, &vpn, &until)) {
+        uint32_t f = UVM_NONE;
+        if (until <= now || !uvm_va_block_resident(h, vpn, &f) || f == UVM_NONE ||
+            uvm_frame_pinned_not_thrash(h, f))
+            continue;
+        /* the earliest end, ties by VPN: independent of the map's iteration order */
+        if (!found || until < best || (until == best && vpn < best_vpn)) {
+            found = true;
+            best = until;
+            best_vpn = vpn;
+        }
+    }
+    if (!found)
+        return false;
+    (void)u64map_del(&h->thrash_pin, best_vpn);
+    h->stats.thrash_pins_dropped++;
+    uvm_event_emit(
+        h, &(uvm_event_t){.kind = UVM_EVENT_UNPIN, .pin = {.vpn = best_vpn, .until_ns = best}});
+    return true;
+}
+
 uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
     /* the eviction unit: a root chunk (nvidia), else evict_granularity (UVMSmart's 4 KB, 64 KB,
      * 2 MB), at least the frames asked for */
@@ -219,7 +250,7 @@ uint32_t uvm_migrate_backing(uvm_handler_t *h, uint64_t vpn, uint32_t pages) {
             /* every candidate pinned by thrashing: a pin that outlasts the memory would stop
              * the GPU for good (docs/handler.md §6i), so for a faulted page (not a prefetched one)
              * the first to end is dropped early */
-            if (h->unpin_for_demand && uvm_thrash_unpin_first(h))
+            if (h->unpin_for_demand && thrash_unpin_first(h))
                 continue;
             return UVM_NONE;
         }

@@ -514,9 +514,6 @@ void uvm_thrash_batch(uvm_handler_t *h);
 bool uvm_thrash_act(uvm_handler_t *h, uint64_t vpn);
 /* true if page xvpn is pinned by a PIN hint now (checked by uvm_frame_pinned). */
 bool uvm_thrash_pinned(const uvm_handler_t *h, uint64_t vpn);
-/* Forward progress: drops the thrashing pin that ends first among the resident pages no other
- * reason pins (UVM_EVENT_UNPIN, thrash_pins_dropped); false if there is none. */
-bool uvm_thrash_unpin_first(uvm_handler_t *h);
 /* BLOCK_FAULT of the coalesced fault f (resident: the page has frame). */
 void uvm_emit_block_fault(uvm_handler_t *h, const uvm_fault_t *f, bool resident, uint32_t frame);
 /* Test hook (tb/unit): replaces the thrashing policy of a new handler (before any service) by

@@ -80,34 +80,6 @@ bool uvm_thrash_pinned(const uvm_handler_t *h, uint64_t vpn) {
     return h->thrash_pin.count != 0 && u64map_get(&h->thrash_pin, vpn, &until) && now_ns(h) < until;
 }
 
-bool uvm_thrash_unpin_first(uvm_handler_t *h) {
-    if (h->thrash_pin.count == 0)
-        return false;
-    const uint64_t now = now_ns(h);
-    size_t pos = 0;
-    uint64_t vpn = 0, until = 0, best_vpn = 0, best = UINT64_MAX;
-    bool found = false;
-    while (u64map_next(&h->thrash_pin, &pos, &vpn, &until)) {
-        uint32_t f = UVM_NONE;
-        if (until <= now || !uvm_va_block_resident(h, vpn, &f) || f == UVM_NONE ||
-            uvm_frame_pinned_not_thrash(h, f))
-            continue;
-        /* the earliest end, ties by VPN: independent of the map's iteration order */
-        if (!found || until < best || (until == best && vpn < best_vpn)) {
-            found = true;
-            best = until;
-            best_vpn = vpn;
-        }
-    }
-    if (!found)
-        return false;
-    (void)u64map_del(&h->thrash_pin, best_vpn);
-    h->stats.thrash_pins_dropped++;
-    uvm_event_emit(
-        h, &(uvm_event_t){.kind = UVM_EVENT_UNPIN, .pin = {.vpn = best_vpn, .until_ns = best}});
-    return true;
-}
-
 void uvm_emit_block_fault(uvm_handler_t *h, const uvm_fault_t *f, bool resident, uint32_t frame) {
     uvm_event_emit(h, &(uvm_event_t){.kind = UVM_EVENT_BLOCK_FAULT,
                                      .fault = {.vpn = f->vpn,
