@@ -39,7 +39,13 @@ for d in lib obj obj-san; do
     rm -rf "${work:?}/build/$d"
     [ -d "$root/build/$d" ] && cp -a "$root/build/$d" "$work/build/"
 done
-[ -d "$root/build/$config" ] && rm -rf "${work:?}/build/$config" && cp -a "$root/build/$config" "$work/build/"
+# the clean tree's Verilator build of configuration $1, copied into the scratch tree (reused)
+reuse_build() {
+    if [ -d "$root/build/$1" ]; then
+        rm -rf "${work:?}/build/$1" && cp -a "$root/build/$1" "$work/build/"
+    fi
+}
+reuse_build "$config"
 
 fail=0
 rnd_caught=0
@@ -187,7 +193,7 @@ mutate cmodel/co.c 's/            c->state = c->op == 0 ? CO_CHECK : CO_LRD;/   
 # several address spaces: the platform cannot drive them yet (docs/microarch.md §14.9), so these
 # mutations must make the lock-step ASID test fail (make test-asid-lockstep: the scenarios of
 # test_cmodel_asid.c, RTL of configs/asid4.cfg beside the C model, every port every cycle)
-[ -d "$root/build/asid4" ] && rm -rf "${work:?}/build/asid4" && cp -a "$root/build/asid4" "$work/build/"
+reuse_build asid4
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
 mutate_ls rtl/gmmu_l1_tlb.sv "s/    assign b_lk_tag\[p\].asid   = lk_asid\[p\*AsidW +: AsidW\];/    assign b_lk_tag[p].asid   = '0;/" \
     "RTL: the L1 base lookup ignores the request's ASID (looks up ASID 0)"
@@ -197,7 +203,7 @@ mutate_ls cmodel/l2_tlb.c 's/ l2->mshr\[m\].req.asid == asid) {/ 1) {/' \
 # the page-walk cache (docs/microarch.md §16): the platform's configurations have none, so these
 # mutations must make its lock-step test fail (make test-pwc-lockstep: the scenarios of
 # test_cmodel_pwc.c, RTL of configs/pwc.cfg beside the C model, every port every cycle)
-[ -d "$root/build/pwc" ] && rm -rf "${work:?}/build/pwc" && cp -a "$root/build/pwc" "$work/build/"
+reuse_build pwc
 mutate_ls cmodel/ptw.c 's/    } else if (lv < 3u \&\& w->pwc.n \&\& !nofill) {/    } else if (lv < 3u \&\& w->pwc.n \&\& nofill >= 0) {/' \
     "model: a read in flight on an invalidated path fills the page-walk cache (no nofill)" \
     test-pwc-lockstep
@@ -277,7 +283,7 @@ hole rtl large_pages rtl/gmmu_l2_tlb.sv 's/assign l_flush_tag.region  = flush_i.
 # only (its own Verilator build)
 if [ "$set_" = full ]; then
     config=ad
-    [ -d "$root/build/ad" ] && rm -rf "${work:?}/build/ad" && cp -a "$root/build/ad" "$work/build/"
+    reuse_build ad
     mutate cmodel/ptw.c 's/            w->mr_write = 1;/            w->mr_write = 0;/' \
         "model: the walker's accessed/dirty update is issued as a read, not a set-bits write"
     mutate cmodel/gmmu.c 's/setbits ? (UINT64_C(1) << GMMU_PTE_ACC) |/setbits ? (UINT64_C(0) << GMMU_PTE_ACC) |/' \
@@ -304,7 +310,7 @@ hole rtl large_pages rtl/gmmu_ptw.sv 's/if (int.(rk_level) == Levels - 2 \&\& pt
 # acc_count with the RTL of configs/acc.cfg: full set only (its own Verilator build)
 if [ "$set_" = full ]; then
     config=acc
-    [ -d "$root/build/acc" ] && rm -rf "${work:?}/build/acc" && cp -a "$root/build/acc" "$work/build/"
+    reuse_build acc
     hole model2 acc_count cmodel/gmmu.c 's/            ai->obs_remote = e->sys;/            ai->obs_remote = 0;/' \
         "model: the access counters see a miss completion as local (its aperture dropped)"
     hole rtl acc_count rtl/gmmu_top.sv 's/        if (miss_valid_o\[s\] \&\& !miss_fatal_o\[s\]) begin/        if (miss_valid_o[s] \&\& miss_fatal_o[s]) begin/' \
@@ -316,7 +322,7 @@ fi
 # passes no CSR script): full set only (its own Verilator build)
 if [ "$set_" = full ]; then
     config=bitmap
-    [ -d "$root/build/bitmap" ] && rm -rf "${work:?}/build/bitmap" && cp -a "$root/build/bitmap" "$work/build/"
+    reuse_build bitmap
     hole model2 bitmap cmodel/l1_bmp.c 's/            l->bmp\[hidx\[p\]\] |= UINT32_C(1) << (lb->req_line\[p\] \& 31u);/            l->bmp[hidx[p]] |= UINT32_C(1) << ((lb->req_line[p] + 1u) \& 31u);/' \
         "model: bitmap: an L1 hit records the next line instead of its own"
     hole rtl bitmap rtl/gmmu_l1_tlb.sv 's/            ev_vpn_o = b_ent_tag\[b_fill_idx\].vpn;/            ev_vpn_o = b_fill_tag.vpn;/' \
