@@ -18,3 +18,13 @@ fusesoc-sim: gen
 	@grep -q "smoke: PASS" $(BUILD)/fusesoc-sim/fusesoc.log
 	@echo "fusesoc-sim: the packaged core builds and passes its smoke test"
 TEST_FULL_TARGETS += fusesoc-sim
+
+## make fusesoc-fpga-check     the FuseSoC trellis targets (ulx3s, orangecrab) of gmmu.core set up
+##                             the same synthesis, place-and-route and packing as make fpga
+##                             (scripts/fusesoc_fpga_check.py: fusesoc --setup, no tool run; 2 s;
+##                             issue 25 item 6)
+.PHONY: fusesoc-fpga-check
+fusesoc-fpga-check: gen
+	@touch $(BUILD)/FUSESOC_IGNORE 2>/dev/null || { mkdir -p $(BUILD) && touch $(BUILD)/FUSESOC_IGNORE; }
+	$(PYTHON) scripts/fusesoc_fpga_check.py --fusesoc $(FUSESOC) --out $(BUILD)/fusesoc-check
+TEST_TARGETS += fusesoc-fpga-check
