@@ -16,7 +16,8 @@
 ## make test-netlist-ecp5      NL_QUICK of configuration tiny in lock-step ECP5 netlist vs C model,
 ##                             one run vs the RTL, and the mis-mapping check (synth_mutate_test.sh
 ##                             on the ECP5 netlist: a swapped pair of TRELLIS_FF data inputs is
-##                             caught); not yet passing, not in make test-full (docs/fpga.md)
+##                             caught); in make test-full (docs/fpga.md "The ECP5 netlist in
+##                             lock-step")
 .PRECIOUS: $(BUILD)/%/vnetlist-ecp5/gmmu_top_syn.v $(BUILD)/%/vnetlist-ecp5-mut/gmmu_top_syn.v
 
 $(BUILD)/%/vnetlist-ecp5/gmmu_top_syn.v: $(NL_RTL_SRCS) configs/%.cfg scripts/synth_ecp5_netlist.py scripts/synth.py \
