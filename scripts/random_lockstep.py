@@ -12,6 +12,11 @@ set-bits writes (make test-random-ad, in make test-full). --config acc runs it o
 (tiny with 8 access-counter entries) with remote_policy = lazy_grp_hw and a seeded threshold
 (2, 4, 16, 256): first-touch remote mappings, the unit's notifications serviced by the handler
 racing with faults, evictions, chaos invalidations and back-pressure (make test-random-acc).
+--config bitmap runs it on configs/bitmap.cfg (tiny with the referenced-line bitmaps, docs/microarch.md
+§20; the handler's table, docs/handler.md §6x.2) with 1-4 BMP_FLUSH commands at random cycles:
+the L1 bitmaps' departures (evictions, the handler's shootdowns, chaos invalidations, the flush
+scanner) and their table writes behind walks and back-pressure; the platform's end check fails a
+run whose table has a line no request referenced (make test-random-bmp).
 
   random_lockstep.py [--seeds N] [--first S] [--seed S] [--jobs J] [--build build] [--config C]
 
@@ -23,10 +28,12 @@ import argparse
 import concurrent.futures
 import json
 import os
+import random
 import shlex
 import subprocess
 import sys
 import time
+import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -36,6 +43,9 @@ MAX_CYCLES = 50_000_000  # simulated cycles (a run takes well below 10 M)
 TIMEOUT_S = 600          # wall clock per run
 # --config acc: lazy_grp_hw's threshold per seed (low ones make the ring wrap and overflow)
 ACC_THRESHOLDS = (2, 4, 16, 256)
+# --config bitmap: the BMP_FLUSH opcode (spec/gmmu.toml, the one source of truth)
+with open(os.path.join(ROOT, "spec", "gmmu.toml"), "rb") as _f:
+    BMP_FLUSH = tomllib.load(_f)["cmd"]["BMP_FLUSH"]["value"]
 
 
 def command(seed, build, outdir, config="tiny"):
@@ -53,9 +63,22 @@ def command(seed, build, outdir, config="tiny"):
         cmd += ["--set", s]
     if preload:
         cmd += ["--preload", f"pre:{preload}"]
-    for step in gen_random_trace.mix_csr(seed):
+    steps = gen_random_trace.mix_csr(seed) + (bmp_flush_steps(seed) if config == "bitmap" else [])
+    for step in sorted(steps, key=lambda x: int(x.split(":", 1)[0])):  # stable: in cycle order
         cmd += ["--csr", step]
     return trc, cmd
+
+
+def bmp_flush_steps(seed):
+    """--config bitmap: 1-4 BMP_FLUSH commands at random cycles of the first 40000 (racing with
+    the handler's shootdowns and the chaos invalidations; one written while a command is BUSY is
+    refused: ERR_STATUS.CMD_BUSY, read back in lock-step and cleared)."""
+    r = random.Random(seed * 7919 + 11)
+    steps = []
+    for c in sorted(r.randrange(100, 40000) for _ in range(r.randint(1, 4))):
+        steps += [f"{c}:w:CMD:{BMP_FLUSH}", f"{c + 1}:r:CMD_STATUS", f"{c + 1}:r:ERR_STATUS",
+                  f"{c + 1}:w:ERR_STATUS:0x1f"]
+    return steps
 
 
 def run(seed, build, outdir, config="tiny"):
@@ -103,7 +126,10 @@ def main():
                     f"far_faults={st.get('far_faults', '?')} "
                     f"program_faults={st.get('program_faults', '?')} "
                     f"chaos={st.get('chaos_cmds', '?')} walks={st.get('walks', '?')} "
-                    f"[{' '.join(sets)}{' preload=' + preload if preload else ''}]")
+                    + (f"bmp_wb={st.get('bmp_wb', '?')} bmp_lost={st.get('bmp_lost', '?')} "
+                       f"bmp_missing_lines={st.get('bmp_missing_lines', '?')} "
+                       if a.config == "bitmap" else "")
+                    + f"[{' '.join(sets)}{' preload=' + preload if preload else ''}]")
             print(line, flush=True)
             if not ok:
                 failed.append(seed)
