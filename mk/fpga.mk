@@ -22,8 +22,9 @@
 ##                             > 5% LUT growth, > 5% Fmax loss, timing not met).
 ##                             FPGA_BASELINE=1 records the baseline (improvements, on purpose);
 ##                             FPGA_REUSE=1 reports the last builds without running the tools
-## make fpga-check             the same check without touching docs/ (not in make test: place and
-##                             route takes many minutes; make fpga-util is the synthesis-only check)
+## make fpga-check             the same check without touching docs/ (in make test-full, not in make
+##                             test: both boards' synthesis, place and route take 10-20 minutes;
+##                             make fpga-util is the synthesis-only check)
 FPGA_RTL       := fpga/rtl/gmmu_board_uart.sv fpga/rtl/gmmu_board_bridge.sv \
                   fpga/rtl/gmmu_board_player.sv fpga/rtl/gmmu_board_por.sv fpga/rtl/gmmu_board.sv
 FPGA_BOARDS    := ulx3s orangecrab
@@ -173,6 +174,9 @@ fpga-report fpga-check: gen $(FPGA_RTL_DEPS) | $(DEPS_STAMP)
 	  $(if $(filter fpga-report,$@),--docs docs/fpga.md)
 
 TEST_TARGETS += fpga-lint
+# issue 25 item 6: both bitstreams against tb/golden/fpga_report.json (16 min 25 s on 2026-11-28
+# beside three helpers and a study at nice 15; it found the OrangeCrab's +5.6 % since 11-23)
+TEST_FULL_TARGETS += fpga-check
 # fpga-sim (the board model's lock-step, 37 s quiet) moved to make test-full on 2026-11-28: make
 # test from a clean clone took 16 m 5 s at 79f2fb5 on a partly loaded machine (docs/verification.md
 # "The time of make test"); fpga-lint keeps the board RTL checked in make test
