@@ -14,7 +14,9 @@
 ## make test-platform          cmocka unit tests of the platform modules (normal + SAN)
 ## make cosim-san              gmmu-sim built with ASan+UBSan, lock-step runs of a few
 ##                             directed traces (configuration tiny)
-## make bench                  simulated cycles/s of each engine -> $(BUILD)/bench.json
+## make bench                  simulated cycles/s of each engine -> $(BUILD)/bench.json, then
+##                             make bench-speed (the C model against issue 23's base tree, side by
+##                             side, statistics compared; BENCH_SPEED=0 leaves it out)
 
 COSIM_SRC := $(filter-out cosim/sim_main.c,$(wildcard cosim/*.c))
 COSIM_LIB := $(BUILD)/lib/libgmmu_plat.a
@@ -134,9 +136,11 @@ test-statecmp:
 # RTL register covered by a model accessor (strict --state-compare fails on a missing one)
 TEST_FULL_TARGETS += test-statecmp
 
+BENCH_SPEED ?= 1
 bench:
 	$(PYTHON) scripts/bench.py --make '$(MAKE)' --build $(BUILD) \
 	  $(if $(filter command line environment,$(origin CONFIG)),--config $(CONFIG))
+	$(if $(filter 1,$(BENCH_SPEED)),@$(MAKE) --no-print-directory bench-speed)
 
 ## make bench-speed            C model + generator wall time, base commit (BENCH_BASE) vs this tree,
 ##                             statistics compared -> $(BUILD)/bench-speed.json (a few minutes)
