@@ -27,6 +27,9 @@ bool uvm_bmp_table_set(uvm_handler_t *h, uint64_t base, uint64_t vpn0, uint32_t 
  * device as the driver would (dev.gpu_read64); 0 for a page outside the table or with no table. */
 uint32_t uvm_bmp_read(const uvm_handler_t *h, uint64_t vpn);
 
+/* True if page vpn has a word in the table (a table is set and vpn is inside its window). */
+bool uvm_bmp_covers(const uvm_handler_t *h, uint64_t vpn);
+
 /* Clears page vpn's bitmap in the table (a read-modify-write of its 8-byte word through the
  * device; the other page of the word is kept), so the next count starts from nothing (DynaMap
  * measures per residence). False for a page outside the table. */

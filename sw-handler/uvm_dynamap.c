@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "err.h"
+#include "uvm_bmp.h"
 #include "uvm_place.h"
 
 #define DYN_LINE 128.0  /* L: the cache line (bytes) */
@@ -30,8 +31,15 @@ struct uvm_dyn {
 
 bool uvm_pst_read(const uvm_handler_t *h, uint64_t vpn, uint32_t *lines, uint32_t *count) {
     *lines = *count = 0;
+    if (h->cfg.pst_source == UVM_PST_HW) {
+        /* the GMMU's table (§6x.5): the lines of the L1 entries that have left an L1; no count */
+        if (!uvm_bmp_covers(h, vpn))
+            return false; /* outside the table (or no table): unknown, the page migrates */
+        *lines = uvm_bmp_read(h, vpn);
+        return true;
+    }
     if (h->cfg.pst_source != UVM_PST_SW || !h->dev.pst_read)
-        return false; /* hw: the MMU's bitmap (§6x.2), not built */
+        return false;
     h->dev.pst_read(h->dev.ctx, vpn, lines, count);
     return true;
 }
@@ -44,17 +52,18 @@ int uvm_dyn_check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t 
     if (!uvm_dyn_policy(c->remote_policy))
         return 0;
     if (c->pst_source == UVM_PST_HW) {
-        err_setf(err, errlen,
-                 "uvm: pst_source = hw needs the MMU's referenced-line bitmap (docs/handler.md "
-                 "§6x.2), not built yet: use pst_source = sw");
-        return -1;
-    }
-    if (c->pst_source != UVM_PST_SW) {
+        if (c->bmp_window_pages == 0) {
+            err_setf(err, errlen,
+                     "uvm: pst_source = hw reads the GMMU's referenced-line bitmap table, which "
+                     "this device does not have (line_bitmap = 0: bmp_window_pages = 0; "
+                     "docs/handler.md §6x.5)");
+            return -1;
+        }
+    } else if (c->pst_source != UVM_PST_SW) {
         err_setf(err, errlen, "uvm: pst_source %" PRIu32 " must be sw (0) or hw (1)",
                  c->pst_source);
         return -1;
-    }
-    if (!d->pst_read) {
+    } else if (!d->pst_read) {
         err_setf(err, errlen,
                  "uvm: remote_policy %s reads the Page Spatial Table, which this device does not "
                  "give (uvm_dev_t.pst_read)",

@@ -180,8 +180,9 @@ bool uvm_remote_pin(uvm_handler_t *h, uvm_blk_ctx_t *c, uint64_t vpn);
 void uvm_remote_leave(uvm_handler_t *h, uvm_va_block_t *blk, uint64_t vpn);
 
 /* ---- DynaMap's placement decision (uvm_dynamap.c, docs/handler.md §6x) ---- */
-/* The Page Spatial Table entry of page vpn through the HAL (uvm_dev_t.pst_read): its
- * referenced-line bitmap and access count; false (both 0) if there is no PST source. */
+/* The Page Spatial Table entry of page vpn: pst_source = sw through the HAL (uvm_dev_t.pst_read):
+ * its referenced-line bitmap and access count; pst_source = hw from the GMMU's bitmap table
+ * (uvm_bmp_read, count 0); false (both 0) if there is no PST source or the page has no entry. */
 bool uvm_pst_read(const uvm_handler_t *h, uint64_t vpn, uint32_t *lines, uint32_t *count);
 /* remote_policy reads the PST (static_map, dynamap) */
 bool uvm_dyn_policy(uint32_t remote_policy);

@@ -194,6 +194,61 @@ static void test_fault_rate(void **state) {
     fx_done(x);
 }
 
+/* pst_source = hw (§6x.5): the GMMU's table in GPU memory instead of the HAL's PST. The table is
+ * the handler's (bmp_window_pages: allocated in the page-table pool after the root, window from
+ * VPN0, 256 pages); the words are written here as the GMMU's set-bits writes would (two pages per
+ * 8-byte word). One line stays on the host, two lines migrate, as with the software PST; the
+ * HAL's pst_read is never called (the device gives none); evicted pages are counted by their
+ * table lines (fig. 3a). */
+static void test_dynamap_hw(void **state) {
+    (void)state;
+    fx_evicts_t ev = {0};
+    fx_t *x = fx_new();
+    x->cfg.gpu_data_pages = 4;
+    x->cfg.remote_policy = UVM_REMOTE_DYNAMAP;
+    x->cfg.pst_source = UVM_PST_HW;
+    x->cfg.bmp_window_pages = 256;
+    set_policy(&x->cfg, UVM_POLICY_EVICT, "fifo");
+    fx_start(x);
+    const uint64_t table = PT_BASE + 1u * PAGE; /* the first pool page after the root */
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 256u);
+    /* page 0: line 0 (lower half of word 0); page 1: lines 0, 1 (upper half); page 3: 3 lines */
+    fk_gpu_write64(&x->fk, table, UINT64_C(0x0000000300000001));
+    fk_gpu_write64(&x->fk, table + 8u, UINT64_C(0x0000000700000000));
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, &ev), 0);
+    for (uint64_t p = 0; p < 8; p++)
+        fx_service_write(x, VPN0 + p);
+    assert_int_equal(ev.n, 4);
+    assert_int_equal(st(x)->evict_lines[1], 1); /* page 0 */
+    assert_int_equal(st(x)->evict_lines[2], 1); /* page 1 */
+    assert_int_equal(st(x)->evict_lines[3], 1); /* page 3 */
+    assert_int_equal(st(x)->evict_lines[0], 1); /* page 2: nothing in the table */
+    fx_service_write(x, VPN0 + 0);              /* one line: C_CPU < C_GPU, remote */
+    assert_true(remote_leaf(x, VPN0 + 0));
+    fx_service_write(x, VPN0 + 1); /* two lines: migrates */
+    assert_false(remote_leaf(x, VPN0 + 1));
+    assert_true(walk(&x->fk, VPN0 + 1, NULL) & PTE_V_BIT);
+    assert_int_equal(st(x)->pst_remote, 1);
+    assert_int_equal(st(x)->pst_migrate, 1);
+    /* outside the table's window: no entry, the page migrates (the PST is not read as 0 lines) */
+    uint32_t lines = 7, count = 7;
+    assert_false(uvm_pst_read(x->h, VPN0 + 256, &lines, &count));
+    assert_int_equal(lines, 0);
+    assert_true(uvm_pst_read(x->h, VPN0 + 3, &lines, &count));
+    assert_int_equal(lines, 0x7u);
+    assert_int_equal(count, 0); /* the hardware counts no accesses */
+    fx_done(x);
+
+    /* hw without the GMMU's table (line_bitmap = 0: bmp_window_pages = 0): refused by name */
+    x = fx_new();
+    x->cfg.remote_policy = UVM_REMOTE_STATIC_MAP;
+    x->cfg.pst_source = UVM_PST_HW;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "line_bitmap = 0"));
+    free(x);
+}
+
 static void test_refused(void **state) {
     (void)state;
     fx_t *x = fx_new();
@@ -217,10 +272,10 @@ static void test_refused(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_costs),   cmocka_unit_test(test_static_threshold),
-        cmocka_unit_test(test_params),  cmocka_unit_test(test_static_map),
-        cmocka_unit_test(test_dynamap), cmocka_unit_test(test_fault_rate),
-        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_costs),      cmocka_unit_test(test_static_threshold),
+        cmocka_unit_test(test_params),     cmocka_unit_test(test_static_map),
+        cmocka_unit_test(test_dynamap),    cmocka_unit_test(test_fault_rate),
+        cmocka_unit_test(test_dynamap_hw), cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
