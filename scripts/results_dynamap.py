@@ -303,7 +303,8 @@ def plot(idx, wls, gms, path):
         for w in wls:
             r, b = idx.get((w, "over200", p)), idx.get((w, "over200", "eager"))
             ys.append(b["cycles"] / r["cycles"] if r and b else 0.0)
-        ax0.bar([x + i * width for x in range(len(wls))], ys, width, label=LABEL[p])
+        ax0.bar([x + i * width for x in range(len(wls))], ys, width, label=LABEL[p],
+                color=plt.get_cmap("tab20")(i % 20), hatch="//" if p in dict(HW_PAIRS).values() else None)
     ax0.set_xticks([x + 0.4 - width / 2 for x in range(len(wls))])
     ax0.set_xticklabels(wls, rotation=30)
     ax0.set_yscale("log")
