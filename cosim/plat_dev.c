@@ -182,7 +182,9 @@ void plat_dev_init(plat_t *p, uvm_dev_t *dev) {
     dev->now_ns = dev_now_ns;
     dev->log = dev_log;
     dev->dma_done_ns = dev_dma_done_ns;
-    /* the program is instrumented only for a policy that reads the PST (docs/handler.md §6x.1) */
+    /* the program is instrumented only for a policy that reads the software PST (docs/handler.md
+     * §6x.1); with pst_source = hw the GMMU's bitmap table is read instead, nothing is written
+     * here and pst_update_cycles charges nothing (§6x.7) */
     p->pst_on = (p->cfg->remote_policy == CFG_REMOTE_STATIC_MAP ||
                  p->cfg->remote_policy == CFG_REMOTE_DYNAMAP || plat_pst_counts(p)) &&
                 p->cfg->pst_source == CFG_PST_SW;

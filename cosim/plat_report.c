@@ -33,7 +33,7 @@ static const uvm_stats_t *remote_handled(const plat_t *p) {
  * decisions, and the evicted pages by their referenced lines (fig. 3a of seed 001). */
 static void print_pst_json(FILE *f, const plat_t *p) {
     const uvm_stats_t *h = hdrv_stats(p->hd.host);
-    if (p->pst_on) /* the software PST's writes; pst_source = hw writes none (§6x.5) */
+    if (p->pst_on) /* the software PST; not written with pst_source = hw (§6x.7) */
         fprintf(f, "  \"pst_writes\": %llu,\n", ULL_(p->wl.pst_writes));
     if (!h)
         return;
@@ -50,9 +50,9 @@ static void print_pst_json(FILE *f, const plat_t *p) {
     fprintf(f, "],\n");
 }
 
-/* DynaMap's PST keys are in the stats JSON only with its policies: the software PST's (pst_on)
- * or, with pst_source = hw, the GMMU's bitmap table (docs/handler.md §6x.5) */
-static bool pst_reported(const plat_t *p) {
+/* DynaMap's statistics are printed with the software PST, or with static_map / dynamap reading
+ * the GMMU's bitmap table (pst_source = hw, §6x.7) */
+static int pst_reported(const plat_t *p) {
     return p->pst_on || ((p->cfg->remote_policy == CFG_REMOTE_STATIC_MAP ||
                           p->cfg->remote_policy == CFG_REMOTE_DYNAMAP) &&
                          p->cfg->pst_source == CFG_PST_HW);
@@ -345,7 +345,7 @@ int plat_write_stats(const plat_t *p) {
             fprintf(f, "  \"obj_partial_maps\": %llu,\n  \"obj_partial_pages\": %llu,\n",
                     ULL_(h->obj_partial_maps), ULL_(h->obj_partial_pages));
     }
-    if (pst_reported(p))
+    if (pst_reported(p)) /* DynaMap's PST (docs/handler.md §6x): only with its policies */
         print_pst_json(f, p);
     if (remote_handled(p)) { /* docs/handler.md §6l */
         const uvm_stats_t *r = remote_handled(p);

@@ -97,7 +97,8 @@ cosim:
 # configuration: its Verilator build took 100 s of make test's 888 s, its 13 tests about 30 s more;
 # tiny keeps the replay, every prefetcher (the *_tiny / *_local variants) and the quiet-skip
 # equivalence in make test): make test's budget, docs/verification.md "The time of make test"
-# ... and bitmap (docs/microarch.md §20: line_bitmap = 1, its own Verilator build; cosim-regress-full)
+# ... and bitmap (docs/microarch.md §20: line_bitmap = 1, its own Verilator build; cosim-regress-full;
+# with it dynamap_hw, DynaMap on the hardware table, docs/handler.md §6x.7, 0.3 s)
 COSIM_REGRESS_SKIP ?= ff256,ad,oversub_ad,acc,default,bitmap
 # ... and the tests of pipelined transfer sets (docs/handler.md §6m: an optional mode of Zheng's
 # prefetchers, about 10 s; make test's budget is full) and of the memcpy baseline with large

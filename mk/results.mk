@@ -187,7 +187,9 @@ results-ad: | $(DEPS_STAMP)
 #                        studies/dynamap.toml through gmmu-sweep (8 workloads x 100/200/300 %
 #                        x Eager, Eager-woPref, LazyPgStatSW, LazyPgDynSW, PinHost, StaticMap
 #                        20/50/90, DynaMap, Eager+PST, LazyGrpHW (on configs/paper_acc.cfg, the
-#                        access-counter unit); a run that fails is collected as failed, then
+#                        access-counter unit), StaticMap 50 % / DynaMap on the GMMU's bitmap
+#                        table (pst_source = hw, on configs/paper_bmp.cfg; 368 runs in all,
+#                        4 min with -j 1); a run that fails is collected as failed, then
 #                        scripts/results_dynamap.py (reads only the store):
 #                        $(BUILD)/results/dynamap.md, docs/img/results_dynamap.png,
 #                        docs/img/results_dynamap_util.png (fig. 3a alone)

@@ -20,6 +20,9 @@ the script.
   * LazyPgStatSW / LazyPgDynSW (docs/handler.md §6x.4): pages mapped remotely, pages migrated by
     their software counts, polls; LazyPgStatSW is its best static threshold of 2, 8, 32, 64, 256
     per workload and ratio (the paper's rule), the threshold chosen listed;
+  * StaticMap 50 % / DynaMap on the GMMU's bitmap table (pst_source = hw, configuration
+    paper_bmp, docs/handler.md §6x.7) against the software PST: run time, evictions, decisions,
+    the evicted pages' mean referenced lines, the bitmaps lost;
   * --img-util: fig. 3a alone, one histogram per workload (docs/img/results_dynamap_util.png).
 
   results_dynamap.py --store results.sqlite [--table-name dynamap] [--md OUT.md] [--img OUT.png]
@@ -35,12 +38,16 @@ from results_store import geomean, read_table, run_failed  # noqa: E402
 
 PROG = "results_dynamap"
 POLICIES = ["eager", "eager_nopf", "lazy_grp_hw", "lazy_pg_stat_sw", "lazy_pg_dyn_sw",
-            "pin_host", "static20", "static50", "static90", "dynamap"]
+            "pin_host", "static20", "static50", "static90", "dynamap", "static50_hw", "dynamap_hw"]
 LABEL = {"eager": "Eager", "eager_nopf": "Eager-woPref", "lazy_grp_hw": "LazyGrpHW",
          "lazy_pg_stat_sw": "LazyPgStatSW", "lazy_pg_dyn_sw": "LazyPgDynSW",
          "pin_host": "PinHost", "static20": "StaticMap 20%", "static50": "StaticMap 50%",
          "static90": "StaticMap 90%", "dynamap": "DynaMap", "eager_pst": "Eager + PST",
-         "dynamap_i1500": "DynaMap 1500", "dynamap_i6000": "DynaMap 6000"}
+         "dynamap_i1500": "DynaMap 1500", "dynamap_i6000": "DynaMap 6000",
+         "static50_hw": "StaticMap 50% HW", "dynamap_hw": "DynaMap HW"}
+# the same policy on the GMMU's bitmap table (pst_source = hw, configuration paper_bmp,
+# docs/handler.md §6x.7) and on the instrumented program's software PST
+HW_PAIRS = [("static50", "static50_hw"), ("dynamap", "dynamap_hw")]
 # DynaMap with its instrumentation's cost: pst_update_cycles per new-line update (0 = dynamap)
 INSTR = [("dynamap", 0), ("dynamap_i1500", 1500), ("dynamap_i6000", 6000)]
 MEMS = ["over100", "over200", "over300"]
@@ -158,6 +165,57 @@ def instr_table(idx, wls):
     return md
 
 
+def mean_lines(r):
+    """the mean referenced lines of the evicted pages (evict_lines), or None"""
+    h = hist(r)
+    n = sum(h) if h else 0
+    return sum(i * v for i, v in enumerate(h)) / n if n else None
+
+
+def hw_table(idx, wls):
+    """StaticMap 50 % and DynaMap on the hardware bitmap table (hw) against the software PST
+    (sw, pst_update_cycles 0) and DynaMap 6000 (the software PST at the paper's update cost): run
+    time over Eager, evictions, the decisions (faults of evicted pages remote / migrated), the
+    mean referenced lines of an evicted page, the bitmaps the GMMU lost."""
+    md = ["", "## The hardware bitmap as DynaMap's PST (pst_source = hw) against the software PST",
+          "",
+          "Speedup over Eager; evictions; decisions remote / migrated again; mean referenced lines "
+          "of an evicted page (evict_lines); hw: bitmaps lost by the GMMU (bmp_lost).", "",
+          "| ratio | workload | policy | sw speedup | hw speedup | DynaMap 6000 speedup | "
+          "sw evictions | hw evictions | sw decisions | hw decisions | sw lines | hw lines | "
+          "hw bmp_lost |", "|---" * 13 + "|"]
+    agg = {}
+    for mem in ("over200", "over300"):
+        for sw, hw in HW_PAIRS:
+            for w in wls:
+                rs, rh, e = idx.get((w, mem, sw)), idx.get((w, mem, hw)), idx.get((w, mem, "eager"))
+                if not rs or not rh or not e:
+                    continue
+                i6 = idx.get((w, mem, "dynamap_i6000")) if sw == "dynamap" else None
+                a = agg.setdefault((mem, sw), {"sw": [], "hw": [], "i6": [], "same": 0, "n": 0})
+                a["sw"].append(e["cycles"] / rs["cycles"])
+                a["hw"].append(e["cycles"] / rh["cycles"])
+                if i6:
+                    a["i6"].append(e["cycles"] / i6["cycles"])
+                dec = [(r.get("pst_remote", 0), r.get("pst_migrate", 0)) for r in (rs, rh)]
+                a["n"] += 1
+                a["same"] += dec[0] == dec[1] and rs["cycles"] == rh["cycles"]
+                md.append(
+                    f"| {mem[4:]} % | {w} | {LABEL[sw]} | {e['cycles'] / rs['cycles']:.2f} | "
+                    f"{e['cycles'] / rh['cycles']:.2f} | "
+                    f"{fmt(e['cycles'] / i6['cycles']) if i6 else '-'} | {rs['evictions']} | "
+                    f"{rh['evictions']} | {dec[0][0]} / {dec[0][1]} | {dec[1][0]} / {dec[1][1]} | "
+                    f"{fmt(mean_lines(rs), 1)} | {fmt(mean_lines(rh), 1)} | "
+                    f"{rh.get('bmp_lost', 'n/a')} |")
+    md += ["", "| ratio | policy | sw geomean | hw geomean | DynaMap 6000 geomean | "
+           "workloads | same decisions and cycles |", "|---|---|---|---|---|---|---|"]
+    for (mem, sw), a in sorted(agg.items()):
+        md.append(f"| {mem[4:]} % | {LABEL[sw]} | {fmt(geomean(a['sw']))} | "
+                  f"{fmt(geomean(a['hw']))} | {fmt(geomean(a['i6'])) if a['i6'] else '-'} | "
+                  f"{a['n']} | {a['same']} |")
+    return md
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--store", required=True)
@@ -197,6 +255,7 @@ def main():
         md.append(f"| {w} | " + " | ".join(c) + " |")
     md += lazy_grp_hw_table(idx, wls)
     md += instr_table(idx, wls)
+    md += hw_table(idx, wls)
     md += ["", "## Fig. 3a: evicted pages by referenced 128 B lines (Eager + PST, 200 %)", "",
            "| workload | evicted | " + " | ".join(
                f"{lo}-{hi}" if lo != hi else str(lo) for lo, hi in BUCKETS) + " | Eager's run |",
@@ -244,7 +303,8 @@ def plot(idx, wls, gms, path):
         for w in wls:
             r, b = idx.get((w, "over200", p)), idx.get((w, "over200", "eager"))
             ys.append(b["cycles"] / r["cycles"] if r and b else 0.0)
-        ax0.bar([x + i * width for x in range(len(wls))], ys, width, label=LABEL[p])
+        ax0.bar([x + i * width for x in range(len(wls))], ys, width, label=LABEL[p],
+                color=plt.get_cmap("tab20")(i % 20), hatch="//" if p in dict(HW_PAIRS).values() else None)
     ax0.set_xticks([x + 0.4 - width / 2 for x in range(len(wls))])
     ax0.set_xticklabels(wls, rotation=30)
     ax0.set_yscale("log")

@@ -25,7 +25,7 @@ bool uvm_bmp_table_set(uvm_handler_t *h, uint64_t base, uint64_t vpn0, uint32_t 
     return true;
 }
 
-bool uvm_bmp_covers(const uvm_handler_t *h, uint64_t vpn) {
+bool uvm_bmp_has(const uvm_handler_t *h, uint64_t vpn) {
     uint64_t i;
     return bmp_index(h, vpn, &i);
 }

@@ -22,13 +22,13 @@
  * False (nothing recorded) on a misaligned base or vpn0. */
 bool uvm_bmp_table_set(uvm_handler_t *h, uint64_t base, uint64_t vpn0, uint32_t pages);
 
+/* Whether page vpn has a word in the table (a table is set and vpn lies in its window). */
+bool uvm_bmp_has(const uvm_handler_t *h, uint64_t vpn);
+
 /* The 32-bit bitmap of page vpn (bit i: line i of 128 B was referenced while a translation of
  * the page was cached in an L1 and has been written back), read from GPU memory through the
  * device as the driver would (dev.gpu_read64); 0 for a page outside the table or with no table. */
 uint32_t uvm_bmp_read(const uvm_handler_t *h, uint64_t vpn);
-
-/* True if page vpn has a word in the table (a table is set and vpn is inside its window). */
-bool uvm_bmp_covers(const uvm_handler_t *h, uint64_t vpn);
 
 /* Clears page vpn's bitmap in the table (a read-modify-write of its 8-byte word through the
  * device; the other page of the word is kept), so the next count starts from nothing (DynaMap

@@ -2,7 +2,8 @@
  * uvm_dynamap.c - DynaMap's placement decision (seed 001 §5, docs/handler.md §6x): on a fault of
  * a page evicted before, its spatial utilization (the referenced 128-byte lines of DynaMap's Page
  * Spatial Table, read through the HAL: uvm_pst_read) decides between migrating it and mapping it
- * remotely: `static_map` by a fixed threshold, `dynamap` by the cost model of eq. (1)-(3) with
+ * remotely (pst_source = sw), or from the GMMU's bitmap table (pst_source = hw, §6x.7:
+ * uvm_bmp_read): `static_map` by a fixed threshold, `dynamap` by the cost model of eq. (1)-(3) with
  * f_over from the measured fault rate. A page never evicted migrates (Eager).
  */
 #include <inttypes.h>
@@ -32,9 +33,9 @@ struct uvm_dyn {
 bool uvm_pst_read(const uvm_handler_t *h, uint64_t vpn, uint32_t *lines, uint32_t *count) {
     *lines = *count = 0;
     if (h->cfg.pst_source == UVM_PST_HW) {
-        /* the GMMU's table (§6x.5): the lines of the L1 entries that have left an L1; no count */
-        if (!uvm_bmp_covers(h, vpn))
-            return false; /* outside the table (or no table): unknown, the page migrates */
+        /* the GMMU's bitmap table as it is (§6x.7): no counts; a page without a word: none */
+        if (!uvm_bmp_has(h, vpn))
+            return false;
         *lines = uvm_bmp_read(h, vpn);
         return true;
     }
@@ -51,19 +52,19 @@ bool uvm_dyn_policy(uint32_t remote_policy) {
 int uvm_dyn_check_cfg(const uvm_cfg_t *c, const uvm_dev_t *d, char *err, size_t errlen) {
     if (!uvm_dyn_policy(c->remote_policy))
         return 0;
-    if (c->pst_source == UVM_PST_HW) {
-        if (c->bmp_window_pages == 0) {
-            err_setf(err, errlen,
-                     "uvm: pst_source = hw reads the GMMU's referenced-line bitmap table, which "
-                     "this device does not have (line_bitmap = 0: bmp_window_pages = 0; "
-                     "docs/handler.md §6x.5)");
-            return -1;
-        }
-    } else if (c->pst_source != UVM_PST_SW) {
+    if (c->pst_source == UVM_PST_HW && c->bmp_window_pages == 0) {
+        err_setf(err, errlen,
+                 "uvm: pst_source = hw reads the GMMU's referenced-line bitmap table, which this "
+                 "device does not have (bmp_window_pages = 0: line_bitmap = 1 needed; "
+                 "docs/handler.md §6x.7)");
+        return -1;
+    }
+    if (c->pst_source != UVM_PST_SW && c->pst_source != UVM_PST_HW) {
         err_setf(err, errlen, "uvm: pst_source %" PRIu32 " must be sw (0) or hw (1)",
                  c->pst_source);
         return -1;
-    } else if (!d->pst_read) {
+    }
+    if (c->pst_source == UVM_PST_SW && !d->pst_read) {
         err_setf(err, errlen,
                  "uvm: remote_policy %s reads the Page Spatial Table, which this device does not "
                  "give (uvm_dev_t.pst_read)",

@@ -194,13 +194,62 @@ static void test_fault_rate(void **state) {
     fx_done(x);
 }
 
-/* pst_source = hw (§6x.5): the GMMU's table in GPU memory instead of the HAL's PST. The table is
- * the handler's (bmp_window_pages: allocated in the page-table pool after the root, window from
- * VPN0, 256 pages); the words are written here as the GMMU's set-bits writes would (two pages per
- * 8-byte word). One line stays on the host, two lines migrate, as with the software PST; the
- * HAL's pst_read is never called (the device gives none); evicted pages are counted by their
- * table lines (fig. 3a). */
-static void test_dynamap_hw(void **state) {
+/* ---- pst_source = hw: the GMMU's bitmap table (§6x.7) ---- */
+
+#define HW_TABLE (PT_BASE + 1u * PAGE) /* the table: the first pool page after the root */
+
+/* ORs page vpn's bitmap into the table as the GMMU's set-bits write would (§20.5) */
+static void gmmu_or(fx_t *x, uint64_t vpn, uint32_t bmp) {
+    const uint64_t i = vpn - VPN0, pa = HW_TABLE + 8u * (i >> 1);
+    fk_gpu_write64(&x->fk, pa, fk_gpu_read64(&x->fk, pa) | ((uint64_t)bmp << (32u * (i & 1u))));
+}
+
+/* static_map at 50 % on the table, no software PST (the device gives no pst_read): the lines at
+ * the eviction counted (fig. 3a), the decision from the table as it is at the fault */
+static void test_hw_static_map(void **state) {
+    (void)state;
+    fx_evicts_t ev = {0};
+    fx_t *x = fx_new(); /* dev.pst_read = NULL */
+    x->cfg.gpu_data_pages = 4;
+    x->cfg.remote_policy = UVM_REMOTE_STATIC_MAP;
+    x->cfg.pst_source = UVM_PST_HW;
+    x->cfg.bmp_window_pages = 256; /* "a": 1 MB at VPN0 */
+    set_policy(&x->cfg, UVM_POLICY_EVICT, "fifo");
+    fx_start(x);
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 256);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, &ev), 0);
+    gmmu_or(x, VPN0 + 0, 0x0000000fu); /* 4 lines: 12.5 % */
+    gmmu_or(x, VPN0 + 1, 0xffff0000u); /* 16 lines: 50 % (the upper half of word 0) */
+    for (uint64_t p = 0; p < 8; p++)
+        fx_service_write(x, VPN0 + p);
+    assert_int_equal(ev.n, 4);
+    assert_int_equal(st(x)->evict_lines[4], 1);
+    assert_int_equal(st(x)->evict_lines[16], 1);
+    assert_int_equal(st(x)->evict_lines[0], 2);
+    assert_int_equal(st(x)->remote_maps, 0);
+    /* page 2 was evicted with nothing in the table; a write-back landing after the eviction
+     * is read at the decision: 32 lines, migrates */
+    gmmu_or(x, VPN0 + 2, 0xffffffffu);
+    fx_service_write(x, VPN0 + 0); /* below 50 %: remote */
+    assert_true(remote_leaf(x, VPN0 + 0));
+    assert_int_equal(st(x)->pst_remote, 1);
+    fx_service_write(x, VPN0 + 1); /* 50 %: migrates */
+    assert_false(remote_leaf(x, VPN0 + 1));
+    assert_true(walk(&x->fk, VPN0 + 1, NULL) & PTE_V_BIT);
+    fx_service_write(x, VPN0 + 2);
+    assert_false(remote_leaf(x, VPN0 + 2));
+    assert_int_equal(st(x)->pst_migrate, 2);
+    fx_service_write(x, VPN0 + 3); /* 0 lines: remote */
+    assert_true(remote_leaf(x, VPN0 + 3));
+    assert_int_equal(st(x)->pst_remote, 2);
+    assert_int_equal(st(x)->remote_maps, 2);
+    assert_int_equal(count_cmds(&x->fk, GMMU_CMD_BMP_FLUSH), 0); /* the table as it is */
+    fx_done(x);
+}
+
+/* dynamap on the table: the cost model as with the software PST (1 line remote, 2 migrate) */
+static void test_hw_dynamap(void **state) {
     (void)state;
     fx_evicts_t ev = {0};
     fx_t *x = fx_new();
@@ -210,42 +259,49 @@ static void test_dynamap_hw(void **state) {
     x->cfg.bmp_window_pages = 256;
     set_policy(&x->cfg, UVM_POLICY_EVICT, "fifo");
     fx_start(x);
-    const uint64_t table = PT_BASE + 1u * PAGE; /* the first pool page after the root */
-    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 256u);
-    /* page 0: line 0 (lower half of word 0); page 1: lines 0, 1 (upper half); page 3: 3 lines */
-    fk_gpu_write64(&x->fk, table, UINT64_C(0x0000000300000001));
-    fk_gpu_write64(&x->fk, table + 8u, UINT64_C(0x0000000700000000));
     assert_int_equal(
         uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, &ev), 0);
+    gmmu_or(x, VPN0 + 0, 0x00000001u);
+    gmmu_or(x, VPN0 + 1, 0x00000003u);
     for (uint64_t p = 0; p < 8; p++)
         fx_service_write(x, VPN0 + p);
     assert_int_equal(ev.n, 4);
-    assert_int_equal(st(x)->evict_lines[1], 1); /* page 0 */
-    assert_int_equal(st(x)->evict_lines[2], 1); /* page 1 */
-    assert_int_equal(st(x)->evict_lines[3], 1); /* page 3 */
-    assert_int_equal(st(x)->evict_lines[0], 1); /* page 2: nothing in the table */
-    fx_service_write(x, VPN0 + 0);              /* one line: C_CPU < C_GPU, remote */
+    fx_service_write(x, VPN0 + 0);
     assert_true(remote_leaf(x, VPN0 + 0));
-    fx_service_write(x, VPN0 + 1); /* two lines: migrates */
+    fx_service_write(x, VPN0 + 1);
     assert_false(remote_leaf(x, VPN0 + 1));
-    assert_true(walk(&x->fk, VPN0 + 1, NULL) & PTE_V_BIT);
     assert_int_equal(st(x)->pst_remote, 1);
     assert_int_equal(st(x)->pst_migrate, 1);
-    /* outside the table's window: no entry, the page migrates (the PST is not read as 0 lines) */
-    uint32_t lines = 7, count = 7;
+    /* uvm_pst_read under hw: the table's word, no count; false outside the window */
+    uint32_t lines = 0, count = 7;
+    assert_true(uvm_pst_read(x->h, VPN0 + 1, &lines, &count));
+    assert_int_equal(lines, 3);
+    assert_int_equal(count, 0);
     assert_false(uvm_pst_read(x->h, VPN0 + 256, &lines, &count));
     assert_int_equal(lines, 0);
-    assert_true(uvm_pst_read(x->h, VPN0 + 3, &lines, &count));
-    assert_int_equal(lines, 0x7u);
-    assert_int_equal(count, 0); /* the hardware counts no accesses */
     fx_done(x);
+}
 
-    /* hw without the GMMU's table (line_bitmap = 0: bmp_window_pages = 0): refused by name */
-    x = fx_new();
-    x->cfg.remote_policy = UVM_REMOTE_STATIC_MAP;
-    x->cfg.pst_source = UVM_PST_HW;
+/* hw without the device's table refused by name; the lazy policies keep refusing hw */
+static void test_hw_refused(void **state) {
+    (void)state;
+    fx_t *x = fx_new();
+    x->cfg.remote_policy = UVM_REMOTE_DYNAMAP;
+    x->cfg.pst_source = UVM_PST_HW; /* bmp_window_pages = 0: line_bitmap = 0 */
     assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
-    assert_non_null(strstr(x->err, "line_bitmap = 0"));
+    assert_non_null(strstr(x->err, "pst_source = hw"));
+    assert_non_null(strstr(x->err, "bmp_window_pages"));
+    x->cfg.bmp_window_pages = 256;
+    uvm_handler_t *h = uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err);
+    assert_non_null(h); /* with the table, and without pst_read */
+    uvm_handler_free(h);
+    x->dev.pst_read = pst_read;
+    x->cfg.remote_policy = UVM_REMOTE_LAZY_PG_STAT_SW;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "pst_source must be sw"));
+    x->cfg.remote_policy = UVM_REMOTE_LAZY_PG_DYN_SW;
+    assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
+    assert_non_null(strstr(x->err, "pst_source must be sw"));
     free(x);
 }
 
@@ -256,9 +312,9 @@ static void test_refused(void **state) {
     assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
     assert_non_null(strstr(x->err, "pst_read"));
     x->dev.pst_read = pst_read;
-    x->cfg.pst_source = UVM_PST_HW;
+    x->cfg.pst_source = 2;
     assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
-    assert_non_null(strstr(x->err, "pst_source = hw"));
+    assert_non_null(strstr(x->err, "must be sw (0) or hw (1)"));
     x->cfg.pst_source = UVM_PST_SW;
     x->cfg.static_map_pct = 101;
     assert_null(uvm_handler_new(&x->cfg, &x->dev, x->err, sizeof x->err));
@@ -275,7 +331,8 @@ int main(void) {
         cmocka_unit_test(test_costs),      cmocka_unit_test(test_static_threshold),
         cmocka_unit_test(test_params),     cmocka_unit_test(test_static_map),
         cmocka_unit_test(test_dynamap),    cmocka_unit_test(test_fault_rate),
-        cmocka_unit_test(test_dynamap_hw), cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_refused),    cmocka_unit_test(test_hw_static_map),
+        cmocka_unit_test(test_hw_dynamap), cmocka_unit_test(test_hw_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
