@@ -255,12 +255,17 @@ coverage-acc: $(COVC_SIM) | $(DEPS_STAMP)
 # tests bitmap and bitmap_flush. A separate coverage build of bitmap's RTL (a few minutes of
 # Verilator); not part of make test or test-full.
 ## make coverage-bmp           cover points of the referenced-line bitmaps (configs/bitmap.cfg:
-##                             bitmap, bitmap_flush)
+##                             bitmap, bitmap_flush, dynamap_hw, bitmap_backpressure, 12 random
+##                             seeds with BMP_FLUSH)
 COVB_DIR  := $(COV_BUILD)/bitmap
 COVB_SV   := $(COVB_DIR)/gmmu_cover.sv
 COVB_VDUT := $(COVB_DIR)/vdut
 COVB_SIM  := $(COV_BUILD)/bitmap/gmmu-sim
-COVB_TESTS ?= bitmap bitmap_flush
+COVB_TESTS ?= bitmap bitmap_flush dynamap_hw bitmap_backpressure
+# seeds of the random lock-step mix on bitmap.cfg with BMP_FLUSH at random cycles
+# (test-random-bmp): departures into a full queue, a flush scan waiting for a slot, table writes
+# behind walks, which the directed tests do not all reach
+COVB_SEEDS ?= 12
 $(COVB_SV): tb/coverage/cover_points.py configs/bitmap.cfg scripts/cfg_vflags.py
 	@mkdir -p $(@D)
 	$(PYTHON) tb/coverage/cover_points.py --config configs/bitmap.cfg -o $@
@@ -288,6 +293,8 @@ coverage-bmp: $(COVB_SIM) | $(DEPS_STAMP)
 	rm -rf $(COVB_DIR)/dat && mkdir -p $(COVB_DIR)/dat
 	GMMU_COVERAGE_DIR=$(abspath $(COVB_DIR)/dat) $(PYTHON) scripts/run_test.py \
 	  --build $(COV_BUILD) --no-build $(COVB_TESTS)
+	GMMU_COVERAGE_DIR=$(abspath $(COVB_DIR)/dat) $(PYTHON) scripts/random_lockstep.py \
+	  --build $(COV_BUILD) --config bitmap --seeds $(COVB_SEEDS)
 	verilator_coverage --write $(COVB_DIR)/merged.dat $(COVB_DIR)/dat/*.dat
 	$(PYTHON) tb/coverage/report.py $(COVB_DIR)/merged.dat \
 	  --points "$$($(PYTHON) tb/coverage/cover_points.py --list | grep -E 'gmmu_bmp:|gmmu_l1_tlb:bmp_')" \

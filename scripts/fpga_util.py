@@ -258,7 +258,12 @@ def main():
     ap.add_argument("--update-baseline", action="store_true")
     ap.add_argument("--reuse", action="store_true",
                     help="reuse the stat.json of an earlier run (no synthesis)")
+    ap.add_argument("--ecp5-args", default="",
+                    help="extra synth_ecp5 options, e.g. -noabc9 (classic ABC: the large "
+                         "configurations, docs/fpga.md)")
     a = ap.parse_args()
+    if a.ecp5_args:
+        ARCHS["ecp5"]["cmd"] += " " + a.ecp5_args
     os.chdir(ROOT)
     os.makedirs(a.out, exist_ok=True)
     res = {"date": datetime.date.today().isoformat(),
