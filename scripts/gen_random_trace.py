@@ -102,16 +102,24 @@ MIX_BAD_CSR = ["w:0xffc:1", "r:0x100", "w:ID:1", "w:FB_PUT:3", "w:INT_STATUS:1",
                "w:FB_SIZE:0x20000", "w:FB_GET:0x10000", "r:0x7fc"]
 
 
+def steps_at_random_cycles(rng_seed, lo, hi, count, make):
+    """CSR steps at random cycles: random.Random(rng_seed) draws n in count = (min, max) cycles in
+    [lo, hi), sorted; make(r, cycle) gives the steps of one cycle (r: the same generator)."""
+    r = random.Random(rng_seed)
+    steps = []
+    for c in sorted(r.randrange(lo, hi) for _ in range(r.randint(*count))):
+        steps += make(r, c)
+    return steps
+
+
 def mix_csr(seed):
     """Scripted CSR steps of a --mix run (gmmu-sim --csr): a few illegal accesses at random cycles
     in the first 20000 (gen_mix keeps one warp waiting until the last), each followed by
     ERR_STATUS and ERR_ADDR read back (compared in lock-step) and cleared."""
-    r = random.Random(seed * 31337 + 5)
-    steps = []
-    for c in sorted(r.randrange(100, 20000) for _ in range(r.randint(0, 6))):
-        steps += [f"{c}:{r.choice(MIX_BAD_CSR)}", f"{c}:r:ERR_STATUS", f"{c}:r:ERR_ADDR",
-                  f"{c}:w:ERR_STATUS:0x1f"]
-    return steps
+    return steps_at_random_cycles(
+        seed * 31337 + 5, 100, 20000, (0, 6),
+        lambda r, c: [f"{c}:{r.choice(MIX_BAD_CSR)}", f"{c}:r:ERR_STATUS", f"{c}:r:ERR_ADDR",
+                      f"{c}:w:ERR_STATUS:0x1f"])
 
 
 def gen_mix(seed, scale=1.0):

@@ -28,7 +28,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import random
 import shlex
 import subprocess
 import sys
@@ -73,12 +72,10 @@ def bmp_flush_steps(seed):
     """--config bitmap: 1-4 BMP_FLUSH commands at random cycles of the first 40000 (racing with
     the handler's shootdowns and the chaos invalidations; one written while a command is BUSY is
     refused: ERR_STATUS.CMD_BUSY, read back in lock-step and cleared)."""
-    r = random.Random(seed * 7919 + 11)
-    steps = []
-    for c in sorted(r.randrange(100, 40000) for _ in range(r.randint(1, 4))):
-        steps += [f"{c}:w:CMD:{BMP_FLUSH}", f"{c + 1}:r:CMD_STATUS", f"{c + 1}:r:ERR_STATUS",
-                  f"{c + 1}:w:ERR_STATUS:0x1f"]
-    return steps
+    return gen_random_trace.steps_at_random_cycles(
+        seed * 7919 + 11, 100, 40000, (1, 4),
+        lambda r, c: [f"{c}:w:CMD:{BMP_FLUSH}", f"{c + 1}:r:CMD_STATUS", f"{c + 1}:r:ERR_STATUS",
+                      f"{c + 1}:w:ERR_STATUS:0x1f"])
 
 
 def run(seed, build, outdir, config="tiny"):

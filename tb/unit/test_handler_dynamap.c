@@ -138,6 +138,17 @@ static void test_static_map(void **state) {
     fx_done(x);
 }
 
+/* pages 0 (one line) and 1 (two lines), both evicted, fault again under dynamap with f_over = 0:
+ * page 0 stays on the host, page 1 migrates */
+static void expect_one_remote_one_migrated(fx_t *x) {
+    fx_service_write(x, VPN0 + 0);
+    assert_true(remote_leaf(x, VPN0 + 0));
+    fx_service_write(x, VPN0 + 1);
+    assert_false(remote_leaf(x, VPN0 + 1));
+    assert_int_equal(st(x)->pst_remote, 1);
+    assert_int_equal(st(x)->pst_migrate, 1);
+}
+
 /* dynamap with the default costs (H = 16.1 us) and no measured pressure (f_over = 0): one line
  * stays on the host, two lines migrate */
 static void test_dynamap(void **state) {
@@ -147,12 +158,7 @@ static void test_dynamap(void **state) {
     pst_set(&t, VPN0 + 0, 0x00000001u);
     pst_set(&t, VPN0 + 1, 0x00000003u);
     fx_t *x = start(UVM_REMOTE_DYNAMAP, &t, &ev);
-    fx_service_write(x, VPN0 + 0);
-    assert_true(remote_leaf(x, VPN0 + 0));
-    fx_service_write(x, VPN0 + 1);
-    assert_false(remote_leaf(x, VPN0 + 1));
-    assert_int_equal(st(x)->pst_remote, 1);
-    assert_int_equal(st(x)->pst_migrate, 1);
+    expect_one_remote_one_migrated(x);
     fx_done(x);
 }
 
@@ -204,21 +210,28 @@ static void gmmu_or(fx_t *x, uint64_t vpn, uint32_t bmp) {
     fk_gpu_write64(&x->fk, pa, fk_gpu_read64(&x->fk, pa) | ((uint64_t)bmp << (32u * (i & 1u))));
 }
 
+/* 4 frames, fifo, pst_source = hw with the handler's table over "a" (1 MB at VPN0, 256 pages) and
+ * no software PST (the device gives no pst_read); evictions recorded in ev */
+static fx_t *start_hw(uint32_t policy, fx_evicts_t *ev) {
+    fx_t *x = fx_new();
+    x->cfg.gpu_data_pages = 4;
+    x->cfg.remote_policy = policy;
+    x->cfg.pst_source = UVM_PST_HW;
+    x->cfg.bmp_window_pages = 256;
+    set_policy(&x->cfg, UVM_POLICY_EVICT, "fifo");
+    fx_start(x);
+    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 256);
+    assert_int_equal(
+        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, ev), 0);
+    return x;
+}
+
 /* static_map at 50 % on the table, no software PST (the device gives no pst_read): the lines at
  * the eviction counted (fig. 3a), the decision from the table as it is at the fault */
 static void test_hw_static_map(void **state) {
     (void)state;
     fx_evicts_t ev = {0};
-    fx_t *x = fx_new(); /* dev.pst_read = NULL */
-    x->cfg.gpu_data_pages = 4;
-    x->cfg.remote_policy = UVM_REMOTE_STATIC_MAP;
-    x->cfg.pst_source = UVM_PST_HW;
-    x->cfg.bmp_window_pages = 256; /* "a": 1 MB at VPN0 */
-    set_policy(&x->cfg, UVM_POLICY_EVICT, "fifo");
-    fx_start(x);
-    assert_int_equal(x->fk.csr[GMMU_CSR_BMP_PAGES / 4], 256);
-    assert_int_equal(
-        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, &ev), 0);
+    fx_t *x = start_hw(UVM_REMOTE_STATIC_MAP, &ev);
     gmmu_or(x, VPN0 + 0, 0x0000000fu); /* 4 lines: 12.5 % */
     gmmu_or(x, VPN0 + 1, 0xffff0000u); /* 16 lines: 50 % (the upper half of word 0) */
     for (uint64_t p = 0; p < 8; p++)
@@ -252,26 +265,13 @@ static void test_hw_static_map(void **state) {
 static void test_hw_dynamap(void **state) {
     (void)state;
     fx_evicts_t ev = {0};
-    fx_t *x = fx_new();
-    x->cfg.gpu_data_pages = 4;
-    x->cfg.remote_policy = UVM_REMOTE_DYNAMAP;
-    x->cfg.pst_source = UVM_PST_HW;
-    x->cfg.bmp_window_pages = 256;
-    set_policy(&x->cfg, UVM_POLICY_EVICT, "fifo");
-    fx_start(x);
-    assert_int_equal(
-        uvm_handler_subscribe(x->h, UVM_EVENT_MASK(UVM_EVENT_EVICT), fx_record_evict, &ev), 0);
+    fx_t *x = start_hw(UVM_REMOTE_DYNAMAP, &ev);
     gmmu_or(x, VPN0 + 0, 0x00000001u);
     gmmu_or(x, VPN0 + 1, 0x00000003u);
     for (uint64_t p = 0; p < 8; p++)
         fx_service_write(x, VPN0 + p);
     assert_int_equal(ev.n, 4);
-    fx_service_write(x, VPN0 + 0);
-    assert_true(remote_leaf(x, VPN0 + 0));
-    fx_service_write(x, VPN0 + 1);
-    assert_false(remote_leaf(x, VPN0 + 1));
-    assert_int_equal(st(x)->pst_remote, 1);
-    assert_int_equal(st(x)->pst_migrate, 1);
+    expect_one_remote_one_migrated(x);
     /* uvm_pst_read under hw: the table's word, no count; false outside the window */
     uint32_t lines = 0, count = 7;
     assert_true(uvm_pst_read(x->h, VPN0 + 1, &lines, &count));
