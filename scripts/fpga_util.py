@@ -259,9 +259,14 @@ def main():
     ap.add_argument("--reuse", action="store_true",
                     help="reuse the stat.json of an earlier run (no synthesis)")
     ap.add_argument("--ecp5-args", default="",
-                    help="extra synth_ecp5 options, e.g. -noabc9 (classic ABC: the large "
-                         "configurations, docs/fpga.md)")
+                    help="extra synth_ecp5 options, e.g. --ecp5-args=-nowidelut (not the recorded "
+                         "baseline's flow). Yosys 0.70's synth_ecp5 (a wrapper of synth_lattice) "
+                         "has no -noabc9: it accepts and ignores it, ABC9 still maps")
     a = ap.parse_args()
+    if a.ecp5_args and a.update_baseline:
+        sys.exit("fpga_util: --ecp5-args is not the baseline's flow (no --update-baseline)")
+    if not os.path.exists(os.path.join(ROOT, "rtl", "files.f")):
+        sys.exit("fpga_util: rtl/files.f is missing (generated): run `make gen` first")
     if a.ecp5_args:
         ARCHS["ecp5"]["cmd"] += " " + a.ecp5_args
     os.chdir(ROOT)
