@@ -623,6 +623,9 @@ mutate_hdl hdl2 test_handler_dynamap:test_costs sw-handler/uvm_dynamap.c 's/    
     "handler: dynamap's C_GPU counts half of f_over, the extra evictions a migration causes (uvm_dynamap.c)" "$hdl_unit"
 mutate_hdl hdl2 dynamap sw-handler/uvm_dynamap.c 's/    return !(c.gpu_ns < c.cpu_ns);/    return c.gpu_ns < c.cpu_ns;/' \
     "handler: dynamap maps remotely the pages its cost model would migrate (uvm_dynamap.c)" "$hdl_exp"
+# pst_source = hw (docs/handler.md §6x.7): the table's word read with one line only
+mutate_hdl hdl2 test_handler_dynamap:test_hw_dynamap sw-handler/uvm_dynamap.c 's/        \*lines = uvm_bmp_read(h, vpn);/        *lines = uvm_bmp_read(h, vpn) \& 1u;/' \
+    "handler: pst_source = hw keeps only line 0 of the table's bitmap (uvm_dynamap.c)" "$hdl_unit"
 # issue 21 items 4-5: LazyPgStatSW / LazyPgDynSW (docs/handler.md §6x.4): the threshold and the
 # base count caught by the unit test, the dynamic threshold in lock-step by its expects
 mutate_hdl hdl2 test_handler_lazypg:test_stat_service_poll sw-handler/uvm_lazypg_poll.c 's/^        if (c - (c < base ? c : base) >=$/        if (c - (c < base ? c : base) >/' \
