@@ -403,6 +403,11 @@ int csr_state_get(const csr_t *c, const char *reg, uint32_t i, uint64_t *val) {
         {"acc_base_q", c->acc_base >> GMMU_CSR_ACC_BASE_LO_ADDR_LSB},
         {"acc_size_q", c->acc_size},
         {"acc_get_q", c->acc_get},
+        /* §20.5: BMP_BASE[47:3]; the registers exist only with LineBitmap = 1 (0 otherwise) */
+        {"bmp_base_q",
+         c->has_bmp ? (c->bmp_base >> 3) & ((UINT64_C(1) << (GMMU_PA_W - 3)) - 1u) : 0u},
+        {"bmp_pages_q", c->has_bmp ? c->bmp_pages : 0u},
+        {"bmp_vpn0_q", c->has_bmp ? c->bmp_vpn0 : 0u},
     };
     for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
         if (strcmp(reg, t[k].name) == 0) {

@@ -429,8 +429,15 @@ static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32
                         uint64_t *val) {
     if (rest[0] == '\0')
         return word ? -1 : l1_state_get(l, reg, i, val);
-    if (strcmp(rest, ".u_req") == 0)
+    if (strcmp(rest, ".u_req") == 0) {
+        if (strcmp(reg, "line_q") == 0) { /* §20.2: kept by the L1 in the model (l1_t.line) */
+            if (i >= l->req.n || word)
+                return -1;
+            *val = l->lbm ? l->line[i] : 0u;
+            return 0;
+        }
         return l1_req_state_get(&l->req, reg, i, word, val);
+    }
     if (strncmp(rest, ".u_base", 7) == 0)
         return fa_state_get(&l->base, rest + 7, reg, i, word, val);
     if (strncmp(rest, ".u_large", 8) == 0)

@@ -272,6 +272,11 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
                 {"w_poison_q", w->poison},
                 {"w_nofill_q", w->nofill},
                 {"w_adw_q", w->adw}};
+    if (strcmp(reg, "mr_bmp_q") == 0 || strcmp(reg, "mr_bhi_q") == 0 ||
+        strcmp(reg, "mr_bdat_q") == 0) { /* §20.5 the bitmap write */
+        *val = reg[4] == 'm' ? w->mr_bmp : reg[4] == 'h' ? w->mr_bhi : w->mr_bdat;
+        return i == 0 ? 0 : -1;
+    }
     if (strcmp(reg, "mr_write_q") == 0 || strcmp(reg, "mr_co_q") == 0 ||
         strcmp(reg, "mr_drt_q") == 0) {
         *val = reg[3] == 'w' ? w->mr_write : reg[3] == 'c' ? w->mr_co : w->mr_drt;
