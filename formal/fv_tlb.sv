@@ -80,6 +80,8 @@ module fv_tlb
     .lk_w_o (s_w), .fill_i (s_fill), .fill_set_i (s_fill_set), .fill_tag_i (s_fill_tag),
     .fill_w_i (s_fill_w), .fill_data_i (s_fill_data), .touch_i (s_touch & s_hit),
     .flush_all_i (s_flush_all), .flush_page_i (s_flush_page), .flush_tag_i (s_flush_tag),
-    .flush_mask_i ('1)  // the whole tag, as before §14.4
+    .flush_mask_i ('1),  // the whole tag, as before §14.4
+    // every entry compared (the fills here put any tag in any set: no set-local flush)
+    .flush_local_i (1'b0), .flush_set_i ('0)
   );
 endmodule

@@ -57,6 +57,9 @@ module gmmu_l2_tlb #(
   // constant-0 flip-flops (none with one address space)
   localparam logic [gmmu_pkg::ASID_W-1:0] AsidMask = gmmu_pkg::ASID_W'(NumAsids - 1);
   localparam gmmu_tlb_pkg::base_tag_t  BKeep = '{asid: AsidMask, vpn: '1};
+  // the base array's per-entry flush compare: the ASID (a flush by ASID, §14.4); a page flush is
+  // set-local (docs/microarch.md §1.3)
+  localparam gmmu_tlb_pkg::base_tag_t  BFlushKeep = '{asid: '1, vpn: '0};
   localparam gmmu_tlb_pkg::large_tag_t LKeep = '{asid: AsidMask, region: '1};
   // MSHR record (spec/tlb.toml [l2_mshr]): the SM mask field holds FB_SM_MASK_W bits, NumSm of
   // them stored (the others are constant 0, removed by synthesis as the unstored ASID bits)
@@ -250,7 +253,8 @@ module gmmu_l2_tlb #(
     .Ways   (L2Ways),
     .tag_t   (gmmu_tlb_pkg::base_tag_t),
     .data_t  (gmmu_tlb_pkg::base_data_t),
-    .TagKeep (BKeep)
+    .TagKeep   (BKeep),
+    .FlushKeep (BFlushKeep)
   ) u_base (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -272,7 +276,9 @@ module gmmu_l2_tlb #(
     .flush_all_i  (arr_flush_all),
     .flush_page_i (arr_flush_sel),
     .flush_tag_i  (b_flush_tag),
-    .flush_mask_i (b_flush_mask)
+    .flush_mask_i (b_flush_mask),
+    .flush_local_i(flush_i.page),  // the mask covers the VPN, hence the set index
+    .flush_set_i  ((L2Sets > 1) ? flush_i.vpn[SetW-1:0] : '0)
   );
 
   // ---------------------------------------------------------------- large array (§1.2)

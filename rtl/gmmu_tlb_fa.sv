@@ -12,8 +12,9 @@
 //                 flush_tag_i in the bits of flush_mask_i (flush_page_i: a page, an ASID or a
 //                 page of an ASID, docs/microarch.md §14.4) become invalid; PLRU bits unchanged
 //
-// Storage: the entries are in u_store (gmmu_tlb_store: the CAM part valid/tag/w stays in
-// flip-flops, the payload is the LUT-RAM candidate); the PLRU bits (plru_q) are here.
+// Storage: the entries are in u_store (gmmu_tlb_store: the CAM part valid/tag/w in flip-flops,
+// data in a RAM with one asynchronous read port per lookup port, LUT RAM on an FPGA); the PLRU
+// bits (plru_q) are here.
 module gmmu_tlb_fa #(
   parameter int unsigned N         = 2,
   parameter int unsigned NumLookup = 1,
@@ -56,7 +57,8 @@ module gmmu_tlb_fa #(
   // entries: u_store (gmmu_tlb_store) does FA-3 fill and FA-5 flush; ent_* are its _q values
   logic [N-1:0]   ent_valid, ent_w;
   tag_t           ent_tag [N];
-  data_t          ent_data [N];
+  logic [IdxW-1:0] rd_idx [NumLookup];   // FA-1's data reads: the hit entry (entry 0 at a miss)
+  data_t           rd_data [NumLookup];
   logic [PlW-1:0] plru_q, plru_d;
 
   // ---------------------------------------------------------------- FA-1 lookup (from _q)
@@ -74,9 +76,12 @@ module gmmu_tlb_fa #(
           lk_idx_o[p] = IdxW'(i);
         end
       end
-      lk_data_o[p] = ent_data[lk_idx_o[p]];
+      rd_idx[p]    = lk_idx_o[p];
       lk_w_o[p]    = ent_w[lk_idx_o[p]];
     end
+  end
+  for (genvar p = 0; p < NumLookup; p++) begin : g_lk_data
+    assign lk_data_o[p] = rd_data[p];
   end
 
   // ---------------------------------------------------------------- FA-2 fill choice (on _q)
@@ -137,14 +142,16 @@ module gmmu_tlb_fa #(
     .N      (N),
     .tag_t   (tag_t),
     .data_t  (data_t),
-    .TagKeep (TagKeep)
+    .TagKeep (TagKeep),
+    .NumRd   (NumLookup)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .valid_o      (ent_valid),
     .tag_o        (ent_tag),
     .w_o          (ent_w),
-    .data_o       (ent_data),
+    .rd_idx_i     (rd_idx),
+    .rd_data_o    (rd_data),
     .fill_i       (fill_i),
     .fill_idx_i   (fill_idx),
     .fill_tag_i   (fill_tag_i),
@@ -153,7 +160,8 @@ module gmmu_tlb_fa #(
     .flush_all_i  (flush_all_i),
     .flush_page_i (flush_page_i),
     .flush_tag_i  (flush_tag_i),
-    .flush_mask_i (flush_mask_i)
+    .flush_mask_i (flush_mask_i),
+    .flush_sel_i  ('0)
   );
 
   // ---------------------------------------------------------------- registers

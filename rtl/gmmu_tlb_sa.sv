@@ -11,8 +11,13 @@
 //   SA-4 PLRU     the hit touch (touch_i, at (lk_set_i, lk_way_o)), then the fill touch; when both
 //                 are in one set the fill touch applies to the result of the hit touch
 //   SA-5 flush    on the _d values of SA-3: all entries (flush_all_i) or those whose tag equals
-//                 flush_tag_i in the bits of flush_mask_i (flush_page_i; every entry is
-//                 compared: a flush by ASID is not set-local, §14.4); PLRU bits are not changed
+//                 flush_tag_i in the bits of flush_mask_i (flush_page_i); PLRU bits are not
+//                 changed. Set-local page flush (docs/microarch.md §1.3): with flush_local_i (the
+//                 mask covers the set-index bits of the tag, so only set flush_set_i can hold a
+//                 match) the Ways entries of that set are compared on the whole tag; otherwise
+//                 every entry is compared on the FlushKeep bits only (the ASID: a flush by ASID,
+//                 §14.4, whose mask has no other bits). The same entries become invalid as with
+//                 a compare of every entry on every bit.
 //
 // Storage: valid and tag of the entries are in u_store (gmmu_tlb_store, reset flip-flops read
 // combinationally: the lookup, the fill choice and the page flush compare tags in one cycle);
@@ -27,6 +32,7 @@ module gmmu_tlb_sa #(
   parameter type         tag_t  = logic,
   parameter type         data_t = logic,
   parameter tag_t        TagKeep = '1,  // stored tag bits (gmmu_tlb_store); compares use only these
+  parameter tag_t        FlushKeep = '1, // bits a non-local page flush compares (all others 0 in its mask)
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
@@ -55,7 +61,9 @@ module gmmu_tlb_sa #(
   input  logic            flush_all_i,
   input  logic            flush_page_i,
   input  tag_t            flush_tag_i,
-  input  tag_t            flush_mask_i
+  input  tag_t            flush_mask_i,
+  input  logic            flush_local_i,  // flush_page_i's matches can only be in flush_set_i
+  input  logic [SetW-1:0] flush_set_i
 );
   localparam int unsigned N    = Sets * Ways;
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1;
@@ -169,30 +177,48 @@ module gmmu_tlb_sa #(
     assign rd_data[w] = data_t'(rdata[PayW-2:0]);
   end
 
+  // SA-5 set-local page flush: the ways of set flush_set_i compared on their _d tags (the fill
+  // of this cycle replaces one of them, as in gmmu_tlb_store)
+  logic [N-1:0] flush_sel;
+  always_comb begin : p_flush_local
+    tag_t t;
+    flush_sel = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      t = (fill_i && fill_set_i == flush_set_i && fill_way == WayW'(w)) ? fill_tag_i :
+          ent_tag[idx(flush_set_i, WayW'(w))];
+      flush_sel[idx(flush_set_i, WayW'(w))] =
+          flush_page_i && flush_local_i &&
+          ((t & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep));
+    end
+  end
+
   logic [N-1:0] unused_ent_w;  // 0: the payload is not stored in u_store
-  data_t        unused_ent_data [N];
+  data_t        unused_ent_data [1];
   gmmu_tlb_store #(
     .N       (N),
     .tag_t   (tag_t),
     .data_t  (data_t),
-    .TagKeep (TagKeep),
-    .Payload (1'b0)
+    .TagKeep   (TagKeep),
+    .FlushKeep (FlushKeep),
+    .Payload   (1'b0)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .valid_o      (ent_valid),
     .tag_o        (ent_tag),
     .w_o          (unused_ent_w),
-    .data_o       (unused_ent_data),
+    .rd_idx_i     ('{default: '0}),
+    .rd_data_o    (unused_ent_data),
     .fill_i       (fill_i),
     .fill_idx_i   (idx(fill_set_i, fill_way)),
     .fill_tag_i   (fill_tag_i),
     .fill_w_i     (fill_w_i),
     .fill_data_i  (fill_data_i),
     .flush_all_i  (flush_all_i),
-    .flush_page_i (flush_page_i),
+    .flush_page_i (flush_page_i && !flush_local_i),
     .flush_tag_i  (flush_tag_i),
-    .flush_mask_i (flush_mask_i)
+    .flush_mask_i (flush_mask_i),
+    .flush_sel_i  (flush_sel)
   );
 
   // ---------------------------------------------------------------- registers
@@ -209,6 +235,27 @@ module gmmu_tlb_sa #(
   // no multi-hit: at most one way of the looked-up set carries the tag
   a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
     lk_valid_i |-> $onehot0(tag_match));
+  // the set-local page flush invalidates what a compare of every entry would: a non-local one
+  // has a mask of FlushKeep bits only, and a local one matches no entry outside its set
+  logic flush_outside;
+  always_comb begin : p_flush_outside
+    tag_t t;
+    flush_outside = 1'b0;
+    for (int unsigned s = 0; s < Sets; s++) begin
+      for (int unsigned w = 0; w < Ways; w++) begin
+        t = (fill_i && fill_set_i == SetW'(s) && fill_way == WayW'(w)) ? fill_tag_i :
+            ent_tag[idx(SetW'(s), WayW'(w))];
+        if (SetW'(s) != flush_set_i && ent_valid[idx(SetW'(s), WayW'(w))] &&
+            ((t & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep))) begin
+          flush_outside = 1'b1;
+        end
+      end
+    end
+  end
+  a_flush_nonlocal_mask: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    (flush_page_i && !flush_local_i) |-> (flush_mask_i & TagKeep & ~FlushKeep) == '0);
+  a_flush_local_set: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    (flush_page_i && flush_local_i) |-> !flush_outside);
 `else
   logic unused_lk_valid;
   assign unused_lk_valid = lk_valid_i;

@@ -39,6 +39,15 @@ import cfg_vflags  # noqa: E402  (same parser as the Verilator -G flags)
 
 LUT_GROWTH_LIMIT = 0.05
 
+# `--ecp5-mapper abc`: synth_lattice's script up to its LUT mapping, classic ABC instead of ABC9
+# (the old `synth_ecp5 -noabc9`, which Yosys 0.70 no longer has), then the rest of the script.
+# LUTs of up to 7 inputs, as the old flow: cells_map turns LUT5-7 into LUT4 + PFUMX / L6MUX21.
+ECP5_ABC_CMD = ("synth_lattice -family ecp5 -top gmmu_top -noflatten {args} -run :map_luts\n"
+                "techmap -map +/lattice/latches_map.v\n"
+                "abc -dress -lut 4:7\n"
+                "clean\n"
+                "synth_lattice -family ecp5 -top gmmu_top -noflatten {args} -run map_cells:")
+
 ARCHS = {
     "ecp5": {
         "title": "ECP5 (synth_ecp5)",
@@ -262,12 +271,17 @@ def main():
                     help="extra synth_ecp5 options, e.g. --ecp5-args=-nowidelut (not the recorded "
                          "baseline's flow). Yosys 0.70's synth_ecp5 (a wrapper of synth_lattice) "
                          "has no -noabc9: it accepts and ignores it, ABC9 still maps")
+    ap.add_argument("--ecp5-mapper", choices=("abc9", "abc"), default="abc9",
+                    help="LUT mapper of the ECP5 synthesis: abc9 (synth_ecp5's default, the "
+                         "baseline's flow) or abc (classic ABC, the old synth_ecp5 -noabc9)")
     a = ap.parse_args()
-    if a.ecp5_args and a.update_baseline:
+    if (a.ecp5_args or a.ecp5_mapper != "abc9") and a.update_baseline:
         sys.exit("fpga_util: --ecp5-args is not the baseline's flow (no --update-baseline)")
     if not os.path.exists(os.path.join(ROOT, "rtl", "files.f")):
         sys.exit("fpga_util: rtl/files.f is missing (generated): run `make gen` first")
-    if a.ecp5_args:
+    if a.ecp5_mapper == "abc":
+        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(args=a.ecp5_args)
+    elif a.ecp5_args:
         ARCHS["ecp5"]["cmd"] += " " + a.ecp5_args
     os.chdir(ROOT)
     os.makedirs(a.out, exist_ok=True)

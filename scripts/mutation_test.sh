@@ -139,12 +139,17 @@ mutate rtl/gmmu_l1_req_table.sv "s/(free_cnt >= CntW'(NumPorts))/(free_cnt > Cnt
 fi
 # one mutation inside each shared TLB block (RTL and C model)
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
-mutate rtl/gmmu_tlb_fa.sv 's/      lk_data_o\[p\] = ent_data\[lk_idx_o\[p\]\];/      lk_data_o[p] = ent_data[0];/' \
+mutate rtl/gmmu_tlb_fa.sv 's/      rd_idx\[p\]    = lk_idx_o\[p\];/      rd_idx[p]    = '"'"'0;/' \
     "RTL: fully associative array returns entry 0's payload on every hit (gmmu_tlb_fa FA-1)"
 fi
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
 mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = rd_data\[lk_way_o\];/  assign lk_data_o = rd_data[0];/" \
     "RTL: set-associative array returns way 0's payload on every hit (gmmu_tlb_sa SA-1)"
+fi
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
+mutate rtl/gmmu_tlb_sa.sv "s/          flush_page_i \&\& flush_local_i \&\&/          flush_page_i \&\& flush_local_i \&\& (w == 0) \&\&/" \
+    "RTL: the set-local page flush compares way 0 of the set only (gmmu_tlb_sa SA-5, docs/microarch.md §1.3)" \
+    tb/traces/inval_walk.trc "--set chaos_inval=500"
 fi
 # the L2 base array's payload RAM read path (docs/microarch.md §1.3 "payload RAM"); the last RTL
 # mutation of the quick set until 2026-11-28 (one Verilator rebuild, ~55 s): full set only since

@@ -280,28 +280,36 @@ def expected_ffs(p, k, prep=False):
 def tlb_array_ffs(sets, ways, tag_w, data_w, tag, data, payload=True):
     """One TLB array (gmmu_tlb_fa: sets = entries, ways = 1; gmmu_tlb_sa: sets x ways):
     valid, tag, w, data per entry and one tree PLRU of ways-1 bits per set (entries-1 for FA).
+    payload=True (gmmu_tlb_fa): w in flip-flops, data in the store's data RAM (expected_mems());
     payload=False: w and data are in RAM (gmmu_tlb_sa, expected_mems()), not flip-flops."""
     n = sets * ways
     plru = (n - 1) if ways == 1 else sets * (ways - 1)
     if not payload:
         return {f"entries (valid, {tag}; w, {data} in RAM)": n * (1 + tag_w),
                 "PLRU" + (" (per set)" if ways > 1 else ""): plru}
-    return {f"entries (valid, {tag}, w, {data})": n * (1 + tag_w + 1 + data_w),
+    return {f"entries (valid, {tag}, w; {data} in RAM)": n * (1 + tag_w + 1),
             "PLRU" + (" (per set)" if ways > 1 else ""): plru}
 
 
 def expected_mems(p):
     """Memories kept as memory cells ($mem_v2) by the synthesis of make synth: name -> (width,
-    words). The L2 base array's payload RAMs (gmmu_tlb_sa g_way[w].u_ram, gmmu_ram_1r1w): one
-    per way, L2Sets words of {w, base_data_t} (docs/microarch.md §1.3 "payload RAM"); the
-    page-walk cache's payload LUT RAM {next[PPN_W], l} of PwcEntries words, read
-    asynchronously (ASYNC_MEMS; docs/microarch.md §16.1)."""
+    words, read ports). The L2 base array's payload RAMs (gmmu_tlb_sa g_way[w].u_ram,
+    gmmu_ram_1r1w): one per way, L2Sets words of {w, base_data_t}, one synchronous read port
+    (docs/microarch.md §1.3 "payload RAM"); the data RAMs of the fully associative arrays
+    (gmmu_tlb_store data_q of the L1 base and large arrays, NumPorts asynchronous read ports, and
+    of the L2 large array, one; §1.2 "payload LUT RAM"); the page-walk cache's payload LUT RAM
+    {next[PPN_W], l} of PwcEntries words, read asynchronously (ASYNC_MEMS; §16.1)."""
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
     width = 1 + rec["base_data"]["bits"]
-    mems = {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"])
+    mems = {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"], 1)
             for w in range(p["L2Ways"])}
+    bdat, ldat = rec["base_data"]["bits"], rec["large_data"]["bits"]
+    for s in range(p["NumSm"]):
+        mems[f"g_l1[{s}].u_l1.u_base.u_store.data_q"] = (bdat, p["L1Entries"], p["NumPorts"])
+        mems[f"g_l1[{s}].u_l1.u_large.u_store.data_q"] = (ldat, p["L1LargeEntries"], p["NumPorts"])
+    mems["u_l2.u_large.u_store.data_q"] = (ldat, p["L2LargeEntries"], 1)
     if p["PwcEntries"] > 0:
-        mems[PWC_MEM] = (pkg_consts("rtl/gen/gmmu_pkg.sv")["PPN_W"] + 1, p["PwcEntries"])
+        mems[PWC_MEM] = (pkg_consts("rtl/gen/gmmu_pkg.sv")["PPN_W"] + 1, p["PwcEntries"], 1)
     return mems
 
 
@@ -309,6 +317,11 @@ def expected_mems(p):
 # transparency)
 PWC_MEM = "u_ptw.g_pwc.u_pwc.pl_ram"
 ASYNC_MEMS = {PWC_MEM}
+
+
+def is_async_mem(name):
+    """The memories read asynchronously: the page-walk cache's and the FA arrays' data RAMs."""
+    return name in ASYNC_MEMS or name.endswith(".u_store.data_q")
 
 
 def mem_cells(netlist, top="gmmu_top"):
@@ -373,8 +386,10 @@ STRUCT_CHECK_FILES = ["rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_tlb
 
 def struct_check_expected():
     """Flip-flops of gmmu_struct_check: ent_q 4 x {a[6], f, b[3]} + gmmu_tlb_fa N=4 with tag
-    {asid[4], vpn[8]}, data {ppn[6], attr[2]}: valid, tag, w, data per entry + 3 PLRU bits."""
-    return 4 * (6 + 1 + 3) + sum(tlb_array_ffs(4, 1, 4 + 8, 6 + 2, "tag", "data").values())
+    {asid[4], vpn[8]}, data {ppn[6], attr[2]}: valid, tag, w, data per entry + 3 PLRU bits (the
+    data RAM too: `synth` maps memories to flip-flops, memory_map)."""
+    return (4 * (6 + 1 + 3) + sum(tlb_array_ffs(4, 1, 4 + 8, 6 + 2, "tag", "data").values())
+            + 4 * (6 + 2))
 
 
 def struct_check(yosys, out):
@@ -497,13 +512,13 @@ def main():
     for name in sorted(set(exp_mem) | set(got_mem)):
         e = exp_mem.get(name)
         g = got_mem.get(name)
-        good = (e is not None and g is not None and e == g[:2] and g[2] == 1 and
-                g[3] == (0 if name in ASYNC_MEMS else 1))
+        good = (e is not None and g is not None and e[:2] == g[:2] and g[2] == e[2] and
+                g[3] == (0 if is_async_mem(name) else g[2]))
         ok &= good
-        es = f"{e[0]} x {e[1]}" if e else "-"
+        es = f"{e[0]} x {e[1]}, {e[2]} rd" if e else "-"
         gs = f"{g[0]} x {g[1]}, {g[2]} rd, {g[3]} transparent" if g else "-"
         print(f"  {name:40s} {es:>10s} / {gs}" + ("" if good else "   <-- MISMATCH"))
-    print(f"  {'memory bits':40s} {sum(w * n for w, n in exp_mem.values()):10d} / "
+    print(f"  {'memory bits':40s} {sum(w * n for w, n, _ in exp_mem.values()):10d} / "
           f"{sum(g[0] * g[1] for g in got_mem.values())}")
     if latch_types:
         ok = False

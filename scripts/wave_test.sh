@@ -13,7 +13,7 @@ work=${WAVE_WORK:-$root/build/wave-test}
 config=tiny
 trace=tb/traces/replay.trc
 file=rtl/gmmu_tlb_fa.sv
-expr='s/      lk_data_o\[p\] = ent_data\[lk_idx_o\[p\]\];/      lk_data_o[p] = ent_data[0];/'
+expr='s/      rd_idx\[p\]    = lk_idx_o\[p\];/      rd_idx[p]    = '"'"'0;/'
 
 mkdir -p "$work"
 # sources only (the files git tracks plus the generated ones), as scripts/mutation_test.sh does
