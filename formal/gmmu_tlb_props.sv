@@ -5,10 +5,13 @@
 //   tlb_unique_tag     no two valid entries carry the same tag (FA: whole array; SA: per set);
 //                      this state invariant makes the lookup property inductive
 //   tlb_no_multi_hit   a lookup matches at most one valid entry (per port; SA: in its set)
+//   tlb_flush_page_done (FA) after a page flush no valid entry matches its tag in its mask bits
+//                      (also the entry a fill of the same cycle wrote: FA-5 acts on _d)
 module gmmu_tlb_fa_props #(
   parameter int unsigned N         = 2,
   parameter int unsigned NumLookup = 1,
-  parameter int unsigned TagW      = 1
+  parameter int unsigned TagW      = 1,
+  parameter logic [TagW-1:0] Keep  = '1  // the stored tag bits (TagKeep)
 ) (
   input logic                         clk_i,
   input logic                         rst_ni,
@@ -17,9 +20,29 @@ module gmmu_tlb_fa_props #(
   input logic [NumLookup-1:0][N-1:0]  tag_match,
   input logic                         fill_i,
   input logic                         flush_all_i,
-  input logic                         flush_page_i
+  input logic                         flush_page_i,
+  input logic [TagW-1:0]              flush_tag_i,
+  input logic [TagW-1:0]              flush_mask_i
 );
 `include "fv_defs.svh"
+  // the last cycle's page flush (its tag and mask), checked on the entries it left
+  logic            fl_q;
+  logic [TagW-1:0] fl_tag_q, fl_m_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fl_q     <= 1'b0;
+      fl_tag_q <= '0;
+      fl_m_q   <= '0;
+    end else begin
+      fl_q     <= flush_page_i;
+      fl_tag_q <= flush_tag_i;
+      fl_m_q   <= flush_mask_i & Keep;
+    end
+  end
+  for (genvar i = 0; i < N; i++) begin : g_fl
+    `FV_ASSERT(tlb_flush_page_done, !(fl_q && ent_valid[i] &&
+               (tag_flat[TagW*(N-1-i) +: TagW] & fl_m_q) == (fl_tag_q & fl_m_q)))
+  end
   for (genvar i = 0; i < N; i++) begin : g_i
     for (genvar j = i + 1; j < N; j++) begin : g_j
       `FV_ASSERT(tlb_unique_tag, !(ent_valid[i] && ent_valid[j] &&

@@ -61,6 +61,21 @@ module gmmu_tlb_store #(
   assign tag_o   = tag_q;
   assign w_o     = w_q;
 
+  // the page flush's compare on the _d tags, built as a compare of every _q tag plus one of the
+  // fill's tag, which replaces the filled entry's (the same result as comparing tag_d, without a
+  // tag multiplexer in front of every comparator)
+  tag_t         flush_m;
+  logic         flush_hit_fill;
+  logic [N-1:0] flush_hit_d;
+  assign flush_m        = flush_mask_i & TagKeep & FlushKeep;
+  assign flush_hit_fill = (fill_tag_i & flush_m) == (flush_tag_i & flush_m);
+  always_comb begin : p_flush_hit
+    for (int unsigned i = 0; i < N; i++) begin
+      flush_hit_d[i] = (fill_i && fill_idx_i == IdxW'(i)) ? flush_hit_fill :
+                       ((tag_q[i] & flush_m) == (flush_tag_i & flush_m));
+    end
+  end
+
   always_comb begin : p_next_state
     valid_d = valid_q;
     tag_d   = tag_q;
@@ -71,9 +86,7 @@ module gmmu_tlb_store #(
       w_d[fill_idx_i]     = fill_w_i;
     end
     for (int unsigned i = 0; i < N; i++) begin
-      if (flush_all_i || flush_sel_i[i] ||
-          (flush_page_i && ((tag_d[i] & flush_mask_i & TagKeep & FlushKeep) ==
-                            (flush_tag_i & flush_mask_i & TagKeep & FlushKeep)))) begin
+      if (flush_all_i || flush_sel_i[i] || (flush_page_i && flush_hit_d[i])) begin
         valid_d[i] = 1'b0;
       end
     end
