@@ -225,12 +225,15 @@ module gmmu_l1_req_table #(
         if (!found) alloc_fail = 1'b1;
       end
     end
-    // (g) flush, applied to the _d values above: DONE entries (region match, asid_match) -> WAIT
+    // (g) flush, applied to the _d values above: DONE entries (region match, asid_match) -> WAIT.
+    // An entry whose vpn / asid change in this cycle is one (f) allocates, and it is WAIT, not
+    // DONE: so comparing ent_q's vpn and asid is comparing ent_d's (without a multiplexer of the
+    // allocating ports in front of every comparator)
     if (flush_i.all || flush_i.page) begin
       for (int unsigned i = 0; i < Entries; i++) begin
         if (state_d[i] == ReqDone &&
-            (flush_i.all || ent_d[i].vpn[VpnW-1:OffW] == flush_i.vpn[VpnW-1:OffW]) &&
-            (!flush_i.scope || ent_d[i].asid == (flush_i.asid & AsidMask))) begin
+            (flush_i.all || ent_q[i].vpn[VpnW-1:OffW] == flush_i.vpn[VpnW-1:OffW]) &&
+            (!flush_i.scope || ent_q[i].asid == (flush_i.asid & AsidMask))) begin
           state_d[i] = ReqWait;
         end
       end
