@@ -463,7 +463,7 @@ static int l2_scope_get(const l2_t *l2, const char *rest, const char *reg, uint3
         const unsigned long way = strtoul(rest + 14, &end, 10);
         if (!end || strcmp(end, "].u_ram") != 0)
             return -1;
-        /* the RAM word is {w, base_data}: base_data is the generated record (sys, ppn) */
+        /* the RAM word is {base_tag, w, base_data}: generated records (asid, vpn; sys, ppn) */
         return tlb_sa_ram_state_get(&l2->base, (uint32_t)way, GMMU_BASE_DATA_W, reg, i, word, val);
     }
     if (strncmp(rest, ".u_large", 8) == 0)

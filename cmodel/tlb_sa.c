@@ -15,7 +15,9 @@ int tlb_sa_init(tlb_sa_t *a, uint32_t sets, uint32_t ways) {
     a->set = calloc(sets ? sets : 1u, sizeof(tlb_fa_t));
     a->rd_w = calloc(ways ? ways : 1u, 1);
     a->rd_data = calloc(ways ? ways : 1u, sizeof(uint64_t));
-    if (!a->plru || !a->set || !a->rd_w || !a->rd_data || tlb_fa_init(&a->all, sets * ways)) {
+    a->rd_tag = calloc(ways ? ways : 1u, sizeof(uint64_t));
+    if (!a->plru || !a->set || !a->rd_w || !a->rd_data || !a->rd_tag ||
+        tlb_fa_init(&a->all, sets * ways)) {
         tlb_sa_free(a);
         return -1;
     }
@@ -37,12 +39,14 @@ void tlb_sa_free(tlb_sa_t *a) {
     free(a->set);
     free(a->rd_w);
     free(a->rd_data);
+    free(a->rd_tag);
     memset(a, 0, sizeof(*a));
 }
 
 void tlb_sa_ram_read(tlb_sa_t *a, uint32_t set) {
     const tlb_fa_t *s = &a->set[set];
     for (uint32_t w = 0; w < a->ways; w++) {
+        a->rd_tag[w] = s->tag[w];
         a->rd_w[w] = s->w[w];
         a->rd_data[w] = s->data[w];
     }
@@ -80,8 +84,14 @@ int tlb_sa_state_get(const tlb_sa_t *a, const char *reg, uint32_t i, uint32_t wo
 
 int tlb_sa_ram_state_get(const tlb_sa_t *a, uint32_t way, uint32_t data_bits, const char *reg,
                          uint32_t i, uint32_t word, uint64_t *val) {
-    if (strcmp(reg, "rdata_q") != 0 || way >= a->ways || i != 0 || word != 0 || data_bits >= 64)
+    if (strcmp(reg, "rdata_q") != 0 || way >= a->ways || i != 0 || word > 1 || data_bits >= 63)
         return -1;
-    *val = ((uint64_t)(a->rd_w[way] & 1u) << data_bits) | a->rd_data[way];
+    /* {tag, w, data}: the tag starts at bit data_bits + 1 */
+    const uint32_t ts = data_bits + 1u;
+    if (word == 0)
+        *val =
+            a->rd_data[way] | ((uint64_t)(a->rd_w[way] & 1u) << data_bits) | (a->rd_tag[way] << ts);
+    else
+        *val = a->rd_tag[way] >> (64u - ts);
     return 0;
 }

@@ -8,8 +8,10 @@
  * The payloads (w, data) live in synchronous-read RAMs in the RTL (g_way[w].u_ram, §1.3
  * "payload RAM"): SA-1 reads them from the RAMs' output registers rd_w / rd_data, loaded at
  * the clock edge with the words of the set the next lookup uses, after the cycle's fill
- * (write-first): tlb_sa_lookup_view(), tlb_sa_ram_read(). The storage `all` keeps w and data too
- * (they are the RAM words).
+ * (write-first): tlb_sa_lookup_view(), tlb_sa_ram_read(). The RAM words hold the tags too
+ * (rd_tag, issue 25): SA-1 takes the tags from there and only the valid bits from `all`; the
+ * fill choice (SA-2) and the flush (SA-5) read the tags of `all` (flip-flops in the RTL). The
+ * storage `all` keeps tag, w and data (they are the RAM words).
  */
 #ifndef GMMU_TLB_SA_H
 #define GMMU_TLB_SA_H
@@ -26,6 +28,7 @@ typedef struct {
     tlb_fa_t *set;     /* [sets]: views of each set's entries and PLRU bits */
     uint8_t *rd_w;     /* [ways]: payload RAM output registers (rdata_q of g_way[w].u_ram): */
     uint64_t *rd_data; /* w and data of the set read at the last clock edge */
+    uint64_t *rd_tag;  /* and its tags (the RAM word is {tag, w, data}) */
 } tlb_sa_t;
 
 int tlb_sa_init(tlb_sa_t *a, uint32_t sets, uint32_t ways);
@@ -36,16 +39,17 @@ static inline tlb_fa_t *tlb_sa_set(tlb_sa_t *a, uint32_t set) {
 static inline const tlb_fa_t *tlb_sa_set_c(const tlb_sa_t *a, uint32_t set) {
     return &a->set[set];
 }
-/* SA-1's view of `set`: valid, tag and PLRU of the set, w and data from the payload RAMs'
- * output registers (valid only if the last tlb_sa_ram_read() read this set). */
+/* SA-1's view of `set`: valid and PLRU of the set, tag, w and data from the RAMs' output
+ * registers (valid only if the last tlb_sa_ram_read() read this set). */
 static inline tlb_fa_t tlb_sa_lookup_view(const tlb_sa_t *a, uint32_t set) {
     tlb_fa_t v = a->set[set];
+    v.tag = a->rd_tag;
     v.w = a->rd_w;
     v.data = a->rd_data;
     return v;
 }
-/* The payload RAMs' read at the clock edge: rd_w / rd_data <- w / data of every way of `set`,
- * as stored after this cycle's fill (write-first: call it after SA-3). */
+/* The RAMs' read at the clock edge: rd_tag / rd_w / rd_data <- tag / w / data of every way of
+ * `set`, as stored after this cycle's fill (write-first: call it after SA-3). */
 void tlb_sa_ram_read(tlb_sa_t *a, uint32_t set);
 /* SA-5: all = every entry invalid; else the entries whose tag equals `tag` in the bits of
  * `mask`. set >= 0: only that set is looked at (a mask with every vpn bit: such an entry can
@@ -60,7 +64,8 @@ void tlb_sa_dump_plru(const tlb_sa_t *a, FILE *f);
 /* State accessor: element i (= set i) of plru_q of the gmmu_tlb_sa instance (its u_store:
  * tlb_store_state_get on the storage `all`). 0, or -1 if there is none. */
 int tlb_sa_state_get(const tlb_sa_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
-/* State accessor of g_way[way].u_ram: rdata_q = {w, data} (data_bits wide payload). */
+/* State accessor of g_way[way].u_ram: rdata_q = {tag, w, data} (data_bits wide payload), in
+ * 64-bit words (word 0 = bits 63:0). */
 int tlb_sa_ram_state_get(const tlb_sa_t *a, uint32_t way, uint32_t data_bits, const char *reg,
                          uint32_t i, uint32_t word, uint64_t *val);
 

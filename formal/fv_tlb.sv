@@ -37,6 +37,12 @@ module fv_tlb
   logic init = 1'b1;
   always_ff @(posedge clk_i) init <= 1'b0;
   always_comb assume (rst_ni == !init);
+  // the L2 base array's RAMs (tags and payloads) are read one cycle ahead (docs/microarch.md
+  // §1.3): SA-1 looks up the set its RAMs read at the last edge (the L2 reads pvpn_d's set and
+  // looks up pvpn_q's)
+  logic [1:0] s_rd_prev;
+  always_ff @(posedge clk_i) s_rd_prev <= s_rd_set;
+  always_comb if (rst_ni) assume (s_lk_set == s_rd_prev);
 
   logic [1:0] b_hit, b_w, l_hit, l_w;
   logic [1:0][2:0] b_idx;
@@ -84,4 +90,25 @@ module fv_tlb
     // every entry compared (the fills here put any tag in any set: no set-local flush)
     .flush_local_i (1'b0), .flush_set_i ('0)
   );
+  // the L2 base array's tags are stored twice (issue 25): in the flip-flops (fill choice, flush)
+  // and in the RAM words {tag, w, data} (SA-1). Both copies agree on every valid entry, and the
+  // RAMs' output registers hold the valid tags of the set read at the last edge (which makes
+  // tlb_no_multi_hit of SA-1 inductive)
+  localparam int unsigned STagW = $bits(base_tag_t);
+  localparam int unsigned SPayW = STagW + 1 + $bits(base_data_t);
+  for (genvar st = 0; st < 4; st++) begin : g_s_set
+    for (genvar w = 0; w < 2; w++) begin : g_s_way
+      always_comb if (rst_ni) begin
+        tlb_sa_ram_tag: assert (!u_l2_base.u_store.valid_q[st*2+w] ||
+          u_l2_base.g_way[w].u_ram.mem[st][SPayW-1 -: STagW] == u_l2_base.u_store.tag_q[st*2+w]);
+      end
+    end
+  end
+  for (genvar w = 0; w < 2; w++) begin : g_s_rd
+    always_comb if (rst_ni && !init) begin
+      tlb_sa_rd_tag: assert (!u_l2_base.u_store.valid_q[s_rd_prev*2+w] ||
+        u_l2_base.g_way[w].u_ram.rdata_q[SPayW-1 -: STagW] ==
+        u_l2_base.u_store.tag_q[s_rd_prev*2+w]);
+    end
+  end
 endmodule

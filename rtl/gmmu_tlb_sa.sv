@@ -20,7 +20,8 @@
 //                 a compare of every entry on every bit.
 //
 // Storage: valid and tag of the entries are in u_store (gmmu_tlb_store, reset flip-flops read
-// combinationally: the lookup, the fill choice and the page flush compare tags in one cycle);
+// combinationally: the fill choice and the page flush compare tags in one cycle; SA-1 reads the
+// valid bits from there and the tags from the RAM words below, issue 25);
 // the per-set PLRU bits (plru_q) are here; the payload {w, data} of way w is in the synchronous-
 // read RAM g_way[w].u_ram (gmmu_ram_1r1w, Sets words, block RAM on an FPGA): rd_set_i is the set
 // that SA-1 will look up in the next cycle, the RAM's output register then holds that set's
@@ -77,6 +78,7 @@ module gmmu_tlb_sa #(
   tag_t           ent_tag [N];
   logic [Ways-1:0] rd_w;
   data_t          rd_data [Ways];
+  tag_t           rd_tag [Ways];
   logic [PlW-1:0] plru_q [Sets];
   logic [PlW-1:0] plru_d [Sets];
 
@@ -95,7 +97,7 @@ module gmmu_tlb_sa #(
     tag_match = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       e            = idx(lk_set_i, WayW'(w));
-      tag_match[w] = ent_valid[e] && (ent_tag[e] & TagKeep) == (lk_tag_i & TagKeep);
+      tag_match[w] = ent_valid[e] && (rd_tag[w] & TagKeep) == (lk_tag_i & TagKeep);
       if (!lk_hit_o && tag_match[w] && (!lk_write_i || rd_w[w])) begin
         lk_hit_o = 1'b1;
         lk_way_o = WayW'(w);
@@ -159,7 +161,11 @@ module gmmu_tlb_sa #(
 
   // ---------------------------------------------------------------- SA-3 fill, SA-5 flush
   // payload RAMs: way w's word of set s at address s, written by the fill of (s, w)
-  localparam int unsigned PayW = $bits(data_t) + 1;
+  // word = {tag, w, data}: SA-1 reads the tags of its set from here too (the stored bits,
+  // TagKeep), as it reads the payload; the fill choice and the flush read the flip-flop tags
+  localparam int unsigned DatW = $bits(data_t);
+  localparam int unsigned TagW = $bits(tag_t);
+  localparam int unsigned PayW = TagW + 1 + DatW;
   for (genvar w = 0; w < Ways; w++) begin : g_way
     logic [PayW-1:0] rdata;
     gmmu_ram_1r1w #(
@@ -169,12 +175,13 @@ module gmmu_tlb_sa #(
       .clk_i   (clk_i),
       .we_i    (fill_i && fill_way == WayW'(w)),
       .waddr_i (fill_set_i),
-      .wdata_i ({fill_w_i, fill_data_i}),
+      .wdata_i ({fill_tag_i & TagKeep, fill_w_i, fill_data_i}),
       .raddr_i (rd_set_i),
       .rdata_o (rdata)
     );
-    assign rd_w[w]    = rdata[PayW-1];
-    assign rd_data[w] = data_t'(rdata[PayW-2:0]);
+    assign rd_tag[w]  = tag_t'(rdata[PayW-1 -: TagW]);
+    assign rd_w[w]    = rdata[DatW];
+    assign rd_data[w] = data_t'(rdata[DatW-1:0]);
   end
 
   // SA-5 set-local page flush: the ways of set flush_set_i compared on their _d tags (the fill

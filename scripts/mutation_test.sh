@@ -151,6 +151,10 @@ mutate rtl/gmmu_tlb_sa.sv "s/          flush_page_i \&\& flush_local_i \&\&/    
     "RTL: the set-local page flush compares way 0 of the set only (gmmu_tlb_sa SA-5, docs/microarch.md §1.3)" \
     tb/traces/inval_walk.trc "--set chaos_inval=500"
 fi
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
+mutate rtl/gmmu_tlb_sa.sv "s/    assign rd_tag\[w\]  = tag_t.(rdata\[PayW-1 -: TagW\]);/    assign rd_tag[w]  = tag_t'(rdata[PayW-2 -: TagW]);/" \
+    "RTL: SA-1 reads its tags from the wrong bits of the RAM word (gmmu_tlb_sa, docs/microarch.md §1.3)"
+fi
 # the L2 base array's payload RAM read path (docs/microarch.md §1.3 "payload RAM"); the last RTL
 # mutation of the quick set until 2026-11-28 (one Verilator rebuild, ~55 s): full set only since
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)

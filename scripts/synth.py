@@ -147,7 +147,10 @@ def expected_ffs(p, k, prep=False):
     # read ports, runs in synthesis only)
     l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1], payload=False)
     if prep:
-        l2_base["payload RAM output registers rdata_q (w, data)"] = ways * (1 + bdat[0])
+        # {tag, w, data} since issue 25 (SA-1 reads its tags from the RAM words); prep's
+        # wreduce removes the tag's constant-0 ASID bits above ab (the word's top bits)
+        l2_base["payload RAM output registers rdata_q (tag, w, data)"] = \
+            ways * (rbits("base_tag") - (aw - ab) + 1 + bdat[0])
     l2_large = tlb_array_ffs(l2le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l2 = {
         # after `prep` (flattened), the pipeline's ASID bits above ab are read by nothing but the
@@ -163,9 +166,11 @@ def expected_ffs(p, k, prep=False):
             m * (2 + rbits("l2_mshr") - asid_drop - (0 if prep else k["FB_SM_MASK_W"] - S)
                  - (k["FB_FAULT_TYPE_W"] - ft)),
         # response bus: rsp_valid_q, rsp_mask_q and the record rsp_q (tlb_rsp_t of
-        # spec/tlb.toml); its ASID bits above ab are removed in both counts (read by nothing)
+        # spec/tlb.toml); its ASID bits above ab are removed by synthesis (read by nothing);
+        # prep keeps them since issue 25 (the L1 stores' flush compare of the fill's tag reads
+        # them through a mask whose ASID bits are constant 0, which prep does not fold)
         f"response (valid, mask[NumSm], rsp_q record: {rdesc('tlb_rsp')})":
-            1 + S + rbits("tlb_rsp") - (aw - ab),
+            1 + S + rbits("tlb_rsp") - (0 if prep else aw - ab),
     }
     w = p["NumWalkers"]
     pte_addr = k["PA_W"] - 3  # PTE addresses are 8-byte aligned: [2:0] not stored
@@ -293,14 +298,17 @@ def tlb_array_ffs(sets, ways, tag_w, data_w, tag, data, payload=True):
 
 def expected_mems(p):
     """Memories kept as memory cells ($mem_v2) by the synthesis of make synth: name -> (width,
-    words, read ports). The L2 base array's payload RAMs (gmmu_tlb_sa g_way[w].u_ram,
-    gmmu_ram_1r1w): one per way, L2Sets words of {w, base_data_t}, one synchronous read port
+    words, read ports). The L2 base array's RAMs (gmmu_tlb_sa g_way[w].u_ram, gmmu_ram_1r1w):
+    one per way, L2Sets words of {base_tag_t (stored bits), w, base_data_t}, one synchronous read port
     (docs/microarch.md §1.3 "payload RAM"); the data RAMs of the fully associative arrays
     (gmmu_tlb_store data_q of the L1 base and large arrays, NumPorts asynchronous read ports, and
     of the L2 large array, one; §1.2 "payload LUT RAM"); the page-walk cache's payload LUT RAM
     {next[PPN_W], l} of PwcEntries words, read asynchronously (ASYNC_MEMS; §16.1)."""
     rec = {x["name"]: x for x in gen_tlb.load("spec/tlb.toml", "spec/gmmu.toml")}
-    width = 1 + rec["base_data"]["bits"]
+    # the word {tag, w, data} (issue 25: SA-1 reads its tags here); the tag's ASID bits above
+    # cl(NumAsids) are constant 0 and synthesis removes them, as in the flip-flops
+    tag_w = rec["base_tag"]["bits"] - (pkg_consts("rtl/gen/gmmu_pkg.sv")["ASID_W"] - cl(p["NumAsids"]))
+    width = tag_w + 1 + rec["base_data"]["bits"]
     mems = {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"], 1)
             for w in range(p["L2Ways"])}
     bdat, ldat = rec["base_data"]["bits"], rec["large_data"]["bits"]
