@@ -184,18 +184,21 @@ module gmmu_tlb_sa #(
     assign rd_data[w] = data_t'(rdata[DatW-1:0]);
   end
 
-  // SA-5 set-local page flush: the ways of set flush_set_i compared on their _d tags (the fill
-  // of this cycle replaces one of them, as in gmmu_tlb_store)
+  // SA-5 on the _d tags: entry (s, w)'s tag after this cycle's fill (SA-3), and its page-flush
+  // compare (used by the set-local flush and by its assertion)
+  function automatic logic flush_hit_d(logic [SetW-1:0] s, logic [WayW-1:0] w);
+    tag_t t;
+    t = (fill_i && fill_set_i == s && fill_way == w) ? fill_tag_i : ent_tag[idx(s, w)];
+    return (t & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep);
+  endfunction
+
+  // SA-5 set-local page flush: the ways of set flush_set_i (as in gmmu_tlb_store, on _d)
   logic [N-1:0] flush_sel;
   always_comb begin : p_flush_local
-    tag_t t;
     flush_sel = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
-      t = (fill_i && fill_set_i == flush_set_i && fill_way == WayW'(w)) ? fill_tag_i :
-          ent_tag[idx(flush_set_i, WayW'(w))];
       flush_sel[idx(flush_set_i, WayW'(w))] =
-          flush_page_i && flush_local_i &&
-          ((t & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep));
+          flush_page_i && flush_local_i && flush_hit_d(flush_set_i, WayW'(w));
     end
   end
 
@@ -246,14 +249,11 @@ module gmmu_tlb_sa #(
   // has a mask of FlushKeep bits only, and a local one matches no entry outside its set
   logic flush_outside;
   always_comb begin : p_flush_outside
-    tag_t t;
     flush_outside = 1'b0;
     for (int unsigned s = 0; s < Sets; s++) begin
       for (int unsigned w = 0; w < Ways; w++) begin
-        t = (fill_i && fill_set_i == SetW'(s) && fill_way == WayW'(w)) ? fill_tag_i :
-            ent_tag[idx(SetW'(s), WayW'(w))];
         if (SetW'(s) != flush_set_i && ent_valid[idx(SetW'(s), WayW'(w))] &&
-            ((t & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep))) begin
+            flush_hit_d(SetW'(s), WayW'(w))) begin
           flush_outside = 1'b1;
         end
       end
