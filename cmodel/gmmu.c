@@ -407,6 +407,8 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
         m->ff.overflow = 0;
     if (co_fl)
         csr_co_flush(&m->csr, co_region, co_asid);
+    /* the L2 base array's RAM read of the edge (§1.3): the CSR block's next command is known */
+    l2_ram_read(&m->l2, m->csr.cmd_valid, m->csr.cmd_vpn);
     step_acc(m, in, &ai, &wr, &ev);
 
     m->ev = ev | gmmu_step_bmp(m, &csr_q, &scan, scan_idx, n_dep, po.bmp_taken, mr_bmp_q,
@@ -453,10 +455,16 @@ static int l2_scope_get(const l2_t *l2, const char *rest, const char *reg, uint3
     if (strcmp(rest, ".u_base") == 0)
         return tlb_sa_state_get(&l2->base, reg, i, word, val);
     if (strcmp(rest, ".u_base.u_store") == 0) {
-        /* the payload is in the RAMs (§1.3): w_q / data_q of this u_store are constant 0 */
+        /* the payload is in the RAMs (§1.3): w_q / data_q of this u_store are constant 0; its
+         * tags keep only the ASID (FlushKeep: the flush by ASID), the VPN is in the RAM words */
         if (strcmp(reg, "w_q") == 0 || strcmp(reg, "data_q") == 0)
             return (*val = 0, 0);
-        return tlb_store_state_get(&l2->base.all, reg, i, word, val);
+        const int r = tlb_store_state_get(&l2->base.all, reg, i, word, val);
+        if (r == 0 && strcmp(reg, "tag_q") == 0) {
+            const gmmu_base_tag_t t = gmmu_base_tag_unpack(*val);
+            *val = gmmu_base_tag_pack((gmmu_base_tag_t){.asid = t.asid, .vpn = 0});
+        }
+        return r;
     }
     if (strncmp(rest, ".u_base.g_way[", 14) == 0) {
         char *end = NULL;

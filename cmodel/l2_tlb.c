@@ -73,6 +73,9 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         /* SA-1 in the set (payloads from the RAM output registers, §1.3), then FA-1 in the large
          * array; base hit wins */
         const tlb_fa_t bset = tlb_sa_lookup_view(&l2->base, set);
+        for (uint32_t w = 0; w < l2->ways; w++)
+            if (bset.valid[w] && bset.tag[w] == tlb_base_tag(asid, vpn))
+                pl->match |= UINT64_C(1) << w;
         if (tlb_fa_lookup(&bset, tlb_base_tag(asid, vpn), wr, &bw, &nb)) {
             pl->hit = 1;
             pl->hit_idx = set * l2->ways + bw;
@@ -227,6 +230,15 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
                     fill = 1;
                     tlb_fa_t *bs = tlb_sa_set(&l2->base, set);
                     const uint64_t tag = tlb_base_tag(asid, vpn);
+                    /* the RTL's "same tag" is the MSHR's same-tag vector (§5): on the valid
+                     * ways of the set it is the tag compare */
+                    uint64_t vmask = 0;
+                    for (uint32_t w = 0; w < l2->ways; w++)
+                        vmask |= (uint64_t)(bs->valid[w] & 1u) << w;
+                    if ((l2->msame[m] & vmask) != tlb_sa_match(&l2->base, set, tag))
+                        gmmu_viol(v, "l2: same-tag vector 0x%llx of MSHR %u, set %u holds 0x%llx",
+                                  (unsigned long long)(l2->msame[m] & vmask), m, set,
+                                  (unsigned long long)tlb_sa_match(&l2->base, set, tag));
                     const uint32_t way = tlb_fa_fill_pick(bs, tag); /* SA-2, SA-3 */
                     tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn, done->sys));
                     fill_idx = set * l2->ways + way;
@@ -297,6 +309,22 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
         e->req.write = l2->pwrite[L];
         e->req.asid = l2->pasid[L];
         e->mask = UINT32_C(1) << l2->psm[L];
+        l2->msame[pl->alloc] = pl->match; /* the same-tag vector: SA-1's match (§5) */
+    }
+    /* same-tag vectors: the base fill of step 2 sets the filled way's bit of every entry whose
+     * key is in the filled set (every entry, FREE ones too, as the RTL) */
+    if (fill == 1) {
+        const uint32_t fset = fill_idx / l2->ways, fway = fill_idx % l2->ways;
+        const uint64_t ftag = l2->base.all.tag[fill_idx];
+        for (uint32_t m = 0; m < l2->n_mshr; m++) {
+            const gmmu_l2_mshr_t *e = &l2->mshr[m];
+            if ((uint32_t)(e->req.vpn & (l2->sets - 1u)) != fset)
+                continue;
+            if (tlb_base_tag(e->req.asid, e->req.vpn) == ftag)
+                l2->msame[m] |= UINT64_C(1) << fway;
+            else
+                l2->msame[m] &= ~(UINT64_C(1) << fway);
+        }
     }
 
     /* 5. PLRU: hit touch, then fill touch */
@@ -311,18 +339,19 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
     else if (fill == 2)
         tlb_fa_touch(&l2->large, fill_idx);
 
-    /* 5.2 advance and grant */
+    /* 5.2 advance and grant (the base array's RAM read of the edge: l2_ram_read, after the CSR
+     * block's step) */
     l2_advance(l2, pl, l1c);
-    /* the base array's payload RAMs read the set of the new last stage, after the fill of step
-     * 2 (write-first, §1.3 "payload RAM"); the flush below does not touch payloads */
-    tlb_sa_ram_read(&l2->base, (uint32_t)(l2->pvpn[L] & (l2->sets - 1u)));
 
     /* 6. flush, on _d */
     if (fl->kind != GMMU_FLUSH_NONE) { /* SA-5, FA-5, selective with the masks of §14.4 */
         const int all = fl->kind == GMMU_FLUSH_ALL && !fl->scope;
         const int page = fl->kind == GMMU_FLUSH_PAGE;
-        tlb_sa_flush(&l2->base, all, page ? (int)(fl->vpn & (l2->sets - 1u)) : -1,
-                     tlb_base_tag(fl->asid, fl->vpn), tlb_base_flush_mask(page, fl->scope));
+        const int fset = page ? (int)(fl->vpn & (l2->sets - 1u)) : -1;
+        if (tlb_sa_flush(&l2->base, all, fset, tlb_base_tag(fl->asid, fl->vpn),
+                         tlb_base_flush_mask(page, fl->scope)))
+            gmmu_viol(v, "l2: page flush of set %d, but the RAMs read set %u", fset,
+                      l2->base.rd_set);
         tlb_fa_flush(&l2->large, all, tlb_large_tag(fl->asid, fl->vpn),
                      tlb_large_flush_mask(page, fl->scope));
         /* RESP entries with an OK result that match (region, asid) -> NEED_WALK */
@@ -334,6 +363,14 @@ void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_val
 
     /* 5.4 */
     l2->rsp = rsp;
+}
+
+void l2_ram_read(l2_t *l2, int cmd_next, uint64_t cmd_vpn_next) {
+    /* the set the last stage looks up in the next cycle, or the next command cycle's set (a page
+     * flush reads its tags; a command cycle looks nothing up); after every fill of the cycle
+     * (write-first, §1.3 "payload RAM"); the flush does not touch the RAM words */
+    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn[l2->lat - 1u];
+    tlb_sa_ram_read(&l2->base, (uint32_t)(vpn & (l2->sets - 1u)));
 }
 
 static const char *const l2_state_name[] = {"FREE", "NEED_WALK", "WALKING", "RESP"};
@@ -419,6 +456,8 @@ int l2_state_get(const l2_t *l2, const char *reg, uint32_t i, uint32_t word, uin
         *val = l2->pasid[i];
     else if (i < l2->n_mshr && strcmp(reg, "m_state_q") == 0)
         *val = l2->m_state[i];
+    else if (i < l2->n_mshr && strcmp(reg, "msame_q") == 0)
+        *val = l2->msame[i];
     else
         return -1;
     return 0;

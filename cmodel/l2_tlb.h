@@ -30,6 +30,9 @@ typedef struct {
      * walk result res) */
     uint8_t m_state[L2_MAX_MSHR];
     gmmu_l2_mshr_t mshr[L2_MAX_MSHR];
+    /* same-tag vectors msame_q (§5): per MSHR, the ways of its key's set holding its key's tag
+     * (where valid); the RTL's SA-2 "same tag", mirrored here and checked against the tags */
+    uint64_t msame[L2_MAX_MSHR];
     gmmu_rsp_t rsp; /* rsp_q */
 } l2_t;
 
@@ -39,6 +42,7 @@ typedef struct {
     uint8_t hit;       /* ... and hits */
     uint8_t hit_large; /* the hit is in the large array */
     uint32_t hit_idx;  /* base: set * ways + way; large: entry */
+    uint64_t match;    /* SA-1: the ways of the set whose valid entry has the tag (any w) */
     int merge;         /* MSHR to merge into, or -1 */
     int alloc;         /* MSHR to allocate, or -1 */
     uint8_t stall;
@@ -59,6 +63,10 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
                uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned, int ff_blocked,
                const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v);
+/* The base array's RAM read at the edge (§1.3), after every update of the cycle: the set of the
+ * last stage, or, when the next cycle is a command cycle (cmd_next: the CSR block's
+ * cmd_valid_q after its step), the set of cmd_vpn_next (its cmd_vpn). */
+void l2_ram_read(l2_t *l2, int cmd_next, uint64_t cmd_vpn_next);
 void l2_dump(const l2_t *l2, FILE *f);
 /* State accessor (gmmu_model_state_get): bits [64 * word + 63 : 64 * word] of element i of
  * register reg of u_l2 itself (pipeline, MSHRs, response register; its arrays:

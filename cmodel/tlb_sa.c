@@ -45,6 +45,7 @@ void tlb_sa_free(tlb_sa_t *a) {
 
 void tlb_sa_ram_read(tlb_sa_t *a, uint32_t set) {
     const tlb_fa_t *s = &a->set[set];
+    a->rd_set = set;
     for (uint32_t w = 0; w < a->ways; w++) {
         a->rd_tag[w] = s->tag[w];
         a->rd_w[w] = s->w[w];
@@ -52,11 +53,24 @@ void tlb_sa_ram_read(tlb_sa_t *a, uint32_t set) {
     }
 }
 
-void tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask) {
-    if (all || set < 0)
+int tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask) {
+    if (all || set < 0) {
         tlb_fa_flush(&a->all, all, tag, mask);
-    else
-        tlb_fa_flush(&a->set[set], 0, tag, mask);
+        return 0;
+    }
+    if ((uint32_t)set != a->rd_set)
+        return -1;
+    tlb_fa_flush(&a->set[set], 0, tag, mask);
+    return 0;
+}
+
+uint64_t tlb_sa_match(const tlb_sa_t *a, uint32_t set, uint64_t tag) {
+    const tlb_fa_t *s = &a->set[set];
+    uint64_t m = 0;
+    for (uint32_t w = 0; w < a->ways; w++)
+        if (s->valid[w] && s->tag[w] == tag)
+            m |= UINT64_C(1) << w;
+    return m;
 }
 
 void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_name,
@@ -75,6 +89,8 @@ void tlb_sa_dump_plru(const tlb_sa_t *a, FILE *f) {
 }
 
 int tlb_sa_state_get(const tlb_sa_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "rd_set_q") == 0 && i == 0 && word == 0)
+        return (*val = a->rd_set, 0);
     if (strcmp(reg, "plru_q") != 0 || i >= a->sets)
         return -1;
     const uint32_t nodes = a->ways > 1 ? a->ways - 1u : 1u;

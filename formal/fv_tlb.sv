@@ -77,23 +77,32 @@ module fv_tlb
     .flush_mask_i ('1)  // the whole tag, as before §14.4
   );
   logic s_hit, s_w;
-  logic [0:0] s_way;
+  logic [0:0] s_way, s_fill_way;
+  logic [1:0] s_match, s_fill_same;
   base_data_t s_data;
+  // SA-2's "same tag" (the L2 keeps it per MSHR, docs/microarch.md §5): here computed from the
+  // stored tags of the fill's set (the RAM words, u_l2_base.ent_tag)
+  for (genvar w = 0; w < 2; w++) begin : g_s_same
+    assign s_fill_same[w] = u_l2_base.ent_tag[s_fill_set*2+w] == s_fill_tag;
+  end
   gmmu_tlb_sa #(.Sets(4), .Ways(2), .tag_t(base_tag_t), .data_t(base_data_t)) u_l2_base (
     .clk_i, .rst_ni, .lk_valid_i (s_lk_valid), .lk_set_i (s_lk_set), .rd_set_i (s_rd_set),
     .lk_tag_i (s_lk_tag),
     .lk_write_i (s_lk_write), .lk_hit_o (s_hit), .lk_way_o (s_way), .lk_data_o (s_data),
-    .lk_w_o (s_w), .fill_i (s_fill), .fill_set_i (s_fill_set), .fill_tag_i (s_fill_tag),
+    .lk_w_o (s_w), .lk_match_o (s_match), .fill_i (s_fill), .fill_set_i (s_fill_set),
+    .fill_same_i (s_fill_same), .fill_way_o (s_fill_way), .fill_tag_i (s_fill_tag),
     .fill_w_i (s_fill_w), .fill_data_i (s_fill_data), .touch_i (s_touch & s_hit),
     .flush_all_i (s_flush_all), .flush_page_i (s_flush_page), .flush_tag_i (s_flush_tag),
     .flush_mask_i ('1),  // the whole tag, as before §14.4
     // every entry compared (the fills here put any tag in any set: no set-local flush)
     .flush_local_i (1'b0), .flush_set_i ('0)
   );
-  // the L2 base array's tags are stored twice (issue 25): in the flip-flops (fill choice, flush)
-  // and in the RAM words {tag, w, data} (SA-1). Both copies agree on every valid entry, and the
-  // RAMs' output registers hold the valid tags of the set read at the last edge (which makes
-  // tlb_no_multi_hit of SA-1 inductive)
+  // the L2 base array's tags are in the RAM words {tag, w, data} (SA-1, the set-local flush) and
+  // its flip-flops keep the FlushKeep bits (here every bit: FlushKeep = '1, the harness flushes
+  // every entry on the whole tag). Both agree on every valid entry, and the RAMs' output
+  // registers hold the valid tags of the set read at the last edge (which makes
+  // tlb_no_multi_hit of SA-1 inductive); SA-1's match vector is the compare of that set
+  logic unused_s = ^{s_fill_way, s_match};
   localparam int unsigned STagW = $bits(base_tag_t);
   localparam int unsigned SPayW = STagW + 1 + $bits(base_data_t);
   for (genvar st = 0; st < 4; st++) begin : g_s_set

@@ -63,14 +63,19 @@ module gmmu_tlb_sa_props #(
   parameter int unsigned Sets = 4,
   parameter int unsigned Ways = 2,
   parameter int unsigned TagW = 1,
-  localparam int unsigned N   = Sets * Ways
+  parameter logic [TagW-1:0] Keep = '1,  // the stored tag bits (TagKeep)
+  localparam int unsigned N   = Sets * Ways,
+  localparam int unsigned SetW = (Sets > 1) ? $clog2(Sets) : 1
 ) (
   input logic                clk_i,
   input logic                rst_ni,
   input logic [N-1:0]        ent_valid,
   input logic [N*TagW-1:0]   tag_flat,
   input logic [Ways-1:0]     tag_match,
-  input logic                fill_i
+  input logic                fill_i,
+  input logic [SetW-1:0]     fill_set_i,
+  input logic [TagW-1:0]     fill_tag_i,
+  input logic [Ways-1:0]     fill_same_i
 );
 `include "fv_defs.svh"
   for (genvar s = 0; s < Sets; s++) begin : g_s
@@ -83,6 +88,17 @@ module gmmu_tlb_sa_props #(
     end
   end
   `FV_ASSERT(tlb_no_multi_hit, $onehot0(tag_match))
+  // SA-2's "same tag" from the owner (the L2's same-tag vectors, docs/microarch.md §5): on the
+  // valid ways of the fill's set, exactly the ways whose stored tag is the fill's
+  logic [Ways-1:0] same_ref, set_valid;
+  always_comb begin : p_same_ref
+    for (int unsigned w = 0; w < Ways; w++) begin
+      set_valid[w] = ent_valid[int'(fill_set_i) * Ways + w];
+      same_ref[w]  = tag_flat[TagW*(N-1-(int'(fill_set_i) * Ways + w)) +: TagW] ==
+                     (fill_tag_i & Keep);
+    end
+  end
+  `FV_ASSERT(tlb_sa_fill_same, !fill_i || (fill_same_i & set_valid) == (same_ref & set_valid))
   always_comb if (rst_ni) begin
     c_tlb_full: cover (ent_valid == '1);
     c_tlb_fill_full: cover (fill_i && ent_valid == '1);

@@ -38,6 +38,10 @@ module gmmu_csr #(
   // command cycle (cmd_valid_q) and its decoded opcode
   output logic                                cmd_cycle_o,
   output logic [gmmu_pkg::VPN_W-1:0]          cmd_vpn_o,
+  // the next values of cmd_cycle_o and cmd_vpn_o (cmd_valid_d, cmd_vpn_d): the L2 base array
+  // reads the set of a page flush one cycle ahead (docs/microarch.md §1.3)
+  output logic                                cmd_next_o,
+  output logic [gmmu_pkg::VPN_W-1:0]          cmd_vpn_next_o,
   output logic [gmmu_pkg::ASID_W-1:0]         cmd_asid_o,   // §14.4, reduced to NumAsids
   output logic                                cmd_scope_o,
   output logic                                flush_all_o,
@@ -149,6 +153,8 @@ module gmmu_csr #(
   assign get_o         = get_q;
   assign cmd_cycle_o   = cmd_valid_q;
   assign cmd_vpn_o     = cmd_vpn_q;
+  assign cmd_next_o    = cmd_valid_d;
+  assign cmd_vpn_next_o = cmd_vpn_d;
   assign cmd_asid_o    = cmd_asid_q;
   assign cmd_scope_o   = cmd_scope_q;
   assign flush_all_o   = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_INVAL_ALL);

@@ -41,6 +41,10 @@ module gmmu_l2_tlb #(
   // command cycle and its invalidation (record tlb_flush_t: all, page, scope, asid, vpn)
   input  logic                              cmd_cycle_i,
   input  gmmu_tlb_pkg::tlb_flush_t          flush_i,
+  // the CSR block's next values (cmd_valid_d, cmd_vpn_d): the next cycle is a command cycle,
+  // and its VPN (the base array reads that set's words for a page flush, §1.3)
+  input  logic                              cmd_next_i,
+  input  logic [gmmu_pkg::VPN_W-1:0]        cmd_vpn_next_i,
   // events and idle contribution
   output logic                              ev_hit_o,
   output logic                              ev_miss_o,
@@ -100,6 +104,10 @@ module gmmu_l2_tlb #(
   mshr_state_e               m_state_d [L2MshrEntries];
   gmmu_tlb_pkg::l2_mshr_t    mshr_q [L2MshrEntries];
   gmmu_tlb_pkg::l2_mshr_t    mshr_d [L2MshrEntries];
+  // same-tag vectors (§5 "same-tag vector"): per MSHR, the ways of its key's set in the base
+  // array that hold its key's tag (valid where that way is valid); SA-2's "same tag" of a fill
+  logic [L2Ways-1:0]         msame_q [L2MshrEntries];
+  logic [L2Ways-1:0]         msame_d [L2MshrEntries];
   // response register: valid, SM mask and the record tlb_rsp_t
   logic                      rsp_valid_q, rsp_valid_d;
   logic [NumSm-1:0]          rsp_mask_q, rsp_mask_d;
@@ -242,11 +250,17 @@ module gmmu_l2_tlb #(
   assign b_flush_tag.vpn   = flush_i.vpn;
   assign b_flush_mask.asid = flush_i.scope ? '1 : '0;
   assign b_flush_mask.vpn  = flush_i.page ? '1 : '0;
-  logic [WayW-1:0] unused_bway;  // the base hit way is only used inside u_base
-  // the set the last stage looks up in the next cycle: that of pvpn_d[Lat-1] (= pvpn_q[Lat-1]
-  // when the pipeline holds); u_base reads its payload RAMs with it (§1.3 "payload RAM")
+  logic [WayW-1:0]   unused_bway;  // the base hit way is only used inside u_base
+  logic [L2Ways-1:0] b_lk_match;   // SA-1: the ways of the set holding the lookup's tag
+  logic [WayW-1:0]   b_fill_way;   // SA-2's choice
+  // the set u_base's RAMs read at this edge (§1.3 "payload RAM"): the set the last stage looks up
+  // in the next cycle, that of pvpn_d[Lat-1] (= pvpn_q[Lat-1] when the pipeline holds), or, when
+  // the next cycle is a command cycle (which looks nothing up), the set of its page flush
   logic [SetW-1:0] rd_set;
-  assign rd_set = (L2Sets > 1) ? pvpn_d[Lat-1][SetW-1:0] : '0;
+  assign rd_set = (L2Sets == 1) ? '0 :
+                  cmd_next_i ? cmd_vpn_next_i[SetW-1:0] : pvpn_d[Lat-1][SetW-1:0];
+  logic unused_cmd_vpn_next;  // only its set bits are read
+  assign unused_cmd_vpn_next = ^cmd_vpn_next_i;
 
   gmmu_tlb_sa #(
     .Sets   (L2Sets),
@@ -267,8 +281,11 @@ module gmmu_l2_tlb #(
     .lk_way_o     (unused_bway),
     .lk_data_o    (b_lk_data),
     .lk_w_o       (b_lk_w),
+    .lk_match_o   (b_lk_match),
     .fill_i       (fill_b),
     .fill_set_i   (fill_set),
+    .fill_same_i  (msame_q[cpl_mshr_i]),
+    .fill_way_o   (b_fill_way),
     .fill_tag_i   (b_fill_tag),
     .fill_w_i     (cpl_i.w),
     .fill_data_i  (b_fill_data),
@@ -405,6 +422,23 @@ module gmmu_l2_tlb #(
     end
   end
 
+  // ---------------------------------------------------------------- same-tag vectors (§5)
+  // an allocated entry takes SA-1's match of its key (the lookup of this cycle); then the base
+  // fill of this cycle (step 2, way b_fill_way of set fill_set) sets bit b_fill_way of every
+  // entry whose key (of _d) is in that set to "the filled tag is the key's"
+  always_comb begin : p_same_next
+    gmmu_tlb_pkg::base_tag_t k;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      msame_d[i] = (miss && !merge_found && free_found && free_idx == MIdxW'(i)) ?
+                   b_lk_match : msame_q[i];
+      k.asid = mshr_d[i].req.asid;
+      k.vpn  = mshr_d[i].req.vpn;
+      if (fill_b && (L2Sets == 1 || k.vpn[SetW-1:0] == fill_set)) begin
+        msame_d[i][b_fill_way] = (k & BKeep) == (b_fill_tag & BKeep);
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- pipeline advance (§5.2)
   always_comb begin : p_pipeline
     pv_d     = pv_q;
@@ -466,6 +500,7 @@ module gmmu_l2_tlb #(
       pasid_q       <= '{default: '0};
       m_state_q     <= '{default: MshrFree};
       mshr_q        <= '{default: '0};
+      msame_q       <= '{default: '0};
     end else begin
       pv_q          <= pv_d;
       psm_q         <= psm_d;
@@ -475,6 +510,7 @@ module gmmu_l2_tlb #(
       rr_q          <= rr_d;
       m_state_q     <= m_state_d;
       mshr_q        <= mshr_k;
+      msame_q       <= msame_d;
       rsp_valid_q   <= rsp_valid_d;
       rsp_mask_q    <= rsp_mask_d;
       rsp_q         <= rsp_d & RKeep;

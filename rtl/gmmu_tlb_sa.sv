@@ -4,9 +4,12 @@
 //
 // Steps of one cycle (every choice on _q; later steps override the _d of earlier ones):
 //   SA-1 lookup   (combinational from _q) in set lk_set_i: lowest way with a valid entry whose
-//                 tag == lk_tag_i and (!lk_write_i || w) -> lk_hit_o, lk_way_o, lk_data_o, lk_w_o
+//                 tag == lk_tag_i and (!lk_write_i || w) -> lk_hit_o, lk_way_o, lk_data_o, lk_w_o;
+//                 lk_match_o = the ways whose valid entry has the tag (whatever w)
 //   SA-2 fill choice in set fill_set_i on _q (§1.1): same tag, else lowest invalid way, else the
-//                 PLRU victim of that set's _q bits
+//                 PLRU victim of that set's _q bits. "Same tag" comes from the owner
+//                 (fill_same_i: the ways of the set holding the fill's tag, wherever valid; the
+//                 L2 keeps it per MSHR, docs/microarch.md §5 "same-tag vector"); fill_way_o
 //   SA-3 fill     (fill_i): entry (fill_set_i, SA-2) <- valid, fill_tag_i, fill_w_i, fill_data_i
 //   SA-4 PLRU     the hit touch (touch_i, at (lk_set_i, lk_way_o)), then the fill touch; when both
 //                 are in one set the fill touch applies to the result of the hit touch
@@ -19,14 +22,16 @@
 //                 §14.4, whose mask has no other bits). The same entries become invalid as with
 //                 a compare of every entry on every bit.
 //
-// Storage: valid and tag of the entries are in u_store (gmmu_tlb_store, reset flip-flops read
-// combinationally: the fill choice and the page flush compare tags in one cycle; SA-1 reads the
-// valid bits from there and the tags from the RAM words below, issue 25);
-// the per-set PLRU bits (plru_q) are here; the payload {w, data} of way w is in the synchronous-
-// read RAM g_way[w].u_ram (gmmu_ram_1r1w, Sets words, block RAM on an FPGA): rd_set_i is the set
-// that SA-1 will look up in the next cycle, the RAM's output register then holds that set's
-// payloads after this cycle's fill (write-first), which is what SA-1 on _q would read
-// (docs/microarch.md §1.3 "payload RAM"). The visible behaviour is that of flip-flops.
+// Storage (docs/microarch.md §1.3 "payload RAM", "tags in block RAM"): the valid bits and the
+// FlushKeep bits of the tags (the ASID: the flush by ASID compares every entry) are in u_store
+// (gmmu_tlb_store, reset flip-flops); the per-set PLRU bits (plru_q) are here; the word
+// {tag, w, data} of way w is in the synchronous-read RAM g_way[w].u_ram (gmmu_ram_1r1w, Sets
+// words, block RAM on an FPGA, not reset). rd_set_i is the set read at this edge: the set that
+// SA-1 looks up in the next cycle, or, when the next cycle is a command cycle (no lookup), the
+// set of its page flush. The RAM's output register then holds that set's words after this
+// cycle's fill (write-first), which is what SA-1 and SA-5 on _q would read. No tag is compared
+// in a Sets-to-1 multiplexer: SA-1 and SA-5 read rd_tag, SA-2 takes fill_same_i. The visible
+// behaviour is that of flip-flops.
 module gmmu_tlb_sa #(
   parameter int unsigned Sets   = 4,
   parameter int unsigned Ways   = 2,
@@ -42,7 +47,8 @@ module gmmu_tlb_sa #(
   // SA-1 lookup (lk_valid_i only qualifies the no-multi-hit assertion)
   input  logic            lk_valid_i,
   input  logic [SetW-1:0] lk_set_i,
-  // the set SA-1 looks up in the next cycle (the payload RAMs' registered read address)
+  // the set read at this edge (the RAMs' registered read address): SA-1's set of the next cycle,
+  // or the page flush's set when the next cycle is a command cycle
   input  logic [SetW-1:0] rd_set_i,
   input  tag_t            lk_tag_i,
   input  logic            lk_write_i,
@@ -50,9 +56,12 @@ module gmmu_tlb_sa #(
   output logic [WayW-1:0] lk_way_o,
   output data_t           lk_data_o,
   output logic            lk_w_o,
+  output logic [Ways-1:0] lk_match_o,  // ways of lk_set_i whose valid entry has lk_tag_i
   // SA-2/SA-3 fill
   input  logic            fill_i,
   input  logic [SetW-1:0] fill_set_i,
+  input  logic [Ways-1:0] fill_same_i,  // ways of fill_set_i whose tag is fill_tag_i (_q)
+  output logic [WayW-1:0] fill_way_o,
   input  tag_t            fill_tag_i,
   input  logic            fill_w_i,
   input  data_t           fill_data_i,
@@ -71,11 +80,10 @@ module gmmu_tlb_sa #(
   localparam int unsigned PlW  = (Ways > 1) ? Ways - 1 : 1;
 
   // ---------------------------------------------------------------- state
-  // entries: u_store (gmmu_tlb_store) does SA-3 fill and SA-5 flush of valid and tag; ent_* are
-  // its _q values; the payloads are in g_way[w].u_ram, rd_w / rd_data = the words of set
-  // lk_set_i (read in the previous cycle with rd_set_i)
+  // entries: u_store (gmmu_tlb_store) does SA-3 fill and SA-5 flush of valid and of the FlushKeep
+  // tag bits (ent_valid: its _q values); the words {tag, w, data} are in g_way[w].u_ram,
+  // rd_tag / rd_w / rd_data = the words of the set read at the last edge (rd_set_i)
   logic [N-1:0]   ent_valid;
-  tag_t           ent_tag [N];
   logic [Ways-1:0] rd_w;
   data_t          rd_data [Ways];
   tag_t           rd_tag [Ways];
@@ -104,27 +112,26 @@ module gmmu_tlb_sa #(
       end
     end
   end
-  assign lk_data_o = rd_data[lk_way_o];
-  assign lk_w_o    = rd_w[lk_way_o];
+  assign lk_data_o  = rd_data[lk_way_o];
+  assign lk_w_o     = rd_w[lk_way_o];
+  assign lk_match_o = tag_match;
 
   // ---------------------------------------------------------------- SA-2 fill choice (on _q)
-  logic [Ways-1:0] set_valid, set_same;
+  // the valid bits of the fill's set; "same tag" is fill_same_i (only its valid ways count)
+  logic [Ways-1:0] set_valid;
   logic [WayW-1:0] fill_way, victim;
 
   always_comb begin : p_fill_set
-    for (int unsigned w = 0; w < Ways; w++) begin
-      set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
-      set_same[w]  = ((ent_tag[idx(fill_set_i, WayW'(w))] & TagKeep) ==
-                      (fill_tag_i & TagKeep));
-    end
+    for (int unsigned w = 0; w < Ways; w++) set_valid[w] = ent_valid[idx(fill_set_i, WayW'(w))];
   end
 
   gmmu_fill_pick #(.N(Ways)) u_fill_pick (
     .valid_i  (set_valid),
-    .same_i   (set_same),
+    .same_i   (fill_same_i),
     .victim_i (victim),
     .idx_o    (fill_way)
   );
+  assign fill_way_o = fill_way;
 
   // ---------------------------------------------------------------- SA-4 PLRU
   logic [PlW-1:0]  hit_pl, fill_pl_in, fill_pl, unused_pl;
@@ -160,9 +167,8 @@ module gmmu_tlb_sa #(
   end
 
   // ---------------------------------------------------------------- SA-3 fill, SA-5 flush
-  // payload RAMs: way w's word of set s at address s, written by the fill of (s, w)
-  // word = {tag, w, data}: SA-1 reads the tags of its set from here too (the stored bits,
-  // TagKeep), as it reads the payload; the fill choice and the flush read the flip-flop tags
+  // RAMs: way w's word {tag (the stored bits, TagKeep), w, data} of set s at address s, written
+  // by the fill of (s, w); SA-1 and the set-local flush read the tags of their set here
   localparam int unsigned DatW = $bits(data_t);
   localparam int unsigned TagW = $bits(tag_t);
   localparam int unsigned PayW = TagW + 1 + DatW;
@@ -184,38 +190,40 @@ module gmmu_tlb_sa #(
     assign rd_data[w] = data_t'(rdata[DatW-1:0]);
   end
 
-  // SA-5 on the _d tags: entry (s, w)'s tag after this cycle's fill (SA-3), and its page-flush
-  // compare (used by the set-local flush and by its assertion)
-  function automatic logic flush_hit_d(logic [SetW-1:0] s, logic [WayW-1:0] w);
-    tag_t t;
-    t = (fill_i && fill_set_i == s && fill_way == w) ? fill_tag_i : ent_tag[idx(s, w)];
-    return (t & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep);
+  // SA-5's compare of tag t (entry (s, w)'s _q tag) on the _d tag: the fill of this cycle
+  // (SA-3) replaces the tag of its entry
+  function automatic logic flush_hit_d(tag_t t, logic [SetW-1:0] s, logic [WayW-1:0] w);
+    tag_t td;
+    td = (fill_i && fill_set_i == s && fill_way == w) ? fill_tag_i : t;
+    return (td & flush_mask_i & TagKeep) == (flush_tag_i & flush_mask_i & TagKeep);
   endfunction
 
-  // SA-5 set-local page flush: the ways of set flush_set_i (as in gmmu_tlb_store, on _d)
+  // SA-5 set-local page flush: the ways of set flush_set_i (as in gmmu_tlb_store, on _d), their
+  // _q tags from the RAMs' output registers (the owner read flush_set_i at the last edge)
   logic [N-1:0] flush_sel;
   always_comb begin : p_flush_local
     flush_sel = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
       flush_sel[idx(flush_set_i, WayW'(w))] =
-          flush_page_i && flush_local_i && flush_hit_d(flush_set_i, WayW'(w));
+          flush_page_i && flush_local_i && flush_hit_d(rd_tag[w], flush_set_i, WayW'(w));
     end
   end
 
   logic [N-1:0] unused_ent_w;  // 0: the payload is not stored in u_store
   data_t        unused_ent_data [1];
+  tag_t         st_tag [N];    // the FlushKeep bits only (the others are 0)
   gmmu_tlb_store #(
     .N       (N),
     .tag_t   (tag_t),
     .data_t  (data_t),
-    .TagKeep   (TagKeep),
+    .TagKeep   (TagKeep & FlushKeep),
     .FlushKeep (FlushKeep),
     .Payload   (1'b0)
   ) u_store (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .valid_o      (ent_valid),
-    .tag_o        (ent_tag),
+    .tag_o        (st_tag),
     .w_o          (unused_ent_w),
     .rd_idx_i     ('{default: '0}),
     .rd_data_o    (unused_ent_data),
@@ -241,7 +249,47 @@ module gmmu_tlb_sa #(
   end
 
   // ---------------------------------------------------------------- assertions (§11)
+  // every entry's stored tag, read from the RAM words (simulation and formal only, FORMAL: the
+  // formal flows define it, read_slang defines SYNTHESIS): the assertions below and the bound
+  // properties (formal/gmmu_tlb_bind.sv) compare on them
+`ifdef FORMAL
+`define GMMU_TLB_SA_ENT_TAG
+`elsif SYNTHESIS
+`else
+`define GMMU_TLB_SA_ENT_TAG
+`endif
+`ifdef GMMU_TLB_SA_ENT_TAG
+  tag_t ent_tag [N];
+  for (genvar gs = 0; gs < Sets; gs++) begin : g_ent_set
+    for (genvar gw = 0; gw < Ways; gw++) begin : g_ent_way
+      assign ent_tag[gs*Ways + gw] = tag_t'(g_way[gw].u_ram.mem[gs][PayW-1 -: TagW]);
+    end
+  end
+`undef GMMU_TLB_SA_ENT_TAG
+`endif
 `ifndef SYNTHESIS
+  logic unused_st_tag;  // its bits are those of ent_tag
+  always_comb begin : p_unused_st_tag
+    unused_st_tag = 1'b0;
+    for (int unsigned i = 0; i < N; i++) unused_st_tag ^= ^st_tag[i];
+  end
+  // the set read at the last edge: SA-1 and a set-local flush use its words
+  logic [SetW-1:0] rd_set_q;
+  always_ff @(posedge clk_i) rd_set_q <= rd_set_i;
+  a_rd_set_lookup: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    lk_valid_i |-> lk_set_i == rd_set_q);
+  a_rd_set_flush: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    (flush_page_i && flush_local_i) |-> flush_set_i == rd_set_q);
+  // the owner's same-tag vector: on the valid ways of the fill's set, the ways whose tag is the
+  // fill's
+  logic [Ways-1:0] same_ref;
+  always_comb begin : p_same_ref
+    for (int unsigned w = 0; w < Ways; w++) begin
+      same_ref[w] = (ent_tag[idx(fill_set_i, WayW'(w))] & TagKeep) == (fill_tag_i & TagKeep);
+    end
+  end
+  a_fill_same: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    fill_i |-> (fill_same_i & set_valid) == (same_ref & set_valid));
   // no multi-hit: at most one way of the looked-up set carries the tag
   a_no_multi_hit: assert property (@(posedge clk_i) disable iff (!rst_ni)
     lk_valid_i |-> $onehot0(tag_match));
@@ -253,7 +301,7 @@ module gmmu_tlb_sa #(
     for (int unsigned s = 0; s < Sets; s++) begin
       for (int unsigned w = 0; w < Ways; w++) begin
         if (SetW'(s) != flush_set_i && ent_valid[idx(SetW'(s), WayW'(w))] &&
-            flush_hit_d(SetW'(s), WayW'(w))) begin
+            flush_hit_d(ent_tag[idx(SetW'(s), WayW'(w))], SetW'(s), WayW'(w))) begin
           flush_outside = 1'b1;
         end
       end
@@ -264,7 +312,10 @@ module gmmu_tlb_sa #(
   a_flush_local_set: assert property (@(posedge clk_i) disable iff (!rst_ni)
     (flush_page_i && flush_local_i) |-> !flush_outside);
 `else
-  logic unused_lk_valid;
-  assign unused_lk_valid = lk_valid_i;
+  logic unused_sa;
+  always_comb begin : p_unused_sa
+    unused_sa = lk_valid_i;
+    for (int unsigned i = 0; i < N; i++) unused_sa ^= ^st_tag[i];
+  end
 `endif
 endmodule

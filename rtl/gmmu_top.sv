@@ -104,6 +104,8 @@ module gmmu_top #(
   logic               cmd_cycle, flush_all, flush_page, replay_page, replay_all, cancel_page;
   logic               blocking;  // fault mode (§4.1)
   logic [VpnW-1:0]    cmd_vpn;
+  logic               cmd_next;      // the CSR block's cmd_valid_d, cmd_vpn_d (u_l2's RAM read)
+  logic [VpnW-1:0]    cmd_vpn_next;
   logic [AsidW-1:0]   cmd_asid;
   logic               cmd_scope;
   logic               csr_busy;
@@ -159,6 +161,8 @@ module gmmu_top #(
     .ovf_clr_o     (ovf_clr),
     .cmd_cycle_o   (cmd_cycle),
     .cmd_vpn_o     (cmd_vpn),
+    .cmd_next_o    (cmd_next),
+    .cmd_vpn_next_o(cmd_vpn_next),
     .cmd_asid_o    (cmd_asid),
     .cmd_scope_o   (cmd_scope),
     .flush_all_o   (flush_all),
@@ -332,6 +336,8 @@ module gmmu_top #(
     .ff_blocked_i   (ff_blocked),
     .cmd_cycle_i    (cmd_cycle),
     .flush_i        (flush),
+    .cmd_next_i     (cmd_next),
+    .cmd_vpn_next_i (cmd_vpn_next),
     .ev_hit_o       (ev_l2_hit),
     .ev_miss_o      (ev_l2_miss),
     .ev_large_hit_o (ev_l2_large_hit),

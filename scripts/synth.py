@@ -141,11 +141,15 @@ def expected_ffs(p, k, prep=False):
         l1_req = dict(l1_req, **{"line_q[5] per entry (the allocating request's line)": 5 * r})
     sets, ways, l2le = p["L2Sets"], p["L2Ways"], p["L2LargeEntries"]
     lat, m = p["L2Latency"], p["L2MshrEntries"]
-    # the L2 base array keeps valid and tag in flip-flops, its payload {w, data} in one
-    # synchronous-read RAM per way (gmmu_ram_1r1w, expected_mems()); after `prep` the RAMs'
-    # output registers rdata_q are still flip-flops (memory_dff, which merges them into the
-    # read ports, runs in synthesis only)
-    l2_base = tlb_array_ffs(sets, ways, btag[0], bdat[0], btag[1], bdat[1], payload=False)
+    # the L2 base array keeps valid and the tags' FlushKeep bits (the stored ASID bits: the flush
+    # by ASID compares every entry) in flip-flops; the word {tag, w, data} is in one
+    # synchronous-read RAM per way (gmmu_ram_1r1w, expected_mems(); docs/microarch.md §1.3
+    # "tags in block RAM"); after `prep` the RAMs' output registers rdata_q are still
+    # flip-flops (memory_dff, which merges them into the read ports, runs in synthesis only);
+    # prep removes the tag registers' constant-0 bits here (measured: the elab job, tiny)
+    l2_base = tlb_array_ffs(sets, ways, ab,
+                            bdat[0], f"tag bits {btag[1]} & FlushKeep (asid)", bdat[1],
+                            payload=False)
     if prep:
         # {tag, w, data} since issue 25 (SA-1 reads its tags from the RAM words); prep's
         # wreduce removes the tag's constant-0 ASID bits above ab (the word's top bits)
@@ -159,6 +163,8 @@ def expected_ffs(p, k, prep=False):
         "pipeline (pv, psm, pvpn, pwrite, pasid)":
             lat * (1 + cl(S) + vpn + 1) + ((aw + (lat - 1) * ab) if prep else lat * ab),
         "rr": cl(S),
+        # same-tag vectors msame_q: L2Ways bits per MSHR (docs/microarch.md §5)
+        "same-tag vectors (msame, Ways bits per MSHR)": m * ways,
         # MSHRs: state + the record l2_mshr_t of spec/tlb.toml; its SM mask field has
         # FB_SM_MASK_W bits of which NumSm are stored (D input mshr_d & MKeep: the others are
         # constant 0, removed by synthesis, kept by prep like the unstored ASID bits)

@@ -34,6 +34,10 @@ static void t_init(lt2_t *t, uint32_t sm, uint32_t lat) {
 }
 
 static void t_step(lt2_t *t) {
+    /* the RAM read of the last edge (gmmu.c does it at the end of a cycle, when the CSR block's
+     * next command is known; here the test sets the command before the step, and its pokes into
+     * the arrays come between the steps) */
+    l2_ram_read(&t->l2, t->cmd, t->fl.vpn);
     l2_plan(&t->l2, t->cmd, t->c, &t->pl, &t->v);
     t->ev = 0;
     l2_update(&t->l2, &t->pl, t->c, t->done, t->done_m, &t->res, t->assign && t->pl.need_walk >= 0,

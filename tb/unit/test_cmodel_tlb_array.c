@@ -104,7 +104,15 @@ static void test_sa_sets(void **state) {
     assert_int_equal(tlb_fa_fill_pick(s2, 0x9), 0);
     /* SA-5: a page flush looks in the tag's set only; a full flush clears every set */
     tlb_fa_fill(s2, 0, 0x5, 1, 0x66);
-    tlb_sa_flush(&a, 0, 1, 0x5, ~UINT64_C(0));
+    assert_int_equal(tlb_sa_match(&a, 1, 0x5), 1);
+    assert_int_equal(tlb_sa_match(&a, 2, 0x5), 1);
+    assert_int_equal(tlb_sa_match(&a, 1, 0x9), 0);
+    /* a local flush of a set the RAMs did not read is refused (the RTL compares rd_tag) */
+    tlb_sa_ram_read(&a, 2);
+    assert_int_equal(tlb_sa_flush(&a, 0, 1, 0x5, ~UINT64_C(0)), -1);
+    assert_int_equal(a.all.valid[2], 1);
+    tlb_sa_ram_read(&a, 1);
+    assert_int_equal(tlb_sa_flush(&a, 0, 1, 0x5, ~UINT64_C(0)), 0);
     assert_int_equal(a.all.valid[2], 0);
     assert_int_equal(a.all.valid[4], 1);
     tlb_sa_flush(&a, 1, 0, 0, 0);
