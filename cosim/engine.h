@@ -53,6 +53,9 @@ typedef struct {
     void (*wave_ref)(engine_t *e, const gmmu_out_t *before, const gmmu_out_t *after);
     /* Optional: internal invariant violations so far (0 = none) and the first message. */
     unsigned (*violations)(const engine_t *e, char *first, size_t len);
+    /* Optional: 1 once an assertion inside the engine failed (the RTL's SVA, vshim_failed):
+     * the platform stops the run at that cycle as it does at a mismatch (docs/cosim.md). */
+    int (*failed)(const engine_t *e);
     /* Optional (--state-compare): the engine's table of registered state (_q) signals, or NULL
      * + err (the RTL: the name table generated from the Verilated model, vshim.h). */
     const vshim_state_reg_t *(*state_table)(engine_t *e, size_t *n, char *err, size_t errlen);

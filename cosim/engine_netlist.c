@@ -66,3 +66,8 @@ NETLIST_WEAK void vshim_netlist_trace_ref(vshim_t *v, const gmmu_out_t *before,
 NETLIST_WEAK void vshim_netlist_trace_close(vshim_t *v) {
     (void)v;
 }
+
+NETLIST_WEAK int vshim_netlist_failed(const vshim_t *v) {
+    (void)v;
+    return 0;
+}

@@ -79,6 +79,10 @@ static void rtl_wave_ref(engine_t *e, const gmmu_out_t *before, const gmmu_out_t
     VSHIM_FN(trace_ref)(rtl(e)->v, before, after);
 }
 
+static int rtl_failed(const engine_t *e) {
+    return VSHIM_FN(failed)(((const engine_rtl_t *)e)->v);
+}
+
 static void rtl_wave_close(engine_t *e) {
     VSHIM_FN(trace_close)(rtl(e)->v);
 }
@@ -116,6 +120,7 @@ const engine_ops_t ENGINE_RTL_OPS = {
     .wave_close = rtl_wave_close,
     .wave_ref = rtl_wave_ref,
     .violations = NULL,
+    .failed = rtl_failed,
     .state_table = rtl_state_table,
     .state_get = rtl_state_get,
     .free = rtl_free,

@@ -57,12 +57,29 @@ static void on_mismatch(plat_t *p, unsigned i, const cmp_diff_t *d) {
     mismatch_tail(p);
 }
 
+/* An engine's own assertion failed (the RTL's SVA: the %Error lines above name it). */
+static void on_failed(plat_t *p, unsigned i) {
+    if (!mismatch_head(p))
+        return;
+    fprintf(stderr,
+            "\nASSERTION FAILED at cycle %llu (clocked cycle %llu): %s (the %%Error lines above "
+            "name the assertion)\n",
+            (unsigned long long)p->now, (unsigned long long)p->clocked, p->eng[i]->ops->label);
+    mismatch_tail(p);
+}
+
 const gmmu_out_t *plat_outputs(plat_t *p) {
     if (p->out_fresh || p->halted)
         return p->out;
     for (unsigned i = 0; i < p->neng; i++)
         p->eng[i]->ops->outputs(p->eng[i], &p->eout[i]);
     p->out_fresh = 1;
+    for (unsigned i = 0; i < p->neng; i++) {
+        if (p->eng[i]->ops->failed && p->eng[i]->ops->failed(p->eng[i])) {
+            on_failed(p, i);
+            return p->out;
+        }
+    }
     for (unsigned i = 1; i < p->neng; i++) {
         cmp_diff_t d;
         if (cmp_outputs(&p->prm, &p->eout[0], &p->eout[i], &d)) {

@@ -226,7 +226,10 @@ vshim_t *VSHIM_FN(new)(const gmmu_params_t *p, char *err, size_t errlen) {
     }
     v->ctx = new VerilatedContext;
     v->ctx->traceEverOn(true);
-    v->ctx->fatalOnError(true);
+    // an assertion failure ($error / $stop of an SVA) does not abort: the engine reports it as a
+    // failure of the run at its cycle, with the waveform (docs/cosim.md "RTL assertions");
+    // $fatal (the parameter checks) still aborts
+    v->ctx->fatalOnError(false);
     v->top = new VSHIM_TOP(v->ctx, "TOP");
     VSHIM_TOP *t = top(v);
     v->tfp = nullptr;
@@ -276,6 +279,8 @@ void VSHIM_FN(free)(vshim_t *v) {
 }
 
 void VSHIM_FN(outputs)(vshim_t *v, gmmu_out_t *out) { sample(top(v), out); }
+
+int VSHIM_FN(failed)(const vshim_t *v) { return v->ctx->gotError() ? 1 : 0; }
 
 void VSHIM_FN(step)(vshim_t *v, const gmmu_in_t *in, uint64_t cycle) {
     drive(top(v), in);

@@ -58,6 +58,9 @@ int VSHIM_FN(trace_open)(vshim_t *v, const char *path, int with_ref);
 /* The reference engine's outputs before and after the edge of the next step (copied). */
 void VSHIM_FN(trace_ref)(vshim_t *v, const gmmu_out_t *before, const gmmu_out_t *after);
 void VSHIM_FN(trace_close)(vshim_t *v);
+/* 1 once an assertion of the model failed (a Verilator %Error line names it on stdout; the model
+ * runs on, with the behaviour of the RTL), else 0. docs/cosim.md "RTL assertions". */
+int VSHIM_FN(failed)(const vshim_t *v);
 /* The name table of the model's registered state (rows, *n), or NULL + err when this shim was
  * built without it (the normal model: make sim-state builds the one with public _q signals). */
 const vshim_state_reg_t *VSHIM_FN(state_table)(size_t *n, char *err, size_t errlen);

@@ -87,8 +87,11 @@ mutate() { # file, sed expression (must change exactly one line), description[, 
             --engine cosim --quiet --stats "$work/stats.json" $opts) > "$log" 2>&1
         local rc=$?
         set -e
-        if [ $rc -ne 0 ] && grep -q "MISMATCH at cycle" "$log" && grep -q "waveform" "$log"; then
-            grep -m1 "MISMATCH at cycle" "$log" | sed 's/^/   caught: /'
+        # a lock-step mismatch, or an RTL assertion (reported the same way since issue 25,
+        # docs/cosim.md "RTL assertions"), each with its waveform
+        if [ $rc -ne 0 ] && grep -qE "(MISMATCH|ASSERTION FAILED) at cycle" "$log" &&
+            grep -q "waveform" "$log"; then
+            grep -m1 -E "(MISMATCH|ASSERTION FAILED) at cycle" "$log" | sed 's/^/   caught: /'
         else
             echo "mutation_test: '$what' was NOT caught (exit $rc)" >&2; tail -20 "$log" >&2; fail=1
         fi
@@ -143,7 +146,7 @@ mutate rtl/gmmu_tlb_fa.sv 's/      rd_idx\[p\]    = lk_idx_o\[p\];/      rd_idx[
     "RTL: fully associative array returns entry 0's payload on every hit (gmmu_tlb_fa FA-1)"
 fi
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
-mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o = rd_data\[lk_way_o\];/  assign lk_data_o = rd_data[0];/" \
+mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o  = rd_data\[lk_way_o\];/  assign lk_data_o  = rd_data[0];/" \
     "RTL: set-associative array returns way 0's payload on every hit (gmmu_tlb_sa SA-1)"
 fi
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
@@ -161,8 +164,18 @@ if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of mak
 mutate rtl/gmmu_ram_1r1w.sv 's/    rdata_q <= (we_i && waddr_i == raddr_i) ? wdata_i : mem\[raddr_i\];/    rdata_q <= mem[raddr_i];/' \
     "RTL: payload RAM is read-first (a fill and the read of its set in one cycle read the old word)"
 fi
-mutate cmodel/l2_tlb.c 's/    tlb_sa_ram_read(&l2->base, (uint32_t)(l2->pvpn\[L\] & (l2->sets - 1u)));/    tlb_sa_ram_read(\&l2->base, (uint32_t)(l2->pvpn[0] \& (l2->sets - 1u)));/' \
+mutate cmodel/l2_tlb.c 's/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn\[l2->lat - 1u\];/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn[0];/' \
     "model: payload RAM read address = the set of stage 1 instead of the next last stage"
+# the L2 base array's tags in the RAM words (docs/microarch.md §1.3, §5 "same-tag vectors"):
+# caught by the RTL's assertions (a_fill_same, a_rd_set_flush) at the cycle of the wrong use
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
+mutate rtl/gmmu_l2_tlb.sv "s/        msame_d\[i\]\[b_fill_way\] = (k \& BKeep) == (b_fill_tag \& BKeep);/        msame_d[i][b_fill_way] = 1'b0;/" \
+    "RTL: a base fill never marks its way in the MSHRs' same-tag vectors (gmmu_l2_tlb, docs/microarch.md §5)" \
+    tb/traces/free.trc
+mutate rtl/gmmu_l2_tlb.sv "s/                  cmd_next_i ? cmd_vpn_next_i\[SetW-1:0\] : pvpn_d\[Lat-1\]\[SetW-1:0\];/                  pvpn_d[Lat-1][SetW-1:0];/" \
+    "RTL: the RAMs read the last stage's set before a command cycle too (a page flush compares another set's tags)" \
+    tb/traces/inval_walk.trc "--set chaos_inval=500"
+fi
 mutate cmodel/tlb_fa.h 's/            \*idx = i;/            *idx = 0;/' \
     "model: fully associative lookup reports entry 0 on every hit (tlb_fa FA-1)"
 mutate cmodel/tlb_sa.c 's/\.data = a->all\.data + b,/.data = a->all.data,/' \
@@ -396,7 +409,7 @@ blk rtl - rtl/gmmu_tlb_sa.sv 's/      .we_i    (fill_i \&\& fill_way == WayW.(w)
     "RTL: a set-associative fill writes the payload of every way (gmmu_tlb_sa)"
 blk rtl ro_hit rtl/gmmu_tlb_sa.sv 's/      if (!lk_hit_o \&\& tag_match\[w\] \&\& (!lk_write_i || rd_w\[w\])) begin/      if (!lk_hit_o \&\& tag_match[w]) begin/' \
     "RTL: L2 base lookup ignores the W bit (a write hits a read-only entry, gmmu_tlb_sa)"
-blk rtl large_pages rtl/gmmu_tlb_store.sv 's/          valid_d\[i\] = 1.b0;/          valid_d[i] = valid_q[i];/' \
+blk rtl large_pages rtl/gmmu_tlb_store.sv 's/        valid_d\[i\] = 1.b0;/        valid_d[i] = valid_q[i];/' \
     "RTL: an invalidate clears no entry (gmmu_tlb_store flush)"
 blk rtl ro_hit rtl/gmmu_tlb_store.sv 's/      w_d\[fill_idx_i\]     = fill_w_i;/      w_d[fill_idx_i]     = fill_w_i | 1'"'"'b1;/' \
     "RTL: a fill stores every entry writable (gmmu_tlb_store W)"
