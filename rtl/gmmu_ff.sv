@@ -10,7 +10,8 @@ module gmmu_ff #(
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW  = gmmu_pkg::PA_W - FbOffW,
-  localparam int unsigned FCntW    = $clog2(FfEntries + 1)
+  localparam int unsigned FCntW    = $clog2(FfEntries + 1),
+  localparam int unsigned QCntW    = $clog2(FfQuota + 1)
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -151,14 +152,15 @@ module gmmu_ff #(
         free_idx   = FIdxW'(i);
       end
     end
-    // cnt[s] < FfQuota
+    // cnt[s] < FfQuota, cnt[s] = the valid entries whose mask has SM s: counted saturating at
+    // FfQuota (QCntW bits, not a full-width sum: issue 25, the far-fault unit's size)
     for (int unsigned s = 0; s < NumSm; s++) begin
-      int unsigned cnt;
-      cnt = 0;
+      logic [QCntW-1:0] cnt;
+      cnt = '0;
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (e_valid_q[i] && e_mask_q[i][s]) cnt = cnt + 1;
+        if (e_valid_q[i] && e_mask_q[i][s] && cnt != QCntW'(FfQuota)) cnt = cnt + 1'b1;
       end
-      quota_ok[s] = cnt < FfQuota;
+      quota_ok[s] = cnt != QCntW'(FfQuota);
     end
     avail  = offer_mask_i & quota_ok;
     client = '0;
