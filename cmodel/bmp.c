@@ -50,3 +50,23 @@ void bmp_step(bmp_t *b, const bmp_in_t *in, bmp_out_t *out) {
         b->bs_idx = 0;
     }
 }
+
+int bmp_state_get(const bmp_t *b, const char *reg, uint32_t i, uint64_t *val) {
+    if (i < GMMU_BMP_Q && strcmp(reg, "q_vpn_q") == 0)
+        return (*val = b->q[i].vpn, 0);
+    if (i < GMMU_BMP_Q && strcmp(reg, "q_bmp_q") == 0)
+        return (*val = b->q[i].bmp, 0);
+    if (i != 0)
+        return -1;
+    if (strcmp(reg, "bs_busy_q") == 0)
+        *val = b->bs_busy;
+    else if (strcmp(reg, "bs_idx_q") == 0)
+        *val = b->bs_idx;
+    else if (strcmp(reg, "head_q") == 0)
+        *val = b->head;
+    else if (strcmp(reg, "cnt_q") == 0)
+        *val = b->count;
+    else
+        return -1;
+    return 0;
+}

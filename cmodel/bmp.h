@@ -71,4 +71,8 @@ static inline int bmp_in_table(uint64_t vpn0, uint32_t pages, uint64_t vpn) {
     return vpn >= vpn0 && vpn - vpn0 < pages;
 }
 
+/* State accessor of g_bmp.u_bmp (§20.4): bs_busy_q, bs_idx_q, head_q, cnt_q, q_vpn_q[i],
+ * q_bmp_q[i] (slot i of the queue, as the RTL's slots: a slot keeps its last push). 0, or -1. */
+int bmp_state_get(const bmp_t *b, const char *reg, uint32_t i, uint64_t *val);
+
 #endif

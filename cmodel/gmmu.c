@@ -431,6 +431,12 @@ static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32
                         uint64_t *val) {
     if (rest[0] == '\0')
         return word ? -1 : l1_state_get(l, reg, i, val);
+    if (strcmp(rest, ".g_bmp") == 0) { /* §20.2: bmp_q[e], the referenced lines of base entry e */
+        if (strcmp(reg, "bmp_q") != 0 || !l->lbm || i >= l->base.n || word)
+            return -1;
+        *val = l->bmp[i];
+        return 0;
+    }
     if (strcmp(rest, ".u_req") == 0) {
         if (strcmp(reg, "line_q") == 0) { /* §20.2: kept by the L1 in the model (l1_t.line) */
             if (i >= l->req.n || word)
@@ -496,6 +502,8 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
         return word == 0 ? co_state_get(&m->co, reg, i, val) : -1;
     if (strncmp(scope, "u_l2", 4) == 0)
         return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
+    if (strcmp(scope, "g_bmp.u_bmp") == 0)
+        return word == 0 ? bmp_state_get(&m->bmp, reg, i, val) : -1;
     /* "g_l1[<s>].u_l1..." (parsed by hand: this runs for every element every cycle) */
     if (strncmp(scope, "g_l1[", 5) != 0)
         return -1;
