@@ -292,10 +292,9 @@ int ptw_state_get(const ptw_t *w, const char *reg, uint32_t i, uint64_t *val) {
      * mem_req_id is CO_MEM_ID by the output multiplexer); the model keeps CO_MEM_ID */
     if (strcmp(reg, "mr_valid_q") == 0 || strcmp(reg, "mr_addr_q") == 0 ||
         strcmp(reg, "mr_id_q") == 0) {
-        *val = reg[3] == 'v'
-                   ? w->mr_valid
-                   : (reg[3] == 'a' ? w->mr_addr >> PTW_PTE_OFF_W
-                                    : ((w->mr_co || w->mr_bmp) ? 0u : w->mr_id));
+        *val = reg[3] == 'v' ? w->mr_valid
+                             : (reg[3] == 'a' ? w->mr_addr >> PTW_PTE_OFF_W
+                                              : ((w->mr_co || w->mr_bmp) ? 0u : w->mr_id));
         return i == 0 ? 0 : -1;
     }
     if (i >= w->n)
