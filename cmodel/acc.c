@@ -124,3 +124,61 @@ void acc_cycle(acc_t *a, const acc_in_t *in, acc_ev_t *ev) {
     if (in->ovf_clr && !ovf_set)
         a->overflow = 0;
 }
+
+static int acc_entry_get(const acc_t *a, const char *reg, uint32_t i, uint64_t *val) {
+    if (i >= a->n)
+        return -1;
+    const acc_entry_t *e = &a->e[i];
+    if (strcmp(reg, "e_asid_q") == 0)
+        *val = e->asid;
+    else if (strcmp(reg, "e_rgn_q") == 0)
+        *val = e->rgn;
+    else if (strcmp(reg, "e_cnt_q") == 0)
+        *val = e->cnt;
+    else if (strcmp(reg, "e_mask_q") == 0)
+        *val = e->mask;
+    else
+        return -1;
+    return 0;
+}
+
+int acc_state_get(const acc_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (word != 0)
+        return -1;
+    if (strcmp(reg, "e_valid_q") == 0) { /* packed: one bit per entry */
+        uint64_t b = 0;
+        for (uint32_t k = 0; k < a->n && k < 64u; k++)
+            b |= (uint64_t)(a->e[k].valid & 1u) << k;
+        return i == 0 ? (*val = b, 0) : -1;
+    }
+    if (strcmp(reg, "e_cls_q") == 0) /* unpacked, one bit per element */
+        return i < a->n ? (*val = a->e[i].cls & 1u, 0) : -1;
+    if (strncmp(reg, "e_", 2) == 0)
+        return acc_entry_get(a, reg, i, val);
+    if (i != 0)
+        return -1;
+    const uint64_t va = (uint64_t)a->nw_data[2] | ((uint64_t)a->nw_data[3] << 32);
+    if (strcmp(reg, "arr_q") == 0)
+        *val = a->arr;
+    else if (strcmp(reg, "put_q") == 0)
+        *val = a->put;
+    else if (strcmp(reg, "ovf_q") == 0)
+        *val = a->overflow;
+    else if (strcmp(reg, "nw_valid_q") == 0)
+        *val = a->nw_valid;
+    else if (strcmp(reg, "nw_addr_q") == 0)
+        *val = a->nw_addr / GMMU_FB_ENTRY_BYTES;
+    else if (strcmp(reg, "nw_cls_q") == 0)
+        *val = a->nw_data[0] != 0u;
+    else if (strcmp(reg, "nw_asid_q") == 0)
+        *val = a->nw_data[1];
+    else if (strcmp(reg, "nw_va_q") == 0)
+        *val = va;
+    else if (strcmp(reg, "nw_cnt_q") == 0)
+        *val = a->nw_data[6];
+    else if (strcmp(reg, "nw_mask_q") == 0)
+        *val = a->nw_data[4];
+    else
+        return -1;
+    return 0;
+}

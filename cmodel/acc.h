@@ -60,4 +60,10 @@ unsigned acc_gran_shift(uint8_t gran);
 /* One clock cycle: outputs (wr_*) are those of the state before the call. */
 void acc_cycle(acc_t *a, const acc_in_t *in, acc_ev_t *ev);
 
+/* State accessor of g_acc.u_acc (§19.1): e_valid_q / e_cls_q (one bit per entry, element 0),
+ * e_asid_q, e_rgn_q, e_cnt_q, e_mask_q (element i = entry i), arr_q, put_q, ovf_q and the
+ * notification register nw_valid_q, nw_addr_q (address >> 5), nw_cls_q, nw_asid_q, nw_va_q,
+ * nw_cnt_q, nw_mask_q (decoded from the entry words the model keeps). 0, or -1. */
+int acc_state_get(const acc_t *a, const char *reg, uint32_t i, uint32_t word, uint64_t *val);
+
 #endif

@@ -502,6 +502,18 @@ int gmmu_model_state_get(const gmmu_model_t *m, const char *scope, const char *r
         return word == 0 ? co_state_get(&m->co, reg, i, val) : -1;
     if (strncmp(scope, "u_l2", 4) == 0)
         return l2_scope_get(&m->l2, scope + 4, reg, i, word, val);
+    if (strcmp(scope, "g_acc.u_acc") == 0)
+        return acc_state_get(&m->acc, reg, i, word, val);
+    if (strcmp(scope, "g_acc") == 0) { /* the registered request of each port (§19.8) */
+        const uint32_t s = i / m->p.num_ports, p = i % m->p.num_ports;
+        if (word != 0 || s >= m->p.num_sm)
+            return -1;
+        if (strcmp(reg, "hvpn_q") == 0)
+            return (*val = m->acc_hvpn[s][p], 0);
+        if (strcmp(reg, "hasid_q") == 0)
+            return (*val = m->acc_hasid[s][p], 0);
+        return -1;
+    }
     if (strcmp(scope, "g_bmp.u_bmp") == 0)
         return word == 0 ? bmp_state_get(&m->bmp, reg, i, val) : -1;
     /* "g_l1[<s>].u_l1..." (parsed by hand: this runs for every element every cycle) */
