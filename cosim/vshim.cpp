@@ -352,9 +352,14 @@ static int state_bind(vshim *v, char *err, size_t errlen) {
         std::snprintf(scope, sizeof(scope), "TOP.gmmu_top%s%s", s.scope[0] ? "." : "", s.scope);
         const VerilatedScope *sc = v->ctx->scopeFind(scope);
         const VerilatedVar *var = sc ? sc->varFind(s.name) : nullptr;
-        if (!var || static_cast<uint32_t>(var->udims()) != s.udims ||
-            static_cast<uint32_t>(var->packed().elements()) != s.width ||
-            (s.udims && static_cast<uint32_t>(var->unpacked().elements()) != s.elems)) {
+        // an unpacked array of single bits: Verilator reports its range as the packed one
+        // (scripts/gen_state_table.py), one CData per element
+        const bool bits = var && s.width == 1 && s.udims == 1 && var->udims() == 0 &&
+                          static_cast<uint32_t>(var->packed().elements()) == s.elems;
+        if (!var || (!bits && (static_cast<uint32_t>(var->udims()) != s.udims ||
+                               static_cast<uint32_t>(var->packed().elements()) != s.width ||
+                               (s.udims && static_cast<uint32_t>(var->unpacked().elements()) !=
+                                               s.elems)))) {
             std::snprintf(err, errlen, "%s.%s: not a public signal of this model with width %u "
                           "x %u (rebuild: make sim-state)", scope, s.name, s.width, s.elems);
             return -1;

@@ -42,8 +42,14 @@ def main(argv):
         elems = 1
         for k in range(1, ndim):
             elems *= abs(ranges[2 * k] - ranges[2 * k + 1]) + 1
+        udims = ndim - 1 if ndim else 0
+        if ndim == 1 and ranges[0] < ranges[1]:
+            # an unpacked array of single bits (`logic x [N]`): Verilator lists its one range
+            # [0:N-1] as the packed one (the RTL's packed ranges all descend, [N-1:0]); it stores
+            # one byte per element, so it is N elements of width 1 (the shim accepts the shape)
+            width, elems, udims = 1, ranges[1] - ranges[0] + 1, 1
         # unpacked dimensions beyond the first are flattened; the shim checks it can read them
-        rows.append((path, name, width, elems, ndim - 1 if ndim else 0))
+        rows.append((path, name, width, elems, udims))
     if not rows:
         sys.stderr.write(f"{argv[1]}: no public _q signal (built without cosim/statecmp.vlt?)\n")
         return 1
