@@ -73,9 +73,7 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
         /* SA-1 in the set (payloads from the RAM output registers, §1.3), then FA-1 in the large
          * array; base hit wins */
         const tlb_fa_t bset = tlb_sa_lookup_view(&l2->base, set);
-        for (uint32_t w = 0; w < l2->ways; w++)
-            if (bset.valid[w] && bset.tag[w] == tlb_base_tag(asid, vpn))
-                pl->match |= UINT64_C(1) << w;
+        pl->match = tlb_sa_view_match(&bset, tlb_base_tag(asid, vpn));
         if (tlb_fa_lookup(&bset, tlb_base_tag(asid, vpn), wr, &bw, &nb)) {
             pl->hit = 1;
             pl->hit_idx = set * l2->ways + bw;
@@ -235,10 +233,11 @@ static int l2_complete(l2_t *l2, int done_valid, uint32_t done_mshr, const gmmu_
                     uint64_t vmask = 0;
                     for (uint32_t w = 0; w < l2->ways; w++)
                         vmask |= (uint64_t)(bs->valid[w] & 1u) << w;
-                    if ((l2->msame[m] & vmask) != tlb_sa_match(&l2->base, set, tag))
+                    const uint64_t same = tlb_sa_view_match(bs, tag);
+                    if ((l2->msame[m] & vmask) != same)
                         gmmu_viol(v, "l2: same-tag vector 0x%llx of MSHR %u, set %u holds 0x%llx",
                                   (unsigned long long)(l2->msame[m] & vmask), m, set,
-                                  (unsigned long long)tlb_sa_match(&l2->base, set, tag));
+                                  (unsigned long long)same);
                     const uint32_t way = tlb_fa_fill_pick(bs, tag); /* SA-2, SA-3 */
                     tlb_fa_fill(bs, way, tag, done->w, tlb_base_data(done->ppn, done->sys));
                     fill_idx = set * l2->ways + way;

@@ -65,9 +65,12 @@ int tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask) {
 }
 
 uint64_t tlb_sa_match(const tlb_sa_t *a, uint32_t set, uint64_t tag) {
-    const tlb_fa_t *s = &a->set[set];
+    return tlb_sa_view_match(&a->set[set], tag);
+}
+
+uint64_t tlb_sa_view_match(const tlb_fa_t *s, uint64_t tag) {
     uint64_t m = 0;
-    for (uint32_t w = 0; w < a->ways; w++)
+    for (uint32_t w = 0; w < s->n && w < 64u; w++)
         if (s->valid[w] && s->tag[w] == tag)
             m |= UINT64_C(1) << w;
     return m;

@@ -61,8 +61,10 @@ void tlb_sa_ram_read(tlb_sa_t *a, uint32_t set);
  * -1 (nothing flushed) if set >= 0 is not the set read at the last edge (the RTL compares the
  * tags of the RAMs' output registers), else 0. */
 int tlb_sa_flush(tlb_sa_t *a, int all, int set, uint64_t tag, uint64_t mask);
-/* The ways of `set` whose valid entry has `tag` (SA-1's match, whatever w), as a bit vector. */
+/* The ways of `set` whose valid entry has `tag` (SA-1's match, whatever w), as a bit vector;
+ * tlb_sa_view_match: the same on a set's view (tlb_sa_lookup_view(): the RAMs' tags). */
 uint64_t tlb_sa_match(const tlb_sa_t *a, uint32_t set, uint64_t tag);
+uint64_t tlb_sa_view_match(const tlb_fa_t *s, uint64_t tag);
 /* Prints the valid entries as "  <name>[set s way w] <tag_name>=.. <data_name>=.. w=..". */
 void tlb_sa_dump(const tlb_sa_t *a, FILE *f, const char *name, const char *tag_name,
                  const char *data_name);
