@@ -15,9 +15,14 @@ int l1_init(l1_t *l, uint32_t sm, const gmmu_params_t *p) {
     l->n_req = p->l1_req_entries;
     l->asid_mask = (uint8_t)(p->num_asids - 1u);
     l->lbm = p->line_bitmap ? 1u : 0u;
+    l->b_sets = p->l1_sets;
     l1_req_init(&l->req, l->n_req);
-    if (tlb_fa_init(&l->base, l->n_base) || tlb_fa_init(&l->large, l->n_large) ||
-        tlb_fa_index(&l->base) || tlb_fa_index(&l->large) ||
+    /* §1.4: a set-associative base array (checked by gmmu_model_new: l1_sets <= l1_entries,
+       line_bitmap = 0); the fully associative one stays in `base` (its index, docs/sweep.md) */
+    const int base_err = l->b_sets > 1u
+                             ? tlb_sa_init(&l->bsa, l->b_sets, l->n_base / l->b_sets)
+                             : (tlb_fa_init(&l->base, l->n_base) || tlb_fa_index(&l->base));
+    if (base_err || tlb_fa_init(&l->large, l->n_large) || tlb_fa_index(&l->large) ||
         (p->line_bitmap && !(l->bmp = calloc(l->n_base, sizeof(*l->bmp))))) {
         l1_free(l);
         return -1;
@@ -29,7 +34,30 @@ void l1_free(l1_t *l) {
     free(l->bmp);
     l->bmp = NULL;
     tlb_fa_free(&l->base);
+    if (l->b_sets > 1u)
+        tlb_sa_free(&l->bsa);
     tlb_fa_free(&l->large);
+}
+
+/* The base array's entries that a tag of `vpn` can occupy: the whole fully associative array,
+ * or the set view of §1.4; *off = the index of its entry 0 in the array (set * ways). */
+static tlb_fa_t *l1_bview(l1_t *l, uint64_t vpn, uint32_t *off) {
+    if (l->b_sets <= 1u) {
+        *off = 0;
+        return &l->base;
+    }
+    const uint32_t set = (uint32_t)(vpn & (l->b_sets - 1u));
+    *off = set * l->bsa.ways;
+    return tlb_sa_set(&l->bsa, set);
+}
+static const tlb_fa_t *l1_bview_c(const l1_t *l, uint64_t vpn, uint32_t *off) {
+    if (l->b_sets <= 1u) {
+        *off = 0;
+        return &l->base;
+    }
+    const uint32_t set = (uint32_t)(vpn & (l->b_sets - 1u));
+    *off = set * l->bsa.ways;
+    return tlb_sa_set_c(&l->bsa, set);
 }
 
 void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c) {
@@ -112,13 +140,15 @@ static void l1_lookups(const l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmm
         const uint8_t wr = in->req_write[p] ? 1u : 0u;
         unsigned nb = 0, ng = 0;
         uint32_t bi = 0, gi = 0;
-        /* FA-1 in both arrays; base hit wins */
-        const int bh = tlb_fa_lookup(&l->base, tlb_base_tag(asid, vpn), wr, &bi, &nb);
+        /* FA-1 (AS-1 in the vpn's set, §1.4) in both arrays; base hit wins */
+        uint32_t boff = 0;
+        const tlb_fa_t *bv = l1_bview_c(l, vpn, &boff);
+        const int bh = tlb_fa_lookup(bv, tlb_base_tag(asid, vpn), wr, &bi, &nb);
         const int gh = tlb_fa_lookup(&l->large, tlb_large_tag(asid, vpn), wr, &gi, &ng);
         if (bh) {
             lk->hk[p] = HIT_BASE;
-            lk->hidx[p] = bi;
-            const gmmu_base_data_t d = gmmu_base_data_unpack(l->base.data[bi]);
+            lk->hidx[p] = boff + bi;
+            const gmmu_base_data_t d = gmmu_base_data_unpack(bv->data[bi]);
             lk->hppn[p] = d.ppn;
             lk->hsys[p] = d.sys;
         } else if (gh) {
@@ -153,14 +183,25 @@ static int l1_response(l1_t *l, const gmmu_rsp_t *r, uint8_t blocking, gmmu_viol
             } else {
                 fill = HIT_BASE;
                 const uint64_t tag = tlb_base_tag(r->r.req.asid, r->r.req.vpn);
-                *fill_idx = tlb_fa_fill_pick(&l->base, tag);
+                uint32_t boff = 0;
+                tlb_fa_t *bv = l1_bview(l, r->r.req.vpn, &boff);
+                const uint32_t way = tlb_fa_fill_pick(bv, tag);
+                *fill_idx = boff + way;
                 if (l->lbm)
                     l1_bmp_fill(l, *fill_idx, tag, fb, lo);
-                tlb_fa_fill(&l->base, *fill_idx, tag, r->r.w, tlb_base_data(r->r.ppn, r->r.sys));
+                tlb_fa_fill(bv, way, tag, r->r.w, tlb_base_data(r->r.ppn, r->r.sys));
             }
         }
     }
     return fill;
+}
+
+/* FA-4 / AS-4: touch base entry idx (an index of the whole array) in its PLRU. */
+static void l1_base_touch(l1_t *l, uint32_t idx) {
+    if (l->b_sets <= 1u)
+        tlb_fa_touch(&l->base, idx);
+    else
+        tlb_fa_touch(tlb_sa_set(&l->bsa, idx / l->bsa.ways), idx % l->bsa.ways);
 }
 
 int l1_step(l1_t *l, const l1_comb_t *c, const l1_in_t *in, gmmu_viol_t *v) {
@@ -233,18 +274,18 @@ int l1_step_lb(l1_t *l, const l1_comb_t *c, const l1_in_t *in, const l1_lb_in_t 
             gmmu_viol(v, "l1[%u]: accepted miss on port %u finds no FREE entry", l->sm, p);
     }
 
-    /* 7. PLRU (FA-4): hits in port order, then the fill */
+    /* 7. PLRU (FA-4; AS-4 on the entry's set): hits in port order, then the fill */
     int large_hit = 0;
     for (uint32_t p = 0; p < P; p++) {
         if (hk[p] == HIT_BASE) {
-            tlb_fa_touch(&l->base, hidx[p]);
+            l1_base_touch(l, hidx[p]);
         } else if (hk[p] == HIT_LARGE) {
             tlb_fa_touch(&l->large, hidx[p]);
             large_hit = 1;
         }
     }
     if (fill == HIT_BASE)
-        tlb_fa_touch(&l->base, fill_idx);
+        l1_base_touch(l, fill_idx);
     else if (fill == HIT_LARGE)
         tlb_fa_touch(&l->large, fill_idx);
 
@@ -255,7 +296,8 @@ int l1_step_lb(l1_t *l, const l1_comb_t *c, const l1_in_t *in, const l1_lb_in_t 
             l1_bmp_flush(l, fl, lo); /* §20.4: the departing bitmaps, before FA-5 */
         const int all = fl->kind == GMMU_FLUSH_ALL && !fl->scope;
         const int page = fl->kind == GMMU_FLUSH_PAGE;
-        tlb_fa_flush(&l->base, all, tlb_base_tag(fl->asid, fl->vpn),
+        /* AS-5 compares every entry too (the RTL's set-local compare is the same, §1.4) */
+        tlb_fa_flush(l->b_sets > 1u ? &l->bsa.all : &l->base, all, tlb_base_tag(fl->asid, fl->vpn),
                      tlb_base_flush_mask(page, fl->scope));
         tlb_fa_flush(&l->large, all, tlb_large_tag(fl->asid, fl->vpn),
                      tlb_large_flush_mask(page, fl->scope));
@@ -271,10 +313,16 @@ void l1_dump(const l1_t *l, FILE *f) {
             fprintf(f, "  hit[%u] id=%u ppn=0x%llx\n", p, l->hid[p],
                     (unsigned long long)l->hppn[p]);
     l1_req_dump(&l->req, f);
-    tlb_fa_dump(&l->base, f, "base", "vpn", "ppn");
+    if (l->b_sets > 1u)
+        tlb_sa_dump(&l->bsa, f, "base", "vpn", "ppn");
+    else
+        tlb_fa_dump(&l->base, f, "base", "vpn", "ppn");
     tlb_fa_dump(&l->large, f, "large", "region", "lppn");
     fprintf(f, "  plru base:");
-    tlb_fa_dump_plru(&l->base, f);
+    if (l->b_sets > 1u)
+        tlb_sa_dump_plru(&l->bsa, f);
+    else
+        tlb_fa_dump_plru(&l->base, f);
     fprintf(f, " large:");
     tlb_fa_dump_plru(&l->large, f);
     fprintf(f, "\n");

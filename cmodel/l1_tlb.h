@@ -13,11 +13,14 @@
 #include "gmmu_int.h"
 #include "l1_req.h"
 #include "tlb_fa.h"
+#include "tlb_sa.h"
 
 typedef struct {
     uint32_t sm, n_ports, n_base, n_large, n_req;
     uint8_t asid_mask; /* NumAsids - 1: a request's asid is req_asid & asid_mask (§14.1) */
-    tlb_fa_t base;     /* u_base: tag vpn, data ppn (§4) */
+    tlb_fa_t base;     /* u_base: tag vpn, data ppn (§4), with b_sets = 1 (fully associative) */
+    uint32_t b_sets;   /* l1_sets: > 1 = the set-associative base array of §1.4 in bsa */
+    tlb_sa_t bsa;      /* u_base with b_sets > 1 (set = vpn & (b_sets - 1); rd_* unused) */
     tlb_fa_t large;    /* u_large: tag region vpn[35:9], data lppn */
     /* hit response registers */
     uint8_t hv[GMMU_MAX_PORTS], hid[GMMU_MAX_PORTS], hsys[GMMU_MAX_PORTS]; /* hsys: §17 */

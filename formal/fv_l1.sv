@@ -7,7 +7,11 @@
 // answer without a pending request, never two answers in a cycle, and while pending, exactly one
 // place holds X (a hit register or a request-table entry). Host protocol (assumed): X is
 // presented on at most one port per cycle and not while a request with id X is outstanding.
-module fv_l1 (
+module fv_l1 #(
+  // 1: the fully associative base array (gmmu_tlb_fa); 4: 4 sets x 2 ways (gmmu_tlb_sa_async,
+  // docs/microarch.md §1.4; l1.sby task prove_sa)
+  parameter int unsigned L1Sets = 1
+) (
   input logic        clk_i,
   input logic        rst_ni,
   input logic [1:0]  req_valid_i,
@@ -59,7 +63,8 @@ module fv_l1 (
 
   assign l2_gnt = l2_gnt_in && l2_req_valid && !cmd_cycle_i;  // §2.1, §5.2
 
-  gmmu_l1_tlb #(.NumPorts(2), .L1Entries(8), .L1LargeEntries(2), .L1ReqEntries(4)) u_l1 (
+  gmmu_l1_tlb #(.NumPorts(2), .L1Entries(8), .L1Sets(L1Sets), .L1LargeEntries(2),
+                .L1ReqEntries(4)) u_l1 (
     .clk_i, .rst_ni, .req_valid_i, .req_vpn_i, .req_write_i, .req_id_i,
     .req_ready_o (req_ready), .hit_valid_o (hit_valid), .hit_id_o (hit_id),
     .hit_ppn_o (hit_ppn), .miss_valid_o (miss_valid), .miss_id_o (miss_id),
@@ -135,11 +140,27 @@ module fv_l1 (
   always_comb if (rst_ni) begin
     l1_sys_miss: assert ((miss_valid && !miss_fatal) ? miss_sys == miss_ppn[9] : !miss_sys);
   end
-  for (genvar i = 0; i < 8; i++) begin : g_sys_base
-    always_comb if (rst_ni) begin
-      l1_sys_base: assert (!u_l1.u_base.u_store.valid_q[i] ||
-                           u_l1.u_base.u_store.data_q[i].sys ==
-                           u_l1.u_base.u_store.data_q[i].ppn[9]);
+  if (L1Sets == 1) begin : g_sys_base_fa
+    for (genvar i = 0; i < 8; i++) begin : g_sys_base
+      always_comb if (rst_ni) begin
+        l1_sys_base: assert (!u_l1.g_base.u_base.u_store.valid_q[i] ||
+                             u_l1.g_base.u_base.u_store.data_q[i].sys ==
+                             u_l1.g_base.u_base.u_store.data_q[i].ppn[9]);
+      end
+    end
+  end else begin : g_sys_base_sa
+    // §1.4: entry (s, w) = index s*Ways + w; its {w, data} in g_way[w].pmem_q[s]
+    localparam int unsigned Ways = 8 / L1Sets;
+    localparam int unsigned DatW = $bits(gmmu_tlb_pkg::base_data_t);
+    for (genvar s = 0; s < L1Sets; s++) begin : g_s
+      for (genvar w = 0; w < Ways; w++) begin : g_w
+        gmmu_tlb_pkg::base_data_t d;
+        assign d = gmmu_tlb_pkg::base_data_t'(u_l1.g_base.u_base.g_way[w].pmem_q[s][DatW-1:0]);
+        always_comb if (rst_ni) begin
+          l1_sys_base_sa: assert (!u_l1.g_base.u_base.u_store.valid_q[s*Ways + w] ||
+                                  d.sys == d.ppn[9]);
+        end
+      end
     end
   end
   for (genvar i = 0; i < 2; i++) begin : g_sys_large

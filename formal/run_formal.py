@@ -31,6 +31,7 @@ JOBS = [
     ("l1_req", "cover", "L1 request table: every state"),
     ("l1", "prove", "L1 TLB: every accepted request (hit or miss) answered exactly once"),
     ("l1", "cover", "L1 TLB: hit and miss answers with id X, both ports hit"),
+    ("l1", "prove_sa", "L1 TLB with a set-associative base array (4 x 2, §1.4): exactly once"),
     ("tlb", "prove", "TLB arrays (L1 base/large, L2 base/large): no multi-hit"),
     ("tlb", "cover", "TLB arrays: full, fill when full, page flush"),
     ("walk", "prove", "L2 MSHRs + walkers: one walker per WALKING MSHR, memory accounting"),
@@ -52,7 +53,8 @@ LIMIT_S = 900  # per job, on top of the .sby timeout
 RTL_FILES = ["rtl/gen/gmmu_pkg.sv", "rtl/gen/gmmu_tlb_pkg.sv", "rtl/gen/gmmu_params_check.svh",
              "rtl/gmmu_plru.sv", "rtl/gmmu_fill_pick.sv", "rtl/gmmu_ram_1r1w.sv",
              "rtl/gmmu_tlb_store.sv",
-             "rtl/gmmu_tlb_fa.sv", "rtl/gmmu_tlb_sa.sv", "rtl/gmmu_l1_req_table.sv",
+             "rtl/gmmu_tlb_fa.sv", "rtl/gmmu_tlb_sa.sv", "rtl/gmmu_tlb_sa_async.sv",
+             "rtl/gmmu_l1_req_table.sv",
              "rtl/gmmu_csr.sv", "rtl/gmmu_l1_tlb.sv", "rtl/gmmu_l2_tlb.sv", "rtl/gmmu_pwc.sv", "rtl/gmmu_ptw.sv", "rtl/gmmu_co.sv",
              "rtl/gmmu_ff.sv", "rtl/gmmu_acc.sv", "rtl/gmmu_top.sv"]
 

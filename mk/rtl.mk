@@ -3,7 +3,7 @@
 VERILATOR    ?= verilator
 RTL_FILES    := rtl/files.f
 RTL_WAIVERS  := rtl/lint/waivers.vlt
-LINT_CONFIGS ?= tiny default paper pwc ad acc bitmap
+LINT_CONFIGS ?= tiny default paper pwc ad acc bitmap l1sa
 RTL_CHECK_CONFIGS ?= tiny default
 RTL_DEPS      = $(RTL_GEN) $(wildcard rtl/*.sv rtl/check/*.sv) $(RTL_FILES) $(RTL_WAIVERS)
 

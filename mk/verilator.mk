@@ -129,6 +129,9 @@ endef
 # platform drives one address space per SM partition, so several ASIDs in one SM are driven here)
 ## make test-asid-lockstep     several address spaces, RTL and C model in lock-step (configs/asid4.cfg)
 $(eval $(call lockstep_test,asid,tb/unit/test_cmodel_asid.c))
+# ... and the same scenarios on a set-associative L1 base array (docs/microarch.md §1.4, issue 25)
+## make test-asid_l1sa-lockstep  the address-space scenarios on l1_sets = 4 (configs/l1sa.cfg)
+$(eval $(call lockstep_test,asid_l1sa,tb/unit/test_cmodel_asid.c,l1sa))
 # Coalesce unit in lock-step (docs/microarch.md §15): the scenarios of test_cmodel_co.c (also a
 # coalesce / splinter in one of two address spaces mapping the same region, which the platform
 # cannot drive)

@@ -1,9 +1,11 @@
 // Per-SM L1 TLB (docs/microarch.md §4): base + large (2 MB) fully associative arrays with tree
-// PLRU, per-port registered hit responses, and the request table (miss MSHRs).
+// PLRU (the base array set-associative with L1Sets > 1, §1.4), per-port registered hit
+// responses, and the request table (miss MSHRs).
 // C model mirror: cmodel/l1_tlb.c.
 module gmmu_l1_tlb #(
   parameter int unsigned NumPorts       = 2,
   parameter int unsigned L1Entries      = 8,
+  parameter int unsigned L1Sets         = 1,  // base array sets (1: fully associative, §1.4)
   parameter int unsigned L1LargeEntries = 2,
   parameter int unsigned L1ReqEntries   = 4,
   parameter int unsigned NumAsids       = 1,
@@ -169,35 +171,86 @@ module gmmu_l1_tlb #(
     for (int unsigned i = 0; i < L1LargeEntries; i++) unused_l_view ^= ^unused_l_tag[i];
   end
 
-  gmmu_tlb_fa #(
-    .N         (L1Entries),
-    .NumLookup (NumPorts),
-    .tag_t     (gmmu_tlb_pkg::base_tag_t),
-    .data_t    (gmmu_tlb_pkg::base_data_t),
-    .TagKeep   (BKeep)
-  ) u_base (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .lk_valid_i   (acc),
-    .lk_tag_i     (b_lk_tag),
-    .lk_write_i   (req_write_i),
-    .lk_hit_o     (bhit),
-    .lk_idx_o     (b_idx),
-    .lk_data_o    (b_lk_data),
-    .lk_w_o       (unused_b_w),
-    .fill_i       (fill_b),
-    .fill_tag_i   (b_fill_tag),
-    .fill_w_i     (rsp_i.w),
-    .fill_data_i  (b_fill_data),
-    .touch_i      (b_touch),
-    .flush_all_i  (arr_flush_all),
-    .flush_page_i (arr_flush_sel),
-    .flush_tag_i  (b_flush_tag),
-    .flush_mask_i (b_flush_mask),
-    .ent_valid_o  (b_ent_valid),
-    .ent_tag_o    (b_ent_tag),
-    .fill_idx_o   (b_fill_idx)
-  );
+  if (L1Sets == 1) begin : g_base  // one name for both: u_l1.g_base.u_base
+    gmmu_tlb_fa #(
+      .N         (L1Entries),
+      .NumLookup (NumPorts),
+      .tag_t     (gmmu_tlb_pkg::base_tag_t),
+      .data_t    (gmmu_tlb_pkg::base_data_t),
+      .TagKeep   (BKeep)
+    ) u_base (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .lk_valid_i   (acc),
+      .lk_tag_i     (b_lk_tag),
+      .lk_write_i   (req_write_i),
+      .lk_hit_o     (bhit),
+      .lk_idx_o     (b_idx),
+      .lk_data_o    (b_lk_data),
+      .lk_w_o       (unused_b_w),
+      .fill_i       (fill_b),
+      .fill_tag_i   (b_fill_tag),
+      .fill_w_i     (rsp_i.w),
+      .fill_data_i  (b_fill_data),
+      .touch_i      (b_touch),
+      .flush_all_i  (arr_flush_all),
+      .flush_page_i (arr_flush_sel),
+      .flush_tag_i  (b_flush_tag),
+      .flush_mask_i (b_flush_mask),
+      .ent_valid_o  (b_ent_valid),
+      .ent_tag_o    (b_ent_tag),
+      .fill_idx_o   (b_fill_idx)
+    );
+  end else begin : g_base
+    // §1.4: set = vpn[SetW-1:0]; the tag RAMs keep the tag without those bits; a flush by ASID
+    // compares the ASID flip-flops, a page flush (every vpn bit in the mask) only its set
+    localparam int unsigned SetW = $clog2(L1Sets);
+    localparam logic [VpnW-1:0] SetMask = VpnW'(L1Sets) - VpnW'(1);
+    localparam gmmu_tlb_pkg::base_tag_t BRamKeep = '{asid: AsidMask, vpn: ~SetMask};
+    localparam gmmu_tlb_pkg::base_tag_t BFlushKeep = '{asid: '1, vpn: '0};
+    logic [NumPorts-1:0][SetW-1:0] lk_set;
+    for (genvar p = 0; p < NumPorts; p++) begin : g_set
+      assign lk_set[p] = lk_vpn[p][SetW-1:0];
+    end
+    gmmu_tlb_sa_async #(
+      .Sets      (L1Sets),
+      .Ways      (L1Entries / L1Sets),
+      .NumLookup (NumPorts),
+      .tag_t     (gmmu_tlb_pkg::base_tag_t),
+      .data_t    (gmmu_tlb_pkg::base_data_t),
+      .TagKeep   (BKeep),
+      .FlushKeep (BFlushKeep),
+      .RamKeep   (BRamKeep)
+    ) u_base (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .lk_valid_i    (acc),
+      .lk_set_i      (lk_set),
+      .lk_tag_i      (b_lk_tag),
+      .lk_write_i    (req_write_i),
+      .lk_hit_o      (bhit),
+      .lk_idx_o      (b_idx),
+      .lk_data_o     (b_lk_data),
+      .lk_w_o        (unused_b_w),
+      .fill_i        (fill_b),
+      .fill_set_i    (rsp_i.req.vpn[SetW-1:0]),
+      .fill_tag_i    (b_fill_tag),
+      .fill_w_i      (rsp_i.w),
+      .fill_data_i   (b_fill_data),
+      .fill_idx_o    (b_fill_idx),
+      .touch_i       (b_touch),
+      .flush_all_i   (arr_flush_all),
+      .flush_page_i  (arr_flush_sel),
+      .flush_tag_i   (b_flush_tag),
+      .flush_mask_i  (b_flush_mask),
+      .flush_local_i (flush_i.page),
+      .flush_set_i   (flush_i.vpn[SetW-1:0])
+    );
+    // the entries' tags are read only by the referenced-line bitmaps (LineBitmap needs
+    // L1Sets = 1, gmmu_top)
+    assign b_ent_valid = '0;
+    assign b_ent_tag   = '{default: '0};
+  end
 
   gmmu_tlb_fa #(
     .N         (L1LargeEntries),

@@ -5,6 +5,7 @@ module gmmu_top #(
   parameter int unsigned NumSm          = 2,
   parameter int unsigned NumPorts       = 2,
   parameter int unsigned L1Entries      = 8,
+  parameter int unsigned L1Sets         = 1,   // 1: fully associative base array (§1.4)
   parameter int unsigned L1LargeEntries = 2,
   parameter int unsigned L1ReqEntries   = 4,
   parameter int unsigned L2Sets         = 4,
@@ -93,6 +94,13 @@ module gmmu_top #(
     $fatal(1, "line_bitmap: 1 needs num_asids = 1 (docs/microarch.md 20.5), not %0d", NumAsids);
   end
   // §20.1: req_line_i is present in every configuration and read only with LineBitmap = 1
+  // ---- set-associative L1 base array (issue 25, docs/microarch.md §1.4)
+  if (L1Sets > L1Entries) begin : g_l1_sets_entries
+    $fatal(1, "l1_sets: %0d is more than l1_entries (%0d)", L1Sets, L1Entries);
+  end
+  if (LineBitmap != 0 && L1Sets != 1) begin : g_bmp_l1_sets
+    $fatal(1, "line_bitmap: 1 needs l1_sets = 1 (docs/microarch.md 1.4), not %0d", L1Sets);
+  end
 
   // ---------------------------------------------------------------- CSR block
   logic [PpnW-1:0]    pt_base [NumAsids];
@@ -242,6 +250,7 @@ module gmmu_top #(
     gmmu_l1_tlb #(
       .NumPorts       (NumPorts),
       .L1Entries      (L1Entries),
+      .L1Sets         (L1Sets),
       .L1LargeEntries (L1LargeEntries),
       .L1ReqEntries   (L1ReqEntries),
       .NumAsids       (NumAsids),

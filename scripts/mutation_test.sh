@@ -164,6 +164,27 @@ if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of mak
 mutate rtl/gmmu_ram_1r1w.sv 's/    rdata_q <= (we_i && waddr_i == raddr_i) ? wdata_i : mem\[raddr_i\];/    rdata_q <= mem[raddr_i];/' \
     "RTL: payload RAM is read-first (a fill and the read of its set in one cycle read the old word)"
 fi
+# the set-associative L1 base array (docs/microarch.md §1.4, issue 25) on configs/l1sa.cfg (4
+# sets x 2 ways, 4 address spaces), under l1sa_chaos_evict.test's load (fills, set conflicts,
+# page flushes of a filled set, full flushes)
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator build of l1sa each)
+config=l1sa
+reuse_build l1sa
+l1sa_opts="--seed 9 --set chaos_inval=300 --set gpu_mem_pages=40 --set evict_policy=random --set mem_jitter=30"
+mutate rtl/gmmu_tlb_sa_async.sv "s/    if (flush_loc) tag_raddr\[0\] = flush_set_i;/    if (1'b0) tag_raddr[0] = flush_set_i;/" \
+    "RTL (l1_sets): a page flush compares the tags of lookup port 0's set, not its own (gmmu_tlb_sa_async AS-5)" \
+    tb/traces/inval_walk.trc "$l1sa_opts"
+mutate rtl/gmmu_tlb_sa_async.sv "s/        .touch_i  (t_en\[p\] \&\& t_set\[p\] == SetW'(s)),/        .touch_i  (t_en[p]),/" \
+    "RTL (l1_sets): a PLRU touch updates every set's bits (gmmu_tlb_sa_async AS-4)" \
+    tb/traces/inval_walk.trc "$l1sa_opts"
+mutate rtl/gmmu_tlb_sa_async.sv "s/      lk_data_o\[p\] = lk_rdat\[p\]\[hit_way\[p\]\];/      lk_data_o[p] = lk_rdat[p][0];/" \
+    "RTL (l1_sets): a hit returns way 0's payload of its set (gmmu_tlb_sa_async AS-1)" \
+    tb/traces/inval_walk.trc "$l1sa_opts"
+mutate cmodel/l1_tlb.c 's/        tlb_fa_touch(tlb_sa_set(\&l->bsa, idx \/ l->bsa.ways), idx % l->bsa.ways);/        tlb_fa_touch(tlb_sa_set(\&l->bsa, 0), idx % l->bsa.ways);/' \
+    "model (l1_sets): every PLRU touch lands in set 0 (AS-4)" \
+    tb/traces/inval_walk.trc "$l1sa_opts"
+config=tiny
+fi
 mutate cmodel/l2_tlb.c 's/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn\[l2->lat - 1u\];/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn[0];/' \
     "model: payload RAM read address = the set of stage 1 instead of the next last stage"
 # the L2 base array's tags in the RAM words (docs/microarch.md §1.3, §5 "same-tag vectors"):

@@ -127,7 +127,15 @@ def expected_ffs(p, k, prep=False):
     bdat = (rbits("base_data"), rdesc("base_data"))
     ltag = (rbits("large_tag") - asid_drop, rdesc("large_tag"))
     ldat = (rbits("large_data"), rdesc("large_data"))
-    l1_base = tlb_array_ffs(e, 1, btag[0], bdat[0], btag[1], bdat[1])
+    l1s = p.get("L1Sets", 1)
+    if l1s > 1:
+        # docs/microarch.md §1.4: valid and the tags' ASID bits (FlushKeep: the flush by ASID)
+        # in flip-flops, a PLRU per set; the tags (without the set bits) and {w, data} in LUT
+        # RAM per way (expected_mems())
+        l1_base = tlb_array_ffs(l1s, e // l1s, ab, bdat[0],
+                                f"tag bits {btag[1]} & FlushKeep (asid)", bdat[1], payload=False)
+    else:
+        l1_base = tlb_array_ffs(e, 1, btag[0], bdat[0], btag[1], bdat[1])
     l1_large = tlb_array_ffs(le, 1, ltag[0], ldat[0], ltag[1], ldat[1])
     l1_req = {f"request table (state[3], ent: {rdesc('l1_req_entry')})":
               r * (3 + rbits("l1_req_entry") - asid_drop),
@@ -261,7 +269,7 @@ def expected_ffs(p, k, prep=False):
               "u_ptw": ptw, "u_co": co, "u_ff": ff, "top": {"ev_q (EV_* bits defined; the rest of EV_W is constant 0)": ev_used}}
     for s in range(S):
         blocks[f"g_l1[{s}].u_l1"] = l1
-        blocks[f"g_l1[{s}].u_l1.u_base"] = l1_base
+        blocks[f"g_l1[{s}].u_l1.g_base.u_base"] = l1_base
         blocks[f"g_l1[{s}].u_l1.u_large"] = l1_large
         blocks[f"g_l1[{s}].u_l1.u_req"] = l1_req
     if pwc:
@@ -318,8 +326,19 @@ def expected_mems(p):
     mems = {f"u_l2.u_base.g_way[{w}].u_ram.mem": (width, p["L2Sets"], 1)
             for w in range(p["L2Ways"])}
     bdat, ldat = rec["base_data"]["bits"], rec["large_data"]["bits"]
+    l1s = p.get("L1Sets", 1)
+    # §1.4: per way the tags without their set bits and ASID bits above cl(NumAsids) (constant
+    # 0, removed), read by every lookup port and the fill; {w, data}, read by every lookup port
+    l1_tag_w = tag_w - cl(l1s)
     for s in range(p["NumSm"]):
-        mems[f"g_l1[{s}].u_l1.u_base.u_store.data_q"] = (bdat, p["L1Entries"], p["NumPorts"])
+        if l1s > 1:
+            for w in range(p["L1Entries"] // l1s):
+                pre = f"g_l1[{s}].u_l1.g_base.u_base.g_way[{w}]"
+                mems[f"{pre}.tmem_q"] = (l1_tag_w, l1s, p["NumPorts"] + 1)
+                mems[f"{pre}.pmem_q"] = (1 + bdat, l1s, p["NumPorts"])
+        else:
+            mems[f"g_l1[{s}].u_l1.g_base.u_base.u_store.data_q"] = (bdat, p["L1Entries"],
+                                                                    p["NumPorts"])
         mems[f"g_l1[{s}].u_l1.u_large.u_store.data_q"] = (ldat, p["L1LargeEntries"], p["NumPorts"])
     mems["u_l2.u_large.u_store.data_q"] = (ldat, p["L2LargeEntries"], 1)
     if p["PwcEntries"] > 0:
@@ -335,7 +354,7 @@ ASYNC_MEMS = {PWC_MEM}
 
 def is_async_mem(name):
     """The memories read asynchronously: the page-walk cache's and the FA arrays' data RAMs."""
-    return name in ASYNC_MEMS or name.endswith(".u_store.data_q")
+    return name in ASYNC_MEMS or name.endswith((".u_store.data_q", ".tmem_q", ".pmem_q"))
 
 
 def mem_cells(netlist, top="gmmu_top"):
@@ -356,7 +375,8 @@ def mem_cells(netlist, top="gmmu_top"):
 
 def block_of(name, blocks):
     """Block of a flattened net name: the longest instance path among `blocks` that prefixes it
-    (g_l1[s].u_l1.u_base.tag_q -> g_l1[s].u_l1.u_base, u_l2.rr_q -> u_l2), else top."""
+    (g_l1[s].u_l1.g_base.u_base.plru_q -> g_l1[s].u_l1.g_base.u_base, u_l2.rr_q -> u_l2), else
+    top."""
     parts = name.lstrip("\\").split(".")
     for n in range(len(parts) - 1, 0, -1):
         b = ".".join(parts[:n])

@@ -30,6 +30,9 @@ static void init(th_t *h, uint32_t num_asids) {
     gmmu_params_t p;
     th_params_tiny(&p);
     p.num_asids = num_asids;
+#ifdef ASID_PARAMS
+    ASID_PARAMS(&p); /* a variant's further parameters (test_asid_l1sa_lockstep.c) */
+#endif
     th_init(h, &p);
     ASID_ATTACH(h);
     th_setup(h, ROOT0, FB, 16);
