@@ -48,6 +48,7 @@ JOBS = [
     ("top", "bmc", "gmmu_top: all block properties, block environments asserted"),
 ]
 QUICK = {("ring", "prove"), ("ring", "cover"), ("walk", "prove"), ("l1_req", "cover"),
+         ("l1", "prove_sa"),
          ("pwc", "prove"), ("ad", "prove")}
 LIMIT_S = 900  # per job, on top of the .sby timeout
 RTL_FILES = ["rtl/gen/gmmu_pkg.sv", "rtl/gen/gmmu_tlb_pkg.sv", "rtl/gen/gmmu_params_check.svh",
