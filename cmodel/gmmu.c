@@ -82,8 +82,8 @@ gmmu_model_t *gmmu_model_new(const gmmu_params_t *p, char *err, size_t errlen) {
         return NULL;
     }
     if (p->line_bitmap != 0 && p->l1_sets != 1) { /* §1.4: the bitmaps read every entry */
-        err_setf(err, errlen,
-                 "line_bitmap: 1 needs l1_sets = 1 (docs/microarch.md §1.4), not %u", p->l1_sets);
+        err_setf(err, errlen, "line_bitmap: 1 needs l1_sets = 1 (docs/microarch.md §1.4), not %u",
+                 p->l1_sets);
         return NULL;
     }
     gmmu_model_t *m = calloc(1, sizeof(*m));
@@ -436,47 +436,6 @@ static int fa_state_get(const tlb_fa_t *a, const char *rest, const char *reg, ui
     return -1;
 }
 
-/* The L1 base array g_l1[s].u_l1.g_base.u_base (rest = the path after it): gmmu_tlb_fa with
- * l1_sets = 1, else gmmu_tlb_sa_async (§1.4): plru_q[set]; its u_store keeps valid and the tags'
- * ASID bits (w_q, data_q constant 0); g_way[w].tmem_q[set] = the tag without its set bits,
- * g_way[w].pmem_q[set] = {w, data}. */
-static int l1_sa_state_get(const l1_t *l, const char *rest, const char *reg, uint32_t i,
-                           uint32_t word, uint64_t *val) {
-    if (l->b_sets <= 1u)
-        return fa_state_get(&l->base, rest, reg, i, word, val);
-    const tlb_sa_t *a = &l->bsa;
-    if (rest[0] == '\0')
-        return strcmp(reg, "plru_q") == 0 ? tlb_sa_state_get(a, reg, i, word, val) : -1;
-    if (strcmp(rest, ".u_store") == 0) {
-        if (strcmp(reg, "w_q") == 0 || strcmp(reg, "data_q") == 0)
-            return (*val = 0, 0);
-        const int r = tlb_store_state_get(&a->all, reg, i, word, val);
-        if (r == 0 && strcmp(reg, "tag_q") == 0) {
-            const gmmu_base_tag_t t = gmmu_base_tag_unpack(*val);
-            *val = gmmu_base_tag_pack((gmmu_base_tag_t){.asid = t.asid, .vpn = 0});
-        }
-        return r;
-    }
-    if (strncmp(rest, ".g_way[", 7) != 0 || i >= a->sets || word)
-        return -1;
-    char *end = NULL;
-    const unsigned long way = strtoul(rest + 7, &end, 10);
-    if (!end || strcmp(end, "]") != 0 || way >= a->ways)
-        return -1;
-    const uint32_t e = i * a->ways + (uint32_t)way;
-    if (strcmp(reg, "tmem_q") == 0) {
-        gmmu_base_tag_t t = gmmu_base_tag_unpack(a->all.tag[e]);
-        t.vpn &= ~(uint64_t)(a->sets - 1u);
-        *val = gmmu_base_tag_pack(t);
-        return 0;
-    }
-    if (strcmp(reg, "pmem_q") == 0) {
-        *val = a->all.data[e] | ((uint64_t)(a->all.w[e] & 1u) << GMMU_BASE_DATA_W);
-        return 0;
-    }
-    return -1;
-}
-
 /* g_l1[s].u_l1 and below; rest = the path after "g_l1[s].u_l1". */
 static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32_t i, uint32_t word,
                         uint64_t *val) {
@@ -498,7 +457,7 @@ static int l1_scope_get(const l1_t *l, const char *rest, const char *reg, uint32
         return l1_req_state_get(&l->req, reg, i, word, val);
     }
     if (strncmp(rest, ".g_base.u_base", 14) == 0)
-        return l1_sa_state_get(l, rest + 14, reg, i, word, val);
+        return l1_base_state_get(l, rest + 14, reg, i, word, val);
     if (strncmp(rest, ".u_large", 8) == 0)
         return fa_state_get(&l->large, rest + 8, reg, i, word, val);
     return -1;

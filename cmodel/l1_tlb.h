@@ -91,4 +91,10 @@ void l1_dump(const l1_t *l, FILE *f);
  * hid_q, hppn_q). 0, or -1 if there is none. */
 int l1_state_get(const l1_t *l, const char *reg, uint32_t i, uint64_t *val);
 
+/* State accessor of the base array g_l1[s].u_l1.g_base.u_base and below (rest = the path after
+ * it; docs/cmodel.md): gmmu_tlb_fa with l1_sets = 1, gmmu_tlb_sa_async (§1.4) otherwise.
+ * 0, or -1 if there is none. */
+int l1_base_state_get(const l1_t *l, const char *rest, const char *reg, uint32_t i, uint32_t word,
+                      uint64_t *val);
+
 #endif
