@@ -17,6 +17,26 @@ void th_params_tiny(gmmu_params_t *p) {
     *p = dflt;
 }
 
+void th_params_paper(gmmu_params_t *p) {
+    th_params_tiny(p);
+    p->num_sm = 16;
+    p->num_ports = 4;
+    p->l1_entries = 128;
+    p->l1_large_entries = 16;
+    p->l1_req_entries = 16;
+    p->l2_sets = 32;
+    p->l2_ways = 16;
+    p->l2_large_entries = 32;
+    p->l2_latency = 10;
+    p->l2_mshr_entries = 64;
+    p->num_walkers = 64;
+    p->ff_entries = 64;
+    p->ff_quota = 4;
+    p->num_asids = 1;
+    p->pwc_entries = 0;
+    p->pwc_latency = 1;
+}
+
 void th_init(th_t *h, const gmmu_params_t *p) {
     char err[256] = "";
     memset(h, 0, sizeof(*h));

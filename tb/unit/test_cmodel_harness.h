@@ -67,6 +67,9 @@ typedef struct {
 } th_t;
 
 void th_params_tiny(gmmu_params_t *p);
+/* The seeds' GPU of configs/paper.cfg's RTL keys (16 SMs x 4 ports, 128-entry L1s, a 512-entry
+ * L2 of 32 sets x 16 ways, 64 walkers, 64 far-fault entries). */
+void th_params_paper(gmmu_params_t *p);
 void th_init(th_t *h, const gmmu_params_t *p);
 void th_done(th_t *h);
 /* One cycle: memory responses / readies into h->in, edge, outputs of the next cycle. */

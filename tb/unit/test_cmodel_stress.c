@@ -261,26 +261,8 @@ static void test_stress_pwc(void **state) {
 
 static void test_stress_paper(void **state) {
     (void)state;
-    const gmmu_params_t p = {.num_sm = 16,
-                             .num_ports = 4,
-                             .l1_entries = 128,
-                             .l1_sets = 1,
-                             .l1_large_entries = 16,
-                             .l1_req_entries = 16,
-                             .l2_sets = 32,
-                             .l2_ways = 16,
-                             .l2_large_entries = 32,
-                             .l2_latency = 10,
-                             .l2_mshr_entries = 64,
-                             .num_walkers = 64,
-                             .ff_entries = 64,
-                             .ff_quota = 4,
-                             .num_asids = 1,
-                             .pwc_entries = 0,
-                             .pwc_latency = 1,
-                             .ad_bits = 0,
-                             .acc_entries = 0,
-                             .line_bitmap = 0};
+    gmmu_params_t p;
+    th_params_paper(&p);
     double khz;
     unsigned q;
     run(&p, 20000, 11, 0, 5, &khz, &q);

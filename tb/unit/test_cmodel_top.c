@@ -93,26 +93,8 @@ static void test_params_check(void **state) {
     assert_null(gmmu_model_new(&p, err, sizeof(err)));
     assert_non_null(strstr(err, "line_bitmap: 1 needs num_asids = 1"));
     /* the paper configuration is legal */
-    const gmmu_params_t paper = {.num_sm = 16,
-                                 .num_ports = 4,
-                                 .l1_entries = 128,
-                                 .l1_sets = 1,
-                                 .l1_large_entries = 16,
-                                 .l1_req_entries = 16,
-                                 .l2_sets = 32,
-                                 .l2_ways = 16,
-                                 .l2_large_entries = 32,
-                                 .l2_latency = 10,
-                                 .l2_mshr_entries = 64,
-                                 .num_walkers = 64,
-                                 .ff_entries = 64,
-                                 .ff_quota = 4,
-                                 .num_asids = 1,
-                                 .pwc_entries = 0,
-                                 .pwc_latency = 1,
-                                 .ad_bits = 0,
-                                 .acc_entries = 0,
-                                 .line_bitmap = 0};
+    gmmu_params_t paper;
+    th_params_paper(&paper);
     assert_int_equal(gmmu_params_check(&paper, err, sizeof(err)), 0);
 }
 
