@@ -225,15 +225,6 @@ int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint
         if (ff_fw_get(f, reg, val) == 0)
             return 0;
     }
-    if (strcmp(reg, "qcnt_q") == 0) { /* §7 "quota counts": the RTL keeps cnt[s] in registers */
-        if (i >= f->n_sm)
-            return -1;
-        uint64_t n = 0;
-        for (uint32_t e = 0; e < f->n; e++)
-            n += e_valid(f, e) && ((f->mask[e] >> i) & 1u);
-        *val = n;
-        return 0;
-    }
     if (i >= f->n)
         return -1;
     if (strcmp(reg, "e_vpn_q") == 0)

@@ -8,8 +8,6 @@
 //                           merges are excluded by design (§11: "merges may exceed the quota"),
 //                           so a shadow register keeps the post mask of each entry
 //   ff_count                FF_COUNT = number of valid entries; a valid entry has a non-empty mask
-//   ff_qcnt                 the quota count register qcnt_q[s] = the valid entries whose mask has
-//                           bit s (cnt[s] of §7, kept in registers since issue 25)
 //   ring_*                  PUT < FB_SIZE (PUT = 0 when the ring is disabled), a post only into a
 //                           free slot (never when the ring is full or disabled), PUT moves only by
 //                           a post (+1 mod size) or an FB_SIZE write (-> 0)
@@ -54,7 +52,6 @@ module gmmu_ff_props #(
   input logic [FfEntries-1:0]   e_valid_d,
   input logic [VpnW-1:0]        e_vpn_q [FfEntries],
   input logic [NumSm-1:0]       e_mask_q [FfEntries],
-  input logic [FCntW-1:0]       qcnt_q [NumSm],
   input logic [NumSm-1:0]       dropped_q,
   input logic [IdxW-1:0]        put_q,
   input logic                   overflow_q,
@@ -106,13 +103,6 @@ module gmmu_ff_props #(
       for (int unsigned i = 0; i < FfEntries; i++) n_open += (e_valid_q[i] && open_q[i][s]) ? 1 : 0;
     end
     `FV_ASSERT(ff_quota, n_open <= FfQuota)
-    // the quota count register is cnt[s] of §7 (docs/microarch.md §7 "quota counts")
-    int unsigned n_mask;
-    always_comb begin
-      n_mask = 0;
-      for (int unsigned i = 0; i < FfEntries; i++) n_mask += (e_valid_q[i] && e_mask_q[i][s]) ? 1 : 0;
-    end
-    `FV_ASSERT(ff_qcnt, int'(qcnt_q[s]) == int'(n_mask))
   end
   int unsigned n_valid;
   always_comb begin

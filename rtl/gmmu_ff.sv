@@ -10,7 +10,8 @@ module gmmu_ff #(
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW  = gmmu_pkg::PA_W - FbOffW,
-  localparam int unsigned FCntW    = $clog2(FfEntries + 1)
+  localparam int unsigned FCntW    = $clog2(FfEntries + 1),
+  localparam int unsigned QCntW    = $clog2(FfQuota + 1)
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -72,10 +73,6 @@ module gmmu_ff #(
   logic [NumSm-1:0]     e_mask_q [FfEntries];
   logic [NumSm-1:0]     e_mask_d [FfEntries];
   logic [NumSm-1:0]     dropped_q, dropped_d;
-  // §7 "quota counts": qcnt_q[s] = cnt[s], the valid entries whose mask has bit s, kept with the
-  // entries (an offer and a command never share a cycle, so each changes by at most one)
-  logic [FCntW-1:0]     qcnt_q [NumSm];
-  logic [FCntW-1:0]     qcnt_d [NumSm];
   logic [NumSm-1:0]     replay_q, replay_d;
   logic                 cancel_valid_q, cancel_valid_d;
   logic [VpnW-1:0]      cancel_vpn_q, cancel_vpn_d;
@@ -155,9 +152,16 @@ module gmmu_ff #(
         free_idx   = FIdxW'(i);
       end
     end
-    // cnt[s] < FfQuota; cnt[s] of §7 is kept in qcnt_q[s] (docs/microarch.md §7 "quota
-    // counts": not a count over the entries in every cycle, issue 25, the far-fault unit's size)
-    for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = int'(qcnt_q[s]) < int'(FfQuota);
+    // cnt[s] < FfQuota, cnt[s] = the valid entries whose mask has SM s: counted saturating at
+    // FfQuota (QCntW bits, not a full-width sum: issue 25, the far-fault unit's size)
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      logic [QCntW-1:0] cnt;
+      cnt = '0;
+      for (int unsigned i = 0; i < FfEntries; i++) begin
+        if (e_valid_q[i] && e_mask_q[i][s] && cnt != QCntW'(FfQuota)) cnt = cnt + 1'b1;
+      end
+      quota_ok[s] = cnt != QCntW'(FfQuota);
+    end
     avail  = offer_mask_i & quota_ok;
     client = '0;
     for (int s = NumSm - 1; s >= 0; s--) begin
@@ -201,20 +205,6 @@ module gmmu_ff #(
   assign ev_ovf_o   = o_ovf;
 
   // ---------------------------------------------------------------- next state (§7)
-  // the masks of the entry an offer merges into and of the entry a page command frees (OR over
-  // the matching valid entries: at most one each, a_one_entry_per_vpn)
-  logic [NumSm-1:0] merge_mask, cmd_mask;
-  always_comb begin : p_match_masks
-    merge_mask = '0;
-    cmd_mask   = '0;
-    for (int unsigned i = 0; i < FfEntries; i++) begin
-      if (vpn_match[i]) merge_mask = merge_mask | e_mask_q[i];
-      if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i && e_asid_q[i] == cmd_asid_i) begin
-        cmd_mask = cmd_mask | e_mask_q[i];
-      end
-    end
-  end
-
   always_comb begin : p_next_state
     e_valid_d      = e_valid_q;
     e_vpn_d        = e_vpn_q;
@@ -289,16 +279,6 @@ module gmmu_ff #(
       cancel_asid_d  = cmd_asid_i;
     end
     // host CSR writes, applied after the unit's own updates
-    // quota counts (§7 "quota counts"): + the SMs a merge adds to its entry's mask, + the SMs of
-    // a posted entry; - the SMs of an entry a REPLAY_PAGE / CANCEL_PAGE frees (at most one:
-    // one entry per vpn); REPLAY_ALL frees every entry
-    for (int unsigned sm = 0; sm < NumSm; sm++) begin
-      logic inc, dec;
-      inc = (o_merge && offer_mask_i[sm] && !merge_mask[sm]) || (o_post && avail[sm]);
-      dec = (replay_page_i || cancel_page_i) && cmd_mask[sm];
-      qcnt_d[sm] = qcnt_q[sm] + FCntW'(inc) - FCntW'(dec);
-      if (replay_all_i) qcnt_d[sm] = '0;
-    end
     if (fb_size_wr_i) begin
       put_d      = '0;
       overflow_d = 1'b0;
@@ -336,13 +316,11 @@ module gmmu_ff #(
       e_vpn_q        <= '{default: '0};
       e_asid_q       <= '{default: '0};
       e_mask_q       <= '{default: '0};
-      qcnt_q         <= '{default: '0};
     end else begin
       e_valid_q      <= e_valid_d;
       e_vpn_q        <= e_vpn_d;
       e_asid_q       <= e_asid_k;
       e_mask_q       <= e_mask_d;
-      qcnt_q         <= qcnt_d;
       dropped_q      <= dropped_d;
       replay_q       <= replay_d;
       cancel_valid_q <= cancel_valid_d;
@@ -368,17 +346,5 @@ module gmmu_ff #(
   // at most one valid far-fault entry per vpn
   a_one_entry_per_vpn: assert property (@(posedge clk_i) disable iff (!rst_ni)
     offer_valid_i |-> $onehot0(vpn_match));
-  // the quota counts are cnt[s] of §7: the valid entries whose mask has bit s
-  logic qcnt_bad;
-  always_comb begin : p_qcnt_check
-    qcnt_bad = 1'b0;
-    for (int unsigned sm = 0; sm < NumSm; sm++) begin
-      int unsigned n;
-      n = 0;
-      for (int unsigned i = 0; i < FfEntries; i++) n += (e_valid_q[i] && e_mask_q[i][sm]) ? 1 : 0;
-      if (int'(qcnt_q[sm]) != int'(n)) qcnt_bad = 1'b1;
-    end
-  end
-  a_qcnt: assert property (@(posedge clk_i) disable iff (!rst_ni) !qcnt_bad);
 `endif
 endmodule

@@ -164,13 +164,6 @@ if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of mak
 mutate rtl/gmmu_ram_1r1w.sv 's/    rdata_q <= (we_i && waddr_i == raddr_i) ? wdata_i : mem\[raddr_i\];/    rdata_q <= mem[raddr_i];/' \
     "RTL: payload RAM is read-first (a fill and the read of its set in one cycle read the old word)"
 fi
-# the far-fault unit's quota counts (docs/microarch.md §7 "quota counts", issue 25): a CANCEL_PAGE
-# that does not lower them is caught by the RTL's recount (a_qcnt) at the cancel's cycle
-if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator rebuild)
-mutate rtl/gmmu_ff.sv "s/      dec = (replay_page_i || cancel_page_i) \&\& cmd_mask\[sm\];/      dec = replay_page_i \&\& cmd_mask[sm];/" \
-    "RTL: a CANCEL_PAGE leaves the quota counts of its entry's SMs (gmmu_ff qcnt, docs/microarch.md §7)" \
-    tb/traces/fatal.trc
-fi
 # the set-associative L1 base array (docs/microarch.md §1.4, issue 25) on configs/l1sa.cfg (4
 # sets x 2 ways, 4 address spaces), under l1sa_chaos_evict.test's load (fills, set conflicts,
 # page flushes of a filled set, full flushes)

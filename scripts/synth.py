@@ -223,8 +223,6 @@ def expected_ffs(p, k, prep=False):
     ff = {
         "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + sb + S),
         "dropped, replay": 2 * S,
-        # §7 "quota counts": cnt[s] per SM in clog2(FfEntries+1) bits (issue 25)
-        "quota counts qcnt": S * cl(f + 1),
         "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
         "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
