@@ -36,13 +36,19 @@ static void lt_outputs(lt_t *t) {
     l1_outputs(&t->l, &t->c, &t->o);
 }
 
-static void lt_init(lt_t *t, uint32_t ports, uint32_t req) {
+/* sets: l1_sets (1: the fully associative base array; more: §1.4) */
+static void lt_init_sets(lt_t *t, uint32_t ports, uint32_t req, uint32_t sets) {
     memset(t, 0, sizeof(*t));
     th_params_tiny(&t->p);
     t->p.num_ports = ports;
     t->p.l1_req_entries = req;
+    t->p.l1_sets = sets;
     assert_int_equal(l1_init(&t->l, 0, &t->p), 0);
     lt_outputs(t);
+}
+
+static void lt_init(lt_t *t, uint32_t ports, uint32_t req) {
+    lt_init_sets(t, ports, req, 1);
 }
 
 static void lt_step(lt_t *t) {
@@ -411,6 +417,61 @@ static void test_fill_choice_and_plru(void **state) {
     lt_done(&t);
 }
 
+/* §1.4: the set-associative base array (l1_sets = 4: 8 entries as 4 sets x 2 ways, set = vpn &
+ * 3, entry (set, way) at index set * 2 + way): fills go to their own set, a full set evicts its
+ * PLRU victim while other sets have invalid ways, hits touch their set's PLRU only, a page flush
+ * invalidates its entry only. */
+static void test_set_associative(void **state) {
+    (void)state;
+    lt_t t;
+    lt_init_sets(&t, 2, 4, 4);
+    const tlb_fa_t *all = &t.l.bsa.all;
+    miss_and_fill(&t, 0x100, 0, 0x900, 0, 1); /* set 0 way 0: entry 0 */
+    miss_and_fill(&t, 0x104, 0, 0x904, 0, 1); /* set 0 way 1: entry 1 */
+    miss_and_fill(&t, 0x101, 0, 0x901, 0, 1); /* set 1 way 0: entry 2 */
+    assert_int_equal(all->valid[0] && all->tag[0] == 0x100, 1);
+    assert_int_equal(all->valid[1] && all->tag[1] == 0x104, 1);
+    assert_int_equal(all->valid[2] && all->tag[2] == 0x101, 1);
+    for (uint32_t i = 3; i < 8; i++)
+        assert_int_equal(all->valid[i], 0);
+    /* a hit on 0x100 (set 0, way 0) and one on 0x101 (set 1, way 0) in one cycle: each set's
+       PLRU points away from way 0 */
+    req(&t, 0, 0x100, 0, 1);
+    req(&t, 1, 0x101, 0, 2);
+    lt_step(&t);
+    assert_int_equal(t.o.hit_valid[0][0], 1);
+    assert_int_equal(t.o.hit_ppn[0][0], 0x900);
+    assert_int_equal(t.o.hit_valid[0][1], 1);
+    assert_int_equal(plru_victim(t.l.bsa.set[0].plru, 2), 1);
+    assert_int_equal(plru_victim(t.l.bsa.set[1].plru, 2), 1);
+    /* 0x108 (set 0) evicts set 0's victim, 0x104, though sets 1-3 have invalid ways */
+    miss_and_fill(&t, 0x108, 0, 0x908, 0, 1);
+    assert_int_equal(all->tag[1], 0x108);
+    assert_int_equal(all->data[1], 0x908);
+    assert_int_equal(all->valid[3] + all->valid[4] + all->valid[6], 0);
+    req(&t, 0, 0x104, 0, 3);
+    lt_step(&t);
+    assert_int_equal(t.o.hit_valid[0][0], 0); /* a conflict miss */
+    t.grant = 1;
+    lt_step(&t);
+    rsp_ok(&t, 0x104, 0, 0x904, 0, 1, 0); /* refilled into set 0: evicts 0x100 (victim way 0) */
+    lt_step(&t);
+    lt_step(&t);
+    assert_int_equal(all->tag[0], 0x104);
+    /* a page flush of 0x101 invalidates entry 2 only; PLRU bits unchanged */
+    uint8_t pl[4];
+    for (uint32_t s = 0; s < 4; s++)
+        pl[s] = t.l.bsa.set[s].plru[0];
+    t.fl.kind = GMMU_FLUSH_PAGE;
+    t.fl.vpn = 0x101;
+    lt_step(&t);
+    assert_int_equal(all->valid[2], 0);
+    assert_int_equal(all->valid[0] && all->valid[1], 1);
+    for (uint32_t s = 0; s < 4; s++)
+        assert_int_equal(t.l.bsa.set[s].plru[0], pl[s]);
+    lt_done(&t);
+}
+
 /* §4.1: send the WAIT entry that is the send candidate and answer it. */
 static void send_and_answer(lt_t *t, uint64_t vpn, int nack) {
     assert_int_equal(t->c.req_valid, 1);
@@ -510,6 +571,7 @@ int main(void) {
         cmocka_unit_test(test_nack_replay_cancel),
         cmocka_unit_test(test_flush),
         cmocka_unit_test(test_fill_choice_and_plru),
+        cmocka_unit_test(test_set_associative),
         cmocka_unit_test(test_blocking_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
