@@ -41,15 +41,6 @@ void l1_free(l1_t *l) {
 
 /* The base array's entries that a tag of `vpn` can occupy: the whole fully associative array,
  * or the set view of §1.4; *off = the index of its entry 0 in the array (set * ways). */
-static tlb_fa_t *l1_bview(l1_t *l, uint64_t vpn, uint32_t *off) {
-    if (l->b_sets <= 1u) {
-        *off = 0;
-        return &l->base;
-    }
-    const uint32_t set = (uint32_t)(vpn & (l->b_sets - 1u));
-    *off = set * l->bsa.ways;
-    return tlb_sa_set(&l->bsa, set);
-}
 static const tlb_fa_t *l1_bview_c(const l1_t *l, uint64_t vpn, uint32_t *off) {
     if (l->b_sets <= 1u) {
         *off = 0;
@@ -58,6 +49,10 @@ static const tlb_fa_t *l1_bview_c(const l1_t *l, uint64_t vpn, uint32_t *off) {
     const uint32_t set = (uint32_t)(vpn & (l->b_sets - 1u));
     *off = set * l->bsa.ways;
     return tlb_sa_set_c(&l->bsa, set);
+}
+/* The same, writable (the fill): the view points into l's own storage. */
+static tlb_fa_t *l1_bview(l1_t *l, uint64_t vpn, uint32_t *off) {
+    return (tlb_fa_t *)l1_bview_c(l, vpn, off);
 }
 
 void l1_comb(const l1_t *l, uint8_t cmd_cycle, l1_comb_t *c) {
