@@ -45,7 +45,7 @@ static int lowest_free(const ff_t *f) {
 }
 
 void ff_begin(ff_t *f, uint8_t fb_wr_ready, ff_cycle_t *cy) {
-    cy->fw_free = !f->fw_valid || fb_wr_ready;
+    cy->ready = (uint8_t)ff_ready(f);
     cy->ovf_set = 0;
     if (f->fw_valid && fb_wr_ready)
         f->fw_valid = 0;
@@ -63,9 +63,16 @@ static int find_vpn(const ff_t *f, uint8_t asid, uint64_t vpn) {
     return -1;
 }
 
-int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
-             const gmmu_fault_offer_t *o, uint32_t mask, uint16_t *ev, gmmu_viol_t *v) {
-    (void)v;
+int ff_ready(const ff_t *f) {
+    return !f->fw_valid;
+}
+
+void ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
+              const gmmu_fault_offer_t *o, uint32_t mask, uint16_t *ev, gmmu_viol_t *v) {
+    if (!cy->ready) {
+        gmmu_viol(v, "ff: fault offered while the fault-entry write register is full");
+        return;
+    }
     const uint8_t asid = o->req.asid, write = o->req.write, fault_type = o->fault_type;
     const uint64_t vpn = o->req.vpn;
     /* 1. merge */
@@ -74,7 +81,7 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
         f->mask[hit] |= mask;
         f->write[hit] |= write;
         *ev |= (uint16_t)(1u << GMMU_EV_FF_MERGE);
-        return 0;
+        return;
     }
     /* 2. A = SMs of the mask under their quota (cnt on _q: nothing changed before the offer) */
     uint32_t a = 0;
@@ -92,17 +99,15 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
     if (!a || free_i < 0) {
         f->dropped |= mask;
         *ev |= (uint16_t)(1u << GMMU_EV_FF_DROP);
-        return 0;
+        return;
     }
     if (ring->fb_size == 0u || ((f->put + 1u) & (ring->fb_size - 1u)) == ring->get) {
         f->dropped |= mask;
         f->overflow = 1;
         cy->ovf_set = 1;
         *ev |= (uint8_t)((1u << GMMU_EV_FF_DROP) | (1u << GMMU_EV_FB_OVF));
-        return 0;
+        return;
     }
-    if (!cy->fw_free)
-        return 1;
     /* post */
     const unsigned i = (unsigned)free_i;
     e_set(f, i);
@@ -126,7 +131,6 @@ int ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
         ((write ? GMMU_AT_WRITE : GMMU_AT_READ) << GMMU_FB_F_ACCESS_LSB) | (1u << GMMU_FB_F_VALID);
     f->put = (uint16_t)((f->put + 1u) & (ring->fb_size - 1u));
     *ev |= (uint16_t)(1u << GMMU_EV_FF_NEW);
-    return 0;
 }
 
 void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn) {

@@ -189,7 +189,7 @@ int gmmu_model_quiet(const gmmu_model_t *m) {
         return 0;
     l2_plan_t pl;
     gmmu_viol_t scratch = {0};
-    l2_plan(&m->l2, 0, c, &pl, &scratch);
+    l2_plan(&m->l2, 0, (uint8_t)ff_ready(&m->ff), c, &pl, &scratch);
     return pl.stall;
 }
 
@@ -351,7 +351,7 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
 
     const l1_comb_t *c = m->comb; /* of the _q state; refreshed at the end of the edge */
     l2_plan_t pl;
-    l2_plan(&m->l2, cmd_cycle, c, &pl, &m->viol);
+    l2_plan(&m->l2, cmd_cycle, (uint8_t)ff_ready(&m->ff), c, &pl, &m->viol);
 
     /* L1s (§4), with the bitmaps' departures of §20.4 */
     const uint8_t mr_bmp_q = m->ptw.mr_valid && m->ptw.mr_bmp;
@@ -393,14 +393,12 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     step_co(m, in, po.co_taken, &ev);
 
     /* L2 response selection offers a fault to the far-fault unit (§5.3 step 1) */
-    int blocked = 0;
     if (pl.resp_sel >= 0 && m->l2.mshr[pl.resp_sel].res.fault) {
         const gmmu_l2_mshr_t *e = &m->l2.mshr[pl.resp_sel];
         const gmmu_fault_offer_t o = {.req = e->req, .fault_type = e->res.fault_type};
-        blocked = ff_offer(&m->ff, &fc, &ring, in->time, &o, e->mask, &ev, &m->viol);
+        ff_offer(&m->ff, &fc, &ring, in->time, &o, e->mask, &ev, &m->viol);
     }
-    l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, blocked, &fl, &ev,
-              &m->viol);
+    l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, &fl, &ev, &m->viol);
 
     /* host command (§7) */
     if (cmd_cycle)

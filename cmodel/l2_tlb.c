@@ -55,8 +55,8 @@ int l2_busy(const l2_t *l2) {
     return 0;
 }
 
-void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t *pl,
-             gmmu_viol_t *v) {
+void l2_plan(const l2_t *l2, uint8_t cmd_cycle, uint8_t ff_ready, const l1_comb_t *l1c,
+             l2_plan_t *pl, gmmu_viol_t *v) {
     memset(pl, 0, sizeof(*pl));
     pl->merge = pl->alloc = pl->grant = pl->need_walk = pl->resp_sel = -1;
     const uint32_t L = l2->lat - 1u; /* index of the last stage */
@@ -129,7 +129,8 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t 
     }
     if (!cmd_cycle && !pl->hit) {
         for (uint32_t m = 0; m < l2->n_mshr; m++) {
-            if (l2->m_state[m] == L2M_RESP) {
+            /* a FAULT result waits while the far-fault unit's write register is full */
+            if (l2->m_state[m] == L2M_RESP && (!l2->mshr[m].res.fault || ff_ready)) {
                 pl->resp_sel = (int)m;
                 break;
             }
@@ -144,8 +145,7 @@ static void touch_base(l2_t *l2, uint32_t idx) {
 
 /* §5.1 last-stage hit (the response of this cycle, priority over the MSHR), then step 1: the
  * response selection of an MSHR. */
-static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t *rsp_out,
-                       uint16_t *ev) {
+static void l2_respond(l2_t *l2, const l2_plan_t *pl, gmmu_rsp_t *rsp_out, uint16_t *ev) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp = *rsp_out;
     if (pl->hit) {
@@ -187,7 +187,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, int ff_blocked, gmmu_rsp_t
             rsp.r.nocache = e->res.nocache;
             rsp.r.sys = e->res.sys;
             l2->m_state[m] = L2M_FREE;
-        } else if (!ff_blocked) {
+        } else { /* offered to the far-fault unit, which takes it (§7) */
             rsp.valid = 1;
             rsp.r.nack = 1;
             rsp.mask = e->mask;
@@ -280,14 +280,14 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
 }
 
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
-               uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned, int ff_blocked,
+               uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned,
                const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp;
     memset(&rsp, 0, sizeof(rsp));
 
     /* §5.1 last-stage hit, 1. response selection */
-    l2_respond(l2, pl, ff_blocked, &rsp, ev);
+    l2_respond(l2, pl, &rsp, ev);
 
     /* 2. walker completion */
     uint32_t fill_idx = 0;

@@ -49,19 +49,20 @@ typedef struct {
     uint8_t advance;
     int grant;     /* granted SM or -1 */
     int need_walk; /* lowest NEED_WALK MSHR (_q), or -1 */
-    int resp_sel;  /* MSHR chosen by response selection this cycle (lowest RESP), or -1 */
+    int resp_sel;  /* MSHR chosen by response selection this cycle (lowest RESP whose result is
+                    * OK, or FAULT while the far-fault unit is ready), or -1 */
 } l2_plan_t;
 
 int l2_init(l2_t *l2, const gmmu_params_t *p);
 void l2_free(l2_t *l2);
 int l2_busy(const l2_t *l2);
-/* l1c: the S L1s' combinational signals (requests). */
-void l2_plan(const l2_t *l2, uint8_t cmd_cycle, const l1_comb_t *l1c, l2_plan_t *pl,
-             gmmu_viol_t *v);
-/* done: walker completion (valid, mshr, result); assigned: a walker took pl->need_walk;
- * ff_blocked: the far-fault unit replied blocked to the offer of pl->resp_sel. */
+/* l1c: the S L1s' combinational signals (requests); ff_ready: the far-fault unit's ready_o
+ * (§7, a register). */
+void l2_plan(const l2_t *l2, uint8_t cmd_cycle, uint8_t ff_ready, const l1_comb_t *l1c,
+             l2_plan_t *pl, gmmu_viol_t *v);
+/* done: walker completion (valid, mshr, result); assigned: a walker took pl->need_walk. */
 void l2_update(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c, int done_valid,
-               uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned, int ff_blocked,
+               uint32_t done_mshr, const gmmu_walk_res_t *done, int assigned,
                const gmmu_flush_t *fl, uint16_t *ev, gmmu_viol_t *v);
 /* The base array's RAM read at the edge (§1.3), after every update of the cycle: the set of the
  * last stage, or, when the next cycle is a command cycle (cmd_next: the CSR block's

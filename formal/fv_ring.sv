@@ -62,7 +62,7 @@ module fv_ring #(
   assign offer_valid = offer_valid_i && !cmd_cycle;
 
   logic [NumSm-1:0] replay;
-  logic cancel_valid, blocked, fb_wr_valid, ev_new, ev_merge, ev_drop, ev_ovf, ff_busy;
+  logic cancel_valid, ff_ready, fb_wr_valid, ev_new, ev_merge, ev_drop, ev_ovf, ff_busy;
   logic [gmmu_pkg::VPN_W-1:0] cancel_vpn;
   logic [gmmu_pkg::PA_W-1:0] fb_wr_addr;
   logic [255:0] fb_wr_data;
@@ -75,7 +75,7 @@ module fv_ring #(
   gmmu_ff #(.NumSm(NumSm), .FfEntries(FfEntries), .FfQuota(FfQuota)) u_ff (
     .clk_i, .rst_ni, .time_i,
     .offer_valid_i (offer_valid), .offer_i (offer), .offer_mask_i,
-    .blocked_o (blocked), .replay_page_i (replay_page), .replay_all_i (replay_all),
+    .ready_o (ff_ready), .replay_page_i (replay_page), .replay_all_i (replay_all),
     .cancel_page_i (cancel_page), .cmd_vpn_i (cmd_vpn), .fb_base_i (fb_base),
     .fb_size_i (fb_size), .get_i (fb_get), .fb_size_wr_i (fb_size_wr), .ovf_clr_i (ovf_clr),
     .put_o (fb_put), .overflow_o (overflow), .ff_count_o (ff_count), .replay_o (replay),

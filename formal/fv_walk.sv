@@ -1,13 +1,11 @@
 // Formal harness of the L2 TLB MSHRs and the page-table walkers: gmmu_l2_tlb + gmmu_ptw wired as
 // in gmmu_top (tiny: 2 SMs, 4 sets x 2 ways, 2 large entries, 3 stages, 4 MSHRs, 2 walkers).
-// Free inputs: the L1 requests of both SMs, the far-fault unit's `blocked`, PT_BASE, the memory
+// Free inputs: the L1 requests of both SMs, the far-fault unit's `ready`, PT_BASE, the memory
 // port (ready, response data), the command cycle and its flushes.
 // Assumptions (documented in docs/verification.md):
 //   - memory protocol (§2): a response only for a read that was transferred and not yet
 //     answered (shadow `outst_q` per walker id); any order, any delay, any data
 //   - command cycle (§2.1, §8): a flush only in a command cycle, page and full flush exclusive
-//   - the far-fault unit may answer `blocked` only to an offer (gmmu_ff: blocked_o implies
-//     offer_valid_i, proved in formal/ring.sby: ff_one_outcome)
 // Properties (asserted here with hierarchical references into u_l2 / u_ptw):
 //   walk_mshr_*      a walker that is not IDLE serves a WALKING MSHR; two busy walkers never
 //                    serve the same MSHR; every WALKING MSHR has exactly one walker (no walk is
@@ -29,7 +27,7 @@ module fv_walk #(
   input logic [NumSm-1:0]              l1_req_valid,
   input logic [NumSm*gmmu_pkg::VPN_W-1:0] l1_req_vpn,
   input logic [NumSm-1:0]              l1_req_write,
-  input logic                          ff_blocked_in,
+  input logic                          ff_ready_in,
   input logic [gmmu_pkg::PPN_W-1:0]    pt_base,
   input logic                          mem_req_ready_i,
   input logic                          mem_rsp_valid_i,
@@ -58,12 +56,11 @@ module fv_walk #(
   gmmu_tlb_pkg::walk_res_t cpl;   // walk completion record
   logic [MIdxW-1:0] walk_mshr, cpl_mshr;
   gmmu_tlb_pkg::fault_offer_t ff_offer;  // fault offer record (spec/tlb.toml)
-  logic ff_valid, ff_blocked, ev_hit, ev_miss, l2_busy;
+  logic ff_valid, ev_hit, ev_miss, l2_busy;
   logic mem_req_valid, ev_walk, ev_restart, ptw_busy;
   logic [gmmu_pkg::PA_W-1:0] mem_req_addr;
   logic [gmmu_pkg::MEM_ID_W-1:0] mem_req_id;
 
-  assign ff_blocked = ff_blocked_in && ff_valid;
 
   // the L1 requests as records (spec/tlb.toml tlb_req); one address space: every ASID is 0
   gmmu_tlb_pkg::tlb_req_t [NumSm-1:0] l1_req;
@@ -81,7 +78,7 @@ module fv_walk #(
     .walk_mshr_o (walk_mshr), .walk_ready_i (walk_ready),
     .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_i (cpl), .ff_valid_o (ff_valid),
     .ff_o (ff_offer), .ff_mask_o (ff_mask),
-    .ff_blocked_i (ff_blocked), .cmd_cycle_i (cmd_cycle),
+    .ff_ready_i (ff_ready_in), .cmd_cycle_i (cmd_cycle),
     // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0, no scope
     .flush_i ('{all: flush_all, page: flush_page, scope: 1'b0, asid: '0, vpn: cmd_vpn}),
     .ev_hit_o (ev_hit), .ev_miss_o (ev_miss), .busy_o (l2_busy)

@@ -31,7 +31,7 @@ module gmmu_ff_props #(
   input logic                   rst_ni,
   input logic                   offer_valid_i,
   input logic [NumSm-1:0]       offer_mask_i,
-  input logic                   blocked_o,
+  input logic                   ready_o,
   input logic                   replay_page_i,
   input logic                   replay_all_i,
   input logic                   cancel_page_i,
@@ -70,6 +70,8 @@ module gmmu_ff_props #(
   // the L2 offers a fault only outside command cycles, with a non-empty SM mask; at most one
   // command per cycle (one CMD register)
   `FV_ENV(ff_offer_mask, !offer_valid_i || offer_mask_i != '0)
+  // ... and only while the unit is ready (its fault-entry write register empty, §5.3 step 1)
+  `FV_ENV(ff_offer_ready, !offer_valid_i || ready_o)
   `FV_ENV(ff_offer_no_cmd, !offer_valid_i || !(replay_page_i || replay_all_i || cancel_page_i))
   `FV_ENV(ff_one_cmd, $onehot0({replay_page_i, replay_all_i, cancel_page_i}))
 
@@ -114,7 +116,7 @@ module gmmu_ff_props #(
   `FV_ASSERT(ff_post_avail, !o_post || (avail != '0 && (avail & ~offer_mask_i) == '0))
   // exactly one outcome per offer
   `FV_ASSERT(ff_one_outcome, !offer_valid_i ||
-             $onehot({o_merge, o_drop && !o_ovf, o_ovf, o_post, blocked_o}))
+             $onehot({o_merge, o_drop && !o_ovf, o_ovf, o_post}))
   `FV_ASSERT(ff_ovf_is_drop, !o_ovf || o_drop)
 
   // ring pointers (§7, §8): PUT stays inside the ring; a post never writes a full or
@@ -173,7 +175,7 @@ module gmmu_ff_props #(
     c_ff_merge: cover (o_merge);
     c_ff_drop_quota: cover (o_drop && !o_ovf);
     c_ff_drop_ovf: cover (o_ovf);
-    c_ff_blocked: cover (blocked_o);
+    c_ff_not_ready: cover (!ready_o && fb_wr_valid_o && !fb_wr_ready_i);
     c_ff_full: cover (e_valid_q == '1);
     c_ff_replay: cover (replay_o != '0);
     c_ff_cancel: cover (cancel_valid_o);

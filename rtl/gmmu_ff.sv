@@ -20,7 +20,7 @@ module gmmu_ff #(
   input  logic                            offer_valid_i,
   input  gmmu_tlb_pkg::fault_offer_t      offer_i,  // record (req: asid, vpn, write; fault_type)
   input  logic [NumSm-1:0]                offer_mask_i,
-  output logic                            blocked_o,
+  output logic                            ready_o,  // registered: the L2 offers only while 1
   // commands (command cycle)
   input  logic                            replay_page_i,
   input  logic                            replay_all_i,
@@ -125,7 +125,7 @@ module gmmu_ff #(
   end
 
   // ---------------------------------------------------------------- offer decode (from _q)
-  logic                 merge_found, free_found, ring_off, ring_full, fw_free;
+  logic                 merge_found, free_found, ring_off, ring_full;
   logic [FIdxW-1:0]     merge_idx, free_idx;
   logic [FfEntries-1:0] vpn_match;   // assertion only
   logic [NumSm-1:0]     quota_ok, avail;
@@ -173,7 +173,9 @@ module gmmu_ff #(
   assign put_inc    = ({1'b0, put_q} + 1'b1) & (fb_size_i - 1'b1);
   assign ring_off   = (fb_size_i == '0);
   assign ring_full  = (put_inc == {1'b0, get_i});
-  assign fw_free    = !fw_valid_q || fb_wr_ready_i;
+  // the L2 offers a fault only while the fault-entry write register is empty (§5.3 step 1):
+  // a register, so no path runs from the L2's last stage through the merge search back into it
+  assign ready_o    = !fw_valid_q;
 
   // offer outcome (exactly one when offer_valid_i)
   logic o_merge, o_drop, o_ovf, o_post;
@@ -182,7 +184,6 @@ module gmmu_ff #(
     o_drop    = 1'b0;
     o_ovf     = 1'b0;
     o_post    = 1'b0;
-    blocked_o = 1'b0;
     if (offer_valid_i) begin
       if (merge_found) begin
         o_merge = 1'b1;
@@ -191,8 +192,6 @@ module gmmu_ff #(
       end else if (ring_off || ring_full) begin
         o_drop = 1'b1;
         o_ovf  = 1'b1;
-      end else if (!fw_free) begin
-        blocked_o = 1'b1;
       end else begin
         o_post = 1'b1;
       end
@@ -346,5 +345,8 @@ module gmmu_ff #(
   // at most one valid far-fault entry per vpn
   a_one_entry_per_vpn: assert property (@(posedge clk_i) disable iff (!rst_ni)
     offer_valid_i |-> $onehot0(vpn_match));
+  // the L2 offers only while ready_o (§5.3 step 1): a post never overwrites a pending write
+  a_offer_ready: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    offer_valid_i |-> !fw_valid_q);
 `endif
 endmodule

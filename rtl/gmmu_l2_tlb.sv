@@ -37,7 +37,7 @@ module gmmu_l2_tlb #(
   output logic                              ff_valid_o,
   output gmmu_tlb_pkg::fault_offer_t       ff_o,  // record (req, fault_type)
   output logic [NumSm-1:0]                  ff_mask_o,
-  input  logic                              ff_blocked_i,
+  input  logic                              ff_ready_i,  // registered (gmmu_ff ready_o)
   // command cycle and its invalidation (record tlb_flush_t: all, page, scope, asid, vpn)
   input  logic                              cmd_cycle_i,
   input  gmmu_tlb_pkg::tlb_flush_t          flush_i,
@@ -142,6 +142,7 @@ module gmmu_l2_tlb #(
 
   // ---------------------------------------------------------------- MSHR selection (from _q)
   logic             merge_found, free_found, resp_found, nw_found, stall;
+  logic             fault_waits;  // a FAULT result passed over (assertion, coverage)
   logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
 
   always_comb begin : p_mshr_sel
@@ -151,6 +152,7 @@ module gmmu_l2_tlb #(
     free_idx    = '0;
     resp_found  = 1'b0;
     resp_idx    = '0;
+    fault_waits = 1'b0;
     nw_found    = 1'b0;
     nw_idx      = '0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
@@ -164,10 +166,12 @@ module gmmu_l2_tlb #(
         free_found = 1'b1;
         free_idx   = MIdxW'(i);
       end
-      if (!resp_found && m_state_q[i] == MshrResp) begin
+      // a FAULT result waits while the far-fault unit's write register is full (§5.3 step 1)
+      if (!resp_found && m_state_q[i] == MshrResp && (!mshr_q[i].res.fault || ff_ready_i)) begin
         resp_found = 1'b1;
         resp_idx   = MIdxW'(i);
       end
+      if (m_state_q[i] == MshrResp && mshr_q[i].res.fault && !ff_ready_i) fault_waits = 1'b1;
       if (!nw_found && m_state_q[i] == MshrNeedWalk) begin
         nw_found = 1'b1;
         nw_idx   = MIdxW'(i);
@@ -375,7 +379,7 @@ module gmmu_l2_tlb #(
       end
     end
     // 1. response selection
-    if (resp_sel && !(mshr_q[resp_idx].res.fault && ff_blocked_i)) begin
+    if (resp_sel) begin
       rsp_valid_d = 1'b1;
       rsp_mask_d  = mshr_q[resp_idx].mask[NumSm-1:0];
       rsp_d.req   = mshr_q[resp_idx].req;
@@ -520,6 +524,11 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
+  // a fault is offered only while the far-fault unit is ready (§5.3 step 1); while a fault
+  // result waits, nothing is offered
+  a_offer_ready: assert property (@(posedge clk_i) disable iff (!rst_ni) ff_valid_o |-> ff_ready_i);
+  a_fault_waits: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    fault_waits |-> !ff_valid_o);
   // no multi-hit: in u_base (gmmu_tlb_sa) and u_large (gmmu_tlb_fa)
   // a walk completes only into an MSHR entry in WALKING
   logic cpl_bad;

@@ -310,7 +310,7 @@ module gmmu_top #(
   logic                    cpl_valid;
   logic [MIdxW-1:0]        cpl_mshr;
   gmmu_tlb_pkg::walk_res_t cpl;
-  logic             ff_valid, ff_blocked;
+  logic             ff_valid, ff_ready;
   gmmu_tlb_pkg::fault_offer_t ff_offer;
   logic [NumSm-1:0] ff_mask;
   logic             ev_l2_hit, ev_l2_miss, ev_l2_large_hit, l2_busy;
@@ -342,7 +342,7 @@ module gmmu_top #(
     .ff_valid_o     (ff_valid),
     .ff_o           (ff_offer),
     .ff_mask_o      (ff_mask),
-    .ff_blocked_i   (ff_blocked),
+    .ff_ready_i     (ff_ready),
     .cmd_cycle_i    (cmd_cycle),
     .flush_i        (flush),
     .cmd_next_i     (cmd_next),
@@ -458,7 +458,7 @@ module gmmu_top #(
     .offer_valid_i  (ff_valid),
     .offer_i        (ff_offer),
     .offer_mask_i   (ff_mask),
-    .blocked_o      (ff_blocked),
+    .ready_o        (ff_ready),
     .replay_page_i  (replay_page),
     .replay_all_i   (replay_all),
     .cancel_page_i  (cancel_page),

@@ -1,5 +1,5 @@
 /* test_cmodel_ff.c - far-fault unit and fault-buffer writer (docs/microarch.md §7): the offer
- * logic driven directly (merge, quota, drop, ring full / disabled, blocked writer, commands) and
+ * logic driven directly (merge, quota, drop, ring full / disabled, writer not ready, commands) and
  * the replay / cancel loop through the top level. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,13 +35,22 @@ static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
     t->ring.fb_size = 8;
 }
 
-/* one cycle with an offer; fb_wr_ready given; returns blocked */
-static int offer(ft_t *t, int ready, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
+/* a cycle without an offer (the L2 waits while the unit is not ready); fb_wr_ready given */
+static void idle(ft_t *t, int ready) {
+    t->ev = 0;
+    ff_begin(&t->f, (uint8_t)ready, &t->cy);
+}
+
+/* an offer as the L2 makes it (§5.3 step 1): cycles with fb_wr_ready = 1 and no offer while
+ * ready_o is 0 (a post's write drains), then one cycle with the offer; fb_wr_ready given */
+static void offer(ft_t *t, int ready, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
+    while (!ff_ready(&t->f))
+        idle(t, 1);
     t->ev = 0;
     ff_begin(&t->f, (uint8_t)ready, &t->cy);
     const gmmu_fault_offer_t o = {.req = {.asid = 0, .vpn = vpn, .write = (uint8_t)write},
                                   .fault_type = ft};
-    return ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, &o, mask, &t->ev, &t->v);
+    ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, &o, mask, &t->ev, &t->v);
 }
 
 static void test_post_entry(void **state) {
@@ -49,7 +58,7 @@ static void test_post_entry(void **state) {
     ft_t t;
     ft_init(&t, 4, 4, 2);
     t.f.put = 5;
-    assert_int_equal(offer(&t, 1, 0x9abcdef01ull, 1, 0xc, GMMU_FT_PTE), 0);
+    offer(&t, 1, 0x9abcdef01ull, 1, 0xc, GMMU_FT_PTE);
     assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
     assert_int_equal(t.f.valid[0], 1);
     assert_int_equal(t.f.mask[0], 0xc);
@@ -68,7 +77,7 @@ static void test_post_entry(void **state) {
     assert_int_equal(t.f.put, 6);
     assert_int_equal(t.f.dropped, 0);
     /* merge: same vpn (any write), no ring write; fw_valid cleared by the transfer */
-    assert_int_equal(offer(&t, 1, 0x9abcdef01ull, 0, 0x1, GMMU_FT_PDE), 0);
+    offer(&t, 1, 0x9abcdef01ull, 0, 0x1, GMMU_FT_PDE);
     assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
     assert_int_equal(t.f.mask[0], 0xd);
     assert_int_equal(t.f.write[0], 1);
@@ -77,7 +86,7 @@ static void test_post_entry(void **state) {
     /* wrap of put: size 8, put 7 -> 0 */
     t.f.put = 7;
     t.ring.get = 3; /* with get 0 the ring would be full: (7 + 1) & 7 == 0 */
-    assert_int_equal(offer(&t, 1, 0x5, 0, 0x2, GMMU_FT_PTE), 0);
+    offer(&t, 1, 0x5, 0, 0x2, GMMU_FT_PTE);
     assert_int_equal(t.f.put, 0);
     assert_int_equal(t.f.fw_addr, 0x10000 + 32 * 7);
     assert_int_equal(t.v.count, 0);
@@ -87,40 +96,40 @@ static void test_quota_and_drop(void **state) {
     (void)state;
     ft_t t;
     ft_init(&t, 4, 4, 2);
-    assert_int_equal(offer(&t, 1, 0x1, 0, 0x1, 0), 0);
-    assert_int_equal(offer(&t, 1, 0x2, 0, 0x3, 0), 0);
+    offer(&t, 1, 0x1, 0, 0x1, 0);
+    offer(&t, 1, 0x2, 0, 0x3, 0);
     /* SM 0 has 2 entries (quota): a fault of SMs {0, 2} records only SM 2 */
-    assert_int_equal(offer(&t, 1, 0x3, 0, 0x5, 0), 0);
+    offer(&t, 1, 0x3, 0, 0x5, 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
     assert_int_equal(t.f.mask[2], 0x4);
     assert_int_equal(t.f.dropped, 0x1);
     assert_int_equal((t.f.fw_data[7] >> GMMU_FB_F_CLIENT_LSB) & 0x7f, 2);
     assert_int_equal(t.f.fw_data[6], 0x4);
     /* A empty: drop without overflow */
-    assert_int_equal(offer(&t, 1, 0x4, 0, 0x1, 0), 0);
+    offer(&t, 1, 0x4, 0, 0x1, 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
     assert_int_equal(t.f.dropped, 0x1);
     assert_int_equal(t.f.valid[0], 0x7);
     assert_int_equal(t.f.overflow, 0);
     /* no FREE entry */
-    assert_int_equal(offer(&t, 1, 0x5, 0, 0x8, 0), 0);
+    offer(&t, 1, 0x5, 0, 0x8, 0);
     assert_int_equal(t.f.valid[0], 0xf);
-    assert_int_equal(offer(&t, 1, 0x6, 0, 0x8, 0), 0);
+    offer(&t, 1, 0x6, 0, 0x8, 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
     assert_int_equal(t.f.dropped, 0x9);
     /* merging still works above the quota */
-    assert_int_equal(offer(&t, 1, 0x1, 0, 0x1, 0), 0);
+    offer(&t, 1, 0x1, 0, 0x1, 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
     assert_int_equal(t.v.count, 0);
 }
 
-static void test_ring_full_disabled_blocked(void **state) {
+static void test_ring_full_disabled_not_ready(void **state) {
     (void)state;
     ft_t t;
     ft_init(&t, 2, 8, 8);
     /* disabled ring */
     t.ring.fb_size = 0;
-    assert_int_equal(offer(&t, 1, 0x1, 0, 0x1, 0), 0);
+    offer(&t, 1, 0x1, 0, 0x1, 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP) | B(GMMU_EV_FB_OVF));
     assert_int_equal(t.f.overflow, 1);
     assert_int_equal(t.cy.ovf_set, 1);
@@ -130,25 +139,40 @@ static void test_ring_full_disabled_blocked(void **state) {
     t.f.overflow = 0;
     t.ring.fb_size = 4;
     t.ring.get = 1;
-    assert_int_equal(offer(&t, 1, 0x2, 0, 0x2, 0), 0);
+    offer(&t, 1, 0x2, 0, 0x2, 0);
     assert_int_equal(t.f.overflow, 1);
     assert_int_equal(t.f.dropped, 3);
     /* room again: post; the writer then holds its entry (ready 0) */
     t.ring.get = 0;
-    assert_int_equal(offer(&t, 1, 0x3, 0, 0x2, 0), 0);
+    offer(&t, 1, 0x3, 0, 0x2, 0);
     assert_int_equal(t.f.put, 1);
-    /* blocked: writer busy (fw_valid_q && !ready): no state change, no event */
+    /* the memory holds the write (fb_wr_ready 0): ready_o stays 0, the register keeps it */
+    assert_int_equal(t.f.fw_valid, 1);
+    assert_int_equal(ff_ready(&t.f), 0);
+    idle(&t, 0);
+    assert_int_equal(t.f.fw_valid, 1);
+    assert_int_equal(ff_ready(&t.f), 0);
+    /* an offer while not ready is a violation and changes nothing (RTL a_offer_ready) */
     ff_t before = t.f;
+    ff_begin(&t.f, 0, &t.cy);
     before.replay = 0; /* ff_begin clears these defaults */
     before.cancel_valid = 0;
-    assert_int_equal(offer(&t, 0, 0x4, 1, 0x1, GMMU_FT_PTE), 1);
+    const gmmu_fault_offer_t o4 = {.req = {.asid = 0, .vpn = 0x4, .write = 1},
+                                   .fault_type = GMMU_FT_PTE};
+    t.ev = 0;
+    ff_offer(&t.f, &t.cy, &t.ring, 0, &o4, 0x1, &t.ev, &t.v);
+    assert_int_equal(t.v.count, 1);
     assert_int_equal(t.ev, 0);
     assert_memory_equal(&t.f, &before, sizeof(before));
-    /* ... but a merge or a drop is not blocked */
-    assert_int_equal(offer(&t, 0, 0x3, 0, 0x1, 0), 0);
+    t.v.count = 0;
+    /* the write is accepted (fb_wr_ready 1): ready_o is 1 from the next cycle on */
+    idle(&t, 1);
+    assert_int_equal(t.f.fw_valid, 0);
+    assert_int_equal(ff_ready(&t.f), 1);
+    /* a merge, then (after the L2 waited for the drain) a post */
+    offer(&t, 1, 0x3, 0, 0x1, 0);
     assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
-    /* ready in the same cycle: fw_free, posted */
-    assert_int_equal(offer(&t, 1, 0x4, 1, 0x1, GMMU_FT_PTE), 0);
+    offer(&t, 1, 0x4, 1, 0x1, GMMU_FT_PTE);
     assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
     assert_int_equal(t.f.put, 2);
     assert_int_equal(t.v.count, 0);
@@ -309,7 +333,7 @@ static void test_deep_entries(void **state) {
     ft_init(&t, 4, 256, 64);
     t.ring.fb_size = 512;
     for (uint32_t k = 0; k < 256; k++) {
-        assert_int_equal(offer(&t, 1, 0x1000 + k, 0, B(k % 4), GMMU_FT_PTE), 0);
+        offer(&t, 1, 0x1000 + k, 0, B(k % 4), GMMU_FT_PTE);
         assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
     }
     assert_int_equal(ff_count(&t.f), 256);
@@ -323,9 +347,9 @@ static void test_deep_entries(void **state) {
     assert_int_equal(v, 0x1000 + 200);
     assert_int_equal(ff_state_get(&t.f, "e_vpn_q", 256, 0, &v), -1);
     /* full: a new VPN is dropped, a known one (entry 255, word 3) merges */
-    assert_int_equal(offer(&t, 1, 0x9999, 0, B(1), GMMU_FT_PTE), 0);
+    offer(&t, 1, 0x9999, 0, B(1), GMMU_FT_PTE);
     assert_int_equal(t.ev, B(GMMU_EV_FF_DROP));
-    assert_int_equal(offer(&t, 1, 0x1000 + 255, 1, B(0), GMMU_FT_PTE), 0);
+    offer(&t, 1, 0x1000 + 255, 1, B(0), GMMU_FT_PTE);
     assert_int_equal(t.ev, B(GMMU_EV_FF_MERGE));
     assert_int_equal(t.f.mask[255], B(3) | B(0));
     ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x1000 + 130);
@@ -333,7 +357,7 @@ static void test_deep_entries(void **state) {
     assert_int_equal(ff_state_get(&t.f, "e_valid_q", 0, 2, &v), 0);
     assert_true(v == ~GMMU_BIT(130 - 128));
     assert_int_equal(t.f.replay, B(130 % 4) | B(1)); /* its mask and the dropped SM */
-    assert_int_equal(offer(&t, 1, 0x7777, 0, B(2), GMMU_FT_PTE), 0);
+    offer(&t, 1, 0x7777, 0, B(2), GMMU_FT_PTE);
     assert_int_equal(t.f.vpn[130], 0x7777);
     assert_int_equal(ff_count(&t.f), 256);
     ff_command(&t.f, GMMU_CMD_REPLAY_ALL, 0, 0);
@@ -342,9 +366,12 @@ static void test_deep_entries(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_deep_entries),      cmocka_unit_test(test_post_entry),
-        cmocka_unit_test(test_quota_and_drop),    cmocka_unit_test(test_ring_full_disabled_blocked),
-        cmocka_unit_test(test_commands),          cmocka_unit_test(test_replay_cancel_loop),
+        cmocka_unit_test(test_deep_entries),
+        cmocka_unit_test(test_post_entry),
+        cmocka_unit_test(test_quota_and_drop),
+        cmocka_unit_test(test_ring_full_disabled_not_ready),
+        cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_replay_cancel_loop),
         cmocka_unit_test(test_blocking_mode_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

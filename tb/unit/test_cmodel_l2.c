@@ -19,7 +19,7 @@ typedef struct {
     l2_plan_t pl;             /* plan of the last step */
     uint16_t ev;              /* events of the last step */
     /* one-shot inputs */
-    uint8_t cmd, assign, blocked, done;
+    uint8_t cmd, assign, ff_busy, done; /* ff_busy: the far-fault unit is not ready */
     uint32_t done_m;
     gmmu_walk_res_t res;
     gmmu_flush_t fl;
@@ -38,11 +38,11 @@ static void t_step(lt2_t *t) {
      * next command is known; here the test sets the command before the step, and its pokes into
      * the arrays come between the steps) */
     l2_ram_read(&t->l2, t->cmd, t->fl.vpn);
-    l2_plan(&t->l2, t->cmd, t->c, &t->pl, &t->v);
+    l2_plan(&t->l2, t->cmd, (uint8_t)!t->ff_busy, t->c, &t->pl, &t->v);
     t->ev = 0;
     l2_update(&t->l2, &t->pl, t->c, t->done, t->done_m, &t->res, t->assign && t->pl.need_walk >= 0,
-              t->blocked, &t->fl, &t->ev, &t->v);
-    t->cmd = t->assign = t->blocked = t->done = 0;
+              &t->fl, &t->ev, &t->v);
+    t->cmd = t->assign = t->ff_busy = t->done = 0;
     t->fl.kind = GMMU_FLUSH_NONE;
 }
 
@@ -260,14 +260,26 @@ static void test_response_priority_and_fault(void **state) {
     assert_int_equal(t.pl.resp_sel, -1);
     assert_int_equal(t.l2.rsp.r.ppn, 0x88);
     assert_int_equal(t.l2.m_state[2], L2M_RESP);
-    /* lowest RESP is the FAULT entry 2; blocked: nothing happens */
-    t.blocked = 1;
+    /* lowest RESP is the FAULT entry 2, but the far-fault unit is not ready (§5.3 step 1): it
+     * waits, the OK entry 3 above it is answered */
+    t.ff_busy = 1;
     t_step(&t);
-    assert_int_equal(t.pl.resp_sel, 2);
+    assert_int_equal(t.pl.resp_sel, 3);
+    assert_int_equal(t.l2.rsp.valid, 1);
+    assert_int_equal(t.l2.rsp.r.nack, 0);
+    assert_int_equal(t.l2.rsp.r.ppn, 0xaa);
+    assert_int_equal(t.l2.m_state[2], L2M_RESP);
+    assert_int_equal(t.l2.m_state[3], L2M_FREE);
+    /* still not ready and nothing else to answer: no response */
+    t.ff_busy = 1;
+    t_step(&t);
+    assert_int_equal(t.pl.resp_sel, -1);
     assert_int_equal(t.l2.rsp.valid, 0);
     assert_int_equal(t.l2.m_state[2], L2M_RESP);
-    /* not blocked: NACK with mask, vpn, write, other fields 0 */
+    /* ready: NACK with mask, vpn, write, other fields 0 */
+    t.l2.m_state[3] = L2M_RESP;
     t_step(&t);
+    assert_int_equal(t.pl.resp_sel, 2);
     assert_int_equal(t.l2.rsp.valid, 1);
     assert_int_equal(t.l2.rsp.r.nack, 1);
     assert_int_equal(t.l2.rsp.mask, 2);
