@@ -1,8 +1,10 @@
 // Board request source and data memory (docs/fpga.md "Board top"): a trace player fed by the
 // host through a request FIFO, an outstanding-request table per SM, the data frames' content
 // tags, and a result FIFO that reports every access back to the host.
-//   issue   the FIFO head {sm, write, vpn} goes to port 0 of its SM when the SM is ready, one of
-//           the SM's NumIds request ids is free and a result slot is reserved for it
+//   issue   the FIFO head {sm, write, vpn} moves into the issue register when one of its SM's
+//           NumIds request ids is free and a result slot is reserved for it; the register drives
+//           port 0 of its SM while the SM is ready (a register: the GMMU's L1 looks the request
+//           up in the cycle it is presented, so nothing but a flip-flop may lie in front of it)
 //   deliver a hit or a miss completion marks the (SM, id) entry done with its PPN (or fatal)
 //   retire  one done entry every two cycles: the content tag of the translated frame is read;
 //           a write stores tag + 1 (the page's content changed); the access (SM, write, fatal,
@@ -101,7 +103,13 @@ module gmmu_board_player #(
   logic              rsp_err;
 
   // ---------------------------------------------------------------- issue
-  logic              head_sm_ok, id_free, issue, tag_wait;
+  logic              head_sm_ok, id_free, issue, tag_wait, send;
+  // issue register: the request presented to the GMMU (docs/fpga.md, session 12)
+  logic              iss_valid_q;
+  logic [7:0]        iss_sm_q;
+  logic              iss_write_q;
+  logic [VpnW-1:0]   iss_vpn_q;
+  logic [IdW-1:0]    iss_id_q;
   logic [IdW-1:0]    free_id;
   logic [EW-1:0]     issue_e;
   logic [ResW:0]     res_cnt;
@@ -122,8 +130,8 @@ module gmmu_board_player #(
     issue_e  = '0;
     sm_ready = 1'b0;
     for (int unsigned s = 0; s < NumSm; s++) begin
+      if (32'(iss_sm_q) == s) sm_ready = req_ready_i[s];
       if (32'(head_sm) == s) begin
-        sm_ready = req_ready_i[s];
         for (int i = NumIds - 1; i >= 0; i--) begin
           if (!busy_q[s*NumIds + 32'(i)]) begin
             id_free = 1'b1;
@@ -137,7 +145,10 @@ module gmmu_board_player #(
     end
   end
   assign tag_wait = tag_req_i;  // the host waits for the tags: issue nothing new
-  assign issue    = !q_empty && head_sm_ok && id_free && sm_ready &&
+  // the issue register presents its request while the SM is ready; it takes the FIFO head when
+  // it is empty or sends in this cycle
+  assign send     = iss_valid_q && sm_ready && !tag_wait;
+  assign issue    = !q_empty && head_sm_ok && id_free && (!iss_valid_q || send) &&
                     !tag_wait && (32'(n_busy) + 32'(res_cnt) < ResDepth);
   assign q_pop    = !q_empty && (issue || !head_sm_ok);
   assign err_sm_o = !q_empty && !head_sm_ok;
@@ -148,10 +159,10 @@ module gmmu_board_player #(
     req_write_o = '0;
     req_id_o    = '0;
     for (int unsigned s = 0; s < NumSm; s++) begin
-      req_vpn_o[s*NumPorts*VpnW +: VpnW] = head_vpn;
-      req_write_o[s*NumPorts]            = head_write;
-      req_id_o[s*NumPorts*RidW +: RidW]  = RidW'(free_id);
-      req_valid_o[s*NumPorts]            = issue && (32'(head_sm) == s);
+      req_vpn_o[s*NumPorts*VpnW +: VpnW] = iss_vpn_q;
+      req_write_o[s*NumPorts]            = iss_write_q;
+      req_id_o[s*NumPorts*RidW +: RidW]  = RidW'(iss_id_q);
+      req_valid_o[s*NumPorts]            = send && (32'(iss_sm_q) == s);
     end
   end
 
@@ -349,6 +360,11 @@ module gmmu_board_player #(
       r_word_q      <= '0;
       issued_o      <= '0;
       retired_o     <= '0;
+      iss_valid_q   <= 1'b0;
+      iss_sm_q      <= '0;
+      iss_write_q   <= 1'b0;
+      iss_vpn_q     <= '0;
+      iss_id_q      <= '0;
       for (int unsigned e = 0; e < NumE; e++) begin
         ppn_q[e] <= '0;
       end
@@ -381,6 +397,15 @@ module gmmu_board_player #(
         end
       end
       if (issue) begin
+        iss_valid_q <= 1'b1;
+        iss_sm_q    <= head_sm;
+        iss_write_q <= head_write;
+        iss_vpn_q   <= head_vpn;
+        iss_id_q    <= free_id;
+      end else if (send) begin
+        iss_valid_q <= 1'b0;
+      end
+      if (send) begin
         issued_o <= issued_o + 1'b1;
       end
       if (res_push) begin
