@@ -109,7 +109,13 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, uint8_t ff_ready, const l1_comb_
     }
 
     /* §5.2 advance and grant */
-    pl->advance = !cmd_cycle && !pl->stall;
+    /* registers only: the last stage valid and no FREE MSHR entry holds the pipeline */
+    int mfree = 0;
+    for (uint32_t m = 0; m < l2->n_mshr; m++)
+        mfree |= l2->m_state[m] == L2M_FREE;
+    pl->advance = !cmd_cycle && !(l2->pv[L] && !mfree);
+    if (pl->stall && pl->advance)
+        gmmu_viol(v, "l2: a stall with the pipeline advancing");
     if (pl->advance) {
         for (uint32_t k = 0; k < l2->n_sm; k++) {
             const uint32_t s = (l2->rr + k) % l2->n_sm;
@@ -276,6 +282,9 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
             l2->pwrite[0] = 0;
             l2->pasid[0] = 0;
         }
+    } else if (pl->last && !pl->stall) {
+        /* every MSHR busy: the last stage hit or merged, it is done (stages 1..L-1 hold) */
+        l2->pv[L] = 0;
     }
 }
 

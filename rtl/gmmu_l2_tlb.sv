@@ -200,7 +200,10 @@ module gmmu_l2_tlb #(
   logic           advance, gnt_found;
   logic [SmW-1:0] gnt_idx;
 
-  assign advance = !cmd_cycle_i && !stall;
+  // a function of registers only (§5.2): the last stage's lookup never reaches the grant (the
+  // L1s' request tables) nor the base RAM's read address; with every MSHR busy the pipeline
+  // holds and the last stage is still looked up (a hit or a merge leaves a bubble)
+  assign advance = !cmd_cycle_i && !(pv_q[Lat-1] && !free_found);
 
   always_comb begin : p_arbiter
     int unsigned sm;
@@ -466,6 +469,9 @@ module gmmu_l2_tlb #(
       pwrite_d[0] = gnt_found && l1_req_i[gnt_idx].write;
       pasid_d[0]  = gnt_found ? l1_req_i[gnt_idx].asid : '0;
       if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
+    end else if (ls_valid && !stall) begin
+      // every MSHR busy: the last stage hit or merged, it is done (stages 1..Lat-1 hold)
+      pv_d[Lat-1] = 1'b0;
     end
   end
 
@@ -524,6 +530,8 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
+  // with advance a miss always finds a FREE MSHR entry: a stall never meets an advance (§5.2)
+  a_stall_no_advance: assert property (@(posedge clk_i) disable iff (!rst_ni) !(stall && advance));
   // a fault is offered only while the far-fault unit is ready (§5.3 step 1); while a fault
   // result waits, nothing is offered
   a_offer_ready: assert property (@(posedge clk_i) disable iff (!rst_ni) ff_valid_o |-> ff_ready_i);

@@ -239,6 +239,57 @@ static void test_mshr_merge_stall(void **state) {
     t_done(&t);
 }
 
+/* §5.2: advance is a function of registers. With every MSHR busy the pipeline holds, but the
+ * last stage is still looked up: a hit answers and a merge merges, each leaving a bubble (no
+ * grant in that cycle, stage L invalid), and the pipeline advances in the next cycle. */
+static void test_full_mshr_bubble(void **state) {
+    (void)state;
+    lt2_t t;
+    t_init(&t, 2, 1); /* M = 4, one stage */
+    for (uint32_t m = 0; m < 4; m++) {
+        t.l2.m_state[m] = L2M_NEED_WALK;
+        t.l2.mshr[m].req.vpn = 0x50 + m;
+        t.l2.mshr[m].mask = 1;
+    }
+    put_base(&t, 0x8, 0, 0x88, 1);
+    set_req(&t, 0, 0x8, 0);
+    t_step(&t); /* the stage was empty: advance, SM 0 granted */
+    assert_int_equal(t.pl.advance, 1);
+    assert_int_equal(t.pl.grant, 0);
+    t.c[0].req_valid = 0;
+    set_req(&t, 1, 0x51, 0);
+    t_step(&t); /* no FREE entry: no advance, no grant; the hit still answers */
+    assert_int_equal(t.pl.advance, 0);
+    assert_int_equal(t.pl.grant, -1);
+    assert_int_equal(t.pl.hit, 1);
+    assert_int_equal(t.pl.stall, 0);
+    assert_int_equal(t.l2.rsp.valid, 1);
+    assert_int_equal(t.l2.rsp.r.ppn, 0x88);
+    assert_int_equal(t.l2.pv[0], 0);
+    t_step(&t); /* the bubble: advance, SM 1 granted */
+    assert_int_equal(t.pl.advance, 1);
+    assert_int_equal(t.pl.grant, 1);
+    assert_int_equal(t.l2.pvpn[0], 0x51);
+    t.c[1].req_valid = 0;
+    set_req(&t, 0, 0x60, 0);
+    t_step(&t); /* misses and merges into MSHR 1 while no entry is FREE: a bubble again */
+    assert_int_equal(t.pl.advance, 0);
+    assert_int_equal(t.pl.grant, -1);
+    assert_int_equal(t.pl.merge, 1);
+    assert_int_equal(t.ev, 1u << GMMU_EV_L2_MISS);
+    assert_int_equal(t.l2.mshr[1].mask, 3);
+    assert_int_equal(t.l2.pv[0], 0);
+    t_step(&t);
+    assert_int_equal(t.pl.grant, 0);
+    t.c[0].req_valid = 0;
+    t_step(&t); /* 0x60 misses with no merge and no FREE entry: stall, the stage holds */
+    assert_int_equal(t.pl.stall, 1);
+    assert_int_equal(t.pl.advance, 0);
+    assert_int_equal(t.l2.pv[0], 1);
+    assert_int_equal(t.l2.pvpn[0], 0x60);
+    t_done(&t);
+}
+
 static void test_response_priority_and_fault(void **state) {
     (void)state;
     lt2_t t;
@@ -375,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_large_hit_and_write_needs_w),
         cmocka_unit_test(test_round_robin),
         cmocka_unit_test(test_mshr_merge_stall),
+        cmocka_unit_test(test_full_mshr_bubble),
         cmocka_unit_test(test_response_priority_and_fault),
         cmocka_unit_test(test_fill_and_flush),
     };
