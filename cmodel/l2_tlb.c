@@ -75,18 +75,18 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, uint8_t ff_ready, const l1_comb_
         const tlb_fa_t bset = tlb_sa_lookup_view(&l2->base, set);
         pl->match = tlb_sa_view_match(&bset, tlb_base_tag(asid, vpn));
         if (tlb_fa_lookup(&bset, tlb_base_tag(asid, vpn), wr, &bw, &nb)) {
-            pl->hit = 1;
+            pl->lk_hit = 1;
             pl->hit_idx = set * l2->ways + bw;
         }
-        if (tlb_fa_lookup(&l2->large, tlb_large_tag(asid, vpn), wr, &gi, &ng) && !pl->hit) {
-            pl->hit = 1;
+        if (tlb_fa_lookup(&l2->large, tlb_large_tag(asid, vpn), wr, &gi, &ng) && !pl->lk_hit) {
+            pl->lk_hit = 1;
             pl->hit_large = 1;
             pl->hit_idx = gi;
         }
         if (nb > 1 || ng > 1)
             gmmu_viol(v, "l2: multi-hit for vpn 0x%llx (%u base, %u large)",
                       (unsigned long long)vpn, nb, ng);
-        if (!pl->hit) {
+        if (!pl->lk_hit) {
             for (uint32_t m = 0; m < l2->n_mshr; m++) {
                 if ((l2->m_state[m] == L2M_NEED_WALK || l2->m_state[m] == L2M_WALKING) &&
                     l2->mshr[m].req.vpn == vpn && l2->mshr[m].req.write == wr &&
@@ -108,14 +108,28 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, uint8_t ff_ready, const l1_comb_
         }
     }
 
-    /* §5.2 advance and grant */
-    /* registers only: the last stage valid and no FREE MSHR entry holds the pipeline */
+    /* §5.3 step 1 response selection (_q and ff_ready: not the lookup); an MSHR response has
+     * priority over a last-stage hit, which then holds (§5.1) */
+    if (!cmd_cycle) {
+        for (uint32_t m = 0; m < l2->n_mshr; m++) {
+            /* a FAULT result waits while the far-fault unit's write register is full */
+            if (l2->m_state[m] == L2M_RESP && (!l2->mshr[m].res.fault || ff_ready)) {
+                pl->resp_sel = (int)m;
+                break;
+            }
+        }
+    }
+    pl->hit = pl->lk_hit && pl->resp_sel < 0;
+    pl->hold = pl->stall || (pl->lk_hit && pl->resp_sel >= 0);
+
+    /* §5.2 advance and grant: registers only (the last stage valid with no FREE MSHR entry, or
+     * with an MSHR response going out, holds the pipeline) */
     int mfree = 0;
     for (uint32_t m = 0; m < l2->n_mshr; m++)
         mfree |= l2->m_state[m] == L2M_FREE;
-    pl->advance = !cmd_cycle && !(l2->pv[L] && !mfree);
-    if (pl->stall && pl->advance)
-        gmmu_viol(v, "l2: a stall with the pipeline advancing");
+    pl->advance = !cmd_cycle && !(l2->pv[L] && (!mfree || pl->resp_sel >= 0));
+    if (pl->hold && pl->advance)
+        gmmu_viol(v, "l2: the last stage holds with the pipeline advancing");
     if (pl->advance) {
         for (uint32_t k = 0; k < l2->n_sm; k++) {
             const uint32_t s = (l2->rr + k) % l2->n_sm;
@@ -133,15 +147,6 @@ void l2_plan(const l2_t *l2, uint8_t cmd_cycle, uint8_t ff_ready, const l1_comb_
             break;
         }
     }
-    if (!cmd_cycle && !pl->hit) {
-        for (uint32_t m = 0; m < l2->n_mshr; m++) {
-            /* a FAULT result waits while the far-fault unit's write register is full */
-            if (l2->m_state[m] == L2M_RESP && (!l2->mshr[m].res.fault || ff_ready)) {
-                pl->resp_sel = (int)m;
-                break;
-            }
-        }
-    }
 }
 
 /* SA-4 at entry idx = set * ways + way */
@@ -149,8 +154,8 @@ static void touch_base(l2_t *l2, uint32_t idx) {
     tlb_fa_touch(tlb_sa_set(&l2->base, idx / l2->ways), idx % l2->ways);
 }
 
-/* §5.1 last-stage hit (the response of this cycle, priority over the MSHR), then step 1: the
- * response selection of an MSHR. */
+/* §5.1 last-stage hit (the response of this cycle when no MSHR responds), then step 1: the
+ * response selection of an MSHR (priority: pl->hit excludes it). */
 static void l2_respond(l2_t *l2, const l2_plan_t *pl, gmmu_rsp_t *rsp_out, uint16_t *ev) {
     const uint32_t L = l2->lat - 1u;
     gmmu_rsp_t rsp = *rsp_out;
@@ -175,7 +180,7 @@ static void l2_respond(l2_t *l2, const l2_plan_t *pl, gmmu_rsp_t *rsp_out, uint1
             rsp.r.sys = gmmu_base_data_unpack(l2->base.rd_data[way]).sys;
         }
         *ev |= (uint16_t)(1u << GMMU_EV_L2_HIT);
-    } else if (pl->last && !pl->stall) {
+    } else if (pl->last && !pl->lk_hit && !pl->stall) {
         *ev |= (uint16_t)(1u << GMMU_EV_L2_MISS);
     }
 
@@ -282,8 +287,9 @@ static void l2_advance(l2_t *l2, const l2_plan_t *pl, const l1_comb_t *l1c) {
             l2->pwrite[0] = 0;
             l2->pasid[0] = 0;
         }
-    } else if (pl->last && !pl->stall) {
-        /* every MSHR busy: the last stage hit or merged, it is done (stages 1..L-1 hold) */
+    } else if (pl->last && !pl->hold) {
+        /* no advance: the last stage answered, merged or allocated; it is done (stages 1..L-1
+         * hold) */
         l2->pv[L] = 0;
     }
 }

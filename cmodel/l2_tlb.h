@@ -39,7 +39,9 @@ typedef struct {
 /* Decisions of the cycle computed from _q state (§5.1, §5.2, §5.3 candidates). */
 typedef struct {
     uint8_t last;      /* the last stage is processed this cycle (valid, no command cycle) */
-    uint8_t hit;       /* ... and hits */
+    uint8_t lk_hit;    /* ... and hits */
+    uint8_t hit;       /* ... and the hit answers (no MSHR response this cycle, §5.1) */
+    uint8_t hold;      /* stage L holds: a stall, or a hit while an MSHR responds */
     uint8_t hit_large; /* the hit is in the large array */
     uint32_t hit_idx;  /* base: set * ways + way; large: entry */
     uint64_t match;    /* SA-1: the ways of the set whose valid entry has the tag (any w) */

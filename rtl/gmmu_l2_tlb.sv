@@ -124,7 +124,8 @@ module gmmu_l2_tlb #(
   logic [AsidW-1:0] ls_asid;
   logic [SmW-1:0]   ls_sm;
   logic [SetW-1:0]  ls_set;
-  logic             bhit, lhit, hit, miss;
+  logic             bhit, lhit, lk_hit, hit, miss, hold;
+  logic             resp_sel;  // §5.3 step 1 chooses an MSHR entry this cycle
   logic [LIdxW-1:0] unused_lway;  // the large hit index is only used inside u_large
   logic [L2LargeEntries-1:0] unused_l_valid;
   gmmu_tlb_pkg::large_tag_t  unused_l_tag [L2LargeEntries];
@@ -137,7 +138,10 @@ module gmmu_l2_tlb #(
   assign ls_sm    = psm_q[Lat-1];
   assign ls_set   = (L2Sets > 1) ? ls_vpn[SetW-1:0] : '0;
 
-  assign hit  = ls_valid && (bhit || lhit);
+  // lk_hit: the last stage hits; hit: ... and answers (the response bus is free: an MSHR response
+  // has priority, §5.1); a hit while an MSHR responds holds the stage
+  assign lk_hit = ls_valid && (bhit || lhit);
+  assign hit    = lk_hit && !resp_sel;
   assign miss = ls_valid && !bhit && !lhit;
 
   // ---------------------------------------------------------------- MSHR selection (from _q)
@@ -188,9 +192,8 @@ module gmmu_l2_tlb #(
   assign walk_o       = nw_found ? mshr_q[nw_idx].req : '0;
   assign walk_mshr_o  = nw_idx;
 
-  // response selection candidate (§5.3 step 1)
-  logic resp_sel;
-  assign resp_sel   = !cmd_cycle_i && !hit && resp_found;
+  // response selection (§5.3 step 1): registers only (the lookup does not take part)
+  assign resp_sel   = !cmd_cycle_i && resp_found;
   assign ff_valid_o = resp_sel && mshr_q[resp_idx].res.fault;
   assign ff_o       = ff_valid_o ? '{req: mshr_q[resp_idx].req,
                                      fault_type: mshr_q[resp_idx].res.fault_type} : '0;
@@ -201,9 +204,11 @@ module gmmu_l2_tlb #(
   logic [SmW-1:0] gnt_idx;
 
   // a function of registers only (§5.2): the last stage's lookup never reaches the grant (the
-  // L1s' request tables) nor the base RAM's read address; with every MSHR busy the pipeline
-  // holds and the last stage is still looked up (a hit or a merge leaves a bubble)
-  assign advance = !cmd_cycle_i && !(pv_q[Lat-1] && !free_found);
+  // L1s' request tables) nor the base RAM's read address; with every MSHR busy, or an MSHR
+  // response going out, the pipeline holds and the last stage is still looked up (a hit that
+  // answers, a merge or an allocation leaves a bubble; a stall or a hit without the bus holds)
+  assign advance = !cmd_cycle_i && !(pv_q[Lat-1] && (!free_found || resp_sel));
+  assign hold    = stall || (lk_hit && resp_sel);
 
   always_comb begin : p_arbiter
     int unsigned sm;
@@ -365,7 +370,7 @@ module gmmu_l2_tlb #(
     rsp_mask_d    = '0;
     rsp_d         = '0;
 
-    // last-stage hit response (has priority on the response bus)
+    // last-stage hit response (only when no MSHR response goes out: hit excludes resp_sel)
     if (hit) begin
       rsp_valid_d = 1'b1;
       rsp_mask_d  = NumSm'(1) << ls_sm;
@@ -469,8 +474,9 @@ module gmmu_l2_tlb #(
       pwrite_d[0] = gnt_found && l1_req_i[gnt_idx].write;
       pasid_d[0]  = gnt_found ? l1_req_i[gnt_idx].asid : '0;
       if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
-    end else if (ls_valid && !stall) begin
-      // every MSHR busy: the last stage hit or merged, it is done (stages 1..Lat-1 hold)
+    end else if (ls_valid && !hold) begin
+      // no advance: the last stage answered, merged or allocated; it is done (stages 1..Lat-1
+      // hold)
       pv_d[Lat-1] = 1'b0;
     end
   end
@@ -530,8 +536,9 @@ module gmmu_l2_tlb #(
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
   a_gnt_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(l1_gnt_o));
-  // with advance a miss always finds a FREE MSHR entry: a stall never meets an advance (§5.2)
-  a_stall_no_advance: assert property (@(posedge clk_i) disable iff (!rst_ni) !(stall && advance));
+  // with advance a miss always finds a FREE MSHR entry and a hit the response bus: a hold never
+  // meets an advance (§5.2)
+  a_hold_no_advance: assert property (@(posedge clk_i) disable iff (!rst_ni) !(hold && advance));
   // a fault is offered only while the far-fault unit is ready (§5.3 step 1); while a fault
   // result waits, nothing is offered
   a_offer_ready: assert property (@(posedge clk_i) disable iff (!rst_ni) ff_valid_o |-> ff_ready_i);

@@ -306,23 +306,33 @@ static void test_response_priority_and_fault(void **state) {
     t.l2.m_state[3] = L2M_RESP;
     t.l2.mshr[3].req.vpn = 0xa;
     t.l2.mshr[3].res.ppn = 0xaa;
-    /* the last stage hits: no response selection this cycle */
-    t_step(&t);
-    assert_int_equal(t.pl.resp_sel, -1);
-    assert_int_equal(t.l2.rsp.r.ppn, 0x88);
-    assert_int_equal(t.l2.m_state[2], L2M_RESP);
-    /* lowest RESP is the FAULT entry 2, but the far-fault unit is not ready (§5.3 step 1): it
-     * waits, the OK entry 3 above it is answered */
+    /* the last stage hits, but a finished MSHR has the response bus (§5.1): the lowest RESP is
+     * the FAULT entry 2 and the far-fault unit is not ready (§5.3 step 1), so it waits and the OK
+     * entry 3 above it is answered; the hit holds (no event, the stage keeps its request) */
     t.ff_busy = 1;
     t_step(&t);
     assert_int_equal(t.pl.resp_sel, 3);
+    assert_int_equal(t.pl.lk_hit, 1);
+    assert_int_equal(t.pl.hit, 0);
+    assert_int_equal(t.pl.hold, 1);
+    assert_int_equal(t.pl.advance, 0);
+    assert_int_equal(t.ev, 0);
     assert_int_equal(t.l2.rsp.valid, 1);
     assert_int_equal(t.l2.rsp.r.nack, 0);
     assert_int_equal(t.l2.rsp.r.ppn, 0xaa);
     assert_int_equal(t.l2.m_state[2], L2M_RESP);
     assert_int_equal(t.l2.m_state[3], L2M_FREE);
-    /* still not ready and nothing else to answer: no response */
+    assert_int_equal(t.l2.pv[0], 1);
+    /* still not ready, nothing else to answer: the held hit answers now */
     t.ff_busy = 1;
+    t_step(&t);
+    assert_int_equal(t.pl.resp_sel, -1);
+    assert_int_equal(t.pl.hit, 1);
+    assert_int_equal(t.ev, 1u << GMMU_EV_L2_HIT);
+    assert_int_equal(t.l2.rsp.valid, 1);
+    assert_int_equal(t.l2.rsp.r.ppn, 0x88);
+    assert_int_equal(t.l2.m_state[2], L2M_RESP);
+    t.ff_busy = 1; /* not ready, the pipeline empty: no response at all */
     t_step(&t);
     assert_int_equal(t.pl.resp_sel, -1);
     assert_int_equal(t.l2.rsp.valid, 0);
