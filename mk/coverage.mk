@@ -61,12 +61,17 @@ $(COV_SIM): $(BUILD)/obj/cosim/sim_main.o $$(call c_libs,$$(SIM_LIBS)) $(COV_VDU
 # answered both) and the second waits for the output port: the flush sends it back to WAIT. The
 # cycle was found by a sweep (docs/verification.md "Coverage"); a behaviour change that moves it
 # leaves the point unhit and make coverage fails, so it is re-found, not silently lost;
+# l2_ok_passes_fault (mshr_full.trc, the memory taking 5 % of fault writes): an OK result is
+# answered while a fault result below it waits for the far-fault unit's write register (§5.3
+# step 1); faults come in bursts, so in the regression every waiting entry's neighbours fault too
+# (found with a model-side probe over the directed traces, session 12);
 # co_PATH_to_IDLE: COALESCE of a region with no page-table path (VPN 0x4000000: no PDE there in
 # coalesce.trc), refused NOT_MAPPED in the path walk (coalesce_unmapped's region has its path
 # and is refused later, in CHECK)
 COV_EXTRA_RUNS := \
   --trace|tb/traces/fb_overflow.trc|--set|fb_entries=2|--csr|28:w:FB_SIZE:0|--csr|29:w:FB_SIZE:2:FB_OVF \
   --trace|tb/traces/fb_overflow.trc|--set|fb_ready_pct=30 \
+  --trace|tb/traces/mshr_full.trc|--set|fb_ready_pct=5 \
   --trace|tb/traces/inval_walk.trc|--csr|121087:w:CMD:4 \
   --trace|tb/traces/coalesce.trc|--set|co_vpn=0x4000000|--set|coalesce_at=7000000
 
