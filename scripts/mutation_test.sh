@@ -185,6 +185,22 @@ mutate cmodel/l1_tlb.c 's/        tlb_fa_touch(tlb_sa_set(\&l->bsa, idx \/ l->bs
     tb/traces/inval_walk.trc "$l1sa_opts"
 config=tiny
 fi
+# session 12's cycle changes (docs/microarch.md §5.1-§5.3, §7): the far-fault unit's registered
+# ready, the L2's register-only advance and the MSHR response's priority over a last-stage hit
+mutate cmodel/l2_tlb.c 's/    pl->hold = pl->stall || (pl->lk_hit \&\& pl->resp_sel >= 0);/    pl->hold = pl->stall;/' \
+    "model: a last-stage hit while an MSHR responds is dropped, not held (§5.1)"
+mutate cmodel/ff.c 's/    return !f->fw_valid;/    return f->n_sm > 0;/' \
+    "model: the far-fault unit is always ready (a fault offered while its write is pending, §7)" \
+    tb/traces/fb_overflow.trc "--set fb_ready_pct=30"
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator rebuild each)
+mutate rtl/gmmu_ff.sv "s/  assign ready_o    = !fw_valid_q;/  assign ready_o    = 1'b1;/" \
+    "RTL: the far-fault unit is always ready (a fault offered while its write is pending, §7)" \
+    tb/traces/fb_overflow.trc "--set fb_ready_pct=30"
+mutate rtl/gmmu_l2_tlb.sv "s/  assign hit    = lk_hit \&\& !resp_sel;/  assign hit    = lk_hit;/" \
+    "RTL: a last-stage hit answers while an MSHR responds (the hit and the MSHR on one bus, §5.1)"
+mutate rtl/gmmu_l2_tlb.sv "s/  assign advance = !cmd_cycle_i \&\& !(pv_q\[Lat-1\] \&\& (!free_found || resp_sel));/  assign advance = !cmd_cycle_i \&\& !(pv_q[Lat-1] \&\& !free_found);/" \
+    "RTL: the pipeline advances while an MSHR responds (a held hit is overwritten, §5.2)"
+fi
 mutate cmodel/l2_tlb.c 's/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn\[l2->lat - 1u\];/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2->pvpn[0];/' \
     "model: payload RAM read address = the set of stage 1 instead of the next last stage"
 # the L2 base array's tags in the RAM words (docs/microarch.md §1.3, §5 "same-tag vectors"):
