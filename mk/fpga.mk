@@ -6,7 +6,7 @@
 #   fpga/sim/        board-sim: gmmu_board in Verilator, its UART on a pseudo-terminal
 #   host/            gmmu-board: the handler and host program over the UART link
 ## make fpga-lint              Verilator -Wall lint of the board top and of every board's top (the
-##                             ULX3S top also at ClkKhz=50000: its PLL, fpga/lint/ecp5_stubs.sv)
+##                             ULX3S top also at ClkKhz=50000: its PLL, fpga/boards/ulx3s/ecp5_bb.sv)
 ## make gmmu-board             the host program for a board: build/fpga/gmmu-board
 ## make fpga-sim               the board top (UART included) in Verilator, gmmu-board talking to it
 ##                             through a pseudo-terminal: a trace replayed end to end, every access
@@ -66,9 +66,9 @@ BOARD_LIBS     := gmmu_host uvm_handler gmmu_trace gmmu_common
 
 .PHONY: fpga-lint gmmu-board fpga-sim fpga fpga-sim-build
 
-# Verilator's stand-ins for the ECP5 primitives the board tops instantiate (the ULX3S's EHXPLLL):
-# read by the lint only, never by synthesis (which reads fpga/boards/ulx3s/ecp5_bb.sv)
-FPGA_LINT_STUBS := fpga/lint/ecp5_stubs.sv
+# the ECP5 primitives the board tops instantiate (the ULX3S's EHXPLLL): one declaration, a
+# blackbox for synthesis (SYNTHESIS defined) and a stand-in body for Verilator's lint
+FPGA_LINT_STUBS := fpga/boards/ulx3s/ecp5_bb.sv
 # the tops linted: each at its links.toml clock, and the ULX3S top also at 50 MHz (top:ClkKhz),
 # where its EHXPLLL makes the clock (the 25 MHz run has no PLL)
 FPGA_LINT_RUNS := $(FPGA_TOPS) ulx3s_top:50000

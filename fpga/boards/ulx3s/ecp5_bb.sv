@@ -1,10 +1,16 @@
-// The ECP5 PLL as a blackbox for synthesis: make fpga (fpga/fpga_build.py) and gmmu.core's ulx3s
-// target read this file with ulx3s_top, which instantiates EHXPLLL at ClkKhz != 25000. read_slang
-// knows no ECP5 cell, and a cell library Yosys loads before it (read_verilog -lib
-// +/ecp5/cells_bb.v) reaches slang with its ports only, so the parameters ulx3s_top sets are
-// declared here (defaults as Yosys's ecp5/cells_bb.v). The instance becomes Yosys's EHXPLLL cell
-// with these parameters, which nextpnr places. Not for simulation or lint: Verilator reads
-// fpga/lint/ecp5_stubs.sv instead.
+// The ECP5 PLL (EHXPLLL) that ulx3s_top instantiates at ClkKhz != 25000, one declaration for
+// synthesis and lint.
+// * Synthesis (make fpga: fpga/fpga_build.py, and gmmu.core's ulx3s target; both define
+//   SYNTHESIS): a blackbox. read_slang knows no ECP5 cell, and a cell library Yosys loads before
+//   it (read_verilog -lib +/ecp5/cells_bb.v) reaches slang with its ports only, so the parameters
+//   ulx3s_top sets are declared here (defaults as Yosys's ecp5/cells_bb.v). The instance becomes
+//   Yosys's EHXPLLL cell with these parameters, which nextpnr places.
+// * Lint (make fpga-lint, gmmu.core's fpga_lint target; no SYNTHESIS): Verilator has no model of
+//   it, so the body below stands in: CLKOP is the input clock, LOCK is 1. Nothing else of the
+//   PLL is modelled: the divisors are not checked here (ulx3s_top's pll_div does that).
+// verilator lint_off DECLFILENAME
+// verilator lint_off UNUSEDSIGNAL
+// verilator lint_off UNUSEDPARAM
 (* blackbox *)
 module EHXPLLL #(
   parameter CLKI_DIV        = 1,
@@ -46,4 +52,17 @@ module EHXPLLL #(
   output REFCLK,
   output CLKINTFB
 );
+`ifndef SYNTHESIS
+  assign CLKOP    = CLKI;
+  assign CLKOS    = 1'b0;
+  assign CLKOS2   = 1'b0;
+  assign CLKOS3   = 1'b0;
+  assign LOCK     = 1'b1;
+  assign INTLOCK  = 1'b1;
+  assign REFCLK   = CLKI;
+  assign CLKINTFB = 1'b0;
+`endif
 endmodule
+// verilator lint_on UNUSEDPARAM
+// verilator lint_on UNUSEDSIGNAL
+// verilator lint_on DECLFILENAME
