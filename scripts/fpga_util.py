@@ -42,11 +42,12 @@ LUT_GROWTH_LIMIT = 0.05
 # `--ecp5-mapper abc`: synth_lattice's script up to its LUT mapping, classic ABC instead of ABC9
 # (the old `synth_ecp5 -noabc9`, which Yosys 0.70 no longer has), then the rest of the script.
 # LUTs of up to 7 inputs, as the old flow: cells_map turns LUT5-7 into LUT4 + PFUMX / L6MUX21.
-ECP5_ABC_CMD = ("synth_lattice -family ecp5 -top gmmu_top -noflatten {args} -run :map_luts\n"
+# Also the board flow's `fpga_build.py --mapper abc` (its -json goes after the last line).
+ECP5_ABC_CMD = ("synth_lattice -family ecp5 -top {top} {args} -run :map_luts\n"
                 "techmap -map +/lattice/latches_map.v\n"
                 "abc -dress -lut 4:7\n"
                 "clean\n"
-                "synth_lattice -family ecp5 -top gmmu_top -noflatten {args} -run map_cells:")
+                "synth_lattice -family ecp5 -top {top} {args} -run map_cells:")
 
 ARCHS = {
     "ecp5": {
@@ -280,7 +281,8 @@ def main():
     if not os.path.exists(os.path.join(ROOT, "rtl", "files.f")):
         sys.exit("fpga_util: rtl/files.f is missing (generated): run `make gen` first")
     if a.ecp5_mapper == "abc":
-        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(args=a.ecp5_args)
+        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(top="gmmu_top",
+                                                   args=f"-noflatten {a.ecp5_args}".strip())
     elif a.ecp5_args:
         ARCHS["ecp5"]["cmd"] += " " + a.ecp5_args
     os.chdir(ROOT)
