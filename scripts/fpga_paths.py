@@ -40,6 +40,23 @@ def short(name, keep=90):
     return base if len(base) <= keep else base[:keep] + "..."
 
 
+def label(cells, bitname, cell, bit):
+    """A start or end point: the register's RTL name where it survives (the flip-flop's Q net,
+    or the given bit), else the cell name; and the RTL line of the cell (its always_ff)."""
+    if cell is None:
+        return bitname.get(bit, "?")
+    c = cells[cell]
+    name = None
+    if bit is not None:
+        name = bitname.get(bit)
+    if name is None and c["type"] == "TRELLIS_FF":
+        q = [b for b in c["connections"].get("Q", []) if isinstance(b, int)]
+        name = bitname.get(q[0]) if q else None
+    src = c.get("attributes", {}).get("src", "").split("|")[0]
+    src = src.rsplit(".", 1)[0] if re.search(r":\d+\.\d+$", src) else src
+    return f"{name or short(cell)} ({c['type']}{', ' + src if src else ''})"
+
+
 def analyse(js, top, route):
     mod = js["modules"][top]
     cells = mod["cells"]
@@ -55,13 +72,17 @@ def analyse(js, top, route):
                     drv[b] = (cname, port)
                 else:
                     loads[b].append((cname, port))
+    # a bit's RTL name: the shortest name that is not made by the LUT mapping (those are chains
+    # of cell types and ports), with its bit index
+    abc = re.compile(r"_(LUT4|PFUMX|L6MUX21|CCU2C|TRELLIS_FF|TRELLIS_DPR16X4|DP16KD)_|\$")
     bitname = {}
     for nname, n in mod["netnames"].items():
-        if n.get("hide_name"):
+        if n.get("hide_name") or abc.search(nname):
             continue
-        for b in n["bits"]:
-            if isinstance(b, int) and (b not in bitname or len(nname) < len(bitname[b])):
-                bitname[b] = nname
+        for k, b in enumerate(n["bits"]):
+            label = nname if len(n["bits"]) == 1 else f"{nname}[{k}]"
+            if isinstance(b, int) and (b not in bitname or len(label) < len(bitname[b])):
+                bitname[b] = label
 
     def comb_out(cell, port):
         """Outputs of cell reached from input port (combinationally), with the delay."""
@@ -192,9 +213,9 @@ def main():
             x = pb
         if x is not None and x in drv:
             start = drv[x][0]
-        sname = short(start) if start else short(bitname.get(x, "?"))
-        print(f"{t:6.2f} ns ({1000.0 / t:6.1f} MHz), {hops:2d} cells: {sname}")
-        print(f"{'':26s}-> {key} .{port}")
+        print(f"{t:6.2f} ns ({1000.0 / t:6.1f} MHz), {hops:2d} cells: "
+              f"{label(cells, bitname, start, x)}")
+        print(f"{'':26s}-> {label(cells, bitname, cname, None)} .{port}")
         for s in carry_src[:4]:
             print(f"{'':26s}   carry from {s}")
         if a.v:

@@ -3,8 +3,11 @@
 // tags, and a result FIFO that reports every access back to the host.
 //   issue   the FIFO head {sm, write, vpn} moves into the issue register when one of its SM's
 //           NumIds request ids is free and a result slot is reserved for it; the register drives
-//           port 0 of its SM while the SM is ready (a register: the GMMU's L1 looks the request
-//           up in the cycle it is presented, so nothing but a flip-flop may lie in front of it)
+//           one port of its SM while the SM is ready (a register: the GMMU's L1 looks the request
+//           up in the cycle it is presented, so nothing but a flip-flop may lie in front of it);
+//           the port is taken in turn (0, 1, .., NumPorts-1, 0, ..) over the requests issued, so
+//           every port of every SM is used and none is removed by synthesis as unused
+//           (docs/fpga.md "The player uses every port")
 //   deliver a hit or a miss completion marks the (SM, id) entry done with its PPN (or fatal)
 //   retire  one done entry every two cycles: the content tag of the translated frame is read;
 //           a write stores tag + 1 (the page's content changed); the access (SM, write, fatal,
@@ -110,6 +113,9 @@ module gmmu_board_player #(
   logic              iss_write_q;
   logic [VpnW-1:0]   iss_vpn_q;
   logic [IdW-1:0]    iss_id_q;
+  // the port of the issue register's request, and that of the next one (in turn)
+  localparam int unsigned PortW = (NumPorts > 1) ? $clog2(NumPorts) : 1;
+  logic [PortW-1:0]  iss_port_q, nxt_port_q;
   logic [IdW-1:0]    free_id;
   logic [EW-1:0]     issue_e;
   logic [ResW:0]     res_cnt;
@@ -159,10 +165,13 @@ module gmmu_board_player #(
     req_write_o = '0;
     req_id_o    = '0;
     for (int unsigned s = 0; s < NumSm; s++) begin
-      req_vpn_o[s*NumPorts*VpnW +: VpnW] = iss_vpn_q;
-      req_write_o[s*NumPorts]            = iss_write_q;
-      req_id_o[s*NumPorts*RidW +: RidW]  = RidW'(iss_id_q);
-      req_valid_o[s*NumPorts]            = send && (32'(iss_sm_q) == s);
+      for (int unsigned p = 0; p < NumPorts; p++) begin
+        req_vpn_o[(s*NumPorts+p)*VpnW +: VpnW] = iss_vpn_q;
+        req_write_o[s*NumPorts+p]              = iss_write_q;
+        req_id_o[(s*NumPorts+p)*RidW +: RidW]  = RidW'(iss_id_q);
+        req_valid_o[s*NumPorts+p]              = send && (32'(iss_sm_q) == s) &&
+                                                 (32'(iss_port_q) == p);
+      end
     end
   end
 
@@ -365,6 +374,8 @@ module gmmu_board_player #(
       iss_write_q   <= 1'b0;
       iss_vpn_q     <= '0;
       iss_id_q      <= '0;
+      iss_port_q    <= '0;
+      nxt_port_q    <= '0;
       for (int unsigned e = 0; e < NumE; e++) begin
         ppn_q[e] <= '0;
       end
@@ -402,6 +413,8 @@ module gmmu_board_player #(
         iss_write_q <= head_write;
         iss_vpn_q   <= head_vpn;
         iss_id_q    <= free_id;
+        iss_port_q  <= nxt_port_q;
+        nxt_port_q  <= (32'(nxt_port_q) == NumPorts - 1) ? '0 : nxt_port_q + 1'b1;
       end else if (send) begin
         iss_valid_q <= 1'b0;
       end
