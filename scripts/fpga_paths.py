@@ -16,7 +16,8 @@ delay per cell and per net hop, so the longest paths are known in seconds:
   multiplexer 0.17, a carry cell 0.45 from its A/B inputs and 0.06 from CIN (on the dedicated
   carry wire: no routing), the LUT RAM read 0.5, clock-to-output 0.52 (FF) and 4.3 (DP16KD),
   one net hop ROUTE ns (default 0.9; nextpnr's routed paths of the small board build average
-  about 1 ns per hop, the estimate scales with it).
+  about 1 ns per hop, the estimate scales with it), none on the wires inside a slice (the carry
+  chain CIN, a LUT into its PFUMX, PFUMX outputs into an L6MUX21's data inputs).
 
 What it names: a flip-flop is named after the register it holds (the RTL name survives in the
 cell name, `u_board.u_gmmu.u_l2.rsp_q...`), a carry cell carries the RTL line it came from;
@@ -32,6 +33,8 @@ import subprocess
 import sys
 
 LUT, MUX, CARRY, CARRY_CIN, LUTRAM, CQ_FF, CQ_BRAM = 0.24, 0.17, 0.45, 0.06, 0.5, 0.52, 4.3
+DEDICATED = {("CCU2C", "CIN"), ("PFUMX", "ALUT"), ("PFUMX", "BLUT"), ("L6MUX21", "D0"),
+             ("L6MUX21", "D1")}
 
 
 def short(name, keep=90):
@@ -142,7 +145,9 @@ def analyse(js, top, route):
             if cells[c].get("port_directions", {}).get(port) == "output":
                 continue
             outs = comb_out(c, port)
-            carry = cells[c]["type"] == "CCU2C" and port == "CIN"
+            # dedicated wires inside a slice: the carry chain, a LUT into its PFUMX, two PFUMX
+            # outputs into an L6MUX21 (their select inputs are routed)
+            carry = (cells[c]["type"], port) in DEDICATED
             for b in bits:
                 if not isinstance(b, int) or b not in arr:
                     continue
