@@ -156,7 +156,7 @@ def main():
                          "SM's L1 instance the first one's module (their parameters are the "
                          "same), keep that one module's hierarchy (keep_hierarchy) and flatten "
                          "the rest: the L1 is optimized and mapped once, not NumSm times "
-                         "(docs/fpga.md 'Synthesis time')")
+                         "(docs/fpga.md 'The paper-like configuration again')")
     ap.add_argument("--mapper", default="abc9", choices=["abc9", "abc9-fast", "abc"],
                     help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 with its faster "
                          "scripts) or abc (classic ABC inside synth_lattice's script, the old "
@@ -232,7 +232,7 @@ def main():
     if a.synth_only:
         with open(os.path.join(out, "build.json"), "w") as f:
             json.dump({"board": a.board, "config": a.config, "synth_only": True, "clk_khz": clk_khz,
-                       "mapper": a.mapper,
+                       "mapper": a.mapper, "share_l1": a.share_l1,
                        "seconds": {"yosys": round(t_syn)}}, f, indent=1, sort_keys=True)
             f.write("\n")
         print(f"fpga: {a.board}: synthesized in {t_syn:.0f} s -> {js} (--synth-only)")
@@ -254,7 +254,8 @@ def main():
     tools = {"yosys": tool_version(a.yosys), "nextpnr": tool_version(a.nextpnr)}
     print(f"  tools         {tools['yosys']}; {tools['nextpnr']}")
     meta = {"board": a.board, "part": b["part"], "config": a.config, "router": a.router,
-            "seed": a.seed, "clk_khz": clk_khz, "mapper": a.mapper, "date": datetime.date.today().isoformat(),
+            "seed": a.seed, "clk_khz": clk_khz, "mapper": a.mapper, "share_l1": a.share_l1,
+            "date": datetime.date.today().isoformat(),
             "tools": tools,
             "seconds": {"yosys": None if t_syn is None else round(t_syn),
                         "nextpnr": round(t_pnr), "ecppack": round(t_pack)},
