@@ -9,7 +9,7 @@
 module gmmu_count #(
   parameter int unsigned N   = 8,
   parameter int unsigned Sat = 0,
-  parameter int unsigned Chain = 8,  // bits counted by a chain before the tree
+  parameter int unsigned Chain = 16,  // bits counted by a chain before the tree
   localparam int unsigned Max  = (Sat == 0) ? N : Sat,
   localparam int unsigned CntW = $clog2(Max + 1)
 ) (

@@ -135,11 +135,10 @@ module gmmu_ff #(
 
   // the valid entries (FF_COUNT), and cnt[s] < FfQuota with cnt[s] = the valid entries whose
   // mask has SM s, counted saturating at FfQuota (QCntW bits, not a full-width sum: issue 25,
-  // the far-fault unit's size); chains of 16 added by a tree, not one chain (gmmu_count): as
-  // small as one chain of 32 (gmmu_ff with the paper-like parameters, ABC9: 5 318 vs 5 272
-  // LUT4; chains of 8: 6 551 to 7 820, chains of 4: 6 776), half its depth
+  // the far-fault unit's size); chains of 16 added by a tree, not one chain of FfEntries
+  // (gmmu_count; the areas measured per chain length: docs/fpga.md)
   logic [QCntW-1:0] quota_cnt [NumSm];
-  gmmu_count #(.N(FfEntries), .Chain(16)) u_count (
+  gmmu_count #(.N(FfEntries)) u_count (
     .bits_i  (e_valid_q),
     .count_o (count)
   );
@@ -148,7 +147,7 @@ module gmmu_ff #(
     for (genvar gi = 0; gi < FfEntries; gi++) begin : g_in
       assign in_sm[gi] = e_valid_q[gi] && e_mask_q[gi][gs];
     end
-    gmmu_count #(.N(FfEntries), .Sat(FfQuota), .Chain(16)) u_quota (
+    gmmu_count #(.N(FfEntries), .Sat(FfQuota)) u_quota (
       .bits_i  (in_sm),
       .count_o (quota_cnt[gs])
     );

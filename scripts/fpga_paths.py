@@ -85,9 +85,9 @@ def analyse(js, top, route):
         if n.get("hide_name") or abc.search(nname):
             continue
         for k, b in enumerate(n["bits"]):
-            label = nname if len(n["bits"]) == 1 else f"{nname}[{k}]"
-            if isinstance(b, int) and (b not in bitname or len(label) < len(bitname[b])):
-                bitname[b] = label
+            name = nname if len(n["bits"]) == 1 else f"{nname}[{k}]"
+            if isinstance(b, int) and (b not in bitname or len(name) < len(bitname[b])):
+                bitname[b] = name
 
     def comb_out(cell, port):
         """Outputs of cell reached from input port (combinationally), with the delay."""
@@ -147,11 +147,11 @@ def analyse(js, top, route):
             outs = comb_out(c, port)
             # dedicated wires inside a slice: the carry chain, a LUT into its PFUMX, two PFUMX
             # outputs into an L6MUX21 (their select inputs are routed)
-            carry = (cells[c]["type"], port) in DEDICATED
+            in_slice = (cells[c]["type"], port) in DEDICATED
             for b in bits:
                 if not isinstance(b, int) or b not in arr:
                     continue
-                t_in = arr[b] + (0.0 if carry else route)
+                t_in = arr[b] + (0.0 if in_slice else route)
                 for op, d in outs:
                     for ob in cells[c]["connections"].get(op, []):
                         if isinstance(ob, int) and arr.get(ob, -1.0) < t_in + d:

@@ -7,7 +7,7 @@
 //           up in the cycle it is presented, so nothing but a flip-flop may lie in front of it);
 //           the port is taken in turn (0, 1, .., NumPorts-1, 0, ..) over the requests issued, so
 //           every port of every SM is used and none is removed by synthesis as unused
-//           (docs/fpga.md "The player uses every port")
+//           (docs/fpga.md "The paper-like configuration again")
 //   deliver a hit or a miss completion marks the (SM, id) entry done with its PPN (or fatal)
 //   retire  one done entry every two cycles: the content tag of the translated frame is read;
 //           a write stores tag + 1 (the page's content changed); the access (SM, write, fatal,
