@@ -96,14 +96,35 @@ module gmmu_board_player #(
   end
 
   // ---------------------------------------------------------------- outstanding table
+  // busy / done of each (SM, id) entry in flip-flops; what a delivery returns is kept per
+  // source (each hit port and the miss port of every SM) in a LUT RAM of NumIds words, and the
+  // entry records which source delivered it (src_q). A word holds only what retire needs:
+  // {fatal, frame in range, frame} (the PPN's offset from DataBasePpn, which is Frames-aligned),
+  // not the 36-bit PPN: the paper-like configuration's 64 entries x 3 sources of PPNs in
+  // flip-flops were most of the player's logic (docs/fpga.md, session 14)
+  localparam int unsigned NumSrc = NumPorts + 1;  // sources per SM: ports 0.., then the miss
+  localparam int unsigned NumDv  = NumSm * NumSrc;
+  localparam int unsigned SrcW   = $clog2(NumSrc);
+  localparam int unsigned DW     = FramesW + 2;   // delivery word {fatal, in range, frame}
   logic [NumE-1:0]   busy_q, busy_d;
   logic [NumE-1:0]   done_q, done_d;
-  logic [NumE-1:0]   fatal_q, fatal_d;
+  logic [SrcW-1:0]   src_q [NumE];
+  logic [SrcW-1:0]   src_d [NumE];
   logic [VpnW-1:0]   vpn_q [NumE];
   logic [NumE-1:0]   write_q;
-  logic [PpnW-1:0]   ppn_q [NumE];
-  logic [PpnW-1:0]   ppn_d [NumE];
   logic              rsp_err;
+  // deliveries by source k = s * NumSrc + src
+  logic [NumDv-1:0]  dv_valid, dv_ok;
+  logic [RidW-1:0]   dv_rid [NumDv];
+  logic [PpnW-1:0]   dv_ppn [NumDv];
+  logic [NumDv-1:0]  dv_fatal;
+  logic [DW-1:0]     dv_rd [NumDv];   // each source's word of the retire pick's id
+
+  initial begin : p_param_check
+    if (NumIds < 2 || (NumIds & (NumIds - 1)) != 0) $fatal(1, "player: NumIds %0d", NumIds);
+    if (DataBasePpn % Frames != 0) $fatal(1, "player: DataBasePpn %0d not Frames-aligned",
+                                          DataBasePpn);
+  end
 
   // ---------------------------------------------------------------- issue
   logic              head_sm_ok, id_free, issue, tag_wait, send;
@@ -119,14 +140,9 @@ module gmmu_board_player #(
   logic [IdW-1:0]    free_id;
   logic [EW-1:0]     issue_e;
   logic [ResW:0]     res_cnt;
-  logic [EW:0]       n_busy;
-
-  always_comb begin
-    n_busy = '0;
-    for (int unsigned e = 0; e < NumE; e++) begin
-      n_busy = n_busy + (EW + 1)'(busy_q[e]);
-    end
-  end
+  // the number of busy entries, counted as they are taken (issue) and freed (retire's push):
+  // always the number of ones in busy_q, without a NumE-input adder
+  logic [EW:0]       n_busy_q;
 
   logic sm_ready;
   assign head_sm_ok = 32'(head_sm) < NumSm;
@@ -155,7 +171,7 @@ module gmmu_board_player #(
   // it is empty or sends in this cycle
   assign send     = iss_valid_q && sm_ready && !tag_wait;
   assign issue    = !q_empty && head_sm_ok && id_free && (!iss_valid_q || send) &&
-                    !tag_wait && (32'(n_busy) + 32'(res_cnt) < ResDepth);
+                    !tag_wait && (32'(n_busy_q) + 32'(res_cnt) < ResDepth);
   assign q_pop    = !q_empty && (issue || !head_sm_ok);
   assign err_sm_o = !q_empty && !head_sm_ok;
 
@@ -180,8 +196,8 @@ module gmmu_board_player #(
   rt_state_e         rt_state_q, rt_state_d;
   logic [EW-1:0]     rt_e_q, rt_e_d, pick_e;
   logic              pick_any;
-  logic [PpnW-1:0]   rt_off;
-  logic              rt_ok_q, rt_ok_d;
+  logic [DW-1:0]     pick_word;
+  logic              rt_ok_q, rt_ok_d, rt_fatal_q, rt_fatal_d;
   logic [FramesW-1:0] rt_frame_q, rt_frame_d;
   logic [31:0]       tag_lo_rd_q, tag_hi_rd_q;
   logic [63:0]       rt_tag;
@@ -198,21 +214,24 @@ module gmmu_board_player #(
       end
     end
   end
-  assign rt_off = ppn_q[pick_e] - PpnW'(DataBasePpn);
+  // the picked entry's word: its id's word in the RAM of the source that delivered it
+  assign pick_word = dv_rd[(32'(pick_e) / NumIds) * NumSrc + 32'(src_q[pick_e])];
   assign rt_tag = {tag_hi_rd_q, tag_lo_rd_q};
 
   always_comb begin
     rt_state_d = rt_state_q;
     rt_e_d     = rt_e_q;
     rt_ok_d    = rt_ok_q;
+    rt_fatal_d = rt_fatal_q;
     rt_frame_d = rt_frame_q;
     res_push   = 1'b0;
     unique case (rt_state_q)
       RtIdle: begin
         if (pick_any) begin
           rt_e_d     = pick_e;
-          rt_ok_d    = !fatal_q[pick_e] && (rt_off < PpnW'(Frames));
-          rt_frame_d = rt_off[FramesW-1:0];
+          rt_fatal_d = pick_word[DW-1];
+          rt_ok_d    = !pick_word[DW-1] && pick_word[DW-2];
+          rt_frame_d = pick_word[FramesW-1:0];
           rt_state_d = RtCheck;
         end
       end
@@ -229,7 +248,7 @@ module gmmu_board_player #(
   logic [VpnW-1:0] rt_vpn;
   assign rt_vpn    = vpn_q[rt_e_q];
   assign res_entry = {rt_ok_q ? rt_tag : 64'd0, rt_vpn[31:0],
-                      1'b1, write_q[rt_e_q], fatal_q[rt_e_q], rt_ok_q, 4'b0,
+                      1'b1, write_q[rt_e_q], rt_fatal_q, rt_ok_q, 4'b0,
                       8'(32'(rt_e_q) / NumIds), 12'b0, rt_vpn[VpnW-1:32]};
 
   // ---------------------------------------------------------------- content tags
@@ -253,7 +272,7 @@ module gmmu_board_player #(
     tag_wlo   = tag_wdata_i;
     tag_whi   = tag_wdata_i;
     if (rt_state_q == RtIdle && pick_any) begin
-      tag_addr = rt_off[FramesW-1:0];
+      tag_addr = pick_word[FramesW-1:0];
       tag_re   = 1'b1;
     end else if (rt_wr) begin
       tag_addr  = rt_frame_q;
@@ -283,40 +302,53 @@ module gmmu_board_player #(
   end
 
   // ---------------------------------------------------------------- deliveries
+  for (genvar gs = 0; gs < NumSm; gs++) begin : g_dv_sm
+    for (genvar gk = 0; gk < NumSrc; gk++) begin : g_dv_src
+      localparam int unsigned K = gs * NumSrc + gk;
+      if (gk < NumPorts) begin : g_hit
+        assign dv_valid[K] = hit_valid_i[gs*NumPorts+gk];
+        assign dv_rid[K]   = hit_id_i[(gs*NumPorts+gk)*RidW +: RidW];
+        assign dv_ppn[K]   = hit_ppn_i[(gs*NumPorts+gk)*PpnW +: PpnW];
+        assign dv_fatal[K] = 1'b0;
+      end else begin : g_miss
+        assign dv_valid[K] = miss_valid_i[gs];
+        assign dv_rid[K]   = miss_id_i[gs*RidW +: RidW];
+        assign dv_ppn[K]   = miss_ppn_i[gs*PpnW +: PpnW];
+        assign dv_fatal[K] = miss_fatal_i[gs];
+      end
+      // a delivery to an id that is not outstanding, or is already done, is an error
+      assign dv_ok[K] = dv_valid[K] && 32'(dv_rid[K]) < NumIds &&
+                        busy_q[gs*NumIds + 32'(dv_rid[K][IdW-1:0])] &&
+                        !done_q[gs*NumIds + 32'(dv_rid[K][IdW-1:0])];
+      // the source's LUT RAM: written at the delivered id, read at the retire pick's id
+      logic [DW-1:0] mem [NumIds];
+      always_ff @(posedge clk_i) begin : p_dv_ram
+        if (dv_ok[K]) begin
+          mem[dv_rid[K][IdW-1:0]] <= {dv_fatal[K],
+                                      dv_ppn[K][PpnW-1:FramesW] ==
+                                        (PpnW - FramesW)'(DataBasePpn / Frames),
+                                      dv_ppn[K][FramesW-1:0]};
+        end
+      end
+      assign dv_rd[K] = mem[pick_e[IdW-1:0]];
+    end
+  end
+
   always_comb begin
     busy_d  = busy_q;
     done_d  = done_q;
-    fatal_d = fatal_q;
-    ppn_d   = ppn_q;
-    rsp_err = 1'b0;
+    src_d   = src_q;
+    rsp_err = |(dv_valid & ~dv_ok);
     if (res_push) begin
       busy_d[rt_e_q] = 1'b0;
       done_d[rt_e_q] = 1'b0;
     end
+    // sources of one SM in order: a later one wins an entry two deliver in one cycle
     for (int unsigned s = 0; s < NumSm; s++) begin
-      for (int unsigned p = 0; p < NumPorts; p++) begin
-        if (hit_valid_i[s*NumPorts+p]) begin
-          if (32'(hit_id_i[(s*NumPorts+p)*RidW +: RidW]) >= NumIds ||
-              !busy_q[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])] ||
-              done_q[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])]) begin
-            rsp_err = 1'b1;
-          end else begin
-            done_d[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])]  = 1'b1;
-            fatal_d[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])] = 1'b0;
-            ppn_d[s*NumIds + 32'(hit_id_i[(s*NumPorts+p)*RidW +: IdW])] =
-              hit_ppn_i[(s*NumPorts+p)*PpnW +: PpnW];
-          end
-        end
-      end
-      if (miss_valid_i[s]) begin
-        if (32'(miss_id_i[s*RidW +: RidW]) >= NumIds ||
-            !busy_q[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])] ||
-            done_q[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])]) begin
-          rsp_err = 1'b1;
-        end else begin
-          done_d[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])]  = 1'b1;
-          fatal_d[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])] = miss_fatal_i[s];
-          ppn_d[s*NumIds + 32'(miss_id_i[s*RidW +: IdW])]   = miss_ppn_i[s*PpnW +: PpnW];
+      for (int unsigned k = 0; k < NumSrc; k++) begin
+        if (dv_ok[s*NumSrc+k]) begin
+          done_d[s*NumIds + 32'(dv_rid[s*NumSrc+k][IdW-1:0])] = 1'b1;
+          src_d[s*NumIds + 32'(dv_rid[s*NumSrc+k][IdW-1:0])]  = SrcW'(k);
         end
       end
     end
@@ -357,10 +389,10 @@ module gmmu_board_player #(
       q_rp_q        <= '0;
       busy_q        <= '0;
       done_q        <= '0;
-      fatal_q       <= '0;
       rt_state_q    <= RtIdle;
       rt_e_q        <= '0;
       rt_ok_q       <= 1'b0;
+      rt_fatal_q    <= 1'b0;
       rt_frame_q    <= '0;
       tag_rd_pend_q <= 1'b0;
       tag_hi_sel_q  <= 1'b0;
@@ -376,9 +408,8 @@ module gmmu_board_player #(
       iss_id_q      <= '0;
       iss_port_q    <= '0;
       nxt_port_q    <= '0;
-      for (int unsigned e = 0; e < NumE; e++) begin
-        ppn_q[e] <= '0;
-      end
+      src_q         <= '{default: '0};
+      n_busy_q      <= '0;
     end else begin
       if (push_i && !q_full) begin
         q_wp_q <= q_wp_q + 1'b1;
@@ -388,11 +419,12 @@ module gmmu_board_player #(
       end
       busy_q        <= busy_d;
       done_q        <= done_d;
-      fatal_q       <= fatal_d;
-      ppn_q         <= ppn_d;
+      src_q         <= src_d;
+      n_busy_q      <= n_busy_q + (EW + 1)'(issue) - (EW + 1)'(res_push);
       rt_state_q    <= rt_state_d;
       rt_e_q        <= rt_e_d;
       rt_ok_q       <= rt_ok_d;
+      rt_fatal_q    <= rt_fatal_d;
       rt_frame_q    <= rt_frame_d;
       tag_rd_pend_q <= tag_grant && !tag_we_i;
       if (tag_grant) begin
@@ -428,4 +460,10 @@ module gmmu_board_player #(
   end
 
   assign busy_o = !q_empty || (busy_q != '0);
+
+`ifndef SYNTHESIS
+  // the counted busy entries are the busy entries
+  a_n_busy: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    32'(n_busy_q) == $countones(busy_q));
+`endif
 endmodule
