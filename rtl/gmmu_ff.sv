@@ -10,8 +10,7 @@ module gmmu_ff #(
   // fault-buffer entries are FB_ENTRY_BYTES aligned: the low address bits are not stored
   localparam int unsigned FbOffW   = $clog2(gmmu_pkg::FB_ENTRY_BYTES),
   localparam int unsigned FbAddrW  = gmmu_pkg::PA_W - FbOffW,
-  localparam int unsigned FCntW    = $clog2(FfEntries + 1),
-  localparam int unsigned QCntW    = $clog2(FfQuota + 1)
+  localparam int unsigned FCntW    = $clog2(FfEntries + 1)
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -72,6 +71,13 @@ module gmmu_ff #(
   logic [AsidW-1:0]     e_asid_d [FfEntries];
   logic [NumSm-1:0]     e_mask_q [FfEntries];
   logic [NumSm-1:0]     e_mask_d [FfEntries];
+  // counts of valid entries (FF_COUNT) and, per SM, of valid entries whose mask has the SM
+  // (the quota's), kept as the entries change: always the number of ones of e_valid_q and of
+  // the valid entries' mask columns (cycle-neutral, §7 defines them by the entries), without an
+  // adder over the entries (the paper-like configuration's longest path, docs/fpga.md)
+  logic [FCntW-1:0]     count_q, count_d;
+  logic [FCntW-1:0]     sm_cnt_q [NumSm];
+  logic [FCntW-1:0]     sm_cnt_d [NumSm];
   logic [NumSm-1:0]     dropped_q, dropped_d;
   logic [NumSm-1:0]     replay_q, replay_d;
   logic                 cancel_valid_q, cancel_valid_d;
@@ -130,28 +136,7 @@ module gmmu_ff #(
   logic [FfEntries-1:0] vpn_match;   // assertion only
   logic [NumSm-1:0]     quota_ok, avail;
   logic [SmW-1:0]       client;
-  logic [FCntW-1:0]     count;
   logic [IdxW:0]        put_inc;
-
-  // the valid entries (FF_COUNT), and cnt[s] < FfQuota with cnt[s] = the valid entries whose
-  // mask has SM s, counted saturating at FfQuota (QCntW bits, not a full-width sum: issue 25,
-  // the far-fault unit's size); chains of 16 added by a tree, not one chain of FfEntries
-  // (gmmu_count; the areas measured per chain length: docs/fpga.md)
-  logic [QCntW-1:0] quota_cnt [NumSm];
-  gmmu_count #(.N(FfEntries)) u_count (
-    .bits_i  (e_valid_q),
-    .count_o (count)
-  );
-  for (genvar gs = 0; gs < NumSm; gs++) begin : g_quota
-    logic [FfEntries-1:0] in_sm;
-    for (genvar gi = 0; gi < FfEntries; gi++) begin : g_in
-      assign in_sm[gi] = e_valid_q[gi] && e_mask_q[gi][gs];
-    end
-    gmmu_count #(.N(FfEntries), .Sat(FfQuota)) u_quota (
-      .bits_i  (in_sm),
-      .count_o (quota_cnt[gs])
-    );
-  end
 
   always_comb begin : p_mshr_sel
     merge_found = 1'b0;
@@ -170,7 +155,7 @@ module gmmu_ff #(
         free_idx   = FIdxW'(i);
       end
     end
-    for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = quota_cnt[s] != QCntW'(FfQuota);
+    for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = sm_cnt_q[s] < FCntW'(FfQuota);
     avail  = offer_mask_i & quota_ok;
     client = '0;
     for (int s = NumSm - 1; s >= 0; s--) begin
@@ -178,7 +163,7 @@ module gmmu_ff #(
     end
   end
 
-  assign ff_count_o = count;
+  assign ff_count_o = count_q;
   assign put_inc    = ({1'b0, put_q} + 1'b1) & (fb_size_i - 1'b1);
   assign ring_off   = (fb_size_i == '0);
   assign ring_full  = (put_inc == {1'b0, get_i});
@@ -294,6 +279,32 @@ module gmmu_ff #(
     if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;
   end
 
+  // ---------------------------------------------------------------- counts (§7)
+  // A post adds one valid entry (a free one) with mask avail, a merge adds the offer's SMs to
+  // one valid entry, a page command (replay or cancel) frees at most one entry (one entry per
+  // (asid, vpn): ff_one_entry_per_vpn), REPLAY_ALL frees all; an offer and a command never
+  // share a cycle, nor do two commands (§7; formal ring:prove checks count_q and sm_cnt_q
+  // against the entries)
+  logic [FfEntries-1:0] pg_clr;   // entries a page command frees
+  logic                 pg_any;
+  always_comb begin : p_counts
+    pg_clr = e_valid_q & ~e_valid_d;
+    pg_any = |pg_clr;
+    count_d = count_q + FCntW'(o_post) - FCntW'(pg_any);
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      logic inc, dec;
+      inc = (o_post && avail[s]) ||
+            (o_merge && offer_mask_i[s] && !e_mask_q[merge_idx][s]);
+      dec = 1'b0;
+      for (int unsigned i = 0; i < FfEntries; i++) dec |= pg_clr[i] && e_mask_q[i][s];
+      sm_cnt_d[s] = sm_cnt_q[s] + FCntW'(inc) - FCntW'(dec);
+    end
+    if (replay_all_i) begin
+      count_d  = '0;
+      sm_cnt_d = '{default: '0};
+    end
+  end
+
   // ---------------------------------------------------------------- registers
   // the register's D input: the stored bits only (AsidMask)
   logic [AsidW-1:0] e_asid_k [FfEntries];
@@ -304,6 +315,8 @@ module gmmu_ff #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       e_valid_q      <= '0;
+      count_q        <= '0;
+      sm_cnt_q       <= '{default: '0};
       dropped_q      <= '0;
       replay_q       <= '0;
       cancel_valid_q <= 1'b0;
@@ -326,6 +339,8 @@ module gmmu_ff #(
       e_mask_q       <= '{default: '0};
     end else begin
       e_valid_q      <= e_valid_d;
+      count_q        <= count_d;
+      sm_cnt_q       <= sm_cnt_d;
       e_vpn_q        <= e_vpn_d;
       e_asid_q       <= e_asid_k;
       e_mask_q       <= e_mask_d;
