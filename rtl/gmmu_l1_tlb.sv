@@ -10,6 +10,10 @@ module gmmu_l1_tlb #(
   parameter int unsigned L1ReqEntries   = 4,
   parameter int unsigned NumAsids       = 1,
   parameter int unsigned LineBitmap     = 0,  // referenced-line bitmaps (§20)
+  // 1: miss_vpn_o / miss_asid_o carry the completing request's page (the access counters'
+  // pick, §19.8); 0: they are 0 (gmmu_top without access counters), so that a synthesis that
+  // keeps this module (fpga_build.py --share-l1) does not build their multiplexers
+  parameter bit          MissVpn        = 1'b1,
   localparam int unsigned BIdxW = (L1Entries > 1) ? $clog2(L1Entries) : 1
 ) (
   input  logic                                      clk_i,
@@ -284,6 +288,10 @@ module gmmu_l1_tlb #(
 
   // ---------------------------------------------------------------- request table (§4)
   logic busy_tab;
+  logic [gmmu_pkg::VPN_W-1:0]  out_vpn;
+  logic [gmmu_pkg::ASID_W-1:0] out_asid;
+  assign miss_vpn_o  = MissVpn ? out_vpn : '0;
+  assign miss_asid_o = MissVpn ? out_asid : '0;
   logic [31:0] fill_lines;  // §20.3 step 2: the lines of the requests the response completes
 
   gmmu_l1_req_table #(
@@ -301,8 +309,8 @@ module gmmu_l1_tlb #(
     .out_ppn_o      (miss_ppn_o),
     .out_fatal_o    (miss_fatal_o),
     .out_sys_o      (miss_sys_o),
-    .out_vpn_o      (miss_vpn_o),
-    .out_asid_o     (miss_asid_o),
+    .out_vpn_o      (out_vpn),
+    .out_asid_o     (out_asid),
     .send_valid_o   (l2_req_valid_o),
     .send_o         (l2_req_o),
     .busy_o         (busy_tab),

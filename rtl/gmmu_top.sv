@@ -254,7 +254,8 @@ module gmmu_top #(
       .L1LargeEntries (L1LargeEntries),
       .L1ReqEntries   (L1ReqEntries),
       .NumAsids       (NumAsids),
-      .LineBitmap     (LineBitmap)
+      .LineBitmap     (LineBitmap),
+      .MissVpn        (AccEntries != 0)
     ) u_l1 (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
