@@ -422,12 +422,15 @@ module gmmu_l2_tlb #(
         mshr_d[free_idx].mask      = MaskW'(1) << ls_sm;
       end
     end
-    // 6. flush, applied to the _d values above
+    // 6. flush, applied to the _d values above. The key of an entry changes in this cycle only
+    // when step 4 allocates it, and that entry is NEED_WALK, not RESP: so comparing mshr_q's key
+    // is comparing mshr_d's (no path from the lookup's RAMs through the allocation into the
+    // comparators, docs/fpga.md session 14)
     if (flush_i.all || flush_i.page) begin
       for (int unsigned i = 0; i < L2MshrEntries; i++) begin
         if (m_state_d[i] == MshrResp && !mshr_d[i].res.fault &&
-            (flush_i.all || mshr_d[i].req.vpn[VpnW-1:OffW] == flush_i.vpn[VpnW-1:OffW]) &&
-            (!flush_i.scope || mshr_d[i].req.asid == flush_i.asid)) begin
+            (flush_i.all || mshr_q[i].req.vpn[VpnW-1:OffW] == flush_i.vpn[VpnW-1:OffW]) &&
+            (!flush_i.scope || mshr_q[i].req.asid == flush_i.asid)) begin
           m_state_d[i] = MshrNeedWalk;
         end
       end
@@ -438,15 +441,25 @@ module gmmu_l2_tlb #(
   // an allocated entry takes SA-1's match of its key (the lookup of this cycle); then the base
   // fill of this cycle (step 2, way b_fill_way of set fill_set) sets bit b_fill_way of every
   // entry whose key (of _d) is in that set to "the filled tag is the key's"
+  // An entry's key of _d is the last stage's key for the entry allocated in this cycle, else
+  // its _q key: the fill's compare is made on both, and the allocation only selects (no path
+  // from the lookup's RAMs through the allocation into the comparators)
   always_comb begin : p_same_next
-    gmmu_tlb_pkg::base_tag_t k;
+    gmmu_tlb_pkg::base_tag_t k, kl;
+    logic alloc_i, in_set_q, in_set_l, same_q, same_l;
+    kl.asid  = ls_asid;
+    kl.vpn   = ls_vpn;
+    in_set_l = L2Sets == 1 || kl.vpn[SetW-1:0] == fill_set;
+    same_l   = (kl & BKeep) == (b_fill_tag & BKeep);
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
-      msame_d[i] = (miss && !merge_found && free_found && free_idx == MIdxW'(i)) ?
-                   b_lk_match : msame_q[i];
-      k.asid = mshr_d[i].req.asid;
-      k.vpn  = mshr_d[i].req.vpn;
-      if (fill_b && (L2Sets == 1 || k.vpn[SetW-1:0] == fill_set)) begin
-        msame_d[i][b_fill_way] = (k & BKeep) == (b_fill_tag & BKeep);
+      alloc_i    = miss && !merge_found && free_found && free_idx == MIdxW'(i);
+      msame_d[i] = alloc_i ? b_lk_match : msame_q[i];
+      k.asid   = mshr_q[i].req.asid;
+      k.vpn    = mshr_q[i].req.vpn;
+      in_set_q = L2Sets == 1 || k.vpn[SetW-1:0] == fill_set;
+      same_q   = (k & BKeep) == (b_fill_tag & BKeep);
+      if (fill_b && (alloc_i ? in_set_l : in_set_q)) begin
+        msame_d[i][b_fill_way] = alloc_i ? same_l : same_q;
       end
     end
   end

@@ -222,6 +222,7 @@ def expected_ffs(p, k, prep=False):
     fb_addr = k["PA_W"] - cl(k["FB_ENTRY_BYTES"])  # entries are 32-byte aligned
     ff = {
         "far-fault MSHRs (valid, vpn, asid, mask)": f * (1 + vpn + sb + S),
+        "counts (FF_COUNT, per SM)": (1 + S) * cl(f + 1),
         "dropped, replay": 2 * S,
         "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
