@@ -157,10 +157,11 @@ def main():
                          "same), keep that one module's hierarchy (keep_hierarchy) and flatten "
                          "the rest: the L1 is optimized and mapped once, not NumSm times "
                          "(docs/fpga.md 'The paper-like configuration again')")
-    ap.add_argument("--mapper", default="abc9", choices=["abc9", "abc9-fast", "abc"],
-                    help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 with its faster "
-                         "scripts) or abc (classic ABC inside synth_lattice's script, the old "
-                         "synth_ecp5 -noabc9): docs/fpga.md measures them")
+    ap.add_argument("--mapper", default="abc9", choices=["abc9", "abc9-fast", "abc9-dc2", "abc"],
+                    help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 mapping only: &if), "
+                         "abc9-dc2 (ABC9 with one &dc2 rewriting before &if and &mfs after, no "
+                         "&dch choices) or abc (classic ABC inside synth_lattice's script, the "
+                         "old synth_ecp5 -noabc9): docs/fpga.md measures them")
     ap.add_argument("--lut4", action="store_true",
                     help="map to 4-input LUTs only (synth_ecp5 -nowidelut): ABC9's wide-LUT "
                          "mapping (LUT5-7 from LUT4s and PFUMX / L6MUX21) doubled the LUT4 count "

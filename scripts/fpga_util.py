@@ -46,7 +46,8 @@ LUT_GROWTH_LIMIT = 0.05
 # `fpga_build.py --mapper abc9-fast`: the same with ABC9 and only its LUT mapping step (`&if`,
 # Yosys's own "fast" ABC9 script; the default one adds &scorr, &sweep, &dc2, &dch and &mfs, most
 # of the paper-like configuration's synthesis time); {map} is the mapping command.
-ECP5_MAPPERS = {"abc": "abc -dress -lut 4:7", "abc9-fast": "abc9 -W 300 -script +&if,-W,300,-v"}
+ECP5_MAPPERS = {"abc": "abc -dress -lut 4:7", "abc9-fast": "abc9 -W 300 -script +&if,-W,300,-v",
+                "abc9-dc2": "abc9 -W 300 -script +&st;&dc2;&if,-W,300,-v;&mfs"}
 ECP5_ABC_CMD = ("synth_lattice -family ecp5 -top {top} {args} -run :map_luts\n"
                 "techmap -map +/lattice/latches_map.v\n"
                 "{map}\n"

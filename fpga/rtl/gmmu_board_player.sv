@@ -118,7 +118,7 @@ module gmmu_board_player #(
   logic [RidW-1:0]   dv_rid [NumDv];
   logic [PpnW-1:0]   dv_ppn [NumDv];
   logic [NumDv-1:0]  dv_fatal;
-  logic [DW-1:0]     dv_rd [NumDv];   // each source's word of the retire pick's id
+  logic [DW-1:0]     dv_rd [NumSm][NumSrc];  // each source's word of the retire pick's id
 
   initial begin : p_param_check
     if (NumIds < 2 || (NumIds & (NumIds - 1)) != 0) $fatal(1, "player: NumIds %0d", NumIds);
@@ -214,8 +214,12 @@ module gmmu_board_player #(
       end
     end
   end
-  // the picked entry's word: its id's word in the RAM of the source that delivered it
-  assign pick_word = dv_rd[(32'(pick_e) / NumIds) * NumSrc + 32'(src_q[pick_e])];
+  // the picked entry's word: its id's word in the RAM of the source that delivered it (indexed
+  // by SM and source, no index arithmetic on the retire path)
+  localparam int unsigned PSmW = (NumSm > 1) ? $clog2(NumSm) : 1;
+  logic [PSmW-1:0] pick_sm;
+  assign pick_sm   = PSmW'(32'(pick_e) / NumIds);
+  assign pick_word = dv_rd[pick_sm][src_q[pick_e]];
   assign rt_tag = {tag_hi_rd_q, tag_lo_rd_q};
 
   always_comb begin
@@ -330,7 +334,7 @@ module gmmu_board_player #(
                                       dv_ppn[K][FramesW-1:0]};
         end
       end
-      assign dv_rd[K] = mem[pick_e[IdW-1:0]];
+      assign dv_rd[gs][gk] = mem[pick_e[IdW-1:0]];
     end
   end
 
