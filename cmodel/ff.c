@@ -200,7 +200,22 @@ static int ff_fw_get(const ff_t *f, const char *reg, uint64_t *val) {
     return -1;
 }
 
+/* The number of valid entries whose mask has SM s (the RTL keeps it in sm_cnt_q[s]). */
+static uint32_t ff_sm_count(const ff_t *f, uint32_t s) {
+    uint32_t n = 0;
+    for (unsigned w = 0; w < FF_WORDS; w++)
+        for (uint64_t m = f->valid[w]; m; m &= m - 1u)
+            n += (f->mask[64u * w + gmmu_ctz64(m)] >> s) & 1u;
+    return n;
+}
+
 int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint64_t *val) {
+    if (strcmp(reg, "sm_cnt_q") == 0) {
+        if (word != 0 || i >= f->n_sm)
+            return -1;
+        *val = ff_sm_count(f, i);
+        return 0;
+    }
     if (strcmp(reg, "e_valid_q") == 0) {
         if (i != 0 || word >= FF_WORDS || 64u * word >= f->n)
             return -1;
@@ -219,6 +234,7 @@ int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint
                  {"cancel_vpn_q", f->cancel_vpn},
                  {"put_q", f->put},
                  {"overflow_q", f->overflow},
+                 {"count_q", ff_count(f)},
                  {"cancel_asid_q", f->cancel_asid}};
         for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
             if (strcmp(reg, t[k].name) == 0) {

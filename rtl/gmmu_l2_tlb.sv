@@ -446,7 +446,7 @@ module gmmu_l2_tlb #(
   // from the lookup's RAMs through the allocation into the comparators)
   always_comb begin : p_same_next
     gmmu_tlb_pkg::base_tag_t k, kl;
-    logic alloc_i, in_set_q, in_set_l, same_q, same_l;
+    logic alloc_i, in_set_m, in_set_l, same_m, same_l;
     kl.asid  = ls_asid;
     kl.vpn   = ls_vpn;
     in_set_l = L2Sets == 1 || kl.vpn[SetW-1:0] == fill_set;
@@ -456,10 +456,10 @@ module gmmu_l2_tlb #(
       msame_d[i] = alloc_i ? b_lk_match : msame_q[i];
       k.asid   = mshr_q[i].req.asid;
       k.vpn    = mshr_q[i].req.vpn;
-      in_set_q = L2Sets == 1 || k.vpn[SetW-1:0] == fill_set;
-      same_q   = (k & BKeep) == (b_fill_tag & BKeep);
-      if (fill_b && (alloc_i ? in_set_l : in_set_q)) begin
-        msame_d[i][b_fill_way] = alloc_i ? same_l : same_q;
+      in_set_m = L2Sets == 1 || k.vpn[SetW-1:0] == fill_set;
+      same_m   = (k & BKeep) == (b_fill_tag & BKeep);
+      if (fill_b && (alloc_i ? in_set_l : in_set_m)) begin
+        msame_d[i][b_fill_way] = alloc_i ? same_l : same_m;
       end
     end
   end

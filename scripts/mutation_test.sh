@@ -206,7 +206,7 @@ mutate cmodel/l2_tlb.c 's/    const uint64_t vpn = cmd_next ? cmd_vpn_next : l2-
 # the L2 base array's tags in the RAM words (docs/microarch.md §1.3, §5 "same-tag vectors"):
 # caught by the RTL's assertions (a_fill_same, a_rd_set_flush) at the cycle of the wrong use
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
-mutate rtl/gmmu_l2_tlb.sv "s/        msame_d\[i\]\[b_fill_way\] = alloc_i ? same_l : same_q;/        msame_d[i][b_fill_way] = 1'b0;/" \
+mutate rtl/gmmu_l2_tlb.sv "s/        msame_d\[i\]\[b_fill_way\] = alloc_i ? same_l : same_m;/        msame_d[i][b_fill_way] = 1'b0;/" \
     "RTL: a base fill never marks its way in the MSHRs' same-tag vectors (gmmu_l2_tlb, docs/microarch.md §5)" \
     tb/traces/free.trc
 mutate rtl/gmmu_l2_tlb.sv "s/                  cmd_next_i ? cmd_vpn_next_i\[SetW-1:0\] : pvpn_d\[Lat-1\]\[SetW-1:0\];/                  pvpn_d[Lat-1][SetW-1:0];/" \
