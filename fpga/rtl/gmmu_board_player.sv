@@ -204,21 +204,30 @@ module gmmu_board_player #(
   logic              res_push;
   logic [RW-1:0]     res_entry;
 
+  // the lowest done entry, in two levels: the lowest SM with a done entry, then that SM's
+  // lowest done id (the entry one priority chain over all NumE entries would pick, at a
+  // fraction of its depth: the retire path into the tag RAM's address, docs/fpga.md session 14)
+  localparam int unsigned PSmW = (NumSm > 1) ? $clog2(NumSm) : 1;
+  logic [PSmW-1:0]  pick_sm;
+  logic [NumSm-1:0] sm_any;
+  logic [IdW-1:0]   sm_id [NumSm];
   always_comb begin
-    pick_any = 1'b0;
-    pick_e   = '0;
-    for (int e = NumE - 1; e >= 0; e--) begin
-      if (done_q[e]) begin
-        pick_any = 1'b1;
-        pick_e   = EW'(e);
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      sm_any[s] = |done_q[s*NumIds +: NumIds];
+      sm_id[s]  = '0;
+      for (int i = NumIds - 1; i >= 0; i--) begin
+        if (done_q[s*NumIds + 32'(i)]) sm_id[s] = IdW'(i);
       end
     end
+    pick_any = |sm_any;
+    pick_sm  = '0;
+    for (int s = NumSm - 1; s >= 0; s--) begin
+      if (sm_any[s]) pick_sm = PSmW'(s);
+    end
+    pick_e = EW'((32'(pick_sm) * NumIds) | 32'(sm_id[pick_sm]));
   end
   // the picked entry's word: its id's word in the RAM of the source that delivered it (indexed
   // by SM and source, no index arithmetic on the retire path)
-  localparam int unsigned PSmW = (NumSm > 1) ? $clog2(NumSm) : 1;
-  logic [PSmW-1:0] pick_sm;
-  assign pick_sm   = PSmW'(32'(pick_e) / NumIds);
   assign pick_word = dv_rd[pick_sm][src_q[pick_e]];
   assign rt_tag = {tag_hi_rd_q, tag_lo_rd_q};
 
