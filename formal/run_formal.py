@@ -171,6 +171,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "formal"))
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
+    a.out = os.path.abspath(a.out)  # sby runs in formal/: a relative --out would land there
     os.makedirs(a.out, exist_ok=True)
     only = set(filter(None, a.only.split(",")))
     jobs = [j for j in JOBS if (not a.quick or (j[0], j[1]) in QUICK)
