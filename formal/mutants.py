@@ -30,7 +30,7 @@ MUTANTS = [
      "quota_ok[s] = sm_cnt_q[s] <= FCntW'(FfQuota);", "ff_quota: a post beyond the per-SM quota"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "count_d = count_q + FCntW'(o_post) - FCntW'(pg_any);",
      "count_d = count_q + FCntW'(o_post);", "ff_count: an entry a page command frees still counted"),
-    ("ring", "prove", "rtl/gmmu_ff.sv", "(o_merge && offer_mask_i[s] && !e_mask_q[merge_idx][s]);",
+    ("ring", "prove", "rtl/gmmu_ff.sv", "(o_merge && offer_mask_i[s] && !in_match);",
      "(o_merge && offer_mask_i[s]);", "ff_sm_count: a merge counts an SM already in the entry"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;",
      "if (ovf_clr_i) overflow_d = 1'b0;", "ovf_set_beats_clear: W1C wins the same-cycle race"),

@@ -132,29 +132,27 @@ module gmmu_ff #(
 
   // ---------------------------------------------------------------- offer decode (from _q)
   logic                 merge_found, free_found, ring_off, ring_full;
-  logic [FIdxW-1:0]     merge_idx, free_idx;
-  logic [FfEntries-1:0] vpn_match;   // assertion only
+  logic [FIdxW-1:0]     free_idx;
+  // the entries holding the offer's (asid, vpn): at most one (a_one_entry_per_vpn, formal
+  // ff_one_entry_per_vpn), so a merge updates the matching entry without an index (no priority
+  // encoder between the merge search and the next state: the L2 -> far-fault unit path, docs/fpga.md)
+  logic [FfEntries-1:0] vpn_match;
   logic [NumSm-1:0]     quota_ok, avail;
   logic [SmW-1:0]       client;
   logic [IdxW:0]        put_inc;
 
   always_comb begin : p_mshr_sel
-    merge_found = 1'b0;
-    merge_idx   = '0;
     free_found  = 1'b0;
     free_idx    = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
       vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_i.req.vpn &&
                      e_asid_q[i] == offer_i.req.asid;
-      if (!merge_found && vpn_match[i]) begin
-        merge_found = 1'b1;
-        merge_idx   = FIdxW'(i);
-      end
       if (!free_found && !e_valid_q[i]) begin
         free_found = 1'b1;
         free_idx   = FIdxW'(i);
       end
     end
+    merge_found = |vpn_match;
     for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = sm_cnt_q[s] < FCntW'(FfQuota);
     avail  = offer_mask_i & quota_ok;
     client = '0;
@@ -223,7 +221,9 @@ module gmmu_ff #(
 
     // offer
     if (o_merge) begin
-      e_mask_d[merge_idx] = e_mask_q[merge_idx] | offer_mask_i;
+      for (int unsigned i = 0; i < FfEntries; i++) begin
+        if (vpn_match[i]) e_mask_d[i] = e_mask_q[i] | offer_mask_i;
+      end
     end
     if (o_drop) dropped_d = dropped_q | offer_mask_i;
     if (o_ovf) overflow_d = 1'b1;
@@ -292,11 +292,14 @@ module gmmu_ff #(
     pg_any = |pg_clr;
     count_d = count_q + FCntW'(o_post) - FCntW'(pg_any);
     for (int unsigned s = 0; s < NumSm; s++) begin
-      logic inc, dec;
-      inc = (o_post && avail[s]) ||
-            (o_merge && offer_mask_i[s] && !e_mask_q[merge_idx][s]);
-      dec = 1'b0;
-      for (int unsigned i = 0; i < FfEntries; i++) dec |= pg_clr[i] && e_mask_q[i][s];
+      logic inc, dec, in_match;
+      in_match = 1'b0;  // the merged entry (the one match) has SM s already
+      dec      = 1'b0;
+      for (int unsigned i = 0; i < FfEntries; i++) begin
+        in_match |= vpn_match[i] && e_mask_q[i][s];
+        dec      |= pg_clr[i] && e_mask_q[i][s];
+      end
+      inc = (o_post && avail[s]) || (o_merge && offer_mask_i[s] && !in_match);
       sm_cnt_d[s] = sm_cnt_q[s] + FCntW'(inc) - FCntW'(dec);
     end
     if (replay_all_i) begin
