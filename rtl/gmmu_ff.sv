@@ -135,7 +135,8 @@ module gmmu_ff #(
   logic [FIdxW-1:0]     free_idx;
   // the entries holding the offer's (asid, vpn): at most one (a_one_entry_per_vpn, formal
   // ff_one_entry_per_vpn), so a merge updates the matching entry without an index (no priority
-  // encoder between the merge search and the next state: the L2 -> far-fault unit path, docs/fpga.md)
+  // encoder between the merge search and the next state: the L2 -> far-fault unit path,
+  // docs/fpga.md)
   logic [FfEntries-1:0] vpn_match;
   logic [NumSm-1:0]     quota_ok, avail;
   logic [SmW-1:0]       client;
