@@ -157,7 +157,8 @@ def main():
                          "same), keep that one module's hierarchy (keep_hierarchy) and flatten "
                          "the rest: the L1 is optimized and mapped once, not NumSm times "
                          "(docs/fpga.md 'The paper-like configuration again')")
-    ap.add_argument("--mapper", default="abc9", choices=["abc9", "abc9-fast", "abc9-dc2", "abc"],
+    ap.add_argument("--mapper", default="abc9",
+                    choices=["abc9", "abc"] + list(fpga_util.ECP5_ABC9_SCRIPTS),
                     help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 mapping only: &if), "
                          "abc9-dc2 (ABC9 with one &dc2 rewriting before &if and &mfs after, no "
                          "&dch choices) or abc (classic ABC inside synth_lattice's script, the "
@@ -217,9 +218,7 @@ def main():
         flat = " -noflatten" if a.keep_hierarchy else ""
         flat += " -nowidelut" if a.lut4 else ""
         if a.mapper != "abc9":  # Yosys 0.70's synth_ecp5 accepts and ignores -noabc9
-            amap = fpga_util.ECP5_MAPPERS[a.mapper]
-            if a.lut4:  # the mapper's own LUT sizes (synth_lattice's -nowidelut is not seen)
-                amap = amap.replace("-lut 4:7", "-lut 4").replace("abc9 ", "abc9 -maxlut 4 ")
+            amap = fpga_util.ecp5_mapper(a.mapper, a.lut4)
             f.write(fpga_util.ECP5_ABC_CMD.format(top=top, args=flat.strip(), map=amap) +
                     f" -json {js}\n")
         else:

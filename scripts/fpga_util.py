@@ -46,8 +46,20 @@ LUT_GROWTH_LIMIT = 0.05
 # `fpga_build.py --mapper abc9-fast`: the same with ABC9 and only its LUT mapping step (`&if`,
 # Yosys's own "fast" ABC9 script; the default one adds &scorr, &sweep, &dc2, &dch and &mfs, most
 # of the paper-like configuration's synthesis time); {map} is the mapping command.
-ECP5_MAPPERS = {"abc": "abc -dress -lut 4:7", "abc9-fast": "abc9 -W 300 -script +&if,-W,300,-v",
-                "abc9-dc2": "abc9 -W 300 -script +&st;&dc2;&if,-W,300,-v;&mfs"}
+# `fpga_build.py --mapper abc9-dc2`: ABC9 with one &dc2 rewriting before &if and &mfs after (no
+# &dch). `--lut4` maps to 4-input LUTs only (each mapper's own option: synth_lattice's -nowidelut
+# does not reach a mapping command run outside its script).
+ECP5_ABC9_SCRIPTS = {"abc9-fast": "-W 300 -script +&if,-W,300,-v",
+                     "abc9-dc2": "-W 300 -script +&st;&dc2;&if,-W,300,-v;&mfs"}
+
+
+def ecp5_mapper(name, lut4=False):
+    """The LUT-mapping command of mapper `name` ("abc" or a key of ECP5_ABC9_SCRIPTS)."""
+    if name == "abc":
+        return "abc -dress -lut " + ("4" if lut4 else "4:7")
+    return "abc9 " + ("-maxlut 4 " if lut4 else "") + ECP5_ABC9_SCRIPTS[name]
+
+
 ECP5_ABC_CMD = ("synth_lattice -family ecp5 -top {top} {args} -run :map_luts\n"
                 "techmap -map +/lattice/latches_map.v\n"
                 "{map}\n"
@@ -286,7 +298,7 @@ def main():
     if not os.path.exists(os.path.join(ROOT, "rtl", "files.f")):
         sys.exit("fpga_util: rtl/files.f is missing (generated): run `make gen` first")
     if a.ecp5_mapper == "abc":
-        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(top="gmmu_top", map=ECP5_MAPPERS["abc"],
+        ARCHS["ecp5"]["cmd"] = ECP5_ABC_CMD.format(top="gmmu_top", map=ecp5_mapper("abc"),
                                                    args=f"-noflatten {a.ecp5_args}".strip())
     elif a.ecp5_args:
         ARCHS["ecp5"]["cmd"] += " " + a.ecp5_args
