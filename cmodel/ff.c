@@ -11,7 +11,7 @@ void ff_init(ff_t *f, const gmmu_params_t *p) {
 }
 
 int ff_busy(const ff_t *f) {
-    return f->fw_valid || f->replay || f->cancel_valid;
+    return f->fw_valid || f->off_valid || f->replay || f->cancel_valid;
 }
 
 uint32_t ff_count(const ff_t *f) {
@@ -64,15 +64,24 @@ static int find_vpn(const ff_t *f, uint8_t asid, uint64_t vpn) {
 }
 
 int ff_ready(const ff_t *f) {
-    return !f->fw_valid;
+    return !f->fw_valid && !f->off_valid;
 }
 
-void ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
-              const gmmu_fault_offer_t *o, uint32_t mask, uint16_t *ev, gmmu_viol_t *v) {
+void ff_take(ff_t *f, const ff_cycle_t *cy, const gmmu_fault_offer_t *o, uint32_t mask,
+             gmmu_viol_t *v) {
     if (!cy->ready) {
-        gmmu_viol(v, "ff: fault offered while the fault-entry write register is full");
+        gmmu_viol(v, "ff: fault offered while the offer or the fault-entry write register is full");
         return;
     }
+    f->off_valid = 1;
+    f->off = *o;
+    f->off_mask = mask;
+}
+
+/* The offer o with SM mask `mask` handled (§7 "Offer"): merge, drop or post. The register it
+ * came from was taken while the write register was empty, and nothing posted since. */
+static void ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
+                     const gmmu_fault_offer_t *o, uint32_t mask, uint16_t *ev) {
     const uint8_t asid = o->req.asid, write = o->req.write, fault_type = o->fault_type;
     const uint64_t vpn = o->req.vpn;
     /* 1. merge */
@@ -133,6 +142,14 @@ void ff_offer(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time,
     *ev |= (uint16_t)(1u << GMMU_EV_FF_NEW);
 }
 
+void ff_process(ff_t *f, ff_cycle_t *cy, const ff_ring_t *ring, uint64_t time, uint8_t cmd_cycle,
+                uint16_t *ev) {
+    if (!f->off_valid || cmd_cycle)
+        return;
+    f->off_valid = 0;
+    ff_offer(f, cy, ring, time, &f->off, f->off_mask, ev);
+}
+
 void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn) {
     const uint32_t all_sm = f->n_sm >= 32u ? 0xffffffffu : ((UINT32_C(1) << f->n_sm) - 1u);
     if (op == GMMU_CMD_REPLAY_PAGE) {
@@ -161,9 +178,12 @@ void ff_command(ff_t *f, uint32_t op, uint8_t asid, uint64_t vpn) {
 void ff_dump(const ff_t *f, FILE *fp) {
     fprintf(fp,
             "ff: dropped=0x%x replay=0x%x cancel valid=%u vpn=0x%llx put=%u overflow=%u\n"
+            "  off valid=%u asid=%u vpn=0x%llx write=%u ft=%u mask=0x%x\n"
             "  fw valid=%u addr=0x%llx data=",
             f->dropped, f->replay, f->cancel_valid, (unsigned long long)f->cancel_vpn, f->put,
-            f->overflow, f->fw_valid, (unsigned long long)f->fw_addr);
+            f->overflow, f->off_valid, f->off.req.asid, (unsigned long long)f->off.req.vpn,
+            f->off.req.write, f->off.fault_type, f->off_mask, f->fw_valid,
+            (unsigned long long)f->fw_addr);
     for (int k = 7; k >= 0; k--)
         fprintf(fp, "%08x%s", f->fw_data[k], k ? "_" : "\n");
     for (unsigned i = 0; i < f->n; i++)
@@ -235,6 +255,12 @@ int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint
                  {"put_q", f->put},
                  {"overflow_q", f->overflow},
                  {"count_q", ff_count(f)},
+                 {"off_valid_q", f->off_valid},
+                 {"off_vpn_q", f->off.req.vpn},
+                 {"off_asid_q", f->off.req.asid},
+                 {"off_write_q", f->off.req.write},
+                 {"off_ft_q", f->off.fault_type},
+                 {"off_mask_q", f->off_mask},
                  {"cancel_asid_q", f->cancel_asid}};
         for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
             if (strcmp(reg, t[k].name) == 0) {

@@ -392,11 +392,13 @@ void gmmu_model_step(gmmu_model_t *m, const gmmu_in_t *in) {
     const uint8_t co_asid = m->co.asid;
     step_co(m, in, po.co_taken, &ev);
 
-    /* L2 response selection offers a fault to the far-fault unit (§5.3 step 1) */
+    /* the far-fault unit's offer register (§7), held in a command cycle; then the L2 response
+     * selection offers a fault into it (§5.3 step 1) */
+    ff_process(&m->ff, &fc, &ring, in->time, cmd_cycle, &ev);
     if (pl.resp_sel >= 0 && m->l2.mshr[pl.resp_sel].res.fault) {
         const gmmu_l2_mshr_t *e = &m->l2.mshr[pl.resp_sel];
         const gmmu_fault_offer_t o = {.req = e->req, .fault_type = e->res.fault_type};
-        ff_offer(&m->ff, &fc, &ring, in->time, &o, e->mask, &ev, &m->viol);
+        ff_take(&m->ff, &fc, &o, e->mask, &m->viol);
     }
     l2_update(&m->l2, &pl, c, po.done, po.done_mshr, &po.res, po.assigned, &fl, &ev, &m->viol);
 

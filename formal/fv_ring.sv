@@ -75,7 +75,7 @@ module fv_ring #(
   gmmu_ff #(.NumSm(NumSm), .FfEntries(FfEntries), .FfQuota(FfQuota)) u_ff (
     .clk_i, .rst_ni, .time_i,
     .offer_valid_i (offer_valid), .offer_i (offer), .offer_mask_i,
-    .ready_o (ff_ready), .replay_page_i (replay_page), .replay_all_i (replay_all),
+    .ready_o (ff_ready), .cmd_cycle_i (cmd_cycle), .replay_page_i (replay_page), .replay_all_i (replay_all),
     .cancel_page_i (cancel_page), .cmd_vpn_i (cmd_vpn), .fb_base_i (fb_base),
     .fb_size_i (fb_size), .get_i (fb_get), .fb_size_wr_i (fb_size_wr), .ovf_clr_i (ovf_clr),
     .put_o (fb_put), .overflow_o (overflow), .ff_count_o (ff_count), .replay_o (replay),

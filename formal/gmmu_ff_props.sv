@@ -16,6 +16,9 @@
 //                           W1C clear or a legal FB_SIZE write, and a same-cycle W1C clear loses
 //                           against the unit's set (§7); an FB_SIZE write clears PUT and OVERFLOW
 //   fw_*                    the fault-entry write holds valid, address and data until accepted
+//   ff_off_*                the offer register: processed only outside command cycles (never
+//                           with a command), held in a command cycle, never full while the
+//                           fault-entry write register is
 module gmmu_ff_props #(
   parameter int unsigned NumSm     = 2,
   parameter int unsigned FfEntries = 4,
@@ -33,6 +36,7 @@ module gmmu_ff_props #(
   input logic                   offer_valid_i,
   input logic [NumSm-1:0]       offer_mask_i,
   input logic                   ready_o,
+  input logic                   cmd_cycle_i,
   input logic                   replay_page_i,
   input logic                   replay_all_i,
   input logic                   cancel_page_i,
@@ -49,6 +53,9 @@ module gmmu_ff_props #(
   input logic [NumSm-1:0]       replay_o,
   input logic                   cancel_valid_o,
   // internal state and decode of gmmu_ff
+  input logic                   off_valid_q,
+  input logic                   of_valid,     // the offer register processed in this cycle
+  input logic [NumSm-1:0]       of_mask,
   input logic [FfEntries-1:0]   e_valid_q,
   input logic [FCntW-1:0]       sm_cnt_q [NumSm],
   input logic [FfEntries-1:0]   e_valid_d,
@@ -76,6 +83,8 @@ module gmmu_ff_props #(
   `FV_ENV(ff_offer_ready, !offer_valid_i || ready_o)
   `FV_ENV(ff_offer_no_cmd, !offer_valid_i || !(replay_page_i || replay_all_i || cancel_page_i))
   `FV_ENV(ff_one_cmd, $onehot0({replay_page_i, replay_all_i, cancel_page_i}))
+  // the commands come in command cycles (gmmu_csr decodes them from cmd_valid_q)
+  `FV_ENV(ff_cmd_in_cycle, cmd_cycle_i || !(replay_page_i || replay_all_i || cancel_page_i))
 
   // ---------------------------------------------------------------- shadow: post mask per entry
   logic [NumSm-1:0] open_q [FfEntries];
@@ -121,11 +130,18 @@ module gmmu_ff_props #(
   end
   `FV_ASSERT(ff_count, int'(ff_count_o) == n_valid)
   // a post opens an entry only for SMs under their quota (A non-empty, A within the offer)
-  `FV_ASSERT(ff_post_avail, !o_post || (avail != '0 && (avail & ~offer_mask_i) == '0))
-  // exactly one outcome per offer
-  `FV_ASSERT(ff_one_outcome, !offer_valid_i ||
+  `FV_ASSERT(ff_post_avail, !o_post || (avail != '0 && (avail & ~of_mask) == '0))
+  // exactly one outcome per processed offer, none without one
+  `FV_ASSERT(ff_no_outcome, of_valid || !(o_merge || o_drop || o_ovf || o_post))
+  `FV_ASSERT(ff_one_outcome, !of_valid ||
              $onehot({o_merge, o_drop && !o_ovf, o_ovf, o_post}))
   `FV_ASSERT(ff_ovf_is_drop, !o_ovf || o_drop)
+  // the offer register (§7): a processed offer never meets a command (it holds in a command
+  // cycle), and the register is full only while the fault-entry write register is empty (so a
+  // post always finds it free)
+  `FV_ASSERT(ff_off_no_cmd, !of_valid || !(replay_page_i || replay_all_i || cancel_page_i))
+  `FV_ASSERT(ff_off_fw_empty, !off_valid_q || !fb_wr_valid_o)
+  `FV_ASSERT(ff_off_mask_nonempty, !off_valid_q || of_mask != '0)
 
   // ring pointers (§7, §8): PUT stays inside the ring; a post never writes a full or
   // disabled ring (GET == PUT + 1 means full: one slot stays empty)
@@ -138,7 +154,7 @@ module gmmu_ff_props #(
   logic [IdxW-1:0]  put_p;
   logic [IdxW:0]    size_p;
   logic [FbAddrW-1:0] base_p;
-  logic             post_p, ovf_p, size_wr_p, clr_p, ovf_q_p, fw_hold_p, drop_p;
+  logic             post_p, ovf_p, size_wr_p, clr_p, ovf_q_p, fw_hold_p, drop_p, off_hold_p;
   logic [gmmu_pkg::PA_W-1:0] fw_addr_p;
   logic [255:0]     fw_data_p;
   logic [NumSm-1:0] offer_mask_p;
@@ -147,13 +163,15 @@ module gmmu_ff_props #(
       past_valid <= 1'b0;
       put_p <= '0; size_p <= '0; base_p <= '0; post_p <= 1'b0; ovf_p <= 1'b0;
       size_wr_p <= 1'b0; clr_p <= 1'b0; ovf_q_p <= 1'b0; fw_hold_p <= 1'b0; drop_p <= 1'b0;
+      off_hold_p <= 1'b0;
       fw_addr_p <= '0; fw_data_p <= '0; offer_mask_p <= '0;
     end else begin
       past_valid <= 1'b1;
       put_p <= put_q; size_p <= fb_size_i; base_p <= fb_base_i; post_p <= o_post;
       ovf_p <= o_ovf; size_wr_p <= fb_size_wr_i; clr_p <= ovf_clr_i; ovf_q_p <= overflow_q;
       fw_hold_p <= fb_wr_valid_o && !fb_wr_ready_i; drop_p <= o_drop;
-      fw_addr_p <= fb_wr_addr_o; fw_data_p <= fb_wr_data_o; offer_mask_p <= offer_mask_i;
+      fw_addr_p <= fb_wr_addr_o; fw_data_p <= fb_wr_data_o; offer_mask_p <= of_mask;
+      off_hold_p <= off_valid_q && cmd_cycle_i;
     end
   end
 
@@ -175,6 +193,8 @@ module gmmu_ff_props #(
                                     fb_wr_data_o == fw_data_p));
     // a dropped offer marks every offered SM dropped (it is replayed by the next replay)
     ff_drop_marks: assert (!drop_p || (dropped_q & offer_mask_p) == offer_mask_p);
+    // the offer register holds through a command cycle
+    ff_off_hold: assert (!off_hold_p || off_valid_q);
   end
 
   // ---------------------------------------------------------------- covers
@@ -187,6 +207,7 @@ module gmmu_ff_props #(
     c_ff_full: cover (e_valid_q == '1);
     c_ff_replay: cover (replay_o != '0);
     c_ff_cancel: cover (cancel_valid_o);
+    c_ff_off_hold: cover (off_valid_q && cmd_cycle_i);
   end
   always_comb if (rst_ni && past_valid) begin
     c_ovf_race: cover (ovf_p && clr_p && overflow_q);

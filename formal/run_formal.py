@@ -65,7 +65,8 @@ def elab_check(out):
     read_slang and `prep` exactly as the .sby files do, and its flip-flop bits are compared with
     the formula of scripts/synth.py (docs/rtl.md) plus the fault-type bits that are constant 0
     (synthesis removes them, prep keeps them: FB_FAULT_TYPE_W - ft bits in each of the
-    L2MshrEntries MSHR results and in the fault-entry register), and with prep=True the ASID
+    L2MshrEntries MSHR results, in the far-fault unit's offer register and in the fault-entry
+    register), and with prep=True the ASID
     bits above cl(NumAsids) that synthesis removes and prep keeps (scripts/synth.py).
     Returns (ok, message)."""
     import shutil
@@ -91,7 +92,7 @@ def elab_check(out):
         if name.startswith("FT_"):
             ft_or |= v
     const_ft = consts["FB_FAULT_TYPE_W"] - bin(ft_or).count("1")
-    exp += const_ft * (params["L2MshrEntries"] + 1)
+    exp += const_ft * (params["L2MshrEntries"] + 2)
     gflags = " ".join(f"-G {k}={v}" for k, v in params.items())
     srcs = " ".join(os.path.basename(f) for f in RTL_FILES if f.endswith(".sv"))
     with open(os.path.join(d, "elab.ys"), "w") as f:

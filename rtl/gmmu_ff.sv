@@ -15,12 +15,13 @@ module gmmu_ff #(
   input  logic                            clk_i,
   input  logic                            rst_ni,
   input  logic [63:0]                     time_i,
-  // fault offer from the L2 MSHRs
+  // fault offer from the L2 MSHRs, into the offer register (§7)
   input  logic                            offer_valid_i,
   input  gmmu_tlb_pkg::fault_offer_t      offer_i,  // record (req: asid, vpn, write; fault_type)
   input  logic [NumSm-1:0]                offer_mask_i,
   output logic                            ready_o,  // registered: the L2 offers only while 1
-  // commands (command cycle)
+  // commands (command cycle: the offer register holds)
+  input  logic                            cmd_cycle_i,
   input  logic                            replay_page_i,
   input  logic                            replay_all_i,
   input  logic                            cancel_page_i,
@@ -78,6 +79,13 @@ module gmmu_ff #(
   logic [FCntW-1:0]     count_q, count_d;
   logic [FCntW-1:0]     sm_cnt_q [NumSm];
   logic [FCntW-1:0]     sm_cnt_d [NumSm];
+  // offer register (§7): the L2's offer, processed in the next cycle that is not a command cycle
+  logic                 off_valid_q, off_valid_d;
+  logic [VpnW-1:0]      off_vpn_q, off_vpn_d;
+  logic [AsidW-1:0]     off_asid_q, off_asid_d;
+  logic                 off_write_q, off_write_d;
+  logic [FtW-1:0]       off_ft_q, off_ft_d;
+  logic [NumSm-1:0]     off_mask_q, off_mask_d;
   logic [NumSm-1:0]     dropped_q, dropped_d;
   logic [NumSm-1:0]     replay_q, replay_d;
   logic                 cancel_valid_q, cancel_valid_d;
@@ -105,7 +113,17 @@ module gmmu_ff #(
   assign cancel_asid_o  = cancel_asid_q;
   assign fb_wr_valid_o  = fw_valid_q;
   assign fb_wr_addr_o   = {fw_addr_q, FbOffW'(0)};
-  assign busy_o         = fw_valid_q || cancel_valid_q || (|replay_q);
+  assign busy_o         = fw_valid_q || off_valid_q || cancel_valid_q || (|replay_q);
+
+  // the offer processed in this cycle: the offer register's, outside a command cycle
+  logic             of_valid;
+  logic [VpnW-1:0]  of_vpn;
+  logic [AsidW-1:0] of_asid;
+  logic [NumSm-1:0] of_mask;
+  assign of_valid = off_valid_q && !cmd_cycle_i;
+  assign of_vpn   = off_vpn_q;
+  assign of_asid  = off_asid_q;
+  assign of_mask  = off_mask_q;
 
   // fault-buffer entry: every field at its place of spec/gmmu.toml [fb_field] (FB_<field>_BIT)
   always_comb begin : p_fb_entry
@@ -130,7 +148,7 @@ module gmmu_ff #(
     fb_wr_data_o[gmmu_pkg::FB_VALID_BIT]                 = fw_set_q;
   end
 
-  // ---------------------------------------------------------------- offer decode (from _q)
+  // ---------------------------------------------------------------- offer decode (registers only)
   logic                 merge_found, free_found, ring_off, ring_full;
   logic [FIdxW-1:0]     free_idx;
   // the entries holding the offer's (asid, vpn): at most one (a_one_entry_per_vpn, formal
@@ -146,8 +164,7 @@ module gmmu_ff #(
     free_found  = 1'b0;
     free_idx    = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
-      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == offer_i.req.vpn &&
-                     e_asid_q[i] == offer_i.req.asid;
+      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == of_vpn && e_asid_q[i] == of_asid;
       if (!free_found && !e_valid_q[i]) begin
         free_found = 1'b1;
         free_idx   = FIdxW'(i);
@@ -155,7 +172,7 @@ module gmmu_ff #(
     end
     merge_found = |vpn_match;
     for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = sm_cnt_q[s] < FCntW'(FfQuota);
-    avail  = offer_mask_i & quota_ok;
+    avail  = of_mask & quota_ok;
     client = '0;
     for (int s = NumSm - 1; s >= 0; s--) begin
       if (avail[s]) client = SmW'(s);
@@ -166,18 +183,19 @@ module gmmu_ff #(
   assign put_inc    = ({1'b0, put_q} + 1'b1) & (fb_size_i - 1'b1);
   assign ring_off   = (fb_size_i == '0);
   assign ring_full  = (put_inc == {1'b0, get_i});
-  // the L2 offers a fault only while the fault-entry write register is empty (§5.3 step 1):
-  // a register, so no path runs from the L2's last stage through the merge search back into it
-  assign ready_o    = !fw_valid_q;
+  // the L2 offers a fault only while the fault-entry write register and the offer register are
+  // empty (§5.3 step 1): registers, so no path runs from the L2 through the merge search back
+  // into it; the offer register cuts the path from the L2's MSHR selection into the merge search
+  assign ready_o    = !fw_valid_q && !off_valid_q;
 
-  // offer outcome (exactly one when offer_valid_i)
+  // offer outcome (exactly one when of_valid)
   logic o_merge, o_drop, o_ovf, o_post;
   always_comb begin : p_offer
     o_merge   = 1'b0;
     o_drop    = 1'b0;
     o_ovf     = 1'b0;
     o_post    = 1'b0;
-    if (offer_valid_i) begin
+    if (of_valid) begin
       if (merge_found) begin
         o_merge = 1'b1;
       end else if (avail == '0 || !free_found) begin
@@ -219,31 +237,47 @@ module gmmu_ff #(
     fw_ft_d        = fw_ft_q;
     fw_client_d    = fw_client_q;
     fw_write_d     = fw_write_q;
+    // the offer register: emptied when processed, written by the L2's offer (only while
+    // ready_o, so never both in one cycle)
+    off_valid_d    = off_valid_q && !of_valid;
+    off_vpn_d      = off_vpn_q;
+    off_asid_d     = off_asid_q;
+    off_write_d    = off_write_q;
+    off_ft_d       = off_ft_q;
+    off_mask_d     = off_mask_q;
+    if (offer_valid_i) begin
+      off_valid_d = 1'b1;
+      off_vpn_d   = offer_i.req.vpn;
+      off_asid_d  = offer_i.req.asid;
+      off_write_d = offer_i.req.write;
+      off_ft_d    = offer_i.fault_type;
+      off_mask_d  = offer_mask_i;
+    end
 
-    // offer
+    // offer (the offer register's)
     if (o_merge) begin
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (vpn_match[i]) e_mask_d[i] = e_mask_q[i] | offer_mask_i;
+        if (vpn_match[i]) e_mask_d[i] = e_mask_q[i] | of_mask;
       end
     end
-    if (o_drop) dropped_d = dropped_q | offer_mask_i;
+    if (o_drop) dropped_d = dropped_q | of_mask;
     if (o_ovf) overflow_d = 1'b1;
     if (o_post) begin
       e_valid_d[free_idx] = 1'b1;
-      e_vpn_d[free_idx]   = offer_i.req.vpn;
-      e_asid_d[free_idx]  = offer_i.req.asid;
+      e_vpn_d[free_idx]   = of_vpn;
+      e_asid_d[free_idx]  = of_asid;
       e_mask_d[free_idx]  = avail;
-      dropped_d           = dropped_q | (offer_mask_i & ~avail);
+      dropped_d           = dropped_q | (of_mask & ~avail);
       fw_valid_d          = 1'b1;
       fw_addr_d           = fb_base_i + FbAddrW'(put_q);
       fw_set_d            = 1'b1;
-      fw_vpn_d            = offer_i.req.vpn;
-      fw_asid_d           = offer_i.req.asid;
+      fw_vpn_d            = of_vpn;
+      fw_asid_d           = of_asid;
       fw_time_d           = time_i;
       fw_mask_d           = avail;
-      fw_ft_d             = offer_i.fault_type;
+      fw_ft_d             = off_ft_q;
       fw_client_d         = client;
-      fw_write_d          = offer_i.req.write;
+      fw_write_d          = off_write_q;
       put_d               = put_inc[IdxW-1:0];
     end
     // commands
@@ -283,8 +317,8 @@ module gmmu_ff #(
   // ---------------------------------------------------------------- counts (§7)
   // A post adds one valid entry (a free one) with mask avail, a merge adds the offer's SMs to
   // one valid entry, a page command (replay or cancel) frees at most one entry (one entry per
-  // (asid, vpn): ff_one_entry_per_vpn), REPLAY_ALL frees all; an offer and a command never
-  // share a cycle, nor do two commands (§7; formal ring:prove checks count_q and sm_cnt_q
+  // (asid, vpn): ff_one_entry_per_vpn), REPLAY_ALL frees all; a processed offer and a command
+  // never share a cycle (the offer register holds in a command cycle), nor do two commands (§7; formal ring:prove checks count_q and sm_cnt_q
   // against the entries)
   logic [FfEntries-1:0] pg_clr;   // entries a page command frees
   logic                 pg_any;
@@ -300,7 +334,7 @@ module gmmu_ff #(
         in_match |= vpn_match[i] && e_mask_q[i][s];
         dec      |= pg_clr[i] && e_mask_q[i][s];
       end
-      inc = (o_post && avail[s]) || (o_merge && offer_mask_i[s] && !in_match);
+      inc = (o_post && avail[s]) || (o_merge && of_mask[s] && !in_match);
       sm_cnt_d[s] = sm_cnt_q[s] + FCntW'(inc) - FCntW'(dec);
     end
     if (replay_all_i) begin
@@ -338,6 +372,12 @@ module gmmu_ff #(
       fw_ft_q        <= '0;
       fw_client_q    <= '0;
       fw_write_q     <= 1'b0;
+      off_valid_q    <= 1'b0;
+      off_vpn_q      <= '0;
+      off_asid_q     <= '0;
+      off_write_q    <= 1'b0;
+      off_ft_q       <= '0;
+      off_mask_q     <= '0;
       e_vpn_q        <= '{default: '0};
       e_asid_q       <= '{default: '0};
       e_mask_q       <= '{default: '0};
@@ -365,6 +405,12 @@ module gmmu_ff #(
       fw_ft_q        <= fw_ft_d;
       fw_client_q    <= fw_client_d;
       fw_write_q     <= fw_write_d;
+      off_valid_q    <= off_valid_d;
+      off_vpn_q      <= off_vpn_d;
+      off_asid_q     <= off_asid_d & AsidMask;
+      off_write_q    <= off_write_d;
+      off_ft_q       <= off_ft_d;
+      off_mask_q     <= off_mask_d;
     end
   end
 
@@ -372,9 +418,12 @@ module gmmu_ff #(
 `ifndef SYNTHESIS
   // at most one valid far-fault entry per vpn
   a_one_entry_per_vpn: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    offer_valid_i |-> $onehot0(vpn_match));
-  // the L2 offers only while ready_o (§5.3 step 1): a post never overwrites a pending write
+    of_valid |-> $onehot0(vpn_match));
+  // the L2 offers only while ready_o (§5.3 step 1): an offer never overwrites the offer
+  // register, and a post never overwrites a pending write
   a_offer_ready: assert property (@(posedge clk_i) disable iff (!rst_ni)
-    offer_valid_i |-> !fw_valid_q);
+    offer_valid_i |-> ready_o);
+  a_off_fw_empty: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    off_valid_q |-> !fw_valid_q);
 `endif
 endmodule

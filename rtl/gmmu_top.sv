@@ -460,6 +460,7 @@ module gmmu_top #(
     .offer_i        (ff_offer),
     .offer_mask_i   (ff_mask),
     .ready_o        (ff_ready),
+    .cmd_cycle_i    (cmd_cycle),
     .replay_page_i  (replay_page),
     .replay_all_i   (replay_all),
     .cancel_page_i  (cancel_page),

@@ -189,13 +189,23 @@ fi
 # ready, the L2's register-only advance and the MSHR response's priority over a last-stage hit
 mutate cmodel/l2_tlb.c 's/    pl->hold = pl->stall || (pl->lk_hit \&\& pl->resp_sel >= 0);/    pl->hold = pl->stall;/' \
     "model: a last-stage hit while an MSHR responds is dropped, not held (§5.1)"
-mutate cmodel/ff.c 's/    return !f->fw_valid;/    return f->n_sm > 0;/' \
+mutate cmodel/ff.c 's/    return !f->fw_valid \&\& !f->off_valid;/    return f->n_sm > 0;/' \
     "model: the far-fault unit is always ready (a fault offered while its write is pending, §7)" \
     tb/traces/fb_overflow.trc "--set fb_ready_pct=30"
+# session 15's offer register (§7): ready only while it is empty; held in a command cycle
+mutate cmodel/ff.c 's/    return !f->fw_valid \&\& !f->off_valid;/    return !f->fw_valid;/' \
+    "model: the far-fault unit is ready while its offer register is full (an offer overwritten, §7)" \
+    tb/traces/fb_overflow.trc "--set fb_ready_pct=30"
+mutate cmodel/ff.c 's/    if (!f->off_valid || cmd_cycle)/    if (!f->off_valid || cmd_cycle > 1)/' \
+    "model: the offer register is processed in a command cycle (§7)" \
+    tb/traces/fb_overflow.trc "--set fb_entries=2 --csr 29:w:CMD:0 --csr 31:w:FB_GET:0:FF_NEW"
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: one Verilator rebuild each)
-mutate rtl/gmmu_ff.sv "s/  assign ready_o    = !fw_valid_q;/  assign ready_o    = 1'b1;/" \
+mutate rtl/gmmu_ff.sv "s/  assign ready_o    = !fw_valid_q \&\& !off_valid_q;/  assign ready_o    = 1'b1;/" \
     "RTL: the far-fault unit is always ready (a fault offered while its write is pending, §7)" \
     tb/traces/fb_overflow.trc "--set fb_ready_pct=30"
+mutate rtl/gmmu_ff.sv "s/  assign of_valid = off_valid_q \&\& !cmd_cycle_i;/  assign of_valid = off_valid_q;/" \
+    "RTL: the offer register is processed in a command cycle (§7)" \
+    tb/traces/fb_overflow.trc "--set fb_entries=2 --csr 29:w:CMD:0 --csr 31:w:FB_GET:0:FF_NEW"
 mutate rtl/gmmu_l2_tlb.sv "s/  assign hit    = lk_hit \&\& !resp_sel;/  assign hit    = lk_hit;/" \
     "RTL: a last-stage hit answers while an MSHR responds (the hit and the MSHR on one bus, §5.1)"
 mutate rtl/gmmu_l2_tlb.sv "s/  assign advance = !cmd_cycle_i \&\& !(pv_q\[Lat-1\] \&\& (!free_found || resp_sel));/  assign advance = !cmd_cycle_i \&\& !(pv_q[Lat-1] \&\& !free_found);/" \

@@ -226,6 +226,8 @@ def expected_ffs(p, k, prep=False):
         "dropped, replay": 2 * S,
         "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
+        # §7 (session 15): the L2's fault offer, processed in the next cycle
+        "offer register (valid, vpn, asid, write, fault_type, mask)": 1 + vpn + sb + 1 + ft + S,
         "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
         "fault-entry data (flags, vpn, time, mask, fault_type, client, write, asid)":
             1 + vpn + 64 + S + ft + cl(S) + 1 + sb,

@@ -314,12 +314,13 @@ static void test_overflow_survives_w1c(void **state) {
     th_t h;
     init(&h);
     th_setup(&h, 0x100000, 0x800000, 0);
-    /* empty root table: read at t0+7, PDE fault, RESP at t0+9: the offer (drop) at t0+9 */
+    /* empty root table: read at t0+7, PDE fault, RESP at t0+9: the offer at t0+9 goes into
+     * the far-fault unit's offer register, processed (a drop) at t0+10 (§7) */
     const uint64_t t0 = h.cycle;
     th_req(&h, 0, 0, 0x99, 0, 1);
     th_step(&h);
-    th_steps(&h, 8);
-    assert_int_equal(h.cycle, t0 + 9);
+    th_steps(&h, 9);
+    assert_int_equal(h.cycle, t0 + 10);
     th_csr_write(&h, GMMU_CSR_FB_STATUS, 1);
     assert_int_equal(h.out.ev, B(GMMU_EV_FF_DROP) | B(GMMU_EV_FB_OVF));
     assert_int_equal(th_csr_read(&h, GMMU_CSR_FB_STATUS), 1);

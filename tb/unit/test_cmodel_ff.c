@@ -35,22 +35,32 @@ static void ft_init(ft_t *t, uint32_t sm, uint32_t entries, uint32_t quota) {
     t->ring.fb_size = 8;
 }
 
-/* a cycle without an offer (the L2 waits while the unit is not ready); fb_wr_ready given */
+/* a cycle without an offer and without a command (the L2 waits while the unit is not ready):
+ * the offer register, if full, is processed; fb_wr_ready given */
 static void idle(ft_t *t, int ready) {
     t->ev = 0;
     ff_begin(&t->f, (uint8_t)ready, &t->cy);
+    ff_process(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, 0, &t->ev);
 }
 
-/* an offer as the L2 makes it (§5.3 step 1): cycles with fb_wr_ready = 1 and no offer while
- * ready_o is 0 (a post's write drains), then one cycle with the offer; fb_wr_ready given */
+/* the L2's offer (§5.3 step 1) into the offer register, in a cycle without a command */
+static void take(ft_t *t, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
+    idle(t, 1);
+    assert_int_equal(t->ev, 0); /* the register was empty: nothing processed */
+    const gmmu_fault_offer_t o = {.req = {.asid = 0, .vpn = vpn, .write = (uint8_t)write},
+                                  .fault_type = ft};
+    ff_take(&t->f, &t->cy, &o, mask, &t->v);
+}
+
+/* an offer as the L2 makes it: cycles with fb_wr_ready = 1 and no offer while ready_o is 0 (a
+ * post's write drains), one cycle with the offer (into the offer register), then the cycle that
+ * processes it; fb_wr_ready of that cycle given */
 static void offer(ft_t *t, int ready, uint64_t vpn, int write, uint32_t mask, uint8_t ft) {
     while (!ff_ready(&t->f))
         idle(t, 1);
-    t->ev = 0;
-    ff_begin(&t->f, (uint8_t)ready, &t->cy);
-    const gmmu_fault_offer_t o = {.req = {.asid = 0, .vpn = vpn, .write = (uint8_t)write},
-                                  .fault_type = ft};
-    ff_offer(&t->f, &t->cy, &t->ring, 0x1122334455667788ull, &o, mask, &t->ev, &t->v);
+    take(t, vpn, write, mask, ft);
+    assert_int_equal(ff_ready(&t->f), 0); /* the offer register is full */
+    idle(t, ready);
 }
 
 static void test_post_entry(void **state) {
@@ -160,7 +170,7 @@ static void test_ring_full_disabled_not_ready(void **state) {
     const gmmu_fault_offer_t o4 = {.req = {.asid = 0, .vpn = 0x4, .write = 1},
                                    .fault_type = GMMU_FT_PTE};
     t.ev = 0;
-    ff_offer(&t.f, &t.cy, &t.ring, 0, &o4, 0x1, &t.ev, &t.v);
+    ff_take(&t.f, &t.cy, &o4, 0x1, &t.v);
     assert_int_equal(t.v.count, 1);
     assert_int_equal(t.ev, 0);
     assert_memory_equal(&t.f, &before, sizeof(before));
@@ -175,6 +185,44 @@ static void test_ring_full_disabled_not_ready(void **state) {
     offer(&t, 1, 0x4, 1, 0x1, GMMU_FT_PTE);
     assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
     assert_int_equal(t.f.put, 2);
+    assert_int_equal(t.v.count, 0);
+}
+
+/* The offer register (§7): taken while ready, ready_o 0 while full, held through a command cycle
+ * (a merge there would add an SM the same page's replay no longer sees), processed after. */
+static void test_offer_register(void **state) {
+    (void)state;
+    ft_t t;
+    ft_init(&t, 2, 4, 4);
+    offer(&t, 1, 0x10, 0, 0x1, GMMU_FT_PTE); /* entry 0x10 for SM 0 */
+    assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
+    while (!ff_ready(&t.f))
+        idle(&t, 1);
+    take(&t, 0x10, 1, 0x2, GMMU_FT_PTE); /* SM 1 faults on the same page */
+    assert_int_equal(t.f.off_valid, 1);
+    assert_int_equal(ff_ready(&t.f), 0);
+    assert_int_equal(ff_busy(&t.f), 1);
+    uint64_t v = 0;
+    assert_int_equal(ff_state_get(&t.f, "off_mask_q", 0, 0, &v), 0);
+    assert_int_equal(v, 0x2);
+    assert_int_equal(ff_state_get(&t.f, "off_write_q", 0, 0, &v), 0);
+    assert_int_equal(v, 1);
+    /* a command cycle: REPLAY_PAGE of that page replays SM 0; the register holds */
+    t.ev = 0;
+    ff_begin(&t.f, 1, &t.cy);
+    ff_process(&t.f, &t.cy, &t.ring, 0, 1, &t.ev);
+    ff_command(&t.f, GMMU_CMD_REPLAY_PAGE, 0, 0x10);
+    assert_int_equal(t.ev, 0);
+    assert_int_equal(t.f.off_valid, 1);
+    assert_int_equal(t.f.replay, 0x1);
+    assert_int_equal(ff_count(&t.f), 0);
+    /* the next cycle processes it: a new entry for SM 1 (its fault is not lost) */
+    idle(&t, 1);
+    assert_int_equal(t.ev, B(GMMU_EV_FF_NEW));
+    assert_int_equal(t.f.off_valid, 0);
+    assert_int_equal(ff_count(&t.f), 1);
+    assert_int_equal(t.f.mask[0], 0x2);
+    assert_int_equal(t.f.fw_valid, 1);
     assert_int_equal(t.v.count, 0);
 }
 
@@ -370,6 +418,7 @@ int main(void) {
         cmocka_unit_test(test_post_entry),
         cmocka_unit_test(test_quota_and_drop),
         cmocka_unit_test(test_ring_full_disabled_not_ready),
+        cmocka_unit_test(test_offer_register),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_replay_cancel_loop),
         cmocka_unit_test(test_blocking_mode_top),

@@ -200,8 +200,9 @@ static void fault_case(uint64_t vpn, int write, unsigned reads, uint32_t ft, int
     assert_int_equal(h.nfb, 1);
     assert_int_equal(h.mem_reqs, reads);
     /* the last read at t0+7+3(reads-1), its response 1 later, RESP, then response selection
-     * posts (fw_valid_q one cycle later, transferred that cycle) */
-    assert_int_equal(h.fb[0].cycle, t0 + 7 + 3 * (reads - 1) + 1 + 2);
+     * offers it into the far-fault unit's offer register, processed (a post) one cycle later,
+     * fw_valid_q one cycle after that, transferred that cycle (§7) */
+    assert_int_equal(h.fb[0].cycle, t0 + 7 + 3 * (reads - 1) + 1 + 3);
     assert_int_equal(h.fb[0].addr, 0x800000);
     assert_int_equal(h.fb[0].data[GMMU_FB_W2_VPN_LO], (uint32_t)vpn);
     assert_int_equal(h.fb[0].data[GMMU_FB_W3_VPN_HI], (uint32_t)(vpn >> 32));
