@@ -148,17 +148,19 @@ module gmmu_l2_tlb #(
   logic             merge_found, free_found, resp_found, nw_found, stall;
   logic             fault_waits;  // a FAULT result passed over (assertion, coverage)
   logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
+  // the response candidate and the walk request as one-hot picks (the lowest candidate: each bit
+  // its own OR over the entries below it) and their entries by AND-OR: no priority encoder and
+  // index multiplexer in series between the MSHR registers and the far-fault unit / walkers
+  // (docs/fpga.md session 15); the indices are encoded from the one-hot picks
+  logic [L2MshrEntries-1:0] resp_cand, resp_oh, nw_cand, nw_oh;
+  gmmu_tlb_pkg::l2_mshr_t   resp_e, nw_e;  // the picked entries ('0 if none)
 
   always_comb begin : p_mshr_sel
     merge_found = 1'b0;
     merge_idx   = '0;
     free_found  = 1'b0;
     free_idx    = '0;
-    resp_found  = 1'b0;
-    resp_idx    = '0;
     fault_waits = 1'b0;
-    nw_found    = 1'b0;
-    nw_idx      = '0;
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
       if (!merge_found && m_state_q[i] inside {MshrNeedWalk, MshrWalking} &&
           mshr_q[i].req.vpn == ls_vpn && mshr_q[i].req.write == ls_write &&
@@ -170,18 +172,31 @@ module gmmu_l2_tlb #(
         free_found = 1'b1;
         free_idx   = MIdxW'(i);
       end
-      // a FAULT result waits while the far-fault unit's write register is full (§5.3 step 1)
-      if (!resp_found && m_state_q[i] == MshrResp && (!mshr_q[i].res.fault || ff_ready_i)) begin
-        resp_found = 1'b1;
-        resp_idx   = MIdxW'(i);
-      end
       if (m_state_q[i] == MshrResp && mshr_q[i].res.fault && !ff_ready_i) fault_waits = 1'b1;
-      if (!nw_found && m_state_q[i] == MshrNeedWalk) begin
-        nw_found = 1'b1;
-        nw_idx   = MIdxW'(i);
-      end
     end
   end
+
+  always_comb begin : p_pick
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      // a FAULT result waits while the far-fault unit is not ready (§5.3 step 1)
+      resp_cand[i] = m_state_q[i] == MshrResp && (!mshr_q[i].res.fault || ff_ready_i);
+      nw_cand[i]   = m_state_q[i] == MshrNeedWalk;
+    end
+    resp_e   = '0;
+    nw_e     = '0;
+    resp_idx = '0;
+    nw_idx   = '0;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      resp_oh[i] = resp_cand[i] && ((resp_cand & ((L2MshrEntries'(1) << i) - 1'b1)) == '0);
+      nw_oh[i]   = nw_cand[i] && ((nw_cand & ((L2MshrEntries'(1) << i) - 1'b1)) == '0);
+      resp_e   |= mshr_q[i] & {$bits(gmmu_tlb_pkg::l2_mshr_t){resp_oh[i]}};
+      nw_e     |= mshr_q[i] & {$bits(gmmu_tlb_pkg::l2_mshr_t){nw_oh[i]}};
+      resp_idx |= MIdxW'(i) & {MIdxW{resp_oh[i]}};
+      nw_idx   |= MIdxW'(i) & {MIdxW{nw_oh[i]}};
+    end
+  end
+  assign resp_found = |resp_cand;
+  assign nw_found   = |nw_cand;
 
   assign stall     = miss && !merge_found && !free_found;
   assign ev_hit_o  = hit;
@@ -189,15 +204,14 @@ module gmmu_l2_tlb #(
   assign ev_large_hit_o = hit && !bhit;
 
   assign walk_valid_o = nw_found;
-  assign walk_o       = nw_found ? mshr_q[nw_idx].req : '0;
+  assign walk_o       = nw_e.req;
   assign walk_mshr_o  = nw_idx;
 
   // response selection (§5.3 step 1): registers only (the lookup does not take part)
   assign resp_sel   = !cmd_cycle_i && resp_found;
-  assign ff_valid_o = resp_sel && mshr_q[resp_idx].res.fault;
-  assign ff_o       = ff_valid_o ? '{req: mshr_q[resp_idx].req,
-                                     fault_type: mshr_q[resp_idx].res.fault_type} : '0;
-  assign ff_mask_o  = ff_valid_o ? mshr_q[resp_idx].mask[NumSm-1:0] : '0;
+  assign ff_valid_o = resp_sel && resp_e.res.fault;
+  assign ff_o       = ff_valid_o ? '{req: resp_e.req, fault_type: resp_e.res.fault_type} : '0;
+  assign ff_mask_o  = ff_valid_o ? resp_e.mask[NumSm-1:0] : '0;
 
   // ---------------------------------------------------------------- arbitration (§5.2)
   logic           advance, gnt_found;
@@ -389,18 +403,20 @@ module gmmu_l2_tlb #(
     // 1. response selection
     if (resp_sel) begin
       rsp_valid_d = 1'b1;
-      rsp_mask_d  = mshr_q[resp_idx].mask[NumSm-1:0];
-      rsp_d.req   = mshr_q[resp_idx].req;
-      if (mshr_q[resp_idx].res.fault) begin
+      rsp_mask_d  = resp_e.mask[NumSm-1:0];
+      rsp_d.req   = resp_e.req;
+      if (resp_e.res.fault) begin
         rsp_d.nack = 1'b1;
       end else begin
-        rsp_d.ppn      = mshr_q[resp_idx].res.ppn;
-        rsp_d.is_large = mshr_q[resp_idx].res.is_large;
-        rsp_d.w        = mshr_q[resp_idx].res.w;
-        rsp_d.nocache  = mshr_q[resp_idx].res.nocache;
-        rsp_d.sys      = mshr_q[resp_idx].res.sys;
+        rsp_d.ppn      = resp_e.res.ppn;
+        rsp_d.is_large = resp_e.res.is_large;
+        rsp_d.w        = resp_e.res.w;
+        rsp_d.nocache  = resp_e.res.nocache;
+        rsp_d.sys      = resp_e.res.sys;
       end
-      m_state_d[resp_idx] = MshrFree;
+      for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+        if (resp_oh[i]) m_state_d[i] = MshrFree;
+      end
     end
     // 2. walker completion (+ fill)
     if (cpl_valid_i) begin
@@ -409,7 +425,9 @@ module gmmu_l2_tlb #(
     end
     // (the fill of u_base / u_large happens inside the arrays, SA-3 / FA-3)
     // 3. walker assignment
-    if (nw_found && walk_ready_i) m_state_d[nw_idx] = MshrWalking;
+    for (int unsigned i = 0; i < L2MshrEntries; i++) begin
+      if (nw_oh[i] && walk_ready_i) m_state_d[i] = MshrWalking;
+    end
     // 4. merge / allocate
     if (miss) begin
       if (merge_found) begin
