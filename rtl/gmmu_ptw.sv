@@ -318,6 +318,22 @@ module gmmu_ptw #(
                           (HasAd && mr_free && iss_found && w_adw_q[iss_idx]);
 
   // ---------------------------------------------------------------- next state (§6, in order)
+  // step 4's key compare of each walker, on its _d key (region and ASID): the assignment (step 3)
+  // is the only step that changes a key, so the compare is made on the _q key and on the assigned
+  // request, and the assignment selects (cycle-neutral: no path from the L2's walk request
+  // through the assignment's multiplexer into the comparators, docs/fpga.md session 15)
+  logic [NumWalkers-1:0] fl_key;
+  logic                  fl_key_new;
+  always_comb begin : p_flush_key
+    fl_key_new = (flush_all_i || walk_i.vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+                 (!cmd_scope_i || walk_i.asid == cmd_asid_i);
+    for (int unsigned k = 0; k < NumWalkers; k++) begin
+      fl_key[k] = (walk_valid_i && idle_found && idle_idx == WIdxW'(k)) ? fl_key_new :
+                  (flush_all_i || w_vpn_q[k][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+                  (!cmd_scope_i || w_asid_q[k] == cmd_asid_i);
+    end
+  end
+
   always_comb begin : p_next_state
     w_state_d  = w_state_q;
     w_vpn_d    = w_vpn_q;
@@ -439,8 +455,7 @@ module gmmu_ptw #(
     // 4. flush, applied to the _d values above
     if (flush_all_i || flush_page_i) begin
       for (int unsigned k = 0; k < NumWalkers; k++) begin
-        if ((flush_all_i || w_vpn_d[k][VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
-            (!cmd_scope_i || w_asid_d[k] == cmd_asid_i)) begin
+        if (fl_key[k]) begin
           if (w_state_d[k] == WkWaitRsp) begin
             w_poison_d[k] = 1'b1;
           end else if (w_state_d[k] == WkIssue || w_state_d[k] == WkPwc) begin

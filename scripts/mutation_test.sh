@@ -288,6 +288,12 @@ mutate_ls rtl/gmmu_pwc.sv "s/        if ((!cmd_scope_i || pasid_d\[e\] == cmd_as
     test-pwc-lockstep
 mutate_ls rtl/gmmu_ptw.sv "s/        w_pcnt_d\[idle_idx\]  = PcntW'(PwcLatency - 1);/        w_pcnt_d[idle_idx]  = PcntW'(PwcLatency);/" \
     "RTL: a page-walk-cache hit waits one cycle more than PwcLatency" test-pwc-lockstep
+# session 15 (cycle-neutral): step 4 compares a walker assigned in the flush's cycle on the
+# assigned request's key (without a page-walk cache the restart of a just-assigned walker changes
+# nothing: only a cache hit's deeper start shows it)
+mutate_ls rtl/gmmu_ptw.sv "s/      fl_key\[k\] = (walk_valid_i \&\& idle_found \&\& idle_idx == WIdxW'(k)) ? fl_key_new :/      fl_key[k] = (walk_valid_i \&\& idle_found \&\& idle_idx == WIdxW'(k)) ? 1'b0 :/" \
+    "RTL: a walker assigned in the cycle of a flush is never restarted by it (gmmu_ptw step 4)" \
+    test-pwc-lockstep
 fi
 fi
 

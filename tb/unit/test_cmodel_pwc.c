@@ -354,6 +354,40 @@ static void test_pwc_concurrent(void **state) {
     done(&h);
 }
 
+/* a page flush in the very cycle a walker is assigned with a cache hit (the L2's walk request in
+ * a command cycle): the walker is restarted at the root like any other, not left in its hit
+ * latency (RTL gmmu_ptw compares it on the assigned request's key, docs/fpga.md session 15) */
+static void test_pwc_flush_at_assign(void **state) {
+    (void)state;
+    th_t h;
+    init(&h);
+    const uint64_t a = VPN(4, 4, 4, 0), c = VPN(4, 4, 4, 5);
+    th_map(&h, a, 0x80, PTE_VW);
+    th_map(&h, c, 0x85, PTE_VW);
+    assert_int_equal(walk(&h, 0, 0, a, 0x80), 4u); /* fills the cache */
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_LO, (uint32_t)a);
+    th_csr_write(&h, GMMU_CSR_CMD_ARG_HI, (uint32_t)(a >> 32));
+    const unsigned n0 = h.nmiss;
+    th_req(&h, 0, 0, c, 0, 9);
+    th_step(&h);
+    /* the cycle whose edge allocates the L2 MSHR (its last stage, L2Latency 3, valid): the CMD
+     * write there makes the next cycle, the walker assignment's, the command cycle */
+    for (int i = 0; i < 50 && !((st(&h, "u_l2", "pv_q", 0) >> 2) & 1u); i++)
+        th_step(&h);
+    assert_true((st(&h, "u_l2", "pv_q", 0) >> 2) & 1u);
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_INVAL_PAGE); /* CMD_ARG = a: c's region */
+    assert_int_equal(st(&h, "u_l2", "m_state_q", 0), 1u); /* NEED_WALK */
+    assert_int_equal(st(&h, "u_ptw", "w_state_q", 0), 0u); /* IDLE */
+    th_step(&h); /* the command cycle: assigned with a cache hit, restarted by the flush */
+    assert_int_equal(st(&h, "u_ptw", "w_state_q", 0), 1u); /* ISSUE, not PWC */
+    assert_int_equal(st(&h, "u_ptw", "w_level_q", 0), 0u);
+    for (int i = 0; i < 2000 && h.nmiss == n0; i++)
+        th_step(&h);
+    assert_int_equal(h.nmiss, n0 + 1u);
+    assert_int_equal(h.miss[n0].ppn, 0x85);
+    th_done(&h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pwc_levels),
@@ -363,6 +397,7 @@ int main(void) {
         cmocka_unit_test(test_pwc_asid),
         cmocka_unit_test(test_pwc_race_nofill),
         cmocka_unit_test(test_pwc_flush_in_latency),
+        cmocka_unit_test(test_pwc_flush_at_assign),
         cmocka_unit_test(test_pwc_concurrent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
