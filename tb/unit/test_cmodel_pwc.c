@@ -375,8 +375,8 @@ static void test_pwc_flush_at_assign(void **state) {
     for (int i = 0; i < 50 && !((st(&h, "u_l2", "pv_q", 0) >> 2) & 1u); i++)
         th_step(&h);
     assert_true((st(&h, "u_l2", "pv_q", 0) >> 2) & 1u);
-    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_INVAL_PAGE); /* CMD_ARG = a: c's region */
-    assert_int_equal(st(&h, "u_l2", "m_state_q", 0), 1u); /* NEED_WALK */
+    th_csr_write(&h, GMMU_CSR_CMD, GMMU_CMD_INVAL_PAGE);   /* CMD_ARG = a: c's region */
+    assert_int_equal(st(&h, "u_l2", "m_state_q", 0), 1u);  /* NEED_WALK */
     assert_int_equal(st(&h, "u_ptw", "w_state_q", 0), 0u); /* IDLE */
     th_step(&h); /* the command cycle: assigned with a cache hit, restarted by the flush */
     assert_int_equal(st(&h, "u_ptw", "w_state_q", 0), 1u); /* ISSUE, not PWC */
