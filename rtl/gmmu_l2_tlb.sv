@@ -214,8 +214,10 @@ module gmmu_l2_tlb #(
   assign ff_mask_o  = ff_valid_o ? resp_e.mask[NumSm-1:0] : '0;
 
   // ---------------------------------------------------------------- arbitration (§5.2)
-  logic           advance, gnt_found;
-  logic [SmW-1:0] gnt_idx;
+  logic             advance, gnt_found;
+  logic [SmW-1:0]   gnt_idx;
+  logic [NumSm-1:0] gnt_oh;   // the granted SM, one-hot ('0 if none)
+  gmmu_tlb_pkg::tlb_req_t gnt_req;  // its request ('0 if none)
 
   // a function of registers only (§5.2): the last stage's lookup never reaches the grant (the
   // L1s' request tables) nor the base RAM's read address; with every MSHR busy, or an MSHR
@@ -224,21 +226,27 @@ module gmmu_l2_tlb #(
   assign advance = !cmd_cycle_i && !(pv_q[Lat-1] && (!free_found || resp_sel));
   assign hold    = stall || (lk_hit && resp_sel);
 
+  // round robin from rr_q: the lowest requesting SM at or above rr_q, else the lowest requesting
+  // SM; each as a one-hot pick (bit s: SM s requests and no SM below it in its group does, its
+  // own OR tree) and the request as an AND-OR: no rotation loop with a priority chain between the
+  // L1s' request tables and the grant (cycle-neutral, docs/fpga.md session 15)
   always_comb begin : p_arbiter
-    int unsigned sm;
-    sm        = 0;
-    gnt_found = 1'b0;
-    gnt_idx   = '0;
-    for (int unsigned i = 0; i < NumSm; i++) begin
-      sm = int'(rr_q) + i;
-      if (sm >= NumSm) sm = sm - NumSm;
-      if (!gnt_found && l1_req_valid_i[sm]) begin
-        gnt_found = 1'b1;
-        gnt_idx   = SmW'(sm);
-      end
+    logic [NumSm-1:0] hi, pick_hi, pick_all, below;
+    for (int unsigned s = 0; s < NumSm; s++) hi[s] = l1_req_valid_i[s] && SmW'(s) >= rr_q;
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      below       = (NumSm'(1) << s) - 1'b1;
+      pick_hi[s]  = hi[s] && (hi & below) == '0;
+      pick_all[s] = l1_req_valid_i[s] && (l1_req_valid_i & below) == '0;
     end
-    l1_gnt_o = '0;
-    if (advance && gnt_found) l1_gnt_o[gnt_idx] = 1'b1;
+    gnt_found = |l1_req_valid_i;
+    gnt_oh    = (hi != '0) ? pick_hi : pick_all;
+    gnt_idx   = '0;
+    gnt_req   = '0;
+    for (int unsigned s = 0; s < NumSm; s++) begin
+      gnt_idx |= SmW'(s) & {SmW{gnt_oh[s]}};
+      gnt_req |= l1_req_i[s] & {$bits(gmmu_tlb_pkg::tlb_req_t){gnt_oh[s]}};
+    end
+    l1_gnt_o = advance ? gnt_oh : '0;
   end
 
   // ---------------------------------------------------------------- fill (step 2)
@@ -500,10 +508,10 @@ module gmmu_l2_tlb #(
       end
       // stage 1 takes the granted request, or becomes invalid (fields 0)
       pv_d[0]     = gnt_found;
-      psm_d[0]    = gnt_found ? gnt_idx : '0;
-      pvpn_d[0]   = gnt_found ? l1_req_i[gnt_idx].vpn : '0;
-      pwrite_d[0] = gnt_found && l1_req_i[gnt_idx].write;
-      pasid_d[0]  = gnt_found ? l1_req_i[gnt_idx].asid : '0;
+      psm_d[0]    = gnt_idx;
+      pvpn_d[0]   = gnt_req.vpn;
+      pwrite_d[0] = gnt_req.write;
+      pasid_d[0]  = gnt_req.asid;
       if (gnt_found) rr_d = (int'(gnt_idx) == NumSm - 1) ? '0 : gnt_idx + 1'b1;
     end else if (ls_valid && !hold) begin
       // no advance: the last stage answered, merged or allocated; it is done (stages 1..Lat-1

@@ -206,6 +206,9 @@ mutate rtl/gmmu_ff.sv "s/  assign ready_o    = !fw_valid_q \&\& !off_valid_q;/  
 mutate rtl/gmmu_ff.sv "s/  assign of_valid = off_valid_q \&\& !cmd_cycle_i;/  assign of_valid = off_valid_q;/" \
     "RTL: the offer register is processed in a command cycle (§7)" \
     tb/traces/fb_overflow.trc "--set fb_entries=2 --csr 29:w:CMD:0 --csr 31:w:FB_GET:0:FF_NEW"
+# session 15's one-hot round robin (cycle-neutral): the grant starts at rr_q
+mutate rtl/gmmu_l2_tlb.sv "s/    gnt_oh    = (hi != '0) ? pick_hi : pick_all;/    gnt_oh    = pick_all;/" \
+    "RTL: the L2 grants the lowest requesting SM, not round robin from rr_q (gmmu_l2_tlb §5.2)"
 # session 15's one-hot picks (cycle-neutral): the walk request is the lowest NEED_WALK entry's
 mutate rtl/gmmu_l2_tlb.sv "s/      nw_oh\[i\]   = nw_cand\[i\] \&\& ((nw_cand \& ((L2MshrEntries'(1) << i) - 1'b1)) == '0);/      nw_oh[i]   = nw_cand[i];/" \
     "RTL: the L2's walk request ORs every NEED_WALK entry, not the lowest (one-hot pick, gmmu_l2_tlb)" \
