@@ -253,6 +253,8 @@ int ff_state_get(const ff_t *f, const char *reg, uint32_t i, uint32_t word, uint
                  {"cancel_valid_q", f->cancel_valid},
                  {"cancel_vpn_q", f->cancel_vpn},
                  {"put_q", f->put},
+                 /* RTL: PUT + 1 modulo 2^FB_IDX_W, kept for the ring-full test */
+                 {"put_p1_q", ((uint64_t)f->put + 1u) & ((UINT64_C(1) << GMMU_FB_IDX_W) - 1u)},
                  {"overflow_q", f->overflow},
                  {"count_q", ff_count(f)},
                  {"off_valid_q", f->off_valid},

@@ -9,6 +9,7 @@
 //                           so a shadow register keeps the post mask of each entry
 //   ff_count                FF_COUNT = number of valid entries; a valid entry has a non-empty mask
 //   ff_sm_count             each SM's kept count (sm_cnt_q, the quota's) = its valid entries
+//   ff_put_p1               the kept PUT + 1 register equals PUT + 1
 //   ring_*                  PUT < FB_SIZE (PUT = 0 when the ring is disabled), a post only into a
 //                           free slot (never when the ring is full or disabled), PUT moves only by
 //                           a post (+1 mod size) or an FB_SIZE write (-> 0)
@@ -63,6 +64,7 @@ module gmmu_ff_props #(
   input logic [NumSm-1:0]       e_mask_q [FfEntries],
   input logic [NumSm-1:0]       dropped_q,
   input logic [IdxW-1:0]        put_q,
+  input logic [IdxW-1:0]        put_p1_q,
   input logic                   overflow_q,
   input logic                   o_merge,
   input logic                   o_drop,
@@ -146,6 +148,8 @@ module gmmu_ff_props #(
   // ring pointers (§7, §8): PUT stays inside the ring; a post never writes a full or
   // disabled ring (GET == PUT + 1 means full: one slot stays empty)
   `FV_ASSERT(ring_put_range, (fb_size_i == '0) ? (put_q == '0) : ({1'b0, put_q} < fb_size_i))
+  // the kept PUT + 1 (the ring-full test's register)
+  `FV_ASSERT(ff_put_p1, put_p1_q == put_q + 1'b1)
   `FV_ASSERT(ring_post_free_slot, !o_post || (!ring_off && !ring_full &&
              ((({1'b0, put_q} + 1'b1) & (fb_size_i - 1'b1)) != {1'b0, get_i})))
 

@@ -42,6 +42,8 @@ MUTANTS = [
      "      if (1'b0) begin\n        o_merge", "ff_one_entry_per_vpn: no merge, a second entry"),
     ("ring", "prove", "rtl/gmmu_ff.sv", "put_d               = put_inc[IdxW-1:0];",
      "put_d               = put_q + 1'b1;", "ring_put_range: PUT ignores the ring size"),
+    ("ring", "prove", "rtl/gmmu_ff.sv", "put_p1_d   = IdxW'(1);", "put_p1_d   = put_p1_q;",
+     "ff_put_p1: an FB_SIZE write clears PUT, not the kept PUT + 1"),
     ("l1_req", "prove", "rtl/gmmu_l1_req_table.sv",
      "if (!found && !taken[i] && state_q[i] == ReqFree) begin",
      "if (!found && state_q[i] == ReqFree) begin", "req_x_in_table: two misses, one entry"),

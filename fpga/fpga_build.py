@@ -161,7 +161,9 @@ def main():
                     choices=["abc9", "abc"] + list(fpga_util.ECP5_ABC9_SCRIPTS),
                     help="LUT mapper: abc9 (synth_ecp5's), abc9-fast (ABC9 mapping only: &if), "
                          "abc9-dc2 (ABC9 with one &dc2 rewriting before &if and &mfs after, no "
-                         "&dch choices) or abc (classic ABC inside synth_lattice's script, the "
+                         "&dch choices), abc9-dc2-w1000 (the same with 1000 ps of wire delay "
+                         "per connection instead of 300: fewer LUT levels) or abc (classic ABC "
+                         "inside synth_lattice's script, the "
                          "old synth_ecp5 -noabc9): docs/fpga.md measures them")
     ap.add_argument("--lut4", action="store_true",
                     help="map to 4-input LUTs only (synth_ecp5 -nowidelut): ABC9's wide-LUT "

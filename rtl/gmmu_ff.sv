@@ -92,6 +92,10 @@ module gmmu_ff #(
   logic [VpnW-1:0]      cancel_vpn_q, cancel_vpn_d;
   logic [AsidW-1:0]     cancel_asid_q, cancel_asid_d;
   logic [IdxW-1:0]      put_q, put_d;
+  // PUT + 1 modulo 2^FB_IDX_W (not FB_SIZE), kept beside put_q (always put_q + 1: formal
+  // ff_put_p1): the ring-full test compares a register, not an incrementer's sum (cycle-neutral,
+  // docs/fpga.md session 15)
+  logic [IdxW-1:0]      put_p1_q, put_p1_d;
   logic                 overflow_q, overflow_d;
   // fault-entry write register; fw_data is kept as its variable fields (see docs/rtl.md)
   logic                 fw_valid_q, fw_valid_d;
@@ -180,7 +184,13 @@ module gmmu_ff #(
   end
 
   assign ff_count_o = count_q;
-  assign put_inc    = ({1'b0, put_q} + 1'b1) & (fb_size_i - 1'b1);
+  // FB_SIZE - 1 of a legal size (a power of two up to 2^FB_IDX_W, §8; 0 when the ring is off,
+  // which is tested first) as the OR of the size's higher bits: no carry chain
+  logic [IdxW-1:0] size_mask;
+  always_comb begin : p_size_mask
+    for (int unsigned i = 0; i < IdxW; i++) size_mask[i] = (fb_size_i >> (i + 1)) != '0;
+  end
+  assign put_inc    = {1'b0, put_p1_q & size_mask};
   assign ring_off   = (fb_size_i == '0);
   assign ring_full  = (put_inc == {1'b0, get_i});
   // the L2 offers a fault only while the fault-entry write register and the offer register are
@@ -226,6 +236,7 @@ module gmmu_ff #(
     cancel_vpn_d   = cancel_vpn_q;
     cancel_asid_d  = cancel_asid_q;
     put_d          = put_q;
+    put_p1_d       = put_p1_q;
     overflow_d     = overflow_q;
     fw_valid_d     = fw_valid_q && !fb_wr_ready_i;
     fw_addr_d      = fw_addr_q;
@@ -279,6 +290,7 @@ module gmmu_ff #(
       fw_client_d         = client;
       fw_write_d          = off_write_q;
       put_d               = put_inc[IdxW-1:0];
+      put_p1_d            = put_inc[IdxW-1:0] + 1'b1;
     end
     // commands
     if (replay_page_i) begin
@@ -309,6 +321,7 @@ module gmmu_ff #(
     // host CSR writes, applied after the unit's own updates
     if (fb_size_wr_i) begin
       put_d      = '0;
+      put_p1_d   = IdxW'(1);
       overflow_d = 1'b0;
     end
     if (ovf_clr_i && !o_ovf) overflow_d = 1'b0;
@@ -361,6 +374,7 @@ module gmmu_ff #(
       cancel_vpn_q   <= '0;
       cancel_asid_q  <= '0;
       put_q          <= '0;
+      put_p1_q       <= IdxW'(1);
       overflow_q     <= 1'b0;
       fw_valid_q     <= 1'b0;
       fw_addr_q      <= '0;
@@ -394,6 +408,7 @@ module gmmu_ff #(
       cancel_vpn_q   <= cancel_vpn_d;
       cancel_asid_q  <= cancel_asid_d & AsidMask;
       put_q          <= put_d;
+      put_p1_q       <= put_p1_d;
       overflow_q     <= overflow_d;
       fw_valid_q     <= fw_valid_d;
       fw_addr_q      <= fw_addr_d;

@@ -49,8 +49,13 @@ LUT_GROWTH_LIMIT = 0.05
 # `fpga_build.py --mapper abc9-dc2`: ABC9 with one &dc2 rewriting before &if and &mfs after (no
 # &dch). `--lut4` maps to 4-input LUTs only (each mapper's own option: synth_lattice's -nowidelut
 # does not reach a mapping command run outside its script).
+# `fpga_build.py --mapper abc9-dc2-w1000`: abc9-dc2 with a wire delay of 1000 ps per connection
+# (-W) instead of synth_ecp5's 300: routed paths of the paper-like configuration spend 1.1-1.2 ns
+# per hop in routing (docs/fpga.md session 15); with 300 ps the mapper keeps chains through the
+# LUT4s' fast D input, which cost a routed hop each.
 ECP5_ABC9_SCRIPTS = {"abc9-fast": "-W 300 -script +&if,-W,300,-v",
-                     "abc9-dc2": "-W 300 -script +&st;&dc2;&if,-W,300,-v;&mfs"}
+                     "abc9-dc2": "-W 300 -script +&st;&dc2;&if,-W,300,-v;&mfs",
+                     "abc9-dc2-w1000": "-W 1000 -script +&st;&dc2;&if,-W,1000,-v;&mfs"}
 
 
 def ecp5_mapper(name, lut4=False):

@@ -226,6 +226,8 @@ def expected_ffs(p, k, prep=False):
         "dropped, replay": 2 * S,
         "cancel (valid, vpn, asid)": 1 + vpn + ab,
         "put, overflow": k["FB_IDX_W"] + 1,
+        # session 15 (cycle-neutral): PUT + 1 (mod 2^FB_IDX_W) kept beside PUT for the ring test
+        "put + 1 (put_p1)": k["FB_IDX_W"],
         # §7 (session 15): the L2's fault offer, processed in the next cycle
         "offer register (valid, vpn, asid, write, fault_type, mask)": 1 + vpn + sb + 1 + ft + S,
         "fault-entry write (valid, addr[47:5])": 1 + fb_addr,
