@@ -56,7 +56,7 @@ module gmmu_ff_props #(
   // internal state and decode of gmmu_ff
   input logic                   off_valid_q,
   input logic                   of_valid,     // the offer register processed in this cycle
-  input logic [NumSm-1:0]       of_mask,
+  input logic [NumSm-1:0]       off_mask_q,
   input logic [FfEntries-1:0]   e_valid_q,
   input logic [FCntW-1:0]       sm_cnt_q [NumSm],
   input logic [FfEntries-1:0]   e_valid_d,
@@ -132,7 +132,7 @@ module gmmu_ff_props #(
   end
   `FV_ASSERT(ff_count, int'(ff_count_o) == n_valid)
   // a post opens an entry only for SMs under their quota (A non-empty, A within the offer)
-  `FV_ASSERT(ff_post_avail, !o_post || (avail != '0 && (avail & ~of_mask) == '0))
+  `FV_ASSERT(ff_post_avail, !o_post || (avail != '0 && (avail & ~off_mask_q) == '0))
   // exactly one outcome per processed offer, none without one
   `FV_ASSERT(ff_no_outcome, of_valid || !(o_merge || o_drop || o_ovf || o_post))
   `FV_ASSERT(ff_one_outcome, !of_valid ||
@@ -143,7 +143,7 @@ module gmmu_ff_props #(
   // post always finds it free)
   `FV_ASSERT(ff_off_no_cmd, !of_valid || !(replay_page_i || replay_all_i || cancel_page_i))
   `FV_ASSERT(ff_off_fw_empty, !off_valid_q || !fb_wr_valid_o)
-  `FV_ASSERT(ff_off_mask_nonempty, !off_valid_q || of_mask != '0)
+  `FV_ASSERT(ff_off_mask_nonempty, !off_valid_q || off_mask_q != '0)
 
   // ring pointers (§7, §8): PUT stays inside the ring; a post never writes a full or
   // disabled ring (GET == PUT + 1 means full: one slot stays empty)
@@ -174,7 +174,7 @@ module gmmu_ff_props #(
       put_p <= put_q; size_p <= fb_size_i; base_p <= fb_base_i; post_p <= o_post;
       ovf_p <= o_ovf; size_wr_p <= fb_size_wr_i; clr_p <= ovf_clr_i; ovf_q_p <= overflow_q;
       fw_hold_p <= fb_wr_valid_o && !fb_wr_ready_i; drop_p <= o_drop;
-      fw_addr_p <= fb_wr_addr_o; fw_data_p <= fb_wr_data_o; offer_mask_p <= of_mask;
+      fw_addr_p <= fb_wr_addr_o; fw_data_p <= fb_wr_data_o; offer_mask_p <= off_mask_q;
       off_hold_p <= off_valid_q && cmd_cycle_i;
     end
   end

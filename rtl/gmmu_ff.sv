@@ -119,15 +119,9 @@ module gmmu_ff #(
   assign fb_wr_addr_o   = {fw_addr_q, FbOffW'(0)};
   assign busy_o         = fw_valid_q || off_valid_q || cancel_valid_q || (|replay_q);
 
-  // the offer processed in this cycle: the offer register's, outside a command cycle
-  logic             of_valid;
-  logic [VpnW-1:0]  of_vpn;
-  logic [AsidW-1:0] of_asid;
-  logic [NumSm-1:0] of_mask;
+  // an offer is processed in this cycle: the offer register's (off_*_q), outside a command cycle
+  logic of_valid;
   assign of_valid = off_valid_q && !cmd_cycle_i;
-  assign of_vpn   = off_vpn_q;
-  assign of_asid  = off_asid_q;
-  assign of_mask  = off_mask_q;
 
   // fault-buffer entry: every field at its place of spec/gmmu.toml [fb_field] (FB_<field>_BIT)
   always_comb begin : p_fb_entry
@@ -168,7 +162,7 @@ module gmmu_ff #(
     free_found  = 1'b0;
     free_idx    = '0;
     for (int unsigned i = 0; i < FfEntries; i++) begin
-      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == of_vpn && e_asid_q[i] == of_asid;
+      vpn_match[i] = e_valid_q[i] && e_vpn_q[i] == off_vpn_q && e_asid_q[i] == off_asid_q;
       if (!free_found && !e_valid_q[i]) begin
         free_found = 1'b1;
         free_idx   = FIdxW'(i);
@@ -176,7 +170,7 @@ module gmmu_ff #(
     end
     merge_found = |vpn_match;
     for (int unsigned s = 0; s < NumSm; s++) quota_ok[s] = sm_cnt_q[s] < FCntW'(FfQuota);
-    avail  = of_mask & quota_ok;
+    avail  = off_mask_q & quota_ok;
     client = '0;
     for (int s = NumSm - 1; s >= 0; s--) begin
       if (avail[s]) client = SmW'(s);
@@ -268,22 +262,22 @@ module gmmu_ff #(
     // offer (the offer register's)
     if (o_merge) begin
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (vpn_match[i]) e_mask_d[i] = e_mask_q[i] | of_mask;
+        if (vpn_match[i]) e_mask_d[i] = e_mask_q[i] | off_mask_q;
       end
     end
-    if (o_drop) dropped_d = dropped_q | of_mask;
+    if (o_drop) dropped_d = dropped_q | off_mask_q;
     if (o_ovf) overflow_d = 1'b1;
     if (o_post) begin
       e_valid_d[free_idx] = 1'b1;
-      e_vpn_d[free_idx]   = of_vpn;
-      e_asid_d[free_idx]  = of_asid;
+      e_vpn_d[free_idx]   = off_vpn_q;
+      e_asid_d[free_idx]  = off_asid_q;
       e_mask_d[free_idx]  = avail;
-      dropped_d           = dropped_q | (of_mask & ~avail);
+      dropped_d           = dropped_q | (off_mask_q & ~avail);
       fw_valid_d          = 1'b1;
       fw_addr_d           = fb_base_i + FbAddrW'(put_q);
       fw_set_d            = 1'b1;
-      fw_vpn_d            = of_vpn;
-      fw_asid_d           = of_asid;
+      fw_vpn_d            = off_vpn_q;
+      fw_asid_d           = off_asid_q;
       fw_time_d           = time_i;
       fw_mask_d           = avail;
       fw_ft_d             = off_ft_q;
@@ -347,7 +341,7 @@ module gmmu_ff #(
         in_match |= vpn_match[i] && e_mask_q[i][s];
         dec      |= pg_clr[i] && e_mask_q[i][s];
       end
-      inc = (o_post && avail[s]) || (o_merge && of_mask[s] && !in_match);
+      inc = (o_post && avail[s]) || (o_merge && off_mask_q[s] && !in_match);
       sm_cnt_d[s] = sm_cnt_q[s] + FCntW'(inc) - FCntW'(dec);
     end
     if (replay_all_i) begin
