@@ -69,6 +69,7 @@ module fv_ad #(
     // one address space (NumAsids = 1): every ASID is 0
     .walk_i ('{asid: '0, vpn: walk_vpn_i, write: walk_write_i}), .walk_mshr_i,
     .walk_ready_o (walk_ready), .cpl_valid_o (cpl_valid), .cpl_mshr_o (cpl_mshr), .cpl_o (cpl),
+    .cpl_vpn_o (), .cpl_asid_o (),
     .mem_req_valid_o (mem_req_valid), .mem_req_ready_i, .mem_req_addr_o (mem_req_addr),
     .mem_req_id_o (mem_req_id), .mem_req_write_o (mem_req_write),
     .mem_req_wdata_o (mem_req_wdata), .mem_req_setbits_o (mem_req_setbits),

@@ -1,6 +1,8 @@
 // Formal harness of the TLB arrays with the TINY geometry (configs/tiny.cfg) and the records of
 // spec/tlb.toml: the L1 base array (8 entries, 2 lookup ports), the L1 large array (2 entries,
-// 2 ports), the L2 large array (2 entries, 1 port) and the L2 base array (4 sets x 2 ways).
+// 2 ports), the L2 large array (2 entries, 1 port) and the L2 base array (4 sets x 2 ways), the
+// latter twice: with any tag in any set (every page flush compares every entry) and as the L2
+// uses it (set = vpn[1:0], set-local page flushes, session 16).
 // Every input is free (any fill, lookup, touch, flush sequence); the properties are bound
 // (formal/gmmu_tlb_props.sv).
 module fv_tlb
@@ -32,7 +34,15 @@ module fv_tlb
   input base_tag_t s_lk_tag,
   input logic s_fill, s_fill_w, s_flush_all, s_flush_page,
   input base_tag_t s_fill_tag, s_flush_tag,
-  input base_data_t s_fill_data
+  input base_data_t s_fill_data,
+  // the L2 base array used as the L2 uses it (set = vpn[1:0], every page flush set-local): the
+  // fill's set, the flush's set and the lookup's set come from the tags (docs/microarch.md §1.3)
+  input logic t_lk_valid, t_lk_write, t_touch,
+  input logic [1:0] t_rd_set,
+  input base_tag_t t_lk_tag,
+  input logic t_fill, t_fill_w, t_flush_all, t_flush_page,
+  input base_tag_t t_fill_tag, t_flush_tag,
+  input base_data_t t_fill_data
 );
   logic init = 1'b1;
   always_ff @(posedge clk_i) init <= 1'b0;
@@ -118,6 +128,51 @@ module fv_tlb
       tlb_sa_rd_tag: assert (!u_l2_base.u_store.valid_q[s_rd_prev*2+w] ||
         u_l2_base.g_way[w].u_ram.rdata_q[SPayW-1 -: STagW] ==
         u_l2_base.u_store.tag_q[s_rd_prev*2+w]);
+    end
+  end
+  // the second L2 base array: fills in set vpn[1:0], lookups of the set read at the last edge,
+  // page flushes set-local (their set read at the last edge, as the L2's command cycle does):
+  // SA-5's local path, with a fill of the same cycle in the flushed set (tlb_sa_flush_page_done)
+  logic [1:0] t_rd_prev, t_fill_set, t_flush_set;
+  always_ff @(posedge clk_i) t_rd_prev <= t_rd_set;
+  assign t_fill_set  = t_fill_tag.vpn[1:0];
+  assign t_flush_set = t_flush_tag.vpn[1:0];
+  always_comb if (rst_ni) assume (!t_flush_page || t_flush_set == t_rd_prev);
+  logic t_hit, t_w;
+  logic [0:0] t_way, t_fill_way;
+  logic [1:0] t_match, t_fill_same;
+  base_data_t t_data;
+  for (genvar w = 0; w < 2; w++) begin : g_t_same
+    assign t_fill_same[w] = u_l2_base_loc.ent_tag[t_fill_set*2+w] == t_fill_tag;
+  end
+  gmmu_tlb_sa #(.Sets(4), .Ways(2), .tag_t(base_tag_t), .data_t(base_data_t)) u_l2_base_loc (
+    .clk_i, .rst_ni, .lk_valid_i (t_lk_valid), .lk_set_i (t_rd_prev), .rd_set_i (t_rd_set),
+    .lk_tag_i (t_lk_tag),
+    .lk_write_i (t_lk_write), .lk_hit_o (t_hit), .lk_way_o (t_way), .lk_data_o (t_data),
+    .lk_w_o (t_w), .lk_match_o (t_match), .fill_i (t_fill), .fill_set_i (t_fill_set),
+    .fill_same_i (t_fill_same), .fill_way_o (t_fill_way), .fill_tag_i (t_fill_tag),
+    .fill_w_i (t_fill_w), .fill_data_i (t_fill_data), .touch_i (t_touch & t_hit),
+    .flush_all_i (t_flush_all), .flush_page_i (t_flush_page), .flush_tag_i (t_flush_tag),
+    .flush_mask_i ('1), .flush_local_i (1'b1), .flush_set_i (t_flush_set)
+  );
+  logic unused_t = ^{t_fill_way, t_match, t_w, t_data, t_way};
+  for (genvar st = 0; st < 4; st++) begin : g_t_set
+    for (genvar w = 0; w < 2; w++) begin : g_t_way
+      always_comb if (rst_ni) begin
+        tlb_sa_loc_ram_tag: assert (!u_l2_base_loc.u_store.valid_q[st*2+w] ||
+          u_l2_base_loc.g_way[w].u_ram.mem[st][SPayW-1 -: STagW] ==
+          u_l2_base_loc.u_store.tag_q[st*2+w]);
+        // a valid entry sits in its tag's set (what makes a set-local flush complete)
+        tlb_sa_loc_in_set: assert (!u_l2_base_loc.u_store.valid_q[st*2+w] ||
+          u_l2_base_loc.u_store.tag_q[st*2+w].vpn[1:0] == 2'(st));
+      end
+    end
+  end
+  for (genvar w = 0; w < 2; w++) begin : g_t_rd
+    always_comb if (rst_ni && !init) begin
+      tlb_sa_loc_rd_tag: assert (!u_l2_base_loc.u_store.valid_q[t_rd_prev*2+w] ||
+        u_l2_base_loc.g_way[w].u_ram.rdata_q[SPayW-1 -: STagW] ==
+        u_l2_base_loc.u_store.tag_q[t_rd_prev*2+w]);
     end
   end
 endmodule

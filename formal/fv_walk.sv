@@ -11,6 +11,8 @@
 //                    serve the same MSHR; every WALKING MSHR has exactly one walker (no walk is
 //                    lost or duplicated)
 //   walk_cpl_walking a walk completes only into a WALKING MSHR (RTL SVA a_cpl_walking)
+//   walk_key, walk_cpl_key  a busy walker holds its MSHR's VPN, so the completion's key (the
+//                    L2's fill tag and set) is the MSHR's (RTL SVA a_cpl_key)
 //   walk_rsp_ok      a memory response always finds its walker in WAIT_RSP (RTL SVA
 //                    a_rsp_to_waiting_walker); a walker in WAIT_RSP has exactly one read in
 //                    flight (in the request register or transferred)
@@ -55,6 +57,8 @@ module fv_walk #(
   gmmu_tlb_pkg::tlb_req_t walk;   // walk request record (spec/tlb.toml)
   gmmu_tlb_pkg::walk_res_t cpl;   // walk completion record
   logic [MIdxW-1:0] walk_mshr, cpl_mshr;
+  logic [gmmu_pkg::VPN_W-1:0] cpl_vpn;    // the completing walk's key (docs/microarch.md §6)
+  logic [gmmu_pkg::ASID_W-1:0] cpl_asid;
   gmmu_tlb_pkg::fault_offer_t ff_offer;  // fault offer record (spec/tlb.toml)
   logic ff_valid, ev_hit, ev_miss, l2_busy;
   logic mem_req_valid, ev_walk, ev_restart, ptw_busy;
@@ -76,7 +80,8 @@ module fv_walk #(
     .l1_gnt_o (l1_gnt), .rsp_valid_o (rsp_valid),
     .rsp_mask_o (rsp_mask), .rsp_o (rsp), .walk_valid_o (walk_valid), .walk_o (walk),
     .walk_mshr_o (walk_mshr), .walk_ready_i (walk_ready),
-    .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_i (cpl), .ff_valid_o (ff_valid),
+    .cpl_valid_i (cpl_valid), .cpl_mshr_i (cpl_mshr), .cpl_i (cpl), .cpl_vpn_i (cpl_vpn),
+    .cpl_asid_i (cpl_asid), .ff_valid_o (ff_valid),
     .ff_o (ff_offer), .ff_mask_o (ff_mask),
     .ff_ready_i (ff_ready_in), .cmd_cycle_i (cmd_cycle),
     // one address space (NumAsids = 1, docs/microarch.md §14.8): every ASID is 0, no scope
@@ -88,7 +93,8 @@ module fv_walk #(
     .clk_i, .rst_ni, .pt_base_i ('{pt_base}), .cmd_asid_i ('0),
     .cmd_scope_i (1'b0), .walk_valid_i (walk_valid), .walk_i (walk),
     .walk_mshr_i (walk_mshr), .walk_ready_o (walk_ready),
-    .cpl_valid_o (cpl_valid), .cpl_mshr_o (cpl_mshr), .cpl_o (cpl), .mem_req_valid_o (mem_req_valid),
+    .cpl_valid_o (cpl_valid), .cpl_mshr_o (cpl_mshr), .cpl_o (cpl), .cpl_vpn_o (cpl_vpn),
+    .cpl_asid_o (cpl_asid), .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i, .mem_req_addr_o (mem_req_addr), .mem_req_id_o (mem_req_id),
     .mem_rsp_valid_i, .mem_rsp_id_i, .mem_rsp_data_i, .flush_all_i (flush_all),
     .flush_page_i (flush_page), .cmd_vpn_i (cmd_vpn), .ev_walk_o (ev_walk),
@@ -137,6 +143,9 @@ module fv_walk #(
     always_comb if (rst_ni) begin
       walk_state_legal: assert (ws[k] != 2'd3);
       walk_mshr_walking: assert (ws[k] == WIdle || ms[u_ptw.w_mshr_q[k]] == MWalking);
+      // a busy walker holds its MSHR's key (the L2's fill takes the key from the walker)
+      walk_key: assert (ws[k] == WIdle ||
+                        u_l2.mshr_q[u_ptw.w_mshr_q[k]].req.vpn == u_ptw.w_vpn_q[k]);
       walk_level: assert (u_ptw.w_level_q[k] <= 2'd3 &&
                           (!u_ptw.w_lmode_q[k] || u_ptw.w_level_q[k] == 2'd3));
       // a walker in WAIT_RSP has exactly one read in flight: in the request register or
@@ -166,6 +175,7 @@ module fv_walk #(
   end
   always_comb if (rst_ni) begin
     walk_cpl_walking: assert (!cpl_valid || ms[cpl_mshr] == MWalking);
+    walk_cpl_key: assert (!cpl_valid || u_l2.mshr_q[cpl_mshr].req.vpn == cpl_vpn);
     walk_rsp_ok: assert (!mem_rsp_valid_i || u_ptw.rsp_ok);
     l2_gnt: assert ($onehot0(l1_gnt) && (l1_gnt & ~l1_req_valid) == '0);
     l2_rsp_mask: assert (!rsp_valid || rsp_mask != '0);

@@ -8,5 +8,5 @@ bind gmmu_tlb_fa gmmu_tlb_fa_props #(.N(N), .NumLookup(NumLookup), .TagW($bits(t
 bind gmmu_tlb_sa gmmu_tlb_sa_props #(.Sets(Sets), .Ways(Ways), .TagW($bits(tag_t)),
                                     .Keep(TagKeep)) u_sa_props (
   .clk_i, .rst_ni, .ent_valid, .tag_flat ({>>{ent_tag}}), .tag_match, .fill_i, .fill_set_i,
-  .fill_tag_i, .fill_same_i
+  .fill_tag_i, .fill_same_i, .flush_page_i, .flush_tag_i, .flush_mask_i
 );

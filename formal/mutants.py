@@ -59,6 +59,13 @@ MUTANTS = [
      "flush_hit_d[i] = (fill_i && fill_idx_i == IdxW'(i)) ? flush_hit_fill :",
      "flush_hit_d[i] = (fill_i && fill_idx_i == IdxW'(i)) ? 1'b0 :",
      "tlb_flush_page_done: a page flush spares the entry filled in the same cycle"),
+    ("tlb", "prove", "rtl/gmmu_tlb_sa.sv",
+     "((fill_in_flush_set && fill_way == WayW'(w)) ? fl_hit_fill : fl_hit_way[w]);",
+     "fl_hit_way[w];", "tlb_sa_flush_page_done: a set-local page flush compares the old tag of "
+     "the way filled in the same cycle (the traces never reach it: formal only)"),
+    ("walk", "prove", "rtl/gmmu_ptw.sv", "assign cpl_vpn_o   = w_vpn_q[rk];",
+     "assign cpl_vpn_o   = w_vpn_q[0];", "walk_cpl_key / a_cpl_key: a completion carries another "
+     "walker's key (the L2 would fill another page)"),
     ("walk", "prove", "rtl/gmmu_ptw.sv", "if (walk_valid_i && idle_found) begin",
      "if (walk_valid_i) begin", "walk_mshr_*: a walk assigned without an idle walker"),
     ("walk", "prove", "rtl/gmmu_l2_tlb.sv", "if (nw_oh[i] && walk_ready_i) m_state_d[i]",

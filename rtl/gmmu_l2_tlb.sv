@@ -33,6 +33,10 @@ module gmmu_l2_tlb #(
   input  logic                              cpl_valid_i,
   input  logic [MIdxW-1:0]                  cpl_mshr_i,
   input  gmmu_tlb_pkg::walk_res_t           cpl_i,
+  // the completing walk's key from the walker (= MSHR cpl_mshr_i's key, a_cpl_key): the fill's
+  // tag and set
+  input  logic [gmmu_pkg::VPN_W-1:0]        cpl_vpn_i,
+  input  logic [gmmu_pkg::ASID_W-1:0]       cpl_asid_i,
   // fault offer to the far-fault unit
   output logic                              ff_valid_o,
   output gmmu_tlb_pkg::fault_offer_t       ff_o,  // record (req, fault_type)
@@ -148,8 +152,8 @@ module gmmu_l2_tlb #(
   logic             merge_found, free_found, resp_found, nw_found, stall;
   logic             fault_waits;  // a FAULT result passed over (assertion, coverage)
   logic [MIdxW-1:0] merge_idx, free_idx, resp_idx, nw_idx;
-  // the response candidate and the walk request as one-hot picks (the lowest candidate: each bit
-  // its own OR over the entries below it) and their entries by AND-OR: no priority encoder and
+  // the response candidate and the walk request as one-hot picks (the lowest candidate) and
+  // their entries by AND-OR: no priority encoder and
   // index multiplexer in series between the MSHR registers and the far-fault unit / walkers
   // (docs/fpga.md session 15); the indices are encoded from the one-hot picks
   logic [L2MshrEntries-1:0] resp_cand, resp_oh, nw_cand, nw_oh;
@@ -186,9 +190,12 @@ module gmmu_l2_tlb #(
     nw_e     = '0;
     resp_idx = '0;
     nw_idx   = '0;
+    // the lowest set bit, x & -x: the increment is a carry chain (ECP5 CCU2C), which the LUT
+    // mapper cannot turn into a chain of LUTs sharing the "no candidate below" terms (it did:
+    // 13 LUTs in series for entry 15, docs/fpga.md session 16)
+    resp_oh = resp_cand & (~resp_cand + 1'b1);
+    nw_oh   = nw_cand & (~nw_cand + 1'b1);
     for (int unsigned i = 0; i < L2MshrEntries; i++) begin
-      resp_oh[i] = resp_cand[i] && ((resp_cand & ((L2MshrEntries'(1) << i) - 1'b1)) == '0);
-      nw_oh[i]   = nw_cand[i] && ((nw_cand & ((L2MshrEntries'(1) << i) - 1'b1)) == '0);
       resp_e   |= mshr_q[i] & {$bits(gmmu_tlb_pkg::l2_mshr_t){resp_oh[i]}};
       nw_e     |= mshr_q[i] & {$bits(gmmu_tlb_pkg::l2_mshr_t){nw_oh[i]}};
       resp_idx |= MIdxW'(i) & {MIdxW{resp_oh[i]}};
@@ -227,17 +234,14 @@ module gmmu_l2_tlb #(
   assign hold    = stall || (lk_hit && resp_sel);
 
   // round robin from rr_q: the lowest requesting SM at or above rr_q, else the lowest requesting
-  // SM; each as a one-hot pick (bit s: SM s requests and no SM below it in its group does, its
-  // own OR tree) and the request as an AND-OR: no rotation loop with a priority chain between the
-  // L1s' request tables and the grant (cycle-neutral, docs/fpga.md session 15)
+  // SM; each as a one-hot pick (the lowest set bit, x & -x, a carry chain) and the request as an
+  // AND-OR: no rotation loop with a priority chain between the L1s' request tables and the grant
+  // (cycle-neutral, docs/fpga.md sessions 15 and 16)
   always_comb begin : p_arbiter
-    logic [NumSm-1:0] hi, pick_hi, pick_all, below;
+    logic [NumSm-1:0] hi, pick_hi, pick_all;
     for (int unsigned s = 0; s < NumSm; s++) hi[s] = l1_req_valid_i[s] && SmW'(s) >= rr_q;
-    for (int unsigned s = 0; s < NumSm; s++) begin
-      below       = (NumSm'(1) << s) - 1'b1;
-      pick_hi[s]  = hi[s] && (hi & below) == '0;
-      pick_all[s] = l1_req_valid_i[s] && (l1_req_valid_i & below) == '0;
-    end
+    pick_hi  = hi & (~hi + 1'b1);
+    pick_all = l1_req_valid_i & (~l1_req_valid_i + 1'b1);
     gnt_found = |l1_req_valid_i;
     gnt_oh    = (hi != '0) ? pick_hi : pick_all;
     gnt_idx   = '0;
@@ -255,8 +259,10 @@ module gmmu_l2_tlb #(
   logic [AsidW-1:0] fill_asid;
   logic [SetW-1:0]  fill_set;
 
-  assign fill_vpn  = mshr_q[cpl_mshr_i].req.vpn;
-  assign fill_asid = mshr_q[cpl_mshr_i].req.asid;
+  // the walker's copy of the MSHR's key (a_cpl_key): no M:1 multiplexer of the MSHRs between
+  // the walker's completion and the fill's set (cycle-neutral, docs/fpga.md session 16)
+  assign fill_vpn  = cpl_vpn_i;
+  assign fill_asid = cpl_asid_i & AsidMask;
   assign fill_set = (L2Sets > 1) ? fill_vpn[SetW-1:0] : '0;
   assign fill_b   = cpl_valid_i && !cpl_i.fault && !cpl_i.nocache && !cpl_i.is_large;
   assign fill_l   = cpl_valid_i && !cpl_i.fault && !cpl_i.nocache && cpl_i.is_large;
@@ -588,5 +594,14 @@ module gmmu_l2_tlb #(
   logic cpl_bad;
   assign cpl_bad = cpl_valid_i && (m_state_q[cpl_mshr_i] != MshrWalking);
   a_cpl_walking: assert property (@(posedge clk_i) disable iff (!rst_ni) !cpl_bad);
+  // the walker's key of a completion is its MSHR entry's key
+  logic cpl_key_bad;
+  gmmu_tlb_pkg::tlb_req_t cpl_key;  // the MSHR's key (its write bit is not compared)
+  assign cpl_key     = mshr_q[cpl_mshr_i].req;
+  assign cpl_key_bad = cpl_valid_i && (cpl_key.vpn != cpl_vpn_i ||
+                                       cpl_key.asid != (cpl_asid_i & AsidMask));
+  logic unused_cpl_key_write;
+  assign unused_cpl_key_write = cpl_key.write;
+  a_cpl_key: assert property (@(posedge clk_i) disable iff (!rst_ni) !cpl_key_bad);
 `endif
 endmodule

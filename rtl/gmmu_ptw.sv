@@ -27,6 +27,11 @@ module gmmu_ptw #(
   output logic                               cpl_valid_o,
   output logic [MIdxW-1:0]                   cpl_mshr_o,
   output gmmu_tlb_pkg::walk_res_t            cpl_o,
+  // the completing walk's key (vpn, reduced asid): the key of MSHR cpl_mshr_o, which does not
+  // change while it is WALKING; the L2's fill reads it here instead of through an M:1
+  // multiplexer of its MSHRs (docs/fpga.md session 16)
+  output logic [gmmu_pkg::VPN_W-1:0]         cpl_vpn_o,
+  output logic [gmmu_pkg::ASID_W-1:0]        cpl_asid_o,
   // PTE memory port
   output logic                               mem_req_valid_o,
   input  logic                               mem_req_ready_i,
@@ -256,6 +261,8 @@ module gmmu_ptw #(
 
   assign cpl_valid_o = rsp_fault || rsp_done;
   assign cpl_mshr_o  = w_mshr_q[rk];
+  assign cpl_vpn_o   = w_vpn_q[rk];
+  assign cpl_asid_o  = w_asid_q[rk];
   assign cpl_o.fault      = rsp_fault;
   assign cpl_o.fault_type = rsp_ft;
   assign cpl_o.is_large   = rsp_done && rk_lmode;

@@ -199,13 +199,24 @@ module gmmu_tlb_sa #(
   endfunction
 
   // SA-5 set-local page flush: the ways of set flush_set_i (as in gmmu_tlb_store, on _d), their
-  // _q tags from the RAMs' output registers (the owner read flush_set_i at the last edge)
-  logic [N-1:0] flush_sel;
+  // _q tags from the RAMs' output registers (the owner read flush_set_i at the last edge). The
+  // compares of the way's _q tag and of the fill's tag are made side by side and the fill choice
+  // (SA-2) only selects between them: flush_hit_d's result, without the fill choice in front of
+  // a tag compare (cycle-neutral, docs/fpga.md session 16)
+  logic [N-1:0]    flush_sel;
+  logic [Ways-1:0] fl_hit_way;  // way w's _q tag matches the flush
+  logic            fl_hit_fill, fill_in_flush_set;
   always_comb begin : p_flush_local
-    flush_sel = '0;
+    fl_hit_fill = (fill_tag_i & flush_mask_i & TagKeep) ==
+                  (flush_tag_i & flush_mask_i & TagKeep);
+    fill_in_flush_set = fill_i && fill_set_i == flush_set_i;
+    flush_sel   = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
+      fl_hit_way[w] = (rd_tag[w] & flush_mask_i & TagKeep) ==
+                      (flush_tag_i & flush_mask_i & TagKeep);
       flush_sel[idx(flush_set_i, WayW'(w))] =
-          flush_page_i && flush_local_i && flush_hit_d(rd_tag[w], flush_set_i, WayW'(w));
+          flush_page_i && flush_local_i &&
+          ((fill_in_flush_set && fill_way == WayW'(w)) ? fl_hit_fill : fl_hit_way[w]);
     end
   end
 
@@ -311,6 +322,16 @@ module gmmu_tlb_sa #(
     (flush_page_i && !flush_local_i) |-> (flush_mask_i & TagKeep & ~FlushKeep) == '0);
   a_flush_local_set: assert property (@(posedge clk_i) disable iff (!rst_ni)
     (flush_page_i && flush_local_i) |-> !flush_outside);
+  // the side-by-side compares select what a compare of the _d tag gives (p_flush_local)
+  logic [Ways-1:0] flush_sel_ref;
+  always_comb begin : p_flush_sel_ref
+    for (int unsigned w = 0; w < Ways; w++) begin
+      flush_sel_ref[w] = flush_page_i && flush_local_i &&
+                         flush_hit_d(rd_tag[w], flush_set_i, WayW'(w));
+    end
+  end
+  a_flush_sel_d: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    flush_sel[idx(flush_set_i, '0) +: Ways] == flush_sel_ref);
 `else
   logic unused_sa;
   always_comb begin : p_unused_sa

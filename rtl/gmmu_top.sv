@@ -311,6 +311,8 @@ module gmmu_top #(
   logic                    cpl_valid;
   logic [MIdxW-1:0]        cpl_mshr;
   gmmu_tlb_pkg::walk_res_t cpl;
+  logic [gmmu_pkg::VPN_W-1:0]  cpl_vpn;
+  logic [gmmu_pkg::ASID_W-1:0] cpl_asid;
   logic             ff_valid, ff_ready;
   gmmu_tlb_pkg::fault_offer_t ff_offer;
   logic [NumSm-1:0] ff_mask;
@@ -340,6 +342,8 @@ module gmmu_top #(
     .cpl_valid_i    (cpl_valid),
     .cpl_mshr_i     (cpl_mshr),
     .cpl_i          (cpl),
+    .cpl_vpn_i      (cpl_vpn),
+    .cpl_asid_i     (cpl_asid),
     .ff_valid_o     (ff_valid),
     .ff_o           (ff_offer),
     .ff_mask_o      (ff_mask),
@@ -382,6 +386,8 @@ module gmmu_top #(
     .cpl_valid_o     (cpl_valid),
     .cpl_mshr_o      (cpl_mshr),
     .cpl_o           (cpl),
+    .cpl_vpn_o       (cpl_vpn),
+    .cpl_asid_o      (cpl_asid),
     .mem_req_valid_o (mem_req_valid_o),
     .mem_req_ready_i (mem_req_ready_i),
     .mem_req_addr_o  (mem_req_addr_o),

@@ -155,6 +155,10 @@ mutate rtl/gmmu_tlb_sa.sv "s/          flush_page_i \&\& flush_local_i \&\&/    
     tb/traces/inval_walk.trc "--set chaos_inval=500"
 fi
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
+mutate rtl/gmmu_ptw.sv "s/  assign cpl_vpn_o   = w_vpn_q\[rk\];/  assign cpl_vpn_o   = w_vpn_q[0];/" \
+    "RTL: a completion carries walker 0's key, not the completing walker's (the L2 fills another page, docs/microarch.md §3)"
+fi
+if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
 mutate rtl/gmmu_tlb_sa.sv "s/    assign rd_tag\[w\]  = tag_t.(rdata\[PayW-1 -: TagW\]);/    assign rd_tag[w]  = tag_t'(rdata[PayW-2 -: TagW]);/" \
     "RTL: SA-1 reads its tags from the wrong bits of the RAM word (gmmu_tlb_sa, docs/microarch.md §1.3)"
 fi
@@ -209,8 +213,9 @@ mutate rtl/gmmu_ff.sv "s/  assign of_valid = off_valid_q \&\& !cmd_cycle_i;/  as
 # session 15's one-hot round robin (cycle-neutral): the grant starts at rr_q
 mutate rtl/gmmu_l2_tlb.sv "s/    gnt_oh    = (hi != '0) ? pick_hi : pick_all;/    gnt_oh    = pick_all;/" \
     "RTL: the L2 grants the lowest requesting SM, not round robin from rr_q (gmmu_l2_tlb §5.2)"
-# session 15's one-hot picks (cycle-neutral): the walk request is the lowest NEED_WALK entry's
-mutate rtl/gmmu_l2_tlb.sv "s/      nw_oh\[i\]   = nw_cand\[i\] \&\& ((nw_cand \& ((L2MshrEntries'(1) << i) - 1'b1)) == '0);/      nw_oh[i]   = nw_cand[i];/" \
+# session 15's one-hot picks (cycle-neutral; session 16: x & -x): the walk request is the lowest
+# NEED_WALK entry's
+mutate rtl/gmmu_l2_tlb.sv "s/    nw_oh   = nw_cand \& (~nw_cand + 1'b1);/    nw_oh   = nw_cand;/" \
     "RTL: the L2's walk request ORs every NEED_WALK entry, not the lowest (one-hot pick, gmmu_l2_tlb)" \
     tb/traces/inval_walk.trc
 mutate rtl/gmmu_l2_tlb.sv "s/  assign hit    = lk_hit \&\& !resp_sel;/  assign hit    = lk_hit;/" \
