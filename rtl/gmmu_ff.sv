@@ -218,6 +218,14 @@ module gmmu_ff #(
   assign ev_drop_o  = o_drop;
   assign ev_ovf_o   = o_ovf;
 
+  // the valid entries of the page command's (asid, vpn): at most one (ff_one_entry_per_vpn)
+  logic [FfEntries-1:0] cmd_match;
+  always_comb begin : p_cmd_match
+    for (int unsigned i = 0; i < FfEntries; i++) begin
+      cmd_match[i] = e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i && e_asid_q[i] == cmd_asid_i;
+    end
+  end
+
   // ---------------------------------------------------------------- next state (§7)
   always_comb begin : p_next_state
     e_valid_d      = e_valid_q;
@@ -291,7 +299,7 @@ module gmmu_ff #(
       replay_d  = dropped_q;
       dropped_d = '0;
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i && e_asid_q[i] == cmd_asid_i) begin
+        if (cmd_match[i]) begin
           e_valid_d[i] = 1'b0;
           replay_d     = replay_d | e_mask_q[i];
         end
@@ -304,9 +312,7 @@ module gmmu_ff #(
     end
     if (cancel_page_i) begin
       for (int unsigned i = 0; i < FfEntries; i++) begin
-        if (e_valid_q[i] && e_vpn_q[i] == cmd_vpn_i && e_asid_q[i] == cmd_asid_i) begin
-          e_valid_d[i] = 1'b0;
-        end
+        if (cmd_match[i]) e_valid_d[i] = 1'b0;
       end
       cancel_valid_d = 1'b1;
       cancel_vpn_d   = cmd_vpn_i;
@@ -327,20 +333,22 @@ module gmmu_ff #(
   // (asid, vpn): ff_one_entry_per_vpn), REPLAY_ALL frees all; a processed offer and a command
   // never share a cycle (the offer register holds in a command cycle), nor do two commands (§7; formal ring:prove checks count_q and sm_cnt_q
   // against the entries)
+  // The entries a page command frees are its match (a post, the only step that sets a valid bit,
+  // never shares a cycle with a command): taken from the compare, not from e_valid_d, and every
+  // OR over the entries a reduction (the LUT mapper had made e_valid_d -> the count's adder a
+  // chain of 24 LUTs, docs/fpga.md session 16)
   logic [FfEntries-1:0] pg_clr;   // entries a page command frees
   logic                 pg_any;
   always_comb begin : p_counts
-    pg_clr = e_valid_q & ~e_valid_d;
+    pg_clr = cmd_match & {FfEntries{replay_page_i || cancel_page_i}};
     pg_any = |pg_clr;
     count_d = count_q + FCntW'(o_post) - FCntW'(pg_any);
     for (int unsigned s = 0; s < NumSm; s++) begin
       logic inc, dec, in_match;
-      in_match = 1'b0;  // the merged entry (the one match) has SM s already
-      dec      = 1'b0;
-      for (int unsigned i = 0; i < FfEntries; i++) begin
-        in_match |= vpn_match[i] && e_mask_q[i][s];
-        dec      |= pg_clr[i] && e_mask_q[i][s];
-      end
+      logic [FfEntries-1:0] has_s;  // the entries whose mask holds SM s
+      for (int unsigned i = 0; i < FfEntries; i++) has_s[i] = e_mask_q[i][s];
+      in_match = |(vpn_match & has_s);  // the merged entry (the one match) has SM s already
+      dec      = |(pg_clr & has_s);
       inc = (o_post && avail[s]) || (o_merge && off_mask_q[s] && !in_match);
       sm_cnt_d[s] = sm_cnt_q[s] + FCntW'(inc) - FCntW'(dec);
     end
@@ -425,6 +433,10 @@ module gmmu_ff #(
 
   // ---------------------------------------------------------------- assertions (§11)
 `ifndef SYNTHESIS
+  // the entries a page command frees, from the compare, are the valid bits it clears (the counts
+  // take them; REPLAY_ALL sets the counts to 0)
+  a_pg_clr: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    !replay_all_i |-> pg_clr == (e_valid_q & ~e_valid_d));
   // at most one valid far-fault entry per vpn
   a_one_entry_per_vpn: assert property (@(posedge clk_i) disable iff (!rst_ni)
     of_valid |-> $onehot0(vpn_match));

@@ -331,8 +331,13 @@ module gmmu_ptw #(
   // through the assignment's multiplexer into the comparators, docs/fpga.md session 15)
   logic [NumWalkers-1:0] fl_key;
   logic                  fl_key_new;
+  // Without a page-walk cache, step 4's restart of the walker assigned in this cycle writes what
+  // the assignment wrote (ISSUE, level 0, not large, no set-bits write, the root address of its
+  // key): its compare is left out, and the L2's walk request reaches no comparator (cycle-neutral,
+  // docs/fpga.md session 16; with a cache the assignment may start below the root, §16.2)
   always_comb begin : p_flush_key
-    fl_key_new = (flush_all_i || walk_i.vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
+    fl_key_new = HasPwc &&
+                 (flush_all_i || walk_i.vpn[VpnW-1:OffW] == cmd_vpn_i[VpnW-1:OffW]) &&
                  (!cmd_scope_i || walk_i.asid == cmd_asid_i);
     for (int unsigned k = 0; k < NumWalkers; k++) begin
       fl_key[k] = (walk_valid_i && idle_found && idle_idx == WIdxW'(k)) ? fl_key_new :

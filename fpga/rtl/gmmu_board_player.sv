@@ -192,7 +192,11 @@ module gmmu_board_player #(
   end
 
   // ---------------------------------------------------------------- retire
-  typedef enum logic {RtIdle, RtCheck} rt_state_e;
+  // retire: pick the lowest done entry (RtIdle), read its word and its frame's tag (RtWord), check
+  // and push the result (RtCheck). The pick is registered before its word is read (rt_e_q): no
+  // path from the done bits through the pick into the word's LUT RAM and the tag RAM's address
+  // (board only, docs/fpga.md session 16)
+  typedef enum logic [1:0] {RtIdle, RtWord, RtCheck} rt_state_e;
   rt_state_e         rt_state_q, rt_state_d;
   logic [EW-1:0]     rt_e_q, rt_e_d, pick_e;
   logic              pick_any;
@@ -226,9 +230,11 @@ module gmmu_board_player #(
     end
     pick_e = EW'((32'(pick_sm) * NumIds) | 32'(sm_id[pick_sm]));
   end
-  // the picked entry's word: its id's word in the RAM of the source that delivered it (indexed
-  // by SM and source, no index arithmetic on the retire path)
-  assign pick_word = dv_rd[pick_sm][src_q[pick_e]];
+  // the picked entry's word (rt_e_q, registered by RtIdle): its id's word in the RAM of the
+  // source that delivered it (indexed by SM and source, no index arithmetic on the retire path)
+  logic [PSmW-1:0] rt_sm;
+  assign rt_sm     = PSmW'(rt_e_q >> IdW);
+  assign pick_word = dv_rd[rt_sm][src_q[rt_e_q]];
   assign rt_tag = {tag_hi_rd_q, tag_lo_rd_q};
 
   always_comb begin
@@ -242,11 +248,14 @@ module gmmu_board_player #(
       RtIdle: begin
         if (pick_any) begin
           rt_e_d     = pick_e;
-          rt_fatal_d = pick_word[DW-1];
-          rt_ok_d    = !pick_word[DW-1] && pick_word[DW-2];
-          rt_frame_d = pick_word[FramesW-1:0];
-          rt_state_d = RtCheck;
+          rt_state_d = RtWord;
         end
+      end
+      RtWord: begin
+        rt_fatal_d = pick_word[DW-1];
+        rt_ok_d    = !pick_word[DW-1] && pick_word[DW-2];
+        rt_frame_d = pick_word[FramesW-1:0];
+        rt_state_d = RtCheck;
       end
       RtCheck: begin
         res_push   = 1'b1;  // a slot was reserved at issue
@@ -284,7 +293,7 @@ module gmmu_board_player #(
     tag_re    = 1'b0;
     tag_wlo   = tag_wdata_i;
     tag_whi   = tag_wdata_i;
-    if (rt_state_q == RtIdle && pick_any) begin
+    if (rt_state_q == RtWord) begin
       tag_addr = pick_word[FramesW-1:0];
       tag_re   = 1'b1;
     end else if (rt_wr) begin
@@ -343,7 +352,7 @@ module gmmu_board_player #(
                                       dv_ppn[K][FramesW-1:0]};
         end
       end
-      assign dv_rd[gs][gk] = mem[pick_e[IdW-1:0]];
+      assign dv_rd[gs][gk] = mem[rt_e_q[IdW-1:0]];
     end
   end
 
