@@ -186,7 +186,7 @@ def main():
         print(f"formal: elab: {msg}" + ("" if eok else "   <-- MISMATCH"), flush=True)
         ok &= eok
         rows.append(("elab", "front end reads all of gmmu_top (flip-flop bits = formula)",
-                     msg.split(": ", 1)[1].split(",")[0], "prep", "-",
+                     msg.split(": ", 1)[-1].split(",")[0], "prep", "-",
                      "PASS" if eok else "FAIL", f"{time.time() - t0:.0f} s"))
     for name, task, what in jobs:
         opts = sby_options(name, task)

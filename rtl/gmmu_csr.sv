@@ -153,8 +153,6 @@ module gmmu_csr #(
   assign get_o         = get_q;
   assign cmd_cycle_o   = cmd_valid_q;
   assign cmd_vpn_o     = cmd_vpn_q;
-  assign cmd_next_o    = cmd_valid_d;
-  assign cmd_vpn_next_o = cmd_vpn_d;
   assign cmd_asid_o    = cmd_asid_q;
   assign cmd_scope_o   = cmd_scope_q;
   assign flush_all_o   = cmd_valid_q && cmd_op_q == CmdW'(gmmu_pkg::CMD_INVAL_ALL);
@@ -278,6 +276,28 @@ module gmmu_csr #(
   assign present = (dec.cond & CondTrue) == dec.cond;
   assign wd   = csr_wdata_i;
   assign wd_w = wd & dec.wmask;  // the writable bits of a legal write
+
+  // A command write that executes (cmd_valid_d), with CMD's own constant decode: the L2 base
+  // array's RAM read address takes it (cmd_next_o), so it must not wait for the generic
+  // legality multiplexer and its compares (board bus -> CSR -> RAM address: 27 LUT levels
+  // before, docs/fpga.md session 16). a_cmd_next checks it against cmd_valid_d.
+  localparam gmmu_pkg::csr_dec_t CmdDec = gmmu_pkg::csr_decode(gmmu_pkg::CSR_CMD);
+  logic cmd_wr_ok;
+  assign cmd_wr_ok = csr_valid_i && csr_write_i && csr_addr_i == gmmu_pkg::CSR_CMD &&
+                     CmdDec.mapped && (CmdDec.cond & CondTrue) == CmdDec.cond && !CmdDec.ro &&
+                     !(cmd_valid_q || co_busy_i) && (wd & CmdDec.mbz) == '0 &&
+                     wd <= CmdDec.legal_max &&
+                     (HasAcc || (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) &&
+                                 wd != 32'(gmmu_pkg::CMD_ACC_CLEAR))) &&
+                     (HasBmp || wd != 32'(gmmu_pkg::CMD_BMP_FLUSH));
+  // cmd_valid_d and cmd_vpn_d where the L2's RAM read address needs them (a_cmd_next): the
+  // executing command write or the splinter flush, without the generic write checks
+  assign cmd_next_o     = cmd_wr_ok || co_flush_i;
+  assign cmd_vpn_next_o = co_flush_i ? {co_region_i, gmmu_pkg::PT_IDX_W'(0)} :
+                                       {arg_hi_q[VpnHiW-1:0], arg_lo_q};
+  initial begin : p_cmd_dec_check
+    if (CmdDec.legal != gmmu_pkg::CSR_LEGAL_LE) $fatal(1, "gmmu_csr: CMD's legality rule changed");
+  end
 
   always_comb begin : p_legal_ref
     unique case (dec.legal_ref)
@@ -492,4 +512,10 @@ module gmmu_csr #(
     logic unused_bmp_d;
     assign unused_bmp_d = ^{bmp_base_d, bmp_pages_d, bmp_vpn0_d};
   end
+`ifndef SYNTHESIS
+  // the RAM read address's command write is the one the next state executes
+  a_cmd_next: assert property (@(posedge clk_i) disable iff (!rst_ni) cmd_next_o == cmd_valid_d);
+  a_cmd_vpn_next: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    cmd_next_o |-> cmd_vpn_next_o == cmd_vpn_d);
+`endif
 endmodule

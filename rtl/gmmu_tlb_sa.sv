@@ -97,23 +97,27 @@ module gmmu_tlb_sa #(
   // ---------------------------------------------------------------- SA-1 lookup (from _q)
   logic [Ways-1:0] tag_match;  // also the assertion's input
 
+  // at most one way of the set carries the tag (a_no_multi_hit), so the hit ways are one-hot and
+  // the hit's payload is their AND-OR: no priority encoder and way multiplexer in series after
+  // the RAM's tag compare (cycle-neutral, docs/fpga.md session 16)
+  logic [Ways-1:0] hit_way;
   always_comb begin : p_lookup
     logic [IdxW-1:0] e;
     e         = '0;
-    lk_hit_o  = 1'b0;
-    lk_way_o  = '0;
     tag_match = '0;
+    lk_way_o  = '0;
+    lk_data_o = '0;
+    lk_w_o    = 1'b0;
     for (int unsigned w = 0; w < Ways; w++) begin
       e            = idx(lk_set_i, WayW'(w));
       tag_match[w] = ent_valid[e] && (rd_tag[w] & TagKeep) == (lk_tag_i & TagKeep);
-      if (!lk_hit_o && tag_match[w] && (!lk_write_i || rd_w[w])) begin
-        lk_hit_o = 1'b1;
-        lk_way_o = WayW'(w);
-      end
+      hit_way[w]   = tag_match[w] && (!lk_write_i || rd_w[w]);
+      lk_way_o    |= WayW'(w) & {WayW{hit_way[w]}};
+      lk_data_o   |= rd_data[w] & {$bits(data_t){hit_way[w]}};
+      lk_w_o      |= rd_w[w] && hit_way[w];
     end
+    lk_hit_o = |hit_way;
   end
-  assign lk_data_o  = rd_data[lk_way_o];
-  assign lk_w_o     = rd_w[lk_way_o];
   assign lk_match_o = tag_match;
 
   // ---------------------------------------------------------------- SA-2 fill choice (on _q)

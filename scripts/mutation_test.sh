@@ -146,7 +146,7 @@ mutate rtl/gmmu_tlb_fa.sv 's/      rd_idx\[p\]    = lk_idx_o\[p\];/      rd_idx[
     "RTL: fully associative array returns entry 0's payload on every hit (gmmu_tlb_fa FA-1)"
 fi
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
-mutate rtl/gmmu_tlb_sa.sv "s/  assign lk_data_o  = rd_data\[lk_way_o\];/  assign lk_data_o  = rd_data[0];/" \
+mutate rtl/gmmu_tlb_sa.sv "s/      lk_data_o   |= rd_data\[w\] \& {\$bits(data_t){hit_way\[w\]}};/      lk_data_o   |= rd_data[0] \& {\$bits(data_t){hit_way[w]}};/" \
     "RTL: set-associative array returns way 0's payload on every hit (gmmu_tlb_sa SA-1)"
 fi
 if [ "${MUT_SET:-quick}" = full ]; then # (make mutation only: the budget of make test)
