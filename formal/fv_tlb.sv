@@ -132,7 +132,7 @@ module fv_tlb
   end
   // the second L2 base array: fills in set vpn[1:0], lookups of the set read at the last edge,
   // page flushes set-local (their set read at the last edge, as the L2's command cycle does):
-  // SA-5's local path, with a fill of the same cycle in the flushed set (tlb_sa_flush_page_done)
+  // SA-5's local path, with a fill of the same cycle in the flushed set (tlb_flush_page_done, bound into it)
   logic [1:0] t_rd_prev, t_fill_set, t_flush_set;
   always_ff @(posedge clk_i) t_rd_prev <= t_rd_set;
   assign t_fill_set  = t_fill_tag.vpn[1:0];

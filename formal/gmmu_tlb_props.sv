@@ -5,9 +5,43 @@
 //   tlb_unique_tag     no two valid entries carry the same tag (FA: whole array; SA: per set);
 //                      this state invariant makes the lookup property inductive
 //   tlb_no_multi_hit   a lookup matches at most one valid entry (per port; SA: in its set)
-//   tlb_flush_page_done (FA), tlb_sa_flush_page_done (SA) after a page flush no valid entry
+//   tlb_flush_page_done (FA and SA, gmmu_tlb_flush_props) after a page flush no valid entry
 //                      matches its tag in its mask bits (also the entry a fill of the same
 //                      cycle wrote: FA-5 / SA-5 act on _d)
+// the last cycle's page flush (its tag and mask), checked on the entries it left
+module gmmu_tlb_flush_props #(
+  parameter int unsigned N    = 2,
+  parameter int unsigned TagW = 1,
+  parameter logic [TagW-1:0] Keep = '1
+) (
+  input logic              clk_i,
+  input logic              rst_ni,
+  input logic [N-1:0]      ent_valid,
+  input logic [N*TagW-1:0] tag_flat,
+  input logic              flush_page_i,
+  input logic [TagW-1:0]   flush_tag_i,
+  input logic [TagW-1:0]   flush_mask_i
+);
+`include "fv_defs.svh"
+  logic            fl_q;
+  logic [TagW-1:0] fl_tag_q, fl_m_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fl_q     <= 1'b0;
+      fl_tag_q <= '0;
+      fl_m_q   <= '0;
+    end else begin
+      fl_q     <= flush_page_i;
+      fl_tag_q <= flush_tag_i;
+      fl_m_q   <= flush_mask_i & Keep;
+    end
+  end
+  for (genvar i = 0; i < N; i++) begin : g_fl
+    `FV_ASSERT(tlb_flush_page_done, !(fl_q && ent_valid[i] &&
+               (tag_flat[TagW*(N-1-i) +: TagW] & fl_m_q) == (fl_tag_q & fl_m_q)))
+  end
+endmodule
+
 module gmmu_tlb_fa_props #(
   parameter int unsigned N         = 2,
   parameter int unsigned NumLookup = 1,
@@ -26,24 +60,9 @@ module gmmu_tlb_fa_props #(
   input logic [TagW-1:0]              flush_mask_i
 );
 `include "fv_defs.svh"
-  // the last cycle's page flush (its tag and mask), checked on the entries it left
-  logic            fl_q;
-  logic [TagW-1:0] fl_tag_q, fl_m_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fl_q     <= 1'b0;
-      fl_tag_q <= '0;
-      fl_m_q   <= '0;
-    end else begin
-      fl_q     <= flush_page_i;
-      fl_tag_q <= flush_tag_i;
-      fl_m_q   <= flush_mask_i & Keep;
-    end
-  end
-  for (genvar i = 0; i < N; i++) begin : g_fl
-    `FV_ASSERT(tlb_flush_page_done, !(fl_q && ent_valid[i] &&
-               (tag_flat[TagW*(N-1-i) +: TagW] & fl_m_q) == (fl_tag_q & fl_m_q)))
-  end
+  gmmu_tlb_flush_props #(.N(N), .TagW(TagW), .Keep(Keep)) u_flush_props (
+    .clk_i, .rst_ni, .ent_valid, .tag_flat, .flush_page_i, .flush_tag_i, .flush_mask_i
+  );
   for (genvar i = 0; i < N; i++) begin : g_i
     for (genvar j = i + 1; j < N; j++) begin : g_j
       `FV_ASSERT(tlb_unique_tag, !(ent_valid[i] && ent_valid[j] &&
@@ -82,26 +101,10 @@ module gmmu_tlb_sa_props #(
   input logic [TagW-1:0]     flush_mask_i
 );
 `include "fv_defs.svh"
-  // the last cycle's page flush (local or by ASID, SA-5 on _d): no valid entry left matches it,
-  // the entry a fill of the same cycle wrote included (docs/fpga.md session 16: the compare of
-  // the filled way's new tag is selected by the fill choice)
-  logic            fl_q;
-  logic [TagW-1:0] fl_tag_q, fl_m_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fl_q     <= 1'b0;
-      fl_tag_q <= '0;
-      fl_m_q   <= '0;
-    end else begin
-      fl_q     <= flush_page_i;
-      fl_tag_q <= flush_tag_i;
-      fl_m_q   <= flush_mask_i & Keep;
-    end
-  end
-  for (genvar i = 0; i < N; i++) begin : g_fl
-    `FV_ASSERT(tlb_sa_flush_page_done, !(fl_q && ent_valid[i] &&
-               (tag_flat[TagW*(N-1-i) +: TagW] & fl_m_q) == (fl_tag_q & fl_m_q)))
-  end
+  // SA-5 on _d: a set-local flush compares the filled way's new tag (docs/fpga.md session 16)
+  gmmu_tlb_flush_props #(.N(N), .TagW(TagW), .Keep(Keep)) u_flush_props (
+    .clk_i, .rst_ni, .ent_valid, .tag_flat, .flush_page_i, .flush_tag_i, .flush_mask_i
+  );
   for (genvar s = 0; s < Sets; s++) begin : g_s
     for (genvar i = 0; i < Ways; i++) begin : g_i
       for (genvar j = i + 1; j < Ways; j++) begin : g_j

@@ -64,7 +64,7 @@ MUTANTS = [
      "tlb_flush_page_done: a page flush spares the entry filled in the same cycle"),
     ("tlb", "prove", "rtl/gmmu_tlb_sa.sv",
      "((fill_in_flush_set && fill_way == WayW'(w)) ? fl_hit_fill : fl_hit_way[w]);",
-     "fl_hit_way[w];", "tlb_sa_flush_page_done: a set-local page flush compares the old tag of "
+     "fl_hit_way[w];", "tlb_flush_page_done (SA): a set-local page flush compares the old tag of "
      "the way filled in the same cycle (the traces never reach it: formal only)"),
     ("walk", "prove", "rtl/gmmu_ptw.sv", "assign cpl_vpn_o   = w_vpn_q[rk];",
      "assign cpl_vpn_o   = w_vpn_q[0];", "walk_cpl_key / a_cpl_key: a completion carries another "
