@@ -62,6 +62,14 @@ def label(cells, bitname, cell, bit):
     return f"{name or short(cell)} ({c['type']}{', ' + src if src else ''})"
 
 
+def block(cell):
+    """The block of a cell: its instance path (the name up to its last dot, array indices
+    dropped: g_l1[3].u_l1 -> g_l1[].u_l1), "(top)" without one."""
+    base = short(cell, keep=10**6)
+    path = base.rsplit(".", 1)[0] if "." in base else "(top)"
+    return re.sub(r"\[\d+\]", "[]", path)
+
+
 def analyse(js, top, route):
     mod = js["modules"][top]
     cells = mod["cells"]
@@ -188,6 +196,10 @@ def main():
                     help="flattens a netlist with kept blocks first")
     ap.add_argument("-v", action="store_true",
                     help="print every cell of each path (type, the net it drives, RTL line)")
+    ap.add_argument("--blocks", action="store_true",
+                    help="print each path as the blocks it crosses and its cells in each (the "
+                         "instance path of the cell names: a netlist synthesized with kept "
+                         "blocks, fpga_build.py --keep-hierarchy; a flattened one names none)")
     a = ap.parse_args()
     try:
         with open(a.json) as f:
@@ -222,8 +234,10 @@ def main():
         hops, carry_src, x = 0, [], b
         start = None
         steps = []
+        blocks = []  # the block of each cell on the path, end first
         while x is not None and pred.get(x) is not None:
             pb, pc, pp = pred[x]
+            blocks.append(block(pc))
             hops += 1
             steps.append(f"{arr[x]:6.2f} {cells[pc]['type']:8s} .{pp:4s} -> "
                          f"{short(bitname.get(x, '?'), 110)}")
@@ -239,6 +253,17 @@ def main():
         print(f"{'':26s}-> {label(cells, bitname, cname, None)} .{port}")
         for s in carry_src[:4]:
             print(f"{'':26s}   carry from {s}")
+        if a.blocks:
+            seq = [block(start) if start else "(input)"] + blocks[::-1] + [block(cname)]
+            runs = []
+            for k, blk in enumerate(seq):
+                if k not in (0, len(seq) - 1) and runs and runs[-1][0] == blk and runs[-1][2]:
+                    runs[-1][1] += 1
+                else:
+                    runs.append([blk, 1, k not in (0, len(seq) - 1)])
+            print(f"{'':26s}   blocks: " + " > ".join(
+                f"{n} x{c}" if mid else f"{n} ({'start' if k == 0 else 'end'})"
+                for k, (n, c, mid) in enumerate(runs)))
         if a.v:
             for st in reversed(steps):
                 print(f"{'':8s}{st}")

@@ -36,8 +36,8 @@ NETLIST = {"modules": {"top": {
     "ports": {"clk": {"direction": "input", "bits": [2]}},
     "cells": {
         "a_ff": cell("TRELLIS_FF", {"CLK": [2], "DI": [3], "Q": [10]}, FF, "r.sv:10.3-12.4"),
-        "l1": cell("LUT4", {"A": [10], "B": ["0"], "C": ["0"], "D": ["0"], "Z": [11]}, LUT),
-        "l2": cell("LUT4", {"A": [11], "B": ["0"], "C": ["0"], "D": ["0"], "Z": [12]}, LUT),
+        "u_x.l1": cell("LUT4", {"A": [10], "B": ["0"], "C": ["0"], "D": ["0"], "Z": [11]}, LUT),
+        "g_y[3].l2": cell("LUT4", {"A": [11], "B": ["0"], "C": ["0"], "D": ["0"], "Z": [12]}, LUT),
         "b_ff": cell("TRELLIS_FF", {"CLK": [2], "DI": [12], "Q": [13]}, FF, "r.sv:20.3-22.4"),
         "c1": cell("CCU2C", {"A0": [10], "B0": ["0"], "C0": ["0"], "D0": ["0"], "A1": ["0"],
                              "B1": ["0"], "C1": ["0"], "D1": ["0"], "CIN": ["0"], "S0": [20],
@@ -92,6 +92,12 @@ def main():
             fails.append("the carry cells' RTL line r.sv:30 is not named")
         if "loops" not in r.stderr:
             fails.append(f"the two-LUT loop is not reported: {r.stderr!r}")
+        # --blocks: each path as the blocks it crosses (the cells' instance paths)
+        r = subprocess.run([sys.executable, SCRIPT, js, "--route", "1.0", "-n", "5", "--blocks"],
+                           capture_output=True, text=True)
+        want_b = "blocks: (top) (start) > u_x x1 > g_y[] x1 > (top) (end)"
+        if r.returncode != 0 or want_b not in r.stdout:
+            fails.append(f"--blocks: expected {want_b!r} in {r.stdout!r}")
         # bad input: a missing file, a netlist without the top
         r = subprocess.run([sys.executable, SCRIPT, os.path.join(d, "none.json")],
                            capture_output=True, text=True)
@@ -105,7 +111,7 @@ def main():
         print(f"fpga_paths_test: FAIL: {f_}")
     if fails:
         sys.exit(1)
-    print("fpga_paths_test: ok (3 paths, carry hops, loop, bad input)")
+    print("fpga_paths_test: ok (3 paths, carry hops, loop, blocks, bad input)")
 
 
 if __name__ == "__main__":
