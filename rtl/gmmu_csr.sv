@@ -282,14 +282,17 @@ module gmmu_csr #(
   // legality multiplexer and its compares (board bus -> CSR -> RAM address: 27 LUT levels
   // before, docs/fpga.md session 16). a_cmd_next checks it against cmd_valid_d.
   localparam gmmu_pkg::csr_dec_t CmdDec = gmmu_pkg::csr_decode(gmmu_pkg::CSR_CMD);
+  // a CMD value's feature rule: ACC_CLEAR_ALL / ACC_CLEAR only with the access counters (§19.8),
+  // BMP_FLUSH only with the bitmaps (§20.4); the generic check below and cmd_wr_ok use it
+  logic cmd_op_ok;
+  assign cmd_op_ok = (HasAcc || (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) &&
+                                 wd != 32'(gmmu_pkg::CMD_ACC_CLEAR))) &&
+                     (HasBmp || wd != 32'(gmmu_pkg::CMD_BMP_FLUSH));
   logic cmd_wr_ok;
   assign cmd_wr_ok = csr_valid_i && csr_write_i && csr_addr_i == gmmu_pkg::CSR_CMD &&
                      CmdDec.mapped && (CmdDec.cond & CondTrue) == CmdDec.cond && !CmdDec.ro &&
                      !(cmd_valid_q || co_busy_i) && (wd & CmdDec.mbz) == '0 &&
-                     wd <= CmdDec.legal_max &&
-                     (HasAcc || (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) &&
-                                 wd != 32'(gmmu_pkg::CMD_ACC_CLEAR))) &&
-                     (HasBmp || wd != 32'(gmmu_pkg::CMD_BMP_FLUSH));
+                     wd <= CmdDec.legal_max && cmd_op_ok;
   // cmd_valid_d and cmd_vpn_d where the L2's RAM read address needs them (a_cmd_next): the
   // executing command write or the splinter flush, without the generic write checks
   assign cmd_next_o     = cmd_wr_ok || co_flush_i;
@@ -308,12 +311,9 @@ module gmmu_csr #(
     unique case (dec.legal)
       gmmu_pkg::CSR_LEGAL_POW2_OR_ZERO_LE:
         legal_ok = (wd == '0) || (((wd & (wd - 1)) == '0) && wd <= dec.legal_max);
-      // CMD: ACC_CLEAR_ALL / ACC_CLEAR only with the access counters (§19.8), BMP_FLUSH only
-      // with the bitmaps (§20.4)
+      // CMD: its feature rule (cmd_op_ok)
       gmmu_pkg::CSR_LEGAL_LE:     legal_ok = wd <= dec.legal_max &&
-          (csr_addr_i != gmmu_pkg::CSR_CMD || HasAcc ||
-           (wd != 32'(gmmu_pkg::CMD_ACC_CLEAR_ALL) && wd != 32'(gmmu_pkg::CMD_ACC_CLEAR))) &&
-          (csr_addr_i != gmmu_pkg::CSR_CMD || HasBmp || wd != 32'(gmmu_pkg::CMD_BMP_FLUSH));
+          (csr_addr_i != gmmu_pkg::CSR_CMD || cmd_op_ok);
       gmmu_pkg::CSR_LEGAL_NZ_LE:  legal_ok = wd != '0 && wd <= dec.legal_max;
       gmmu_pkg::CSR_LEGAL_LT_REF: legal_ok = wd < legal_ref_val;
       default:                    legal_ok = 1'b1;
